@@ -1,0 +1,164 @@
+//! The command line: parse, dispatch to one module per subcommand, map errors to exit codes
+//! (0 success, 1 runtime error, 2 usage error — clap's own), one line on stderr.
+
+mod config_cmd;
+mod serve;
+
+use crate::config::{self, Loaded, Sources};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "depot",
+    version,
+    about = "File records with signed URLs, and spreadsheet translations, in one daemon"
+)]
+pub struct Cli {
+    /// Configuration file (a missing file means built-in defaults).
+    #[arg(
+        long,
+        global = true,
+        default_value = "config/depot.toml",
+        value_name = "PATH"
+    )]
+    pub config: PathBuf,
+    /// Environment file with the SERVICE_* settings.
+    #[arg(
+        long,
+        global = true,
+        default_value = ".env.service",
+        value_name = "PATH"
+    )]
+    pub env_file: PathBuf,
+    /// Set any configuration key, above every other source (repeatable): --set files.max_limit=200
+    #[arg(long = "set", global = true, value_name = "KEY=VALUE", value_parser = parse_assignment)]
+    pub set: Vec<(String, String)>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP daemon, with the translations producer inside it.
+    Serve(ServeArgs),
+    /// Write translation files for an app's source tree.
+    Generate(PendingArgs),
+    /// Sync the spreadsheet into the translations store (loop, or once with --once).
+    Produce(PendingArgs),
+    /// Run the browser consent flow and save the refresh token.
+    Auth(PendingArgs),
+    /// Manage file records.
+    #[command(subcommand)]
+    Files(FilesCommand),
+    /// Inspect the configuration.
+    #[command(subcommand)]
+    Config(ConfigCommand),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (server.listen).
+    #[arg(long, value_name = "IP:PORT")]
+    pub listen: Option<String>,
+    /// Data folder (server.data_dir).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<String>,
+    /// Log level (log.level): error, warn, info, debug, trace.
+    #[arg(long, value_name = "LEVEL")]
+    pub log_level: Option<String>,
+}
+
+/// Arguments of a subcommand that a later release fills in.
+#[derive(Debug, Args)]
+pub struct PendingArgs {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    pub rest: Vec<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FilesCommand {
+    /// Copy files into the object store and record them.
+    Add(PendingArgs),
+    /// Bulk-load file records from JSON lines or CSV.
+    Import(PendingArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Load and validate the configuration; print the effective values, secrets masked.
+    Check,
+}
+
+fn parse_assignment(s: &str) -> Result<(String, String), String> {
+    s.split_once('=')
+        .map(|(k, v)| (k.trim().to_owned(), v.to_owned()))
+        .ok_or_else(|| format!("expected KEY=VALUE, got '{s}'"))
+}
+
+/// A runtime failure: the one line printed before exiting with code 1.
+#[derive(Debug)]
+pub struct Failure(pub String);
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Failure {
+        Failure(e.to_string())
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(message)) => {
+            eprintln!("depot: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    // Subcommand flags come after `--set`, so they win over it.
+    let sources = |extra: Vec<(String, String)>| {
+        let flags = cli.set.iter().cloned().chain(extra).collect();
+        Sources::new(cli.config.clone(), cli.env_file.clone(), flags)
+    };
+    match cli.command {
+        Command::Serve(ref args) => serve::run(sources(args.flags())),
+        Command::Config(ConfigCommand::Check) => config_cmd::check(&sources(vec![])),
+        Command::Generate(_) => not_yet("generate"),
+        Command::Produce(_) => not_yet("produce"),
+        Command::Auth(_) => not_yet("auth"),
+        Command::Files(FilesCommand::Add(_)) => not_yet("files add"),
+        Command::Files(FilesCommand::Import(_)) => not_yet("files import"),
+    }
+}
+
+impl ServeArgs {
+    fn flags(&self) -> Vec<(String, String)> {
+        [
+            ("server.listen", &self.listen),
+            ("server.data_dir", &self.data_dir),
+            ("log.level", &self.log_level),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| value.clone().map(|v| (key.to_owned(), v)))
+        .collect()
+    }
+}
+
+fn not_yet(command: &str) -> Result<(), Failure> {
+    Err(Failure(format!(
+        "`depot {command}` is not implemented yet in this version; see README.md for what is"
+    )))
+}
+
+/// Loads the configuration, printing its warnings; the common first step of a command.
+fn load_config(sources: &Sources) -> Result<Loaded, Failure> {
+    let loaded = config::load(sources)?;
+    for warning in &loaded.resolved.warnings {
+        eprintln!("depot: warning: {warning}");
+    }
+    Ok(loaded)
+}

@@ -1,0 +1,36 @@
+//! `depot serve`: load the configuration, install the logger, bind, run until a signal.
+
+use super::{Failure, load_config};
+use crate::config::{ConfigHandle, Sources};
+use crate::shutdown::Shutdown;
+
+pub fn run(sources: Sources) -> Result<(), Failure> {
+    let loaded = load_config(&sources)?;
+    let settings = loaded.settings.clone();
+    crate::logging::init(&settings.log.level, settings.log.format);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(async move {
+        let listen = settings.server.listen;
+        let listener = tokio::net::TcpListener::bind(listen).await.map_err(|e| {
+            let hint = if e.kind() == std::io::ErrorKind::AddrInUse {
+                "; is another depot running? Stop it, or choose another address with --listen or server.listen"
+            } else {
+                ""
+            };
+            Failure(format!("cannot listen on {listen}: {e}{hint}"))
+        })?;
+        if settings.auth.api_keys.is_empty() {
+            tracing::warn!("no auth.api_keys configured: private file records are readable by anyone");
+        }
+        let local = listener.local_addr().map_err(Failure::from)?;
+        tracing::info!(address = %local, version = env!("CARGO_PKG_VERSION"), "depot listening");
+        let shutdown = Shutdown::new();
+        shutdown.on_signals();
+        let handle = ConfigHandle::new(sources, loaded);
+        crate::server::serve(handle, listener, shutdown).await?;
+        Ok(())
+    })
+}

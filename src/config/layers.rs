@@ -1,0 +1,471 @@
+//! Layering: flags > process environment > `.env.service` > `config/depot.toml` > defaults.
+//!
+//! This is the only place that knows the precedence. Every layer is read into raw values
+//! keyed by the schema; `resolve` then picks, per key, the highest layer that sets it and
+//! validates that one value by the key's kind.
+
+use super::schema::{self, KEYS, Key, Kind};
+use super::{ConfigError, env_file};
+use std::collections::HashMap;
+use std::fmt;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+/// Where a value came from, highest precedence first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Layer {
+    /// Values kept from the running configuration for keys that cannot change live.
+    Running,
+    Flag,
+    Env,
+    EnvFile,
+    Toml,
+    Default,
+}
+
+impl fmt::Display for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Layer::Running => "running daemon (needs restart to change)",
+            Layer::Flag => "command line",
+            Layer::Env => "environment",
+            Layer::EnvFile => ".env.service",
+            Layer::Toml => "config file",
+            Layer::Default => "default",
+        })
+    }
+}
+
+/// Everything the configuration is read from. Flags and the process environment are
+/// captured once at start, so a reload re-reads only the two files.
+#[derive(Debug, Clone)]
+pub struct Sources {
+    pub toml_path: PathBuf,
+    pub env_file: PathBuf,
+    pub process_env: Vec<(String, String)>,
+    /// `(key name, value)` pairs from command-line flags.
+    pub flags: Vec<(String, String)>,
+}
+
+impl Sources {
+    /// Sources for a run from the current directory with the real process environment.
+    pub fn new(toml_path: PathBuf, env_file: PathBuf, flags: Vec<(String, String)>) -> Sources {
+        Sources {
+            toml_path,
+            env_file,
+            process_env: std::env::vars().collect(),
+            flags,
+        }
+    }
+}
+
+/// A raw value before validation: text from env/flags, or a typed TOML value.
+#[derive(Debug, Clone, PartialEq)]
+enum Raw {
+    Text(String),
+    Toml(toml::Value),
+}
+
+/// A validated value of one key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    Text(String),
+    Integer(u64),
+    Bool(bool),
+    List(Vec<String>),
+    Addr(SocketAddr),
+}
+
+impl Value {
+    /// The value written as it would be in the environment (used to pin running values).
+    pub fn to_env_text(&self) -> String {
+        match self {
+            Value::Text(s) => s.clone(),
+            Value::Integer(n) => n.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::List(items) => items.join(","),
+            Value::Addr(a) => a.to_string(),
+        }
+    }
+}
+
+/// The effective value of every key, in `KEYS` order, with its layer.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub values: Vec<(Value, Layer)>,
+    /// Non-fatal findings (unknown `SERVICE_*` variables, ...), for the log.
+    pub warnings: Vec<String>,
+}
+
+impl Resolved {
+    fn index(name: &str) -> usize {
+        KEYS.iter()
+            .position(|k| k.name == name)
+            .unwrap_or_else(|| panic!("unknown configuration key {name} in code"))
+    }
+
+    pub fn get(&self, name: &str) -> &Value {
+        &self.values[Self::index(name)].0
+    }
+
+    pub fn layer(&self, name: &str) -> Layer {
+        self.values[Self::index(name)].1
+    }
+}
+
+/// Reads every layer and resolves every key. `running` pins values (for keys that cannot
+/// change live) above all layers.
+pub fn resolve(sources: &Sources, running: &[(&str, String)]) -> Result<Resolved, ConfigError> {
+    let mut warnings = Vec::new();
+    let mut layers: Vec<(Layer, HashMap<&'static str, Raw>)> = Vec::new();
+
+    let pinned = running
+        .iter()
+        .filter_map(|(name, v)| schema::by_name(name).map(|k| (k.name, Raw::Text(v.clone()))))
+        .collect();
+    layers.push((Layer::Running, pinned));
+    layers.push((Layer::Flag, flag_layer(&sources.flags)?));
+    layers.push((
+        Layer::Env,
+        env_layer(&sources.process_env, "the environment", &mut warnings),
+    ));
+    let env_file_vars = env_file::read(&sources.env_file)?;
+    let env_file_label = sources.env_file.display().to_string();
+    layers.push((
+        Layer::EnvFile,
+        env_layer(&env_file_vars, &env_file_label, &mut warnings),
+    ));
+    layers.push((Layer::Toml, toml_layer(&sources.toml_path)?));
+
+    let mut values = Vec::with_capacity(KEYS.len());
+    let mut errors = Vec::new();
+    for key in KEYS {
+        let found = layers
+            .iter()
+            .find_map(|(layer, map)| map.get(key.name).map(|raw| (raw.clone(), *layer)));
+        let (raw, layer) = found.unwrap_or((Raw::Text(key.default.to_owned()), Layer::Default));
+        match validate(key, &raw) {
+            Ok(value) => values.push((value, layer)),
+            Err(allowed) => {
+                errors.push(invalid_message(key, &raw, layer, sources, &allowed));
+                values.push((Value::Text(String::new()), layer));
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ConfigError::Invalid(errors.join("; ")));
+    }
+    Ok(Resolved { values, warnings })
+}
+
+fn flag_layer(flags: &[(String, String)]) -> Result<HashMap<&'static str, Raw>, ConfigError> {
+    flags
+        .iter()
+        .map(|(name, value)| {
+            schema::by_name(name)
+                .map(|k| (k.name, Raw::Text(value.clone())))
+                .ok_or_else(|| ConfigError::UnknownKey {
+                    key: name.clone(),
+                    place: "the command line".into(),
+                })
+        })
+        .collect()
+}
+
+/// Environment-style variables; names that look like ours but are unknown get a warning
+/// (a typo in `SERVICE_CLIENT_ID` would otherwise fail silently).
+fn env_layer(
+    vars: &[(String, String)],
+    place: &str,
+    warnings: &mut Vec<String>,
+) -> HashMap<&'static str, Raw> {
+    let mut map = HashMap::new();
+    for (name, value) in vars {
+        if let Some(key) = schema::by_env(name) {
+            map.insert(key.name, Raw::Text(value.clone()));
+        } else if schema::ENV_PREFIXES.iter().any(|p| name.starts_with(p)) {
+            warnings.push(format!(
+                "unknown variable {name} in {place} is ignored (known: {})",
+                KEYS.iter()
+                    .filter(|k| name.starts_with(&k.env[..k.env.find('_').unwrap_or(0) + 1]))
+                    .map(|k| k.env)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    map
+}
+
+fn toml_layer(path: &Path) -> Result<HashMap<&'static str, Raw>, ConfigError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+        Err(e) => {
+            return Err(ConfigError::Unreadable {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            });
+        }
+    };
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| ConfigError::Syntax {
+            path: path.display().to_string(),
+            reason: e.message().to_owned(),
+        })?;
+    let place = path.display().to_string();
+    let mut map = HashMap::new();
+    for (group, entries) in table {
+        let toml::Value::Table(entries) = entries else {
+            return Err(ConfigError::UnknownKey { key: group, place });
+        };
+        for (name, value) in entries {
+            let full = format!("{group}.{name}");
+            match schema::by_name(&full) {
+                Some(key) if key.in_toml => {
+                    map.insert(key.name, Raw::Toml(value));
+                }
+                Some(key) => {
+                    return Err(ConfigError::EnvOnly {
+                        key: full,
+                        env: key.env.to_owned(),
+                    });
+                }
+                None => return Err(ConfigError::UnknownKey { key: full, place }),
+            }
+        }
+    }
+    Ok(map)
+}
+
+/// Validates one raw value; on failure returns what is allowed.
+fn validate(key: &Key, raw: &Raw) -> Result<Value, String> {
+    match key.kind {
+        Kind::Text => text(raw).map(Value::Text),
+        Kind::NonEmpty => match text(raw)? {
+            s if s.trim().is_empty() => Err("must not be empty".into()),
+            s => Ok(Value::Text(s)),
+        },
+        Kind::Integer { min, max } => {
+            let allowed = || format!("must be an integer from {min} to {max}");
+            let n = match raw {
+                Raw::Toml(toml::Value::Integer(n)) => u64::try_from(*n).map_err(|_| allowed())?,
+                Raw::Text(s) => s.trim().parse::<u64>().map_err(|_| allowed())?,
+                Raw::Toml(_) => return Err(allowed()),
+            };
+            if (min..=max).contains(&n) {
+                Ok(Value::Integer(n))
+            } else {
+                Err(allowed())
+            }
+        }
+        Kind::Bool => match raw {
+            Raw::Toml(toml::Value::Boolean(b)) => Ok(Value::Bool(*b)),
+            Raw::Text(s) => match s.trim().to_ascii_lowercase().as_str() {
+                "true" | "1" | "yes" | "on" => Ok(Value::Bool(true)),
+                "false" | "0" | "no" | "off" => Ok(Value::Bool(false)),
+                _ => Err("must be true or false".into()),
+            },
+            Raw::Toml(_) => Err("must be true or false".into()),
+        },
+        Kind::OneOf(choices) => {
+            let s = text(raw)?;
+            if choices.contains(&s.trim()) {
+                Ok(Value::Text(s.trim().to_owned()))
+            } else {
+                Err(format!("must be one of {}", choices.join(", ")))
+            }
+        }
+        Kind::LogLevel => {
+            let s = text(raw)?.trim().to_ascii_lowercase();
+            if schema::LOG_LEVELS.contains(&s.as_str()) {
+                Ok(Value::Text(s))
+            } else {
+                Err(format!("must be one of {}", schema::LOG_LEVELS.join(", ")))
+            }
+        }
+        Kind::SocketAddr => text(raw)?
+            .trim()
+            .parse::<SocketAddr>()
+            .map(Value::Addr)
+            .map_err(|_| "must be an IP address and port such as 127.0.0.1:3000".into()),
+        Kind::Url { optional } => {
+            let s = text(raw)?.trim().to_owned();
+            if s.is_empty() && optional {
+                return Ok(Value::Text(s));
+            }
+            let rest = s
+                .strip_prefix("http://")
+                .or_else(|| s.strip_prefix("https://"));
+            match rest {
+                Some(rest) if !rest.is_empty() && !rest.starts_with('/') => Ok(Value::Text(s)),
+                _ => Err(format!(
+                    "must be an http:// or https:// URL{}",
+                    if optional { " or empty" } else { "" }
+                )),
+            }
+        }
+        Kind::List => match raw {
+            Raw::Text(s) => Ok(Value::List(split_list(s))),
+            Raw::Toml(toml::Value::Array(items)) => items
+                .iter()
+                .map(|v| match v {
+                    toml::Value::String(s) if !s.trim().is_empty() => Ok(s.trim().to_owned()),
+                    _ => Err("must be a list of non-empty strings".to_owned()),
+                })
+                .collect::<Result<_, _>>()
+                .map(Value::List),
+            Raw::Toml(_) => Err("must be a list of non-empty strings".into()),
+        },
+    }
+}
+
+fn text(raw: &Raw) -> Result<String, String> {
+    match raw {
+        Raw::Text(s) | Raw::Toml(toml::Value::String(s)) => Ok(s.clone()),
+        Raw::Toml(_) => Err("must be a string".into()),
+    }
+}
+
+fn split_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn invalid_message(key: &Key, raw: &Raw, layer: Layer, sources: &Sources, allowed: &str) -> String {
+    let shown = if key.secret {
+        "***".to_owned()
+    } else {
+        match raw {
+            Raw::Text(s) => s.clone(),
+            Raw::Toml(v) => v.to_string().trim_matches('"').to_owned(),
+        }
+    };
+    let place = match layer {
+        Layer::Toml => sources.toml_path.display().to_string(),
+        Layer::EnvFile => sources.env_file.display().to_string(),
+        other => other.to_string(),
+    };
+    format!(
+        "{} (env {}) = '{}' from {}: {}",
+        key.name, key.env, shown, place, allowed
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sources_in(dir: &Path) -> Sources {
+        Sources {
+            toml_path: dir.join("depot.toml"),
+            env_file: dir.join(".env.service"),
+            process_env: vec![],
+            flags: vec![],
+        }
+    }
+
+    #[test]
+    fn no_files_gives_every_default() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = resolve(&sources_in(dir.path()), &[]).unwrap();
+        assert_eq!(r.get("files.default_limit"), &Value::Integer(25));
+        assert_eq!(r.layer("files.default_limit"), Layer::Default);
+        assert_eq!(
+            r.get("server.listen"),
+            &Value::Addr("127.0.0.1:3000".parse().unwrap())
+        );
+    }
+
+    #[test]
+    fn each_layer_overrides_the_one_below() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = sources_in(dir.path());
+        std::fs::write(&s.toml_path, "[log]\nlevel = \"warn\"\n").unwrap();
+        let level = |s: &Sources| {
+            let r = resolve(s, &[]).unwrap();
+            (r.get("log.level").clone(), r.layer("log.level"))
+        };
+        assert_eq!(level(&s), (Value::Text("warn".into()), Layer::Toml));
+        std::fs::write(&s.env_file, "DEPOT_LOG_LEVEL=error\n").unwrap();
+        assert_eq!(level(&s), (Value::Text("error".into()), Layer::EnvFile));
+        s.process_env = vec![("DEPOT_LOG_LEVEL".into(), "debug".into())];
+        assert_eq!(level(&s), (Value::Text("debug".into()), Layer::Env));
+        s.flags = vec![("log.level".into(), "trace".into())];
+        assert_eq!(level(&s), (Value::Text("trace".into()), Layer::Flag));
+        let pinned = resolve(&s, &[("log.level", "info".into())]).unwrap();
+        assert_eq!(pinned.layer("log.level"), Layer::Running);
+    }
+
+    #[test]
+    fn invalid_values_name_key_value_place_and_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = sources_in(dir.path());
+        std::fs::write(&s.toml_path, "[files]\nmax_limit = \"abc\"\n").unwrap();
+        let err = resolve(&s, &[]).unwrap_err().to_string();
+        assert!(err.contains("files.max_limit"), "{err}");
+        assert!(err.contains("'abc'"), "{err}");
+        assert!(err.contains("must be an integer from 1 to 10000"), "{err}");
+        assert!(err.contains("depot.toml"), "{err}");
+    }
+
+    #[test]
+    fn invalid_secret_is_masked_in_the_message() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = sources_in(dir.path());
+        std::fs::write(&s.toml_path, "[auth]\napi_keys = \"s3cr3t-value\"\n").unwrap();
+        let err = resolve(&s, &[]).unwrap_err().to_string();
+        assert!(err.contains("auth.api_keys"), "{err}");
+        assert!(!err.contains("s3cr3t"), "{err}");
+    }
+
+    #[test]
+    fn unknown_toml_key_and_env_only_key_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = sources_in(dir.path());
+        std::fs::write(&s.toml_path, "[files]\nmax_limt = 5\n").unwrap();
+        assert!(matches!(
+            resolve(&s, &[]),
+            Err(ConfigError::UnknownKey { key, .. }) if key == "files.max_limt"
+        ));
+        std::fs::write(&s.toml_path, "[service]\nclient_id = \"x\"\n").unwrap();
+        let err = resolve(&s, &[]).unwrap_err().to_string();
+        assert!(err.contains("SERVICE_CLIENT_ID"), "{err}");
+    }
+
+    #[test]
+    fn unknown_service_variable_is_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = sources_in(dir.path());
+        s.process_env = vec![
+            ("SERVICE_CLIENTID".into(), "x".into()),
+            ("HOME".into(), "/root".into()),
+        ];
+        let r = resolve(&s, &[]).unwrap();
+        assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+        assert!(r.warnings[0].contains("SERVICE_CLIENTID"));
+        assert!(r.warnings[0].contains("SERVICE_CLIENT_ID"));
+    }
+
+    #[test]
+    fn lists_come_from_toml_arrays_or_commas() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = sources_in(dir.path());
+        std::fs::write(&s.toml_path, "[auth]\napi_keys = [\"a\", \"b\"]\n").unwrap();
+        let r = resolve(&s, &[]).unwrap();
+        assert_eq!(
+            r.get("auth.api_keys"),
+            &Value::List(vec!["a".into(), "b".into()])
+        );
+        s.process_env = vec![("DEPOT_API_KEYS".into(), " c, ,d ".into())];
+        let r = resolve(&s, &[]).unwrap();
+        assert_eq!(
+            r.get("auth.api_keys"),
+            &Value::List(vec!["c".into(), "d".into()])
+        );
+    }
+}

@@ -1,0 +1,349 @@
+//! Every configuration key in one table: its TOML name, its environment name, its default,
+//! what values it allows and whether it can change under a running daemon.
+//!
+//! The table is the single source for layering, validation, `config check` and the
+//! documentation test that keeps `config/depot.toml` complete.
+
+/// What values a key accepts; validation turns raw text into a typed value by this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Any text (may be empty).
+    Text,
+    /// Text that must not be empty.
+    NonEmpty,
+    /// An integer in `min..=max`.
+    Integer {
+        min: u64,
+        max: u64,
+    },
+    Bool,
+    /// One of a fixed set of words.
+    OneOf(&'static [&'static str]),
+    /// An `IP:port` socket address.
+    SocketAddr,
+    /// An `http://` or `https://` URL; empty allowed when `optional`.
+    Url {
+        optional: bool,
+    },
+    /// A list of words (TOML array, or comma-separated in the environment).
+    List,
+    /// A log level.
+    LogLevel,
+}
+
+/// One configuration key.
+#[derive(Debug, Clone, Copy)]
+pub struct Key {
+    /// Dotted name, `group.key`, as in `config/depot.toml`.
+    pub name: &'static str,
+    /// Environment (and `.env.service`) name.
+    pub env: &'static str,
+    /// Whether the key may appear in `config/depot.toml` (the `SERVICE_*` ones may not:
+    /// SPEC §2 keeps the spreadsheet credentials out of the TOML file).
+    pub in_toml: bool,
+    /// Default, written as it would be in the environment.
+    pub default: &'static str,
+    pub kind: Kind,
+    /// Printed as `***` everywhere and never echoed in an error.
+    pub secret: bool,
+    /// Applies under a running daemon; `false` means a change is logged as "needs restart".
+    pub live: bool,
+    /// One line for `config/depot.toml` and `config check`.
+    pub doc: &'static str,
+}
+
+const fn key(name: &'static str, env: &'static str, default: &'static str, kind: Kind) -> Key {
+    Key {
+        name,
+        env,
+        in_toml: true,
+        default,
+        kind,
+        secret: false,
+        live: true,
+        doc: "",
+    }
+}
+
+impl Key {
+    const fn doc(mut self, doc: &'static str) -> Key {
+        self.doc = doc;
+        self
+    }
+    const fn secret(mut self) -> Key {
+        self.secret = true;
+        self
+    }
+    const fn restart(mut self) -> Key {
+        self.live = false;
+        self
+    }
+    const fn env_only(mut self) -> Key {
+        self.in_toml = false;
+        self
+    }
+}
+
+pub const LOG_LEVELS: &[&str] = &["error", "warn", "info", "debug", "trace"];
+
+/// Every key depot knows, grouped as in `config/depot.toml`.
+pub const KEYS: &[Key] = &[
+    key("server.listen", "DEPOT_LISTEN", "127.0.0.1:3000", Kind::SocketAddr)
+        .restart()
+        .doc("address and port the daemon listens on"),
+    key("server.data_dir", "DEPOT_DATA_DIR", "data", Kind::NonEmpty)
+        .restart()
+        .doc("folder for the database, the stores and the embedded credentials (created on start)"),
+    key("server.body_limit_bytes", "DEPOT_BODY_LIMIT_BYTES", "104857600", Kind::Integer { min: 1024, max: 1 << 40 })
+        .restart()
+        .doc("largest request body accepted (413 above it)"),
+    key("server.shutdown_grace_secs", "DEPOT_SHUTDOWN_GRACE_SECS", "10", Kind::Integer { min: 0, max: 3600 })
+        .doc("how long in-flight requests may run after SIGINT/SIGTERM"),
+    key("database.path", "DEPOT_DATABASE_PATH", "", Kind::Text)
+        .restart()
+        .doc("SQLite file of the file records; empty means <data_dir>/depot.sqlite3"),
+    key("files.default_limit", "DEPOT_FILES_DEFAULT_LIMIT", "25", Kind::Integer { min: 1, max: 10_000 })
+        .doc("page size of GET /files when no limit is given"),
+    key("files.max_limit", "DEPOT_FILES_MAX_LIMIT", "100", Kind::Integer { min: 1, max: 10_000 })
+        .doc("largest page size; larger limits are clamped to it"),
+    key("signing.endpoint", "DEPOT_SIGNING_ENDPOINT", "", Kind::Url { optional: true })
+        .doc("S3-compatible endpoint to sign for (https://s3.amazonaws.com, http://127.0.0.1:9000, ...); empty signs for the embedded store"),
+    key("signing.region", "DEPOT_SIGNING_REGION", "us-east-1", Kind::NonEmpty)
+        .doc("region in the signature scope"),
+    key("signing.access_key_id", "DEPOT_SIGNING_ACCESS_KEY_ID", "", Kind::Text)
+        .doc("access key id for signing.endpoint"),
+    key("signing.secret_access_key", "DEPOT_SIGNING_SECRET_ACCESS_KEY", "", Kind::Text)
+        .secret()
+        .doc("secret access key for signing.endpoint"),
+    key("signing.session_token", "DEPOT_SIGNING_SESSION_TOKEN", "", Kind::Text)
+        .secret()
+        .doc("optional session token (temporary credentials)"),
+    key("signing.addressing", "DEPOT_SIGNING_ADDRESSING", "path", Kind::OneOf(&["path", "virtual"]))
+        .doc("path style (endpoint/bucket/key) or virtual-host style (bucket.endpoint/key)"),
+    key("signing.expires_secs", "DEPOT_SIGNING_EXPIRES_SECS", "900", Kind::Integer { min: 1, max: 604_800 })
+        .doc("lifetime of a signed URL, 1 s to 7 days"),
+    key("signing.public_url", "DEPOT_SIGNING_PUBLIC_URL", "", Kind::Url { optional: true })
+        .doc("base URL clients use to reach the embedded store; empty means http://<server.listen>"),
+    key("objects.enabled", "DEPOT_OBJECTS_ENABLED", "true", Kind::Bool)
+        .restart()
+        .doc("serve the embedded object store under /objects"),
+    key("objects.root", "DEPOT_OBJECTS_ROOT", "", Kind::Text)
+        .restart()
+        .doc("folder of the embedded object store; empty means <data_dir>/objects"),
+    key("translations.storage", "DEPOT_TRANSLATIONS_STORAGE", "sled", Kind::OneOf(&["sled", "file", "redis"]))
+        .restart()
+        .doc("where the converted translations are kept"),
+    key("translations.sled_path", "DEPOT_TRANSLATIONS_SLED_PATH", "", Kind::Text)
+        .restart()
+        .doc("sled folder; empty means <data_dir>/translations.sled"),
+    key("translations.file_path", "DEPOT_TRANSLATIONS_FILE_PATH", "", Kind::Text)
+        .restart()
+        .doc("JSON document for storage \"file\"; empty means <data_dir>/translations.json"),
+    key("translations.redis_url", "DEPOT_TRANSLATIONS_REDIS_URL", "", Kind::Text)
+        .restart()
+        .secret()
+        .doc("redis://host:port/db for storage \"redis\""),
+    key("producer.enabled", "DEPOT_PRODUCER_ENABLED", "true", Kind::Bool)
+        .doc("run the spreadsheet sync inside `depot serve`"),
+    key("producer.interval_secs", "DEPOT_PRODUCER_INTERVAL_SECS", "300", Kind::Integer { min: 1, max: 86_400 })
+        .doc("seconds between the end of one sync and the start of the next"),
+    key("producer.source", "DEPOT_PRODUCER_SOURCE", "google", Kind::NonEmpty)
+        .doc("\"google\", or the path of a local .csv/.xlsx/.ods sheet"),
+    key("google.token_url", "DEPOT_GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token", Kind::Url { optional: false })
+        .doc("OAuth token endpoint"),
+    key("google.auth_url", "DEPOT_GOOGLE_AUTH_URL", "https://accounts.google.com/o/oauth2/v2/auth", Kind::Url { optional: false })
+        .doc("OAuth consent page"),
+    key("google.sheets_url", "DEPOT_GOOGLE_SHEETS_URL", "https://sheets.googleapis.com", Kind::Url { optional: false })
+        .doc("Sheets API base URL"),
+    key("google.timeout_secs", "DEPOT_GOOGLE_TIMEOUT_SECS", "30", Kind::Integer { min: 1, max: 600 })
+        .doc("timeout of every call to Google"),
+    key("auth.api_keys", "DEPOT_API_KEYS", "", Kind::List)
+        .secret()
+        .doc("keys that may read private file records (Authorization: Bearer <key>); none means reads are open"),
+    key("auth.admin_keys", "DEPOT_ADMIN_KEYS", "", Kind::List)
+        .secret()
+        .doc("keys that may write (POST /files, DELETE /file); none means writes are off"),
+    key("log.level", "DEPOT_LOG_LEVEL", "info", Kind::LogLevel)
+        .doc("error, warn, info, debug or trace"),
+    key("log.format", "DEPOT_LOG_FORMAT", "text", Kind::OneOf(&["text", "json"]))
+        .restart()
+        .doc("log line format"),
+    key("service.client_id", "SERVICE_CLIENT_ID", "", Kind::Text)
+        .env_only()
+        .doc("Google OAuth client id"),
+    key("service.client_secret", "SERVICE_CLIENT_SECRET", "", Kind::Text)
+        .env_only()
+        .secret()
+        .doc("Google OAuth client secret"),
+    key("service.refresh_token", "SERVICE_REFRESH_TOKEN", "", Kind::Text)
+        .env_only()
+        .secret()
+        .doc("Google OAuth refresh token (or in the JSON data file)"),
+    key("service.spreadsheet_id", "SERVICE_SPREADSHEET_ID", "", Kind::Text)
+        .env_only()
+        .doc("id of the Google spreadsheet"),
+    key("service.spreadsheet_name", "SERVICE_SPREADSHEET_NAME", "", Kind::Text)
+        .env_only()
+        .doc("sheet (tab) name; empty means the first sheet"),
+    key("service.redirect_uri", "SERVICE_REDIRECT_URI", "http://localhost:3000/oauth2callback", Kind::Url { optional: false })
+        .env_only()
+        .doc("OAuth redirect URI the consent flow listens on"),
+];
+
+/// Prefixes of environment names that belong to depot; other names are not ours.
+pub const ENV_PREFIXES: &[&str] = &["SERVICE_", "DEPOT_"];
+
+pub fn by_name(name: &str) -> Option<&'static Key> {
+    KEYS.iter().find(|k| k.name == name)
+}
+
+pub fn by_env(env: &str) -> Option<&'static Key> {
+    KEYS.iter().find(|k| k.env == env)
+}
+
+/// The shipped `config/depot.toml`: every key commented out with its default, its
+/// environment name and whether it applies live. A test keeps the file equal to this.
+pub fn commented_toml() -> String {
+    let mut out = String::from(
+        "# depot configuration. Every key is listed with its built-in default, commented out:\n\
+         # uncomment a line to change it. Precedence, highest first: command-line flags\n\
+         # (--set group.key=value, --listen, ...) > process environment > .env.service >\n\
+         # this file > defaults. The daemon reloads this file when it changes; keys marked\n\
+         # \"restart\" only take effect after a restart.\n",
+    );
+    let mut group = "";
+    for key in KEYS.iter().filter(|k| k.in_toml) {
+        let (g, name) = key.name.split_once('.').unwrap_or(("", key.name));
+        if g != group {
+            out.push_str(&format!("\n[{g}]\n"));
+            group = g;
+        }
+        let value = match key.kind {
+            Kind::Integer { .. } | Kind::Bool => key.default.to_owned(),
+            Kind::List => "[]".to_owned(),
+            _ => format!("\"{}\"", key.default),
+        };
+        let mode = if key.live { "live" } else { "restart" };
+        let secret = if key.secret { "; secret" } else { "" };
+        out.push_str(&format!(
+            "# {} (env {}; {mode}{secret})\n# {name} = {value}\n",
+            key.doc, key.env
+        ));
+    }
+    out.push_str(
+        "\n# The spreadsheet credentials are not read from this file: set them in the\n\
+         # environment or in .env.service (the refresh token may also live in the JSON data\n\
+         # file, see `--config-format json`):\n",
+    );
+    for key in KEYS.iter().filter(|k| !k.in_toml) {
+        let default = if key.default.is_empty() {
+            String::new()
+        } else {
+            format!(" (default {})", key.default)
+        };
+        out.push_str(&format!("#   {}: {}{default}\n", key.env, key.doc));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_and_env_names_are_unique() {
+        let names: HashSet<_> = KEYS.iter().map(|k| k.name).collect();
+        let envs: HashSet<_> = KEYS.iter().map(|k| k.env).collect();
+        assert_eq!(names.len(), KEYS.len());
+        assert_eq!(envs.len(), KEYS.len());
+    }
+
+    #[test]
+    fn every_env_name_has_a_known_prefix_and_every_key_a_doc() {
+        for k in KEYS {
+            assert!(
+                ENV_PREFIXES.iter().any(|p| k.env.starts_with(p)),
+                "{}",
+                k.env
+            );
+            assert!(!k.doc.is_empty(), "{} has no doc", k.name);
+            assert_eq!(
+                k.name.matches('.').count(),
+                1,
+                "{} is not group.key",
+                k.name
+            );
+        }
+    }
+
+    #[test]
+    fn shipped_config_file_documents_every_key() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/config/depot.toml");
+        let expected = commented_toml();
+        if std::env::var_os("DEPOT_WRITE_CONFIG").is_some() {
+            std::fs::write(path, &expected).unwrap();
+        }
+        let shipped = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            shipped == expected,
+            "config/depot.toml is out of date; run DEPOT_WRITE_CONFIG=1 cargo test shipped_config"
+        );
+        // Uncommenting every key line gives a valid file that changes nothing.
+        let uncommented: String = shipped
+            .lines()
+            .filter_map(|l| {
+                if l.starts_with('[') {
+                    Some(l)
+                } else {
+                    l.strip_prefix("# ").filter(|l| l.contains(" = "))
+                }
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let sources = |toml: &str| {
+            let toml_path = dir.path().join(toml);
+            crate::config::Sources {
+                toml_path,
+                env_file: dir.path().join(".env.service"),
+                process_env: vec![],
+                flags: vec![],
+            }
+        };
+        std::fs::write(dir.path().join("all.toml"), uncommented).unwrap();
+        let from_file = crate::config::layers::resolve(&sources("all.toml"), &[]).unwrap();
+        let defaults = crate::config::layers::resolve(&sources("none.toml"), &[]).unwrap();
+        let values =
+            |r: &crate::config::Resolved| r.values.iter().map(|v| v.0.clone()).collect::<Vec<_>>();
+        assert_eq!(values(&from_file), values(&defaults));
+        assert_eq!(
+            from_file.layer("files.max_limit"),
+            crate::config::Layer::Toml
+        );
+    }
+
+    #[test]
+    fn readme_lists_every_key() {
+        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+            .unwrap_or_default();
+        for key in KEYS {
+            let row = format!("| `{}` | `{}` | `{}` |", key.name, key.env, key.default);
+            assert!(readme.contains(&row), "README.md lacks the row of {}", key.name);
+        }
+    }
+
+    #[test]
+    fn the_six_service_names_are_exact() {
+        for env in [
+            "SERVICE_CLIENT_ID",
+            "SERVICE_CLIENT_SECRET",
+            "SERVICE_REFRESH_TOKEN",
+            "SERVICE_SPREADSHEET_ID",
+            "SERVICE_SPREADSHEET_NAME",
+            "SERVICE_REDIRECT_URI",
+        ] {
+            assert!(by_env(env).is_some(), "{env}");
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! Every HTTP route in one table. The router matches requests through `on(&ROUTE)`, the
+//! OpenAPI document and the metrics labels are generated from the same table, so the
+//! documentation cannot drift from what is served.
+
+use super::error::ApiError;
+use warp::Filter;
+use warp::filters::BoxedFilter;
+use warp::http::Method;
+use warp::path::FullPath;
+
+/// A query, path or header parameter, for the OpenAPI document.
+#[derive(Debug)]
+pub struct Param {
+    pub name: &'static str,
+    pub location: &'static str,
+    pub required: bool,
+    pub description: &'static str,
+}
+
+/// One method on one path template. Templates use `{name}` for one segment and
+/// `{name+}` for the rest of the path (slashes included).
+#[derive(Debug)]
+pub struct Route {
+    pub method: &'static str,
+    pub path: &'static str,
+    pub summary: &'static str,
+    pub params: &'static [Param],
+    pub responses: &'static [(u16, &'static str)],
+}
+
+pub const HEALTH: Route = Route {
+    method: "GET",
+    path: "/health",
+    summary: "Liveness, version, configuration revision and translations status",
+    params: &[],
+    responses: &[(200, "status document")],
+};
+
+pub const METRICS: Route = Route {
+    method: "GET",
+    path: "/metrics",
+    summary: "Prometheus metrics: requests and latency per route and status",
+    params: &[],
+    responses: &[(200, "Prometheus text format 0.0.4")],
+};
+
+pub const OPENAPI: Route = Route {
+    method: "GET",
+    path: "/openapi.json",
+    summary: "This API description",
+    params: &[],
+    responses: &[(200, "OpenAPI 3.0 document")],
+};
+
+/// Every route the server answers, in the order of the OpenAPI document.
+pub const ROUTES: &[&Route] = &[&HEALTH, &METRICS, &OPENAPI];
+
+/// Raw (still percent-encoded) values of a template's `{...}` segments, in order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PathParams(pub Vec<String>);
+
+/// Matches `path` against `template`; `Some(params)` on a match.
+pub fn match_template(template: &str, path: &str) -> Option<PathParams> {
+    let mut params = Vec::new();
+    let mut rest = path.strip_prefix('/')?;
+    let mut parts = template.trim_start_matches('/').split('/').peekable();
+    while let Some(part) = parts.next() {
+        if part.starts_with('{') && part.ends_with("+}") {
+            if rest.is_empty() || parts.peek().is_some() {
+                return None;
+            }
+            params.push(rest.to_owned());
+            return Some(PathParams(params));
+        }
+        let (segment, tail) = match rest.split_once('/') {
+            Some((segment, tail)) => (segment, Some(tail)),
+            None => (rest, None),
+        };
+        if part.starts_with('{') {
+            if segment.is_empty() {
+                return None;
+            }
+            params.push(segment.to_owned());
+        } else if part != segment {
+            return None;
+        }
+        match (tail, parts.peek()) {
+            (Some(tail), Some(_)) => rest = tail,
+            (None, None) => return Some(PathParams(params)),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The metrics label of a request path: its route template, or `unmatched`.
+pub fn label_of(path: &str) -> &'static str {
+    ROUTES
+        .iter()
+        .find(|r| match_template(r.path, path).is_some())
+        .map_or("unmatched", |r| r.path)
+}
+
+/// A filter that accepts exactly this route's method and path and extracts its path
+/// parameters. A known path with another method is a 405 that lists the allowed methods.
+pub fn on(route: &'static Route) -> BoxedFilter<(PathParams,)> {
+    warp::method()
+        .and(warp::path::full())
+        .and_then(move |method: Method, full: FullPath| async move {
+            let Some(params) = match_template(route.path, full.as_str()) else {
+                return Err(warp::reject::not_found());
+            };
+            if method.as_str() == route.method {
+                return Ok(params);
+            }
+            let allowed: Vec<&str> = ROUTES
+                .iter()
+                .filter(|r| match_template(r.path, full.as_str()).is_some())
+                .map(|r| r.method)
+                .collect();
+            Err(warp::reject::custom(ApiError::MethodNotAllowed {
+                method: method.to_string(),
+                path: route.path.to_owned(),
+                allowed: allowed.join(", "),
+            }))
+        })
+        .boxed()
+}
+
+/// The OpenAPI 3.0 document of `ROUTES`.
+pub fn openapi() -> serde_json::Value {
+    let mut paths = serde_json::Map::new();
+    for route in ROUTES {
+        let path = route.path.replace("+}", "}");
+        let parameters: Vec<_> = route
+            .params
+            .iter()
+            .map(|p| {
+                serde_json::json!({
+                    "name": p.name, "in": p.location, "required": p.required,
+                    "description": p.description, "schema": {"type": "string"},
+                })
+            })
+            .chain(template_params(route.path).map(|name| {
+                serde_json::json!({
+                    "name": name, "in": "path", "required": true, "schema": {"type": "string"},
+                })
+            }))
+            .collect();
+        let responses: serde_json::Map<_, _> = route
+            .responses
+            .iter()
+            .map(|(status, description)| {
+                (
+                    status.to_string(),
+                    serde_json::json!({ "description": description }),
+                )
+            })
+            .collect();
+        let entry = paths.entry(path).or_insert_with(|| serde_json::json!({}));
+        entry[route.method.to_ascii_lowercase()] = serde_json::json!({
+            "summary": route.summary,
+            "parameters": parameters,
+            "responses": responses,
+        });
+    }
+    serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {
+            "title": "depot",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "File records with signed URLs, and spreadsheet translations",
+        },
+        "paths": paths,
+    })
+}
+
+fn template_params(template: &str) -> impl Iterator<Item = &str> {
+    template.split('/').filter_map(|part| {
+        part.strip_prefix('{')
+            .and_then(|p| p.strip_suffix('}'))
+            .map(|p| p.trim_end_matches('+'))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_match_literals_segments_and_tails() {
+        assert_eq!(
+            match_template("/health", "/health"),
+            Some(PathParams(vec![]))
+        );
+        assert_eq!(match_template("/health", "/health/"), None);
+        assert_eq!(match_template("/health", "/healthz"), None);
+        assert_eq!(
+            match_template("/objects/{bucket}/{key+}", "/objects/b/dir/a%20b.txt"),
+            Some(PathParams(vec!["b".into(), "dir/a%20b.txt".into()]))
+        );
+        assert_eq!(
+            match_template("/objects/{bucket}/{key+}", "/objects/b/"),
+            None
+        );
+        assert_eq!(
+            match_template("/objects/{bucket}/{key+}", "/objects/b"),
+            None
+        );
+        assert_eq!(match_template("/a/{x}", "/a/"), None);
+        assert_eq!(
+            match_template("/a/{x}", "/a/1"),
+            Some(PathParams(vec!["1".into()]))
+        );
+    }
+
+    #[test]
+    fn openapi_lists_every_route_with_its_method() {
+        let doc = openapi();
+        for route in ROUTES {
+            let path = route.path.replace("+}", "}");
+            assert!(
+                doc["paths"][&path][route.method.to_ascii_lowercase()].is_object(),
+                "{} {} missing",
+                route.method,
+                route.path
+            );
+        }
+    }
+
+    #[test]
+    fn routes_are_only_declared_in_this_table() {
+        // Every route must go through `on(&ROUTE)`, so that the table (and the OpenAPI
+        // document made from it) is complete: no other warp path filter anywhere.
+        let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+        let mut offenders = Vec::new();
+        let mut stack = vec![std::path::PathBuf::from(src)];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let needle = ["path!", "path("].map(|s| format!("warp::{s}"));
+                    if needle.iter().any(|n| text.contains(n.as_str())) {
+                        offenders.push(path.display().to_string());
+                    }
+                }
+            }
+        }
+        assert!(
+            offenders.is_empty(),
+            "path filters outside the route table: {offenders:?}"
+        );
+    }
+}

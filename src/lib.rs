@@ -1,0 +1,13 @@
+//! depot: file records with SigV4 signed URLs, and spreadsheet translations, in one daemon.
+//!
+//! The binary (`src/main.rs`) is a thin shell over `cli`; tests and benches use the
+//! modules directly, and start the server with `server::serve` on port 0.
+#![forbid(unsafe_code)]
+
+pub mod cli;
+pub mod config;
+pub mod http;
+pub mod logging;
+pub mod server;
+pub mod shutdown;
+pub mod time;
