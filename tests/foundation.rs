@@ -137,7 +137,7 @@ fn config_check_masks_every_secret() {
     std::fs::create_dir(dir.path().join("config")).unwrap();
     std::fs::write(
         dir.path().join("config/depot.toml"),
-        "[signing]\nsecret_access_key = \"sekrit-signing\"\nsession_token = \"sekrit-session\"\n[auth]\napi_keys = [\"sekrit-api\"]\nadmin_keys = [\"sekrit-admin\"]\n[translations]\nredis_url = \"redis://:sekrit-redis@h/0\"\n",
+        "[signing]\nsecret_access_key = \"sekrit-signing\"\nsession_token = \"sekrit-session\"\n[auth]\napi_keys = [\"sekrit-api\"]\nadmin_keys = [\"sekrit-admin\"]\n",
     )
     .unwrap();
     std::fs::write(
@@ -158,7 +158,6 @@ fn config_check_masks_every_secret() {
         "signing.session_token",
         "auth.api_keys",
         "auth.admin_keys",
-        "translations.redis_url",
         "service.client_secret",
         "service.refresh_token",
     ] {

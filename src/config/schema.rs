@@ -130,7 +130,7 @@ pub const KEYS: &[Key] = &[
     key("objects.root", "DEPOT_OBJECTS_ROOT", "", Kind::Text)
         .restart()
         .doc("folder of the embedded object store; empty means <data_dir>/objects"),
-    key("translations.storage", "DEPOT_TRANSLATIONS_STORAGE", "sled", Kind::OneOf(&["sled", "file", "redis"]))
+    key("translations.storage", "DEPOT_TRANSLATIONS_STORAGE", "sled", Kind::OneOf(&["sled", "file"]))
         .restart()
         .doc("where the converted translations are kept"),
     key("translations.sled_path", "DEPOT_TRANSLATIONS_SLED_PATH", "", Kind::Text)
@@ -139,10 +139,6 @@ pub const KEYS: &[Key] = &[
     key("translations.file_path", "DEPOT_TRANSLATIONS_FILE_PATH", "", Kind::Text)
         .restart()
         .doc("JSON document for storage \"file\"; empty means <data_dir>/translations.json"),
-    key("translations.redis_url", "DEPOT_TRANSLATIONS_REDIS_URL", "", Kind::Text)
-        .restart()
-        .secret()
-        .doc("redis://host:port/db for storage \"redis\""),
     key("producer.enabled", "DEPOT_PRODUCER_ENABLED", "true", Kind::Bool)
         .doc("run the spreadsheet sync inside `depot serve`"),
     key("producer.interval_secs", "DEPOT_PRODUCER_INTERVAL_SECS", "300", Kind::Integer { min: 1, max: 86_400 })

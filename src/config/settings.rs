@@ -2,6 +2,7 @@
 //! so a `Settings` value is always complete and valid.
 
 use super::Secret;
+pub use crate::signing::Addressing;
 use super::layers::{Resolved, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -40,12 +41,6 @@ pub struct Files {
     pub max_limit: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Addressing {
-    Path,
-    VirtualHost,
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signing {
     /// `None`: sign for the embedded object store.
@@ -70,7 +65,6 @@ pub struct Objects {
 pub enum Storage {
     Sled,
     File,
-    Redis,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,7 +72,6 @@ pub struct Translations {
     pub storage: Storage,
     pub sled_path: PathBuf,
     pub file_path: PathBuf,
-    pub redis_url: Secret,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,12 +189,10 @@ impl Settings {
             translations: Translations {
                 storage: match text("translations.storage").as_str() {
                     "file" => Storage::File,
-                    "redis" => Storage::Redis,
                     _ => Storage::Sled,
                 },
                 sled_path: in_data("translations.sled_path", "translations.sled"),
                 file_path: in_data("translations.file_path", "translations.json"),
-                redis_url: Secret::new(text("translations.redis_url")),
             },
             producer: Producer {
                 enabled: flag("producer.enabled"),

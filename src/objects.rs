@@ -1,0 +1,343 @@
+//! The embedded object store's disk side: objects live in `root/{bucket}/{key}`, are written
+//! atomically (temp file, fsync, rename), and are read whole or by byte range. No HTTP here:
+//! the handlers map `ObjectError` and `RangeError` to statuses and S3 XML bodies.
+
+mod content_type;
+mod credentials;
+mod names;
+mod range;
+mod xml;
+
+use std::fmt::Write as _;
+use std::fs::{self, File, Metadata};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
+
+pub use content_type::content_type;
+pub use credentials::{CredentialsError, EmbeddedCredentials};
+pub use names::{validate_bucket, validate_key};
+pub use range::{ByteRange, RangeError, parse_range};
+pub use xml::s3_error_xml;
+
+/// Temp files live here, inside the root (so a rename never crosses file systems) and
+/// under a name no bucket can have (bucket names start with a letter or digit).
+const TEMP_DIR: &str = ".tmp";
+/// Temp files older than this are leftovers of a crash; younger ones may belong to a put in
+/// progress in another depot process (`depot files add` next to `depot serve`).
+const STALE_TEMP_AGE: Duration = Duration::from_secs(3600);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ObjectError {
+    #[error(
+        "bucket must be 3 to 63 characters of lowercase letters, digits, '-' and '.', starting and ending with a letter or digit; got '{bucket}' ({reason})"
+    )]
+    InvalidBucket {
+        bucket: String,
+        reason: &'static str,
+    },
+    #[error("object key {reason}; got '{key}'")]
+    InvalidKey { key: String, reason: &'static str },
+    #[error("no object '{key}' in bucket '{bucket}'")]
+    NotFound { bucket: String, key: String },
+    #[error(
+        "object key '{key}' in bucket '{bucket}' clashes with another key: one key cannot be both an object and a folder of other keys"
+    )]
+    KeyConflict { bucket: String, key: String },
+    #[error("cannot {action} '{}': {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: io::Error,
+    },
+}
+
+impl ObjectError {
+    fn io(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> ObjectError {
+        let path = path.to_owned();
+        move |source| ObjectError::Io {
+            action,
+            path,
+            source,
+        }
+    }
+}
+
+/// What the handlers put in `Content-Length`, `Last-Modified` and `ETag`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectMeta {
+    pub len: u64,
+    pub modified: DateTime<Utc>,
+    /// Strong, quoted (`"…"`), ready for the header.
+    pub etag: String,
+}
+
+impl ObjectMeta {
+    /// `Last-Modified` value (IMF-fixdate), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
+    pub fn last_modified_http(&self) -> String {
+        self.modified
+            .format("%a, %d %b %Y %H:%M:%S GMT")
+            .to_string()
+    }
+}
+
+/// An object opened for reading; `meta` describes this very file even if a put replaces the
+/// key meanwhile, so the range is checked against the length being served.
+#[derive(Debug)]
+pub struct ObjectFile {
+    pub file: File,
+    pub meta: ObjectMeta,
+}
+
+impl ObjectFile {
+    /// The file positioned at the range start, and how many bytes to send from there.
+    pub fn into_range(mut self, range: Option<ByteRange>) -> Result<(File, u64), io::Error> {
+        let Some(range) = range else {
+            return Ok((self.file, self.meta.len));
+        };
+        let last = self.meta.len.saturating_sub(1);
+        let end = range.end.min(last);
+        if range.start > end {
+            return Ok((self.file, 0));
+        }
+        self.file.seek(SeekFrom::Start(range.start))?;
+        Ok((self.file, end - range.start + 1))
+    }
+}
+
+/// Blocking file I/O: call it from `spawn_blocking`.
+#[derive(Debug, Clone)]
+pub struct ObjectStore {
+    root: PathBuf,
+}
+
+impl ObjectStore {
+    /// Creates the root (and its temp folder) when missing, and removes temp files that a
+    /// crash left behind.
+    pub fn open(root: PathBuf) -> Result<ObjectStore, ObjectError> {
+        let temp = root.join(TEMP_DIR);
+        fs::create_dir_all(&temp).map_err(ObjectError::io("create folder", &temp))?;
+        let store = ObjectStore { root };
+        store.sweep_stale_temp_files();
+        Ok(store)
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Where `bucket`/`key` lives on disk, after checking both names.
+    pub fn path_of(&self, bucket: &str, key: &str) -> Result<PathBuf, ObjectError> {
+        validate_bucket(bucket)?;
+        validate_key(key)?;
+        let mut path = self.root.join(bucket);
+        path.extend(key.split('/'));
+        Ok(path)
+    }
+
+    pub fn put(&self, bucket: &str, key: &str, bytes: &[u8]) -> Result<ObjectMeta, ObjectError> {
+        self.put_reader(bucket, key, &mut &*bytes)
+    }
+
+    /// Copies the file at `src` in (content only; the object gets its own mtime).
+    pub fn put_file(&self, bucket: &str, key: &str, src: &Path) -> Result<ObjectMeta, ObjectError> {
+        let mut file = File::open(src).map_err(ObjectError::io("open", src))?;
+        self.put_reader(bucket, key, &mut file)
+    }
+
+    /// Streams `reader` into the object. Readers see the old object or the new one, never
+    /// a part; a failed put leaves the old object and no temp file.
+    pub fn put_reader(
+        &self,
+        bucket: &str,
+        key: &str,
+        reader: &mut impl Read,
+    ) -> Result<ObjectMeta, ObjectError> {
+        let dest = self.path_of(bucket, key)?;
+        let conflict = || ObjectError::KeyConflict {
+            bucket: bucket.to_owned(),
+            key: key.to_owned(),
+        };
+        let parent = dest.parent().unwrap_or(&self.root);
+        fs::create_dir_all(parent).map_err(|e| match e.kind() {
+            io::ErrorKind::NotADirectory | io::ErrorKind::AlreadyExists => conflict(),
+            _ => ObjectError::io("create folder", parent)(e),
+        })?;
+
+        let (temp, mut file) = TempFile::create(&self.root.join(TEMP_DIR))?;
+        io::copy(reader, &mut file).map_err(ObjectError::io("write", &temp.path))?;
+        file.flush().map_err(ObjectError::io("write", &temp.path))?;
+        file.sync_all()
+            .map_err(ObjectError::io("flush to disk", &temp.path))?;
+        fs::rename(&temp.path, &dest).map_err(|e| match e.kind() {
+            io::ErrorKind::IsADirectory
+            | io::ErrorKind::DirectoryNotEmpty
+            | io::ErrorKind::NotADirectory => conflict(),
+            _ => ObjectError::io("move into place", &dest)(e),
+        })?;
+        temp.disarm();
+        sync_dir(parent);
+        // Taken after the rename, which changes the inode's ctime that the ETag includes.
+        let metadata = file
+            .metadata()
+            .map_err(ObjectError::io("read metadata of", &dest))?;
+        meta_from(&metadata, &dest)
+    }
+
+    /// Removes the object; `NotFound` when there is none. Emptied folders are left: they
+    /// are harmless and removing them would race with a put into the same folder.
+    pub fn delete(&self, bucket: &str, key: &str) -> Result<(), ObjectError> {
+        let path = self.path_of(bucket, key)?;
+        match fs::remove_file(&path) {
+            Ok(()) => Ok(()),
+            Err(e) if is_absent(&e) => Err(self.not_found(bucket, key)),
+            Err(e) => Err(ObjectError::io("delete", &path)(e)),
+        }
+    }
+
+    pub fn stat(&self, bucket: &str, key: &str) -> Result<ObjectMeta, ObjectError> {
+        Ok(self.open_object(bucket, key)?.meta)
+    }
+
+    /// Opens the object for reading; parse the `Range` header against `meta.len`, then
+    /// `into_range` gives the positioned file and the byte count to stream.
+    pub fn open_object(&self, bucket: &str, key: &str) -> Result<ObjectFile, ObjectError> {
+        let path = self.path_of(bucket, key)?;
+        let file = match File::open(&path) {
+            Ok(file) => file,
+            Err(e) if is_absent(&e) => return Err(self.not_found(bucket, key)),
+            Err(e) => return Err(ObjectError::io("open", &path)(e)),
+        };
+        let metadata = file
+            .metadata()
+            .map_err(ObjectError::io("read metadata of", &path))?;
+        if !metadata.is_file() {
+            return Err(self.not_found(bucket, key));
+        }
+        let meta = meta_from(&metadata, &path)?;
+        Ok(ObjectFile { file, meta })
+    }
+
+    fn not_found(&self, bucket: &str, key: &str) -> ObjectError {
+        ObjectError::NotFound {
+            bucket: bucket.to_owned(),
+            key: key.to_owned(),
+        }
+    }
+
+    fn sweep_stale_temp_files(&self) {
+        let Ok(entries) = fs::read_dir(self.root.join(TEMP_DIR)) else {
+            return;
+        };
+        let now = SystemTime::now();
+        for entry in entries.flatten() {
+            let stale = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > STALE_TEMP_AGE));
+            if stale {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// A fresh temp file's path, removed on drop unless `disarm`ed after the rename.
+struct TempFile {
+    path: PathBuf,
+    armed: bool,
+}
+
+impl TempFile {
+    fn create(dir: &Path) -> Result<(TempFile, File), ObjectError> {
+        let mut random = [0u8; 8];
+        getrandom::fill(&mut random).map_err(|e| ObjectError::Io {
+            action: "pick a temp file name in",
+            path: dir.to_owned(),
+            source: io::Error::other(e),
+        })?;
+        let name: String = random.iter().map(|b| format!("{b:02x}")).collect();
+        let path = dir.join(format!("put-{name}"));
+        let file = File::options()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(ObjectError::io("create", &path))?;
+        Ok((TempFile { path, armed: true }, file))
+    }
+
+    fn disarm(mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+fn is_absent(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory | io::ErrorKind::IsADirectory
+    )
+}
+
+/// Makes the rename itself durable; best effort, since some file systems refuse to open
+/// or sync a directory and the data is already safe.
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(dir) = File::open(dir) {
+        let _ = dir.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
+fn meta_from(metadata: &Metadata, path: &Path) -> Result<ObjectMeta, ObjectError> {
+    let modified = metadata
+        .modified()
+        .map_err(ObjectError::io("read the modification time of", path))?;
+    Ok(ObjectMeta {
+        len: metadata.len(),
+        modified: DateTime::<Utc>::from(modified),
+        etag: etag(metadata, modified),
+    })
+}
+
+/// A strong ETag from the file's identity rather than its content, so that it costs no read.
+/// Every write goes through a rename (new inode, new mtime and ctime), and an in-place edit by
+/// hand changes mtime and ctime; ctime cannot be set back by tools, unlike mtime. 24 hex
+/// digits on purpose: S3 tools take a 32-digit ETag for the content's MD5.
+fn etag(metadata: &Metadata, modified: SystemTime) -> String {
+    let mut hash = Sha256::new();
+    hash.update(metadata.len().to_le_bytes());
+    let nanos = modified
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    hash.update(nanos.to_le_bytes());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        hash.update(metadata.ino().to_le_bytes());
+        hash.update(metadata.ctime().to_le_bytes());
+        hash.update(metadata.ctime_nsec().to_le_bytes());
+    }
+    let digest = hash.finalize();
+    let mut etag = String::with_capacity(26);
+    etag.push('"');
+    for b in &digest[..12] {
+        let _ = write!(etag, "{b:02x}");
+    }
+    etag.push('"');
+    etag
+}
+
+#[cfg(test)]
+mod tests;

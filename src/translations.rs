@@ -1,0 +1,5 @@
+//! Translations: the document model, the stores that keep it, and (as they land) the sheet
+//! conversion, filters, formats and the HTTP route.
+
+pub mod model;
+pub mod store;

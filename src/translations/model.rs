@@ -1,0 +1,110 @@
+//! The translation document: what one spreadsheet converts to.
+//!
+//! Kept flat on purpose: one `Entry` per key path, in sheet order, with one text slot per
+//! locale. The nested tree `locale -> SECTION -> ... -> KEY -> text` is a view over it that
+//! the renderers build; filtering and flattening are simple scans over the flat list.
+
+use serde::{Deserialize, Serialize};
+
+/// A converted sheet: locales and keys in sheet order, plus the sync report.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Document {
+    /// Locale codes exactly as written in the header row, in column order.
+    pub locales: Vec<String>,
+    /// One entry per distinct key path, in the order the key first appeared in the sheet.
+    pub entries: Vec<Entry>,
+    /// Problems met while converting, each naming its sheet cell.
+    pub warnings: Vec<Warning>,
+}
+
+/// One key: its path below the locale, its text per locale, tags and translator comment.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Section names then the key name, e.g. `["CORE", "LABELS", "YES"]`. Never empty.
+    pub path: Vec<String>,
+    /// `texts[i]` is the text for `Document::locales[i]`; `None` where the cell was empty.
+    pub texts: Vec<Option<String>>,
+    /// Effective tags: the row's own tags plus those of every enclosing section row,
+    /// deduplicated, in first-seen order.
+    pub tags: Vec<String>,
+    /// The `$$$` column of the key's row, when present and non-empty.
+    pub comment: Option<String>,
+}
+
+/// A conversion problem, with the A1 cell it points at (e.g. `B9`) and its 1-based row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Warning {
+    pub cell: String,
+    pub row: usize,
+    pub message: String,
+}
+
+impl Document {
+    /// Number of non-empty texts per locale, in locale order.
+    pub fn key_counts(&self) -> Vec<(String, usize)> {
+        self.locales
+            .iter()
+            .enumerate()
+            .map(|(i, locale)| {
+                let count = self
+                    .entries
+                    .iter()
+                    .filter(|e| e.texts.get(i).is_some_and(Option::is_some))
+                    .count();
+                (locale.clone(), count)
+            })
+            .collect()
+    }
+
+    /// True when no locale has a single text: such a document is never stored.
+    pub fn is_empty(&self) -> bool {
+        self.entries
+            .iter()
+            .all(|e| e.texts.iter().all(Option::is_none))
+    }
+
+    /// Index of a locale by exact code.
+    pub fn locale_index(&self, code: &str) -> Option<usize> {
+        self.locales.iter().position(|l| l == code)
+    }
+}
+
+/// What a filter (or no filter) selected: for each chosen locale, in document locale order,
+/// the indices of the entries chosen for it, in document entry order. Only entries that
+/// have a text in that locale are listed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Selection {
+    pub locales: Vec<LocaleSelection>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocaleSelection {
+    /// Index into `Document::locales`.
+    pub locale: usize,
+    /// Indices into `Document::entries`, ascending.
+    pub entries: Vec<usize>,
+}
+
+impl Selection {
+    /// Everything: every locale with every entry that has a text in it.
+    pub fn all(doc: &Document) -> Selection {
+        let locales = (0..doc.locales.len())
+            .map(|locale| LocaleSelection {
+                locale,
+                entries: doc
+                    .entries
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.texts.get(locale).is_some_and(Option::is_some))
+                    .map(|(i, _)| i)
+                    .collect(),
+            })
+            .filter(|l| !l.entries.is_empty())
+            .collect();
+        Selection { locales }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.locales.iter().all(|l| l.entries.is_empty())
+    }
+}

@@ -1,0 +1,161 @@
+//! The query of `GET /translations`: `filters[]` (repeatable; also `filters` and
+//! `filters[N]`), `format`, `keepLocale`, `comments`. Anything else is refused by name.
+
+use super::filter::{Filter, FilterError};
+use super::formats::Format;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TranslationQuery {
+    /// Parsed filters, sorted and deduplicated: the union does not depend on order, so
+    /// permutations share one cache entry and one ETag.
+    pub filters: Vec<Filter>,
+    /// The same filters as text, in the same order (for the cache key and messages).
+    pub filter_texts: Vec<String>,
+    pub format: Format,
+    pub keep_locale: bool,
+    pub comments: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QueryError {
+    #[error(
+        "unknown parameter '{0}'; allowed: filters[] (repeatable), format, keepLocale, comments"
+    )]
+    UnknownParameter(String),
+    #[error("format must be one of json, android, ios, yml, xlf, po, got '{0}'")]
+    Format(String),
+    #[error("{name} must be true or false, got '{value}'")]
+    Bool { name: &'static str, value: String },
+    #[error("{name} is given more than once")]
+    Repeated { name: &'static str },
+    #[error(transparent)]
+    Filter(#[from] FilterError),
+}
+
+impl TranslationQuery {
+    pub fn from_params(params: &[(String, String)]) -> Result<TranslationQuery, QueryError> {
+        let mut texts = Vec::new();
+        let mut format = None;
+        let mut keep_locale = None;
+        let mut comments = None;
+        for (name, value) in params {
+            match name.as_str() {
+                "format" => set_once(&mut format, "format", || {
+                    value.parse::<Format>().map_err(|_| QueryError::Format(value.clone()))
+                })?,
+                "keepLocale" => {
+                    set_once(&mut keep_locale, "keepLocale", || boolean("keepLocale", value))?
+                }
+                "comments" => set_once(&mut comments, "comments", || boolean("comments", value))?,
+                n if is_filter_name(n) => texts.push(value.clone()),
+                other => return Err(QueryError::UnknownParameter(other.to_owned())),
+            }
+        }
+        texts.sort();
+        texts.dedup();
+        let filters = texts
+            .iter()
+            .map(|t| Filter::parse(t))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(TranslationQuery {
+            filters,
+            filter_texts: texts,
+            format: format.unwrap_or(Format::Json),
+            keep_locale: keep_locale.unwrap_or(false),
+            comments: comments.unwrap_or(false),
+        })
+    }
+
+    /// A stable text naming everything that shapes the body (with the document version,
+    /// it keys the render cache and derives the ETag).
+    pub fn cache_key(&self) -> String {
+        format!(
+            "{:?}|{}|{}|{}",
+            self.format,
+            self.keep_locale,
+            self.comments,
+            self.filter_texts.join("\u{1f}")
+        )
+    }
+}
+
+/// `filters`, `filters[]` and `filters[N]` (as PHP-style clients send arrays).
+fn is_filter_name(name: &str) -> bool {
+    name == "filters"
+        || name
+            .strip_prefix("filters[")
+            .and_then(|r| r.strip_suffix(']'))
+            .is_some_and(|i| i.chars().all(|c| c.is_ascii_digit()))
+}
+
+fn boolean(name: &'static str, value: &str) -> Result<bool, QueryError> {
+    match value {
+        "true" | "1" | "" => Ok(true),
+        "false" | "0" => Ok(false),
+        other => Err(QueryError::Bool {
+            name,
+            value: other.to_owned(),
+        }),
+    }
+}
+
+fn set_once<T>(
+    slot: &mut Option<T>,
+    name: &'static str,
+    parse: impl FnOnce() -> Result<T, QueryError>,
+) -> Result<(), QueryError> {
+    if slot.is_some() {
+        return Err(QueryError::Repeated { name });
+    }
+    *slot = Some(parse()?);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn defaults_are_json_without_filters() {
+        let q = TranslationQuery::from_params(&[]).unwrap();
+        assert_eq!(q.format, Format::Json);
+        assert!(q.filters.is_empty() && !q.keep_locale && !q.comments);
+    }
+
+    #[test]
+    fn every_filter_spelling_counts_and_order_does_not_matter() {
+        let a = TranslationQuery::from_params(&params(&[
+            ("filters[]", "en.CORE"),
+            ("filters", "pl"),
+            ("filters[3]", "en.CORE"),
+        ]))
+        .unwrap();
+        let b =
+            TranslationQuery::from_params(&params(&[("filters[]", "pl"), ("filters[]", "en.CORE")]))
+                .unwrap();
+        assert_eq!(a.filter_texts, vec!["en.CORE", "pl"]);
+        assert_eq!(a.cache_key(), b.cache_key());
+    }
+
+    #[test]
+    fn bad_parameters_are_named() {
+        let err = |pairs: &[(&str, &str)]| {
+            TranslationQuery::from_params(&params(pairs))
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err(&[("filter", "en")]).contains("unknown parameter 'filter'"));
+        assert!(err(&[("format", "csv")]).contains("json, android, ios, yml, xlf, po"));
+        assert!(err(&[("format", "csv")]).contains("'csv'"));
+        assert!(err(&[("keepLocale", "maybe")]).contains("keepLocale must be true or false"));
+        assert!(err(&[("format", "po"), ("format", "po")]).contains("more than once"));
+        assert!(err(&[("filters[]", "en..CORE")]).contains("en..CORE"));
+    }
+}

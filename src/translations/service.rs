@@ -1,0 +1,187 @@
+//! The translations the daemon serves: the store chosen at start-up, and a cache of
+//! rendered bodies per (version, filters, format, options).
+//!
+//! A repeated request does no filtering or rendering. The cache belongs to one document
+//! version: when a new version becomes current the whole cache is replaced, so old
+//! entries become unreachable and their memory is freed once in-flight responses end.
+
+use super::filter::{SelectError, select};
+use super::formats::{RenderError, RenderOptions, render};
+use super::model::Document;
+use super::query::TranslationQuery;
+use super::store::{
+    FileStore, PutOutcome, SledStore, StoreError, StoredDocument, TranslationStore,
+};
+use crate::config::settings::{Storage, Translations as TranslationSettings};
+use crate::http::encoding::{Encoding, MIN_COMPRESS_LEN, compress};
+use bytes::Bytes;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+/// Upper bound of cached body bytes (identity); past it the cache starts over. Keeps a
+/// client that sends endless filter combinations from growing memory without limit.
+const CACHE_BUDGET_BYTES: usize = 256 * 1024 * 1024;
+
+/// One rendered body and its compressed variants, made on first demand.
+#[derive(Debug)]
+pub struct Rendition {
+    pub etag: String,
+    pub content_type: &'static str,
+    pub identity: Bytes,
+    gzip: OnceLock<Bytes>,
+    br: OnceLock<Bytes>,
+    /// Warnings of the render (flat-name conflicts), for the log.
+    pub warnings: Vec<String>,
+}
+
+impl Rendition {
+    /// The body in `encoding` (compressing it the first time); identity for small bodies.
+    pub fn body(&self, encoding: Encoding) -> (Bytes, Encoding) {
+        if self.identity.len() < MIN_COMPRESS_LEN {
+            return (self.identity.clone(), Encoding::Identity);
+        }
+        let slot = match encoding {
+            Encoding::Identity => return (self.identity.clone(), Encoding::Identity),
+            Encoding::Gzip => &self.gzip,
+            Encoding::Br => &self.br,
+        };
+        let bytes = slot.get_or_init(|| Bytes::from(compress(&self.identity, encoding)));
+        (bytes.clone(), encoding)
+    }
+
+    /// Whether `encoding` still has to be computed (callers then move to a blocking thread).
+    pub fn needs_compression(&self, encoding: Encoding) -> bool {
+        self.identity.len() >= MIN_COMPRESS_LEN
+            && match encoding {
+                Encoding::Identity => false,
+                Encoding::Gzip => self.gzip.get().is_none(),
+                Encoding::Br => self.br.get().is_none(),
+            }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeTranslationsError {
+    #[error("translations have not been loaded yet: the producer has not completed a sync")]
+    NotLoaded,
+    #[error(transparent)]
+    Select(#[from] SelectError),
+    #[error(transparent)]
+    Render(#[from] RenderError),
+}
+
+#[derive(Default)]
+struct Cache {
+    version: String,
+    entries: HashMap<String, Arc<Rendition>>,
+    bytes: usize,
+}
+
+pub struct TranslationService {
+    store: Arc<dyn TranslationStore>,
+    cache: Mutex<Cache>,
+}
+
+impl TranslationService {
+    /// Opens the backend named by the settings (the one place that chooses it).
+    pub fn open(settings: &TranslationSettings) -> Result<TranslationService, StoreError> {
+        let store: Arc<dyn TranslationStore> = match settings.storage {
+            Storage::Sled => Arc::new(SledStore::open(&settings.sled_path)?),
+            Storage::File => Arc::new(FileStore::open(&settings.file_path)?),
+        };
+        Ok(TranslationService::with_store(store))
+    }
+
+    pub fn with_store(store: Arc<dyn TranslationStore>) -> TranslationService {
+        TranslationService {
+            store,
+            cache: Mutex::new(Cache::default()),
+        }
+    }
+
+    pub fn store(&self) -> &Arc<dyn TranslationStore> {
+        &self.store
+    }
+
+    /// The current document (kept in memory by every backend).
+    pub fn current(&self) -> Option<Arc<StoredDocument>> {
+        self.store.get().ok().flatten()
+    }
+
+    /// Stores a new document (blocking). Unchanged content is not written again.
+    pub fn put(&self, document: Document) -> Result<PutOutcome, StoreError> {
+        self.store.put(&StoredDocument::new(document)?)
+    }
+
+    /// The ETag of `query` against document `version`, known without rendering, so that a
+    /// revalidation (304) costs one hash.
+    pub fn etag(version: &str, query: &TranslationQuery) -> String {
+        let mut hasher = Sha256::new();
+        hasher.update(version.as_bytes());
+        hasher.update([0]);
+        hasher.update(query.cache_key().as_bytes());
+        let digest = hasher.finalize();
+        let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+        format!("\"{hex}\"")
+    }
+
+    /// The cached rendition, if `query` was rendered for `version` before.
+    pub fn cached(&self, version: &str, query: &TranslationQuery) -> Option<Arc<Rendition>> {
+        let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        (cache.version == version)
+            .then(|| cache.entries.get(&query.cache_key()).cloned())
+            .flatten()
+    }
+
+    /// Filters and renders (CPU work: call from a blocking thread for big documents),
+    /// then caches the result under the document's version.
+    pub fn render(
+        &self,
+        stored: &StoredDocument,
+        query: &TranslationQuery,
+    ) -> Result<Arc<Rendition>, ServeTranslationsError> {
+        let doc = &stored.document;
+        let selection = select(doc, &query.filters)?;
+        let options = RenderOptions {
+            comments: query.comments,
+            keep_locale: query.keep_locale,
+            base_locale: base_locale(doc),
+        };
+        let rendered = render(doc, &selection, query.format, &options)?;
+        let rendition = Arc::new(Rendition {
+            etag: Self::etag(&stored.version, query),
+            content_type: query.format.content_type(),
+            identity: Bytes::from(rendered.body),
+            gzip: OnceLock::new(),
+            br: OnceLock::new(),
+            warnings: rendered.warnings,
+        });
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if cache.version != stored.version || cache.bytes > CACHE_BUDGET_BYTES {
+            *cache = Cache {
+                version: stored.version.clone(),
+                ..Cache::default()
+            };
+        }
+        cache.bytes += rendition.identity.len();
+        cache
+            .entries
+            .insert(query.cache_key(), rendition.clone());
+        Ok(rendition)
+    }
+
+    /// Makes accepted writes durable (shutdown).
+    pub fn flush(&self) -> Result<(), StoreError> {
+        self.store.flush()
+    }
+}
+
+/// The base locale over HTTP (xlf `source-language`): the first locale whose language is
+/// English, else the first locale. `depot generate --base` chooses it explicitly.
+pub fn base_locale(doc: &Document) -> Option<usize> {
+    doc.locales
+        .iter()
+        .position(|l| l.split(['_', '-']).next().is_some_and(|lang| lang.eq_ignore_ascii_case("en")))
+        .or((!doc.locales.is_empty()).then_some(0))
+}

@@ -1,0 +1,207 @@
+//! Where converted translation documents are kept: one trait, two backends (sled, a JSON
+//! file), chosen once at start-up.
+//!
+//! A store holds exactly one current document. `put` replaces it atomically, so a reader
+//! sees the old or the new document, never a mix, and a crash mid-write leaves the old one.
+
+mod file;
+mod sled_store;
+
+pub use file::FileStore;
+pub use sled_store::SledStore;
+
+use super::model::Document;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+
+/// The current document with its content hash and the time it was stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredDocument {
+    /// Hex SHA-256 of the document's canonical JSON: equal content, equal version.
+    pub version: String,
+    pub updated_at: DateTime<Utc>,
+    pub document: Document,
+}
+
+impl StoredDocument {
+    /// Stamps a document with its version and the current time.
+    pub fn new(document: Document) -> Result<StoredDocument, StoreError> {
+        Ok(StoredDocument {
+            version: version_of(&document)?,
+            updated_at: Utc::now(),
+            document,
+        })
+    }
+}
+
+/// The content hash of a document.
+pub fn version_of(document: &Document) -> Result<String, StoreError> {
+    let json = serde_json::to_vec(document).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    Ok(hex(&Sha256::digest(&json)))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// What `put` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PutOutcome {
+    /// The document is now the current one.
+    Stored,
+    /// The current document already has this content; nothing was written.
+    Unchanged,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("the sheet yielded no translations; the last good document is kept")]
+    EmptyDocument,
+    #[error("cannot open the translations store at {path}: {reason}")]
+    Open { path: String, reason: String },
+    #[error("translations store I/O failed: {0}")]
+    Io(String),
+    #[error("the stored translations cannot be read ({0}); the next successful sync replaces them")]
+    Corrupt(String),
+}
+
+/// A translations store. Methods block (disk I/O); async callers use `spawn_blocking`.
+pub trait TranslationStore: Send + Sync {
+    /// Makes `stored` the current document, atomically. Refuses a document without
+    /// translations, so an empty sheet never replaces a good one.
+    fn put(&self, stored: &StoredDocument) -> Result<PutOutcome, StoreError>;
+
+    /// The current document, if one was ever stored.
+    fn get(&self) -> Result<Option<Arc<StoredDocument>>, StoreError>;
+
+    /// Makes every accepted write durable (called on shutdown).
+    fn flush(&self) -> Result<(), StoreError>;
+}
+
+/// The checks every backend runs before writing.
+fn check_put(
+    current: Option<&StoredDocument>,
+    stored: &StoredDocument,
+) -> Result<Option<PutOutcome>, StoreError> {
+    if stored.document.is_empty() {
+        return Err(StoreError::EmptyDocument);
+    }
+    Ok(current
+        .filter(|c| c.version == stored.version)
+        .map(|_| PutOutcome::Unchanged))
+}
+
+#[cfg(test)]
+pub(crate) mod suite {
+    //! The one test suite every backend passes.
+
+    use super::*;
+    use crate::translations::model::{Entry, Warning};
+
+    pub fn doc(text: &str) -> Document {
+        Document {
+            locales: vec!["en".into(), "pl".into()],
+            entries: vec![Entry {
+                path: vec!["CORE".into(), "YES".into()],
+                texts: vec![Some(text.into()), None],
+                tags: vec!["t1".into()],
+                comment: Some("c".into()),
+            }],
+            warnings: vec![Warning {
+                cell: "B2".into(),
+                row: 2,
+                message: "m".into(),
+            }],
+        }
+    }
+
+    pub fn starts_empty(store: &dyn TranslationStore) {
+        assert_eq!(store.get().unwrap(), None);
+    }
+
+    pub fn put_then_get_returns_the_document_with_version_and_time(store: &dyn TranslationStore) {
+        let stored = StoredDocument::new(doc("Yes")).unwrap();
+        assert_eq!(store.put(&stored).unwrap(), PutOutcome::Stored);
+        let got = store.get().unwrap().unwrap();
+        assert_eq!(*got, stored);
+        assert_eq!(got.version.len(), 64);
+    }
+
+    pub fn same_content_is_unchanged_new_content_replaces(store: &dyn TranslationStore) {
+        let first = StoredDocument::new(doc("Yes")).unwrap();
+        store.put(&first).unwrap();
+        let again = StoredDocument::new(doc("Yes")).unwrap();
+        assert_eq!(store.put(&again).unwrap(), PutOutcome::Unchanged);
+        assert_eq!(store.get().unwrap().unwrap().updated_at, first.updated_at);
+        let second = StoredDocument::new(doc("Yes!")).unwrap();
+        assert_ne!(second.version, first.version);
+        assert_eq!(store.put(&second).unwrap(), PutOutcome::Stored);
+        assert_eq!(store.get().unwrap().unwrap().version, second.version);
+    }
+
+    pub fn an_empty_document_is_refused_and_the_old_one_kept(store: &dyn TranslationStore) {
+        let good = StoredDocument::new(doc("Yes")).unwrap();
+        store.put(&good).unwrap();
+        let mut empty = doc("x");
+        empty.entries[0].texts = vec![None, None];
+        let empty = StoredDocument::new(empty).unwrap();
+        assert!(matches!(store.put(&empty), Err(StoreError::EmptyDocument)));
+        assert_eq!(store.get().unwrap().unwrap().version, good.version);
+    }
+
+    /// Readers racing a writer only ever see whole documents.
+    pub fn readers_never_see_a_mix(store: Arc<dyn TranslationStore>) {
+        let docs: Vec<_> = (0..20)
+            .map(|i| StoredDocument::new(doc(&"x".repeat(1000 + i))).unwrap())
+            .collect();
+        let versions: std::collections::HashSet<_> =
+            docs.iter().map(|d| d.version.clone()).collect();
+        store.put(&docs[0]).unwrap();
+        let reader = {
+            let store = store.clone();
+            std::thread::spawn(move || {
+                for _ in 0..200 {
+                    let got = store.get().unwrap().unwrap();
+                    assert_eq!(version_of(&got.document).unwrap(), got.version);
+                }
+            })
+        };
+        for d in &docs {
+            store.put(d).unwrap();
+        }
+        reader.join().unwrap();
+        assert!(versions.contains(&store.get().unwrap().unwrap().version));
+    }
+
+    /// Runs the whole suite against fresh stores made by `open` in `dir`.
+    pub fn run(open: impl Fn(&std::path::Path) -> Arc<dyn TranslationStore>) {
+        let cases: [fn(&dyn TranslationStore); 4] = [
+            starts_empty,
+            put_then_get_returns_the_document_with_version_and_time,
+            same_content_is_unchanged_new_content_replaces,
+            an_empty_document_is_refused_and_the_old_one_kept,
+        ];
+        for case in cases {
+            let dir = tempfile::tempdir().unwrap();
+            case(open(dir.path()).as_ref());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        readers_never_see_a_mix(open(dir.path()));
+        // What was stored survives reopening.
+        let dir = tempfile::tempdir().unwrap();
+        let stored = StoredDocument::new(doc("kept")).unwrap();
+        {
+            let store = open(dir.path());
+            store.put(&stored).unwrap();
+            store.flush().unwrap();
+        }
+        assert_eq!(*open(dir.path()).get().unwrap().unwrap(), stored);
+    }
+}
