@@ -1,0 +1,102 @@
+//! Sheet conversion and filtering on a large sheet: 50 sections × 20 subsections × 50 keys
+//! (50,000 keys) × 20 locales, with section and key tags.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use depot::translations::filter::{Filter, FilterIndex, select};
+use depot::translations::sheet::convert;
+
+const SECTIONS: usize = 50;
+const SUBSECTIONS: usize = 20;
+const KEYS: usize = 50;
+const LOCALES: usize = 20;
+
+fn locale(i: usize) -> String {
+    format!("l{i:02}_R{i:02}")
+}
+
+fn grid() -> Vec<Vec<String>> {
+    let mut header: Vec<String> = ["###", ">>>", ">>>", ">>>", "$$$"]
+        .map(String::from)
+        .to_vec();
+    header.extend((0..LOCALES).map(locale));
+    let mut rows = vec![vec!["Big sheet".to_owned()], Vec::new(), header];
+    for s in 0..SECTIONS {
+        rows.push(vec![format!("area{}", s % 3), format!("S{s:02}")]);
+        for u in 0..SUBSECTIONS {
+            rows.push(vec![String::new(), String::new(), format!("U{u:02}")]);
+            for k in 0..KEYS {
+                let tags = if k % 10 == 0 { "hot, t1" } else { "t1" };
+                let mut row = vec![
+                    tags.to_owned(),
+                    String::new(),
+                    String::new(),
+                    format!("K{k:02}"),
+                    "note".to_owned(),
+                ];
+                for l in 0..LOCALES {
+                    // Some holes, so that per-locale filtering has work to do.
+                    let text = if (k + l) % 13 == 0 {
+                        String::new()
+                    } else {
+                        format!("Text {s}.{u}.{k} in {l}")
+                    };
+                    row.push(text);
+                }
+                rows.push(row);
+            }
+        }
+    }
+    rows
+}
+
+fn filters(list: &[&str]) -> Vec<Filter> {
+    list.iter()
+        .map(|f| Filter::parse(f).expect("bench filters are well-formed"))
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let rows = grid();
+    c.bench_function("convert 50k keys x 20 locales", |b| {
+        b.iter_with_large_drop(|| convert(black_box(&rows)).expect("the bench sheet converts"))
+    });
+    let doc = convert(&rows).expect("the bench sheet converts");
+    assert_eq!(doc.entries.len(), SECTIONS * SUBSECTIONS * KEYS);
+    let cases = [
+        ("select no filter", filters(&[])),
+        ("select locale.SECTION", filters(&["l03_R03.S07"])),
+        ("select locale.tag", filters(&["l03_R03.hot"])),
+        (
+            "select 5-filter union",
+            filters(&[
+                "l00_R00.S01",
+                "l01_R01.S02.U03",
+                "hot",
+                "*.S10.area1",
+                "l05-r05.S20.U05.K07",
+            ]),
+        ),
+    ];
+    c.bench_function("FilterIndex::new", |b| {
+        b.iter_with_large_drop(|| FilterIndex::new(black_box(&doc)))
+    });
+    let index = FilterIndex::new(&doc);
+    for (name, list) in &cases {
+        c.bench_function(&format!("index.{name}"), |b| {
+            b.iter_with_large_drop(|| {
+                index
+                    .select(black_box(list))
+                    .expect("the bench filters match")
+            })
+        });
+    }
+    // The one-shot path (`depot generate`): index built on every call.
+    c.bench_function("select() locale.SECTION, index included", |b| {
+        b.iter_with_large_drop(|| select(black_box(&doc), &cases[1].1).expect("it matches"))
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,981 @@
+//! Sheet → model (SPEC §4 "Spreadsheet markup", §6.1): turns the value grid of a spreadsheet
+//! written in babelsheet markup into a `Document`. A faulty row never stops the conversion: it
+//! becomes a warning naming its cell. Only a sheet without a usable header row is an error.
+
+use std::collections::HashMap;
+
+use thiserror::Error;
+
+use super::filter::same_locale;
+use super::model::{Document, Entry, Warning};
+
+/// Header cell of a key column; the n-th one from the left is nesting level n.
+pub const KEY_MARK: &str = ">>>";
+/// Header cell of a tags column (comma-separated tags for the whole row).
+pub const TAGS_MARK: &str = "###";
+/// Header cell of the translator-comment column.
+pub const COMMENT_MARK: &str = "$$$";
+
+/// Why a sheet cannot be converted at all. Everything less serious is a `Warning`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SheetError {
+    #[error(
+        "the sheet has no header row: no cell holds '>>>'. Mark the header row with '>>>' above \
+         each key column (one per nesting level) and a locale code such as en_US above each \
+         column of texts"
+    )]
+    NoHeaderRow,
+    #[error(
+        "the header row (row {row}) has no locale column: write a locale code such as en_US above \
+         each column of texts (a code may not contain '.'){}",
+        ignored_columns(.ignored)
+    )]
+    NoLocaleColumn {
+        row: usize,
+        /// The header cells refused as locale codes, e.g. `B1 "en.US"`.
+        ignored: Vec<String>,
+    },
+}
+
+/// Converts the grid exactly as the Sheets API `values.get` returns it (rows of cells, trailing
+/// empty cells dropped, empty rows `[]`).
+pub fn convert(rows: &[Vec<String>]) -> Result<Document, SheetError> {
+    let header_index = rows
+        .iter()
+        .position(|row| row.iter().any(|cell| cell.trim() == KEY_MARK))
+        .ok_or(SheetError::NoHeaderRow)?;
+    let mut warnings = Vec::new();
+    let header = Header::parse(&rows[header_index], header_index + 1, &mut warnings);
+    if header.locales.is_empty() {
+        let row = header_index + 1;
+        let ignored = (header.refused.iter())
+            .map(|(column, code)| format!("{} {code:?}", cell_name(*column, row)))
+            .collect();
+        return Err(SheetError::NoLocaleColumn { row, ignored });
+    }
+    let mut builder = Builder::new(header, warnings);
+    for (index, row) in rows.iter().enumerate().skip(header_index + 1) {
+        builder.row(row, index + 1);
+    }
+    Ok(builder.finish())
+}
+
+fn ignored_columns(ignored: &[String]) -> String {
+    if ignored.is_empty() {
+        String::new()
+    } else {
+        format!("; ignored header cells: {}", ignored.join(", "))
+    }
+}
+
+/// A1 name of a cell from 0-based column and 1-based row: `cell_name(27, 4)` is `AB4`.
+pub fn cell_name(column: usize, row: usize) -> String {
+    let mut letters = Vec::new();
+    let mut n = column + 1;
+    while n > 0 {
+        // Bijective base 26: there is no zero digit, Z is followed by AA.
+        let digit = u8::try_from((n - 1) % 26).unwrap_or(0);
+        letters.push(char::from(b'A' + digit));
+        n = (n - 1) / 26;
+    }
+    letters.iter().rev().collect::<String>() + &row.to_string()
+}
+
+fn warn(warnings: &mut Vec<Warning>, column: usize, row: usize, message: String) {
+    warnings.push(Warning {
+        cell: cell_name(column, row),
+        row,
+        message,
+    });
+}
+
+/// What each column of the header means.
+struct Header {
+    /// Column of each key level, level 1 first.
+    keys: Vec<usize>,
+    tags: Vec<usize>,
+    comments: Vec<usize>,
+    /// (column, code) of each accepted locale, in column order.
+    locales: Vec<(usize, String)>,
+    /// (column, code) of each header cell refused as a locale code.
+    refused: Vec<(usize, String)>,
+}
+
+impl Header {
+    fn parse(cells: &[String], row: usize, warnings: &mut Vec<Warning>) -> Header {
+        let mut header = Header {
+            keys: Vec::new(),
+            tags: Vec::new(),
+            comments: Vec::new(),
+            locales: Vec::new(),
+            refused: Vec::new(),
+        };
+        for (column, cell) in cells.iter().enumerate() {
+            let code = cell.trim();
+            let refusal = match code {
+                KEY_MARK => {
+                    header.keys.push(column);
+                    continue;
+                }
+                TAGS_MARK => {
+                    header.tags.push(column);
+                    continue;
+                }
+                COMMENT_MARK => {
+                    header.comments.push(column);
+                    continue;
+                }
+                "" => continue,
+                "*" => "'*' cannot be a locale code, it means every locale in filters: column \
+                        ignored"
+                    .to_owned(),
+                _ if code.contains('.') => format!(
+                    "locale code {code:?} contains '.', which separates filter segments: column \
+                     ignored; write the code without '.' (e.g. en_US)"
+                ),
+                _ => match header.locales.iter().find(|(_, l)| same_locale(l, code)) {
+                    Some((first, existing)) => format!(
+                        "locale code {code:?} repeats the locale {existing:?} of cell {}: \
+                         column ignored; keep one column per locale",
+                        cell_name(*first, row)
+                    ),
+                    None => {
+                        header.locales.push((column, code.to_owned()));
+                        continue;
+                    }
+                },
+            };
+            warn(warnings, column, row, refusal);
+            header.refused.push((column, code.to_owned()));
+        }
+        header
+    }
+}
+
+/// One level of the current key path.
+#[derive(Clone)]
+enum Level {
+    Empty,
+    Name {
+        name: String,
+        node: usize,
+    },
+    /// A key cell refused for holding a `.`: rows below it are skipped too, rather than
+    /// silently landing in the enclosing section.
+    Refused {
+        key: String,
+        cell: String,
+    },
+}
+
+/// A node of the key tree (a section, a key, or both for a while until the conflict is
+/// settled). Nodes let a row find its path with one lookup per key cell it sets, instead
+/// of hashing whole paths.
+struct Node {
+    parent: Option<usize>,
+    /// Index in `Builder::entries` of the live key at this node.
+    entry: Option<usize>,
+    /// Whether a live key lies below: the node is then a section and cannot hold a text.
+    holds_keys: bool,
+    /// Tags of the rows naming this node; they apply to every key at or below it.
+    tags: Vec<String>,
+}
+
+const ROOT: usize = 0;
+
+struct Builder {
+    header: Header,
+    warnings: Vec<Warning>,
+    levels: Vec<Level>,
+    nodes: Vec<Node>,
+    /// Distinct key names, so that `children` is keyed by two integers.
+    names: HashMap<String, usize>,
+    /// (parent node, name id) → child node.
+    children: HashMap<(usize, usize), usize>,
+    /// Every entry in first-appearance order, including those that lost their texts to a
+    /// section; those are dropped at the end.
+    entries: Vec<Slot>,
+}
+
+struct Slot {
+    entry: Entry,
+    node: usize,
+    row: usize,
+    live: bool,
+}
+
+/// The cells of one row, read through the header.
+struct RowCells<'a> {
+    /// (level, column, trimmed key) of every non-empty key cell, level 0 first.
+    keys: Vec<(usize, usize, &'a str)>,
+    tags: Vec<String>,
+    /// (column, tag) of the tags refused for holding a `.`.
+    dotted_tags: Vec<(usize, &'a str)>,
+    comment: Option<String>,
+    texts: Vec<Option<String>>,
+    first_text_column: Option<usize>,
+}
+
+impl Builder {
+    fn new(header: Header, warnings: Vec<Warning>) -> Builder {
+        let depth = header.keys.len();
+        Builder {
+            header,
+            warnings,
+            levels: vec![Level::Empty; depth],
+            nodes: vec![Node {
+                parent: None,
+                entry: None,
+                holds_keys: false,
+                tags: Vec::new(),
+            }],
+            names: HashMap::new(),
+            children: HashMap::new(),
+            entries: Vec::new(),
+        }
+    }
+
+    fn read<'a>(&self, row: &'a [String]) -> RowCells<'a> {
+        let cell = |column: usize| row.get(column).map_or("", String::as_str);
+        let keys = (self.header.keys.iter().enumerate())
+            .map(|(level, &column)| (level, column, cell(column).trim()))
+            .filter(|(_, _, key)| !key.is_empty())
+            .collect();
+        let mut tags: Vec<String> = Vec::new();
+        let mut dotted_tags = Vec::new();
+        for &column in &self.header.tags {
+            for tag in cell(column).split(',').map(str::trim) {
+                if tag.contains('.') {
+                    dotted_tags.push((column, tag));
+                } else if !tag.is_empty() && !tags.iter().any(|t| t == tag) {
+                    tags.push(tag.to_owned());
+                }
+            }
+        }
+        let comments: Vec<&str> = (self.header.comments.iter())
+            .map(|&c| cell(c).trim())
+            .filter(|c| !c.is_empty())
+            .collect();
+        let comment = (!comments.is_empty()).then(|| comments.join("\n"));
+        let mut first_text_column = None;
+        let texts = (self.header.locales.iter())
+            .map(|&(column, _)| {
+                let text = cell(column);
+                if text.is_empty() {
+                    return None;
+                }
+                first_text_column.get_or_insert(column);
+                Some(text.to_owned())
+            })
+            .collect();
+        RowCells {
+            keys,
+            tags,
+            dotted_tags,
+            comment,
+            texts,
+            first_text_column,
+        }
+    }
+
+    /// The node named `name` below `parent`, created when new.
+    fn child(&mut self, parent: usize, name: &str) -> usize {
+        let next_name = self.names.len();
+        let name = match self.names.get(name) {
+            Some(&id) => id,
+            None => *self.names.entry(name.to_owned()).or_insert(next_name),
+        };
+        let next_node = self.nodes.len();
+        let node = *self.children.entry((parent, name)).or_insert(next_node);
+        if node == next_node {
+            self.nodes.push(Node {
+                parent: Some(parent),
+                entry: None,
+                holds_keys: false,
+                tags: Vec::new(),
+            });
+        }
+        node
+    }
+
+    fn row(&mut self, row: &[String], number: usize) {
+        let cells = self.read(row);
+        for &(column, tag) in &cells.dotted_tags {
+            let message = format!(
+                "tag {tag:?} contains '.', which separates filter segments: tag ignored; rename \
+                 it (e.g. {:?})",
+                tag.replace('.', "_")
+            );
+            warn(&mut self.warnings, column, number, message);
+        }
+        let Some(&(deepest, key_column, deepest_key)) = cells.keys.last() else {
+            self.row_without_key(&cells, row, number);
+            return;
+        };
+        for &(level, column, key) in &cells.keys {
+            self.levels[level..].fill(Level::Empty);
+            if key.contains('.') {
+                self.levels[level] = Level::Refused {
+                    key: key.to_owned(),
+                    cell: cell_name(column, number),
+                };
+                let message = format!(
+                    "key {key:?} contains '.', which separates filter segments: row skipped; \
+                     rename the key (e.g. {:?})",
+                    key.replace('.', "_")
+                );
+                warn(&mut self.warnings, column, number, message);
+                return;
+            }
+            let mut parent = ROOT;
+            for above in self.levels[..level].iter().rev() {
+                match above {
+                    Level::Empty => continue,
+                    Level::Name { node, .. } => parent = *node,
+                    Level::Refused { key: refused, cell } => {
+                        let message = format!(
+                            "key {deepest_key:?} lies under the refused key {refused:?} (cell \
+                             {cell}): row skipped"
+                        );
+                        warn(&mut self.warnings, key_column, number, message);
+                        return;
+                    }
+                }
+                break;
+            }
+            let node = self.child(parent, key);
+            self.levels[level] = Level::Name {
+                name: key.to_owned(),
+                node,
+            };
+        }
+        let Level::Name { node, .. } = self.levels[deepest] else {
+            return;
+        };
+        let known = &mut self.nodes[node].tags;
+        for tag in cells.tags {
+            if !known.contains(&tag) {
+                known.push(tag);
+            }
+        }
+        if cells.first_text_column.is_some() {
+            let place = Place {
+                column: key_column,
+                row: number,
+            };
+            self.define(node, deepest, cells.texts, cells.comment, place);
+        }
+    }
+
+    fn row_without_key(&mut self, cells: &RowCells<'_>, row: &[String], number: usize) {
+        if let Some(column) = cells.first_text_column {
+            warn(
+                &mut self.warnings,
+                column,
+                number,
+                "texts without a key: no '>>>' column of this row holds a key, so its texts \
+                 were skipped; write the key name in a '>>>' column"
+                    .to_owned(),
+            );
+        } else if !cells.tags.is_empty() {
+            let column = (self.header.tags.iter())
+                .copied()
+                .find(|&c| row.get(c).is_some_and(|t| !t.trim().is_empty()))
+                .unwrap_or_default();
+            let message = format!(
+                "tags without a key: no '>>>' column of this row holds a key, so its tags {:?} \
+                 were ignored",
+                cells.tags.join(", ")
+            );
+            warn(&mut self.warnings, column, number, message);
+        }
+    }
+
+    /// The names and nodes of the current path down to `deepest`, outermost first.
+    fn current_path(&self, deepest: usize) -> impl Iterator<Item = (&String, usize)> {
+        self.levels[..=deepest]
+            .iter()
+            .filter_map(|level| match level {
+                Level::Name { name, node } => Some((name, *node)),
+                _ => None,
+            })
+    }
+
+    fn dotted_path(&self, deepest: usize, node: usize) -> String {
+        let mut names: Vec<&str> = Vec::new();
+        for (name, at) in self.current_path(deepest) {
+            names.push(name);
+            if at == node {
+                break;
+            }
+        }
+        names.join(".")
+    }
+
+    /// Records the texts of the key row at `node` (level `deepest`), settling clashes with
+    /// earlier rows.
+    fn define(
+        &mut self,
+        node: usize,
+        deepest: usize,
+        texts: Vec<Option<String>>,
+        comment: Option<String>,
+        at: Place,
+    ) {
+        if self.nodes[node].holds_keys {
+            let message = format!(
+                "{:?} is already a section with keys below it, so the texts of this row were \
+                 dropped; give them a key of their own inside the section",
+                self.dotted_path(deepest, node)
+            );
+            warn(&mut self.warnings, at.column, at.row, message);
+            return;
+        }
+        let ancestors: Vec<usize> = (self.current_path(deepest))
+            .map(|(_, n)| n)
+            .filter(|&n| n != node)
+            .collect();
+        for &ancestor in &ancestors {
+            self.nodes[ancestor].holds_keys = true;
+            if let Some(index) = self.nodes[ancestor].entry.take() {
+                let slot = &mut self.entries[index];
+                slot.live = false;
+                let message = format!(
+                    "{:?} was a key (row {}) and is now also a section: its texts were dropped \
+                     and the section kept; move them to a key inside the section",
+                    slot.entry.path.join("."),
+                    slot.row
+                );
+                warn(&mut self.warnings, at.column, at.row, message);
+            }
+        }
+        if let Some(index) = self.nodes[node].entry {
+            let slot = &mut self.entries[index];
+            for (kept, new) in slot.entry.texts.iter_mut().zip(texts) {
+                if new.is_some() {
+                    *kept = new;
+                }
+            }
+            if comment.is_some() {
+                slot.entry.comment = comment;
+            }
+            let message = format!(
+                "duplicate key {:?} (first on row {}): its non-empty texts on this row replace \
+                 the earlier ones",
+                slot.entry.path.join("."),
+                slot.row
+            );
+            warn(&mut self.warnings, at.column, at.row, message);
+            return;
+        }
+        let path = self
+            .current_path(deepest)
+            .map(|(name, _)| name.clone())
+            .collect();
+        self.nodes[node].entry = Some(self.entries.len());
+        self.entries.push(Slot {
+            entry: Entry {
+                path,
+                texts,
+                tags: Vec::new(),
+                comment,
+            },
+            node,
+            row: at.row,
+            live: true,
+        });
+    }
+
+    fn finish(self) -> Document {
+        let nodes = self.nodes;
+        let mut chain = Vec::new();
+        let entries = (self.entries.into_iter())
+            .filter(|slot| slot.live)
+            .map(|slot| {
+                let mut entry = slot.entry;
+                chain.clear();
+                let mut at = Some(slot.node);
+                while let Some(node) = at {
+                    chain.push(node);
+                    at = nodes[node].parent;
+                }
+                for &node in chain.iter().rev() {
+                    for tag in &nodes[node].tags {
+                        if !entry.tags.contains(tag) {
+                            entry.tags.push(tag.clone());
+                        }
+                    }
+                }
+                entry
+            })
+            .collect();
+        Document {
+            locales: self.header.locales.into_iter().map(|(_, l)| l).collect(),
+            entries,
+            warnings: self.warnings,
+        }
+    }
+}
+
+/// The cell a warning points at.
+#[derive(Clone, Copy)]
+struct Place {
+    column: usize,
+    row: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use proptest::prelude::*;
+    use serde::Deserialize;
+
+    use super::*;
+    use crate::translations::filter::test_support::{Tree, document, fixture, tree};
+    use crate::translations::model::Selection;
+
+    fn grid(rows: &[&[&str]]) -> Vec<Vec<String>> {
+        rows.iter()
+            .map(|row| row.iter().map(|cell| (*cell).to_owned()).collect())
+            .collect()
+    }
+
+    fn entry<'a>(doc: &'a Document, path: &str) -> &'a Entry {
+        doc.entries
+            .iter()
+            .find(|e| e.path.join(".") == path)
+            .unwrap_or_else(|| panic!("no entry {path}"))
+    }
+
+    fn paths(doc: &Document) -> Vec<String> {
+        doc.entries.iter().map(|e| e.path.join(".")).collect()
+    }
+
+    fn warning(cell: &str, row: usize, message: &str) -> Warning {
+        Warning {
+            cell: cell.to_owned(),
+            row,
+            message: message.to_owned(),
+        }
+    }
+
+    #[derive(Deserialize)]
+    struct Expected {
+        all: Tree,
+        #[serde(default)]
+        warning_rows: Vec<usize>,
+        #[serde(default)]
+        comments: HashMap<String, String>,
+    }
+
+    fn expected(name: &str) -> Expected {
+        serde_json::from_str(&fixture(&format!("{name}.expected.json"))).expect("expected json")
+    }
+
+    #[test]
+    fn basic_sheet_converts_to_the_expected_tree() {
+        let doc = document("basic");
+        assert_eq!(tree(&doc, &Selection::all(&doc)), expected("basic").all);
+        assert_eq!(doc.locales, ["en", "pl"]);
+        assert_eq!(doc.warnings, []);
+    }
+
+    #[test]
+    fn basic_sheet_tags_follow_their_rows() {
+        let doc = document("basic");
+        assert_eq!(entry(&doc, "CORE.LABELS.YES").tags, ["tag1", "tag2"]);
+        assert_eq!(entry(&doc, "CORE.LABELS.NO").tags, ["tag1"]);
+        assert_eq!(entry(&doc, "FRONT.HEADER.TITLE").tags, Vec::<String>::new());
+    }
+
+    #[test]
+    fn edge_sheet_converts_to_the_expected_tree() {
+        let doc = document("edge");
+        assert_eq!(tree(&doc, &Selection::all(&doc)), expected("edge").all);
+        assert_eq!(doc.locales, ["en_US", "de_DE"]);
+        assert_eq!(
+            paths(&doc),
+            ["COMMON.OK", "COMMON.CANCEL", "HOME.TITLE", "LEAF.CHILD"]
+        );
+    }
+
+    #[test]
+    fn edge_sheet_warns_on_each_faulty_row_naming_its_cell() {
+        let doc = document("edge");
+        let rows: Vec<usize> = doc.warnings.iter().map(|w| w.row).collect();
+        assert_eq!(rows, expected("edge").warning_rows);
+        assert_eq!(
+            doc.warnings,
+            [
+                warning(
+                    "B9",
+                    9,
+                    "duplicate key \"HOME.TITLE\" (first on row 8): its non-empty texts on this \
+                     row replace the earlier ones"
+                ),
+                warning(
+                    "E10",
+                    10,
+                    "texts without a key: no '>>>' column of this row holds a key, so its texts \
+                     were skipped; write the key name in a '>>>' column"
+                ),
+                warning(
+                    "A11",
+                    11,
+                    "key \"BAD.KEY\" contains '.', which separates filter segments: row \
+                     skipped; rename the key (e.g. \"BAD_KEY\")"
+                ),
+                warning(
+                    "B13",
+                    13,
+                    "\"LEAF\" was a key (row 12) and is now also a section: its texts were \
+                     dropped and the section kept; move them to a key inside the section"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn edge_sheet_keeps_comments_and_section_tags() {
+        let doc = document("edge");
+        for (path, comment) in expected("edge").comments {
+            assert_eq!(
+                entry(&doc, &path).comment.as_deref(),
+                Some(comment.as_str())
+            );
+        }
+        assert_eq!(entry(&doc, "COMMON.CANCEL").comment, None);
+        assert_eq!(entry(&doc, "COMMON.OK").tags, ["t1"]);
+        assert_eq!(entry(&doc, "COMMON.CANCEL").tags, Vec::<String>::new());
+        assert_eq!(entry(&doc, "HOME.TITLE").tags, ["t1", "t2"]);
+        assert_eq!(entry(&doc, "LEAF.CHILD").tags, Vec::<String>::new());
+    }
+
+    #[test]
+    fn hostile_texts_are_kept_byte_for_byte() {
+        let doc = document("hostile");
+        let expected: Tree =
+            serde_json::from_str(&fixture("hostile.expected.json")).expect("expected json");
+        assert_eq!(tree(&doc, &Selection::all(&doc)), expected);
+        assert_eq!(doc.warnings, []);
+    }
+
+    #[test]
+    fn cell_names_go_past_z() {
+        assert_eq!(cell_name(0, 1), "A1");
+        assert_eq!(cell_name(25, 3), "Z3");
+        assert_eq!(cell_name(26, 4), "AA4");
+        assert_eq!(cell_name(27, 10), "AB10");
+        assert_eq!(cell_name(701, 2), "ZZ2");
+        assert_eq!(cell_name(702, 2), "AAA2");
+    }
+
+    #[test]
+    fn sheet_without_key_marker_is_an_error() {
+        let err = convert(&grid(&[&["KEY", "en"], &["A", "a"]])).unwrap_err();
+        assert_eq!(err, SheetError::NoHeaderRow);
+        assert!(
+            err.to_string()
+                .starts_with("the sheet has no header row: no cell holds '>>>'")
+        );
+        assert_eq!(convert(&[]).unwrap_err(), SheetError::NoHeaderRow);
+    }
+
+    #[test]
+    fn header_without_locale_is_an_error_naming_its_row() {
+        let err = convert(&grid(&[&[], &[">>>", "###", "", "$$$"], &["A"]])).unwrap_err();
+        assert_eq!(
+            err,
+            SheetError::NoLocaleColumn {
+                row: 2,
+                ignored: vec![]
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "the header row (row 2) has no locale column: write a locale code such as en_US \
+             above each column of texts (a code may not contain '.')"
+        );
+        let only_refused = grid(&[&[">>>", "en.US", " * "], &["A", "a"]]);
+        let err = convert(&only_refused).unwrap_err();
+        assert_eq!(
+            err,
+            SheetError::NoLocaleColumn {
+                row: 1,
+                ignored: vec!["B1 \"en.US\"".into(), "C1 \"*\"".into()]
+            }
+        );
+        assert!(err.to_string().ends_with(
+            "(a code may not contain '.'); ignored header cells: B1 \"en.US\", C1 \"*\""
+        ));
+    }
+
+    #[test]
+    fn refused_and_repeated_locale_columns_are_ignored_with_a_warning() {
+        let doc = convert(&grid(&[
+            &[" >>> ", " en ", "pl.PL", "EN", "*", "de"],
+            &["A", "a", "x", "y", "z", "d"],
+        ]))
+        .unwrap();
+        assert_eq!(doc.locales, ["en", "de"]);
+        assert_eq!(doc.entries[0].texts, [Some("a".into()), Some("d".into())]);
+        assert_eq!(
+            doc.warnings,
+            [
+                warning(
+                    "C1",
+                    1,
+                    "locale code \"pl.PL\" contains '.', which separates filter segments: \
+                     column ignored; write the code without '.' (e.g. en_US)"
+                ),
+                warning(
+                    "D1",
+                    1,
+                    "locale code \"EN\" repeats the locale \"en\" of cell B1: column ignored; \
+                     keep one column per locale"
+                ),
+                warning(
+                    "E1",
+                    1,
+                    "'*' cannot be a locale code, it means every locale in filters: column \
+                     ignored"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn skipped_level_is_absent_from_the_path() {
+        let doc = convert(&grid(&[
+            &[">>>", ">>>", ">>>", "en"],
+            &["A"],
+            &["", "", "C", "c"],
+            &["", "", "D", "d"],
+        ]))
+        .unwrap();
+        assert_eq!(paths(&doc), ["A.C", "A.D"]);
+    }
+
+    #[test]
+    fn keys_and_tags_are_trimmed_but_texts_kept_exactly() {
+        let doc = convert(&grid(&[
+            &["###", ">>>", "en", "$$$"],
+            &[" a , ,b,a ", "  KEY ", "  spaced  ", "  why  "],
+            &["", "   ", " "],
+        ]))
+        .unwrap();
+        assert_eq!(paths(&doc), ["KEY"]);
+        assert_eq!(doc.entries[0].texts, [Some("  spaced  ".into())]);
+        assert_eq!(doc.entries[0].tags, ["a", "b"]);
+        assert_eq!(doc.entries[0].comment.as_deref(), Some("why"));
+        assert_eq!(
+            doc.warnings.len(),
+            1,
+            "the blank key with a space text warns"
+        );
+        assert_eq!(doc.warnings[0].cell, "C3");
+    }
+
+    #[test]
+    fn one_row_may_set_several_levels() {
+        let doc = convert(&grid(&[
+            &[">>>", ">>>", "en"],
+            &["A", "B", "ab"],
+            &["", "C", "ac"],
+        ]))
+        .unwrap();
+        assert_eq!(paths(&doc), ["A.B", "A.C"]);
+    }
+
+    #[test]
+    fn key_rows_without_text_give_no_entry_and_no_error() {
+        let doc = convert(&grid(&[&[">>>", ">>>", "en", "pl"], &["A"], &["", "B"]])).unwrap();
+        assert!(doc.is_empty());
+        assert_eq!(doc.entries, []);
+        assert_eq!(doc.warnings, []);
+    }
+
+    #[test]
+    fn empty_text_cells_give_no_text_for_that_locale() {
+        let doc = convert(&grid(&[&[">>>", "en", "pl", "de"], &["A", "", "p"]])).unwrap();
+        assert_eq!(doc.entries[0].texts, [None, Some("p".into()), None]);
+    }
+
+    #[test]
+    fn section_tags_reach_every_key_below_even_when_the_section_is_reopened() {
+        let doc = convert(&grid(&[
+            &["###", ">>>", ">>>", "en"],
+            &["s1", "S"],
+            &["k1", "", "A", "a"],
+            &["", "T"],
+            &["", "", "B", "b"],
+            &["s2, s1", "S"],
+            &["", "", "C", "c"],
+        ]))
+        .unwrap();
+        assert_eq!(entry(&doc, "S.A").tags, ["s1", "s2", "k1"]);
+        assert_eq!(entry(&doc, "T.B").tags, Vec::<String>::new());
+        assert_eq!(entry(&doc, "S.C").tags, ["s1", "s2"]);
+    }
+
+    #[test]
+    fn duplicate_key_merges_texts_tags_and_comment() {
+        let doc = convert(&grid(&[
+            &["###", ">>>", "$$$", "en", "pl"],
+            &["a", "K", "first", "e1", "p1"],
+            &["b", "K", "", "e2"],
+            &["", "K", "last", "", "p3"],
+        ]))
+        .unwrap();
+        assert_eq!(paths(&doc), ["K"]);
+        let k = &doc.entries[0];
+        assert_eq!(k.texts, [Some("e2".into()), Some("p3".into())]);
+        assert_eq!(k.tags, ["a", "b"]);
+        assert_eq!(k.comment.as_deref(), Some("last"));
+        let cells: Vec<&str> = doc.warnings.iter().map(|w| w.cell.as_str()).collect();
+        assert_eq!(cells, ["B3", "B4"]);
+    }
+
+    #[test]
+    fn key_over_an_existing_section_drops_the_text() {
+        let doc = convert(&grid(&[
+            &[">>>", ">>>", "en"],
+            &["S"],
+            &["", "A", "a"],
+            &["S", "", "s"],
+            &["", "B", "b"],
+        ]))
+        .unwrap();
+        assert_eq!(paths(&doc), ["S.A", "S.B"]);
+        assert_eq!(
+            doc.warnings,
+            [warning(
+                "A4",
+                4,
+                "\"S\" is already a section with keys below it, so the texts of this row were \
+                 dropped; give them a key of their own inside the section"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_key_that_becomes_a_section_can_not_come_back() {
+        let doc = convert(&grid(&[
+            &[">>>", ">>>", "en"],
+            &["L", "", "leaf"],
+            &["", "C", "child"],
+            &["L", "", "again"],
+        ]))
+        .unwrap();
+        assert_eq!(paths(&doc), ["L.C"]);
+        let rows: Vec<usize> = doc.warnings.iter().map(|w| w.row).collect();
+        assert_eq!(rows, [3, 4]);
+    }
+
+    #[test]
+    fn rows_below_a_refused_key_are_skipped_too() {
+        let doc = convert(&grid(&[
+            &[">>>", ">>>", "en"],
+            &["OK"],
+            &["", "A", "a"],
+            &["BAD.S"],
+            &["", "B", "b"],
+            &["NEXT", "C", "c"],
+        ]))
+        .unwrap();
+        assert_eq!(paths(&doc), ["OK.A", "NEXT.C"]);
+        assert_eq!(
+            doc.warnings[1],
+            warning(
+                "B5",
+                5,
+                "key \"B\" lies under the refused key \"BAD.S\" (cell A4): row skipped"
+            )
+        );
+    }
+
+    #[test]
+    fn dotted_tags_are_refused_and_the_row_kept() {
+        let doc = convert(&grid(&[&["###", ">>>", "en"], &["ok, v1.2", "K", "k"]])).unwrap();
+        assert_eq!(paths(&doc), ["K"]);
+        assert_eq!(doc.entries[0].tags, ["ok"]);
+        assert_eq!(
+            doc.warnings,
+            [warning(
+                "A2",
+                2,
+                "tag \"v1.2\" contains '.', which separates filter segments: tag ignored; \
+                 rename it (e.g. \"v1_2\")"
+            )]
+        );
+    }
+
+    #[test]
+    fn tags_without_a_key_are_reported() {
+        let doc = convert(&grid(&[
+            &[">>>", "###", "en"],
+            &["", "x, y"],
+            &["", "", ""],
+            &["K", "", "k"],
+        ]))
+        .unwrap();
+        assert_eq!(
+            doc.warnings,
+            [warning(
+                "B2",
+                2,
+                "tags without a key: no '>>>' column of this row holds a key, so its tags \"x, \
+                 y\" were ignored"
+            )]
+        );
+    }
+
+    #[test]
+    fn rows_above_the_header_and_columns_without_header_are_ignored() {
+        let doc = convert(&grid(&[
+            &["Title", ">>", "en"],
+            &["", ">>>", "", "en"],
+            &["", "K", "junk", "k", "", "", "more"],
+        ]))
+        .unwrap();
+        assert_eq!(paths(&doc), ["K"]);
+        assert_eq!(doc.locales, ["en"]);
+        assert_eq!(doc.entries[0].texts, [Some("k".into())]);
+        assert_eq!(doc.warnings, []);
+    }
+
+    fn cell() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "", "", "", ">>>", "###", "$$$", "en", "pl", "A", "B", " C ", "a.b", "t1, t2", "x",
+            " ", "*",
+        ])
+        .prop_map(String::from)
+    }
+
+    proptest! {
+        #[test]
+        fn any_grid_converts_or_errors_and_the_result_is_consistent(
+            rows in prop::collection::vec(prop::collection::vec(cell(), 0..7), 0..14)
+        ) {
+            let Ok(doc) = convert(&rows) else { return Ok(()) };
+            let mut seen = std::collections::HashSet::new();
+            for entry in &doc.entries {
+                prop_assert!(!entry.path.is_empty());
+                prop_assert!(entry.path.iter().all(|p| !p.is_empty() && !p.contains('.')));
+                prop_assert_eq!(entry.texts.len(), doc.locales.len());
+                prop_assert!(entry.texts.iter().any(Option::is_some));
+                prop_assert!(seen.insert(entry.path.clone()), "duplicate path");
+            }
+            for a in &doc.entries {
+                for b in &doc.entries {
+                    prop_assert!(a.path == b.path || !b.path.starts_with(&a.path));
+                }
+            }
+            for w in &doc.warnings {
+                prop_assert!(w.row >= 1 && w.row <= rows.len());
+                prop_assert!(w.cell.ends_with(&w.row.to_string()));
+            }
+        }
+    }
+}
