@@ -6,6 +6,7 @@ mod content_type;
 mod credentials;
 mod names;
 mod range;
+pub mod routes;
 mod xml;
 
 use std::fmt::Write as _;

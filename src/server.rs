@@ -3,47 +3,108 @@
 //! requests finish and flushes the stores.
 
 use crate::config::ConfigHandle;
-use crate::http::error::recover;
+use crate::http::error::{recover, respond};
 use crate::http::metrics::Metrics;
 use crate::http::routes::{self, on};
-use crate::http::system;
+use crate::http::{ApiError, system};
+use crate::objects::routes::{ObjectRequest, ObjectsEndpoint};
+use crate::objects::{CredentialsError, EmbeddedCredentials, ObjectError, ObjectStore};
 use crate::shutdown::Shutdown;
+use crate::signing::{Credentials, DEFAULT_MAX_CLOCK_SKEW, Verifier};
+use crate::translations::routes::get_translations;
+use crate::translations::service::TranslationService;
+use crate::translations::store::StoreError;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use warp::Filter;
 use warp::filters::BoxedFilter;
+use warp::path::FullPath;
 use warp::reply::Response;
 
 /// What every handler can reach.
 pub struct AppState {
     pub config: ConfigHandle,
     pub metrics: Metrics,
+    pub translations: Arc<TranslationService>,
+    /// The embedded object store, when `objects.enabled`.
+    pub objects: Option<Arc<ObjectsEndpoint>>,
+    /// The embedded store's credentials (generated on first start).
+    pub embedded_credentials: Credentials,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     #[error("cannot create the data folder {path}: {reason}")]
     DataDir { path: String, reason: String },
+    #[error(transparent)]
+    Translations(#[from] StoreError),
+    #[error(transparent)]
+    Objects(#[from] ObjectError),
+    #[error(transparent)]
+    Credentials(#[from] CredentialsError),
+    #[error("start-up task failed: {0}")]
+    Task(String),
 }
 
-/// Runs the daemon on `listener` until `shutdown` is triggered.
+impl AppState {
+    /// Creates the data folder and opens every store the settings name (blocking).
+    pub fn open(config: ConfigHandle) -> Result<AppState, ServeError> {
+        let settings = config.settings();
+        let data_dir = &settings.server.data_dir;
+        std::fs::create_dir_all(data_dir).map_err(|e| ServeError::DataDir {
+            path: data_dir.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        let embedded_credentials = EmbeddedCredentials::load_or_create(data_dir)?;
+        let objects = if settings.objects.enabled {
+            Some(Arc::new(ObjectsEndpoint {
+                store: Arc::new(ObjectStore::open(settings.objects.root.clone())?),
+                verifier: Verifier::new(
+                    embedded_credentials.access_key_id.clone(),
+                    embedded_credentials.secret_access_key.clone(),
+                    DEFAULT_MAX_CLOCK_SKEW,
+                ),
+            }))
+        } else {
+            None
+        };
+        Ok(AppState {
+            translations: Arc::new(TranslationService::open(&settings.translations)?),
+            objects,
+            embedded_credentials,
+            config,
+            metrics: Metrics::default(),
+        })
+    }
+
+    /// Makes every accepted write durable; called once the server has stopped.
+    pub fn flush(&self) {
+        if let Err(e) = self.translations.flush() {
+            tracing::error!(error = %e, "flushing the translations store failed");
+        }
+    }
+}
+
+/// Opens the stores and runs the daemon on `listener` until `shutdown` is triggered.
 pub async fn serve(
     config: ConfigHandle,
     listener: TcpListener,
     shutdown: Shutdown,
 ) -> Result<(), ServeError> {
-    let settings = config.settings();
-    let data_dir = &settings.server.data_dir;
-    std::fs::create_dir_all(data_dir).map_err(|e| ServeError::DataDir {
-        path: data_dir.display().to_string(),
-        reason: e.to_string(),
-    })?;
+    let state = tokio::task::spawn_blocking(move || AppState::open(config))
+        .await
+        .map_err(|e| ServeError::Task(e.to_string()))??;
+    serve_state(Arc::new(state), listener, shutdown).await
+}
 
-    let state = Arc::new(AppState {
-        config: config.clone(),
-        metrics: Metrics::default(),
-    });
+/// Runs the daemon over already opened stores (tests keep a handle on them).
+pub async fn serve_state(
+    state: Arc<AppState>,
+    listener: TcpListener,
+    shutdown: Shutdown,
+) -> Result<(), ServeError> {
+    let config = state.config.clone();
 
     let tasks = vec![
         crate::config::reload::spawn(config.clone(), shutdown.clone()),
@@ -69,6 +130,8 @@ pub async fn serve(
     for task in tasks {
         task.abort();
     }
+    let flushing = state.clone();
+    let _ = tokio::task::spawn_blocking(move || flushing.flush()).await;
     tracing::info!("stopped");
     Ok(())
 }
@@ -87,6 +150,40 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .and(with_state.clone())
         .map(|_, state: Arc<AppState>| system::metrics(&state));
     let openapi = on(&routes::OPENAPI).map(|_| system::openapi());
+    let translations = on(&routes::TRANSLATIONS)
+        .and(with_state.clone())
+        .and(warp::query::<Vec<(String, String)>>())
+        .and(warp::header::headers_cloned())
+        .then(|_, state: Arc<AppState>, params, headers| async move {
+            respond(get_translations(state.translations.clone(), params, headers).await)
+        });
+    let objects = on(&routes::OBJECT_GET)
+        .map(|p| (p, false))
+        .or(on(&routes::OBJECT_HEAD).map(|p| (p, true)))
+        .unify()
+        .untuple_one()
+        .and(warp::path::full())
+        .and(raw_query())
+        .and(warp::header::headers_cloned())
+        .and(with_state.clone())
+        .then(
+            |params, head, path: FullPath, query, headers, state: Arc<AppState>| async move {
+                let Some(endpoint) = state.objects.clone() else {
+                    return ApiError::NotFound(
+                        "the embedded object store is off (objects.enabled = false)".into(),
+                    )
+                    .into_response();
+                };
+                let request = ObjectRequest {
+                    head,
+                    params,
+                    path: path.as_str().to_owned(),
+                    query,
+                    headers,
+                };
+                endpoint.answer(request, |_, _| None).await
+            },
+        );
 
     let metrics_sink = state.metrics.clone();
     let log = warp::log::custom(move |info: warp::log::Info<'_>| {
@@ -108,11 +205,20 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .unify()
         .or(openapi)
         .unify()
+        .or(translations)
+        .unify()
+        .or(objects)
+        .unify()
         .recover(recover)
         .unify()
         .with(log)
         .map(warp::Reply::into_response)
         .boxed()
+}
+
+/// The raw query string, empty when there is none (warp's own filter rejects that case).
+fn raw_query() -> impl Filter<Extract = (String,), Error = std::convert::Infallible> + Clone {
+    warp::query::raw().or(warp::any().map(String::new)).unify()
 }
 
 fn spawn_log_level_follower(

@@ -2,6 +2,10 @@
 //! conversion, filters, formats and the HTTP route.
 
 pub mod filter;
+pub mod formats;
 pub mod model;
+pub mod query;
+pub mod routes;
+pub mod service;
 pub mod sheet;
 pub mod store;

@@ -325,7 +325,11 @@ mod tests {
             .unwrap_or_default();
         for key in KEYS {
             let row = format!("| `{}` | `{}` | `{}` |", key.name, key.env, key.default);
-            assert!(readme.contains(&row), "README.md lacks the row of {}", key.name);
+            assert!(
+                readme.contains(&row),
+                "README.md lacks the row of {}",
+                key.name
+            );
         }
     }
 

@@ -2,8 +2,8 @@
 //! so a `Settings` value is always complete and valid.
 
 use super::Secret;
-pub use crate::signing::Addressing;
 use super::layers::{Resolved, Value};
+pub use crate::signing::Addressing;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 

@@ -107,11 +107,15 @@ mod tests {
         let body = "translations ".repeat(500).into_bytes();
         let gz = compress(&body, Encoding::Gzip);
         let mut back = Vec::new();
-        flate2::read::GzDecoder::new(&gz[..]).read_to_end(&mut back).unwrap();
+        flate2::read::GzDecoder::new(&gz[..])
+            .read_to_end(&mut back)
+            .unwrap();
         assert_eq!(back, body);
         let br = compress(&body, Encoding::Br);
         let mut back = Vec::new();
-        brotli::Decompressor::new(&br[..], 4096).read_to_end(&mut back).unwrap();
+        brotli::Decompressor::new(&br[..], 4096)
+            .read_to_end(&mut back)
+            .unwrap();
         assert_eq!(back, body);
         assert!(br.len() < body.len() / 10);
     }

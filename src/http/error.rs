@@ -28,6 +28,10 @@ pub enum ApiError {
     },
     #[error("{0}")]
     PayloadTooLarge(String),
+    /// The request is well-formed but its content cannot be expressed (a text a format
+    /// cannot carry).
+    #[error("{0}")]
+    Unprocessable(String),
     #[error("{0}")]
     Unavailable(String),
     /// Something failed on our side. The text is logged, the client sees a generic message.
@@ -55,6 +59,7 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -83,6 +88,29 @@ impl ApiError {
             );
         }
         response
+    }
+}
+
+impl From<crate::translations::query::QueryError> for ApiError {
+    fn from(e: crate::translations::query::QueryError) -> ApiError {
+        ApiError::BadRequest(e.to_string())
+    }
+}
+
+impl From<crate::translations::service::ServeTranslationsError> for ApiError {
+    fn from(e: crate::translations::service::ServeTranslationsError) -> ApiError {
+        use crate::translations::formats::RenderError as R;
+        use crate::translations::service::ServeTranslationsError as E;
+        match e {
+            E::NotLoaded => ApiError::Unavailable(e.to_string()),
+            E::Select(e) => ApiError::NotFound(e.to_string()),
+            E::Render(
+                e @ (R::UnrepresentableText { .. }
+                | R::UnrepresentableKey { .. }
+                | R::InvalidLanguage { .. }),
+            ) => ApiError::Unprocessable(e.to_string()),
+            E::Render(e) => ApiError::Internal(e.to_string()),
+        }
     }
 }
 
@@ -120,6 +148,115 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
         ApiError::Internal(format!("unhandled rejection: {rejection:?}"))
     };
     Ok(error.into_response())
+}
+
+/// An error of the embedded object store, answered the way S3 answers: an XML body with an
+/// S3 error code, so S3 clients and tools understand it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct S3Error {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+    pub resource: String,
+    /// Extra header for 416 (`Content-Range: bytes */len`).
+    pub content_range: Option<String>,
+}
+
+impl S3Error {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> S3Error {
+        S3Error {
+            status,
+            code,
+            message: message.into(),
+            resource: String::new(),
+            content_range: None,
+        }
+    }
+
+    pub fn at(mut self, resource: &str) -> S3Error {
+        self.resource = resource.to_owned();
+        self
+    }
+
+    pub fn into_response(self, head: bool) -> Response {
+        if self.status == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!(detail = %self.message, resource = %self.resource, "object store error");
+        }
+        let message = if self.status == StatusCode::INTERNAL_SERVER_ERROR {
+            "We encountered an internal error. Please try again."
+        } else {
+            &self.message
+        };
+        let request_id = format!("{:016x}", rand_id());
+        let xml = crate::objects::s3_error_xml(self.code, message, &self.resource, &request_id);
+        let mut response = if head {
+            // HEAD answers carry no body, only the status and headers.
+            Response::new(Default::default())
+        } else {
+            Response::new(xml.into())
+        };
+        *response.status_mut() = self.status;
+        let headers = response.headers_mut();
+        headers.insert(
+            warp::http::header::CONTENT_TYPE,
+            warp::http::HeaderValue::from_static("application/xml"),
+        );
+        if let Some(range) = self
+            .content_range
+            .and_then(|r| warp::http::HeaderValue::from_str(&r).ok())
+        {
+            headers.insert(warp::http::header::CONTENT_RANGE, range);
+        }
+        response
+    }
+}
+
+/// A request id for S3 error bodies: unique enough to find a request in the log.
+fn rand_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let start = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    start ^ NEXT.fetch_add(1, Ordering::Relaxed).rotate_left(48)
+}
+
+impl From<crate::objects::ObjectError> for S3Error {
+    fn from(e: crate::objects::ObjectError) -> S3Error {
+        use crate::objects::ObjectError as E;
+        let (status, code) = match &e {
+            E::InvalidBucket { .. } => (StatusCode::BAD_REQUEST, "InvalidBucketName"),
+            E::InvalidKey { .. } => (StatusCode::BAD_REQUEST, "InvalidArgument"),
+            E::NotFound { .. } => (StatusCode::NOT_FOUND, "NoSuchKey"),
+            E::KeyConflict { .. } => (StatusCode::CONFLICT, "InvalidArgument"),
+            E::Io { .. } => (StatusCode::INTERNAL_SERVER_ERROR, "InternalError"),
+        };
+        S3Error::new(status, code, e.to_string())
+    }
+}
+
+impl From<crate::signing::VerifyError> for S3Error {
+    fn from(e: crate::signing::VerifyError) -> S3Error {
+        use crate::signing::VerifyError as E;
+        let status = match e {
+            E::QueryParameters(_) | E::InvalidUri => StatusCode::BAD_REQUEST,
+            _ => StatusCode::FORBIDDEN,
+        };
+        S3Error::new(status, e.s3_code(), e.message())
+    }
+}
+
+impl From<crate::objects::RangeError> for S3Error {
+    fn from(e: crate::objects::RangeError) -> S3Error {
+        let mut error = S3Error::new(
+            StatusCode::RANGE_NOT_SATISFIABLE,
+            "InvalidRange",
+            "The requested range is not satisfiable",
+        );
+        error.content_range = Some(e.content_range());
+        error
+    }
 }
 
 #[cfg(test)]

@@ -52,8 +52,100 @@ pub const OPENAPI: Route = Route {
     responses: &[(200, "OpenAPI 3.0 document")],
 };
 
+const fn query(name: &'static str, description: &'static str) -> Param {
+    Param {
+        name,
+        location: "query",
+        required: false,
+        description,
+    }
+}
+
+pub const TRANSLATIONS: Route = Route {
+    method: "GET",
+    path: "/translations",
+    summary: "The current translations, filtered, in one of six formats",
+    params: &[
+        query(
+            "filters[]",
+            "repeatable: locale, locale.SECTION[.SUB...], locale.tag, locale.SECTION.tag, or * / no locale for every locale; the union is served",
+        ),
+        query("format", "json (default), android, ios, yml, xlf, po"),
+        query(
+            "keepLocale",
+            "true: flat formats prefix names with the locale even for one locale",
+        ),
+        query(
+            "comments",
+            "true: write the $$$ column as the format's comments",
+        ),
+    ],
+    responses: &[
+        (
+            200,
+            "the translations; ETag, Cache-Control, gzip/br on request",
+        ),
+        (304, "If-None-Match matched"),
+        (400, "unknown parameter, malformed filter or unknown format"),
+        (404, "no filter matched anything"),
+        (422, "a text the chosen format cannot carry"),
+        (503, "no translations loaded yet"),
+    ],
+};
+
+const OBJECT_RESPONSES: &[(u16, &str)] = &[
+    (200, "the object"),
+    (206, "the requested byte range"),
+    (
+        400,
+        "a key that leaves the store (.., absolute, NUL) or malformed signature parameters",
+    ),
+    (
+        403,
+        "SignatureDoesNotMatch, or AccessDenied for an expired URL (S3 XML body)",
+    ),
+    (404, "NoSuchKey"),
+    (416, "range not satisfiable"),
+];
+
+const OBJECT_PARAMS: &[Param] = &[
+    query(
+        "X-Amz-Signature",
+        "SigV4 query signature made with the embedded credentials (with the other X-Amz-* parameters)",
+    ),
+    Param {
+        name: "Range",
+        location: "header",
+        required: false,
+        description: "one byte range, e.g. bytes=0-99",
+    },
+];
+
+pub const OBJECT_GET: Route = Route {
+    method: "GET",
+    path: "/objects/{bucket}/{key+}",
+    summary: "Embedded object store: download an object with a presigned URL",
+    params: OBJECT_PARAMS,
+    responses: OBJECT_RESPONSES,
+};
+
+pub const OBJECT_HEAD: Route = Route {
+    method: "HEAD",
+    path: "/objects/{bucket}/{key+}",
+    summary: "Embedded object store: an object's headers (a GET-signed URL is accepted)",
+    params: OBJECT_PARAMS,
+    responses: OBJECT_RESPONSES,
+};
+
 /// Every route the server answers, in the order of the OpenAPI document.
-pub const ROUTES: &[&Route] = &[&HEALTH, &METRICS, &OPENAPI];
+pub const ROUTES: &[&Route] = &[
+    &HEALTH,
+    &METRICS,
+    &OPENAPI,
+    &TRANSLATIONS,
+    &OBJECT_GET,
+    &OBJECT_HEAD,
+];
 
 /// Raw (still percent-encoded) values of a template's `{...}` segments, in order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

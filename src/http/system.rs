@@ -15,6 +15,7 @@ pub fn health(state: &Arc<AppState>) -> Response {
             "loadedAt": crate::time::iso_millis(config.loaded_at),
             "lastError": config.last_error,
         },
+        "translations": translations(state),
     });
     warp::reply::json(&body).into_response()
 }
@@ -30,4 +31,25 @@ pub fn metrics(state: &Arc<AppState>) -> Response {
 
 pub fn openapi() -> Response {
     warp::reply::json(&super::routes::openapi()).into_response()
+}
+
+/// The translations part of `/health`: the served version, its key counts and warnings.
+fn translations(state: &Arc<AppState>) -> serde_json::Value {
+    match state.translations.current() {
+        None => serde_json::json!({ "loaded": false, "version": null }),
+        Some(live) => {
+            let counts: serde_json::Map<_, _> = live
+                .key_counts
+                .iter()
+                .map(|(locale, n)| (locale.clone(), serde_json::json!(n)))
+                .collect();
+            serde_json::json!({
+                "loaded": true,
+                "version": live.stored.version,
+                "updatedAt": crate::time::iso_millis(live.stored.updated_at),
+                "keyCounts": counts,
+                "warnings": live.stored.document.warnings,
+            })
+        }
+    }
 }

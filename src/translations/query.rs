@@ -41,11 +41,13 @@ impl TranslationQuery {
         for (name, value) in params {
             match name.as_str() {
                 "format" => set_once(&mut format, "format", || {
-                    value.parse::<Format>().map_err(|_| QueryError::Format(value.clone()))
+                    value
+                        .parse::<Format>()
+                        .map_err(|_| QueryError::Format(value.clone()))
                 })?,
-                "keepLocale" => {
-                    set_once(&mut keep_locale, "keepLocale", || boolean("keepLocale", value))?
-                }
+                "keepLocale" => set_once(&mut keep_locale, "keepLocale", || {
+                    boolean("keepLocale", value)
+                })?,
                 "comments" => set_once(&mut comments, "comments", || boolean("comments", value))?,
                 n if is_filter_name(n) => texts.push(value.clone()),
                 other => return Err(QueryError::UnknownParameter(other.to_owned())),
@@ -137,9 +139,11 @@ mod tests {
             ("filters[3]", "en.CORE"),
         ]))
         .unwrap();
-        let b =
-            TranslationQuery::from_params(&params(&[("filters[]", "pl"), ("filters[]", "en.CORE")]))
-                .unwrap();
+        let b = TranslationQuery::from_params(&params(&[
+            ("filters[]", "pl"),
+            ("filters[]", "en.CORE"),
+        ]))
+        .unwrap();
         assert_eq!(a.filter_texts, vec!["en.CORE", "pl"]);
         assert_eq!(a.cache_key(), b.cache_key());
     }

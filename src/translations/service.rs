@@ -5,7 +5,7 @@
 //! version: when a new version becomes current the whole cache is replaced, so old
 //! entries become unreachable and their memory is freed once in-flight responses end.
 
-use super::filter::{SelectError, select};
+use super::filter::{FilterIndex, SelectError};
 use super::formats::{RenderError, RenderOptions, render};
 use super::model::Document;
 use super::query::TranslationQuery;
@@ -17,7 +17,7 @@ use crate::http::encoding::{Encoding, MIN_COMPRESS_LEN, compress};
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
 /// Upper bound of cached body bytes (identity); past it the cache starts over. Keeps a
 /// client that sends endless filter combinations from growing memory without limit.
@@ -78,8 +78,27 @@ struct Cache {
     bytes: usize,
 }
 
+/// The current document with what serving it needs, built once per version.
+pub struct Live {
+    pub stored: Arc<StoredDocument>,
+    pub index: FilterIndex,
+    /// Non-empty texts per locale, for `/health`.
+    pub key_counts: Vec<(String, usize)>,
+}
+
+impl Live {
+    fn new(stored: Arc<StoredDocument>) -> Live {
+        Live {
+            index: FilterIndex::new(&stored.document),
+            key_counts: stored.document.key_counts(),
+            stored,
+        }
+    }
+}
+
 pub struct TranslationService {
     store: Arc<dyn TranslationStore>,
+    live: RwLock<Option<Arc<Live>>>,
     cache: Mutex<Cache>,
 }
 
@@ -93,9 +112,17 @@ impl TranslationService {
         Ok(TranslationService::with_store(store))
     }
 
+    /// Wraps a store, indexing its current document (blocking: the index of a big document
+    /// takes tens of milliseconds).
     pub fn with_store(store: Arc<dyn TranslationStore>) -> TranslationService {
+        let live = store
+            .get()
+            .ok()
+            .flatten()
+            .map(|stored| Arc::new(Live::new(stored)));
         TranslationService {
             store,
+            live: RwLock::new(live),
             cache: Mutex::new(Cache::default()),
         }
     }
@@ -104,14 +131,25 @@ impl TranslationService {
         &self.store
     }
 
-    /// The current document (kept in memory by every backend).
-    pub fn current(&self) -> Option<Arc<StoredDocument>> {
-        self.store.get().ok().flatten()
+    /// The current document and its index.
+    pub fn current(&self) -> Option<Arc<Live>> {
+        self.live
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
-    /// Stores a new document (blocking). Unchanged content is not written again.
+    /// Stores a new document and makes it current (blocking). Unchanged content is not
+    /// written again; an empty document is refused and the current one kept.
     pub fn put(&self, document: Document) -> Result<PutOutcome, StoreError> {
-        self.store.put(&StoredDocument::new(document)?)
+        let stored = StoredDocument::new(document)?;
+        let outcome = self.store.put(&stored)?;
+        if outcome == PutOutcome::Stored {
+            // Index before swapping, so readers switch from one complete version to the next.
+            let live = Arc::new(Live::new(Arc::new(stored)));
+            *self.live.write().unwrap_or_else(PoisonError::into_inner) = Some(live);
+        }
+        Ok(outcome)
     }
 
     /// The ETag of `query` against document `version`, known without rendering, so that a
@@ -138,11 +176,16 @@ impl TranslationService {
     /// then caches the result under the document's version.
     pub fn render(
         &self,
-        stored: &StoredDocument,
+        live: &Live,
         query: &TranslationQuery,
     ) -> Result<Arc<Rendition>, ServeTranslationsError> {
+        let stored = &live.stored;
         let doc = &stored.document;
-        let selection = select(doc, &query.filters)?;
+        let selected = live.index.select(&query.filters)?;
+        if !selected.unmatched.is_empty() {
+            tracing::debug!(unmatched = ?selected.unmatched, "some filters matched nothing");
+        }
+        let selection = selected.selection;
         let options = RenderOptions {
             comments: query.comments,
             keep_locale: query.keep_locale,
@@ -165,9 +208,7 @@ impl TranslationService {
             };
         }
         cache.bytes += rendition.identity.len();
-        cache
-            .entries
-            .insert(query.cache_key(), rendition.clone());
+        cache.entries.insert(query.cache_key(), rendition.clone());
         Ok(rendition)
     }
 
@@ -182,6 +223,10 @@ impl TranslationService {
 pub fn base_locale(doc: &Document) -> Option<usize> {
     doc.locales
         .iter()
-        .position(|l| l.split(['_', '-']).next().is_some_and(|lang| lang.eq_ignore_ascii_case("en")))
+        .position(|l| {
+            l.split(['_', '-'])
+                .next()
+                .is_some_and(|lang| lang.eq_ignore_ascii_case("en"))
+        })
         .or((!doc.locales.is_empty()).then_some(0))
 }

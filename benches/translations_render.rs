@@ -1,0 +1,106 @@
+//! Rendering speed of the six formats on a large sheet: 50,000 keys × 20 locales,
+//! three-level paths, ~50-character texts with some quotes and ampersands.
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use depot::translations::formats::{Format, RenderOptions, render};
+use depot::translations::model::{Document, Entry, LocaleSelection, Selection};
+
+const KEYS: usize = 50_000;
+const LOCALES: usize = 20;
+
+fn document() -> Document {
+    let locales: Vec<String> = (0..LOCALES)
+        .map(|i| {
+            format!(
+                "{}{}_{}{}",
+                ['a', 'b', 'c', 'd'][i % 4],
+                (b'a' + (i / 4) as u8) as char,
+                'X',
+                i
+            )
+        })
+        .collect();
+    let words = [
+        "Save",
+        "the",
+        "file",
+        "before",
+        "closing",
+        "Tom's",
+        "\"draft\"",
+        "&",
+        "settings",
+        "now",
+    ];
+    let entries = (0..KEYS)
+        .map(|k| Entry {
+            path: vec![
+                format!("SECTION_{}", k / 2_000),
+                format!("GROUP_{}", (k / 50) % 40),
+                format!("KEY_{k}"),
+            ],
+            texts: (0..LOCALES)
+                .map(|l| {
+                    let mut text = String::with_capacity(64);
+                    let mut i = k * 7 + l * 3;
+                    while text.len() < 50 {
+                        text.push_str(words[i % words.len()]);
+                        text.push(' ');
+                        i = i * 31 + 17;
+                    }
+                    text.pop();
+                    Some(text)
+                })
+                .collect(),
+            tags: Vec::new(),
+            comment: (k % 10 == 0).then(|| "Shown on the save dialog".to_owned()),
+        })
+        .collect();
+    Document {
+        locales,
+        entries,
+        warnings: Vec::new(),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let doc = document();
+    let all = Selection::all(&doc);
+    let one = Selection {
+        locales: vec![LocaleSelection {
+            locale: 3,
+            entries: (0..KEYS).collect(),
+        }],
+    };
+    let opts = RenderOptions {
+        base_locale: Some(0),
+        ..RenderOptions::default()
+    };
+    for (label, sel, keys) in [
+        ("all_locales", &all, KEYS * LOCALES),
+        ("one_locale", &one, KEYS),
+    ] {
+        let mut group = c.benchmark_group(format!("render_{label}"));
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(keys as u64));
+        for format in Format::ALL {
+            group.bench_with_input(
+                BenchmarkId::from_parameter(format),
+                &format,
+                |b, &format| {
+                    b.iter(|| {
+                        let rendered =
+                            render(&doc, sel, format, &opts).expect("bench document renders");
+                        black_box(rendered.body.len())
+                    })
+                },
+            );
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

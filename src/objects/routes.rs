@@ -1,0 +1,182 @@
+//! `GET`/`HEAD /objects/{bucket}/{key}`: the embedded object store over HTTP. A request
+//! must carry a valid SigV4 query signature made with the embedded credentials; it may ask
+//! for one byte range. Errors are S3-style XML, so S3 tools understand them.
+
+use super::{ObjectStore, parse_range};
+use crate::http::error::S3Error;
+use crate::http::routes::PathParams;
+use crate::signing::{PresignedRequest, Verifier, percent_decode};
+use bytes::{Bytes, BytesMut};
+use std::sync::Arc;
+use tokio::io::AsyncReadExt;
+use warp::http::{HeaderMap, HeaderValue, StatusCode, header};
+use warp::reply::Response;
+
+/// Size of the chunks a body is streamed in.
+const CHUNK: usize = 64 * 1024;
+
+/// What the handler needs, shared by all requests.
+pub struct ObjectsEndpoint {
+    pub store: Arc<ObjectStore>,
+    pub verifier: Verifier,
+}
+
+/// One object request as received.
+pub struct ObjectRequest {
+    pub head: bool,
+    pub params: PathParams,
+    /// The raw (still percent-encoded) path, as signed.
+    pub path: String,
+    /// The raw query string, without `?`.
+    pub query: String,
+    pub headers: HeaderMap,
+}
+
+impl ObjectsEndpoint {
+    /// Answers the request; `file_type` looks up the recorded `fileType` of a key (for
+    /// `Content-Type`), when the catalogue has one.
+    pub async fn answer<F>(&self, request: ObjectRequest, file_type: F) -> Response
+    where
+        F: FnOnce(String, String) -> Option<String> + Send + 'static,
+    {
+        let head = request.head;
+        let resource = request.path.clone();
+        match self.try_answer(request, file_type).await {
+            Ok(response) => response,
+            Err(error) => error.at(&resource).into_response(head),
+        }
+    }
+
+    async fn try_answer<F>(&self, request: ObjectRequest, file_type: F) -> Result<Response, S3Error>
+    where
+        F: FnOnce(String, String) -> Option<String> + Send + 'static,
+    {
+        let decode = |raw: &str| {
+            percent_decode(raw).ok_or_else(|| {
+                S3Error::new(
+                    StatusCode::BAD_REQUEST,
+                    "InvalidURI",
+                    "Couldn't parse the specified URI.",
+                )
+            })
+        };
+        let (bucket, key) = match request.params.0.as_slice() {
+            [bucket, key] => (decode(bucket)?, decode(key)?),
+            _ => {
+                return Err(S3Error::new(
+                    StatusCode::BAD_REQUEST,
+                    "InvalidURI",
+                    "expected /objects/{bucket}/{key}",
+                ));
+            }
+        };
+        // A path that tries to leave the store is refused before anything else.
+        super::validate_bucket(&bucket)?;
+        super::validate_key(&key)?;
+        self.verify(&request)?;
+
+        let store = self.store.clone();
+        let range_header = request
+            .headers
+            .get(header::RANGE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let opened = tokio::task::spawn_blocking(move || {
+            let object = store.open_object(&bucket, &key)?;
+            let range = match &range_header {
+                Some(h) => parse_range(h, object.meta.len)?,
+                None => None,
+            };
+            let meta = object.meta.clone();
+            let (file, length) = object.into_range(range).map_err(|e| {
+                S3Error::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "InternalError",
+                    e.to_string(),
+                )
+            })?;
+            let content_type =
+                super::content_type(&file_type(bucket, key.clone()).unwrap_or_default(), &key);
+            Ok::<_, S3Error>((file, length, range, meta, content_type))
+        })
+        .await
+        .map_err(|e| {
+            S3Error::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "InternalError",
+                e.to_string(),
+            )
+        })??;
+        let (file, length, range, meta, content_type) = opened;
+
+        let mut response = if request.head {
+            Response::new(Default::default())
+        } else {
+            warp::reply::Reply::into_response(warp::reply::stream(stream_file(file, length)))
+        };
+        *response.status_mut() = if range.is_some() {
+            StatusCode::PARTIAL_CONTENT
+        } else {
+            StatusCode::OK
+        };
+        let headers = response.headers_mut();
+        let mut set = |name, value: String| {
+            if let Ok(v) = HeaderValue::from_str(&value) {
+                headers.insert(name, v);
+            }
+        };
+        set(header::CONTENT_TYPE, content_type);
+        set(header::CONTENT_LENGTH, length.to_string());
+        set(header::ETAG, meta.etag.clone());
+        set(header::LAST_MODIFIED, meta.last_modified_http());
+        set(header::ACCEPT_RANGES, "bytes".to_owned());
+        if let Some(range) = range {
+            set(header::CONTENT_RANGE, range.content_range(meta.len));
+        }
+        Ok(response)
+    }
+
+    /// Checks the signature. A HEAD request also accepts a URL signed for GET, so that
+    /// `curl -I` works on the `signedUrl` that `GET /file` hands out.
+    fn verify(&self, request: &ObjectRequest) -> Result<(), S3Error> {
+        let host = request
+            .headers
+            .get(header::HOST)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        let now = chrono::Utc::now();
+        let signed = |method| PresignedRequest {
+            method,
+            host,
+            path: &request.path,
+            query: &request.query,
+        };
+        match self
+            .verifier
+            .verify(&signed(if request.head { "HEAD" } else { "GET" }), now)
+        {
+            Err(crate::signing::VerifyError::SignatureMismatch) if request.head => {
+                Ok(self.verifier.verify(&signed("GET"), now)?)
+            }
+            other => Ok(other?),
+        }
+    }
+}
+
+/// Streams `length` bytes of `file` from its current position, in chunks.
+fn stream_file(
+    file: std::fs::File,
+    length: u64,
+) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + Send + Sync + 'static {
+    let reader = tokio::fs::File::from_std(file).take(length);
+    futures_util::stream::unfold(Some(reader), |state| async move {
+        let mut reader = state?;
+        let mut buf = BytesMut::with_capacity(CHUNK);
+        match reader.read_buf(&mut buf).await {
+            Ok(0) => None,
+            Ok(_) => Some((Ok(buf.freeze()), Some(reader))),
+            // End the stream after an error instead of retrying forever.
+            Err(e) => Some((Err(e), None)),
+        }
+    })
+}

@@ -1,0 +1,289 @@
+//! Renders what a filter selected from a translation document in one of the six formats.
+//!
+//! Every renderer goes through one of two shared views — `flatten` (flat names: android,
+//! ios, xlf, po) or `tree` (the nested locale tree: json, yml) — and only adds its own
+//! escaping. The rule for all of them: the text a real consumer reads back is the sheet's text.
+
+mod android;
+mod escape;
+mod flatten;
+mod fxhash;
+mod ios;
+mod json;
+mod po;
+mod tree;
+mod xlf;
+mod yml;
+
+#[cfg(test)]
+mod readback;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::translations::model::{Document, Selection};
+
+/// The output formats, in the order the help text lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    Json,
+    Android,
+    Ios,
+    Yml,
+    Xlf,
+    Po,
+}
+
+impl Format {
+    pub const ALL: [Format; 6] = [
+        Format::Json,
+        Format::Android,
+        Format::Ios,
+        Format::Yml,
+        Format::Xlf,
+        Format::Po,
+    ];
+
+    /// The name used in `format=` and `--format`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Android => "android",
+            Format::Ios => "ios",
+            Format::Yml => "yml",
+            Format::Xlf => "xlf",
+            Format::Po => "po",
+        }
+    }
+
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Format::Json => "application/json",
+            Format::Android => "application/xml; charset=utf-8",
+            Format::Ios => "text/plain; charset=utf-8",
+            Format::Yml => "application/yaml; charset=utf-8",
+            Format::Xlf => "application/xliff+xml; charset=utf-8",
+            Format::Po => "text/x-gettext-translation; charset=utf-8",
+        }
+    }
+
+    /// File extension without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Android => "xml",
+            Format::Ios => "strings",
+            Format::Yml => "yml",
+            Format::Xlf => "xlf",
+            Format::Po => "po",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A `format` value that names none of the six formats.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("format must be one of json, android, ios, yml, xlf, po; got '{value}'")]
+pub struct UnknownFormat {
+    pub value: String,
+}
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    /// Case-insensitive, so `--format JSON` works as users type it.
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(value))
+            .ok_or_else(|| UnknownFormat {
+                value: value.to_owned(),
+            })
+    }
+}
+
+/// How to render, beyond the format itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Write each key's `$$$` comment as the format's comment (json has none: ignored).
+    pub comments: bool,
+    /// Prefix flat names with the locale even when the output holds a single locale.
+    pub keep_locale: bool,
+    /// Index in `Document::locales` of the base locale: xlf's `source-language` and
+    /// `<source>`. `None`: `source-language="en"` and every `<source>` holds the key path.
+    pub base_locale: Option<usize>,
+}
+
+/// A rendered body plus what the caller should report (name conflicts, first key kept).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub body: Vec<u8>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error(
+        "{format} cannot carry the character {} in the text of '{key}' for locale '{locale}': \
+         {reason}; change that text in the sheet or choose another format",
+        CodePoint(*character)
+    )]
+    UnrepresentableText {
+        format: Format,
+        locale: String,
+        key: String,
+        character: char,
+        reason: &'static str,
+    },
+    #[error(
+        "{format} cannot carry the character {} in the key '{key}': {reason}; \
+         rename the key in the sheet",
+        CodePoint(*character)
+    )]
+    UnrepresentableKey {
+        format: Format,
+        key: String,
+        character: char,
+        reason: &'static str,
+    },
+    #[error(
+        "xlf needs language codes like 'en' or 'pt-BR' (xsd:language); locale '{locale}' \
+         is not one, even with '_' read as '-'; rename the locale column in the sheet"
+    )]
+    InvalidLanguage { locale: String },
+    #[error("base locale index {index} is out of range: the document has {count} locales")]
+    BaseLocaleOutOfRange { index: usize, count: usize },
+    #[error(
+        "the selection does not fit the document: {what} index {index} is out of range \
+         (the document has {count})"
+    )]
+    SelectionOutOfRange {
+        what: &'static str,
+        index: usize,
+        count: usize,
+    },
+    #[error("could not write JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// `U+0000` style, since the characters in question are usually invisible.
+struct CodePoint(char);
+
+impl fmt::Display for CodePoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "U+{:04X}", u32::from(self.0))
+    }
+}
+
+/// Renders `sel` of `doc` as `format`.
+pub fn render(
+    doc: &Document,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+) -> Result<Rendered, RenderError> {
+    check_selection(doc, sel)?;
+    if let Some(index) = opts.base_locale
+        && index >= doc.locales.len()
+    {
+        return Err(RenderError::BaseLocaleOutOfRange {
+            index,
+            count: doc.locales.len(),
+        });
+    }
+    let mut body = Vec::with_capacity(estimate_len(doc, sel, format));
+    let warnings = match format {
+        Format::Json | Format::Yml => {
+            let tree = tree::Tree::build(doc, sel);
+            if format == Format::Json {
+                json::render(&tree, &mut body)?;
+            } else {
+                yml::render(&tree, opts, &mut body)?;
+            }
+            tree.warnings
+        }
+        Format::Android | Format::Ios | Format::Xlf | Format::Po => {
+            let style = if format == Format::Android {
+                flatten::NameStyle::Android
+            } else {
+                flatten::NameStyle::Plain
+            };
+            let flat = flatten::Flat::build(doc, sel, style, opts.keep_locale);
+            match format {
+                Format::Android => android::render(&flat, opts, &mut body)?,
+                Format::Ios => ios::render(&flat, opts, &mut body)?,
+                Format::Xlf => xlf::render(&flat, opts, &mut body)?,
+                _ => po::render(&flat, opts, &mut body)?,
+            }
+            flat.warnings
+        }
+    };
+    Ok(Rendered { body, warnings })
+}
+
+/// The renderers index freely after this, so a selection built for another document
+/// becomes an error rather than a panic.
+fn check_selection(doc: &Document, sel: &Selection) -> Result<(), RenderError> {
+    for ls in &sel.locales {
+        if ls.locale >= doc.locales.len() {
+            return Err(RenderError::SelectionOutOfRange {
+                what: "locale",
+                index: ls.locale,
+                count: doc.locales.len(),
+            });
+        }
+        if let Some(&index) = ls.entries.iter().find(|&&e| e >= doc.entries.len()) {
+            return Err(RenderError::SelectionOutOfRange {
+                what: "entry",
+                index,
+                count: doc.entries.len(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Sized from a sample of the selected texts, so the body is allocated once without a
+/// pass over every text (on a large sheet that pass costs a cache miss per key); the
+/// per-key overhead is each format's markup around a text plus a typical name.
+fn estimate_len(doc: &Document, sel: &Selection, format: Format) -> usize {
+    const SAMPLES: usize = 256;
+    let units: usize = sel.locales.iter().map(|l| l.entries.len()).sum();
+    let step = (units / SAMPLES).max(1);
+    let (mut sampled, mut sampled_bytes) = (0usize, 0usize);
+    let mut seen = 0usize;
+    for ls in &sel.locales {
+        let mut next = (step - seen % step) % step;
+        while next < ls.entries.len() {
+            let text = doc
+                .entries
+                .get(ls.entries[next])
+                .and_then(|e| e.texts.get(ls.locale))
+                .and_then(Option::as_deref);
+            if let Some(text) = text {
+                sampled += 1;
+                sampled_bytes += text.len();
+            }
+            next += step;
+        }
+        seen += ls.entries.len();
+    }
+    let avg_text = sampled_bytes / sampled.max(1);
+    let per_unit = match format {
+        Format::Json => 16,
+        Format::Yml => 24,
+        Format::Ios => 40,
+        Format::Android => 64,
+        Format::Po => 96,
+        // the base text is written again as <source> in every locale
+        Format::Xlf => 160 + avg_text,
+    };
+    units * (avg_text + avg_text / 16 + per_unit) + 256
+}

@@ -1,0 +1,229 @@
+//! android `strings.xml`, escaped for what aapt2 does to a `<string>`: XML first, then its
+//! own backslash escapes, quote toggling, whitespace collapsing and `@`/`?` references.
+
+use crate::translations::formats::escape::{
+    Specials, clean_comment, escape_into, push_char, push_hex, push_xml_char,
+};
+use crate::translations::formats::flatten::{Flat, FlatKey};
+use crate::translations::formats::{Format, RenderError, RenderOptions};
+
+pub(super) fn render(
+    flat: &Flat<'_>,
+    opts: &RenderOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    out.extend_from_slice(b"<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n");
+    for (pos, loc) in flat.locales.iter().enumerate() {
+        for key in flat.keys(pos, loc) {
+            if opts.comments
+                && let Some(comment) = &key.entry.comment
+            {
+                out.extend_from_slice(b"    <!-- ");
+                push_xml_comment(out, comment);
+                out.extend_from_slice(b" -->\n");
+            }
+            out.extend_from_slice(b"    <string name=\"");
+            // [a-z0-9_] only: nothing to escape
+            out.extend_from_slice(key.prefix.as_bytes());
+            out.extend_from_slice(key.base.as_bytes());
+            out.push(b'"');
+            if !verify_java_string_format(key.text) {
+                out.extend_from_slice(b" formatted=\"false\"");
+            }
+            out.push(b'>');
+            push_android_text(out, key.text)
+                .map_err(|character| unrepresentable(&key, loc.code, character))?;
+            out.extend_from_slice(b"</string>\n");
+        }
+    }
+    out.extend_from_slice(b"</resources>\n");
+    Ok(())
+}
+
+fn unrepresentable(key: &FlatKey<'_>, locale: &str, character: char) -> RenderError {
+    RenderError::UnrepresentableText {
+        format: Format::Android,
+        locale: locale.to_owned(),
+        key: key.dotted_path(),
+        character,
+        reason: "aapt2 keeps U+0000 in the string pool, where it ends the string for C and JNI readers",
+    }
+}
+
+const SPECIALS: Specials = Specials::new(b"&<>'\"\\@?", true, true);
+
+/// The element content for `text`; `Err` names a character Android cannot carry (U+0000).
+///
+/// Raw whitespace left in the output is only U+0020 (tab, newline and other controls are
+/// escapes), which aapt2 trims at both ends and collapses in runs unless quoted: a text
+/// with a leading, trailing or doubled space is wrapped in `"…"`.
+pub(super) fn push_android_text(out: &mut Vec<u8>, text: &str) -> Result<(), char> {
+    let b = text.as_bytes();
+    let quoted =
+        b.first() == Some(&b' ') || b.last() == Some(&b' ') || b.windows(2).any(|w| w == b"  ");
+    if quoted {
+        out.push(b'"');
+    }
+    escape_into(out, text, &SPECIALS, |out, c, at| {
+        match c {
+            '&' | '<' | '>' => {
+                push_xml_char(out, c, false);
+            }
+            '\'' => out.extend_from_slice(b"\\'"),
+            '"' => out.extend_from_slice(b"\\\""),
+            '\\' => out.extend_from_slice(b"\\\\"),
+            '\n' => out.extend_from_slice(b"\\n"),
+            '\t' => out.extend_from_slice(b"\\t"),
+            // aapt2 reads a value starting with @ or ? as a reference
+            '@' | '?' if at == 0 => {
+                out.push(b'\\');
+                out.push(c as u8);
+            }
+            '\0' => return Err(c),
+            // Controls cannot be raw XML (and CR would become LF): aapt2's \uXXXX instead.
+            '\u{1}'..='\u{1F}' | '\u{7F}'..='\u{9F}' | '\u{FFFE}' | '\u{FFFF}' => {
+                out.extend_from_slice(b"\\u");
+                push_hex(out, u32::from(c), 4);
+            }
+            c => push_char(out, c),
+        }
+        Ok(())
+    })?;
+    if quoted {
+        out.push(b'"');
+    }
+    Ok(())
+}
+
+/// An XML comment may not contain `--` nor end with `-`.
+fn push_xml_comment(out: &mut Vec<u8>, comment: &str) {
+    let comment = clean_comment(comment);
+    let mut prev_dash = false;
+    for c in comment.chars() {
+        if c == '-' && prev_dash {
+            out.push(b' ');
+        }
+        prev_dash = c == '-';
+        push_char(out, c);
+    }
+    if prev_dash {
+        out.push(b' ');
+    }
+}
+
+/// aapt2's `util::VerifyJavaStringFormat`: false when the string has more than one format
+/// argument and at least one is not positional (`%s %d`, `%<s`, `%5s`), which aapt2
+/// rejects unless the `<string>` has `formatted="false"`.
+pub(super) fn verify_java_string_format(s: &str) -> bool {
+    let b = s.as_bytes();
+    if !b.contains(&b'%') {
+        return true;
+    }
+    let end = b.len();
+    let mut c = 0;
+    let mut arg_count = 0;
+    let mut nonpositional = false;
+    while c != end {
+        if b[c] == b'%' && c + 1 < end {
+            c += 1;
+            if b[c] == b'%' || b[c] == b'n' {
+                c += 1;
+                continue;
+            }
+            arg_count += 1;
+            let digits = b[c..].iter().take_while(|d| d.is_ascii_digit()).count();
+            if digits > 0 {
+                c += digits;
+                if c != end && b[c] != b'$' {
+                    // the digits were a width, not a position
+                    nonpositional = true;
+                }
+            } else if b[c] == b'<' {
+                nonpositional = true;
+                c += 1;
+                if c != end && b[c] == b'$' {
+                    c += 1;
+                }
+            } else {
+                nonpositional = true;
+            }
+            while c != end && matches!(b[c], b'-' | b'#' | b'+' | b' ' | b',' | b'(' | b'0'..=b'9')
+            {
+                c += 1;
+            }
+            // Time.format() conversions: aapt2 gives up checking
+            if c != end
+                && matches!(
+                    b[c],
+                    b'D' | b'F' | b'K' | b'M' | b'W' | b'Z' | b'k' | b'm' | b'w' | b'y' | b'z'
+                )
+            {
+                return true;
+            }
+        }
+        if c != end {
+            c += 1;
+        }
+    }
+    !(arg_count > 1 && nonpositional)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &str) -> String {
+        let mut out = Vec::new();
+        push_android_text(&mut out, s).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn escapes_what_aapt2_interprets() {
+        assert_eq!(text("Don't \"x\" a\\b"), r#"Don\'t \"x\" a\\b"#);
+        assert_eq!(text("@string/x ?attr/y"), r"\@string/x ?attr/y");
+        assert_eq!(text("?q@"), r"\?q@");
+        assert_eq!(text("<b>&</b>"), "&lt;b&gt;&amp;&lt;/b&gt;");
+        assert_eq!(text("a\nb\tc\rd\u{1}\u{85}"), r"a\nb\tc\u000Dd\u0001\u0085");
+        assert_eq!(text("emoji 🎉 ünï"), "emoji 🎉 ünï");
+    }
+
+    #[test]
+    fn quotes_only_texts_whose_spaces_aapt2_would_collapse() {
+        assert_eq!(text("a b"), "a b");
+        assert_eq!(text("  padded  "), "\"  padded  \"");
+        assert_eq!(text("a  b"), "\"a  b\"");
+        assert_eq!(text(" @x"), "\" @x\"");
+    }
+
+    #[test]
+    fn refuses_nul() {
+        assert_eq!(push_android_text(&mut Vec::new(), "a\0b"), Err('\0'));
+    }
+
+    #[test]
+    fn comments_never_hold_a_double_dash() {
+        let mut out = Vec::new();
+        push_xml_comment(&mut out, "a--b---c-");
+        assert_eq!(String::from_utf8(out).unwrap(), "a- -b- - -c- ");
+    }
+
+    #[test]
+    fn java_format_check_matches_aapt2() {
+        for ok in [
+            "100% sure",
+            "%s",
+            "%1$s and %2$s",
+            "%d%%",
+            "%n%s",
+            "50%",
+            "%-5s",
+            "%s %s %k",
+        ] {
+            assert!(verify_java_string_format(ok), "{ok}");
+        }
+        for bad in ["%s of %d", "%1$s and %s", "%<s %s", "%5s %1$s", "% d %d"] {
+            assert!(!verify_java_string_format(bad), "{bad}");
+        }
+    }
+}

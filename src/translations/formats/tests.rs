@@ -1,0 +1,928 @@
+//! Round trips through the readers in `readback`, golden files for the basic sheet, and
+//! property tests over arbitrary texts and keys.
+
+use std::fmt;
+
+use proptest::prelude::*;
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use super::readback::{read_android, read_po, read_strings, read_xlf, read_yml};
+use super::*;
+use crate::translations::formats::escape::xml_forbidden;
+use crate::translations::model::{Entry, LocaleSelection};
+
+// ------------------------------------------------------------------ fixtures
+
+/// A JSON value that keeps key order (serde_json's map sorts without `preserve_order`).
+#[derive(Debug, Clone, PartialEq)]
+enum Node {
+    Text(String),
+    Map(Vec<(String, Node)>),
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Node {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Node, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Node;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Node, E> {
+                Ok(Node::Text(v.to_owned()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Node, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = m.next_entry::<String, Node>()? {
+                    out.push((k, v));
+                }
+                Ok(Node::Map(out))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Node, A::Error> {
+                while s.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Node::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Node, E> {
+                Ok(Node::Other)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Node, E> {
+                Ok(Node::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Node, E> {
+                Ok(Node::Other)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Node, E> {
+                Ok(Node::Other)
+            }
+            fn visit_unit<E>(self) -> Result<Node, E> {
+                Ok(Node::Other)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Node {
+    fn get(&self, key: &str) -> &Node {
+        match self {
+            Node::Map(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v).unwrap(),
+            _ => panic!("not a map"),
+        }
+    }
+
+    /// `(path, text)` of every leaf, in order.
+    fn leaves(&self) -> Vec<(Vec<String>, String)> {
+        fn walk(n: &Node, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
+            match n {
+                Node::Text(t) => out.push((path.clone(), t.clone())),
+                Node::Map(m) => {
+                    for (k, v) in m {
+                        path.push(k.clone());
+                        walk(v, path, out);
+                        path.pop();
+                    }
+                }
+                Node::Other => panic!("unexpected value at {path:?}"),
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, &mut Vec::new(), &mut out);
+        out
+    }
+}
+
+fn fixture(name: &str) -> Node {
+    let path = format!(
+        "{}/tests/fixtures/sheets/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The document a `locale -> ... -> text` tree stands for: keys in first-appearance order.
+fn doc_from_tree(all: &Node) -> Document {
+    let Node::Map(locales) = all else {
+        panic!("not a map")
+    };
+    let mut doc = Document {
+        locales: locales.iter().map(|(l, _)| l.clone()).collect(),
+        ..Document::default()
+    };
+    for (li, (_, tree)) in locales.iter().enumerate() {
+        for (path, text) in tree.leaves() {
+            let e = match doc.entries.iter().position(|e| e.path == path) {
+                Some(e) => e,
+                None => {
+                    doc.entries.push(Entry {
+                        path,
+                        texts: vec![None; locales.len()],
+                        ..Entry::default()
+                    });
+                    doc.entries.len() - 1
+                }
+            };
+            doc.entries[e].texts[li] = Some(text);
+        }
+    }
+    doc
+}
+
+fn hostile() -> Document {
+    doc_from_tree(&fixture("hostile.expected.json"))
+}
+
+fn basic() -> Document {
+    doc_from_tree(fixture("basic.expected.json").get("all"))
+}
+
+fn only(doc: &Document, locale: usize) -> Selection {
+    let mut sel = Selection::all(doc);
+    sel.locales.retain(|l| l.locale == locale);
+    sel
+}
+
+fn render_str(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) -> String {
+    let rendered = render(doc, sel, format, opts).unwrap();
+    String::from_utf8(rendered.body).unwrap()
+}
+
+// ------------------------------------------------------------------ expectations
+
+/// What a flat format must hold: `(name, text)` in output order, names built here
+/// independently of `flatten`.
+fn expected_flat(
+    doc: &Document,
+    sel: &Selection,
+    format: Format,
+    keep_locale: bool,
+) -> Vec<(String, String)> {
+    let lower = |s: &str| {
+        let l: String = s.chars().flat_map(char::to_lowercase).collect();
+        if format == Format::Android {
+            l.chars()
+                .map(|c| {
+                    if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect()
+        } else {
+            l
+        }
+    };
+    let locales: Vec<_> = sel
+        .locales
+        .iter()
+        .filter(|l| !l.entries.is_empty())
+        .collect();
+    let prefixed = keep_locale || locales.len() > 1;
+    let mut out = Vec::new();
+    for ls in locales {
+        for &e in &ls.entries {
+            let entry = &doc.entries[e];
+            let Some(text) = &entry.texts[ls.locale] else {
+                continue;
+            };
+            let mut name = entry
+                .path
+                .iter()
+                .map(|p| lower(p))
+                .collect::<Vec<_>>()
+                .join("_");
+            if prefixed {
+                name = format!("{}_{name}", lower(&doc.locales[ls.locale]));
+            } else if format == Format::Android && name.starts_with(|c: char| c.is_ascii_digit()) {
+                name.insert(0, '_');
+            }
+            out.push((name, text.clone()));
+        }
+    }
+    out
+}
+
+/// What a tree format must hold, in its order: sections in order of first appearance
+/// among all selected keys (sheet order), then keys in sheet order within a section.
+fn expected_tree(doc: &Document, sel: &Selection) -> Vec<(Vec<String>, String)> {
+    let mut union: Vec<usize> = sel
+        .locales
+        .iter()
+        .flat_map(|l| l.entries.iter().copied())
+        .collect();
+    union.sort_unstable();
+    union.dedup();
+    let mut first_seen: std::collections::HashMap<&[String], usize> = Default::default();
+    for &e in &union {
+        let path = &doc.entries[e].path;
+        for len in 1..=path.len() {
+            let next = first_seen.len();
+            first_seen.entry(&path[..len]).or_insert(next);
+        }
+    }
+    let order = |e: usize| -> Vec<usize> {
+        let path = &doc.entries[e].path;
+        (1..=path.len())
+            .map(|len| first_seen[&path[..len]])
+            .collect()
+    };
+    let mut out = Vec::new();
+    for ls in &sel.locales {
+        let mut entries: Vec<usize> = ls
+            .entries
+            .iter()
+            .copied()
+            .filter(|&e| doc.entries[e].texts[ls.locale].is_some())
+            .collect();
+        entries.sort_by_key(|&e| order(e));
+        for e in entries {
+            let mut path = vec![doc.locales[ls.locale].clone()];
+            path.extend(doc.entries[e].path.iter().cloned());
+            out.push((
+                path,
+                doc.entries[e].texts[ls.locale].clone().unwrap_or_default(),
+            ));
+        }
+    }
+    out
+}
+
+/// Reads a flat body back to `(name, text)` with the consumer's reader, checking the
+/// format's own invariants on the way (po: ctxt = id = name; xlf: id, languages, source).
+fn read_flat(
+    doc: &Document,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+    body: &str,
+) -> Result<Vec<(String, String)>, String> {
+    let pairs = match format {
+        Format::Android => read_android(body)?
+            .into_iter()
+            .map(|u| (u.name, u.text))
+            .collect(),
+        Format::Ios => read_strings(body)?
+            .into_iter()
+            .map(|u| (u.name, u.text))
+            .collect(),
+        Format::Po => {
+            let po = read_po(body)?;
+            let locales: Vec<_> = sel
+                .locales
+                .iter()
+                .filter(|l| !l.entries.is_empty())
+                .collect();
+            if let [one] = locales.as_slice() {
+                let language = doc.locales[one.locale].replace('-', "_");
+                assert!(
+                    po.header.starts_with(&format!("Language: {language}\n")),
+                    "{}",
+                    po.header
+                );
+            } else {
+                assert!(!po.header.contains("Language:"));
+            }
+            po.units
+                .into_iter()
+                .map(|u| {
+                    assert_eq!(u.msgctxt.as_deref(), Some(u.msgid.as_str()));
+                    (u.msgid, u.msgstr)
+                })
+                .collect()
+        }
+        Format::Xlf => {
+            let files = read_xlf(body)?;
+            let locales: Vec<_> = sel
+                .locales
+                .iter()
+                .filter(|l| !l.entries.is_empty())
+                .collect();
+            assert_eq!(files.len(), locales.len());
+            let source_language = opts
+                .base_locale
+                .map_or("en".to_owned(), |b| doc.locales[b].replace('_', "-"));
+            let mut pairs = Vec::new();
+            for (file, ls) in files.into_iter().zip(locales) {
+                assert_eq!(file.source_language, source_language);
+                assert_eq!(
+                    file.target_language,
+                    doc.locales[ls.locale].replace('_', "-")
+                );
+                for unit in file.units {
+                    let entry = doc
+                        .entries
+                        .iter()
+                        .find(|e| e.path.join(".") == unit.id)
+                        .unwrap_or_else(|| panic!("no key for id {}", unit.id));
+                    let base_text = opts.base_locale.and_then(|b| entry.texts[b].clone());
+                    assert_eq!(unit.source, base_text.unwrap_or_else(|| unit.id.clone()));
+                    pairs.push((
+                        unit.resname.unwrap_or_default(),
+                        unit.target.unwrap_or_default(),
+                    ));
+                }
+            }
+            pairs
+        }
+        Format::Json | Format::Yml => unreachable!("tree formats"),
+    };
+    Ok(pairs)
+}
+
+fn read_tree(format: Format, body: &str) -> Result<Vec<(Vec<String>, String)>, String> {
+    match format {
+        Format::Json => {
+            let node: Node = serde_json::from_str(body).map_err(|e| e.to_string())?;
+            Ok(node.leaves())
+        }
+        Format::Yml => read_yml(body),
+        _ => unreachable!("flat formats"),
+    }
+}
+
+fn is_flat(format: Format) -> bool {
+    !matches!(format, Format::Json | Format::Yml)
+}
+
+/// Renders and reads back; panics with the body when the reader disagrees.
+fn assert_round_trip(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) {
+    let body = render_str(doc, sel, format, opts);
+    if is_flat(format) {
+        let read = read_flat(doc, sel, format, opts, &body)
+            .unwrap_or_else(|e| panic!("{format}: {e}\n{body}"));
+        assert_eq!(
+            read,
+            expected_flat(doc, sel, format, opts.keep_locale),
+            "{format}\n{body}"
+        );
+    } else {
+        let read = read_tree(format, &body).unwrap_or_else(|e| panic!("{format}: {e}\n{body}"));
+        assert_eq!(read, expected_tree(doc, sel), "{format}\n{body}");
+    }
+}
+
+// ------------------------------------------------------------------ hostile texts
+
+#[test]
+fn every_hostile_text_reads_back_exactly_in_every_format() {
+    let doc = hostile();
+    assert_eq!(doc.locales, ["en_US", "pl_PL"]);
+    assert_eq!(doc.entries.len(), 45);
+    let opts = RenderOptions {
+        base_locale: Some(0),
+        ..RenderOptions::default()
+    };
+    for format in Format::ALL {
+        // single locale: no prefix
+        assert_round_trip(&doc, &only(&doc, 0), format, &opts);
+        assert_round_trip(&doc, &only(&doc, 1), format, &opts);
+        // several locales: prefixed
+        assert_round_trip(&doc, &Selection::all(&doc), format, &opts);
+        // one locale, keepLocale
+        let keep = RenderOptions {
+            keep_locale: true,
+            ..opts.clone()
+        };
+        assert_round_trip(&doc, &only(&doc, 1), format, &keep);
+    }
+}
+
+#[test]
+fn hostile_texts_render_without_warnings() {
+    let doc = hostile();
+    for format in Format::ALL {
+        let r = render(
+            &doc,
+            &Selection::all(&doc),
+            format,
+            &RenderOptions::default(),
+        )
+        .unwrap();
+        assert!(r.warnings.is_empty(), "{format}: {:?}", r.warnings);
+    }
+}
+
+#[test]
+fn android_writes_the_hostile_texts_as_aapt2_wants_them() {
+    let doc = hostile();
+    let body = render_str(
+        &doc,
+        &only(&doc, 0),
+        Format::Android,
+        &RenderOptions::default(),
+    );
+    for line in [
+        r#"<string name="hostile_k01">Don\'t stop</string>"#,
+        r#"<string name="hostile_k04">\@string/not_a_ref</string>"#,
+        r#"<string name="hostile_k05">\?attr/not_an_attr</string>"#,
+        r#"<string name="hostile_k06">100% sure</string>"#,
+        r#"<string name="hostile_k07" formatted="false">%s of %d</string>"#,
+        r#"<string name="hostile_k08">%1$s and %2$s</string>"#,
+        r#"<string name="hostile_k09">Tom &amp; Jerry</string>"#,
+        r#"<string name="hostile_k10">&lt;b&gt;bold&lt;/b&gt; &lt;i&gt;x&lt;/i&gt;</string>"#,
+        r#"<string name="hostile_k11">line1\nline2</string>"#,
+        r#"<string name="hostile_k13">"  padded  "</string>"#,
+        r#"<string name="hostile_k45">trailing backslash\\</string>"#,
+    ] {
+        assert!(body.contains(line), "missing {line}\n{body}");
+    }
+}
+
+// ------------------------------------------------------------------ basic sheet
+
+#[test]
+fn json_of_the_basic_sheet_equals_the_expected_fixture_in_order() {
+    let doc = basic();
+    let body = render_str(
+        &doc,
+        &Selection::all(&doc),
+        Format::Json,
+        &RenderOptions::default(),
+    );
+    let got: Node = serde_json::from_str(&body).unwrap();
+    assert_eq!(&got, fixture("basic.expected.json").get("all"));
+    assert_eq!(
+        body,
+        r#"{"en":{"CORE":{"LABELS":{"YES":"Yes","NO":"No"}},"FRONT":{"HEADER":{"TITLE":"Something"}}},"pl":{"CORE":{"LABELS":{"YES":"Tak","NO":"Nie"}},"FRONT":{"HEADER":{"TITLE":"Coś"}}}}"#
+    );
+}
+
+/// The names the fixture lists, for a selection built by hand like its filters would
+/// (the filter parser is another module's).
+#[test]
+fn android_names_match_the_basic_fixture() {
+    let doc = basic();
+    let path = format!(
+        "{}/tests/fixtures/sheets/basic.expected.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let core = |locale| LocaleSelection {
+        locale,
+        entries: vec![0, 1],
+    };
+    for (case, sel) in [
+        (
+            "android_single_locale_names",
+            Selection {
+                locales: vec![core(0)],
+            },
+        ),
+        (
+            "android_multi_locale_names",
+            Selection {
+                locales: vec![core(0), core(1)],
+            },
+        ),
+    ] {
+        let body = render_str(&doc, &sel, Format::Android, &RenderOptions::default());
+        let names: Vec<String> = read_android(&body)
+            .unwrap()
+            .into_iter()
+            .map(|u| u.name)
+            .collect();
+        let want: Vec<String> = serde_json::from_value(raw[case]["names"].clone()).unwrap();
+        assert_eq!(names, want, "{case}");
+    }
+}
+
+#[test]
+fn golden_files_of_the_basic_sheet() {
+    let doc = basic();
+    let opts = RenderOptions {
+        base_locale: Some(0),
+        ..RenderOptions::default()
+    };
+    for format in Format::ALL {
+        let body = render_str(&doc, &Selection::all(&doc), format, &opts);
+        let path = format!(
+            "{}/tests/golden/basic.{}",
+            env!("CARGO_MANIFEST_DIR"),
+            format.extension()
+        );
+        if std::env::var_os("DEPOT_UPDATE_GOLDEN").is_some() {
+            std::fs::write(&path, &body).unwrap();
+        }
+        let golden = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(body, golden, "{path}");
+    }
+}
+
+// ------------------------------------------------------------------ comments
+
+fn commented_doc() -> Document {
+    let nasty = "a -- b */ c\nsecond # line\r\n-->\u{1}\u{2028}end-";
+    Document {
+        locales: vec!["en".into()],
+        entries: vec![
+            Entry {
+                path: vec!["A".into(), "X".into()],
+                texts: vec![Some("x".into())],
+                comment: Some(nasty.into()),
+                ..Entry::default()
+            },
+            Entry {
+                path: vec!["A".into(), "Y".into()],
+                texts: vec![Some("y".into())],
+                comment: Some("just a note".into()),
+                ..Entry::default()
+            },
+        ],
+        warnings: Vec::new(),
+    }
+}
+
+#[test]
+fn comments_are_written_only_on_request_and_never_break_the_file() {
+    let doc = commented_doc();
+    let sel = Selection::all(&doc);
+    let with = RenderOptions {
+        comments: true,
+        ..RenderOptions::default()
+    };
+    for format in Format::ALL {
+        assert_round_trip(&doc, &sel, format, &with);
+        let without = render_str(&doc, &sel, format, &RenderOptions::default());
+        assert!(
+            !without.contains("just a note"),
+            "{format}: comment written without request"
+        );
+    }
+    let cleaned = "a -- b */ c\nsecond # line\n-->\u{FFFD}\nend-";
+
+    let android = read_android(&render_str(&doc, &sel, Format::Android, &with)).unwrap();
+    assert_eq!(
+        android[0].comment.as_deref(),
+        Some("a - - b */ c\nsecond # line\n- ->\u{FFFD}\nend-")
+    );
+    assert_eq!(android[1].comment.as_deref(), Some("just a note"));
+
+    let ios = read_strings(&render_str(&doc, &sel, Format::Ios, &with)).unwrap();
+    assert_eq!(
+        ios[0].comment.as_deref(),
+        Some(&*format!(" {} ", cleaned.replace("*/", "* /")))
+    );
+
+    let xlf = read_xlf(&render_str(&doc, &sel, Format::Xlf, &with)).unwrap();
+    assert_eq!(xlf[0].units[0].note.as_deref(), Some(cleaned));
+
+    let po = read_po(&render_str(&doc, &sel, Format::Po, &with)).unwrap();
+    assert_eq!(po.units[0].comment.as_deref(), Some(cleaned));
+
+    let yml = render_str(&doc, &sel, Format::Yml, &with);
+    assert_eq!(
+        yml,
+        "\"en\":\n  \"A\":\n    # a -- b */ c\n    # second # line\n    # -->\u{FFFD}\n    # end-\n    \"X\": \"x\"\n    # just a note\n    \"Y\": \"y\"\n"
+    );
+}
+
+// ------------------------------------------------------------------ refusals and errors
+
+fn one_text(text: &str) -> Document {
+    Document {
+        locales: vec!["en".into(), "pl".into()],
+        entries: vec![Entry {
+            path: vec!["S".into(), "K".into()],
+            texts: vec![Some(text.into()), Some("ok".into())],
+            ..Entry::default()
+        }],
+        warnings: Vec::new(),
+    }
+}
+
+#[test]
+fn xlf_refuses_control_characters_naming_key_and_locale() {
+    let doc = one_text("bell\u{7}");
+    let err = render(
+        &doc,
+        &Selection::all(&doc),
+        Format::Xlf,
+        &RenderOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "xlf cannot carry the character U+0007 in the text of 'S.K' for locale 'en': XML 1.0 \
+         cannot hold control characters other than tab, line feed and carriage return, nor \
+         U+FFFE/U+FFFF, not even as &#N;; change that text in the sheet or choose another format"
+    );
+    // the same text as the base locale's <source> of another locale's unit
+    let opts = RenderOptions {
+        base_locale: Some(0),
+        ..RenderOptions::default()
+    };
+    let err = render(&doc, &only(&doc, 1), Format::Xlf, &opts).unwrap_err();
+    assert!(
+        matches!(err, RenderError::UnrepresentableText { ref locale, .. } if locale == "en"),
+        "{err}"
+    );
+    // every other format carries it
+    for format in [
+        Format::Json,
+        Format::Android,
+        Format::Ios,
+        Format::Yml,
+        Format::Po,
+    ] {
+        assert_round_trip(
+            &doc,
+            &Selection::all(&doc),
+            format,
+            &RenderOptions::default(),
+        );
+    }
+}
+
+#[test]
+fn nul_is_refused_where_the_consumer_would_cut_the_string() {
+    let doc = one_text("a\0b");
+    for format in [Format::Android, Format::Po, Format::Xlf] {
+        let err = render(
+            &doc,
+            &Selection::all(&doc),
+            format,
+            &RenderOptions::default(),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, RenderError::UnrepresentableText { character: '\0', ref key, .. } if key == "S.K"),
+            "{format}: {err}"
+        );
+    }
+    for format in [Format::Json, Format::Ios, Format::Yml] {
+        assert_round_trip(
+            &doc,
+            &Selection::all(&doc),
+            format,
+            &RenderOptions::default(),
+        );
+    }
+}
+
+#[test]
+fn xlf_without_base_uses_en_and_the_key_path_as_source() {
+    let doc = basic();
+    let body = render_str(&doc, &only(&doc, 1), Format::Xlf, &RenderOptions::default());
+    let files = read_xlf(&body).unwrap();
+    assert_eq!(files[0].source_language, "en");
+    assert_eq!(files[0].target_language, "pl");
+    assert_eq!(files[0].units[0].id, "CORE.LABELS.YES");
+    assert_eq!(
+        files[0].units[0].resname.as_deref(),
+        Some("core_labels_yes")
+    );
+    assert_eq!(files[0].units[0].source, "CORE.LABELS.YES");
+    assert_eq!(files[0].units[0].target.as_deref(), Some("Tak"));
+}
+
+#[test]
+fn xlf_refuses_a_locale_that_is_no_language_code() {
+    let mut doc = basic();
+    doc.locales[1] = "Polish (PL)".into();
+    let err = render(
+        &doc,
+        &Selection::all(&doc),
+        Format::Xlf,
+        &RenderOptions::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(err, RenderError::InvalidLanguage { ref locale } if locale == "Polish (PL)"));
+}
+
+#[test]
+fn bad_indices_are_errors_not_panics() {
+    let doc = basic();
+    let bad_base = RenderOptions {
+        base_locale: Some(2),
+        ..RenderOptions::default()
+    };
+    let err = render(&doc, &Selection::all(&doc), Format::Xlf, &bad_base).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "base locale index 2 is out of range: the document has 2 locales"
+    );
+    let sel = Selection {
+        locales: vec![LocaleSelection {
+            locale: 0,
+            entries: vec![0, 7],
+        }],
+    };
+    let err = render(&doc, &sel, Format::Json, &RenderOptions::default()).unwrap_err();
+    assert!(matches!(
+        err,
+        RenderError::SelectionOutOfRange {
+            what: "entry",
+            index: 7,
+            count: 3
+        }
+    ));
+}
+
+#[test]
+fn empty_selection_renders_an_empty_but_valid_body() {
+    let doc = basic();
+    let sel = Selection::default();
+    let bodies: Vec<String> = Format::ALL
+        .iter()
+        .map(|&f| render_str(&doc, &sel, f, &RenderOptions::default()))
+        .collect();
+    assert_eq!(bodies[0], "{}");
+    assert_eq!(read_android(&bodies[1]).unwrap(), []);
+    assert_eq!(bodies[2], "");
+    assert_eq!(read_yml(&bodies[3]).unwrap(), []);
+    assert_eq!(read_xlf(&bodies[4]).unwrap(), []);
+    assert_eq!(read_po(&bodies[5]).unwrap().units, []);
+}
+
+#[test]
+fn format_names_parse_case_insensitively_and_list_the_choices_on_error() {
+    assert_eq!("json".parse::<Format>().unwrap(), Format::Json);
+    assert_eq!("XLF".parse::<Format>().unwrap(), Format::Xlf);
+    for f in Format::ALL {
+        assert_eq!(f.name().parse::<Format>().unwrap(), f);
+    }
+    assert_eq!(
+        "yaml".parse::<Format>().unwrap_err().to_string(),
+        "format must be one of json, android, ios, yml, xlf, po; got 'yaml'"
+    );
+    let exts: Vec<_> = Format::ALL.iter().map(|f| f.extension()).collect();
+    assert_eq!(exts, ["json", "xml", "strings", "yml", "xlf", "po"]);
+    assert_eq!(
+        Format::Po.content_type(),
+        "text/x-gettext-translation; charset=utf-8"
+    );
+}
+
+// ------------------------------------------------------------------ properties
+
+/// Characters that break naive escaping, plus any Unicode scalar.
+fn hostile_char() -> impl Strategy<Value = char> {
+    prop_oneof![
+        4 => any::<char>(),
+        2 => prop::sample::select(vec![
+            '\'', '"', '\\', '@', '?', '%', '&', '<', '>', ' ', '\n', '\t', '\r', '#', ':', '-',
+            '*', '/', ';', '=', '$', '{', '[', '!', '~', '\u{85}', '\u{2028}', '\u{FEFF}',
+            '\u{FFFE}', '\u{FFFF}', '\u{7F}', '\u{A0}', 'ł', '🎉',
+        ]),
+        1 => (0u32..0x20).prop_map(|c| char::from_u32(c).unwrap_or(' ')),
+        4 => prop::char::range('a', 'z'),
+    ]
+}
+
+fn hostile_string(min: usize, max: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(hostile_char(), min..max).prop_map(|v| v.into_iter().collect())
+}
+
+/// 1–3 locales, up to 8 keys `[section, K<i>]` (unique, so no name conflicts), texts
+/// present or not.
+fn arbitrary_doc() -> impl Strategy<Value = Document> {
+    let pool = ["en_US", "pl", "de-DE"];
+    (1usize..=3, 1usize..=8).prop_flat_map(move |(n_locales, n_entries)| {
+        let entry = (
+            hostile_string(1, 6),
+            prop::collection::vec(
+                prop::option::weighted(0.8, hostile_string(1, 24)),
+                n_locales,
+            ),
+            prop::option::of(hostile_string(0, 20)),
+        );
+        prop::collection::vec(entry, n_entries).prop_map(move |entries| Document {
+            locales: pool[..n_locales].iter().map(|s| s.to_string()).collect(),
+            entries: entries
+                .into_iter()
+                .enumerate()
+                .map(|(i, (section, texts, comment))| Entry {
+                    path: vec![section, format!("K{i}")],
+                    texts,
+                    comment,
+                    ..Entry::default()
+                })
+                .collect(),
+            warnings: Vec::new(),
+        })
+    })
+}
+
+/// Whether `format` must refuse this selection, from the documented rules alone.
+fn must_refuse(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) -> bool {
+    let mut texts: Vec<&str> = Vec::new();
+    let mut keys: Vec<&str> = Vec::new();
+    for ls in &sel.locales {
+        for &e in &ls.entries {
+            let entry = &doc.entries[e];
+            let Some(text) = &entry.texts[ls.locale] else {
+                continue;
+            };
+            texts.push(text);
+            keys.extend(entry.path.iter().map(String::as_str));
+            if format == Format::Xlf
+                && let Some(Some(base)) = opts.base_locale.map(|b| &entry.texts[b])
+            {
+                texts.push(base);
+            }
+        }
+    }
+    match format {
+        Format::Xlf => texts
+            .iter()
+            .chain(&keys)
+            .any(|s| s.chars().any(xml_forbidden)),
+        Format::Android => texts.iter().any(|s| s.contains('\0')),
+        Format::Po => texts.iter().chain(&keys).any(|s| s.contains('\0')),
+        Format::Json | Format::Ios | Format::Yml => false,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_text_round_trips_or_is_refused_with_a_clear_error(
+        doc in arbitrary_doc(),
+        single in any::<bool>(),
+        comments in any::<bool>(),
+        keep_locale in any::<bool>(),
+        base in prop::option::of(0usize..1),
+    ) {
+        let sel = if single { only(&doc, 0) } else { Selection::all(&doc) };
+        let opts = RenderOptions { comments, keep_locale, base_locale: base };
+        for format in Format::ALL {
+            let refuse = must_refuse(&doc, &sel, format, &opts);
+            match render(&doc, &sel, format, &opts) {
+                Ok(rendered) => {
+                    prop_assert!(!refuse, "{} should have refused", format);
+                    prop_assert!(rendered.warnings.is_empty());
+                    assert_round_trip(&doc, &sel, format, &opts);
+                }
+                Err(err) => {
+                    prop_assert!(refuse, "{} refused: {}", format, err);
+                    let named = matches!(
+                        &err,
+                        RenderError::UnrepresentableText { format: f, key, .. }
+                            | RenderError::UnrepresentableKey { format: f, key, .. }
+                            if *f == format && !key.is_empty()
+                    );
+                    prop_assert!(named, "{}", err);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_valid_unique_and_every_loser_is_reported(
+        paths in prop::collection::vec(
+            prop::collection::vec(
+                prop::sample::select(vec!["a", "A", "a_b", "b", "1", "new", "É", "a-b", "_"]),
+                1..4,
+            ),
+            1..10,
+        ),
+        keep_locale in any::<bool>(),
+    ) {
+        let doc = Document {
+            locales: vec!["en".into(), "EN".into()],
+            entries: paths
+                .iter()
+                .enumerate()
+                .map(|(i, p)| Entry {
+                    path: p.iter().map(|s| s.to_string()).collect(),
+                    texts: vec![Some(format!("t{i}")), Some(format!("u{i}"))],
+                    ..Entry::default()
+                })
+                .collect(),
+            warnings: Vec::new(),
+        };
+        for sel in [only(&doc, 0), Selection::all(&doc)] {
+            for format in Format::ALL {
+                let opts = RenderOptions { keep_locale, ..RenderOptions::default() };
+                let rendered = render(&doc, &sel, format, &opts).unwrap();
+                let body = String::from_utf8(rendered.body).unwrap();
+                // the readers refuse duplicate names and (android) invalid ones
+                let texts: Vec<String> = if is_flat(format) {
+                    read_flat(&doc, &sel, format, &opts, &body)
+                        .unwrap_or_else(|e| panic!("{format}: {e}\n{body}"))
+                        .into_iter()
+                        .map(|(_, t)| t)
+                        .collect()
+                } else {
+                    read_tree(format, &body)
+                        .unwrap_or_else(|e| panic!("{format}: {e}\n{body}"))
+                        .into_iter()
+                        .map(|(_, t)| t)
+                        .collect()
+                };
+                for ls in &sel.locales {
+                    for &e in &ls.entries {
+                        let text = doc.entries[e].texts[ls.locale].as_ref().unwrap();
+                        let path = doc.entries[e].path.join(".");
+                        let shown = texts.contains(text);
+                        let reported = rendered.warnings.iter().any(|w| w.contains(&format!("'{path}'")));
+                        prop_assert!(shown || reported, "{}: {} lost silently\n{}", format, path, body);
+                    }
+                }
+            }
+        }
+    }
+}

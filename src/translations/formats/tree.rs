@@ -1,0 +1,343 @@
+//! The nested view `locale -> SECTION -> ... -> KEY -> text` for json and yml, built once
+//! over the selected entries: sections in order of first appearance, a key that would also
+//! be a section (or a repeated path) reported and left out, the first one kept.
+
+use crate::translations::formats::RenderError;
+use crate::translations::formats::fxhash::FxHashMap;
+use crate::translations::model::{Document, Entry, Selection};
+
+const NONE: usize = usize::MAX;
+const ROOT: usize = 0;
+
+struct Node<'a> {
+    name: &'a str,
+    parent: usize,
+    first_child: usize,
+    last_child: usize,
+    next_sibling: usize,
+    /// The entry of a key node; `NONE` for a section.
+    entry: usize,
+}
+
+/// A leaf as the sinks see it.
+pub(super) struct Leaf<'a> {
+    pub(super) name: &'a str,
+    pub(super) entry: &'a Entry,
+    pub(super) text: &'a str,
+}
+
+/// What json and yml write for each step of the walk. `depth` is 0 for locales.
+pub(super) trait TreeSink {
+    fn open(&mut self, name: &str, depth: usize, first: bool) -> Result<(), RenderError>;
+    fn leaf(&mut self, leaf: &Leaf<'_>, depth: usize, first: bool) -> Result<(), RenderError>;
+    fn close(&mut self, depth: usize) -> Result<(), RenderError>;
+}
+
+pub(super) struct Tree<'a> {
+    doc: &'a Document,
+    sel: &'a Selection,
+    nodes: Vec<Node<'a>>,
+    /// The key node of each entry, `NONE` where the entry is not in the tree.
+    leaf_of: Vec<usize>,
+    pub(super) warnings: Vec<String>,
+}
+
+impl<'a> Tree<'a> {
+    pub(super) fn build(doc: &'a Document, sel: &'a Selection) -> Tree<'a> {
+        let mut wanted = vec![false; doc.entries.len()];
+        let mut keys = 0;
+        for ls in &sel.locales {
+            for &e in &ls.entries {
+                keys += usize::from(!wanted[e]);
+                wanted[e] = true;
+            }
+        }
+        let mut tree = Tree {
+            doc,
+            sel,
+            nodes: Vec::with_capacity(keys + keys / 4 + 1),
+            leaf_of: vec![NONE; doc.entries.len()],
+            warnings: Vec::new(),
+        };
+        tree.nodes.push(Node {
+            name: "",
+            parent: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            entry: NONE,
+        });
+        let mut children: FxHashMap<(usize, &'a str), usize> =
+            FxHashMap::with_capacity_and_hasher(keys + keys / 4, Default::default());
+        // Consecutive keys usually share their sections: reuse the previous chain of
+        // section nodes and only look names up from the first difference on.
+        let mut prev_path: &[String] = &[];
+        let mut prev_chain: Vec<usize> = Vec::new();
+        let mut chain: Vec<usize> = Vec::new();
+        for (e, entry) in doc.entries.iter().enumerate() {
+            if !wanted[e] {
+                continue;
+            }
+            let path = entry.path.as_slice();
+            let Some((key, sections)) = path.split_last() else {
+                continue;
+            };
+            let shared = sections
+                .iter()
+                .zip(prev_path.iter())
+                .take_while(|(a, b)| a == b)
+                .count()
+                .min(prev_chain.len());
+            chain.clear();
+            chain.extend_from_slice(&prev_chain[..shared]);
+            let mut parent = chain.last().copied().unwrap_or(ROOT);
+            let mut blocked = None;
+            for (depth, name) in sections.iter().enumerate().skip(shared) {
+                let node = match children.get(&(parent, name.as_str())) {
+                    Some(&node) => node,
+                    None => tree.add(&mut children, parent, name, NONE),
+                };
+                if tree.nodes[node].entry != NONE {
+                    blocked = Some((tree.nodes[node].entry, depth));
+                    break;
+                }
+                chain.push(node);
+                parent = node;
+            }
+            if let Some((other, _)) = blocked {
+                tree.warn_conflict(other, e);
+                continue;
+            }
+            match children.get(&(parent, key.as_str())) {
+                Some(&node) => {
+                    let other = tree.nodes[node].entry;
+                    let other = if other == NONE {
+                        tree.first_key_under(node)
+                    } else {
+                        other
+                    };
+                    tree.warn_conflict(other, e);
+                }
+                None => {
+                    let node = tree.add(&mut children, parent, key, e);
+                    tree.leaf_of[e] = node;
+                }
+            }
+            prev_path = sections;
+            std::mem::swap(&mut prev_chain, &mut chain);
+        }
+        tree
+    }
+
+    fn add(
+        &mut self,
+        children: &mut FxHashMap<(usize, &'a str), usize>,
+        parent: usize,
+        name: &'a str,
+        entry: usize,
+    ) -> usize {
+        let node = self.nodes.len();
+        self.nodes.push(Node {
+            name,
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            entry,
+        });
+        let p = &mut self.nodes[parent];
+        if p.last_child == NONE {
+            p.first_child = node;
+        } else {
+            let last = p.last_child;
+            self.nodes[last].next_sibling = node;
+        }
+        self.nodes[parent].last_child = node;
+        children.insert((parent, name), node);
+        node
+    }
+
+    /// Any key inside section `node`: names the other side of a key/section conflict.
+    fn first_key_under(&self, mut node: usize) -> usize {
+        while self.nodes[node].entry == NONE && self.nodes[node].first_child != NONE {
+            node = self.nodes[node].first_child;
+        }
+        self.nodes[node].entry
+    }
+
+    fn warn_conflict(&mut self, kept: usize, lost: usize) {
+        let path = |e: usize| {
+            self.doc
+                .entries
+                .get(e)
+                .map(|entry| entry.path.join("."))
+                .unwrap_or_default()
+        };
+        let (kept, lost) = (path(kept), path(lost));
+        let message = if kept == lost {
+            format!("key '{lost}' appears twice; kept the first")
+        } else {
+            format!(
+                "key '{lost}' clashes with key '{kept}' (a key cannot also be a section); kept '{kept}', left out '{lost}'"
+            )
+        };
+        self.warnings.push(message);
+    }
+
+    /// Walks every selected locale in selection order, and within it the sections and keys
+    /// that have a text there, in tree order.
+    pub(super) fn walk(&self, sink: &mut impl TreeSink) -> Result<(), RenderError> {
+        // live[node] == stamp: the node has a key selected in the current locale, whose
+        // text is kept in text[node] so the walk does not chase the entry again
+        let mut live = vec![usize::MAX; self.nodes.len()];
+        let mut text: Vec<&str> = vec![""; self.nodes.len()];
+        let mut first_locale = true;
+        for (stamp, ls) in self.sel.locales.iter().enumerate() {
+            let mut any = false;
+            for &e in &ls.entries {
+                let mut node = self.leaf_of[e];
+                let Some(Some(leaf_text)) = self.doc.entries[e].texts.get(ls.locale) else {
+                    continue;
+                };
+                if node == NONE {
+                    continue;
+                }
+                text[node] = leaf_text;
+                any = true;
+                while node != ROOT && live[node] != stamp {
+                    live[node] = stamp;
+                    node = self.nodes[node].parent;
+                }
+            }
+            if !any {
+                continue;
+            }
+            sink.open(&self.doc.locales[ls.locale], 0, first_locale)?;
+            first_locale = false;
+            self.walk_children(ROOT, 1, stamp, &live, &text, sink)?;
+            sink.close(0)?;
+        }
+        Ok(())
+    }
+
+    fn walk_children(
+        &self,
+        parent: usize,
+        depth: usize,
+        stamp: usize,
+        live: &[usize],
+        text: &[&str],
+        sink: &mut impl TreeSink,
+    ) -> Result<(), RenderError> {
+        let mut first = true;
+        let mut child = self.nodes[parent].first_child;
+        while child != NONE {
+            let node = &self.nodes[child];
+            if live[child] == stamp {
+                if node.entry == NONE {
+                    sink.open(node.name, depth, first)?;
+                    self.walk_children(child, depth + 1, stamp, live, text, sink)?;
+                    sink.close(depth)?;
+                } else {
+                    let leaf = Leaf {
+                        name: node.name,
+                        entry: &self.doc.entries[node.entry],
+                        text: text[child],
+                    };
+                    sink.leaf(&leaf, depth, first)?;
+                }
+                first = false;
+            }
+            child = node.next_sibling;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes the walk as `name{...}` / `name=text` to check structure and order.
+    struct Trace(String);
+
+    impl TreeSink for Trace {
+        fn open(&mut self, name: &str, _: usize, first: bool) -> Result<(), RenderError> {
+            if !first {
+                self.0.push(' ');
+            }
+            self.0.push_str(name);
+            self.0.push('{');
+            Ok(())
+        }
+        fn leaf(&mut self, leaf: &Leaf<'_>, _: usize, first: bool) -> Result<(), RenderError> {
+            if !first {
+                self.0.push(' ');
+            }
+            self.0.push_str(&format!("{}={}", leaf.name, leaf.text));
+            Ok(())
+        }
+        fn close(&mut self, _: usize) -> Result<(), RenderError> {
+            self.0.push('}');
+            Ok(())
+        }
+    }
+
+    fn doc(rows: &[(&str, Option<&str>, Option<&str>)]) -> Document {
+        Document {
+            locales: vec!["en".into(), "pl".into()],
+            entries: rows
+                .iter()
+                .map(|(path, en, pl)| Entry {
+                    path: path.split('.').map(str::to_owned).collect(),
+                    texts: vec![en.map(str::to_owned), pl.map(str::to_owned)],
+                    ..Entry::default()
+                })
+                .collect(),
+            warnings: Vec::new(),
+        }
+    }
+
+    fn trace(d: &Document) -> (String, Vec<String>) {
+        let sel = Selection::all(d);
+        let tree = Tree::build(d, &sel);
+        let mut sink = Trace(String::new());
+        tree.walk(&mut sink).unwrap();
+        (sink.0, tree.warnings)
+    }
+
+    #[test]
+    fn sections_keep_first_appearance_order_and_empty_ones_vanish() {
+        let d = doc(&[
+            ("A.X", Some("1"), None),
+            ("B.Y", Some("2"), Some("3")),
+            ("A.Z", None, Some("4")),
+            ("C", Some("5"), None),
+        ]);
+        let (walk, warnings) = trace(&d);
+        assert_eq!(walk, "en{A{X=1} B{Y=2} C=5} pl{A{Z=4} B{Y=3}}");
+        assert!(warnings.is_empty());
+    }
+
+    #[test]
+    fn key_that_is_also_a_section_keeps_the_first() {
+        let d = doc(&[
+            ("A.B", Some("key"), None),
+            ("A.B.C", Some("under"), None),
+            ("D.E", Some("under"), None),
+            ("D", Some("key"), None),
+            ("F", Some("1"), None),
+            ("F", Some("2"), None),
+        ]);
+        let (walk, warnings) = trace(&d);
+        assert_eq!(walk, "en{A{B=key} D{E=under} F=1}");
+        assert_eq!(
+            warnings,
+            [
+                "key 'A.B.C' clashes with key 'A.B' (a key cannot also be a section); kept 'A.B', left out 'A.B.C'",
+                "key 'D' clashes with key 'D.E' (a key cannot also be a section); kept 'D.E', left out 'D'",
+                "key 'F' appears twice; kept the first",
+            ]
+        );
+    }
+}

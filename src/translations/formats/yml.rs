@@ -1,0 +1,120 @@
+//! yml: nested like json, block style, every key and value double-quoted so no YAML 1.1 or
+//! 1.2 parser reads a text as a boolean, null, number, date, anchor, tag or comment.
+//! Comments go on `#` lines above their key.
+
+use std::convert::Infallible;
+
+use crate::translations::formats::escape::{
+    Specials, clean_comment, escape_into, push_char, push_hex,
+};
+use crate::translations::formats::tree::{Leaf, Tree, TreeSink};
+use crate::translations::formats::{RenderError, RenderOptions};
+
+/// PyYAML stops looking for a `:` after 1024 characters of an implicit key; longer keys are
+/// written in the explicit `? key` form.
+const IMPLICIT_KEY_MAX: usize = 1000;
+
+struct Yml<'o> {
+    out: &'o mut Vec<u8>,
+    comments: bool,
+}
+
+impl Yml<'_> {
+    fn indent(&mut self, depth: usize) {
+        self.out.resize(self.out.len() + 2 * depth, b' ');
+    }
+
+    /// Writes `"name":` and leaves the line open.
+    fn key(&mut self, name: &str, depth: usize) {
+        self.indent(depth);
+        let start = self.out.len();
+        push_double_quoted(self.out, name);
+        if self.out.len() - start > IMPLICIT_KEY_MAX {
+            self.out.splice(start..start, *b"? ");
+            self.out.push(b'\n');
+            self.indent(depth);
+        }
+        self.out.push(b':');
+    }
+}
+
+impl TreeSink for Yml<'_> {
+    fn open(&mut self, name: &str, depth: usize, _first: bool) -> Result<(), RenderError> {
+        self.key(name, depth);
+        self.out.push(b'\n');
+        Ok(())
+    }
+
+    fn leaf(&mut self, leaf: &Leaf<'_>, depth: usize, _first: bool) -> Result<(), RenderError> {
+        if self.comments
+            && let Some(comment) = &leaf.entry.comment
+        {
+            for line in clean_comment(comment).split('\n') {
+                self.indent(depth);
+                self.out.push(b'#');
+                if !line.is_empty() {
+                    self.out.push(b' ');
+                    self.out.extend_from_slice(line.as_bytes());
+                }
+                self.out.push(b'\n');
+            }
+        }
+        self.key(leaf.name, depth);
+        self.out.push(b' ');
+        push_double_quoted(self.out, leaf.text);
+        self.out.push(b'\n');
+        Ok(())
+    }
+
+    fn close(&mut self, _depth: usize) -> Result<(), RenderError> {
+        Ok(())
+    }
+}
+
+pub(super) fn render(
+    tree: &Tree<'_>,
+    opts: &RenderOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
+    let start = out.len();
+    tree.walk(&mut Yml {
+        out: &mut *out,
+        comments: opts.comments,
+    })?;
+    if out.len() == start {
+        out.extend_from_slice(b"{}\n");
+    }
+    Ok(())
+}
+
+/// `"`, `\`, every C0 control, DEL, C1 (NEL is a line break in YAML 1.1), U+2028/U+2029
+/// (line breaks in YAML 1.1), BOM and the non-characters U+FFFE/U+FFFF.
+const SPECIALS: Specials = Specials::new(b"\"\\", true, true);
+
+/// A YAML double-quoted scalar using only the escapes every YAML 1.1 and 1.2 parser knows:
+/// `\" \\ \0 \t \n \r`, `\xHH` and `\uHHHH`.
+pub(super) fn push_double_quoted(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let done: Result<(), Infallible> = escape_into(out, s, &SPECIALS, |out, c, _| {
+        match c {
+            '"' => out.extend_from_slice(b"\\\""),
+            '\\' => out.extend_from_slice(b"\\\\"),
+            '\0' => out.extend_from_slice(b"\\0"),
+            '\t' => out.extend_from_slice(b"\\t"),
+            '\n' => out.extend_from_slice(b"\\n"),
+            '\r' => out.extend_from_slice(b"\\r"),
+            '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}' => {
+                out.extend_from_slice(b"\\x");
+                push_hex(out, u32::from(c), 2);
+            }
+            '\u{2028}' | '\u{2029}' | '\u{FEFF}' | '\u{FFFE}' | '\u{FFFF}' => {
+                out.extend_from_slice(b"\\u");
+                push_hex(out, u32::from(c), 4);
+            }
+            c => push_char(out, c),
+        }
+        Ok(())
+    });
+    let Ok(()) = done;
+    out.push(b'"');
+}
