@@ -2,6 +2,7 @@
 //! (0 success, 1 runtime error, 2 usage error — clap's own), one line on stderr.
 
 mod config_cmd;
+mod files;
 mod serve;
 
 use crate::config::{self, Loaded, Sources};
@@ -79,10 +80,35 @@ pub struct PendingArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum FilesCommand {
-    /// Copy files into the object store and record them.
-    Add(PendingArgs),
-    /// Bulk-load file records from JSON lines or CSV.
-    Import(PendingArgs),
+    /// Copy files into the object store and record them (prints each record as JSON).
+    Add(AddArgs),
+    /// Bulk-load file records from JSON lines (.jsonl) or CSV: all rows or none.
+    Import {
+        /// The records file.
+        file: PathBuf,
+    },
+    /// Add generated records, for benchmarks and load tests.
+    #[command(hide = true)]
+    Seed {
+        /// How many records.
+        count: u64,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// Files to add.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Bucket of the new records.
+    #[arg(long, default_value = crate::files::routes::DEFAULT_BUCKET)]
+    pub bucket: String,
+    /// Who may read the records.
+    #[arg(long, default_value = "public", value_parser = ["public", "private"])]
+    pub permission: String,
+    /// Description of the new records.
+    #[arg(long, default_value = "")]
+    pub description: String,
 }
 
 #[derive(Debug, Subcommand)]
@@ -130,8 +156,19 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Generate(_) => not_yet("generate"),
         Command::Produce(_) => not_yet("produce"),
         Command::Auth(_) => not_yet("auth"),
-        Command::Files(FilesCommand::Add(_)) => not_yet("files add"),
-        Command::Files(FilesCommand::Import(_)) => not_yet("files import"),
+        Command::Files(FilesCommand::Add(ref args)) => files::add(
+            &sources(vec![]),
+            files::AddOptions {
+                paths: args.paths.clone(),
+                bucket: args.bucket.clone(),
+                permission: args.permission.parse().map_err(Failure::from)?,
+                description: args.description.clone(),
+            },
+        ),
+        Command::Files(FilesCommand::Import { ref file }) => {
+            files::import(&sources(vec![]), file.clone())
+        }
+        Command::Files(FilesCommand::Seed { count }) => files::seed(&sources(vec![]), count),
     }
 }
 

@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod files;
 pub mod http;
 pub mod logging;
 pub mod objects;

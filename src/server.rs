@@ -3,6 +3,9 @@
 //! requests finish and flushes the stores.
 
 use crate::config::ConfigHandle;
+use crate::config::Settings;
+use crate::files::{self, FilesDb, RepoError};
+use crate::http::auth;
 use crate::http::error::{recover, respond};
 use crate::http::metrics::Metrics;
 use crate::http::routes::{self, on};
@@ -10,15 +13,19 @@ use crate::http::{ApiError, system};
 use crate::objects::routes::{ObjectRequest, ObjectsEndpoint};
 use crate::objects::{CredentialsError, EmbeddedCredentials, ObjectError, ObjectStore};
 use crate::shutdown::Shutdown;
-use crate::signing::{Credentials, DEFAULT_MAX_CLOCK_SKEW, Verifier};
+use crate::signing::{
+    Addressing, Credentials, DEFAULT_MAX_CLOCK_SKEW, Signer, SigningTarget, Verifier,
+};
 use crate::translations::routes::get_translations;
 use crate::translations::service::TranslationService;
 use crate::translations::store::StoreError;
 use std::sync::Arc;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 use tokio::net::TcpListener;
 use warp::Filter;
 use warp::filters::BoxedFilter;
+use warp::http::HeaderMap;
 use warp::path::FullPath;
 use warp::reply::Response;
 
@@ -31,6 +38,9 @@ pub struct AppState {
     pub objects: Option<Arc<ObjectsEndpoint>>,
     /// The embedded store's credentials (generated on first start).
     pub embedded_credentials: Credentials,
+    pub files: FilesDb,
+    /// The signer for the settings in force, rebuilt when a reload changes them.
+    signer: Mutex<Option<(Arc<Settings>, Arc<Signer>)>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -43,6 +53,8 @@ pub enum ServeError {
     Objects(#[from] ObjectError),
     #[error(transparent)]
     Credentials(#[from] CredentialsError),
+    #[error(transparent)]
+    Files(#[from] RepoError),
     #[error("start-up task failed: {0}")]
     Task(String),
 }
@@ -57,6 +69,7 @@ impl AppState {
             reason: e.to_string(),
         })?;
         let embedded_credentials = EmbeddedCredentials::load_or_create(data_dir)?;
+        let files = FilesDb::open(&settings.database.path)?;
         let objects = if settings.objects.enabled {
             Some(Arc::new(ObjectsEndpoint {
                 store: Arc::new(ObjectStore::open(settings.objects.root.clone())?),
@@ -65,6 +78,7 @@ impl AppState {
                     embedded_credentials.secret_access_key.clone(),
                     DEFAULT_MAX_CLOCK_SKEW,
                 ),
+                files: Some(files.clone()),
             }))
         } else {
             None
@@ -73,9 +87,49 @@ impl AppState {
             translations: Arc::new(TranslationService::open(&settings.translations)?),
             objects,
             embedded_credentials,
+            files,
             config,
             metrics: Metrics::default(),
+            signer: Mutex::new(None),
         })
+    }
+
+    /// The signer for the current settings: for `signing.endpoint` when set, else for the
+    /// embedded store at `<public_url>/objects` with the embedded credentials.
+    pub fn signer(&self) -> Result<Arc<Signer>, ApiError> {
+        let settings = self.config.settings();
+        let mut cached = self.signer.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((for_settings, signer)) = cached.as_ref()
+            && Arc::ptr_eq(for_settings, &settings)
+        {
+            return Ok(signer.clone());
+        }
+        let signing = &settings.signing;
+        let (target, credentials) = match &signing.endpoint {
+            Some(endpoint) => (
+                SigningTarget {
+                    endpoint: endpoint.clone(),
+                    addressing: signing.addressing,
+                    region: signing.region.clone(),
+                },
+                Credentials {
+                    access_key_id: signing.access_key_id.clone(),
+                    secret_access_key: signing.secret_access_key.clone(),
+                    session_token: signing.session_token.clone(),
+                },
+            ),
+            None => (
+                SigningTarget {
+                    endpoint: format!("{}/objects", signing.public_url),
+                    addressing: Addressing::Path,
+                    region: signing.region.clone(),
+                },
+                self.embedded_credentials.clone(),
+            ),
+        };
+        let signer = Arc::new(Signer::new(target, credentials)?);
+        *cached = Some((settings, signer.clone()));
+        Ok(signer)
     }
 
     /// Makes every accepted write durable; called once the server has stopped.
@@ -157,6 +211,63 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .then(|_, state: Arc<AppState>, params, headers| async move {
             respond(get_translations(state.translations.clone(), params, headers).await)
         });
+    let list_files = on(&routes::FILES_LIST)
+        .and(with_state.clone())
+        .and(warp::query::<Vec<(String, String)>>())
+        .and(warp::header::headers_cloned())
+        .then(|_, state: Arc<AppState>, params, headers| async move {
+            let settings = state.config.settings();
+            respond(files::routes::list_files(state.files.clone(), settings, params, headers).await)
+        });
+    let get_file = on(&routes::FILE_GET)
+        .and(with_state.clone())
+        .and(warp::query::<Vec<(String, String)>>())
+        .and(warp::header::headers_cloned())
+        .then(|_, state: Arc<AppState>, params, headers| async move {
+            let settings = state.config.settings();
+            let signer = match state.signer() {
+                Ok(signer) => signer,
+                Err(e) => return e.into_response(),
+            };
+            respond(
+                files::routes::get_file(state.files.clone(), settings, signer, params, headers)
+                    .await,
+            )
+        });
+    let body_limit = state.config.settings().server.body_limit_bytes;
+    let create_file = on(&routes::FILES_CREATE)
+        .and(with_state.clone())
+        .and(warp::header::headers_cloned())
+        // The key is checked before the body is read.
+        .and_then(|_, state: Arc<AppState>, headers: HeaderMap| async move {
+            match auth::require_admin(&headers, &state.config.settings().auth) {
+                Ok(()) => Ok((state, headers)),
+                Err(e) => Err(warp::reject::custom(e)),
+            }
+        })
+        .untuple_one()
+        .and(warp::body::content_length_limit(body_limit))
+        .and(warp::multipart::form().max_length(body_limit))
+        .then(|state: Arc<AppState>, headers, form| async move {
+            let settings = state.config.settings();
+            let store = state.objects.as_ref().map(|o| o.store.clone());
+            respond(
+                files::routes::create_file(state.files.clone(), store, settings, headers, form)
+                    .await,
+            )
+        });
+    let delete_file = on(&routes::FILE_DELETE)
+        .and(with_state.clone())
+        .and(warp::query::<Vec<(String, String)>>())
+        .and(warp::header::headers_cloned())
+        .then(|_, state: Arc<AppState>, params, headers| async move {
+            let settings = state.config.settings();
+            let store = state.objects.as_ref().map(|o| o.store.clone());
+            respond(
+                files::routes::delete_file(state.files.clone(), store, settings, params, headers)
+                    .await,
+            )
+        });
     let objects = on(&routes::OBJECT_GET)
         .map(|p| (p, false))
         .or(on(&routes::OBJECT_HEAD).map(|p| (p, true)))
@@ -181,7 +292,7 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
                     query,
                     headers,
                 };
-                endpoint.answer(request, |_, _| None).await
+                endpoint.answer(request).await
             },
         );
 
@@ -204,6 +315,14 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .or(metrics)
         .unify()
         .or(openapi)
+        .unify()
+        .or(list_files)
+        .unify()
+        .or(get_file)
+        .unify()
+        .or(create_file)
+        .unify()
+        .or(delete_file)
         .unify()
         .or(translations)
         .unify()

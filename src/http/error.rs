@@ -27,6 +27,8 @@ pub enum ApiError {
         allowed: String,
     },
     #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
     PayloadTooLarge(String),
     /// The request is well-formed but its content cannot be expressed (a text a format
     /// cannot carry).
@@ -58,6 +60,7 @@ impl ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -111,6 +114,51 @@ impl From<crate::translations::service::ServeTranslationsError> for ApiError {
             ) => ApiError::Unprocessable(e.to_string()),
             E::Render(e) => ApiError::Internal(e.to_string()),
         }
+    }
+}
+
+impl From<crate::files::QueryError> for ApiError {
+    fn from(e: crate::files::QueryError) -> ApiError {
+        ApiError::BadRequest(e.to_string())
+    }
+}
+
+impl From<crate::files::RecordError> for ApiError {
+    fn from(e: crate::files::RecordError) -> ApiError {
+        ApiError::BadRequest(e.to_string())
+    }
+}
+
+impl From<crate::files::RepoError> for ApiError {
+    fn from(e: crate::files::RepoError) -> ApiError {
+        use crate::files::RepoError as E;
+        match e {
+            E::NotFound { .. } => ApiError::NotFound(e.to_string()),
+            E::Conflict { .. } => ApiError::Conflict(e.to_string()),
+            E::Invalid(e) => e.into(),
+            E::Busy { .. } => ApiError::Unavailable(e.to_string()),
+            other => ApiError::Internal(other.detail()),
+        }
+    }
+}
+
+impl From<crate::objects::ObjectError> for ApiError {
+    fn from(e: crate::objects::ObjectError) -> ApiError {
+        use crate::objects::ObjectError as E;
+        match e {
+            E::InvalidBucket { .. } | E::InvalidKey { .. } => ApiError::BadRequest(e.to_string()),
+            E::NotFound { .. } => ApiError::NotFound(e.to_string()),
+            E::KeyConflict { .. } => ApiError::Conflict(e.to_string()),
+            E::Io { .. } => ApiError::Internal(e.to_string()),
+        }
+    }
+}
+
+/// A record that cannot be signed is a configuration problem (endpoint, credentials), not
+/// the client's: logged in full, answered generically.
+impl From<crate::signing::SigningError> for ApiError {
+    fn from(e: crate::signing::SigningError) -> ApiError {
+        ApiError::Internal(format!("cannot sign the URL: {e}"))
     }
 }
 

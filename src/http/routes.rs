@@ -93,6 +93,91 @@ pub const TRANSLATIONS: Route = Route {
     ],
 };
 
+pub const FILES_LIST: Route = Route {
+    method: "GET",
+    path: "/files",
+    summary: "File records, newest first, paginated",
+    params: &[
+        query(
+            "permission",
+            "public or private (private needs an API key when keys are configured)",
+        ),
+        query(
+            "fileName",
+            "case-insensitive substring of the file name; % and _ match themselves",
+        ),
+        query("page", "integer >= 1, default 1"),
+        query(
+            "limit",
+            "integer >= 1, default files.default_limit (25), clamped to files.max_limit (100)",
+        ),
+    ],
+    responses: &[
+        (
+            200,
+            "{data: [record], meta: {total: \"digits\", page, limit}}",
+        ),
+        (400, "a bad page, limit, permission or fileName"),
+        (
+            401,
+            "permission=private without a valid API key, or an unknown key",
+        ),
+    ],
+};
+
+pub const FILE_GET: Route = Route {
+    method: "GET",
+    path: "/file",
+    summary: "One file record with a presigned GET URL (signedUrl)",
+    params: &[Param {
+        name: "key",
+        location: "query",
+        required: true,
+        description: "the record's key",
+    }],
+    responses: &[
+        (200, "the record plus signedUrl"),
+        (400, "key missing"),
+        (401, "a private record without a valid API key"),
+        (404, "no record has this key"),
+    ],
+};
+
+pub const FILES_CREATE: Route = Route {
+    method: "POST",
+    path: "/files",
+    summary: "Upload a file (multipart: file, bucket, permission, description, status); admin key",
+    params: &[],
+    responses: &[
+        (201, "the new record"),
+        (400, "a bad form field"),
+        (401, "no admin key"),
+        (
+            403,
+            "not an admin key, or writes are off (no auth.admin_keys)",
+        ),
+        (413, "body over server.body_limit_bytes"),
+    ],
+};
+
+pub const FILE_DELETE: Route = Route {
+    method: "DELETE",
+    path: "/file",
+    summary: "Delete a record and its object; admin key",
+    params: &[Param {
+        name: "key",
+        location: "query",
+        required: true,
+        description: "the record's key",
+    }],
+    responses: &[
+        (204, "deleted"),
+        (401, "no admin key"),
+        (403, "not an admin key, or writes are off"),
+        (404, "no record has this key"),
+    ],
+};
+
 const OBJECT_RESPONSES: &[(u16, &str)] = &[
     (200, "the object"),
     (206, "the requested byte range"),
@@ -142,6 +227,10 @@ pub const ROUTES: &[&Route] = &[
     &HEALTH,
     &METRICS,
     &OPENAPI,
+    &FILES_LIST,
+    &FILES_CREATE,
+    &FILE_GET,
+    &FILE_DELETE,
     &TRANSLATIONS,
     &OBJECT_GET,
     &OBJECT_HEAD,

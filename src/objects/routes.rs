@@ -3,6 +3,7 @@
 //! for one byte range. Errors are S3-style XML, so S3 tools understand them.
 
 use super::{ObjectStore, parse_range};
+use crate::files::FilesDb;
 use crate::http::error::S3Error;
 use crate::http::routes::PathParams;
 use crate::signing::{PresignedRequest, Verifier, percent_decode};
@@ -19,6 +20,8 @@ const CHUNK: usize = 64 * 1024;
 pub struct ObjectsEndpoint {
     pub store: Arc<ObjectStore>,
     pub verifier: Verifier,
+    /// The catalogue, for the recorded `fileType` of a key (`Content-Type`).
+    pub files: Option<FilesDb>,
 }
 
 /// One object request as received.
@@ -33,24 +36,16 @@ pub struct ObjectRequest {
 }
 
 impl ObjectsEndpoint {
-    /// Answers the request; `file_type` looks up the recorded `fileType` of a key (for
-    /// `Content-Type`), when the catalogue has one.
-    pub async fn answer<F>(&self, request: ObjectRequest, file_type: F) -> Response
-    where
-        F: FnOnce(String, String) -> Option<String> + Send + 'static,
-    {
+    pub async fn answer(&self, request: ObjectRequest) -> Response {
         let head = request.head;
         let resource = request.path.clone();
-        match self.try_answer(request, file_type).await {
+        match self.try_answer(request).await {
             Ok(response) => response,
             Err(error) => error.at(&resource).into_response(head),
         }
     }
 
-    async fn try_answer<F>(&self, request: ObjectRequest, file_type: F) -> Result<Response, S3Error>
-    where
-        F: FnOnce(String, String) -> Option<String> + Send + 'static,
-    {
+    async fn try_answer(&self, request: ObjectRequest) -> Result<Response, S3Error> {
         let decode = |raw: &str| {
             percent_decode(raw).ok_or_else(|| {
                 S3Error::new(
@@ -74,6 +69,7 @@ impl ObjectsEndpoint {
         super::validate_bucket(&bucket)?;
         super::validate_key(&key)?;
         self.verify(&request)?;
+        let file_type = self.recorded_file_type(&bucket, &key).await;
 
         let store = self.store.clone();
         let range_header = request
@@ -95,8 +91,7 @@ impl ObjectsEndpoint {
                     e.to_string(),
                 )
             })?;
-            let content_type =
-                super::content_type(&file_type(bucket, key.clone()).unwrap_or_default(), &key);
+            let content_type = super::content_type(&file_type.unwrap_or_default(), &key);
             Ok::<_, S3Error>((file, length, range, meta, content_type))
         })
         .await
@@ -134,6 +129,17 @@ impl ObjectsEndpoint {
             set(header::CONTENT_RANGE, range.content_range(meta.len));
         }
         Ok(response)
+    }
+
+    /// The `fileType` the catalogue holds for this object, if it has a record of it.
+    async fn recorded_file_type(&self, bucket: &str, key: &str) -> Option<String> {
+        let record = self
+            .files
+            .as_ref()?
+            .get_by_key(key.to_owned())
+            .await
+            .ok()??;
+        (record.bucket == bucket).then_some(record.file_type)
     }
 
     /// Checks the signature. A HEAD request also accepts a URL signed for GET, so that

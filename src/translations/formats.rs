@@ -15,7 +15,9 @@ mod tree;
 mod xlf;
 mod yml;
 
+// Shared with the HTTP tests in `tests/`, so it lives there.
 #[cfg(test)]
+#[path = "../../tests/support/readback.rs"]
 mod readback;
 #[cfg(test)]
 mod tests;

@@ -179,3 +179,176 @@ pub fn save_like_an_editor(path: &Path, text: &str) {
     std::fs::write(&tmp, text).unwrap();
     std::fs::rename(&tmp, path).unwrap();
 }
+
+/// A server run in-process over stores the test holds, in its own temporary folder, for
+/// tests that put translation documents in directly (what the producer will do). Stops
+/// when dropped.
+pub struct TestServer {
+    pub state: Arc<depot::server::AppState>,
+    pub base: String,
+    pub client: reqwest::Client,
+    shutdown: depot::shutdown::Shutdown,
+    _dir: tempfile::TempDir,
+}
+
+impl TestServer {
+    /// Opens the stores in a new temporary folder and serves them on a loopback port. The
+    /// listener is bound before this returns, so requests can follow at once.
+    pub async fn start() -> TestServer {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let sources = depot::config::Sources {
+            toml_path: dir.path().join("depot.toml"),
+            env_file: dir.path().join(".env.service"),
+            process_env: vec![],
+            flags: vec![
+                (
+                    "server.data_dir".into(),
+                    dir.path().join("data").display().to_string(),
+                ),
+                ("server.listen".into(), "127.0.0.1:0".into()),
+            ],
+        };
+        let loaded = depot::config::load(&sources).expect("configuration loads");
+        let handle = depot::config::ConfigHandle::new(sources, loaded);
+        let state = tokio::task::spawn_blocking(move || depot::server::AppState::open(handle))
+            .await
+            .expect("open task runs")
+            .expect("stores open");
+        let state = Arc::new(state);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("loopback port");
+        let base = format!("http://{}", listener.local_addr().expect("bound address"));
+        let shutdown = depot::shutdown::Shutdown::new();
+        tokio::spawn(depot::server::serve_state(
+            state.clone(),
+            listener,
+            shutdown.clone(),
+        ));
+        TestServer {
+            state,
+            base,
+            client: reqwest::Client::new(),
+            shutdown,
+            _dir: dir,
+        }
+    }
+
+    /// Converts sheet rows and stores the document, as the producer does after a fetch.
+    pub async fn put_sheet(
+        &self,
+        rows: Vec<Vec<String>>,
+    ) -> depot::translations::store::PutOutcome {
+        let state = self.state.clone();
+        tokio::task::spawn_blocking(move || {
+            let document = depot::translations::sheet::convert(&rows).expect("sheet converts");
+            state.translations.put(document).expect("document stored")
+        })
+        .await
+        .expect("put task runs")
+    }
+
+    pub fn url(&self, path_and_query: &str) -> String {
+        format!("{}{}", self.base, path_and_query)
+    }
+
+    /// GET with extra request headers; the body is read whole, without decompression.
+    pub async fn get(&self, path_and_query: &str, headers: &[(&str, &str)]) -> HttpReply {
+        let mut request = self.client.get(self.url(path_and_query));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send().await.expect("request succeeds");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = response.bytes().await.expect("body").to_vec();
+        HttpReply {
+            status,
+            headers,
+            body,
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.shutdown.trigger();
+    }
+}
+
+/// A response as a test looks at it.
+#[derive(Debug)]
+pub struct HttpReply {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl HttpReply {
+    pub fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).expect("UTF-8 body")
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().expect("ASCII header"))
+    }
+
+    /// The contract's error body `{"statusCode", "error", "message"}` (and nothing else),
+    /// checked against the status line; returns the message.
+    pub fn error_message(&self) -> String {
+        let body: serde_json::Value = serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("error body is not JSON ({e}): {:?}", self.text()));
+        let fields = body.as_object().expect("error body is an object");
+        let mut names: Vec<&str> = fields.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["error", "message", "statusCode"], "{body}");
+        assert_eq!(body["statusCode"], self.status, "{body}");
+        let reason = reqwest::StatusCode::from_u16(self.status)
+            .ok()
+            .and_then(|s| s.canonical_reason())
+            .expect("a standard status");
+        assert_eq!(body["error"], reason, "{body}");
+        body["message"]
+            .as_str()
+            .expect("message is text")
+            .to_owned()
+    }
+}
+
+/// The text of `tests/fixtures/<path>`.
+pub fn fixture_text(path: &str) -> String {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(path);
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
+}
+
+/// The `values` of `tests/fixtures/sheets/<name>.sheet.json`: the rows the Sheets API gives.
+pub fn sheet_rows(name: &str) -> Vec<Vec<String>> {
+    let sheet: serde_json::Value =
+        serde_json::from_str(&fixture_text(&format!("sheets/{name}.sheet.json")))
+            .expect("sheet fixture is JSON");
+    serde_json::from_value(sheet["values"].clone()).expect("values are rows of strings")
+}
+
+/// A query string from `(name, value)` pairs, both percent-encoded (RFC 3986 unreserved
+/// characters stay as they are).
+pub fn query(pairs: &[(&str, &str)]) -> String {
+    fn encode(s: &str) -> String {
+        s.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                    (b as char).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    }
+    pairs
+        .iter()
+        .map(|(name, value)| format!("{}={}", encode(name), encode(value)))
+        .collect::<Vec<_>>()
+        .join("&")
+}

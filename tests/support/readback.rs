@@ -1,16 +1,16 @@
 //! Test-only readers, one per format, each modelled on the consumer the SPEC names (aapt2,
 //! Apple's/GNUstep's strings parser, an XLIFF 1.2 reader, YAML parsers, msgfmt) so the
 //! round-trip tests check what apps really read, not what our own writer meant.
+//!
+//! Shared by the unit tests of `src/translations/formats` and the HTTP tests in `tests/`,
+//! so it uses only std and external crates: the consumers' rules below are written from
+//! the consumers, never imported from the writers they check.
 
 use std::collections::HashSet;
 
 use quick_xml::events::{BytesRef, BytesStart, Event};
 use quick_xml::{Reader, XmlVersion};
 use saphyr::{LoadableYamlNode, Scalar, Yaml};
-
-use crate::translations::formats::android::verify_java_string_format;
-use crate::translations::formats::escape::xml_forbidden;
-use crate::translations::formats::flatten::is_valid_android_name;
 
 /// A flat `name -> text` pair with the comment written before it, in file order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,9 +45,15 @@ fn required(e: &BytesStart<'_>, name: &str) -> Result<String, String> {
     })
 }
 
+/// XML 1.0's `Char` production (section 2.2): any other character cannot appear in a
+/// document at all, not even as `&#N;`.
+fn xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
 /// quick-xml does not enforce XML 1.0's character set; expat and libxml2 do.
 fn check_xml_chars(s: &str) -> Result<(), String> {
-    match s.chars().find(|&c| xml_forbidden(c)) {
+    match s.chars().find(|&c| !xml_char(c)) {
         Some(c) => Err(format!("XML 1.0 forbids U+{:04X}", u32::from(c))),
         None => Ok(()),
     }
@@ -58,7 +64,7 @@ fn resolve_ref(r: &BytesRef<'_>) -> Result<String, String> {
         .resolve_char_ref()
         .map_err(|e| format!("bad character reference: {e}"))?
     {
-        if xml_forbidden(c) {
+        if !xml_char(c) {
             return Err(format!("XML 1.0 forbids &#x{:X};", u32::from(c)));
         }
         return Ok(c.to_string());
@@ -128,7 +134,7 @@ pub(super) fn read_android(body: &str) -> Result<Vec<Unit>, String> {
             }
             Event::Start(e) if in_resources && e.name().as_ref() == "string" => {
                 let name = required(&e, "name")?;
-                if !is_valid_android_name(&name) {
+                if !android_name_ok(&name) {
                     return Err(format!("invalid resource name '{name}'"));
                 }
                 if !names.insert(name.clone()) {
@@ -210,10 +216,69 @@ pub(super) fn aapt2_compile(raw: &str, formatted: bool) -> Result<String, String
     if out.contains('\0') {
         return Err("U+0000 in a string".into());
     }
-    if formatted && !verify_java_string_format(&out) {
+    if formatted && !aapt2_verify_java_string_format(&out) {
         return Err("multiple substitutions specified in non-positional format".into());
     }
     Ok(out)
+}
+
+/// aapt2 takes an entry name of ASCII letters, digits and `_` that does not start with a
+/// digit (lower case is all the writers use); javac then refuses a Java keyword or literal
+/// as a field of `R` (`_` included: a keyword since Java 9).
+fn android_name_ok(name: &str) -> bool {
+    const JAVA_KEYWORDS: &str = "_ abstract assert boolean break byte case catch char class \
+        const continue default do double else enum extends false final finally float for \
+        goto if implements import instanceof int interface long native new null package \
+        private protected public return short static strictfp super switch synchronized \
+        this throw throws transient true try void volatile while";
+    name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        && !JAVA_KEYWORDS.split_ascii_whitespace().any(|k| k == name)
+}
+
+/// aapt2's `util::VerifyJavaStringFormat`, step by step: with two or more format
+/// arguments, one that is not positional (`%s`, `%<s`, a width like `%5s`) makes the
+/// string invalid unless it has `formatted="false"`; a conversion only `Time.format()`
+/// knows makes aapt2 stop checking.
+fn aapt2_verify_java_string_format(s: &str) -> bool {
+    const TIME_ONLY: &[u8] = b"DFKMWZkmwyz";
+    const FLAGS_AND_WIDTH: &[u8] = b"-#+ ,(0123456789";
+    let b = s.as_bytes();
+    let at = |i: usize| b.get(i).copied();
+    let (mut c, mut args, mut nonpositional) = (0, 0, false);
+    while c < b.len() {
+        if b[c] == b'%' && c + 1 < b.len() {
+            c += 1;
+            if matches!(b[c], b'%' | b'n') {
+                c += 1;
+                continue;
+            }
+            args += 1;
+            let digits = b[c..].iter().take_while(|d| d.is_ascii_digit()).count();
+            if digits > 0 {
+                c += digits;
+                // digits not followed by `$` were a width
+                nonpositional |= at(c).is_some_and(|d| d != b'$');
+            } else if b[c] == b'<' {
+                nonpositional = true;
+                c += 1;
+                c += usize::from(at(c) == Some(b'$'));
+            } else {
+                nonpositional = true;
+            }
+            c += b[c..]
+                .iter()
+                .take_while(|d| FLAGS_AND_WIDTH.contains(d))
+                .count();
+            if at(c).is_some_and(|d| TIME_ONLY.contains(&d)) {
+                return true;
+            }
+        }
+        c += 1;
+    }
+    !(args > 1 && nonpositional)
 }
 
 // ---------------------------------------------------------------- ios (.strings)
@@ -768,6 +833,21 @@ mod tests {
         assert!(aapt2_compile("%s %d", true).is_err());
         assert_eq!(aapt2_compile("%s %d", false).unwrap(), "%s %d");
         assert!(aapt2_compile(r"\u00zz", true).is_err());
+    }
+
+    #[test]
+    fn consumer_rules_follow_aapt2_javac_and_xml() {
+        let java_format = aapt2_verify_java_string_format;
+        assert!(java_format("%1$s and %2$s") && java_format("%2$d%% of %1$s %n"));
+        assert!(java_format("100% sure") && java_format("%s at %H:%M"));
+        assert!(!java_format("%s of %d") && !java_format("%1$s and %s"));
+        assert!(!java_format("%<s %s") && !java_format("%5s %1$s"));
+        assert!(android_name_ok("core_labels_yes") && android_name_ok("_new"));
+        for bad in ["", "1st", "new", "_", "a-b", "Caps"] {
+            assert!(!android_name_ok(bad), "{bad}");
+        }
+        assert!(xml_char('\t') && xml_char('\u{10FFFF}') && xml_char('\u{85}'));
+        assert!(!xml_char('\0') && !xml_char('\u{1F}') && !xml_char('\u{FFFE}'));
     }
 
     #[test]

@@ -1,0 +1,49 @@
+//! File records: the model, the `GET /files` query, the SQLite repository with its
+//! migrations, the async pool handed to the HTTP layer, bulk import and the seeder.
+//! No HTTP here: handlers call these and map the error variants to statuses.
+
+pub mod import;
+pub mod migrations;
+pub mod pool;
+pub mod query;
+pub mod record;
+pub mod repo;
+pub mod routes;
+pub mod seed;
+
+pub use pool::FilesDb;
+pub use query::{ListQuery, QueryError, key_from_params};
+pub use record::{FileRecord, NewFileRecord, Permission, RecordError};
+pub use repo::{FilesRepo, Page, RepoError};
+
+/// A new record key: a random UUID v4 plus `-original` (SPEC §3).
+pub fn new_key() -> Result<String, getrandom::Error> {
+    let mut b = [0u8; 16];
+    getrandom::fill(&mut b)?;
+    b[6] = (b[6] & 0x0f) | 0x40; // version 4
+    b[8] = (b[8] & 0x3f) | 0x80; // RFC 4122 variant
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    Ok(format!(
+        "{}-{}-{}-{}-{}-original",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    ))
+}
+
+#[cfg(test)]
+mod key_tests {
+    #[test]
+    fn new_keys_are_uuid_v4_with_the_original_suffix_and_valid() {
+        let a = super::new_key().unwrap();
+        let b = super::new_key().unwrap();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 36 + "-original".len());
+        assert_eq!(&a[14..15], "4");
+        assert!("89ab".contains(&a[19..20]));
+        assert!(a.ends_with("-original"));
+        assert!(super::record::is_valid_key(&a), "{a}");
+    }
+}

@@ -1,0 +1,378 @@
+//! The file record as the API shows it, the shape of a new record before the database
+//! gives it an id, and the validation rules every stored record obeys (key shape, bucket
+//! name, field lengths), shared by `POST /files`, `depot files import` and the repository.
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::{DateTime, SubsecRound, Utc};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Longest `fileName` accepted, in characters.
+pub const MAX_FILE_NAME_CHARS: usize = 1024;
+/// Longest `description` accepted, in characters.
+pub const MAX_DESCRIPTION_CHARS: usize = 4096;
+/// Longest `fileType` accepted, in characters.
+pub const MAX_FILE_TYPE_CHARS: usize = 255;
+/// Longest key suffix (after the UUID and its `-`), in characters.
+pub const MAX_KEY_SUFFIX_CHARS: usize = 64;
+
+/// One stored file, serialised exactly as `GET /files` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileRecord {
+    pub id: i64,
+    pub file_name: String,
+    pub description: String,
+    pub bucket: String,
+    pub status: i64,
+    pub file_type: String,
+    pub permission: Permission,
+    pub key: String,
+    #[serde(with = "millis_utc")]
+    pub created_at: DateTime<Utc>,
+}
+
+/// A record before insertion; `created_at: None` means "now".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewFileRecord {
+    pub file_name: String,
+    pub description: String,
+    pub bucket: String,
+    pub status: i64,
+    pub file_type: String,
+    pub permission: Permission,
+    pub key: String,
+    pub created_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Permission {
+    Public,
+    Private,
+}
+
+impl Permission {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Permission::Public => "public",
+            Permission::Private => "private",
+        }
+    }
+}
+
+impl fmt::Display for Permission {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Only the exact lower-case words: the API always answers in lower case, and one
+/// spelling per value keeps filters and imports unambiguous.
+impl FromStr for Permission {
+    type Err = RecordError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "public" => Ok(Permission::Public),
+            "private" => Ok(Permission::Private),
+            other => Err(RecordError::Permission {
+                value: other.to_owned(),
+            }),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("permission must be public or private, got '{value}'")]
+    Permission { value: String },
+    #[error(
+        "key must be a UUID (8-4-4-4-12 hex digits) optionally followed by '-' and up to \
+         {MAX_KEY_SUFFIX_CHARS} letters, digits, '-' or '_' (e.g. \
+         '0b7e4a52-2c5f-4c1e-9d0a-3f1b2c3d4e5f-original'), got '{value}'"
+    )]
+    Key { value: String },
+    #[error("{field} is required")]
+    Required { field: &'static str },
+    #[error("{field} must be at most {max} characters, got {len}")]
+    TooLong {
+        field: &'static str,
+        max: usize,
+        len: usize,
+    },
+    #[error("{field} must not contain control characters")]
+    ControlChar { field: &'static str },
+    #[error(
+        "bucket must be 3 to 63 characters of lower-case letters, digits, '.' and '-', \
+         starting and ending with a letter or digit (S3 bucket naming), got '{value}'"
+    )]
+    Bucket { value: String },
+    #[error(
+        "createdAt must be an ISO 8601 date-time with a time zone (e.g. 2026-11-21T09:05:03.120Z), got '{value}'"
+    )]
+    CreatedAt { value: String },
+}
+
+/// The key rule: a UUID in its 8-4-4-4-12 hex form (either case; no version check, keys
+/// from other systems are welcome) plus an optional suffix: `-`, then 1 to 64 ASCII
+/// letters, digits, `-` or `_`, the first a letter or digit (`-original`, `-thumb_200`).
+/// Nothing in a key can reach outside a bucket folder (`/`, `.`, `\` never pass).
+pub fn is_valid_key(key: &str) -> bool {
+    let bytes = key.as_bytes();
+    if bytes.len() < 36 {
+        return false;
+    }
+    let (uuid, suffix) = bytes.split_at(36);
+    let uuid_ok = uuid.iter().enumerate().all(|(i, b)| match i {
+        8 | 13 | 18 | 23 => *b == b'-',
+        _ => b.is_ascii_hexdigit(),
+    });
+    let suffix_ok = match suffix {
+        [] => true,
+        [b'-', first, rest @ ..] => {
+            first.is_ascii_alphanumeric()
+                && rest.len() < MAX_KEY_SUFFIX_CHARS
+                && rest
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_')
+        }
+        _ => false,
+    };
+    uuid_ok && suffix_ok
+}
+
+pub fn validate_key(key: &str) -> Result<(), RecordError> {
+    if key.is_empty() {
+        return Err(RecordError::Required { field: "key" });
+    }
+    if is_valid_key(key) {
+        Ok(())
+    } else {
+        Err(RecordError::Key {
+            value: key.to_owned(),
+        })
+    }
+}
+
+/// S3's bucket naming rules (what AWS, MinIO and Garage enforce), so every stored record
+/// can be presigned; they also keep bucket names safe as folder names in the embedded store.
+pub fn validate_bucket(bucket: &str) -> Result<(), RecordError> {
+    if bucket.is_empty() {
+        return Err(RecordError::Required { field: "bucket" });
+    }
+    // One rule for the whole crate: the object store's, which also guards its folders.
+    crate::objects::validate_bucket(bucket).map_err(|_| RecordError::Bucket {
+        value: bucket.to_owned(),
+    })
+}
+
+fn check_text(
+    field: &'static str,
+    value: &str,
+    max: usize,
+    required: bool,
+) -> Result<(), RecordError> {
+    if required && value.is_empty() {
+        return Err(RecordError::Required { field });
+    }
+    let len = value.chars().count();
+    if len > max {
+        return Err(RecordError::TooLong { field, max, len });
+    }
+    // Descriptions may be multi-line; names and types end up in headers and must not.
+    let allow_newlines = field == "description";
+    if value
+        .chars()
+        .any(|c| c.is_control() && !(allow_newlines && matches!(c, '\n' | '\r' | '\t')))
+    {
+        return Err(RecordError::ControlChar { field });
+    }
+    Ok(())
+}
+
+impl NewFileRecord {
+    /// Checks every field; the first problem found is reported.
+    pub fn validate(&self) -> Result<(), RecordError> {
+        check_text("fileName", &self.file_name, MAX_FILE_NAME_CHARS, true)?;
+        check_text(
+            "description",
+            &self.description,
+            MAX_DESCRIPTION_CHARS,
+            false,
+        )?;
+        validate_bucket(&self.bucket)?;
+        check_text("fileType", &self.file_type, MAX_FILE_TYPE_CHARS, false)?;
+        validate_key(&self.key)
+    }
+}
+
+/// Timestamps are stored as integer milliseconds, so anything finer is dropped on the way in.
+pub fn truncate_to_millis(t: DateTime<Utc>) -> DateTime<Utc> {
+    t.trunc_subsecs(3)
+}
+
+/// Any RFC 3339 date-time (any offset, any precision), converted to UTC and cut to milliseconds.
+pub fn parse_created_at(value: &str) -> Result<DateTime<Utc>, RecordError> {
+    DateTime::parse_from_rfc3339(value.trim())
+        .map(|t| truncate_to_millis(t.with_timezone(&Utc)))
+        .map_err(|_| RecordError::CreatedAt {
+            value: value.to_owned(),
+        })
+}
+
+pub(crate) mod millis_utc {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(t: &DateTime<Utc>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&crate::time::iso_millis(*t))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<DateTime<Utc>, D::Error> {
+        let text = String::deserialize(d)?;
+        parse_created_at(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    pub(crate) fn sample_new(key: &str) -> NewFileRecord {
+        NewFileRecord {
+            file_name: "report.pdf".into(),
+            description: "Quarterly report".into(),
+            bucket: "depot-files".into(),
+            status: 1,
+            file_type: "application/pdf".into(),
+            permission: Permission::Public,
+            key: key.into(),
+            created_at: None,
+        }
+    }
+
+    const KEY: &str = "0b7e4a52-2c5f-4c1e-9d0a-3f1b2c3d4e5f";
+
+    #[test]
+    fn record_serialises_with_camel_case_and_millisecond_utc() {
+        let record = FileRecord {
+            id: 7,
+            file_name: "cat.png".into(),
+            description: "a cat".into(),
+            bucket: "pics".into(),
+            status: 2,
+            file_type: "image/png".into(),
+            permission: Permission::Private,
+            key: format!("{KEY}-original"),
+            created_at: Utc.with_ymd_and_hms(2026, 11, 21, 9, 5, 3).unwrap()
+                + chrono::Duration::milliseconds(120),
+        };
+        let json = serde_json::to_string(&record).unwrap();
+        assert_eq!(
+            json,
+            r#"{"id":7,"fileName":"cat.png","description":"a cat","bucket":"pics","status":2,"fileType":"image/png","permission":"private","key":"0b7e4a52-2c5f-4c1e-9d0a-3f1b2c3d4e5f-original","createdAt":"2026-11-21T09:05:03.120Z"}"#
+        );
+        let back: FileRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, record);
+    }
+
+    #[test]
+    fn whole_seconds_still_show_three_fractional_digits() {
+        let t = Utc.with_ymd_and_hms(2024, 1, 2, 3, 4, 5).unwrap();
+        assert_eq!(crate::time::iso_millis(t), "2024-01-02T03:04:05.000Z");
+    }
+
+    #[test]
+    fn created_at_accepts_offsets_and_cuts_to_millis() {
+        let t = parse_created_at("2026-11-21T10:05:03.1209+01:00").unwrap();
+        assert_eq!(crate::time::iso_millis(t), "2026-11-21T09:05:03.120Z");
+        assert_eq!(
+            parse_created_at("yesterday").unwrap_err().to_string(),
+            "createdAt must be an ISO 8601 date-time with a time zone (e.g. 2026-11-21T09:05:03.120Z), got 'yesterday'"
+        );
+    }
+
+    #[test]
+    fn permission_parses_lower_case_words_only() {
+        assert_eq!("public".parse::<Permission>(), Ok(Permission::Public));
+        assert_eq!("private".parse::<Permission>(), Ok(Permission::Private));
+        assert_eq!(
+            "Public".parse::<Permission>().unwrap_err().to_string(),
+            "permission must be public or private, got 'Public'"
+        );
+    }
+
+    #[test]
+    fn key_shapes() {
+        for good in [
+            KEY.to_string(),
+            format!("{KEY}-original"),
+            KEY.to_uppercase(),
+            format!("{KEY}-thumb_200-x"),
+            format!("{KEY}-{}", "a".repeat(64)),
+        ] {
+            assert!(is_valid_key(&good), "{good}");
+        }
+        for bad in [
+            String::new(),
+            "not-a-uuid".to_string(),
+            KEY[..35].to_string(),
+            KEY.replace('-', "_"),
+            format!("{KEY}original"),
+            format!("{KEY}-"),
+            format!("{KEY}--original"),
+            format!("{KEY}-../x"),
+            format!("{KEY}-a.png"),
+            format!("{KEY}-{}", "a".repeat(65)),
+            KEY.replacen('0', "g", 1),
+            format!("{KEY}-é"),
+        ] {
+            assert!(!is_valid_key(&bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn validate_names_the_field_and_value() {
+        assert_eq!(sample_new(KEY).validate(), Ok(()));
+        let err = |f: fn(&mut NewFileRecord)| {
+            let mut r = sample_new(KEY);
+            f(&mut r);
+            r.validate().unwrap_err().to_string()
+        };
+        assert_eq!(err(|r| r.file_name.clear()), "fileName is required");
+        assert_eq!(
+            err(|r| r.file_name = "a\nb".into()),
+            "fileName must not contain control characters"
+        );
+        assert_eq!(
+            err(|r| r.file_name = "x".repeat(1025)),
+            "fileName must be at most 1024 characters, got 1025"
+        );
+        assert_eq!(err(|r| r.bucket.clear()), "bucket is required");
+        assert_eq!(
+            err(|r| r.bucket = "My_Bucket".into()),
+            "bucket must be 3 to 63 characters of lower-case letters, digits, '.' and '-', starting and ending with a letter or digit (S3 bucket naming), got 'My_Bucket'"
+        );
+        assert_eq!(err(|r| r.key.clear()), "key is required");
+        assert_eq!(
+            err(|r| r.key = "abc".into()),
+            "key must be a UUID (8-4-4-4-12 hex digits) optionally followed by '-' and up to 64 letters, digits, '-' or '_' (e.g. '0b7e4a52-2c5f-4c1e-9d0a-3f1b2c3d4e5f-original'), got 'abc'"
+        );
+        let mut multi_line = sample_new(KEY);
+        multi_line.description = "line one\nline two".into();
+        multi_line.file_type = String::new();
+        assert_eq!(multi_line.validate(), Ok(()));
+    }
+
+    #[test]
+    fn bucket_rules() {
+        for good in ["abc", "depot-files", "a.b.c", "0bucket9"] {
+            assert_eq!(validate_bucket(good), Ok(()), "{good}");
+        }
+        for bad in ["ab", "-abc", "abc-", "a..b", "ABC", "a_b", &"a".repeat(64)] {
+            assert!(validate_bucket(bad).is_err(), "{bad}");
+        }
+    }
+}

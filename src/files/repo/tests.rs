@@ -1,0 +1,783 @@
+use super::*;
+use chrono::TimeZone;
+use proptest::prelude::*;
+
+fn key(i: u64) -> String {
+    format!("00000000-0000-4000-8000-{i:012}-original")
+}
+
+fn at(ms: i64) -> DateTime<Utc> {
+    Utc.timestamp_millis_opt(1_700_000_000_000 + ms).unwrap()
+}
+
+fn rec(i: u64, name: &str, permission: Permission, created_ms: i64) -> NewFileRecord {
+    NewFileRecord {
+        file_name: name.into(),
+        description: format!("file {i}"),
+        bucket: "depot-files".into(),
+        status: 1,
+        file_type: "txt".into(),
+        permission,
+        key: key(i),
+        created_at: Some(at(created_ms)),
+    }
+}
+
+fn repo_with(records: Vec<NewFileRecord>) -> FilesRepo {
+    let mut repo = FilesRepo::open_in_memory().unwrap();
+    repo.insert_many(records).unwrap();
+    repo
+}
+
+fn q(file_name: Option<&str>, permission: Option<Permission>, page: u64, limit: u64) -> ListQuery {
+    ListQuery {
+        permission,
+        file_name: file_name.map(str::to_owned),
+        page,
+        limit,
+    }
+}
+
+fn names(page: &Page) -> Vec<&str> {
+    page.records.iter().map(|r| r.file_name.as_str()).collect()
+}
+
+fn ids(page: &Page) -> Vec<i64> {
+    page.records.iter().map(|r| r.id).collect()
+}
+
+fn search(repo: &mut FilesRepo, needle: &str) -> (Vec<String>, u64) {
+    let page = repo.list(&q(Some(needle), None, 1, 100), true).unwrap();
+    (
+        page.records.iter().map(|r| r.file_name.clone()).collect(),
+        page.total,
+    )
+}
+
+#[test]
+fn open_creates_the_file_and_folder_with_the_pragmas() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data/nested/files.sqlite3");
+    let repo = FilesRepo::open(&path).unwrap();
+    assert!(path.exists());
+    let pragma = |name: &str| -> String {
+        repo.conn
+            .pragma_query_value(None, name, |r| r.get::<_, rusqlite::types::Value>(0))
+            .map(|v| match v {
+                Value::Text(s) => s,
+                Value::Integer(i) => i.to_string(),
+                other => format!("{other:?}"),
+            })
+            .unwrap()
+    };
+    assert_eq!(pragma("journal_mode"), "wal");
+    assert_eq!(pragma("synchronous"), "1");
+    assert_eq!(pragma("foreign_keys"), "1");
+    assert_eq!(pragma("busy_timeout"), "5000");
+    assert_eq!(repo.schema_version().unwrap(), 3);
+}
+
+#[test]
+fn a_file_that_is_not_a_database_is_an_open_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("files.sqlite3");
+    std::fs::write(
+        &path,
+        "hello, this is not SQLite, just some text in a file".repeat(20),
+    )
+    .unwrap();
+    let err = FilesRepo::open(&path).err().unwrap();
+    assert_eq!(
+        err.to_string(),
+        format!("cannot open the files database at {}", path.display())
+    );
+    assert_eq!(
+        std::error::Error::source(&err).unwrap().to_string(),
+        "file is not a database"
+    );
+}
+
+#[test]
+fn insert_returns_the_stored_record() {
+    let mut repo = FilesRepo::open_in_memory().unwrap();
+    let mut new = rec(1, "a.txt", Permission::Private, 0);
+    new.created_at = Some(at(0) + chrono::Duration::nanoseconds(123_456_789));
+    let stored = repo.insert(new).unwrap();
+    assert_eq!(stored.id, 1);
+    assert_eq!(
+        crate::time::iso_millis(stored.created_at),
+        "2023-11-14T22:13:20.123Z"
+    );
+    assert_eq!(repo.get_by_key(&key(1)).unwrap(), Some(stored));
+    assert_eq!(repo.get_by_key(&key(2)).unwrap(), None);
+    assert_eq!(repo.get_by_key("anything at all").unwrap(), None);
+}
+
+#[test]
+fn insert_without_created_at_uses_now() {
+    let mut repo = FilesRepo::open_in_memory().unwrap();
+    let mut new = rec(1, "a.txt", Permission::Public, 0);
+    new.created_at = None;
+    let before = truncate_to_millis(Utc::now());
+    let stored = repo.insert(new).unwrap();
+    assert!(stored.created_at >= before && stored.created_at <= Utc::now());
+    assert_eq!(stored.created_at, truncate_to_millis(stored.created_at));
+}
+
+#[test]
+fn duplicate_key_is_a_conflict() {
+    let mut repo = repo_with(vec![rec(1, "a.txt", Permission::Public, 0)]);
+    let err = repo
+        .insert(rec(1, "b.txt", Permission::Public, 1))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("a file record with key '{}' already exists", key(1))
+    );
+    assert!(matches!(err, RepoError::Conflict { .. }));
+}
+
+#[test]
+fn invalid_record_is_refused_before_sql() {
+    let mut repo = FilesRepo::open_in_memory().unwrap();
+    let mut bad = rec(1, "a.txt", Permission::Public, 0);
+    bad.key = "nope".into();
+    assert!(matches!(
+        repo.insert(bad.clone()).unwrap_err(),
+        RepoError::Invalid(RecordError::Key { .. })
+    ));
+    assert!(matches!(
+        repo.insert_many(vec![rec(2, "b.txt", Permission::Public, 0), bad])
+            .unwrap_err(),
+        RepoError::Invalid(_)
+    ));
+    assert_eq!(repo.count(None).unwrap(), 0);
+}
+
+#[test]
+fn insert_many_rolls_back_everything_on_a_duplicate() {
+    let mut repo = repo_with(vec![rec(1, "first.txt", Permission::Public, 0)]);
+    // Against the database.
+    let err = repo
+        .insert_many(vec![
+            rec(2, "second.txt", Permission::Private, 1),
+            rec(1, "again.txt", Permission::Public, 2),
+        ])
+        .unwrap_err();
+    assert!(matches!(err, RepoError::Conflict { key: k } if k == key(1)));
+    // Inside the batch.
+    let err = repo
+        .insert_many(vec![
+            rec(3, "third.txt", Permission::Private, 1),
+            rec(3, "third-again.txt", Permission::Public, 2),
+        ])
+        .unwrap_err();
+    assert!(matches!(err, RepoError::Conflict { key: k } if k == key(3)));
+    assert_eq!(repo.count(None).unwrap(), 1);
+    assert_eq!(repo.count(Some(Permission::Private)).unwrap(), 0);
+    assert_eq!(search(&mut repo, "second"), (vec![], 0));
+    assert_eq!(search(&mut repo, "third"), (vec![], 0));
+    let all = repo.list(&ListQuery::default(), true).unwrap();
+    assert_eq!(names(&all), vec!["first.txt"]);
+    // The rolled-back rows did not burn the next ids in a way that breaks inserts.
+    assert!(
+        repo.insert(rec(4, "fourth.txt", Permission::Public, 3))
+            .is_ok()
+    );
+}
+
+#[test]
+fn list_orders_newest_first_then_id_descending() {
+    let mut repo = repo_with(vec![
+        rec(1, "old.txt", Permission::Public, 0),
+        rec(2, "tie-a.txt", Permission::Public, 50),
+        rec(3, "new.txt", Permission::Public, 100),
+        rec(4, "tie-b.txt", Permission::Public, 50),
+        rec(5, "oldest.txt", Permission::Public, -10),
+    ]);
+    let page = repo.list(&ListQuery::default(), true).unwrap();
+    assert_eq!(
+        names(&page),
+        vec!["new.txt", "tie-b.txt", "tie-a.txt", "old.txt", "oldest.txt"]
+    );
+    assert_eq!(page.total, 5);
+}
+
+#[test]
+fn pages_are_stable_and_cover_every_record_once() {
+    let records: Vec<_> = (1..=23)
+        .map(|i| {
+            rec(
+                i,
+                &format!("f{i}.txt"),
+                Permission::Public,
+                (i as i64 % 4) * 10,
+            )
+        })
+        .collect();
+    let mut repo = repo_with(records);
+    let everything = ids(&repo.list(&q(None, None, 1, 100), true).unwrap());
+    let mut paged = Vec::new();
+    for page in 1..=5 {
+        let p = repo.list(&q(None, None, page, 5), true).unwrap();
+        assert_eq!(p.total, 23);
+        assert_eq!(p.records.len(), if page == 5 { 3 } else { 5 });
+        paged.extend(ids(&p));
+    }
+    assert_eq!(paged, everything);
+    let past_end = repo.list(&q(None, None, 6, 5), true).unwrap();
+    assert_eq!(
+        past_end,
+        Page {
+            records: vec![],
+            total: 23
+        }
+    );
+    let far = repo.list(&q(None, None, 1_000_000_000, 100), true).unwrap();
+    assert_eq!(
+        far,
+        Page {
+            records: vec![],
+            total: 23
+        }
+    );
+}
+
+fn mixed_repo() -> FilesRepo {
+    repo_with(vec![
+        rec(1, "Holiday Photo.png", Permission::Public, 1),
+        rec(2, "holiday-plan.pdf", Permission::Private, 2),
+        rec(3, "invoice.pdf", Permission::Public, 3),
+        rec(4, "HOLIDAY.jpg", Permission::Private, 4),
+        rec(5, "notes.txt", Permission::Public, 5),
+    ])
+}
+
+#[test]
+fn totals_follow_every_filter() {
+    let mut repo = mixed_repo();
+    type Case<'a> = (Option<&'a str>, Option<Permission>, bool, &'a [&'a str]);
+    let cases: &[Case] = &[
+        (
+            None,
+            None,
+            true,
+            &[
+                "notes.txt",
+                "HOLIDAY.jpg",
+                "invoice.pdf",
+                "holiday-plan.pdf",
+                "Holiday Photo.png",
+            ],
+        ),
+        (
+            None,
+            Some(Permission::Public),
+            true,
+            &["notes.txt", "invoice.pdf", "Holiday Photo.png"],
+        ),
+        (
+            None,
+            Some(Permission::Private),
+            true,
+            &["HOLIDAY.jpg", "holiday-plan.pdf"],
+        ),
+        (
+            Some("holiday"),
+            None,
+            true,
+            &["HOLIDAY.jpg", "holiday-plan.pdf", "Holiday Photo.png"],
+        ),
+        (
+            Some("holiday"),
+            Some(Permission::Private),
+            true,
+            &["HOLIDAY.jpg", "holiday-plan.pdf"],
+        ),
+        (
+            Some("pdf"),
+            Some(Permission::Public),
+            true,
+            &["invoice.pdf"],
+        ),
+        (
+            Some("o"),
+            Some(Permission::Public),
+            true,
+            &["notes.txt", "invoice.pdf", "Holiday Photo.png"],
+        ),
+        // Without access to private records.
+        (
+            None,
+            None,
+            false,
+            &["notes.txt", "invoice.pdf", "Holiday Photo.png"],
+        ),
+        (Some("holiday"), None, false, &["Holiday Photo.png"]),
+        (Some("h"), None, false, &["Holiday Photo.png"]),
+        (
+            None,
+            Some(Permission::Public),
+            false,
+            &["notes.txt", "invoice.pdf", "Holiday Photo.png"],
+        ),
+        (None, Some(Permission::Private), false, &[]),
+        (Some("holiday"), Some(Permission::Private), false, &[]),
+    ];
+    for (needle, permission, include_private, expected) in cases {
+        let page = repo
+            .list(&q(*needle, *permission, 1, 2), *include_private)
+            .unwrap();
+        let label = format!("{needle:?} {permission:?} {include_private}");
+        assert_eq!(page.total, expected.len() as u64, "{label}");
+        let first_two: Vec<&str> = expected.iter().copied().take(2).collect();
+        assert_eq!(names(&page), first_two, "{label}");
+    }
+}
+
+#[test]
+fn file_name_match_ignores_unicode_case() {
+    let mut repo = repo_with(vec![
+        rec(1, "äbc-report.txt", Permission::Public, 1),
+        rec(2, "ÄBC.txt", Permission::Public, 2),
+        rec(3, "abc.txt", Permission::Public, 3),
+        rec(4, "ОТЧЁТ за год.pdf", Permission::Public, 4),
+    ]);
+    let both = vec!["ÄBC.txt".to_string(), "äbc-report.txt".to_string()];
+    assert_eq!(search(&mut repo, "ÄBC"), (both.clone(), 2));
+    assert_eq!(search(&mut repo, "äbc"), (both.clone(), 2));
+    // Short needles take the scan and fold the same way.
+    assert_eq!(search(&mut repo, "Äb"), (both, 2));
+    assert_eq!(
+        search(&mut repo, "отчёт"),
+        (vec!["ОТЧЁТ за год.pdf".to_string()], 1)
+    );
+    assert_eq!(
+        search(&mut repo, "ё"),
+        (vec!["ОТЧЁТ за год.pdf".to_string()], 1)
+    );
+    // No accent folding: a plain "a" is not "ä".
+    assert_eq!(search(&mut repo, "abc."), (vec!["abc.txt".to_string()], 1));
+}
+
+#[test]
+fn percent_underscore_and_quotes_match_themselves() {
+    let mut repo = repo_with(vec![
+        rec(1, "100% done.txt", Permission::Public, 1),
+        rec(2, "100 done.txt", Permission::Public, 2),
+        rec(3, "a_b.txt", Permission::Public, 3),
+        rec(4, "axb.txt", Permission::Public, 4),
+        rec(5, "say \"hi\" now.txt", Permission::Public, 5),
+        rec(6, "star*.txt", Permission::Public, 6),
+        rec(7, "start.txt", Permission::Public, 7),
+        rec(8, "x OR y AND z.txt", Permission::Public, 8),
+    ]);
+    let one = |s: &str| (vec![s.to_string()], 1);
+    assert_eq!(search(&mut repo, "0% d"), one("100% done.txt"));
+    assert_eq!(search(&mut repo, "%"), one("100% done.txt"));
+    assert_eq!(search(&mut repo, "_"), one("a_b.txt"));
+    assert_eq!(search(&mut repo, "a_b"), one("a_b.txt"));
+    assert_eq!(search(&mut repo, "\"hi\""), one("say \"hi\" now.txt"));
+    assert_eq!(search(&mut repo, "\""), one("say \"hi\" now.txt"));
+    assert_eq!(search(&mut repo, "star*"), one("star*.txt"));
+    assert_eq!(search(&mut repo, "OR y AND"), one("x OR y AND z.txt"));
+    assert_eq!(search(&mut repo, "NEAR("), (vec![], 0));
+}
+
+#[test]
+fn short_needles_scan_and_still_page() {
+    let records: Vec<_> = (1..=12)
+        .map(|i| {
+            rec(
+                i,
+                if i % 3 == 0 { "Xy.txt" } else { "other.md" },
+                Permission::Public,
+                i as i64,
+            )
+        })
+        .collect();
+    let mut repo = repo_with(records);
+    let page = repo.list(&q(Some("xY"), None, 2, 3), true).unwrap();
+    assert_eq!(page.total, 4);
+    assert_eq!(ids(&page), vec![3]);
+    let page = repo.list(&q(Some("x"), None, 1, 3), true).unwrap();
+    assert_eq!((page.total, ids(&page)), (4, vec![12, 9, 6]));
+}
+
+#[test]
+fn delete_returns_the_record_and_updates_counts_and_search() {
+    let mut repo = mixed_repo();
+    let gone = repo.delete_by_key(&key(2)).unwrap();
+    assert_eq!(gone.file_name, "holiday-plan.pdf");
+    assert_eq!(repo.count(None).unwrap(), 4);
+    assert_eq!(repo.count(Some(Permission::Private)).unwrap(), 1);
+    assert_eq!(search(&mut repo, "plan"), (vec![], 0));
+    assert!(matches!(
+        repo.delete_by_key(&key(2)).unwrap_err(),
+        RepoError::NotFound { .. }
+    ));
+}
+
+#[test]
+fn counts_follow_updates_of_name_and_permission() {
+    // No update API yet, but the triggers must keep counts and index right for one.
+    let mut repo = mixed_repo();
+    repo.conn
+        .execute(
+            "UPDATE files SET permission = 'private', file_name = 'renamed.txt' WHERE id = 1",
+            [],
+        )
+        .unwrap();
+    assert_eq!(repo.count(Some(Permission::Private)).unwrap(), 3);
+    assert_eq!(repo.count(Some(Permission::Public)).unwrap(), 2);
+    assert_eq!(
+        search(&mut repo, "renamed"),
+        (vec!["renamed.txt".into()], 1)
+    );
+    assert_eq!(search(&mut repo, "Photo"), (vec![], 0));
+}
+
+/// The first schema exactly as release 1 created it, typed out rather than taken from
+/// MIGRATIONS, so an edit there cannot hide a broken upgrade.
+const V1_SCHEMA: &str = "
+    CREATE TABLE files (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        file_name   TEXT    NOT NULL,
+        description TEXT    NOT NULL DEFAULT '',
+        bucket      TEXT    NOT NULL,
+        status      INTEGER NOT NULL DEFAULT 0,
+        file_type   TEXT    NOT NULL DEFAULT '',
+        permission  TEXT    NOT NULL CHECK (permission IN ('public', 'private')),
+        key         TEXT    NOT NULL,
+        created_at  INTEGER NOT NULL
+    );
+    CREATE UNIQUE INDEX files_by_key ON files (key);
+    INSERT INTO files (file_name, bucket, permission, key, created_at) VALUES
+        ('Alpha Report.pdf', 'depot-files', 'public',  '00000000-0000-4000-8000-000000000001', 1700000000000),
+        ('beta-notes.txt',   'depot-files', 'private', '00000000-0000-4000-8000-000000000002', 1700000001000),
+        ('gamma.png',        'depot-files', 'public',  '00000000-0000-4000-8000-000000000003', 1700000002000);
+    PRAGMA user_version = 1;
+";
+
+#[test]
+fn a_version_1_database_is_migrated_on_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("files.sqlite3");
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch(V1_SCHEMA)
+        .unwrap();
+    let mut repo = FilesRepo::open(&path).unwrap();
+    assert_eq!(repo.schema_version().unwrap(), 3);
+    assert_eq!(repo.count(None).unwrap(), 3);
+    assert_eq!(repo.count(Some(Permission::Private)).unwrap(), 1);
+    assert_eq!(
+        search(&mut repo, "REPORT"),
+        (vec!["Alpha Report.pdf".into()], 1)
+    );
+    let page = repo.list(&ListQuery::default(), false).unwrap();
+    assert_eq!(names(&page), vec!["gamma.png", "Alpha Report.pdf"]);
+    assert_eq!(page.total, 2);
+    // New rows after the upgrade are counted and indexed by the new triggers.
+    repo.insert(rec(9, "delta report.md", Permission::Public, 5))
+        .unwrap();
+    assert_eq!(repo.count(None).unwrap(), 4);
+    assert_eq!(search(&mut repo, "report").1, 2);
+}
+
+fn plan_of(conn: &Connection, sql: &str, values: Vec<Value>) -> Vec<String> {
+    let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+    stmt.query_map(rusqlite::params_from_iter(values), |r| {
+        r.get::<_, String>(3)
+    })
+    .unwrap()
+    .collect::<Result<Vec<_>, _>>()
+    .unwrap()
+}
+
+#[test]
+fn list_queries_use_the_indexes() {
+    let repo = mixed_repo();
+    let plans = |query: &ListQuery, include_private, access| {
+        let plan = ListPlan::new(query, include_private);
+        let (rows, rows_values) = plan.rows_sql(query, access);
+        let (count, count_values) = plan.count_sql();
+        (
+            plan_of(&repo.conn, &rows, rows_values),
+            plan_of(&repo.conn, &count, count_values),
+        )
+    };
+    let all = ListQuery::default();
+    let private = q(None, Some(Permission::Private), 1000, 25);
+    let named = q(Some("holiday"), None, 1, 25);
+    let named_private = q(Some("holiday"), Some(Permission::Private), 1, 25);
+    let short = q(Some("ho"), None, 1, 25);
+    let fts_public = "SCAN files_fts_public VIRTUAL TABLE INDEX 0:M1";
+    let fts_private = "SCAN files_fts_private VIRTUAL TABLE INDEX 0:M1";
+    let by_permission = "SEARCH files USING INDEX files_by_permission_created (permission=?)";
+    let by_id = "SEARCH files USING INTEGER PRIMARY KEY (rowid=?)";
+    let one_permission = "SEARCH file_counts USING PRIMARY KEY (permission=?)";
+    let both_fts_counts = vec![
+        "SCAN CONSTANT ROW",
+        "SCALAR SUBQUERY 1",
+        fts_public,
+        "SCALAR SUBQUERY 2",
+        fts_private,
+    ];
+    let private_fts_count = vec!["SCAN CONSTANT ROW", "SCALAR SUBQUERY 1", fts_private];
+    type Case<'a> = (&'a str, ListQuery, bool, Access, Vec<&'a str>, Vec<&'a str>);
+    let cases: Vec<Case> = vec![
+        (
+            "all",
+            all.clone(),
+            true,
+            Access::Index,
+            vec!["SCAN files USING INDEX files_by_created"],
+            vec!["SCAN file_counts"],
+        ),
+        (
+            "public only",
+            all,
+            false,
+            Access::Index,
+            vec![by_permission],
+            vec![one_permission],
+        ),
+        (
+            "private page 1000",
+            private,
+            true,
+            Access::Index,
+            vec![by_permission],
+            vec![one_permission],
+        ),
+        (
+            "name, dense",
+            named.clone(),
+            true,
+            Access::Index,
+            vec![
+                "SCAN files USING INDEX files_by_created",
+                "LIST SUBQUERY 2",
+                "COMPOUND QUERY",
+                "LEFT-MOST SUBQUERY",
+                fts_public,
+                "CREATE BLOOM FILTER",
+                "UNION ALL",
+                fts_private,
+                "CREATE BLOOM FILTER",
+            ],
+            both_fts_counts.clone(),
+        ),
+        (
+            "name, sparse",
+            named,
+            true,
+            Access::Matches,
+            vec![
+                by_id,
+                "LIST SUBQUERY 2",
+                "COMPOUND QUERY",
+                "LEFT-MOST SUBQUERY",
+                fts_public,
+                "UNION ALL",
+                fts_private,
+                "USE TEMP B-TREE FOR ORDER BY",
+            ],
+            both_fts_counts,
+        ),
+        (
+            "name and permission, dense",
+            named_private.clone(),
+            true,
+            Access::Index,
+            vec![
+                by_permission,
+                "LIST SUBQUERY 1",
+                fts_private,
+                "CREATE BLOOM FILTER",
+            ],
+            private_fts_count.clone(),
+        ),
+        (
+            "name and permission, sparse",
+            named_private,
+            true,
+            Access::Matches,
+            vec![
+                by_id,
+                "LIST SUBQUERY 1",
+                fts_private,
+                "USE TEMP B-TREE FOR ORDER BY",
+            ],
+            private_fts_count,
+        ),
+        (
+            "short name: the documented scan",
+            short,
+            true,
+            Access::Index,
+            vec!["SCAN files USING INDEX files_by_created"],
+            vec!["SCAN files"],
+        ),
+    ];
+    for (label, query, include_private, access, rows, count) in cases {
+        let (got_rows, got_count) = plans(&query, include_private, access);
+        assert_eq!(got_rows, rows, "rows: {label}");
+        assert_eq!(got_count, count, "count: {label}");
+    }
+    let by_key = plan_of(
+        &repo.conn,
+        &format!("SELECT {COLUMNS} FROM files WHERE key = ?1"),
+        vec![Value::Text(key(1))],
+    );
+    assert_eq!(by_key, ["SEARCH files USING INDEX files_by_key (key=?)"]);
+}
+
+#[test]
+fn access_follows_the_cost_of_each_path() {
+    // 18 matches among a million: look them up.
+    assert_eq!(Access::for_rows(18, 1_000_000, 18), Access::Matches);
+    // 62,000 matches: page 1 fills after ~400 index steps.
+    assert_eq!(Access::for_rows(25, 1_000_000, 62_000), Access::Index);
+    // Page 1000 of those needs ~400,000 steps, still under 620,000 lookups' worth.
+    assert_eq!(Access::for_rows(25_000, 1_000_000, 62_000), Access::Index);
+    assert_eq!(Access::for_rows(25_000, 1_000_000, 10_000), Access::Matches);
+    // The crossover: 100 * 10,000 steps against 10 * 316^2 lookups.
+    assert_eq!(Access::for_rows(100, 10_000, 317), Access::Index);
+    assert_eq!(Access::for_rows(100, 10_000, 315), Access::Matches);
+}
+
+#[test]
+fn both_access_paths_give_the_same_page() {
+    let records: Vec<_> = (1..=40)
+        .map(|i| {
+            let name = if i % 3 == 0 {
+                format!("Report {i}.pdf")
+            } else {
+                format!("photo {i}.png")
+            };
+            let p = if i % 4 == 0 {
+                Permission::Private
+            } else {
+                Permission::Public
+            };
+            rec(i, &name, p, (i as i64 * 7) % 11)
+        })
+        .collect();
+    let repo = repo_with(records);
+    for query in [
+        q(Some("report"), None, 1, 5),
+        q(Some("report"), None, 2, 5),
+        q(Some("PHOTO"), Some(Permission::Public), 3, 4),
+        q(Some("photo"), Some(Permission::Private), 1, 50),
+    ] {
+        let plan = ListPlan::new(&query, true);
+        let page = |access| {
+            let (sql, values) = plan.rows_sql(&query, access);
+            let mut stmt = repo.conn.prepare(&sql).unwrap();
+            stmt.query_map(rusqlite::params_from_iter(values), |r| r.get::<_, i64>(0))
+                .unwrap()
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap()
+        };
+        assert!(!page(Access::Index).is_empty(), "{query:?}");
+        assert_eq!(page(Access::Index), page(Access::Matches), "{query:?}");
+    }
+}
+
+#[test]
+fn database_errors_do_not_show_sql_to_users() {
+    let repo = FilesRepo::open_in_memory().unwrap();
+    let err = repo
+        .conn
+        .execute("SELECT * FROM secret_table_name", [])
+        .map_err(RepoError::db("listing file records"))
+        .unwrap_err();
+    assert_eq!(err.to_string(), "database error while listing file records");
+    assert!(
+        err.detail().contains("secret_table_name"),
+        "{}",
+        err.detail()
+    );
+}
+
+#[test]
+fn contains_folded_cases() {
+    assert!(contains_folded("Hello World", "o w"));
+    assert!(contains_folded("ÄBC", &fold("äb")));
+    assert!(!contains_folded("ABC", &fold("ä")));
+    assert!(contains_folded("anything", ""));
+    assert!(!contains_folded("ab", "abc"));
+    assert!(contains_folded("straße", "ße"));
+}
+
+/// Characters whose case folding SQLite's trigram tokenizer and Rust agree on, plus the
+/// ones that are special somewhere (LIKE, FTS5 syntax, quoting).
+const ALPHABET: &[char] = &[
+    'a', 'b', 'A', 'B', 'x', 'ä', 'Ä', 'é', 'É', 'ж', 'Ж', '%', '_', '"', '*', ' ', '.', '-',
+];
+
+fn text_from(
+    alphabet: &'static [char],
+    len: std::ops::RangeInclusive<usize>,
+) -> impl Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(alphabet), len)
+        .prop_map(|chars| chars.into_iter().collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn search_matches_a_naive_filter(
+        files in proptest::collection::vec(
+            (text_from(ALPHABET, 1..=8), any::<bool>(), 0i64..6),
+            0..24,
+        ),
+        needle in text_from(ALPHABET, 1..=4),
+        permission in proptest::option::of(prop_oneof![Just(Permission::Public), Just(Permission::Private)]),
+        include_private in any::<bool>(),
+        (page_no, limit) in (1u64..5, 1u64..6),
+    ) {
+        let records: Vec<NewFileRecord> = files
+            .iter()
+            .enumerate()
+            .map(|(i, (name, private, t))| {
+                let p = if *private { Permission::Private } else { Permission::Public };
+                rec(i as u64, name, p, *t)
+            })
+            .collect();
+        let mut repo = repo_with(records.clone());
+        let folded = fold(&needle);
+        let mut expected: Vec<(i64, i64, String)> = records
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| fold(&r.file_name).contains(&folded))
+            .filter(|(_, r)| permission.is_none_or(|p| r.permission == p))
+            .filter(|(_, r)| include_private || r.permission == Permission::Public)
+            .map(|(i, r)| (r.created_at.unwrap().timestamp_millis(), i as i64 + 1, r.file_name.clone()))
+            .collect();
+        expected.sort_by_key(|e| std::cmp::Reverse((e.0, e.1)));
+        let query = q(Some(&needle), permission, 1, 100);
+        let page = repo.list(&query, include_private).unwrap();
+        let got: Vec<(i64, i64, String)> = page
+            .records
+            .iter()
+            .map(|r| (r.created_at.timestamp_millis(), r.id, r.file_name.clone()))
+            .collect();
+        prop_assert_eq!(page.total, expected.len() as u64);
+        prop_assert_eq!(&got, &expected);
+        // Any page is the same slice of that order, with the same total.
+        let query = q(Some(&needle), permission, page_no, limit);
+        let page = repo.list(&query, include_private).unwrap();
+        let slice: Vec<i64> = expected
+            .iter()
+            .skip(query.offset() as usize)
+            .take(limit as usize)
+            .map(|e| e.1)
+            .collect();
+        prop_assert_eq!(page.total, expected.len() as u64);
+        prop_assert_eq!(ids(&page), slice);
+    }
+}

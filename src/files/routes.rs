@@ -1,0 +1,293 @@
+//! `GET /files`, `GET /file`, `POST /files`, `DELETE /file`: parse, check access, call
+//! the repository and the object store, answer. Every error goes through `ApiError`.
+
+use super::{FileRecord, FilesDb, ListQuery, NewFileRecord, Permission, key_from_params};
+use crate::config::Settings;
+use crate::http::ApiError;
+use crate::http::auth;
+use crate::objects::ObjectStore;
+use crate::signing::Signer;
+use bytes::Buf;
+use futures_util::TryStreamExt;
+use serde::Serialize;
+use std::sync::Arc;
+use warp::http::{HeaderMap, StatusCode};
+use warp::reply::{Reply, Response};
+
+/// The default bucket of uploads when the form names none.
+pub const DEFAULT_BUCKET: &str = "depot";
+
+#[derive(Serialize)]
+struct ListBody<'a> {
+    data: &'a [FileRecord],
+    meta: Meta,
+}
+
+#[derive(Serialize)]
+struct Meta {
+    /// A string of digits, as the contract says (totals may exceed what JSON numbers hold
+    /// exactly in some clients).
+    total: String,
+    page: u64,
+    limit: u64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SignedRecord<'a> {
+    #[serde(flatten)]
+    record: &'a FileRecord,
+    signed_url: String,
+}
+
+pub async fn list_files(
+    files: FilesDb,
+    settings: Arc<Settings>,
+    params: Vec<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let access = auth::access(&headers, &settings.auth)?;
+    let query = ListQuery::from_params(
+        &params,
+        settings.files.default_limit,
+        settings.files.max_limit,
+    )?;
+    if query.permission == Some(Permission::Private) && !access.may_read_private() {
+        return Err(ApiError::Unauthorized(
+            "permission=private needs an API key: send 'Authorization: Bearer <api key>'".into(),
+        ));
+    }
+    let (page, limit) = (query.page, query.limit);
+    let found = files.list(query, access.may_read_private()).await?;
+    let body = ListBody {
+        data: &found.records,
+        meta: Meta {
+            total: found.total.to_string(),
+            page,
+            limit,
+        },
+    };
+    Ok(warp::reply::json(&body).into_response())
+}
+
+pub async fn get_file(
+    files: FilesDb,
+    settings: Arc<Settings>,
+    signer: Arc<Signer>,
+    params: Vec<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let key = key_from_params(&params)?;
+    let access = auth::access(&headers, &settings.auth)?;
+    let record = files
+        .get_by_key(key.clone())
+        .await?
+        .ok_or_else(|| ApiError::NotFound(format!("no file record has key '{key}'")))?;
+    if record.permission == Permission::Private && !access.may_read_private() {
+        return Err(ApiError::Unauthorized(
+            "this file record is private: send 'Authorization: Bearer <api key>'".into(),
+        ));
+    }
+    let signed_url = signer.presign_get(
+        &record.bucket,
+        &record.key,
+        settings.signing.expires_secs,
+        chrono::Utc::now(),
+    )?;
+    Ok(warp::reply::json(&SignedRecord {
+        record: &record,
+        signed_url,
+    })
+    .into_response())
+}
+
+/// The fields of an upload form, before the record exists.
+struct Upload {
+    file_name: String,
+    content: Vec<u8>,
+    content_type: Option<String>,
+    bucket: String,
+    permission: Permission,
+    description: String,
+    status: i64,
+}
+
+pub async fn create_file(
+    files: FilesDb,
+    objects: Option<Arc<ObjectStore>>,
+    settings: Arc<Settings>,
+    headers: HeaderMap,
+    form: warp::multipart::FormData,
+) -> Result<Response, ApiError> {
+    auth::require_admin(&headers, &settings.auth)?;
+    let objects = objects.ok_or_else(|| {
+        ApiError::Forbidden("uploads need the embedded object store (objects.enabled)".into())
+    })?;
+    let upload = read_form(form).await?;
+    let new = NewFileRecord {
+        file_type: file_type_of(&upload.file_name, upload.content_type.as_deref()),
+        file_name: upload.file_name,
+        description: upload.description,
+        bucket: upload.bucket,
+        status: upload.status,
+        permission: upload.permission,
+        key: super::new_key()
+            .map_err(|e| ApiError::Internal(format!("no randomness for a new key: {e}")))?,
+        created_at: None,
+    };
+    new.validate()?;
+    let record = store_new(&files, &objects, new, Content::Bytes(upload.content)).await?;
+    Ok(warp::reply::with_status(warp::reply::json(&record), StatusCode::CREATED).into_response())
+}
+
+/// The content of a new record: an upload's bytes, or a local file to copy.
+pub enum Content {
+    Bytes(Vec<u8>),
+    File(std::path::PathBuf),
+}
+
+/// Writes the content, then the record; when the record fails, the content is removed
+/// again, so neither half is left behind.
+pub async fn store_new(
+    files: &FilesDb,
+    objects: &Arc<ObjectStore>,
+    new: NewFileRecord,
+    content: Content,
+) -> Result<FileRecord, ApiError> {
+    let (bucket, key) = (new.bucket.clone(), new.key.clone());
+    let store = objects.clone();
+    let (b, k) = (bucket.clone(), key.clone());
+    tokio::task::spawn_blocking(move || match content {
+        Content::Bytes(bytes) => store.put(&b, &k, &bytes),
+        Content::File(path) => store.put_file(&b, &k, &path),
+    })
+    .await
+    .map_err(|e| ApiError::Internal(format!("object write task failed: {e}")))??;
+    match files.insert(new).await {
+        Ok(record) => Ok(record),
+        Err(e) => {
+            let store = objects.clone();
+            let _ = tokio::task::spawn_blocking(move || store.delete(&bucket, &key)).await;
+            Err(e.into())
+        }
+    }
+}
+
+pub async fn delete_file(
+    files: FilesDb,
+    objects: Option<Arc<ObjectStore>>,
+    settings: Arc<Settings>,
+    params: Vec<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    auth::require_admin(&headers, &settings.auth)?;
+    let key = key_from_params(&params)?;
+    // The record goes first: the catalogue is what clients see, and an object left behind
+    // by a failure below is unreachable without its record.
+    let record = files.delete_by_key(key).await?;
+    if let Some(store) = objects {
+        let removed =
+            tokio::task::spawn_blocking(move || store.delete(&record.bucket, &record.key)).await;
+        match removed {
+            Ok(Ok(())) | Ok(Err(crate::objects::ObjectError::NotFound { .. })) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, "record deleted but its object was not"),
+            Err(e) => tracing::warn!(error = %e, "object delete task failed"),
+        }
+    }
+    Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
+}
+
+async fn read_form(form: warp::multipart::FormData) -> Result<Upload, ApiError> {
+    let bad = |m: String| ApiError::BadRequest(m);
+    let mut parts = form;
+    let mut file: Option<(String, Vec<u8>, Option<String>)> = None;
+    let mut bucket = None;
+    let mut permission = None;
+    let mut description = None;
+    let mut status = None;
+    while let Some(part) = parts
+        .try_next()
+        .await
+        .map_err(|e| bad(format!("the multipart body is malformed: {e}")))?
+    {
+        let name = part.name().to_owned();
+        let file_name = part.filename().map(str::to_owned);
+        let content_type = part.content_type().map(str::to_owned);
+        let bytes = read_part(part)
+            .await
+            .map_err(|e| bad(format!("cannot read form field '{name}': {e}")))?;
+        let text = || {
+            String::from_utf8(bytes.clone())
+                .map_err(|_| bad(format!("form field '{name}' must be UTF-8 text")))
+        };
+        match name.as_str() {
+            "file" => {
+                let file_name = file_name
+                    .filter(|n| !n.trim().is_empty())
+                    .ok_or_else(|| bad("the 'file' field must carry a file name".into()))?;
+                file = Some((file_name, bytes, content_type));
+            }
+            "bucket" => bucket = Some(text()?),
+            "permission" => {
+                let value = text()?;
+                permission = Some(value.parse::<Permission>().map_err(|_| {
+                    bad(format!(
+                        "permission must be public or private, got '{value}'"
+                    ))
+                })?);
+            }
+            "description" => description = Some(text()?),
+            "status" => {
+                let value = text()?;
+                status = Some(
+                    value
+                        .trim()
+                        .parse::<i64>()
+                        .map_err(|_| bad(format!("status must be an integer, got '{value}'")))?,
+                );
+            }
+            other => {
+                return Err(bad(format!(
+                    "unknown form field '{other}'; allowed: file, bucket, permission, description, status"
+                )));
+            }
+        }
+    }
+    let (file_name, content, content_type) =
+        file.ok_or_else(|| bad("the form needs a 'file' field with the content".into()))?;
+    Ok(Upload {
+        file_name,
+        content,
+        content_type,
+        bucket: bucket.unwrap_or_else(|| DEFAULT_BUCKET.to_owned()),
+        permission: permission.unwrap_or(Permission::Public),
+        description: description.unwrap_or_default(),
+        status: status.unwrap_or(0),
+    })
+}
+
+async fn read_part(part: warp::multipart::Part) -> Result<Vec<u8>, warp::Error> {
+    part.stream()
+        .try_fold(Vec::new(), |mut acc, mut chunk| async move {
+            while chunk.has_remaining() {
+                let piece = chunk.chunk();
+                acc.extend_from_slice(piece);
+                let n = piece.len();
+                chunk.advance(n);
+            }
+            Ok(acc)
+        })
+        .await
+}
+
+/// `fileType` of a new record: the file name's extension (lower-cased), else the media
+/// type the client sent, else `application/octet-stream`.
+pub fn file_type_of(file_name: &str, content_type: Option<&str>) -> String {
+    std::path::Path::new(file_name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .filter(|e| !e.is_empty())
+        .map(str::to_ascii_lowercase)
+        .or_else(|| content_type.map(str::to_owned))
+        .unwrap_or_else(|| "application/octet-stream".to_owned())
+}

@@ -1,0 +1,148 @@
+//! API keys (SPEC §3 "Access control"): `Authorization: Bearer <key>`, compared in constant
+//! time. Readers need a key only for private records, and only when keys are configured;
+//! writers always need an admin key, and writes are off when none is configured.
+
+use super::ApiError;
+use crate::config::Secret;
+use crate::config::settings::Auth;
+use subtle::ConstantTimeEq;
+use warp::http::{HeaderMap, header};
+
+/// What a request may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// May read public records (and private ones when no API keys are configured).
+    Anonymous,
+    /// Presented a valid API key, or reads are open.
+    Reader,
+    /// Presented a valid admin key (reads too).
+    Admin,
+}
+
+impl Access {
+    /// Reads of private records: allowed to readers and admins.
+    pub fn may_read_private(self) -> bool {
+        matches!(self, Access::Reader | Access::Admin)
+    }
+}
+
+/// Works out the access of a request. A key that is presented but unknown is refused
+/// (401), so a typo does not silently fall back to public-only answers.
+pub fn access(headers: &HeaderMap, auth: &Auth) -> Result<Access, ApiError> {
+    let presented = match headers.get(header::AUTHORIZATION) {
+        None => None,
+        Some(value) => {
+            let text = value.to_str().unwrap_or_default();
+            match text.strip_prefix("Bearer ").map(str::trim) {
+                Some(key) if !key.is_empty() => Some(key),
+                _ => {
+                    return Err(ApiError::Unauthorized(
+                        "the Authorization header must be 'Bearer <api key>'".into(),
+                    ));
+                }
+            }
+        }
+    };
+    let Some(key) = presented else {
+        return Ok(if auth.api_keys.is_empty() {
+            Access::Reader
+        } else {
+            Access::Anonymous
+        });
+    };
+    if matches_any(key, &auth.admin_keys) {
+        Ok(Access::Admin)
+    } else if matches_any(key, &auth.api_keys) {
+        Ok(Access::Reader)
+    } else {
+        Err(ApiError::Unauthorized("the API key is not valid".into()))
+    }
+}
+
+/// Writes need an admin key; with none configured, writes are off.
+pub fn require_admin(headers: &HeaderMap, auth: &Auth) -> Result<(), ApiError> {
+    if auth.admin_keys.is_empty() {
+        return Err(ApiError::Forbidden(
+            "writes are disabled: configure auth.admin_keys (DEPOT_ADMIN_KEYS) to enable them"
+                .into(),
+        ));
+    }
+    match access(headers, auth)? {
+        Access::Admin => Ok(()),
+        _ if headers.contains_key(header::AUTHORIZATION) => Err(ApiError::Forbidden(
+            "this key may read but not write: writes need an admin key".into(),
+        )),
+        _ => Err(ApiError::Unauthorized(
+            "writes need an admin key: send 'Authorization: Bearer <admin key>'".into(),
+        )),
+    }
+}
+
+/// Compares against every key without stopping early, each comparison in constant time.
+fn matches_any(presented: &str, keys: &[Secret]) -> bool {
+    keys.iter().fold(false, |found, key| {
+        found | bool::from(presented.as_bytes().ct_eq(key.expose().as_bytes()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn auth(api: &[&str], admin: &[&str]) -> Auth {
+        Auth {
+            api_keys: api.iter().map(|k| Secret::new(*k)).collect(),
+            admin_keys: admin.iter().map(|k| Secret::new(*k)).collect(),
+        }
+    }
+
+    fn bearer(key: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(
+            header::AUTHORIZATION,
+            format!("Bearer {key}").parse().unwrap(),
+        );
+        h
+    }
+
+    #[test]
+    fn reads_are_open_without_configured_keys() {
+        assert_eq!(
+            access(&HeaderMap::new(), &auth(&[], &[])).unwrap(),
+            Access::Reader
+        );
+    }
+
+    #[test]
+    fn with_keys_anonymous_reads_are_public_only_and_bad_keys_refused() {
+        let a = auth(&["r1", "r2"], &["w1"]);
+        assert_eq!(access(&HeaderMap::new(), &a).unwrap(), Access::Anonymous);
+        assert_eq!(access(&bearer("r2"), &a).unwrap(), Access::Reader);
+        assert_eq!(access(&bearer("w1"), &a).unwrap(), Access::Admin);
+        assert!(matches!(
+            access(&bearer("nope"), &a),
+            Err(ApiError::Unauthorized(_))
+        ));
+        let mut basic = HeaderMap::new();
+        basic.insert(header::AUTHORIZATION, "Basic abc".parse().unwrap());
+        assert!(matches!(access(&basic, &a), Err(ApiError::Unauthorized(_))));
+    }
+
+    #[test]
+    fn writes_need_an_admin_key_and_are_off_without_one() {
+        assert!(matches!(
+            require_admin(&bearer("x"), &auth(&["x"], &[])),
+            Err(ApiError::Forbidden(m)) if m.contains("auth.admin_keys")
+        ));
+        let a = auth(&["r"], &["w"]);
+        assert!(require_admin(&bearer("w"), &a).is_ok());
+        assert!(matches!(
+            require_admin(&bearer("r"), &a),
+            Err(ApiError::Forbidden(_))
+        ));
+        assert!(matches!(
+            require_admin(&HeaderMap::new(), &a),
+            Err(ApiError::Unauthorized(_))
+        ));
+    }
+}
