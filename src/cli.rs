@@ -3,6 +3,7 @@
 
 mod config_cmd;
 mod files;
+mod produce;
 mod serve;
 
 use crate::config::{self, Loaded, Sources};
@@ -47,7 +48,7 @@ pub enum Command {
     /// Write translation files for an app's source tree.
     Generate(PendingArgs),
     /// Sync the spreadsheet into the translations store (loop, or once with --once).
-    Produce(PendingArgs),
+    Produce(ProduceArgs),
     /// Run the browser consent flow and save the refresh token.
     Auth(PendingArgs),
     /// Manage file records.
@@ -69,6 +70,16 @@ pub struct ServeArgs {
     /// Log level (log.level): error, warn, info, debug, trace.
     #[arg(long, value_name = "LEVEL")]
     pub log_level: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ProduceArgs {
+    /// One sync, then exit (for cron).
+    #[arg(long)]
+    pub once: bool,
+    /// Read this local sheet (.csv, or a .json values.get document) instead of producer.source.
+    #[arg(long, value_name = "FILE")]
+    pub source: Option<PathBuf>,
 }
 
 /// Arguments of a subcommand that a later release fills in.
@@ -154,7 +165,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Serve(ref args) => serve::run(sources(args.flags())),
         Command::Config(ConfigCommand::Check) => config_cmd::check(&sources(vec![])),
         Command::Generate(_) => not_yet("generate"),
-        Command::Produce(_) => not_yet("produce"),
+        Command::Produce(ref args) => {
+            produce::run(&sources(vec![]), args.once, args.source.clone())
+        }
         Command::Auth(_) => not_yet("auth"),
         Command::Files(FilesCommand::Add(ref args)) => files::add(
             &sources(vec![]),

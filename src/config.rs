@@ -211,14 +211,7 @@ impl ConfigHandle {
 mod tests {
     use super::*;
 
-    fn sources(dir: &std::path::Path) -> Sources {
-        Sources {
-            toml_path: dir.join("depot.toml"),
-            env_file: dir.join(".env.service"),
-            process_env: vec![],
-            flags: vec![],
-        }
-    }
+    use layers::tests::sources_in as sources;
 
     #[test]
     fn reload_swaps_keeps_old_on_error_and_pins_restart_only_keys() {

@@ -5,6 +5,7 @@ pub mod auth;
 pub mod encoding;
 pub mod error;
 pub mod metrics;
+pub mod query;
 pub mod routes;
 pub mod system;
 

@@ -11,6 +11,7 @@ pub mod http;
 pub mod logging;
 pub mod objects;
 pub mod server;
+pub mod sheets;
 pub mod shutdown;
 pub mod signing;
 pub mod time;

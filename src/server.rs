@@ -5,11 +5,11 @@
 use crate::config::ConfigHandle;
 use crate::config::Settings;
 use crate::files::{self, FilesDb, RepoError};
-use crate::http::auth;
 use crate::http::error::{recover, respond};
 use crate::http::metrics::Metrics;
 use crate::http::routes::{self, on};
 use crate::http::{ApiError, system};
+use crate::http::{auth, query};
 use crate::objects::routes::{ObjectRequest, ObjectsEndpoint};
 use crate::objects::{CredentialsError, EmbeddedCredentials, ObjectError, ObjectStore};
 use crate::shutdown::Shutdown;
@@ -19,8 +19,9 @@ use crate::signing::{
 use crate::translations::routes::get_translations;
 use crate::translations::service::TranslationService;
 use crate::translations::store::StoreError;
+use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 use tokio::net::TcpListener;
 use warp::Filter;
@@ -41,6 +42,8 @@ pub struct AppState {
     pub files: FilesDb,
     /// The signer for the settings in force, rebuilt when a reload changes them.
     signer: Mutex<Option<(Arc<Settings>, Arc<Signer>)>>,
+    /// The address the server bound (known once serving starts), for embedded-store URLs.
+    bound: OnceLock<SocketAddr>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -91,6 +94,7 @@ impl AppState {
             config,
             metrics: Metrics::default(),
             signer: Mutex::new(None),
+            bound: OnceLock::new(),
         })
     }
 
@@ -120,7 +124,12 @@ impl AppState {
             ),
             None => (
                 SigningTarget {
-                    endpoint: format!("{}/objects", signing.public_url),
+                    endpoint: format!(
+                        "{}/objects",
+                        signing.public_url_for(
+                            self.bound.get().copied().unwrap_or(settings.server.listen)
+                        )
+                    ),
                     addressing: Addressing::Path,
                     region: signing.region.clone(),
                 },
@@ -159,6 +168,15 @@ pub async fn serve_state(
     shutdown: Shutdown,
 ) -> Result<(), ServeError> {
     let config = state.config.clone();
+    if let Ok(addr) = listener.local_addr() {
+        let _ = state.bound.set(addr);
+        if config.settings().signing.endpoint.is_none() && addr.ip().is_unspecified() {
+            tracing::warn!(
+                url = %config.settings().signing.public_url_for(addr),
+                "signing.public_url is not set: signed URLs point at loopback; set it to the address clients use"
+            );
+        }
+    }
 
     let tasks = vec![
         crate::config::reload::spawn(config.clone(), shutdown.clone()),
@@ -206,14 +224,14 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
     let openapi = on(&routes::OPENAPI).map(|_| system::openapi());
     let translations = on(&routes::TRANSLATIONS)
         .and(with_state.clone())
-        .and(warp::query::<Vec<(String, String)>>())
+        .and(query::params())
         .and(warp::header::headers_cloned())
         .then(|_, state: Arc<AppState>, params, headers| async move {
             respond(get_translations(state.translations.clone(), params, headers).await)
         });
     let list_files = on(&routes::FILES_LIST)
         .and(with_state.clone())
-        .and(warp::query::<Vec<(String, String)>>())
+        .and(query::params())
         .and(warp::header::headers_cloned())
         .then(|_, state: Arc<AppState>, params, headers| async move {
             let settings = state.config.settings();
@@ -221,7 +239,7 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         });
     let get_file = on(&routes::FILE_GET)
         .and(with_state.clone())
-        .and(warp::query::<Vec<(String, String)>>())
+        .and(query::params())
         .and(warp::header::headers_cloned())
         .then(|_, state: Arc<AppState>, params, headers| async move {
             let settings = state.config.settings();
@@ -258,7 +276,7 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         });
     let delete_file = on(&routes::FILE_DELETE)
         .and(with_state.clone())
-        .and(warp::query::<Vec<(String, String)>>())
+        .and(query::params())
         .and(warp::header::headers_cloned())
         .then(|_, state: Arc<AppState>, params, headers| async move {
             let settings = state.config.settings();
@@ -274,7 +292,7 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .unify()
         .untuple_one()
         .and(warp::path::full())
-        .and(raw_query())
+        .and(query::raw())
         .and(warp::header::headers_cloned())
         .and(with_state.clone())
         .then(
@@ -333,11 +351,6 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .with(log)
         .map(warp::Reply::into_response)
         .boxed()
-}
-
-/// The raw query string, empty when there is none (warp's own filter rejects that case).
-fn raw_query() -> impl Filter<Extract = (String,), Error = std::convert::Infallible> + Clone {
-    warp::query::raw().or(warp::any().map(String::new)).unify()
 }
 
 fn spawn_log_level_follower(

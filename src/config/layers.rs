@@ -48,6 +48,16 @@ pub struct Sources {
 }
 
 impl Sources {
+    /// Only the two files: no process environment, no flags (tests, embedding).
+    pub fn files_only(toml_path: PathBuf, env_file: PathBuf) -> Sources {
+        Sources {
+            toml_path,
+            env_file,
+            process_env: Vec::new(),
+            flags: Vec::new(),
+        }
+    }
+
     /// Sources for a run from the current directory with the real process environment.
     pub fn new(toml_path: PathBuf, env_file: PathBuf, flags: Vec<(String, String)>) -> Sources {
         Sources {
@@ -357,16 +367,11 @@ fn invalid_message(key: &Key, raw: &Raw, layer: Layer, sources: &Sources, allowe
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn sources_in(dir: &Path) -> Sources {
-        Sources {
-            toml_path: dir.join("depot.toml"),
-            env_file: dir.join(".env.service"),
-            process_env: vec![],
-            flags: vec![],
-        }
+    pub(crate) fn sources_in(dir: &Path) -> Sources {
+        Sources::files_only(dir.join("depot.toml"), dir.join(".env.service"))
     }
 
     #[test]

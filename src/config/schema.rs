@@ -299,13 +299,10 @@ mod tests {
             .collect();
         let dir = tempfile::tempdir().unwrap();
         let sources = |toml: &str| {
-            let toml_path = dir.path().join(toml);
-            crate::config::Sources {
-                toml_path,
-                env_file: dir.path().join(".env.service"),
-                process_env: vec![],
-                flags: vec![],
-            }
+            crate::config::Sources::files_only(
+                dir.path().join(toml),
+                dir.path().join(".env.service"),
+            )
         };
         std::fs::write(dir.path().join("all.toml"), uncommented).unwrap();
         let from_file = crate::config::layers::resolve(&sources("all.toml"), &[]).unwrap();

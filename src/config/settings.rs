@@ -51,8 +51,28 @@ pub struct Signing {
     pub session_token: Option<Secret>,
     pub addressing: Addressing,
     pub expires_secs: u64,
-    /// Base URL of the embedded store as clients see it.
-    pub public_url: String,
+    /// Base URL of depot as clients see it, for URLs of the embedded store; `None`: the
+    /// address the daemon actually bound (see `public_url_for`).
+    pub public_url: Option<String>,
+}
+
+impl Signing {
+    /// The base URL for embedded-store links: `public_url` when set, else the bound address
+    /// (port 0 resolved; an unspecified IP such as 0.0.0.0 becomes loopback, the one address
+    /// sure to reach this host — set `signing.public_url` for other clients).
+    pub fn public_url_for(&self, bound: SocketAddr) -> String {
+        if let Some(url) = &self.public_url {
+            return url.clone();
+        }
+        let mut addr = bound;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(match addr {
+                SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+                SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+            });
+        }
+        format!("http://{addr}")
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,10 +171,7 @@ impl Settings {
         };
         let endpoint = text("signing.endpoint");
         let session_token = text("signing.session_token");
-        let public_url = match text("signing.public_url") {
-            s if s.is_empty() => format!("http://{listen}"),
-            s => s,
-        };
+        let public_url = text("signing.public_url");
         Settings {
             server: Server {
                 listen,
@@ -180,7 +197,8 @@ impl Settings {
                     _ => Addressing::Path,
                 },
                 expires_secs: int("signing.expires_secs"),
-                public_url: public_url.trim_end_matches('/').to_owned(),
+                public_url: (!public_url.is_empty())
+                    .then(|| public_url.trim_end_matches('/').to_owned()),
             },
             objects: Objects {
                 enabled: flag("objects.enabled"),

@@ -174,10 +174,11 @@ pub fn respond<R: Reply>(result: Result<R, ApiError>) -> Response {
 /// bodies, malformed query strings.
 pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
     use warp::reject;
+    // Several routes may have rejected one request: a route that matched the path says
+    // more than one that did not, and a 405 from a sibling route (same path, other method)
+    // says less than what the matching route found (an oversized body, a bad query).
     let error = if let Some(e) = rejection.find::<ApiError>() {
         e.clone()
-    } else if rejection.is_not_found() {
-        ApiError::NotFound("no such route; GET /openapi.json lists every route".into())
     } else if rejection.find::<reject::PayloadTooLarge>().is_some() {
         ApiError::PayloadTooLarge(
             "request body is larger than the limit (server.body_limit_bytes)".into(),
@@ -191,7 +192,14 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
     } else if let Some(e) = rejection.find::<reject::InvalidHeader>() {
         ApiError::BadRequest(format!("header {} is not valid", e.name()))
     } else if rejection.find::<reject::UnsupportedMediaType>().is_some() {
-        ApiError::BadRequest("unsupported Content-Type for this route".into())
+        ApiError::BadRequest(
+            "unsupported Content-Type for this route (POST /files takes multipart/form-data)"
+                .into(),
+        )
+    } else if let Some(super::routes::WrongMethod(e)) = rejection.find() {
+        e.clone()
+    } else if rejection.is_not_found() {
+        ApiError::NotFound("no such route; GET /openapi.json lists every route".into())
     } else {
         ApiError::Internal(format!("unhandled rejection: {rejection:?}"))
     };

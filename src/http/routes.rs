@@ -240,6 +240,13 @@ pub const ROUTES: &[&Route] = &[
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PathParams(pub Vec<String>);
 
+/// A known path with another method. Its own type, not a plain `ApiError` rejection, so
+/// that what a matching route found (a bad query, an oversized body) outranks it.
+#[derive(Debug)]
+pub struct WrongMethod(pub ApiError);
+
+impl warp::reject::Reject for WrongMethod {}
+
 /// Matches `path` against `template`; `Some(params)` on a match.
 pub fn match_template(template: &str, path: &str) -> Option<PathParams> {
     let mut params = Vec::new();
@@ -299,11 +306,13 @@ pub fn on(route: &'static Route) -> BoxedFilter<(PathParams,)> {
                 .filter(|r| match_template(r.path, full.as_str()).is_some())
                 .map(|r| r.method)
                 .collect();
-            Err(warp::reject::custom(ApiError::MethodNotAllowed {
-                method: method.to_string(),
-                path: route.path.to_owned(),
-                allowed: allowed.join(", "),
-            }))
+            Err(warp::reject::custom(WrongMethod(
+                ApiError::MethodNotAllowed {
+                    method: method.to_string(),
+                    path: route.path.to_owned(),
+                    allowed: allowed.join(", "),
+                },
+            )))
         })
         .boxed()
 }

@@ -7,14 +7,19 @@
 mod file;
 mod sled_store;
 
-pub use file::FileStore;
-pub use sled_store::SledStore;
+pub use file::{FileMedium, write_atomically};
+pub use sled_store::SledMedium;
+
+/// The sled backend (default).
+pub type SledStore = CachedStore<SledMedium>;
+/// The single-JSON-file backend.
+pub type FileStore = CachedStore<FileMedium>;
 
 use super::model::Document;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 /// The current document with its content hash and the time it was stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,17 +90,67 @@ pub trait TranslationStore: Send + Sync {
     fn flush(&self) -> Result<(), StoreError>;
 }
 
-/// The checks every backend runs before writing.
-fn check_put(
-    current: Option<&StoredDocument>,
-    stored: &StoredDocument,
-) -> Result<Option<PutOutcome>, StoreError> {
-    if stored.document.is_empty() {
-        return Err(StoreError::EmptyDocument);
+/// Where a backend keeps the current document's bytes. Replacing them must be atomic: after
+/// a crash, `load` returns the old bytes or the new ones, never a mix.
+pub trait Medium: Send + Sync {
+    fn load(&self) -> Result<Option<Vec<u8>>, StoreError>;
+    fn save(&self, bytes: &[u8]) -> Result<(), StoreError>;
+    fn flush(&self) -> Result<(), StoreError>;
+}
+
+/// A store over a medium: keeps the decoded current document in memory, so reads never
+/// touch the disk, and serialises writers.
+pub struct CachedStore<M> {
+    medium: M,
+    current: RwLock<Option<Arc<StoredDocument>>>,
+    /// The compare-then-write in `put` must not interleave with another writer.
+    write: Mutex<()>,
+}
+
+impl<M: Medium> CachedStore<M> {
+    /// Reads the medium's current document, if any.
+    pub fn new(medium: M) -> Result<CachedStore<M>, StoreError> {
+        let current = match medium.load()? {
+            Some(bytes) => Some(Arc::new(
+                serde_json::from_slice(&bytes).map_err(|e| StoreError::Corrupt(e.to_string()))?,
+            )),
+            None => None,
+        };
+        Ok(CachedStore {
+            medium,
+            current: RwLock::new(current),
+            write: Mutex::new(()),
+        })
     }
-    Ok(current
-        .filter(|c| c.version == stored.version)
-        .map(|_| PutOutcome::Unchanged))
+}
+
+impl<M: Medium> TranslationStore for CachedStore<M> {
+    fn put(&self, stored: &StoredDocument) -> Result<PutOutcome, StoreError> {
+        if stored.document.is_empty() {
+            return Err(StoreError::EmptyDocument);
+        }
+        let _writer = self.write.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.get()?.is_some_and(|c| c.version == stored.version) {
+            return Ok(PutOutcome::Unchanged);
+        }
+        let bytes = serde_json::to_vec(stored).map_err(|e| StoreError::Io(e.to_string()))?;
+        self.medium.save(&bytes)?;
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) =
+            Some(Arc::new(stored.clone()));
+        Ok(PutOutcome::Stored)
+    }
+
+    fn get(&self) -> Result<Option<Arc<StoredDocument>>, StoreError> {
+        Ok(self
+            .current
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone())
+    }
+
+    fn flush(&self) -> Result<(), StoreError> {
+        self.medium.flush()
+    }
 }
 
 #[cfg(test)]

@@ -1,35 +1,18 @@
 //! The file backend: one JSON document, written to a temporary file in the same folder,
 //! synced, then renamed over the old one (rename is atomic on POSIX file systems).
 
-use super::{PutOutcome, StoreError, StoredDocument, TranslationStore, check_put};
+use super::{CachedStore, Medium, StoreError};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-pub struct FileStore {
+pub struct FileMedium {
     path: PathBuf,
-    current: RwLock<Option<Arc<StoredDocument>>>,
-    write: Mutex<()>,
 }
 
-impl FileStore {
-    pub fn open(path: &Path) -> Result<FileStore, StoreError> {
-        let current = match std::fs::read(path) {
-            Ok(bytes) => Some(Arc::new(
-                serde_json::from_slice(&bytes).map_err(|e| StoreError::Corrupt(e.to_string()))?,
-            )),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => {
-                return Err(StoreError::Open {
-                    path: path.display().to_string(),
-                    reason: e.to_string(),
-                });
-            }
-        };
-        Ok(FileStore {
+impl CachedStore<FileMedium> {
+    pub fn open(path: &Path) -> Result<CachedStore<FileMedium>, StoreError> {
+        CachedStore::new(FileMedium {
             path: path.to_path_buf(),
-            current: RwLock::new(current),
-            write: Mutex::new(()),
         })
     }
 }
@@ -61,28 +44,23 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
-impl TranslationStore for FileStore {
-    fn put(&self, stored: &StoredDocument) -> Result<PutOutcome, StoreError> {
-        let _writer = self.write.lock().unwrap_or_else(PoisonError::into_inner);
-        let current = self.get()?;
-        if let Some(outcome) = check_put(current.as_deref(), stored)? {
-            return Ok(outcome);
+impl Medium for FileMedium {
+    fn load(&self) -> Result<Option<Vec<u8>>, StoreError> {
+        match std::fs::read(&self.path) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(StoreError::Open {
+                path: self.path.display().to_string(),
+                reason: e.to_string(),
+            }),
         }
-        let bytes = serde_json::to_vec(stored).map_err(|e| StoreError::Io(e.to_string()))?;
-        write_atomically(&self.path, &bytes).map_err(|e| StoreError::Io(e.to_string()))?;
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) =
-            Some(Arc::new(stored.clone()));
-        Ok(PutOutcome::Stored)
     }
 
-    fn get(&self) -> Result<Option<Arc<StoredDocument>>, StoreError> {
-        Ok(self
-            .current
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone())
+    fn save(&self, bytes: &[u8]) -> Result<(), StoreError> {
+        write_atomically(&self.path, bytes).map_err(|e| StoreError::Io(e.to_string()))
     }
 
+    /// Every save is already synced.
     fn flush(&self) -> Result<(), StoreError> {
         Ok(())
     }
@@ -90,7 +68,9 @@ impl TranslationStore for FileStore {
 
 #[cfg(test)]
 mod tests {
+    use super::super::FileStore;
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn file_store_passes_the_store_suite() {

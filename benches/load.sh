@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Load test against a release build on loopback: 1,000,000 file records and a
+# 10,000-key x 5-locale translations document; wrk against each endpoint, with /health
+# measured in the same run as the reference. Prints one table row per endpoint.
+#
+#   benches/load.sh            # 10 s per endpoint, 2 threads, 64 connections
+#   DURATION=5s benches/load.sh
+#
+# Needs wrk (Debian: apt-get install wrk) and python3 (to generate the sheet).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-64}
+THREADS=${THREADS:-2}
+RECORDS=${RECORDS:-1000000}
+PORT=${PORT:-3917}
+
+command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
+cargo build --release --quiet
+BIN=$PWD/target/release/depot
+WORK=$(mktemp -d)
+trap 'kill $DAEMON 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+python3 - "$WORK/sheet.csv" <<'PY'
+import csv, sys
+locales = ["en_US", "pl_PL", "de_DE", "fr_FR", "es_ES"]
+with open(sys.argv[1], "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["###", ">>>", ">>>", ">>>"] + locales)
+    n = 0
+    for s in range(20):
+        w.writerow(["", f"SECTION{s:02d}"])
+        for sub in range(10):
+            w.writerow(["tag%d" % (sub % 4), "", f"SUB{sub:02d}"])
+            for k in range(50):
+                n += 1
+                w.writerow(["", "", "", f"KEY{k:03d}"] + [f"{l} text {n} with \"quotes\" & ampersands" for l in locales])
+PY
+
+cd "$WORK"
+"$BIN" files seed "$RECORDS" >&2
+"$BIN" produce --once --source sheet.csv >&2
+"$BIN" serve --listen "127.0.0.1:$PORT" --log-level warn 2>daemon.log &
+DAEMON=$!
+BASE="http://127.0.0.1:$PORT"
+for _ in $(seq 100); do curl -sf "$BASE/health" >/dev/null && break; sleep 0.1; done
+
+KEY=$(curl -s "$BASE/files?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["key"])')
+ETAG=$(curl -s -D - -o /dev/null "$BASE/translations" | awk 'tolower($1)=="etag:"{print $2}' | tr -d '\r')
+
+# Prints "requests/s p50 p99" for one URL (extra wrk arguments after the URL).
+measure() {
+  local url=$1; shift
+  local out
+  out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$@" "$url")
+  local rps p50 p99
+  rps=$(awk '/Requests\/sec/{print $2}' <<<"$out")
+  p50=$(awk '$1=="50%"{print $2}' <<<"$out")
+  p99=$(awk '$1=="99%"{print $2}' <<<"$out")
+  if grep -q "Non-2xx" <<<"$out" && [ "${EXPECT_NON_2XX:-}" != 1 ]; then
+    echo "unexpected non-2xx answers for $url" >&2
+    grep "Non-2xx" <<<"$out" >&2
+  fi
+  echo "$rps $p50 $p99"
+}
+
+printf '| endpoint | requests/s | p50 | p99 | vs /health |\n|---|---|---|---|---|\n'
+read -r HEALTH HP50 HP99 < <(measure "$BASE/health")
+printf '| /health | %s | %s | %s | 100%% |\n' "$HEALTH" "$HP50" "$HP99"
+row() {
+  local name=$1; shift
+  local rps p50 p99
+  read -r rps p50 p99 < <(measure "$@")
+  printf '| %s | %s | %s | %s | %s%% |\n' "$name" "$rps" "$p50" "$p99" \
+    "$(python3 -c "print(round(100*$rps/$HEALTH))")"
+}
+row "/files (page 1)" "$BASE/files"
+row "/files?permission=private" "$BASE/files?permission=private"
+row "/files?fileName=holiday" "$BASE/files?fileName=holiday"
+row "/files?page=1000" "$BASE/files?page=1000"
+row "/file?key=…" "$BASE/file?key=$KEY"
+row "/translations (json, no filter)" "$BASE/translations"
+row "/translations?filters[]=en_US.SECTION03" "$BASE/translations?filters%5B%5D=en_US.SECTION03"
+row "/translations?filters[]=en_US.tag1" "$BASE/translations?filters%5B%5D=en_US.tag1"
+row "/translations?format=android" "$BASE/translations?format=android"
+row "/translations?format=android&filters[]=en_US.SECTION03" "$BASE/translations?format=android&filters%5B%5D=en_US.SECTION03"
+EXPECT_NON_2XX=1 row "/translations 304 (If-None-Match)" "$BASE/translations" -H "If-None-Match: $ETAG"
+read -r HEALTH2 _ _ < <(measure "$BASE/health")
+printf '| /health (again, at the end) | %s | | | |\n' "$HEALTH2"
