@@ -37,6 +37,7 @@ with open(sys.argv[1], "w", newline="") as f:
                 w.writerow(["", "", "", f"KEY{k:03d}"] + [f"{l} text {n} with \"quotes\" & ampersands" for l in locales])
 PY
 
+SCRIPTS=$PWD/benches
 cd "$WORK"
 "$BIN" files seed "$RECORDS" >&2
 "$BIN" produce --once --source sheet.csv >&2
@@ -79,11 +80,19 @@ row "/files?permission=private" "$BASE/files?permission=private"
 row "/files?fileName=holiday" "$BASE/files?fileName=holiday"
 row "/files?page=1000" "$BASE/files?page=1000"
 row "/file?key=…" "$BASE/file?key=$KEY"
-row "/translations (json, no filter)" "$BASE/translations"
-row "/translations?filters[]=en_US.SECTION03" "$BASE/translations?filters%5B%5D=en_US.SECTION03"
-row "/translations?filters[]=en_US.tag1" "$BASE/translations?filters%5B%5D=en_US.tag1"
-row "/translations?format=android" "$BASE/translations?format=android"
-row "/translations?format=android&filters[]=en_US.SECTION03" "$BASE/translations?format=android&filters%5B%5D=en_US.SECTION03"
+# Translations are fetched by apps and browsers that accept compression; the identity row
+# shows the uncompressed 2.8 MB document, which is bound by loopback bandwidth.
+ACCEPT=(-H "Accept-Encoding: gzip, br")
+row "/translations (json, no filter, br)" "$BASE/translations" "${ACCEPT[@]}"
+row "/translations (json, no filter, identity 2.8 MB)" "$BASE/translations"
+row "/translations?filters[]=en_US.SECTION03" "$BASE/translations?filters%5B%5D=en_US.SECTION03" "${ACCEPT[@]}"
+row "/translations?filters[]=en_US.tag1" "$BASE/translations?filters%5B%5D=en_US.tag1" "${ACCEPT[@]}"
+row "/translations?format=android (br)" "$BASE/translations?format=android" "${ACCEPT[@]}"
+row "/translations?format=android&filters[]=en_US.SECTION03" "$BASE/translations?format=android&filters%5B%5D=en_US.SECTION03" "${ACCEPT[@]}"
 EXPECT_NON_2XX=1 row "/translations 304 (If-None-Match)" "$BASE/translations" -H "If-None-Match: $ETAG"
+# The read cache answers repeated /files URLs; random needles and limits measure the
+# SQLite trigram search itself, from one client (latency) and four.
+CONNECTIONS=1 THREADS=1 row "/files?fileName=<random> (uncached, 1 client)" "$BASE" -s "$SCRIPTS/files_search.lua"
+CONNECTIONS=4 THREADS=1 row "/files?fileName=<random> (uncached, 4 clients)" "$BASE" -s "$SCRIPTS/files_search.lua"
 read -r HEALTH2 _ _ < <(measure "$BASE/health")
 printf '| /health (again, at the end) | %s | | | |\n' "$HEALTH2"

@@ -2,6 +2,7 @@
 //! migrations, the async pool handed to the HTTP layer, bulk import and the seeder.
 //! No HTTP here: handlers call these and map the error variants to statuses.
 
+pub mod cache;
 pub mod import;
 pub mod migrations;
 pub mod pool;

@@ -14,5 +14,6 @@ pub mod server;
 pub mod sheets;
 pub mod shutdown;
 pub mod signing;
+pub mod singleflight;
 pub mod time;
 pub mod translations;

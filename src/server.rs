@@ -168,6 +168,12 @@ pub async fn serve_state(
     shutdown: Shutdown,
 ) -> Result<(), ServeError> {
     let config = state.config.clone();
+    if let Err(e) = state
+        .files
+        .enable_read_cache(&config.settings().database.path, shutdown.clone())
+    {
+        tracing::warn!(error = %e.detail(), "file record reads are not cached");
+    }
     if let Ok(addr) = listener.local_addr() {
         let _ = state.bound.set(addr);
         if config.settings().signing.endpoint.is_none() && addr.ip().is_unspecified() {

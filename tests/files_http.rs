@@ -1069,3 +1069,30 @@ async fn adding_a_missing_file_fails_and_adds_nothing() {
         json!({"data": [], "meta": {"total": "0", "page": 1, "limit": 25}})
     );
 }
+
+/// The daemon caches list pages and records; a record added by another process (the CLI
+/// beside the daemon) must still show up, within the poll interval of the cache.
+#[tokio::test]
+async fn records_added_by_the_cli_beside_a_running_daemon_show_up() {
+    let dir = temp();
+    let first = add_file(dir.path(), "first.txt", b"one", &[]);
+    let daemon = Daemon::start(dir.path(), &[], &[]).await;
+    let (_, list) = get_json(&daemon, "/files", None).await;
+    assert_eq!(list["meta"]["total"], "1");
+    let (status, _) = get_json(&daemon, &format!("/file?key={}", first.key()), None).await;
+    assert_eq!(status, 200);
+
+    let second = add_file(dir.path(), "second.txt", b"two", &[]);
+    let seen = support::eventually(std::time::Duration::from_secs(2), || async {
+        let (_, list) = get_json(&daemon, "/files", None).await;
+        (list["meta"]["total"] == "2").then_some(list)
+    })
+    .await
+    .expect("the new record is listed within 2 s");
+    assert_eq!(
+        keys_of(&seen),
+        vec![second.key().to_owned(), first.key().to_owned()]
+    );
+    let (status, record) = get_json(&daemon, &format!("/file?key={}", second.key()), None).await;
+    assert_eq!(status, 200, "{record}");
+}

@@ -4,7 +4,11 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+use super::cache::ReadCache;
 
 use super::query::ListQuery;
 use super::record::{FileRecord, NewFileRecord, Permission};
@@ -18,10 +22,20 @@ pub struct FilesDb {
     inner: Arc<Inner>,
 }
 
+/// How often the daemon asks SQLite whether another process wrote (`PRAGMA
+/// data_version`): the longest a cached read can miss such a write.
+pub const EXTERNAL_WRITE_POLL: Duration = Duration::from_millis(100);
+
 struct Inner {
     writer: Mutex<FilesRepo>,
     readers: Vec<Mutex<FilesRepo>>,
+    /// One permit per reader: a read waits here (asynchronously) until a connection is
+    /// free, instead of parking a blocking-pool thread on a connection's mutex — under
+    /// load that parking and waking costs more than the query.
+    free_readers: Arc<Semaphore>,
     next_reader: AtomicUsize,
+    /// Read results, once the daemon enables caching (see `enable_read_cache`).
+    cache: OnceLock<Arc<ReadCache>>,
 }
 
 impl FilesDb {
@@ -41,11 +55,57 @@ impl FilesDb {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(FilesDb {
             inner: Arc::new(Inner {
+                cache: OnceLock::new(),
                 writer: Mutex::new(writer),
+                free_readers: Arc::new(Semaphore::new(readers.len())),
                 readers,
                 next_reader: AtomicUsize::new(0),
             }),
         })
+    }
+
+    /// Caches reads from now on, invalidated by this handle's writes at once and by other
+    /// processes' writes within `EXTERNAL_WRITE_POLL` (a task polls until `shutdown`).
+    /// Needs a tokio runtime; every clone of this handle shares the cache.
+    pub fn enable_read_cache(
+        &self,
+        path: impl AsRef<Path>,
+        shutdown: crate::shutdown::Shutdown,
+    ) -> Result<(), RepoError> {
+        let watcher = FilesRepo::open_reader(path.as_ref())?;
+        // The baseline is read before anything is cached: a write landing between the
+        // first cached read and the first poll must count as a change.
+        let mut seen = watcher.data_version()?;
+        let cache = Arc::new(ReadCache::default());
+        if self.inner.cache.set(cache.clone()).is_err() {
+            return Ok(());
+        }
+        tokio::spawn(async move {
+            let watcher = Arc::new(Mutex::new(watcher));
+            loop {
+                tokio::select! {
+                    _ = shutdown.wait() => return,
+                    _ = tokio::time::sleep(EXTERNAL_WRITE_POLL) => {}
+                }
+                let conn = watcher.clone();
+                let version = tokio::task::spawn_blocking(move || lock(&conn).data_version()).await;
+                match version {
+                    Ok(Ok(v)) => {
+                        if v != seen {
+                            cache.invalidate();
+                            seen = v;
+                        }
+                    }
+                    // Unknown state: serve nothing stale.
+                    _ => cache.invalidate(),
+                }
+            }
+        });
+        Ok(())
+    }
+
+    fn cache(&self) -> Option<&Arc<ReadCache>> {
+        self.inner.cache.get()
     }
 
     pub async fn insert(&self, record: NewFileRecord) -> Result<FileRecord, RepoError> {
@@ -61,12 +121,53 @@ impl FilesDb {
     }
 
     pub async fn get_by_key(&self, key: String) -> Result<Option<FileRecord>, RepoError> {
-        self.read(move |repo| repo.get_by_key(&key)).await
+        let Some(cache) = self.cache() else {
+            return self.read(move |repo| repo.get_by_key(&key)).await;
+        };
+        if let Some(hit) = cache.record(&key) {
+            return Ok(hit);
+        }
+        let generation = cache.generation();
+        let lookup = key.clone();
+        let record = cache
+            .record_flight
+            .run((generation, key.clone()), || {
+                self.read(move |repo| repo.get_by_key(&lookup))
+            })
+            .await?;
+        cache.put_record(generation, key, record.clone());
+        Ok(record)
     }
 
-    pub async fn list(&self, query: ListQuery, include_private: bool) -> Result<Page, RepoError> {
-        self.read(move |repo| repo.list(&query, include_private))
-            .await
+    pub async fn list(
+        &self,
+        query: ListQuery,
+        include_private: bool,
+    ) -> Result<Arc<Page>, RepoError> {
+        let Some(cache) = self.cache() else {
+            return self
+                .read(move |repo| repo.list(&query, include_private))
+                .await
+                .map(Arc::new);
+        };
+        if let Some(hit) = cache.list(&query, include_private) {
+            return Ok(hit);
+        }
+        let generation = cache.generation();
+        let asked = query.clone();
+        let page = cache
+            .list_flight
+            .run(
+                (generation, query.clone(), include_private),
+                || async move {
+                    self.read(move |repo| repo.list(&asked, include_private))
+                        .await
+                        .map(Arc::new)
+                },
+            )
+            .await?;
+        cache.put_list(generation, query, include_private, page.clone());
+        Ok(page)
     }
 
     pub async fn count(&self, permission: Option<Permission>) -> Result<u64, RepoError> {
@@ -79,9 +180,17 @@ impl FilesDb {
         F: FnOnce(&mut FilesRepo) -> Result<T, RepoError> + Send + 'static,
     {
         let inner = Arc::clone(&self.inner);
-        tokio::task::spawn_blocking(move || f(&mut inner.reader()))
+        let permit = Arc::clone(&inner.free_readers)
+            .acquire_owned()
             .await
-            .map_err(|_| RepoError::Task)?
+            .map_err(|_| RepoError::Task)?;
+        tokio::task::spawn_blocking(move || {
+            let result = f(&mut inner.reader());
+            drop(permit);
+            result
+        })
+        .await
+        .map_err(|_| RepoError::Task)?
     }
 
     async fn write<T, F>(&self, f: F) -> Result<T, RepoError>
@@ -90,9 +199,14 @@ impl FilesDb {
         F: FnOnce(&mut FilesRepo) -> Result<T, RepoError> + Send + 'static,
     {
         let inner = Arc::clone(&self.inner);
-        tokio::task::spawn_blocking(move || f(&mut lock(&inner.writer)))
+        let result = tokio::task::spawn_blocking(move || f(&mut lock(&inner.writer)))
             .await
-            .map_err(|_| RepoError::Task)?
+            .map_err(|_| RepoError::Task)?;
+        // Also after a failed write: it may have changed something before failing.
+        if let Some(cache) = self.cache() {
+            cache.invalidate();
+        }
+        result
     }
 }
 

@@ -10,7 +10,7 @@ pub const MAX_PAGE: u64 = 1_000_000_000;
 pub const MAX_FILE_NAME_FILTER_CHARS: usize = 255;
 
 /// What `GET /files` asked for, after defaults and clamping.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ListQuery {
     pub permission: Option<Permission>,
     /// `None` for no filter (absent or empty `fileName`).

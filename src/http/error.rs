@@ -113,6 +113,7 @@ impl From<crate::translations::service::ServeTranslationsError> for ApiError {
                 | R::InvalidLanguage { .. }),
             ) => ApiError::Unprocessable(e.to_string()),
             E::Render(e) => ApiError::Internal(e.to_string()),
+            E::Task(e) => ApiError::Internal(e),
         }
     }
 }

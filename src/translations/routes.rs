@@ -29,24 +29,7 @@ pub async fn get_translations(
             .get(header::ACCEPT_ENCODING)
             .and_then(|v| v.to_str().ok()),
     );
-    let rendition = match service.cached(&live.stored.version, &query) {
-        Some(hit) if !hit.needs_compression(wanted) => hit,
-        cached => {
-            // Filtering, rendering and compressing a big document take milliseconds: keep
-            // them off the async workers.
-            let service = service.clone();
-            tokio::task::spawn_blocking(move || {
-                let rendition = match cached {
-                    Some(hit) => hit,
-                    None => service.render(&live, &query)?,
-                };
-                rendition.body(wanted);
-                Ok::<_, ServeTranslationsError>(rendition)
-            })
-            .await
-            .map_err(|e| ApiError::Internal(format!("render task failed: {e}")))??
-        }
-    };
+    let rendition = service.rendition(live, query, wanted).await?;
     Ok(respond(&rendition, wanted))
 }
 

@@ -14,6 +14,7 @@ use super::store::{
 };
 use crate::config::settings::{Storage, Translations as TranslationSettings};
 use crate::http::encoding::{Encoding, MIN_COMPRESS_LEN, compress};
+use crate::singleflight::SingleFlight;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -69,6 +70,8 @@ pub enum ServeTranslationsError {
     Select(#[from] SelectError),
     #[error(transparent)]
     Render(#[from] RenderError),
+    #[error("the render task stopped: {0}")]
+    Task(String),
 }
 
 #[derive(Default)]
@@ -100,6 +103,8 @@ pub struct TranslationService {
     store: Arc<dyn TranslationStore>,
     live: RwLock<Option<Arc<Live>>>,
     cache: Mutex<Cache>,
+    /// Concurrent misses of one (version, query, encoding) render once.
+    flight: SingleFlight<String, Arc<Rendition>>,
 }
 
 impl TranslationService {
@@ -124,6 +129,7 @@ impl TranslationService {
             store,
             live: RwLock::new(live),
             cache: Mutex::new(Cache::default()),
+            flight: SingleFlight::default(),
         }
     }
 
@@ -170,6 +176,38 @@ impl TranslationService {
         (cache.version == version)
             .then(|| cache.entries.get(&query.cache_key()).cloned())
             .flatten()
+    }
+
+    /// The rendition of `query` with `wanted` ready: from the cache, or rendered (and
+    /// compressed) once on a blocking thread however many clients ask at the same time.
+    pub async fn rendition(
+        self: &Arc<Self>,
+        live: Arc<Live>,
+        query: TranslationQuery,
+        wanted: Encoding,
+    ) -> Result<Arc<Rendition>, ServeTranslationsError> {
+        let cached = self.cached(&live.stored.version, &query);
+        if let Some(hit) = &cached
+            && !hit.needs_compression(wanted)
+        {
+            return Ok(hit.clone());
+        }
+        let key = format!("{}|{}|{wanted:?}", live.stored.version, query.cache_key());
+        let service = self.clone();
+        self.flight
+            .run(key, || async move {
+                tokio::task::spawn_blocking(move || {
+                    let rendition = match cached {
+                        Some(hit) => hit,
+                        None => service.render(&live, &query)?,
+                    };
+                    rendition.body(wanted);
+                    Ok(rendition)
+                })
+                .await
+                .map_err(|e| ServeTranslationsError::Task(e.to_string()))?
+            })
+            .await
     }
 
     /// Filters and renders (CPU work: call from a blocking thread for big documents),
