@@ -1096,3 +1096,58 @@ async fn records_added_by_the_cli_beside_a_running_daemon_show_up() {
     let (status, record) = get_json(&daemon, &format!("/file?key={}", second.key()), None).await;
     assert_eq!(status, 200, "{record}");
 }
+
+/// With `signing.endpoint` set, `signedUrl` is a presigned URL for that S3-compatible
+/// service (path style here, as MinIO and Garage use), made with the configured
+/// credentials and session token: it verifies with them and with nothing else.
+#[tokio::test]
+async fn with_an_s3_endpoint_urls_are_signed_for_that_service() {
+    use depot::config::Secret;
+    use depot::signing::{Credentials, PresignedRequest, verify_presigned};
+    let dir = temp();
+    let added = add_file(dir.path(), "report.pdf", b"%PDF", &["--bucket", "media"]);
+    let env = [
+        ("DEPOT_SIGNING_ENDPOINT", "http://127.0.0.1:9000"),
+        ("DEPOT_SIGNING_REGION", "eu-central-1"),
+        ("DEPOT_SIGNING_ACCESS_KEY_ID", "AKIAMINIOEXAMPLE0001"),
+        ("DEPOT_SIGNING_SECRET_ACCESS_KEY", "minio/secret/EXAMPLE"),
+        ("DEPOT_SIGNING_SESSION_TOKEN", "session-token-1"),
+    ];
+    let daemon = Daemon::start(dir.path(), &[], &env).await;
+    let (status, record) = get_json(&daemon, &format!("/file?key={}", added.key()), None).await;
+    assert_eq!(status, 200, "{record}");
+    let url = record["signedUrl"].as_str().expect("signedUrl is text");
+    let prefix = format!("http://127.0.0.1:9000/media/{}?", added.key());
+    assert!(url.starts_with(&prefix), "{url}");
+    assert!(
+        url.contains("X-Amz-Credential=AKIAMINIOEXAMPLE0001%2F"),
+        "{url}"
+    );
+    assert!(url.contains("%2Feu-central-1%2Fs3%2Faws4_request"), "{url}");
+    assert!(
+        url.contains("X-Amz-Security-Token=session-token-1"),
+        "{url}"
+    );
+
+    let (path, query) = url["http://127.0.0.1:9000".len()..]
+        .split_once('?')
+        .expect("a query");
+    let request = PresignedRequest {
+        method: "GET",
+        host: "127.0.0.1:9000",
+        path,
+        query,
+    };
+    let credentials = |secret: &str| Credentials {
+        access_key_id: "AKIAMINIOEXAMPLE0001".into(),
+        secret_access_key: Secret::new(secret),
+        session_token: Some(Secret::new("session-token-1")),
+    };
+    let now = chrono::Utc::now();
+    let skew = depot::signing::DEFAULT_MAX_CLOCK_SKEW;
+    assert_eq!(
+        verify_presigned(&request, &credentials("minio/secret/EXAMPLE"), now, skew),
+        Ok(())
+    );
+    assert!(verify_presigned(&request, &credentials("another secret"), now, skew).is_err());
+}

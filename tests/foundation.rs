@@ -466,3 +466,46 @@ fn a_usage_error_exits_2() {
     let output = run(dir.path(), &["serve", "--no-such-flag"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// SIGTERM while a request is under way: the request still completes, then the daemon
+/// exits 0. `Expect: 100-continue` tells us when the server has taken the request in (it
+/// answers 100 when the handler starts reading the body), so no sleep is needed.
+#[tokio::test]
+async fn sigterm_lets_an_in_flight_request_finish() {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+    let dir = temp();
+    let mut daemon = Daemon::start(dir.path(), &[], &[("DEPOT_ADMIN_KEYS", "adm")]).await;
+
+    let boundary = "depotboundary";
+    let opening = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"slow.txt\"\r\nContent-Type: text/plain\r\n\r\n"
+    );
+    let content = "still uploading when the signal came\n".repeat(100);
+    let closing = format!("\r\n--{boundary}--\r\n");
+    let length = opening.len() + content.len() + closing.len();
+    let head = format!(
+        "POST /files HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer adm\r\nContent-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: {length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n",
+        daemon.addr
+    );
+    let stream = tokio::net::TcpStream::connect(&daemon.addr).await.unwrap();
+    let (read_half, mut write_half) = stream.into_split();
+    let mut reader = BufReader::new(read_half);
+    write_half.write_all(head.as_bytes()).await.unwrap();
+    let mut line = String::new();
+    reader.read_line(&mut line).await.unwrap();
+    assert!(line.starts_with("HTTP/1.1 100"), "{line}");
+    reader.read_line(&mut line).await.unwrap();
+
+    support::signal(daemon.child.id(), "TERM");
+    for part in [opening.as_str(), content.as_str(), closing.as_str()] {
+        write_half.write_all(part.as_bytes()).await.unwrap();
+    }
+    let mut response = String::new();
+    reader.read_to_string(&mut response).await.unwrap();
+    assert!(response.starts_with("HTTP/1.1 201"), "{response}");
+    assert!(response.contains("\"fileName\":\"slow.txt\""), "{response}");
+
+    let status = support::wait_with_limit(&mut daemon.child, Duration::from_secs(5))
+        .expect("exits within 5 s");
+    assert_eq!(status.code(), Some(0), "{}", daemon.log());
+}
