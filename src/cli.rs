@@ -166,7 +166,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Config(ConfigCommand::Check) => config_cmd::check(&sources(vec![])),
         Command::Generate(_) => not_yet("generate"),
         Command::Produce(ref args) => {
-            produce::run(&sources(vec![]), args.once, args.source.clone())
+            let source = args
+                .source
+                .as_ref()
+                .map(|path| ("producer.source".to_owned(), path.display().to_string()));
+            produce::run(sources(source.into_iter().collect()), args.once)
         }
         Command::Auth(_) => not_yet("auth"),
         Command::Files(FilesCommand::Add(ref args)) => files::add(

@@ -10,6 +10,7 @@ pub mod files;
 pub mod http;
 pub mod logging;
 pub mod objects;
+pub mod producer;
 pub mod server;
 pub mod sheets;
 pub mod shutdown;

@@ -12,6 +12,7 @@ use crate::http::{ApiError, system};
 use crate::http::{auth, query};
 use crate::objects::routes::{ObjectRequest, ObjectsEndpoint};
 use crate::objects::{CredentialsError, EmbeddedCredentials, ObjectError, ObjectStore};
+use crate::producer::Producer;
 use crate::shutdown::Shutdown;
 use crate::signing::{
     Addressing, Credentials, DEFAULT_MAX_CLOCK_SKEW, Signer, SigningTarget, Verifier,
@@ -35,6 +36,7 @@ pub struct AppState {
     pub config: ConfigHandle,
     pub metrics: Metrics,
     pub translations: Arc<TranslationService>,
+    pub producer: Arc<Producer>,
     /// The embedded object store, when `objects.enabled`.
     pub objects: Option<Arc<ObjectsEndpoint>>,
     /// The embedded store's credentials (generated on first start).
@@ -86,8 +88,10 @@ impl AppState {
         } else {
             None
         };
+        let translations = Arc::new(TranslationService::open(&settings.translations)?);
         Ok(AppState {
-            translations: Arc::new(TranslationService::open(&settings.translations)?),
+            producer: Arc::new(Producer::new(config.clone(), translations.clone())),
+            translations,
             objects,
             embedded_credentials,
             files,
@@ -184,9 +188,11 @@ pub async fn serve_state(
         }
     }
 
+    // The background tasks, all stopped by the same shutdown signal as the server.
     let tasks = vec![
         crate::config::reload::spawn(config.clone(), shutdown.clone()),
         spawn_log_level_follower(&config, shutdown.clone()),
+        tokio::spawn(state.producer.clone().run(shutdown.clone())),
     ];
 
     let app = router(state.clone());

@@ -3,8 +3,64 @@
 
 pub mod local;
 
-/// Drops trailing empty cells of each row and trailing empty rows' cells, as the Sheets
-/// API does, so every source gives the same grid for the same sheet.
+use crate::config::settings::{Settings, SheetSource as SourceSetting};
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+
+/// A grid, or why there is none.
+pub type FetchResult = Result<Vec<Vec<String>>, SourceError>;
+
+/// One kind of spreadsheet source. (Boxed futures keep the trait usable as `dyn`.)
+pub trait SheetSource: Send + Sync {
+    /// What is read, for logs and messages.
+    fn describe(&self) -> String;
+    fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>>;
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    #[error(transparent)]
+    Local(#[from] local::LocalSheetError),
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("reading the sheet stopped: {0}")]
+    Task(String),
+}
+
+/// The source the settings name (the one place that chooses it).
+pub fn source_for(settings: &Settings) -> Result<Box<dyn SheetSource>, SourceError> {
+    match &settings.producer.source {
+        SourceSetting::LocalFile(path) => Ok(Box::new(LocalSource { path: path.clone() })),
+        SourceSetting::Google => Err(SourceError::Unavailable(
+            "the Google Sheets source is not available in this version; set producer.source to a local .csv or .json sheet".into(),
+        )),
+    }
+}
+
+/// A sheet file on this machine, read again at every fetch.
+pub struct LocalSource {
+    pub path: PathBuf,
+}
+
+impl SheetSource for LocalSource {
+    fn describe(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>> {
+        let path = self.path.clone();
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || local::read_grid(&path))
+                .await
+                .map_err(|e| SourceError::Task(e.to_string()))?
+                .map_err(SourceError::from)
+        })
+    }
+}
+
+/// Drops trailing empty cells of each row and trailing empty rows, as the Sheets API does,
+/// so every source gives the same grid for the same sheet.
 pub fn normalise(mut rows: Vec<Vec<String>>) -> Vec<Vec<String>> {
     for row in &mut rows {
         while row.last().is_some_and(String::is_empty) {

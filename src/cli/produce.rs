@@ -1,53 +1,57 @@
-//! `depot produce --once`: one sync of the spreadsheet into the translations store.
+//! `depot produce`: the producer alone — one sync with `--once` (for cron), else the loop
+//! until SIGINT/SIGTERM. It opens the translations store itself, so it cannot run beside a
+//! `depot serve` that holds the same sled store (the daemon runs its own producer).
 
 use super::{Failure, load_config};
-use crate::config::Sources;
-use crate::config::settings::SheetSource;
+use crate::config::{ConfigHandle, Sources};
+use crate::producer::Producer;
+use crate::shutdown::Shutdown;
 use crate::translations::service::TranslationService;
-use crate::translations::sheet;
 use crate::translations::store::PutOutcome;
-use std::path::PathBuf;
+use std::sync::Arc;
 
-pub fn run(sources: &Sources, once: bool, source: Option<PathBuf>) -> Result<(), Failure> {
-    if !once {
-        return Err(Failure(
-            "the sync loop is not implemented yet in this version; run `depot produce --once` (e.g. from cron)".into(),
-        ));
-    }
-    let settings = load_config(sources)?.settings;
-    let path = match (source, &settings.producer.source) {
-        (Some(path), _) => path,
-        (None, SheetSource::LocalFile(path)) => path.clone(),
-        (None, SheetSource::Google) => {
-            return Err(Failure(
-                "the Google Sheets source is not implemented yet in this version; pass --source FILE.csv or set producer.source to a local sheet".into(),
-            ));
+pub fn run(sources: Sources, once: bool) -> Result<(), Failure> {
+    let loaded = load_config(&sources)?;
+    let settings = loaded.settings.clone();
+    crate::logging::init(&settings.log.level, settings.log.format);
+    let service = Arc::new(
+        TranslationService::open(&settings.translations).map_err(|e| {
+            Failure(format!(
+                "{e} (a running `depot serve` holds the sled store and runs its own producer)"
+            ))
+        })?,
+    );
+    let producer = Arc::new(Producer::new(
+        ConfigHandle::new(sources, loaded),
+        service.clone(),
+    ));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure(format!("cannot start the async runtime: {e}")))?;
+    let result = runtime.block_on(async {
+        if once {
+            let report = producer.cycle().await?;
+            for warning in &report.warnings {
+                eprintln!("depot: warning: {warning}");
+            }
+            match report.outcome {
+                PutOutcome::Stored => println!(
+                    "stored version {} ({} keys, {} locales)",
+                    report.version, report.keys, report.locales
+                ),
+                PutOutcome::Unchanged => {
+                    println!("unchanged: version {} is current", report.version)
+                }
+            }
+            Ok(())
+        } else {
+            let shutdown = Shutdown::new();
+            shutdown.on_signals();
+            producer.run(shutdown).await;
+            Ok::<(), Failure>(())
         }
-    };
-    let grid = crate::sheets::local::read_grid(&path)?;
-    let document = sheet::convert(&grid)?;
-    for warning in &document.warnings {
-        eprintln!("depot: warning: {} {}", warning.cell, warning.message);
-    }
-    let keys = document.entries.len();
-    let locales = document.locales.len();
-    let service = TranslationService::open(&settings.translations).map_err(|e| {
-        Failure(format!(
-            "{e} (a running `depot serve` holds the sled store: stop it, or let its producer sync)"
-        ))
-    })?;
-    let outcome = service.put(document)?;
+    });
     service.flush()?;
-    let version = service
-        .current()
-        .map(|live| live.stored.version.clone())
-        .unwrap_or_default();
-    match outcome {
-        PutOutcome::Stored => println!(
-            "stored version {version} ({keys} keys, {locales} locales) from {}",
-            path.display()
-        ),
-        PutOutcome::Unchanged => println!("unchanged: version {version} is current"),
-    }
-    Ok(())
+    result
 }

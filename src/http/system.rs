@@ -33,9 +33,11 @@ pub fn openapi() -> Response {
     warp::reply::json(&super::routes::openapi()).into_response()
 }
 
-/// The translations part of `/health`: the served version, its key counts and warnings.
+/// The translations part of `/health`: the served version, its key counts and warnings,
+/// and how the producer's syncs went.
 fn translations(state: &Arc<AppState>) -> serde_json::Value {
-    match state.translations.current() {
+    let sync = state.producer.status();
+    let mut part = match state.translations.current() {
         None => serde_json::json!({ "loaded": false, "version": null }),
         Some(live) => {
             let counts: serde_json::Map<_, _> = live
@@ -51,5 +53,10 @@ fn translations(state: &Arc<AppState>) -> serde_json::Value {
                 "warnings": live.stored.document.warnings,
             })
         }
-    }
+    };
+    part["lastSyncAt"] = sync.last_sync_at.map(crate::time::iso_millis).into();
+    part["lastSuccessAt"] = sync.last_success_at.map(crate::time::iso_millis).into();
+    part["lastError"] = sync.last_error.into();
+    part["consecutiveFailures"] = sync.consecutive_failures.into();
+    part
 }

@@ -1,0 +1,226 @@
+//! The sync loop: read the sheet, convert it, store it when its content changed; then wait
+//! `producer.interval_secs` (counted from the end of the cycle, re-read from the live
+//! configuration) and repeat. Cycles never overlap. A failure keeps the last good document,
+//! is logged with its reason and retried with backoff capped by the interval; `/health`
+//! shows the state.
+
+use crate::config::ConfigHandle;
+use crate::config::settings::Settings;
+use crate::sheets::{SheetSource, SourceError, source_for};
+use crate::shutdown::Shutdown;
+use crate::translations::service::TranslationService;
+use crate::translations::sheet::{self, SheetError};
+use crate::translations::store::{PutOutcome, StoreError};
+use chrono::{DateTime, Utc};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+/// The first retry after a failure waits this long; each further failure doubles it, up to
+/// the configured interval.
+const FIRST_RETRY: Duration = Duration::from_secs(1);
+
+#[derive(Debug, thiserror::Error)]
+pub enum CycleError {
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    #[error("the sheet cannot be converted: {0}")]
+    Sheet(#[from] SheetError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the sync task stopped: {0}")]
+    Task(String),
+}
+
+/// What one successful cycle did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CycleReport {
+    pub outcome: PutOutcome,
+    pub version: String,
+    pub keys: usize,
+    pub locales: usize,
+    /// The sheet's warnings as `CELL message`.
+    pub warnings: Vec<String>,
+}
+
+/// The producer's state for `/health`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProducerStatus {
+    pub last_sync_at: Option<DateTime<Utc>>,
+    pub last_success_at: Option<DateTime<Utc>>,
+    pub last_error: Option<String>,
+    pub consecutive_failures: u32,
+}
+
+pub struct Producer {
+    config: ConfigHandle,
+    translations: Arc<TranslationService>,
+    status: Mutex<ProducerStatus>,
+}
+
+impl Producer {
+    pub fn new(config: ConfigHandle, translations: Arc<TranslationService>) -> Producer {
+        Producer {
+            config,
+            translations,
+            status: Mutex::new(ProducerStatus::default()),
+        }
+    }
+
+    pub fn status(&self) -> ProducerStatus {
+        self.status
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// One sync with the current settings: fetch, convert, store if changed.
+    pub async fn cycle(&self) -> Result<CycleReport, CycleError> {
+        let settings = self.config.settings();
+        let source = source_for(&settings)?;
+        let result = self.cycle_with(source.as_ref()).await;
+        self.record(&result);
+        result
+    }
+
+    async fn cycle_with(&self, source: &dyn SheetSource) -> Result<CycleReport, CycleError> {
+        let grid = source.fetch().await?;
+        let translations = self.translations.clone();
+        tokio::task::spawn_blocking(move || {
+            let document = sheet::convert(&grid)?;
+            let warnings = document
+                .warnings
+                .iter()
+                .map(|w| format!("{} {}", w.cell, w.message))
+                .collect();
+            let (keys, locales) = (document.entries.len(), document.locales.len());
+            let outcome = translations.put(document)?;
+            let version = translations
+                .current()
+                .map(|live| live.stored.version.clone())
+                .unwrap_or_default();
+            Ok(CycleReport {
+                outcome,
+                version,
+                keys,
+                locales,
+                warnings,
+            })
+        })
+        .await
+        .map_err(|e| CycleError::Task(e.to_string()))?
+    }
+
+    fn record(&self, result: &Result<CycleReport, CycleError>) {
+        let mut status = self.status.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = Utc::now();
+        status.last_sync_at = Some(now);
+        match result {
+            Ok(_) => {
+                status.last_success_at = Some(now);
+                status.last_error = None;
+                status.consecutive_failures = 0;
+            }
+            Err(e) => {
+                status.last_error = Some(e.to_string());
+                status.consecutive_failures = status.consecutive_failures.saturating_add(1);
+            }
+        }
+    }
+
+    /// Runs cycles until `shutdown`. The wait after a cycle follows configuration changes:
+    /// a new interval (or re-enabling) applies without waiting out the old one.
+    pub async fn run(self: Arc<Self>, shutdown: Shutdown) {
+        let mut changes = self.config.subscribe();
+        loop {
+            let settings = self.config.settings();
+            let wait = if settings.producer.enabled {
+                match self.cycle().await {
+                    Ok(report) => {
+                        log_success(&report);
+                        interval(&settings)
+                    }
+                    Err(e) => {
+                        let failures = self.status().consecutive_failures;
+                        let retry = backoff(failures, interval(&settings));
+                        tracing::warn!(
+                            error = %e, failures, retry_in_secs = retry.as_secs_f64(),
+                            "translations sync failed; the last good document is still served"
+                        );
+                        retry
+                    }
+                }
+            } else {
+                Duration::MAX
+            };
+            let deadline = tokio::time::Instant::now()
+                .checked_add(wait)
+                .unwrap_or_else(far_future);
+            loop {
+                tokio::select! {
+                    _ = shutdown.wait() => return,
+                    _ = tokio::time::sleep_until(deadline) => break,
+                    changed = changes.changed() => {
+                        if changed.is_err() {
+                            return;
+                        }
+                        let fresh = changes.borrow_and_update().clone();
+                        if producer_changed(&settings, &fresh) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn far_future() -> tokio::time::Instant {
+    tokio::time::Instant::now() + Duration::from_secs(86_400 * 365)
+}
+
+fn interval(settings: &Settings) -> Duration {
+    Duration::from_secs(settings.producer.interval_secs)
+}
+
+/// 1 s, 2 s, 4 s, ... after consecutive failures, never longer than the interval.
+pub fn backoff(failures: u32, interval: Duration) -> Duration {
+    let exponent = failures.saturating_sub(1).min(20);
+    FIRST_RETRY.saturating_mul(1 << exponent).min(interval)
+}
+
+/// Whether a reload changed what the producer does (then the wait is cut short).
+fn producer_changed(old: &Settings, new: &Settings) -> bool {
+    old.producer != new.producer || old.service != new.service || old.google != new.google
+}
+
+fn log_success(report: &CycleReport) {
+    match report.outcome {
+        PutOutcome::Stored => tracing::info!(
+            version = %report.version, keys = report.keys, locales = report.locales,
+            warnings = report.warnings.len(), "translations stored"
+        ),
+        PutOutcome::Unchanged => {
+            tracing::debug!(version = %report.version, "translations unchanged")
+        }
+    }
+    for warning in &report.warnings {
+        tracing::debug!(%warning, "sheet warning");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_from_one_second_up_to_the_interval() {
+        let interval = Duration::from_secs(300);
+        let waits: Vec<u64> = (1..=10).map(|n| backoff(n, interval).as_secs()).collect();
+        assert_eq!(waits, vec![1, 2, 4, 8, 16, 32, 64, 128, 256, 300]);
+        assert_eq!(
+            backoff(1, Duration::from_millis(500)),
+            Duration::from_millis(500)
+        );
+        assert_eq!(backoff(u32::MAX, interval), interval);
+    }
+}

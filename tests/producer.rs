@@ -1,0 +1,126 @@
+//! The producer inside `depot serve`, end to end with a local sheet: new content is served
+//! within a few seconds, a failing source keeps the last good document and shows in
+//! `/health`, and the next good cycle recovers.
+
+mod support;
+
+use std::time::Duration;
+use support::{Daemon, eventually, run};
+
+const BASIC: &str = include_str!("fixtures/sheets/basic.csv");
+
+async fn translations(daemon: &Daemon, query: &str) -> (u16, String, Option<String>) {
+    let response = daemon.get(&format!("/translations{query}")).await;
+    let status = response.status().as_u16();
+    let etag = response
+        .headers()
+        .get("etag")
+        .map(|v| v.to_str().unwrap().to_owned());
+    (status, response.text().await.unwrap(), etag)
+}
+
+async fn health_translations(daemon: &Daemon) -> serde_json::Value {
+    daemon.get_json("/health").await.1["translations"].clone()
+}
+
+#[tokio::test]
+async fn the_producer_follows_the_sheet_and_keeps_the_last_good_document_on_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = dir.path().join("sheet.csv");
+    std::fs::write(&sheet, BASIC).unwrap();
+    let args = [
+        "--set",
+        "producer.source=sheet.csv",
+        "--set",
+        "producer.interval_secs=1",
+    ];
+    let daemon = Daemon::start(dir.path(), &args, &[]).await;
+    let filter = "?filters%5B%5D=pl.CORE";
+    let first = eventually(Duration::from_secs(5), || async {
+        let (status, body, etag) = translations(&daemon, filter).await;
+        (status == 200).then_some((body, etag))
+    })
+    .await
+    .expect("the first sync is served");
+    assert_eq!(
+        first.0,
+        r#"{"pl":{"CORE":{"LABELS":{"YES":"Tak","NO":"Nie"}}}}"#
+    );
+
+    // The sheet changes: the new content is served, with a new ETag.
+    std::fs::write(&sheet, BASIC.replace("Tak", "Tak!")).unwrap();
+    let second = eventually(Duration::from_secs(5), || async {
+        let (_, body, etag) = translations(&daemon, filter).await;
+        body.contains("Tak!").then_some(etag)
+    })
+    .await
+    .expect("the changed sheet is served within 5 s");
+    assert_ne!(second, first.1);
+
+    // The source fails: the last good document stays, /health shows the failure.
+    std::fs::remove_file(&sheet).unwrap();
+    let failing = eventually(Duration::from_secs(5), || async {
+        let t = health_translations(&daemon).await;
+        (t["consecutiveFailures"].as_u64() >= Some(1)).then_some(t)
+    })
+    .await
+    .expect("the failure shows in /health");
+    assert!(
+        failing["lastError"].as_str().unwrap().contains("sheet.csv"),
+        "{failing}"
+    );
+    assert!(failing["lastSuccessAt"].is_string());
+    let (status, body, _) = translations(&daemon, filter).await;
+    assert_eq!((status, body.contains("Tak!")), (200, true));
+
+    // A sheet without any text never replaces the good document either.
+    std::fs::write(&sheet, "###,>>>,en,pl\n,ONLY_A_SECTION\n").unwrap();
+    let refused = eventually(Duration::from_secs(5), || async {
+        let t = health_translations(&daemon).await;
+        t["lastError"]
+            .as_str()
+            .is_some_and(|e| e.contains("no translations"))
+            .then_some(t)
+    })
+    .await
+    .expect("the empty sheet is refused");
+    assert!(refused["consecutiveFailures"].as_u64() >= Some(1));
+    let (_, body, _) = translations(&daemon, filter).await;
+    assert!(body.contains("Tak!"), "{body}");
+
+    // Recovery: the next good cycle succeeds and clears the error.
+    std::fs::write(&sheet, BASIC).unwrap();
+    let recovered = eventually(Duration::from_secs(5), || async {
+        let t = health_translations(&daemon).await;
+        (t["lastError"].is_null() && t["consecutiveFailures"] == 0).then_some(())
+    })
+    .await;
+    assert!(recovered.is_some(), "{}", daemon.log());
+    let (_, body, _) = translations(&daemon, filter).await;
+    assert_eq!(
+        body,
+        r#"{"pl":{"CORE":{"LABELS":{"YES":"Tak","NO":"Nie"}}}}"#
+    );
+}
+
+#[test]
+fn produce_once_stores_a_local_sheet_and_reports_unchanged_content() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sheet.csv"), BASIC).unwrap();
+    let first = run(dir.path(), &["produce", "--once", "--source", "sheet.csv"]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert!(stdout.starts_with("stored version "), "{stdout}");
+    assert!(stdout.contains("(3 keys, 2 locales)"), "{stdout}");
+    let again = run(dir.path(), &["produce", "--once", "--source", "sheet.csv"]);
+    assert!(String::from_utf8_lossy(&again.stdout).starts_with("unchanged: version "));
+    let missing = run(dir.path(), &["produce", "--once", "--source", "nope.csv"]);
+    assert_eq!(missing.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("nope.csv"), "{stderr}");
+}
