@@ -34,6 +34,9 @@ pub struct Cli {
         value_name = "PATH"
     )]
     pub env_file: PathBuf,
+    /// Where the refresh token is read and saved: env (.env.service) or json (google.token_file).
+    #[arg(long, global = true, value_name = "FORMAT", value_parser = ["env", "json"])]
+    pub config_format: Option<String>,
     /// Set any configuration key, above every other source (repeatable): --set files.max_limit=200
     #[arg(long = "set", global = true, value_name = "KEY=VALUE", value_parser = parse_assignment)]
     pub set: Vec<(String, String)>,
@@ -157,8 +160,18 @@ pub fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Failure> {
     // Subcommand flags come after `--set`, so they win over it.
+    let token_store = cli
+        .config_format
+        .clone()
+        .map(|format| ("google.token_store".to_owned(), format));
     let sources = |extra: Vec<(String, String)>| {
-        let flags = cli.set.iter().cloned().chain(extra).collect();
+        let flags = cli
+            .set
+            .iter()
+            .cloned()
+            .chain(token_store.clone())
+            .chain(extra)
+            .collect();
         Sources::new(cli.config.clone(), cli.env_file.clone(), flags)
     };
     match cli.command {

@@ -7,6 +7,7 @@ pub mod reload;
 pub mod schema;
 mod secret;
 pub mod settings;
+pub mod token_file;
 
 pub use layers::{Layer, Resolved, Sources};
 pub use secret::Secret;
@@ -32,6 +33,8 @@ pub enum ConfigError {
     Unreadable { path: String, reason: String },
     #[error(transparent)]
     EnvFile(#[from] env_file::EnvFileError),
+    #[error(transparent)]
+    TokenFile(#[from] token_file::TokenFileError),
 }
 
 /// A loaded configuration: the typed settings and, for `config check` and reloads, the
@@ -58,25 +61,42 @@ fn load_pinned(sources: &Sources, running: &[(&str, String)]) -> Result<Loaded, 
             "files.default_limit ({default}) must not be larger than files.max_limit ({max})"
         )));
     }
+    let mut settings = Settings::from_resolved(&resolved);
+    if settings.google.token_store == settings::TokenStore::Json {
+        settings.service.refresh_token = token_file::read(&settings.google.token_file)?;
+    }
     Ok(Loaded {
-        settings: Arc::new(Settings::from_resolved(&resolved)),
+        settings: Arc::new(settings),
         resolved,
     })
 }
 
 /// One line per key for `config check`: `name = value  # origin`, secrets as `***`.
-pub fn describe(resolved: &Resolved) -> Vec<String> {
+pub fn describe(loaded: &Loaded) -> Vec<String> {
+    let from_token_file = loaded.settings.google.token_store == settings::TokenStore::Json;
     schema::KEYS
         .iter()
-        .zip(&resolved.values)
+        .zip(&loaded.resolved.values)
         .map(|(key, (value, layer))| {
-            let shown = match value.to_env_text() {
-                s if key.secret && !s.is_empty() => "***".to_owned(),
-                s => s,
+            let (text, origin) = if from_token_file && key.name == "service.refresh_token" {
+                (
+                    loaded.settings.service.refresh_token.expose().to_owned(),
+                    format!(
+                        "{} (google.token_store = json)",
+                        loaded.settings.google.token_file.display()
+                    ),
+                )
+            } else {
+                (value.to_env_text(), layer.to_string())
+            };
+            let shown = if key.secret && !text.is_empty() {
+                "***".to_owned()
+            } else {
+                text
             };
             format!(
                 "{} = \"{}\"  # {} (env {})",
-                key.name, shown, layer, key.env
+                key.name, shown, origin, key.env
             )
         })
         .collect()
@@ -277,7 +297,7 @@ mod tests {
             ("SERVICE_CLIENT_SECRET".into(), "topsecret".into()),
             ("DEPOT_API_KEYS".into(), "k1,k2".into()),
         ];
-        let lines = describe(&load(&s).unwrap().resolved).join("\n");
+        let lines = describe(&load(&s).unwrap()).join("\n");
         assert!(
             !lines.contains("topsecret") && !lines.contains("k1"),
             "{lines}"

@@ -10,7 +10,7 @@ pub fn check(sources: &Sources) -> Result<(), Failure> {
         sources.toml_path.display(),
         sources.env_file.display()
     );
-    for line in config::describe(&loaded.resolved) {
+    for line in config::describe(&loaded) {
         println!("{line}");
     }
     Ok(())

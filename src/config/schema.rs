@@ -153,6 +153,10 @@ pub const KEYS: &[Key] = &[
         .doc("Sheets API base URL"),
     key("google.timeout_secs", "DEPOT_GOOGLE_TIMEOUT_SECS", "30", Kind::Integer { min: 1, max: 600 })
         .doc("timeout of every call to Google"),
+    key("google.token_store", "DEPOT_TOKEN_STORE", "env", Kind::OneOf(&["env", "json"]))
+        .doc("where the refresh token is read and saved: env (SERVICE_REFRESH_TOKEN in .env.service) or json (the token file); --config-format sets it"),
+    key("google.token_file", "DEPOT_TOKEN_FILE", "data.json", Kind::NonEmpty)
+        .doc("JSON data file holding {\"SERVICE_REFRESH_TOKEN\": ...} when token_store is json"),
     key("auth.api_keys", "DEPOT_API_KEYS", "", Kind::List)
         .secret()
         .doc("keys that may read private file records (Authorization: Bearer <key>); none means reads are open"),

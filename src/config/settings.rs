@@ -113,6 +113,17 @@ pub struct Google {
     pub auth_url: String,
     pub sheets_url: String,
     pub timeout_secs: u64,
+    pub token_store: TokenStore,
+    pub token_file: PathBuf,
+}
+
+/// Where the refresh token lives (`--config-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenStore {
+    /// `SERVICE_REFRESH_TOKEN` from the environment layers (`.env.service`).
+    Env,
+    /// `{"SERVICE_REFRESH_TOKEN": ...}` in `google.token_file`.
+    Json,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -225,6 +236,11 @@ impl Settings {
                 auth_url: text("google.auth_url"),
                 sheets_url: text("google.sheets_url").trim_end_matches('/').to_owned(),
                 timeout_secs: int("google.timeout_secs"),
+                token_store: match text("google.token_store").as_str() {
+                    "json" => TokenStore::Json,
+                    _ => TokenStore::Env,
+                },
+                token_file: PathBuf::from(text("google.token_file")),
             },
             auth: Auth {
                 api_keys: list("auth.api_keys"),
