@@ -90,6 +90,62 @@ fn unquote(value: &str) -> Option<String> {
     }
 }
 
+/// Sets `name` to `value` in the env file at `path`, keeping every other line and comment
+/// as it was: the first line that assigns `name` is replaced, any later ones are left alone
+/// (they would still win for a shell, so the value is written there too), and a missing
+/// assignment is appended. The file is written to a temporary file and renamed.
+pub fn set_var(path: &Path, name: &str, value: &str) -> std::io::Result<()> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e),
+    };
+    let assignment = format!("{name}={}", quote(value));
+    let mut found = false;
+    let mut lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let body = line.trim_start();
+            let body = body.strip_prefix("export ").unwrap_or(body);
+            let assigns = body.split_once('=').is_some_and(|(n, _)| n.trim() == name);
+            if assigns {
+                found = true;
+                let export = if line.trim_start().starts_with("export ") {
+                    "export "
+                } else {
+                    ""
+                };
+                format!("{export}{assignment}")
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect();
+    if !found {
+        lines.push(assignment);
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    crate::atomic_file::write(path, out.as_bytes())
+}
+
+/// A value as `parse` reads it back: bare when that is unambiguous, else double-quoted.
+fn quote(value: &str) -> String {
+    let bare = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:@+,~%".contains(c));
+    if bare {
+        value.to_owned()
+    } else {
+        let escaped = value
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"")
+            .replace('\n', "\\n");
+        format!("\"{escaped}\"")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,6 +179,37 @@ mod tests {
             parse("A=\"open", "f"),
             Err(EnvFileError::UnclosedQuote { line: 1, .. })
         ));
+    }
+
+    #[test]
+    fn set_var_replaces_in_place_and_keeps_every_other_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".env.service");
+        let before = "# Google credentials\nSERVICE_CLIENT_ID=abc # the app\n\nexport SERVICE_REFRESH_TOKEN=old\n# end\n";
+        std::fs::write(&path, before).unwrap();
+        set_var(&path, "SERVICE_REFRESH_TOKEN", "1//new-token").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "# Google credentials\nSERVICE_CLIENT_ID=abc # the app\n\nexport SERVICE_REFRESH_TOKEN=1//new-token\n# end\n"
+        );
+        set_var(&path, "SERVICE_SPREADSHEET_ID", "with space \"q\" \\ #").unwrap();
+        let vars = read(&path).unwrap();
+        assert_eq!(vars.last().unwrap().1, "with space \"q\" \\ #");
+        assert_eq!(
+            vars[1],
+            ("SERVICE_REFRESH_TOKEN".into(), "1//new-token".into())
+        );
+    }
+
+    #[test]
+    fn set_var_creates_a_missing_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".env.service");
+        set_var(&path, "SERVICE_REFRESH_TOKEN", "t").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "SERVICE_REFRESH_TOKEN=t\n"
+        );
     }
 
     #[test]

@@ -35,11 +35,9 @@ pub fn save(path: &Path, token: &Secret) -> Result<(), TokenFileError> {
     object.insert(TOKEN_MEMBER.into(), token.expose().into());
     let mut text = serde_json::to_string_pretty(&object).unwrap_or_default();
     text.push('\n');
-    crate::translations::store::write_atomically(path, text.as_bytes()).map_err(|e| {
-        TokenFileError::Unwritable {
-            path: path.display().to_string(),
-            reason: e.to_string(),
-        }
+    crate::atomic_file::write(path, text.as_bytes()).map_err(|e| TokenFileError::Unwritable {
+        path: path.display().to_string(),
+        reason: e.to_string(),
     })
 }
 

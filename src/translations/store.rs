@@ -7,7 +7,7 @@
 mod file;
 mod sled_store;
 
-pub use file::{FileMedium, write_atomically};
+pub use file::FileMedium;
 pub use sled_store::SledMedium;
 
 /// The sled backend (default).
