@@ -41,7 +41,6 @@ impl Medium for FileMedium {
 #[cfg(test)]
 mod tests {
     use super::super::FileStore;
-    use super::*;
     use std::sync::Arc;
 
     #[test]
