@@ -1,6 +1,7 @@
 //! The command line: parse, dispatch to one module per subcommand, map errors to exit codes
 //! (0 success, 1 runtime error, 2 usage error — clap's own), one line on stderr.
 
+mod auth;
 mod config_cmd;
 mod files;
 mod produce;
@@ -53,7 +54,7 @@ pub enum Command {
     /// Sync the spreadsheet into the translations store (loop, or once with --once).
     Produce(ProduceArgs),
     /// Run the browser consent flow and save the refresh token.
-    Auth(PendingArgs),
+    Auth(AuthArgs),
     /// Manage file records.
     #[command(subcommand)]
     Files(FilesCommand),
@@ -83,6 +84,13 @@ pub struct ProduceArgs {
     /// Read this local sheet (.csv, or a .json values.get document) instead of producer.source.
     #[arg(long, value_name = "FILE")]
     pub source: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct AuthArgs {
+    /// Only print the consent URL; do not try to open a browser.
+    #[arg(long)]
+    pub no_browser: bool,
 }
 
 /// Arguments of a subcommand that a later release fills in.
@@ -185,7 +193,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .map(|path| ("producer.source".to_owned(), path.display().to_string()));
             produce::run(sources(source.into_iter().collect()), args.once)
         }
-        Command::Auth(_) => not_yet("auth"),
+        Command::Auth(ref args) => auth::run(sources(vec![]), !args.no_browser),
         Command::Files(FilesCommand::Add(ref args)) => files::add(
             &sources(vec![]),
             files::AddOptions {

@@ -1,6 +1,7 @@
 //! Where spreadsheets come from. Every source yields the same value grid: rows of cell
 //! texts as displayed, trailing empty cells dropped, as the Sheets API `values.get` returns.
 
+pub mod consent;
 pub mod local;
 
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
@@ -57,6 +58,12 @@ impl SheetSource for LocalSource {
                 .map_err(SourceError::from)
         })
     }
+}
+
+/// Makes rustls use the ring crypto provider (reqwest is built without one, to avoid a
+/// second C crypto library). Idempotent.
+pub fn install_tls_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
 /// Drops trailing empty cells of each row and trailing empty rows, as the Sheets API does,
