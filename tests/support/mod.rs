@@ -1,3 +1,6 @@
+//! Helpers for end-to-end tests. reqwest is built without a default TLS provider (depot
+//! installs ring's), so the start functions below install it before any client is made.
+//!
 //! Helpers for end-to-end tests: run the real `depot` binary in a temporary folder, find
 //! the port it bound (it is started on port 0), talk to it over loopback HTTP.
 #![allow(dead_code)]
@@ -42,6 +45,7 @@ impl Daemon {
     /// Starts `depot serve --listen 127.0.0.1:0 <extra>` in `dir` and waits until
     /// `/health` answers.
     pub async fn start(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Daemon {
+        depot::sheets::install_tls_provider();
         let mut cmd = depot(dir);
         cmd.args(["serve", "--listen", "127.0.0.1:0"])
             .args(extra)
@@ -195,6 +199,7 @@ impl TestServer {
     /// Opens the stores in a new temporary folder and serves them on a loopback port. The
     /// listener is bound before this returns, so requests can follow at once.
     pub async fn start() -> TestServer {
+        depot::sheets::install_tls_provider();
         let dir = tempfile::tempdir().expect("temp dir");
         let sources = depot::config::Sources {
             toml_path: dir.path().join("depot.toml"),
