@@ -1,8 +1,7 @@
-//! Helpers for end-to-end tests. reqwest is built without a default TLS provider (depot
-//! installs ring's), so the start functions below install it before any client is made.
-//!
 //! Helpers for end-to-end tests: run the real `depot` binary in a temporary folder, find
 //! the port it bound (it is started on port 0), talk to it over loopback HTTP.
+//! reqwest is built without a default TLS provider (depot installs ring's), so the start
+//! functions below install it before any client is made.
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
