@@ -5,7 +5,7 @@
 //! shows the state.
 
 use crate::config::ConfigHandle;
-use crate::config::settings::Settings;
+use crate::config::settings::{Google, Service, Settings, SheetSource as SourceSetting};
 use crate::sheets::{SheetSource, SourceError, source_for};
 use crate::shutdown::Shutdown;
 use crate::translations::service::TranslationService;
@@ -55,7 +55,13 @@ pub struct Producer {
     config: ConfigHandle,
     translations: Arc<TranslationService>,
     status: Mutex<ProducerStatus>,
+    /// The source of the last cycle, kept while the settings that made it are unchanged
+    /// (a Google source holds its access token and connections).
+    source: Mutex<Option<(SourceKey, Arc<dyn SheetSource>)>>,
 }
+
+/// The settings a source is made from.
+type SourceKey = (SourceSetting, Google, Service);
 
 impl Producer {
     pub fn new(config: ConfigHandle, translations: Arc<TranslationService>) -> Producer {
@@ -63,7 +69,25 @@ impl Producer {
             config,
             translations,
             status: Mutex::new(ProducerStatus::default()),
+            source: Mutex::new(None),
         }
+    }
+
+    fn source(&self, settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceError> {
+        let key = (
+            settings.producer.source.clone(),
+            settings.google.clone(),
+            settings.service.clone(),
+        );
+        let mut cached = self.source.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((made_for, source)) = cached.as_ref()
+            && *made_for == key
+        {
+            return Ok(source.clone());
+        }
+        let source = source_for(settings)?;
+        *cached = Some((key, source.clone()));
+        Ok(source)
     }
 
     pub fn status(&self) -> ProducerStatus {
@@ -76,8 +100,10 @@ impl Producer {
     /// One sync with the current settings: fetch, convert, store if changed.
     pub async fn cycle(&self) -> Result<CycleReport, CycleError> {
         let settings = self.config.settings();
-        let source = source_for(&settings)?;
-        let result = self.cycle_with(source.as_ref()).await;
+        let result = match self.source(&settings) {
+            Ok(source) => self.cycle_with(source.as_ref()).await,
+            Err(e) => Err(e.into()),
+        };
         self.record(&result);
         result
     }

@@ -2,12 +2,14 @@
 //! texts as displayed, trailing empty cells dropped, as the Sheets API `values.get` returns.
 
 pub mod consent;
+pub mod google;
 pub mod local;
 
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
+use std::sync::Arc;
 
 /// A grid, or why there is none.
 pub type FetchResult = Result<Vec<Vec<String>>, SourceError>;
@@ -23,19 +25,30 @@ pub trait SheetSource: Send + Sync {
 pub enum SourceError {
     #[error(transparent)]
     Local(#[from] local::LocalSheetError),
-    #[error("{0}")]
-    Unavailable(String),
+    #[error(transparent)]
+    Google(#[from] google::GoogleError),
     #[error("reading the sheet stopped: {0}")]
     Task(String),
 }
 
 /// The source the settings name (the one place that chooses it).
-pub fn source_for(settings: &Settings) -> Result<Box<dyn SheetSource>, SourceError> {
-    match &settings.producer.source {
-        SourceSetting::LocalFile(path) => Ok(Box::new(LocalSource { path: path.clone() })),
-        SourceSetting::Google => Err(SourceError::Unavailable(
-            "the Google Sheets source is not available in this version; set producer.source to a local .csv or .json sheet".into(),
-        )),
+pub fn source_for(settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceError> {
+    Ok(match &settings.producer.source {
+        SourceSetting::LocalFile(path) => Arc::new(LocalSource { path: path.clone() }),
+        SourceSetting::Google => Arc::new(google::GoogleSheets::new(
+            &settings.google,
+            &settings.service,
+        )?),
+    })
+}
+
+impl SheetSource for google::GoogleSheets {
+    fn describe(&self) -> String {
+        google::GoogleSheets::describe(self)
+    }
+
+    fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>> {
+        Box::pin(async move { self.fetch_grid().await.map_err(SourceError::from) })
     }
 }
 

@@ -4,6 +4,8 @@
 //! functions below install it before any client is made.
 #![allow(dead_code)]
 
+pub mod fake_google;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};

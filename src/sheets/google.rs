@@ -1,0 +1,590 @@
+//! The Google Sheets source: trades the stored refresh token for an access token (kept
+//! until shortly before it expires), reads one sheet with `values.get` and returns its grid.
+//! Every call has a timeout; no secret ever reaches an error message or a log line.
+
+use crate::config::Secret;
+use crate::config::settings::{Google, Service};
+use serde_json::Value;
+use std::time::{Duration, Instant};
+use tokio::sync::Mutex;
+
+/// An access token is renewed this long before Google says it expires, so that it never
+/// runs out between our check and Google's.
+const EXPIRY_MARGIN: Duration = Duration::from_secs(60);
+
+/// Server texts quoted in errors are cut to this many characters (a proxy's error page
+/// would otherwise fill the log).
+const QUOTE_LIMIT: usize = 200;
+
+#[derive(Debug, thiserror::Error)]
+pub enum GoogleError {
+    #[error("{variable} is not set: {}", missing_hint(variable))]
+    Missing { variable: &'static str },
+    #[error(
+        "the refresh token was revoked or expired: run `depot auth` to grant access again and save a new SERVICE_REFRESH_TOKEN"
+    )]
+    InvalidGrant,
+    #[error(
+        "Google does not accept the OAuth client ({reason}): check SERVICE_CLIENT_ID and SERVICE_CLIENT_SECRET against the Google Cloud console"
+    )]
+    InvalidClient { reason: String },
+    #[error(
+        "Google refused access to spreadsheet '{spreadsheet_id}' (403: {message}): share the sheet with the account that ran `depot auth`, or enable the Google Sheets API for the OAuth client's project"
+    )]
+    PermissionDenied {
+        spreadsheet_id: String,
+        message: String,
+    },
+    #[error(
+        "no spreadsheet with id '{spreadsheet_id}': check SERVICE_SPREADSHEET_ID (the part after /d/ in the sheet's URL)"
+    )]
+    SpreadsheetNotFound { spreadsheet_id: String },
+    #[error(
+        "no sheet named '{sheet}' in spreadsheet '{spreadsheet_id}': check SERVICE_SPREADSHEET_NAME (the tab name; leave it empty for the first tab)"
+    )]
+    SheetNotFound {
+        spreadsheet_id: String,
+        sheet: String,
+    },
+    #[error("spreadsheet '{spreadsheet_id}' has no sheets to read")]
+    NoSheets { spreadsheet_id: String },
+    #[error(
+        "the Sheets API refused a freshly issued access token (401): run `depot auth` to grant access again"
+    )]
+    Unauthenticated,
+    #[error("Google answered {status} for {url}; will retry")]
+    Unavailable {
+        status: u16,
+        url: String,
+        retry_after: Option<Duration>,
+    },
+    #[error("Google answered {status} for {url}: {message}")]
+    Rejected {
+        status: u16,
+        url: String,
+        message: String,
+    },
+    #[error("Google's answer from {url} is malformed: {what}")]
+    InvalidResponse { url: String, what: String },
+    #[error("{host} did not answer within {secs} s (google.timeout_secs); will retry")]
+    Timeout { host: String, secs: u64 },
+    #[error("cannot reach {host}: {reason}; will retry")]
+    Connection { host: String, reason: String },
+    #[error("cannot set up the HTTPS client: {0}")]
+    Client(String),
+}
+
+fn missing_hint(variable: &str) -> &'static str {
+    match variable {
+        "SERVICE_REFRESH_TOKEN" => "run `depot auth` to grant access and save a refresh token",
+        "SERVICE_SPREADSHEET_ID" => {
+            "set it to the id in the sheet's URL (docs.google.com/spreadsheets/d/<id>/edit)"
+        }
+        _ => {
+            "create an OAuth client in the Google Cloud console and set SERVICE_CLIENT_ID and SERVICE_CLIENT_SECRET in .env.service"
+        }
+    }
+}
+
+impl GoogleError {
+    /// True when trying again later may succeed: 429, 5xx, timeouts, connection errors.
+    pub fn retryable(&self) -> bool {
+        matches!(
+            self,
+            GoogleError::Unavailable { .. }
+                | GoogleError::Timeout { .. }
+                | GoogleError::Connection { .. }
+        )
+    }
+
+    /// How long Google asked us to wait (`Retry-After`), when it did.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            GoogleError::Unavailable { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
+    /// True when only a new consent (`depot auth`) can fix this.
+    pub fn needs_consent(&self) -> bool {
+        matches!(
+            self,
+            GoogleError::InvalidGrant
+                | GoogleError::Missing {
+                    variable: "SERVICE_REFRESH_TOKEN"
+                }
+        )
+    }
+}
+
+/// A Google Sheets reader for one spreadsheet. Keep it across fetches: it holds the
+/// access token and the HTTP connection pool.
+#[derive(Debug)]
+pub struct GoogleSheets {
+    google: Google,
+    service: Service,
+    http: reqwest::Client,
+    token: Mutex<Option<AccessToken>>,
+}
+
+#[derive(Debug)]
+struct AccessToken {
+    value: Secret,
+    fresh_until: Instant,
+}
+
+/// What a Sheets call was about, to name it in errors.
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    Spreadsheet,
+    Sheet(&'a str),
+}
+
+/// A whole HTTP answer.
+struct Reply {
+    status: u16,
+    retry_after: Option<Duration>,
+    body: Vec<u8>,
+}
+
+impl GoogleSheets {
+    /// Checks that the credentials are there and builds the HTTP client.
+    pub fn new(google: &Google, service: &Service) -> Result<GoogleSheets, GoogleError> {
+        let required = [
+            ("SERVICE_CLIENT_ID", service.client_id.is_empty()),
+            ("SERVICE_CLIENT_SECRET", service.client_secret.is_empty()),
+            ("SERVICE_REFRESH_TOKEN", service.refresh_token.is_empty()),
+            ("SERVICE_SPREADSHEET_ID", service.spreadsheet_id.is_empty()),
+        ];
+        if let Some((variable, _)) = required.iter().find(|(_, missing)| *missing) {
+            return Err(GoogleError::Missing { variable });
+        }
+        super::install_tls_provider();
+        let timeout = Duration::from_secs(google.timeout_secs);
+        let http = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(timeout)
+            .user_agent(concat!("depot/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| GoogleError::Client(error_chain(&e)))?;
+        let mut google = google.clone();
+        google.sheets_url = google.sheets_url.trim_end_matches('/').to_owned();
+        Ok(GoogleSheets {
+            google,
+            service: service.clone(),
+            http,
+            token: Mutex::new(None),
+        })
+    }
+
+    /// True when this reader was built from these settings (so a caller can keep it, and
+    /// its token, across configuration reloads that changed something else).
+    pub fn is_for(&self, google: &Google, service: &Service) -> bool {
+        let mut google = google.clone();
+        google.sheets_url = google.sheets_url.trim_end_matches('/').to_owned();
+        self.google == google && &self.service == service
+    }
+
+    /// What is read, for logs and messages.
+    pub fn describe(&self) -> String {
+        match self.service.spreadsheet_name.as_str() {
+            "" => format!(
+                "Google spreadsheet {} (first sheet)",
+                self.service.spreadsheet_id
+            ),
+            name => format!(
+                "Google spreadsheet {} sheet '{name}'",
+                self.service.spreadsheet_id
+            ),
+        }
+    }
+
+    /// Reads the configured sheet (the first one when no name is set) as displayed text.
+    pub async fn fetch_grid(&self) -> Result<Vec<Vec<String>>, GoogleError> {
+        let sheet = match self.service.spreadsheet_name.as_str() {
+            "" => self.first_sheet().await?,
+            name => name.to_owned(),
+        };
+        let url = values_url(
+            &self.google.sheets_url,
+            &self.service.spreadsheet_id,
+            &sheet,
+        );
+        let body = self.get_authorised(&url, Target::Sheet(&sheet)).await?;
+        let rows = parse_values(&body).map_err(|what| GoogleError::InvalidResponse {
+            url: url.clone(),
+            what,
+        })?;
+        Ok(crate::sheets::normalise(rows))
+    }
+
+    async fn first_sheet(&self) -> Result<String, GoogleError> {
+        let url = titles_url(&self.google.sheets_url, &self.service.spreadsheet_id);
+        let body = self.get_authorised(&url, Target::Spreadsheet).await?;
+        match parse_first_title(&body) {
+            Ok(Some(title)) => Ok(title),
+            Ok(None) => Err(GoogleError::NoSheets {
+                spreadsheet_id: self.service.spreadsheet_id.clone(),
+            }),
+            Err(what) => Err(GoogleError::InvalidResponse { url, what }),
+        }
+    }
+
+    /// A Sheets API GET with the access token; a 401 means Google dropped the token
+    /// before we expected, so it is renewed and the call made once more.
+    async fn get_authorised(&self, url: &str, target: Target<'_>) -> Result<Vec<u8>, GoogleError> {
+        let mut token = self.access_token().await?;
+        let mut reply = self.get(url, &token).await?;
+        if reply.status == 401 {
+            self.forget(&token).await;
+            token = self.access_token().await?;
+            reply = self.get(url, &token).await?;
+        }
+        if (200..300).contains(&reply.status) {
+            return Ok(reply.body);
+        }
+        Err(self.sheets_error(&reply, url, target, &token))
+    }
+
+    async fn get(&self, url: &str, token: &Secret) -> Result<Reply, GoogleError> {
+        self.send(self.http.get(url).bearer_auth(token.expose()), url)
+            .await
+    }
+
+    async fn access_token(&self) -> Result<Secret, GoogleError> {
+        // Held across the refresh, so concurrent fetches share one token request.
+        let mut cached = self.token.lock().await;
+        if let Some(token) = cached.as_ref()
+            && Instant::now() < token.fresh_until
+        {
+            return Ok(token.value.clone());
+        }
+        let sent = Instant::now();
+        let (value, expires_in) = self.refresh().await?;
+        tracing::debug!(
+            host = %host_of(&self.google.token_url),
+            expires_in,
+            "Google access token refreshed"
+        );
+        *cached = Some(AccessToken {
+            value: value.clone(),
+            fresh_until: fresh_until(sent, expires_in),
+        });
+        Ok(value)
+    }
+
+    /// Drops the cached token unless another fetch has already replaced it.
+    async fn forget(&self, token: &Secret) {
+        let mut cached = self.token.lock().await;
+        if cached.as_ref().is_some_and(|t| &t.value == token) {
+            *cached = None;
+        }
+    }
+
+    async fn refresh(&self) -> Result<(Secret, u64), GoogleError> {
+        let url = &self.google.token_url;
+        let form = [
+            ("grant_type", "refresh_token"),
+            ("client_id", self.service.client_id.as_str()),
+            ("client_secret", self.service.client_secret.expose()),
+            ("refresh_token", self.service.refresh_token.expose()),
+        ];
+        let reply = self.send(self.http.post(url).form(&form), url).await?;
+        if (200..300).contains(&reply.status) {
+            return parse_token(&reply.body).map_err(|what| GoogleError::InvalidResponse {
+                url: url.clone(),
+                what,
+            });
+        }
+        let (error, description) = oauth_error(&reply.body);
+        Err(match (reply.status, error.as_str()) {
+            (_, "invalid_grant") => GoogleError::InvalidGrant,
+            (_, "invalid_client" | "unauthorized_client") => GoogleError::InvalidClient {
+                reason: self.redact(&join(&error, &description), None),
+            },
+            _ => self.status_error(&reply, url, &join(&error, &description), None),
+        })
+    }
+
+    fn sheets_error(
+        &self,
+        reply: &Reply,
+        url: &str,
+        target: Target<'_>,
+        token: &Secret,
+    ) -> GoogleError {
+        let message = google_message(&reply.body);
+        let spreadsheet_id = self.service.spreadsheet_id.clone();
+        match (reply.status, target) {
+            (401, _) => GoogleError::Unauthenticated,
+            (403, _) => GoogleError::PermissionDenied {
+                spreadsheet_id,
+                message: self.redact(&message, Some(token)),
+            },
+            (404, _) => GoogleError::SpreadsheetNotFound { spreadsheet_id },
+            // Google's answer to a range naming a sheet that does not exist.
+            (400, Target::Sheet(sheet)) if message.starts_with("Unable to parse range") => {
+                GoogleError::SheetNotFound {
+                    spreadsheet_id,
+                    sheet: sheet.to_owned(),
+                }
+            }
+            _ => self.status_error(reply, url, &message, Some(token)),
+        }
+    }
+
+    /// 429 and 5xx are worth retrying; any other status is a refusal.
+    fn status_error(
+        &self,
+        reply: &Reply,
+        url: &str,
+        message: &str,
+        token: Option<&Secret>,
+    ) -> GoogleError {
+        if reply.status == 429 || reply.status >= 500 {
+            GoogleError::Unavailable {
+                status: reply.status,
+                url: url.to_owned(),
+                retry_after: reply.retry_after,
+            }
+        } else {
+            GoogleError::Rejected {
+                status: reply.status,
+                url: url.to_owned(),
+                message: self.redact(message, token),
+            }
+        }
+    }
+
+    async fn send(
+        &self,
+        request: reqwest::RequestBuilder,
+        url: &str,
+    ) -> Result<Reply, GoogleError> {
+        let response = request
+            .send()
+            .await
+            .map_err(|e| self.transport_error(&e, url))?;
+        let status = response.status().as_u16();
+        let retry_after = response
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse().ok())
+            .map(Duration::from_secs);
+        let body = response
+            .bytes()
+            .await
+            .map_err(|e| self.transport_error(&e, url))?;
+        Ok(Reply {
+            status,
+            retry_after,
+            body: body.to_vec(),
+        })
+    }
+
+    fn transport_error(&self, error: &reqwest::Error, url: &str) -> GoogleError {
+        let host = host_of(url);
+        if error.is_timeout() {
+            GoogleError::Timeout {
+                host,
+                secs: self.google.timeout_secs,
+            }
+        } else {
+            GoogleError::Connection {
+                host,
+                reason: self.redact(&error_chain(error), None),
+            }
+        }
+    }
+
+    /// Replaces every secret we hold in a server-provided text, and cuts it short.
+    fn redact(&self, text: &str, token: Option<&Secret>) -> String {
+        let mut text = text.to_owned();
+        let secrets = [
+            Some(&self.service.client_secret),
+            Some(&self.service.refresh_token),
+            token,
+        ];
+        for secret in secrets.into_iter().flatten() {
+            if !secret.is_empty() {
+                text = text.replace(secret.expose(), "***");
+            }
+        }
+        // Cut after replacing, so that no part of a secret survives at the cut.
+        text.chars().take(QUOTE_LIMIT).collect()
+    }
+}
+
+/// When a token obtained by a request sent at `sent` stops being used.
+fn fresh_until(sent: Instant, expires_in: u64) -> Instant {
+    sent + Duration::from_secs(expires_in).saturating_sub(EXPIRY_MARGIN)
+}
+
+/// Percent-encodes one URL path segment: everything but RFC 3986 unreserved characters.
+fn encode_segment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                out.push(char::from(byte));
+            }
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+/// A sheet name as an A1 range of the whole sheet. Always quoted, so that names such as
+/// `A1` or `Sheet 1!x` are read as sheet names, never as cell references.
+fn a1_range(sheet: &str) -> String {
+    format!("'{}'", sheet.replace('\'', "''"))
+}
+
+fn values_url(sheets_url: &str, spreadsheet_id: &str, sheet: &str) -> String {
+    format!(
+        "{sheets_url}/v4/spreadsheets/{}/values/{}",
+        encode_segment(spreadsheet_id),
+        encode_segment(&a1_range(sheet))
+    )
+}
+
+fn titles_url(sheets_url: &str, spreadsheet_id: &str) -> String {
+    format!(
+        "{sheets_url}/v4/spreadsheets/{}?fields=sheets.properties.title",
+        encode_segment(spreadsheet_id)
+    )
+}
+
+/// `host:port` of a URL, for messages (the rest may be long and says nothing more).
+fn host_of(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(parsed) => match (parsed.host_str(), parsed.port()) {
+            (Some(host), Some(port)) => format!("{host}:{port}"),
+            (Some(host), None) => host.to_owned(),
+            (None, _) => url.to_owned(),
+        },
+        Err(_) => url.to_owned(),
+    }
+}
+
+/// An error and its causes on one line ("error sending request: connection refused").
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+fn join(error: &str, description: &str) -> String {
+    match (error, description) {
+        ("", "") => "no reason given".to_owned(),
+        (e, "") | ("", e) => e.to_owned(),
+        (e, d) => format!("{e}: {d}"),
+    }
+}
+
+/// Parses JSON without ever quoting the input back: serde_json's syntax errors give only
+/// a position, and every field is read by hand, so a token in a malformed answer stays out
+/// of the message.
+fn parse_json(body: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice(body).map_err(|e| format!("the body is not JSON ({e})"))
+}
+
+/// `(access_token, expires_in)` of a token answer.
+fn parse_token(body: &[u8]) -> Result<(Secret, u64), String> {
+    let json = parse_json(body)?;
+    let token = json
+        .get("access_token")
+        .and_then(Value::as_str)
+        .filter(|t| !t.is_empty())
+        .ok_or("`access_token` is missing or not text")?;
+    let expires_in = json
+        .get("expires_in")
+        .and_then(Value::as_u64)
+        .ok_or("`expires_in` is missing or not a whole number of seconds")?;
+    Ok((Secret::new(token), expires_in))
+}
+
+/// `(error, error_description)` of an OAuth error answer; empty when absent.
+fn oauth_error(body: &[u8]) -> (String, String) {
+    let json = serde_json::from_slice::<Value>(body).unwrap_or(Value::Null);
+    let text = |name: &str| {
+        json.get(name)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    (text("error"), text("error_description"))
+}
+
+/// `error.message` of a Google APIs error answer; empty when absent.
+fn google_message(body: &[u8]) -> String {
+    serde_json::from_slice::<Value>(body)
+        .ok()
+        .and_then(|json| json.pointer("/error/message")?.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// The rows of a `values.get` answer. An empty sheet has no `values` at all.
+fn parse_values(body: &[u8]) -> Result<Vec<Vec<String>>, String> {
+    let json = parse_json(body)?;
+    if !json.is_object() {
+        return Err("the body is not a JSON object".into());
+    }
+    if let Some(dimension) = json.get("majorDimension").and_then(Value::as_str)
+        && dimension != "ROWS"
+    {
+        return Err(format!(
+            "`majorDimension` is '{dimension}', expected 'ROWS'"
+        ));
+    }
+    let rows = match json.get("values") {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(rows)) => rows,
+        Some(_) => return Err("`values` is not a list of rows".into()),
+    };
+    rows.iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let cells = row
+                .as_array()
+                .ok_or_else(|| format!("`values[{r}]` is not a list of cells"))?;
+            cells
+                .iter()
+                .enumerate()
+                .map(|(c, cell)| {
+                    cell.as_str()
+                        .map(str::to_owned)
+                        .ok_or_else(|| format!("`values[{r}][{c}]` is not text"))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The title of the first sheet of a `spreadsheets.get?fields=sheets.properties.title`
+/// answer; `None` when the spreadsheet has no sheets.
+fn parse_first_title(body: &[u8]) -> Result<Option<String>, String> {
+    let json = parse_json(body)?;
+    let sheets = match json.get("sheets") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(sheets)) => sheets,
+        Some(_) => return Err("`sheets` is not a list".into()),
+    };
+    let Some(first) = sheets.first() else {
+        return Ok(None);
+    };
+    first
+        .pointer("/properties/title")
+        .and_then(Value::as_str)
+        .map(|title| Some(title.to_owned()))
+        .ok_or_else(|| "`sheets[0].properties.title` is missing or not text".into())
+}
+
+#[cfg(test)]
+mod tests;

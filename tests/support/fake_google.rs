@@ -1,0 +1,780 @@
+//! A fake Google for tests: the OAuth token and consent endpoints and the Sheets API
+//! `spreadsheets.get`/`values.get`, over real HTTP on a loopback port, speaking the real
+//! protocol (bodies, statuses, error JSON), with faults a test can switch on at any time.
+#![allow(dead_code)]
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+use warp::Filter;
+use warp::http::{HeaderMap, Method, Response, StatusCode};
+
+/// The scope `depot auth` asks for.
+pub const READONLY_SCOPE: &str = "https://www.googleapis.com/auth/spreadsheets.readonly";
+
+/// What the fake accepts and serves.
+#[derive(Debug, Clone)]
+pub struct FakeConfig {
+    pub client_id: String,
+    pub client_secret: String,
+    pub refresh_token: String,
+    pub spreadsheet_id: String,
+    pub sheet_name: String,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl FakeConfig {
+    /// Typical credentials around the given rows, served as sheet `Sheet1`.
+    pub fn with_rows(rows: Vec<Vec<String>>) -> FakeConfig {
+        FakeConfig {
+            client_id: "1234-test.apps.googleusercontent.com".into(),
+            client_secret: "GOCSPX-test-client-secret".into(),
+            refresh_token: "1//0test-refresh-token".into(),
+            spreadsheet_id: "1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789".into(),
+            sheet_name: "Sheet1".into(),
+            rows,
+        }
+    }
+}
+
+/// The endpoints the fake serves; `Any` counts (and injects faults into) all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Endpoint {
+    /// `POST /token`
+    Token,
+    /// `GET /o/oauth2/v2/auth`
+    Auth,
+    /// `GET /v4/spreadsheets/{id}` (sheet titles)
+    Spreadsheet,
+    /// `GET /v4/spreadsheets/{id}/values/{range}`
+    Values,
+    Any,
+}
+
+/// A failure the fake answers with instead of the normal reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// 500 `INTERNAL`.
+    ServerError,
+    /// 429 `RESOURCE_EXHAUSTED` with `Retry-After`.
+    TooManyRequests { retry_after_secs: u64 },
+    /// Waits this long, then answers normally.
+    Slow(Duration),
+    /// 200 with a body that is not JSON.
+    InvalidJson,
+    /// 400 `invalid_grant`, as the token endpoint says for a revoked refresh token.
+    InvalidGrant,
+    /// 403 `PERMISSION_DENIED`.
+    PermissionDenied,
+    /// 404 `NOT_FOUND`.
+    NotFound,
+}
+
+/// How long an injected fault lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Times {
+    Next(usize),
+    UntilCleared,
+}
+
+/// A running fake; the server stops when the handle is dropped.
+pub struct FakeGoogle {
+    state: Arc<State>,
+    base: String,
+    stop: Option<oneshot::Sender<()>>,
+}
+
+struct State {
+    config: FakeConfig,
+    inner: Mutex<Inner>,
+}
+
+struct Inner {
+    /// Sheets in tab order; the first is the configured one.
+    sheets: Vec<(String, Vec<Vec<String>>)>,
+    access_tokens: HashMap<String, Instant>,
+    issued_access_tokens: Vec<String>,
+    refresh_tokens: HashSet<String>,
+    issued_refresh_tokens: Vec<String>,
+    codes: HashMap<String, Grant>,
+    token_lifetime_secs: u64,
+    deny_consent: bool,
+    faults: Vec<(Endpoint, Fault, Times)>,
+    counts: HashMap<Endpoint, usize>,
+    last: HashMap<Endpoint, String>,
+}
+
+/// What a consent granted, for the code exchange.
+struct Grant {
+    redirect_uri: String,
+    offline: bool,
+    scope: String,
+}
+
+impl FakeGoogle {
+    /// Binds 127.0.0.1 on a free port and serves until dropped.
+    pub async fn start(config: FakeConfig) -> FakeGoogle {
+        let inner = Inner {
+            sheets: vec![(config.sheet_name.clone(), config.rows.clone())],
+            access_tokens: HashMap::new(),
+            issued_access_tokens: Vec::new(),
+            refresh_tokens: HashSet::from([config.refresh_token.clone()]),
+            issued_refresh_tokens: Vec::new(),
+            codes: HashMap::new(),
+            token_lifetime_secs: 3600,
+            deny_consent: false,
+            faults: Vec::new(),
+            counts: HashMap::new(),
+            last: HashMap::new(),
+        };
+        let state = Arc::new(State {
+            config,
+            inner: Mutex::new(inner),
+        });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a loopback port for the fake Google");
+        let base = format!("http://{}", listener.local_addr().expect("bound address"));
+        let for_routes = state.clone();
+        let routes = warp::method()
+            .and(warp::path::full())
+            .and(warp::query::raw().or(warp::any().map(String::new)).unify())
+            .and(warp::header::headers_cloned())
+            .and(warp::body::bytes())
+            .then(
+                move |method, path: warp::path::FullPath, query, headers, body: bytes::Bytes| {
+                    let state = for_routes.clone();
+                    async move {
+                        let request = Request {
+                            method,
+                            path: path.as_str().to_owned(),
+                            query,
+                            headers,
+                            body: body.to_vec(),
+                        };
+                        state.handle(request).await
+                    }
+                },
+            );
+        let (stop, stopped) = oneshot::channel::<()>();
+        tokio::spawn(
+            warp::serve(routes)
+                .incoming(listener)
+                .graceful(async move {
+                    let _ = stopped.await;
+                })
+                .run(),
+        );
+        FakeGoogle {
+            state,
+            base,
+            stop: Some(stop),
+        }
+    }
+
+    pub fn base_url(&self) -> String {
+        self.base.clone()
+    }
+
+    /// For `google.token_url`.
+    pub fn token_url(&self) -> String {
+        format!("{}/token", self.base)
+    }
+
+    /// For `google.auth_url`.
+    pub fn auth_url(&self) -> String {
+        format!("{}/o/oauth2/v2/auth", self.base)
+    }
+
+    /// For `google.sheets_url`.
+    pub fn sheets_url(&self) -> String {
+        self.base.clone()
+    }
+
+    pub fn config(&self) -> &FakeConfig {
+        &self.state.config
+    }
+
+    /// Answers requests to `on` with `fault` for `times`; faults injected earlier win.
+    pub fn inject(&self, on: Endpoint, fault: Fault, times: Times) {
+        self.state.lock().faults.push((on, fault, times));
+    }
+
+    pub fn clear_faults(&self) {
+        self.state.lock().faults.clear();
+    }
+
+    /// Replaces the rows of the configured sheet.
+    pub fn set_rows(&self, rows: Vec<Vec<String>>) {
+        self.state.lock().sheets[0].1 = rows;
+    }
+
+    /// Adds a sheet after the existing ones.
+    pub fn add_sheet(&self, name: &str, rows: Vec<Vec<String>>) {
+        self.state.lock().sheets.push((name.to_owned(), rows));
+    }
+
+    /// Lifetime (`expires_in`) of access tokens issued from now on.
+    pub fn set_token_lifetime(&self, secs: u64) {
+        self.state.lock().token_lifetime_secs = secs;
+    }
+
+    /// Makes every access token issued so far invalid, as if they had expired.
+    pub fn expire_tokens(&self) {
+        self.state.lock().access_tokens.clear();
+    }
+
+    /// The consent screen answers `error=access_denied` while this is on.
+    pub fn set_consent_denied(&self, deny: bool) {
+        self.state.lock().deny_consent = deny;
+    }
+
+    /// Requests received by `on` (faulty ones included).
+    pub fn requests(&self, on: Endpoint) -> usize {
+        self.state.lock().counts.get(&on).copied().unwrap_or(0)
+    }
+
+    pub fn token_requests(&self) -> usize {
+        self.requests(Endpoint::Token)
+    }
+
+    /// The last request to `on`: path and query exactly as received (still encoded).
+    pub fn last_request(&self, on: Endpoint) -> Option<String> {
+        self.state.lock().last.get(&on).cloned()
+    }
+
+    /// Every access token handed out, oldest first (to check that none leaks).
+    pub fn issued_access_tokens(&self) -> Vec<String> {
+        self.state.lock().issued_access_tokens.clone()
+    }
+
+    /// Refresh tokens handed out by code exchanges, oldest first.
+    pub fn issued_refresh_tokens(&self) -> Vec<String> {
+        self.state.lock().issued_refresh_tokens.clone()
+    }
+}
+
+impl Drop for FakeGoogle {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+struct Request {
+    method: Method,
+    path: String,
+    query: String,
+    headers: HeaderMap,
+    body: Vec<u8>,
+}
+
+type Reply = Response<String>;
+
+impl State {
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    async fn handle(&self, request: Request) -> Reply {
+        let segments: Vec<&str> = request.path.split('/').skip(1).collect();
+        let endpoint = match (&request.method, segments.as_slice()) {
+            (&Method::POST, ["token"]) => Endpoint::Token,
+            (&Method::GET, ["o", "oauth2", "v2", "auth"]) => Endpoint::Auth,
+            (&Method::GET, ["v4", "spreadsheets", _]) => Endpoint::Spreadsheet,
+            (&Method::GET, ["v4", "spreadsheets", _, "values", _]) => Endpoint::Values,
+            _ => return google_error(StatusCode::NOT_FOUND, "Requested entity was not found."),
+        };
+        let fault = {
+            let mut inner = self.lock();
+            let seen = if request.query.is_empty() {
+                request.path.clone()
+            } else {
+                format!("{}?{}", request.path, request.query)
+            };
+            for on in [endpoint, Endpoint::Any] {
+                *inner.counts.entry(on).or_default() += 1;
+                inner.last.insert(on, seen.clone());
+            }
+            take_fault(&mut inner.faults, endpoint)
+        };
+        match fault {
+            Some(Fault::Slow(delay)) => tokio::time::sleep(delay).await,
+            Some(fault) => return fault_reply(&fault),
+            None => {}
+        }
+        match endpoint {
+            Endpoint::Token => self.token(&request),
+            Endpoint::Auth => self.consent(&request.query),
+            Endpoint::Spreadsheet => self.spreadsheet(&request, segments[2]),
+            _ => self.values(&request, segments[2], segments[4]),
+        }
+    }
+
+    fn token(&self, request: &Request) -> Reply {
+        let form_type = request
+            .headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
+        if !form_type {
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                "Bad Request: expected a form-encoded body",
+            );
+        }
+        let form = parse_form(&String::from_utf8_lossy(&request.body));
+        let field = |name: &str| form.get(name).map(String::as_str).unwrap_or("");
+        let grant_type = field("grant_type");
+        if grant_type != "refresh_token" && grant_type != "authorization_code" {
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "unsupported_grant_type",
+                &format!("Invalid grant_type: {grant_type}"),
+            );
+        }
+        let config = &self.config;
+        if field("client_id").is_empty() {
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                "Could not determine client ID from request.",
+            );
+        }
+        if field("client_id") != config.client_id {
+            return oauth_error(
+                StatusCode::UNAUTHORIZED,
+                "invalid_client",
+                "The OAuth client was not found.",
+            );
+        }
+        if field("client_secret") != config.client_secret {
+            return oauth_error(StatusCode::UNAUTHORIZED, "invalid_client", "Unauthorized");
+        }
+        let mut inner = self.lock();
+        if grant_type == "refresh_token" {
+            if field("refresh_token").is_empty() {
+                return oauth_error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_request",
+                    "Missing required parameter: refresh_token",
+                );
+            }
+            if !inner.refresh_tokens.contains(field("refresh_token")) {
+                return invalid_grant();
+            }
+            let mut body = inner.issue_access_token();
+            body["scope"] = json!(READONLY_SCOPE);
+            return json_reply(StatusCode::OK, &body);
+        }
+        for name in ["code", "redirect_uri"] {
+            if field(name).is_empty() {
+                return oauth_error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_request",
+                    &format!("Missing required parameter: {name}"),
+                );
+            }
+        }
+        // A code is good for one exchange, whatever its outcome.
+        let Some(grant) = inner.codes.remove(field("code")) else {
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "invalid_grant",
+                "Malformed auth code.",
+            );
+        };
+        if grant.redirect_uri != field("redirect_uri") {
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "redirect_uri_mismatch",
+                "Bad Request",
+            );
+        }
+        let mut body = inner.issue_access_token();
+        body["scope"] = json!(grant.scope);
+        if grant.offline {
+            let refresh = format!("1//0{}", random_hex());
+            inner.refresh_tokens.insert(refresh.clone());
+            inner.issued_refresh_tokens.push(refresh.clone());
+            body["refresh_token"] = json!(refresh);
+        }
+        json_reply(StatusCode::OK, &body)
+    }
+
+    fn consent(&self, query: &str) -> Reply {
+        let params = parse_form(query);
+        let param = |name: &str| params.get(name).map(String::as_str).unwrap_or("");
+        let bad = |what: &str| plain(StatusCode::BAD_REQUEST, what);
+        if param("client_id") != self.config.client_id {
+            return bad("Error 401: invalid_client. The OAuth client was not found.");
+        }
+        let redirect_uri = param("redirect_uri");
+        if !(redirect_uri.starts_with("http://") || redirect_uri.starts_with("https://")) {
+            return bad("Error 400: invalid_request. Missing or invalid redirect_uri.");
+        }
+        if param("response_type") != "code" {
+            return bad("Error 400: unsupported_response_type. response_type must be code.");
+        }
+        let scopes: Vec<&str> = param("scope")
+            .split(' ')
+            .filter(|s| !s.is_empty())
+            .collect();
+        let sheets_scope = scopes
+            .iter()
+            .any(|s| *s == READONLY_SCOPE || *s == "https://www.googleapis.com/auth/spreadsheets");
+        if !sheets_scope {
+            return bad("Error 400: invalid_scope. A Google Sheets scope is required.");
+        }
+        let access_type = param("access_type");
+        if !["", "online", "offline"].contains(&access_type) {
+            return bad("Error 400: invalid_request. Invalid access_type.");
+        }
+        let prompt_ok = param("prompt")
+            .split(' ')
+            .filter(|p| !p.is_empty())
+            .all(|p| ["none", "consent", "select_account"].contains(&p));
+        if !prompt_ok {
+            return bad("Error 400: invalid_request. Invalid prompt.");
+        }
+        let mut pairs = Vec::new();
+        let mut inner = self.lock();
+        if inner.deny_consent {
+            pairs.push(("error", "access_denied".to_owned()));
+        } else {
+            let code = format!("4/0A{}", random_hex());
+            inner.codes.insert(
+                code.clone(),
+                Grant {
+                    redirect_uri: redirect_uri.to_owned(),
+                    offline: access_type == "offline",
+                    scope: scopes.join(" "),
+                },
+            );
+            pairs.push(("code", code));
+            pairs.push(("scope", scopes.join(" ")));
+        }
+        if !param("state").is_empty() {
+            pairs.push(("state", param("state").to_owned()));
+        }
+        let query: Vec<String> = pairs
+            .iter()
+            .map(|(name, value)| format!("{name}={}", encode(value)))
+            .collect();
+        let separator = if redirect_uri.contains('?') { '&' } else { '?' };
+        let location = format!("{redirect_uri}{separator}{}", query.join("&"));
+        Response::builder()
+            .status(StatusCode::FOUND)
+            .header("location", location)
+            .body(String::new())
+            .expect("a valid redirect")
+    }
+
+    /// `spreadsheets.get`: the sheet titles, in tab order.
+    fn spreadsheet(&self, request: &Request, id: &str) -> Reply {
+        if let Some(reply) = self.refusal(&request.headers, id) {
+            return reply;
+        }
+        let inner = self.lock();
+        let sheets: Vec<Value> = inner
+            .sheets
+            .iter()
+            .enumerate()
+            .map(|(index, (title, _))| {
+                if parse_form(&request.query).get("fields").map(String::as_str)
+                    == Some("sheets.properties.title")
+                {
+                    json!({"properties": {"title": title}})
+                } else {
+                    json!({"properties": {"sheetId": index, "title": title, "index": index, "sheetType": "GRID"}})
+                }
+            })
+            .collect();
+        json_reply(StatusCode::OK, &json!({"sheets": sheets}))
+    }
+
+    /// `values.get` of a whole sheet, as displayed text.
+    fn values(&self, request: &Request, id: &str, raw_range: &str) -> Reply {
+        if let Some(reply) = self.refusal(&request.headers, id) {
+            return reply;
+        }
+        let range = decode(raw_range);
+        let inner = self.lock();
+        let found = sheet_of_range(&range)
+            .and_then(|name| inner.sheets.iter().find(|(title, _)| *title == name));
+        let Some((title, rows)) = found else {
+            // What Google says for a sheet name that does not exist.
+            return google_error(
+                StatusCode::BAD_REQUEST,
+                &format!("Unable to parse range: {range}"),
+            );
+        };
+        let values = trimmed(rows);
+        // An empty sheet has no `values` at all, and its range is the whole grid.
+        let last_row = if values.is_empty() {
+            1000
+        } else {
+            values.len()
+        };
+        let mut body = json!({
+            "range": format!("{}!A1:Z{last_row}", a1_sheet_name(title)),
+            "majorDimension": "ROWS",
+        });
+        if !values.is_empty() {
+            body["values"] = json!(values);
+        }
+        json_reply(StatusCode::OK, &body)
+    }
+
+    /// Checks the bearer token, then the spreadsheet id, in Google's order; the answer
+    /// when one is wrong.
+    fn refusal(&self, headers: &HeaderMap, id: &str) -> Option<Reply> {
+        let token = headers
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        let Some(token) = token else {
+            return Some(unauthenticated(
+                "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+            ));
+        };
+        let valid = self
+            .lock()
+            .access_tokens
+            .get(token)
+            .is_some_and(|until| Instant::now() < *until);
+        if !valid {
+            return Some(unauthenticated(
+                "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+            ));
+        }
+        if decode(id) != self.config.spreadsheet_id {
+            return Some(google_error(
+                StatusCode::NOT_FOUND,
+                "Requested entity was not found.",
+            ));
+        }
+        None
+    }
+}
+
+impl Inner {
+    fn issue_access_token(&mut self) -> Value {
+        let token = format!("ya29.{}", random_hex());
+        let lifetime = self.token_lifetime_secs;
+        self.access_tokens.insert(
+            token.clone(),
+            Instant::now() + Duration::from_secs(lifetime),
+        );
+        self.issued_access_tokens.push(token.clone());
+        json!({"access_token": token, "expires_in": lifetime, "token_type": "Bearer"})
+    }
+}
+
+fn take_fault(faults: &mut Vec<(Endpoint, Fault, Times)>, endpoint: Endpoint) -> Option<Fault> {
+    let index = faults
+        .iter()
+        .position(|(on, _, _)| *on == endpoint || *on == Endpoint::Any)?;
+    let fault = faults[index].1.clone();
+    match &mut faults[index].2 {
+        Times::Next(left) if *left <= 1 => {
+            faults.remove(index);
+        }
+        Times::Next(left) => *left -= 1,
+        Times::UntilCleared => {}
+    }
+    Some(fault)
+}
+
+fn fault_reply(fault: &Fault) -> Reply {
+    match fault {
+        Fault::ServerError => google_error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Internal error encountered.",
+        ),
+        Fault::TooManyRequests { retry_after_secs } => {
+            let mut reply = google_error(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute per user' of service 'sheets.googleapis.com'.",
+            );
+            reply.headers_mut().insert(
+                "retry-after",
+                retry_after_secs.to_string().parse().expect("digits"),
+            );
+            reply
+        }
+        Fault::InvalidJson => Response::builder()
+            .status(StatusCode::OK)
+            .header("content-type", "application/json; charset=UTF-8")
+            .body("{\"range\": \"Sheet1!A1:Z8\", \"values\": [[\"###\", ".to_owned())
+            .expect("a valid response"),
+        Fault::InvalidGrant => invalid_grant(),
+        Fault::PermissionDenied => {
+            google_error(StatusCode::FORBIDDEN, "The caller does not have permission")
+        }
+        Fault::NotFound => google_error(StatusCode::NOT_FOUND, "Requested entity was not found."),
+        Fault::Slow(_) => unreachable!("a slow fault delays the normal answer"),
+    }
+}
+
+fn json_reply(status: StatusCode, body: &Value) -> Reply {
+    Response::builder()
+        .status(status)
+        .header("content-type", "application/json; charset=UTF-8")
+        .body(serde_json::to_string_pretty(body).expect("JSON serialises"))
+        .expect("a valid response")
+}
+
+fn plain(status: StatusCode, text: &str) -> Reply {
+    Response::builder()
+        .status(status)
+        .header("content-type", "text/plain; charset=UTF-8")
+        .body(text.to_owned())
+        .expect("a valid response")
+}
+
+/// The Google APIs error body: `{"error": {"code", "message", "status"}}`.
+fn google_error(status: StatusCode, message: &str) -> Reply {
+    let name = match status.as_u16() {
+        400 => "INVALID_ARGUMENT",
+        401 => "UNAUTHENTICATED",
+        403 => "PERMISSION_DENIED",
+        404 => "NOT_FOUND",
+        429 => "RESOURCE_EXHAUSTED",
+        _ => "INTERNAL",
+    };
+    json_reply(
+        status,
+        &json!({"error": {"code": status.as_u16(), "message": message, "status": name}}),
+    )
+}
+
+fn unauthenticated(message: &str) -> Reply {
+    let mut reply = google_error(StatusCode::UNAUTHORIZED, message);
+    reply.headers_mut().insert(
+        "www-authenticate",
+        "Bearer realm=\"https://accounts.google.com/\""
+            .parse()
+            .expect("ASCII"),
+    );
+    reply
+}
+
+/// The OAuth error body: `{"error", "error_description"}`.
+fn oauth_error(status: StatusCode, error: &str, description: &str) -> Reply {
+    json_reply(
+        status,
+        &json!({"error": error, "error_description": description}),
+    )
+}
+
+fn invalid_grant() -> Reply {
+    oauth_error(
+        StatusCode::BAD_REQUEST,
+        "invalid_grant",
+        "Token has been expired or revoked.",
+    )
+}
+
+/// The sheet an A1-notation range names: `Name`, `Name!A1:B2`, `'It''s'!A1`.
+fn sheet_of_range(range: &str) -> Option<String> {
+    let Some(quoted) = range.strip_prefix('\'') else {
+        return Some(range.split('!').next().unwrap_or("").to_owned());
+    };
+    let mut name = String::new();
+    let mut chars = quoted.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\'' {
+            name.push(c);
+        } else if chars.peek() == Some(&'\'') {
+            chars.next();
+            name.push('\'');
+        } else {
+            let rest: String = chars.collect();
+            return (rest.is_empty() || rest.starts_with('!')).then_some(name);
+        }
+    }
+    None
+}
+
+/// A sheet name as Google writes it in a range: quoted unless plain letters and digits.
+fn a1_sheet_name(name: &str) -> String {
+    if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        name.to_owned()
+    } else {
+        format!("'{}'", name.replace('\'', "''"))
+    }
+}
+
+/// Rows as `values.get` returns them: trailing empty cells and trailing empty rows dropped.
+fn trimmed(rows: &[Vec<String>]) -> Vec<Vec<String>> {
+    let mut rows = rows.to_vec();
+    for row in &mut rows {
+        while row.last().is_some_and(String::is_empty) {
+            row.pop();
+        }
+    }
+    while rows.last().is_some_and(Vec::is_empty) {
+        rows.pop();
+    }
+    rows
+}
+
+/// `a=b&c=d` with `+` and `%XX` decoded (query strings and form bodies).
+fn parse_form(text: &str) -> HashMap<String, String> {
+    text.split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (
+                decode(&name.replace('+', " ")),
+                decode(&value.replace('+', " ")),
+            )
+        })
+        .collect()
+}
+
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn random_hex() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the OS gives random bytes");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
