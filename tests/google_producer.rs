@@ -1,0 +1,265 @@
+//! The producer and the consent flow end to end through the real binary, against the fake
+//! Google server of tests/support (real HTTP on loopback, reached only through the
+//! configured URLs). The tests run on a multi-threaded runtime: they wait for child
+//! processes with blocking calls while the in-process fake must keep answering.
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+use support::fake_google::{Endpoint, FakeConfig, FakeGoogle, Fault, Times};
+use support::{Daemon, eventually};
+
+/// The environment that points depot at the fake with its credentials.
+fn google_env(fake: &FakeGoogle) -> Vec<(String, String)> {
+    let c = fake.config();
+    vec![
+        ("DEPOT_GOOGLE_TOKEN_URL".into(), fake.token_url()),
+        ("DEPOT_GOOGLE_AUTH_URL".into(), fake.auth_url()),
+        ("DEPOT_GOOGLE_SHEETS_URL".into(), fake.sheets_url()),
+        ("DEPOT_GOOGLE_TIMEOUT_SECS".into(), "1".into()),
+        ("SERVICE_CLIENT_ID".into(), c.client_id.clone()),
+        ("SERVICE_CLIENT_SECRET".into(), c.client_secret.clone()),
+        ("SERVICE_REFRESH_TOKEN".into(), c.refresh_token.clone()),
+        ("SERVICE_SPREADSHEET_ID".into(), c.spreadsheet_id.clone()),
+        ("SERVICE_SPREADSHEET_NAME".into(), c.sheet_name.clone()),
+    ]
+}
+
+fn as_refs(env: &[(String, String)]) -> Vec<(&str, &str)> {
+    env.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect()
+}
+
+fn expected_all(name: &str) -> serde_json::Value {
+    let text = support::fixture_text(&format!("sheets/{name}.expected.json"));
+    serde_json::from_str::<serde_json::Value>(&text).unwrap()["all"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn produce_once_against_google_stores_the_sheet_that_serve_then_answers() {
+    let fake = FakeGoogle::start(FakeConfig::with_rows(support::sheet_rows("basic"))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let env = google_env(&fake);
+    let output = support::depot(dir.path())
+        .args(["produce", "--once"])
+        .envs(as_refs(&env))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("stored version "));
+
+    let daemon = Daemon::start(
+        dir.path(),
+        &["--set", "producer.enabled=false"],
+        &as_refs(&env),
+    )
+    .await;
+    let (status, body) = daemon.get_json("/translations").await;
+    assert_eq!(status, 200);
+    assert_eq!(body, expected_all("basic"));
+}
+
+/// Asks `/translations` for the pl.CORE labels until `check` accepts the body.
+async fn wait_for_body(daemon: &Daemon, check: impl Fn(&str) -> bool) -> (String, String) {
+    eventually(Duration::from_secs(8), || async {
+        let response = daemon.get("/translations?filters%5B%5D=pl.CORE").await;
+        let etag = response.headers().get("etag")?.to_str().ok()?.to_owned();
+        let body = response.text().await.ok()?;
+        check(&body).then_some((body, etag))
+    })
+    .await
+    .unwrap_or_else(|| panic!("the expected body never came; log:\n{}", daemon.log()))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_follows_the_sheet_and_rides_out_every_fault() {
+    let fake = FakeGoogle::start(FakeConfig::with_rows(support::sheet_rows("basic"))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let env = google_env(&fake);
+    let daemon = Daemon::start(
+        dir.path(),
+        &["--set", "producer.interval_secs=1"],
+        &as_refs(&env),
+    )
+    .await;
+    let (_, first_etag) = wait_for_body(&daemon, |b| b.contains("\"Tak\"")).await;
+
+    // The sheet changes: new content and a new ETag within a few seconds.
+    let mut rows = support::sheet_rows("basic");
+    rows[3][5] = "Tak!".into();
+    fake.set_rows(rows);
+    let (_, second_etag) = wait_for_body(&daemon, |b| b.contains("\"Tak!\"")).await;
+    assert_ne!(first_etag, second_etag);
+
+    let faults = [
+        (Endpoint::Values, Fault::ServerError, "500"),
+        (
+            Endpoint::Values,
+            Fault::TooManyRequests {
+                retry_after_secs: 1,
+            },
+            "429",
+        ),
+        (
+            Endpoint::Values,
+            Fault::Slow(Duration::from_secs(3)),
+            "did not answer within 1 s",
+        ),
+        (Endpoint::Values, Fault::InvalidJson, "JSON"),
+        (Endpoint::Token, Fault::InvalidGrant, "depot auth"),
+        (Endpoint::Values, Fault::PermissionDenied, "share the sheet"),
+        (Endpoint::Values, Fault::NotFound, "no spreadsheet"),
+    ];
+    for (endpoint, fault, expected) in faults {
+        fake.clear_faults();
+        fake.expire_tokens();
+        fake.inject(endpoint, fault.clone(), Times::UntilCleared);
+        let failing = eventually(Duration::from_secs(8), || async {
+            let t = daemon.get_json("/health").await.1["translations"].clone();
+            let error = t["lastError"].as_str().unwrap_or_default().to_owned();
+            (t["consecutiveFailures"].as_u64() >= Some(1)
+                && error.to_lowercase().contains(&expected.to_lowercase()))
+            .then_some(error)
+        })
+        .await;
+        assert!(
+            failing.is_some(),
+            "{fault:?}: /health never showed '{expected}'; last: {}",
+            daemon.get_json("/health").await.1["translations"]
+        );
+        // The last good document is still served, with its ETag.
+        let response = daemon.get("/translations?filters%5B%5D=pl.CORE").await;
+        assert_eq!(response.status(), 200, "{fault:?}");
+        assert_eq!(response.headers()["etag"].to_str().unwrap(), second_etag);
+        assert!(response.text().await.unwrap().contains("\"Tak!\""));
+    }
+
+    // Recovery: the next cycle succeeds and clears the failure.
+    fake.clear_faults();
+    fake.expire_tokens();
+    let recovered = eventually(Duration::from_secs(8), || async {
+        let t = daemon.get_json("/health").await.1["translations"].clone();
+        (t["lastError"].is_null() && t["consecutiveFailures"] == 0).then_some(())
+    })
+    .await;
+    assert!(recovered.is_some(), "{}", daemon.log());
+}
+
+/// A free loopback port for the OAuth callback.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Starts `depot auth --no-browser` and returns it with the consent URL it printed.
+fn start_auth(
+    dir: &Path,
+    fake: &FakeGoogle,
+    extra: &[&str],
+) -> (std::process::Child, String, String) {
+    let redirect = format!("http://127.0.0.1:{}/oauth2callback", free_port());
+    let mut env = google_env(fake);
+    env.retain(|(k, _)| k != "SERVICE_REFRESH_TOKEN");
+    env.push(("SERVICE_REDIRECT_URI".into(), redirect.clone()));
+    let mut child = support::depot(dir)
+        .args(["auth", "--no-browser"])
+        .args(extra)
+        .envs(as_refs(&env))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = BufReader::new(stderr).lines();
+    let url = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.starts_with("http"))
+        .expect("the consent URL is printed");
+    // Keep draining stderr so the child never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    (child, url, redirect)
+}
+
+/// Plays the browser: open the consent URL, follow Google's redirect to depot.
+async fn consent_in_browser(url: &str) -> reqwest::StatusCode {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let consent = client.get(url).send().await.unwrap();
+    assert_eq!(consent.status(), 302);
+    let location = consent.headers()["location"].to_str().unwrap().to_owned();
+    client.get(location).send().await.unwrap().status()
+}
+
+fn wait_exit(child: &mut std::process::Child) -> std::process::ExitStatus {
+    support::wait_with_limit(child, Duration::from_secs(10)).expect("depot auth exits")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_consent_flow_saves_the_token_in_env_service_keeping_every_line() {
+    let fake = FakeGoogle::start(FakeConfig::with_rows(support::sheet_rows("basic"))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let before = "# depot credentials\nSERVICE_CLIENT_ID=kept # trailing comment\n\nSERVICE_REFRESH_TOKEN=old\n# the end\n";
+    std::fs::write(dir.path().join(".env.service"), before).unwrap();
+    let (mut child, url, redirect) = start_auth(dir.path(), &fake, &[]);
+
+    // A callback with another state is refused, and the flow keeps waiting.
+    let forged = reqwest::get(format!("{redirect}?state=forged&code=4/evil"))
+        .await
+        .unwrap();
+    assert_eq!(forged.status(), 400);
+
+    assert_eq!(consent_in_browser(&url).await, 200);
+    assert!(wait_exit(&mut child).success());
+    let token = fake
+        .issued_refresh_tokens()
+        .last()
+        .cloned()
+        .expect("a token was issued");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".env.service")).unwrap(),
+        before.replace(
+            "SERVICE_REFRESH_TOKEN=old",
+            &format!("SERVICE_REFRESH_TOKEN={token}")
+        )
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_consent_flow_saves_the_token_in_the_json_file_with_config_format_json() {
+    let fake = FakeGoogle::start(FakeConfig::with_rows(support::sheet_rows("basic"))).await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("data.json"), r#"{"other": 1}"#).unwrap();
+    let (mut child, url, _) = start_auth(dir.path(), &fake, &["--config-format", "json"]);
+    assert_eq!(consent_in_browser(&url).await, 200);
+    assert!(wait_exit(&mut child).success());
+    let token = fake.issued_refresh_tokens().last().cloned().unwrap();
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("data.json")).unwrap())
+            .unwrap();
+    assert_eq!(saved["SERVICE_REFRESH_TOKEN"], token);
+    assert_eq!(saved["other"], 1);
+    assert!(!dir.path().join(".env.service").exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_denied_consent_is_reported_not_taken_for_success() {
+    let fake = FakeGoogle::start(FakeConfig::with_rows(support::sheet_rows("basic"))).await;
+    fake.set_consent_denied(true);
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, url, _) = start_auth(dir.path(), &fake, &[]);
+    assert_eq!(consent_in_browser(&url).await, 400);
+    assert_eq!(wait_exit(&mut child).code(), Some(1));
+    assert!(!dir.path().join(".env.service").exists());
+}
