@@ -34,7 +34,10 @@ pub enum SourceError {
 /// The source the settings name (the one place that chooses it).
 pub fn source_for(settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceError> {
     Ok(match &settings.producer.source {
-        SourceSetting::LocalFile(path) => Arc::new(LocalSource { path: path.clone() }),
+        SourceSetting::LocalFile(path) => Arc::new(LocalSource {
+            path: path.clone(),
+            sheet_name: settings.service.spreadsheet_name.clone(),
+        }),
         SourceSetting::Google => Arc::new(google::GoogleSheets::new(
             &settings.google,
             &settings.service,
@@ -52,9 +55,12 @@ impl SheetSource for google::GoogleSheets {
     }
 }
 
-/// A sheet file on this machine, read again at every fetch.
+/// A sheet file on this machine (.csv, .xlsx, .ods, or a .json values document), read
+/// again at every fetch; for workbooks, the sheet named by `SERVICE_SPREADSHEET_NAME` or
+/// the first one.
 pub struct LocalSource {
     pub path: PathBuf,
+    pub sheet_name: String,
 }
 
 impl SheetSource for LocalSource {
@@ -63,9 +69,9 @@ impl SheetSource for LocalSource {
     }
 
     fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>> {
-        let path = self.path.clone();
+        let (path, sheet_name) = (self.path.clone(), self.sheet_name.clone());
         Box::pin(async move {
-            tokio::task::spawn_blocking(move || local::read_grid(&path))
+            tokio::task::spawn_blocking(move || local::read_grid(&path, Some(&sheet_name)))
                 .await
                 .map_err(|e| SourceError::Task(e.to_string()))?
                 .map_err(SourceError::from)

@@ -263,3 +263,37 @@ async fn a_denied_consent_is_reported_not_taken_for_success() {
     assert_eq!(wait_exit(&mut child).code(), Some(1));
     assert!(!dir.path().join(".env.service").exists());
 }
+
+/// The version printed by `depot produce --once` (the content hash of the document).
+fn produced_version(dir: &Path, env: &[(String, String)], args: &[&str]) -> String {
+    let output = support::depot(dir)
+        .args(["produce", "--once"])
+        .args(args)
+        .envs(as_refs(env))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    stdout
+        .strip_prefix("stored version ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{args:?}: {stdout}"))
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn local_csv_xlsx_and_ods_give_the_same_document_as_google() {
+    let fake = FakeGoogle::start(FakeConfig::with_rows(support::sheet_rows("basic"))).await;
+    let google = produced_version(tempfile::tempdir().unwrap().path(), &google_env(&fake), &[]);
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sheets");
+    for file in ["basic.csv", "basic.xlsx", "basic.ods", "basic.sheet.json"] {
+        let dir = tempfile::tempdir().unwrap();
+        let source = fixtures.join(file);
+        let version = produced_version(dir.path(), &[], &["--source", source.to_str().unwrap()]);
+        assert_eq!(version, google, "{file} differs from the Google sheet");
+    }
+}

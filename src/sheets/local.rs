@@ -1,6 +1,9 @@
-//! Local sheets: `.csv` files (and `.json` files holding a Sheets API `values.get`
-//! response, which is what the test fixtures are).
+//! Local sheets: `.csv`, `.xlsx` and `.ods` files (and `.json` files holding a Sheets API
+//! `values.get` response, which is what the test fixtures are). Workbook cells become the
+//! text a spreadsheet shows for them, like the Sheets API's formatted values.
 
+use calamine::{Data, ExcelDateTime, Ods, Reader, SheetType, SheetVisible, Xlsx};
+use std::io::Cursor;
 use std::path::Path;
 
 #[derive(Debug, thiserror::Error)]
@@ -15,12 +18,43 @@ pub enum LocalSheetError {
     },
     #[error("{path} is not a Sheets API values document ({{\"values\": [[...]]}}): {reason}")]
     Json { path: String, reason: String },
-    #[error("{path}: unsupported sheet type; use a .csv file (or a .json values.get document)")]
+    #[error(
+        "{path} is not a readable .{kind} workbook ({reason}); save it again as .{kind} from a spreadsheet application, or export the sheet as .csv"
+    )]
+    Workbook {
+        path: String,
+        kind: &'static str,
+        reason: String,
+    },
+    #[error(
+        "{path} has no sheet named '{name}' (SERVICE_SPREADSHEET_NAME); sheets present: {}; set SERVICE_SPREADSHEET_NAME to one of them, or leave it empty for the first sheet",
+        quoted_list(.present)
+    )]
+    SheetNotFound {
+        path: String,
+        name: String,
+        present: Vec<String>,
+    },
+    #[error("{path} holds no worksheet; add a sheet with the translations to it")]
+    NoSheet { path: String },
+    #[error(
+        "{path}: unsupported sheet type; use a .csv, .xlsx or .ods file (or a .json values.get document)"
+    )]
     Unsupported { path: String },
 }
 
-/// Reads the value grid of a local sheet file, chosen by its extension.
-pub fn read_grid(path: &Path) -> Result<Vec<Vec<String>>, LocalSheetError> {
+fn quoted_list(names: &[String]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+    quoted.join(", ")
+}
+
+/// Reads the value grid of a local sheet file, chosen by its extension. `sheet_name` picks
+/// a sheet of an `.xlsx`/`.ods` workbook (`None` or empty: the first visible one); `.csv`
+/// and `.json` files hold a single sheet and ignore it.
+pub fn read_grid(
+    path: &Path,
+    sheet_name: Option<&str>,
+) -> Result<Vec<Vec<String>>, LocalSheetError> {
     let shown = path.display().to_string();
     let extension = path
         .extension()
@@ -31,9 +65,19 @@ pub fn read_grid(path: &Path) -> Result<Vec<Vec<String>>, LocalSheetError> {
         path: shown.clone(),
         reason: e.to_string(),
     })?;
+    let sheet_name = sheet_name.filter(|name| !name.is_empty());
     let rows = match extension.as_str() {
         "csv" => csv_grid(&bytes, &shown)?,
         "json" => json_grid(&bytes, &shown)?,
+        "xlsx" => workbook_grid::<Xlsx<_>>(bytes, &shown, "xlsx", sheet_name)?,
+        "ods" => {
+            ods_content_complete(&bytes).map_err(|reason| LocalSheetError::Workbook {
+                path: shown.clone(),
+                kind: "ods",
+                reason,
+            })?;
+            workbook_grid::<Ods<_>>(bytes, &shown, "ods", sheet_name)?
+        }
         _ => return Err(LocalSheetError::Unsupported { path: shown }),
     };
     Ok(super::normalise(rows))
@@ -73,9 +117,236 @@ fn json_grid(bytes: &[u8], path: &str) -> Result<Vec<Vec<String>>, LocalSheetErr
         })
 }
 
+fn workbook_grid<R>(
+    bytes: Vec<u8>,
+    path: &str,
+    kind: &'static str,
+    sheet_name: Option<&str>,
+) -> Result<Vec<Vec<String>>, LocalSheetError>
+where
+    R: Reader<Cursor<Vec<u8>>>,
+    R::Error: std::fmt::Display,
+{
+    let unreadable = |reason: String| LocalSheetError::Workbook {
+        path: path.to_owned(),
+        kind,
+        reason,
+    };
+    let mut workbook = R::new(Cursor::new(bytes)).map_err(|e| unreadable(e.to_string()))?;
+    // Chart and macro sheets hold no cells; they are neither chosen nor listed.
+    let worksheets: Vec<_> = workbook
+        .sheets_metadata()
+        .iter()
+        .filter(|sheet| sheet.typ == SheetType::WorkSheet)
+        .collect();
+    let chosen = match sheet_name {
+        Some(wanted) => worksheets
+            .iter()
+            .find(|sheet| sheet.name == wanted)
+            .ok_or_else(|| LocalSheetError::SheetNotFound {
+                path: path.to_owned(),
+                name: wanted.to_owned(),
+                present: worksheets.iter().map(|sheet| sheet.name.clone()).collect(),
+            })?,
+        // The first sheet a user sees, as the Sheets API reads a range without a sheet name.
+        None => worksheets
+            .iter()
+            .find(|sheet| sheet.visible == SheetVisible::Visible)
+            .or_else(|| worksheets.first())
+            .ok_or_else(|| LocalSheetError::NoSheet {
+                path: path.to_owned(),
+            })?,
+    };
+    let name = chosen.name.clone();
+    let range = workbook
+        .worksheet_range(&name)
+        .map_err(|e| unreadable(format!("sheet '{name}': {e}")))?;
+    Ok(range_grid(&range))
+}
+
+/// calamine 0.38 loops forever on an `.ods` whose `content.xml` ends inside a table (a
+/// truncated copy, say), so the XML is first checked to close every element it opens.
+/// Other faults (no zip, no `content.xml`) are left to calamine, which reports them.
+fn ods_content_complete(bytes: &[u8]) -> Result<(), String> {
+    use quick_xml::events::Event;
+    let Ok(mut archive) = zip::ZipArchive::new(Cursor::new(bytes)) else {
+        return Ok(());
+    };
+    let Ok(content) = archive.by_name("content.xml") else {
+        return Ok(());
+    };
+    let mut reader = quick_xml::Reader::from_reader(std::io::BufReader::new(content));
+    let mut buffer = Vec::new();
+    let mut depth = 0usize;
+    loop {
+        match reader.read_event_into(&mut buffer) {
+            Ok(Event::Start(_)) => depth += 1,
+            Ok(Event::End(_)) => depth = depth.saturating_sub(1),
+            Ok(Event::Eof) if depth == 0 => return Ok(()),
+            Ok(Event::Eof) => {
+                return Err(
+                    "content.xml ends before its elements are closed (is the file truncated?)"
+                        .to_owned(),
+                );
+            }
+            Ok(_) => {}
+            Err(e) => {
+                return Err(format!(
+                    "content.xml at byte {}: {e}",
+                    reader.error_position()
+                ));
+            }
+        }
+        buffer.clear();
+    }
+}
+
+/// The grid from A1, whatever cell the workbook's used range starts at, so that row and
+/// column numbers (and the A1 names in warnings) match the spreadsheet.
+fn range_grid(range: &calamine::Range<Data>) -> Vec<Vec<String>> {
+    let Some((first_row, first_column)) = range.start() else {
+        return Vec::new();
+    };
+    let mut grid = vec![Vec::new(); first_row as usize];
+    grid.extend(range.rows().map(|cells| {
+        let mut row = vec![String::new(); first_column as usize];
+        row.extend(cells.iter().map(display_text));
+        row
+    }));
+    grid
+}
+
+/// The text a spreadsheet shows for a cell in the default format. Formulas arrive as their
+/// cached values; number formats other than dates and times are not applied.
+fn display_text(cell: &Data) -> String {
+    match cell {
+        Data::Empty => String::new(),
+        Data::String(text) => text.clone(),
+        Data::Int(number) => number.to_string(),
+        Data::Float(number) => number_text(*number),
+        Data::Bool(true) => "TRUE".to_owned(),
+        Data::Bool(false) => "FALSE".to_owned(),
+        Data::DateTime(moment) => excel_datetime_text(moment),
+        Data::DateTimeIso(iso) => iso_datetime_text(iso),
+        Data::DurationIso(iso) => iso_duration_text(iso),
+        Data::Error(error) => error.to_string(),
+    }
+}
+
+/// Spreadsheets keep 15 significant digits, so rounding to them hides binary noise
+/// (`0.1+0.2` shows `0.3`). Plain decimals from 1E-9 up to 1E+15, scientific beyond.
+fn number_text(number: f64) -> String {
+    if number == 0.0 || !number.is_finite() {
+        // -0 shows as 0; NaN and infinities cannot be stored in a cell.
+        return if number == 0.0 {
+            "0".to_owned()
+        } else {
+            number.to_string()
+        };
+    }
+    let rounded: f64 = format!("{number:.14e}").parse().unwrap_or(number);
+    let shortest = format!("{rounded:e}");
+    let Some((mantissa, exponent)) = shortest.split_once('e') else {
+        return rounded.to_string();
+    };
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    if (-9..15).contains(&exponent) {
+        rounded.to_string()
+    } else {
+        let sign = if exponent < 0 { '-' } else { '+' };
+        format!("{mantissa}E{sign}{:02}", exponent.unsigned_abs())
+    }
+}
+
+/// ISO 8601 text: `2024-01-31`, `10:30:00`, `2024-01-31 10:30:00`; a duration (`[h]:mm:ss`)
+/// as total hours, `36:30:00`. Serial numbers below 1 are times of day, whole ones dates.
+fn excel_datetime_text(moment: &ExcelDateTime) -> String {
+    let serial = moment.as_f64();
+    if moment.is_duration() {
+        let milliseconds = (serial.abs() * 86_400_000.0).round() as u64;
+        let sign = if serial < 0.0 { "-" } else { "" };
+        return format!("{sign}{}", clock_text(milliseconds));
+    }
+    let (year, month, day, hour, minute, second, milli) = moment.to_ymd_hms_milli();
+    let date = format!("{year:04}-{month:02}-{day:02}");
+    let time_of_day = ((u64::from(hour) * 60 + u64::from(minute)) * 60 + u64::from(second)) * 1000
+        + u64::from(milli);
+    if (0.0..1.0).contains(&serial) {
+        clock_text(time_of_day)
+    } else if time_of_day == 0 {
+        date
+    } else {
+        format!("{date} {}", clock_text(time_of_day))
+    }
+}
+
+/// `HH:MM:SS` (hours may exceed 24, for durations), with `.mmm` only when not whole.
+fn clock_text(milliseconds: u64) -> String {
+    let (seconds, milli) = (milliseconds / 1000, milliseconds % 1000);
+    let text = format!(
+        "{:02}:{:02}:{:02}",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    );
+    if milli == 0 {
+        text
+    } else {
+        format!("{text}.{milli:03}")
+    }
+}
+
+/// ODS dates (`2024-01-31`, `2024-01-31T10:30:15`) as the xlsx ones: a space for the `T`,
+/// no time at midnight.
+fn iso_datetime_text(iso: &str) -> String {
+    match iso.split_once('T') {
+        Some((date, time)) if time.chars().all(|c| matches!(c, '0' | ':' | '.')) => date.to_owned(),
+        Some((date, time)) => format!("{date} {time}"),
+        None => iso.to_owned(),
+    }
+}
+
+/// ODS times and durations (`PT10H30M00S`, `P1DT2H`) as `HH:MM:SS`; anything else as given.
+fn iso_duration_text(iso: &str) -> String {
+    let (sign, unsigned) = match iso.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", iso),
+    };
+    match iso_duration_milliseconds(unsigned) {
+        Some(milliseconds) => format!("{sign}{}", clock_text(milliseconds)),
+        None => iso.to_owned(),
+    }
+}
+
+fn iso_duration_milliseconds(iso: &str) -> Option<u64> {
+    let mut rest = iso.strip_prefix('P')?;
+    let mut in_time = false;
+    let mut total = 0.0;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix('T') {
+            in_time = true;
+            rest = after;
+            continue;
+        }
+        let digits = rest.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+        let amount: f64 = rest[..digits].parse().ok()?;
+        let unit = match (in_time, rest[digits..].chars().next()?) {
+            (false, 'D') => 86_400_000.0,
+            (true, 'H') => 3_600_000.0,
+            (true, 'M') => 60_000.0,
+            (true, 'S') => 1000.0,
+            _ => return None, // years and months have no fixed length
+        };
+        total += amount * unit;
+        rest = &rest[digits + 1..];
+    }
+    Some(total.round() as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn fixture(name: &str) -> std::path::PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -83,24 +354,282 @@ mod tests {
             .join(name)
     }
 
+    fn grid(name: &str, sheet: Option<&str>) -> Vec<Vec<String>> {
+        read_grid(&fixture(name), sheet).unwrap()
+    }
+
+    fn rows(rows: &[&[&str]]) -> Vec<Vec<String>> {
+        rows.iter()
+            .map(|row| row.iter().map(|cell| cell.to_string()).collect())
+            .collect()
+    }
+
     #[test]
-    fn csv_and_values_json_of_the_same_sheet_give_the_same_grid() {
-        let csv = read_grid(&fixture("basic.csv")).unwrap();
-        let json = read_grid(&fixture("basic.sheet.json")).unwrap();
-        assert_eq!(csv, json);
-        assert_eq!(csv[3], vec!["tag1, tag2", "", "", "YES", "Yes", "Tak"]);
+    fn every_file_type_of_the_same_sheet_gives_the_values_get_grid() {
+        let expected = grid("basic.sheet.json", None);
+        assert_eq!(expected[3], vec!["tag1, tag2", "", "", "YES", "Yes", "Tak"]);
+        assert_eq!(expected[1], vec!["", "CORE"]);
+        for name in ["basic.csv", "basic.xlsx", "basic.ods"] {
+            assert_eq!(grid(name, None), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn workbook_cells_read_as_the_text_a_spreadsheet_shows() {
+        let expected = rows(&[
+            &["integer", "3"],
+            &["integer-valued float", "3"],
+            &["decimal", "1.5"],
+            &["negative", "-2.25"],
+            &["large", "1234567890"],
+            &["formula", "3"],
+            &["float noise", "0.3"],
+            &["text formula", "ab"],
+            &["true", "TRUE"],
+            &["false", "FALSE"],
+            &["date", "2024-01-31"],
+            &["time", "10:30:00"],
+            &["date and time", "2024-01-31 10:30:15"],
+            &["duration", "36:30:00"],
+            &["error", "#DIV/0!"],
+            &["error value", "#N/A"],
+            &["unicode", "Zażółć gęślą jaźń — 日本語 🙂"],
+            &["spaces", "  two before, one after "],
+            &["lines", "first\nsecond"],
+            &["empty between", "", "after"],
+        ]);
+        for name in ["types.xlsx", "types.ods"] {
+            assert_eq!(grid(name, None), expected, "{name}");
+            assert_eq!(grid(name, Some("")), expected, "{name}: empty name");
+        }
+    }
+
+    #[test]
+    fn a_sheet_is_chosen_by_name_and_keeps_its_a1_positions() {
+        // "Other sheet" starts at B2: the grid still starts at A1.
+        let expected = rows(&[&[], &["", "second sheet"], &["", "", "42"]]);
+        for name in ["types.xlsx", "types.ods"] {
+            assert_eq!(grid(name, Some("Other sheet")), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn csv_and_json_have_one_sheet_whatever_the_name() {
+        assert_eq!(grid("basic.csv", Some("Nope")), grid("basic.csv", None));
+        assert_eq!(
+            grid("basic.sheet.json", Some("Nope")),
+            grid("basic.sheet.json", None)
+        );
+    }
+
+    #[test]
+    fn an_unknown_sheet_name_lists_the_sheets_present() {
+        for name in ["types.xlsx", "types.ods"] {
+            let path = fixture(name);
+            let err = read_grid(&path, Some("Translations")).unwrap_err();
+            assert!(
+                matches!(&err, LocalSheetError::SheetNotFound { present, .. }
+                    if present == &["Types", "Other sheet"]),
+                "{err:?}"
+            );
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "{} has no sheet named 'Translations' (SERVICE_SPREADSHEET_NAME); sheets present: 'Types', 'Other sheet'; set SERVICE_SPREADSHEET_NAME to one of them, or leave it empty for the first sheet",
+                    path.display()
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn a_corrupt_workbook_is_an_error_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, kind) in [("broken.xlsx", "xlsx"), ("broken.ods", "ods")] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, b"\x50\x4b\x03\x04 not really a zip \xff\x00\x13").unwrap();
+            let err = read_grid(&path, None).unwrap_err();
+            assert!(
+                matches!(&err, LocalSheetError::Workbook { kind: k, .. } if *k == kind),
+                "{err:?}"
+            );
+            let message = err.to_string();
+            assert!(
+                message.starts_with(&path.display().to_string()),
+                "{message}"
+            );
+            assert!(
+                message.contains(&format!("save it again as .{kind}")),
+                "{message}"
+            );
+        }
+        // An ods named .xlsx is not an xlsx either.
+        let disguised = dir.path().join("disguised.xlsx");
+        std::fs::copy(fixture("basic.ods"), &disguised).unwrap();
+        assert!(matches!(
+            read_grid(&disguised, None),
+            Err(LocalSheetError::Workbook { .. })
+        ));
+    }
+
+    #[test]
+    fn an_ods_cut_short_inside_a_table_is_an_error_not_a_hang() {
+        use std::io::{Read, Write};
+        let source = std::fs::read(fixture("basic.ods")).unwrap();
+        let mut archive = zip::ZipArchive::new(Cursor::new(source)).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cut.ods");
+        let mut writer = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+        for index in 0..archive.len() {
+            let mut part = archive.by_index(index).unwrap();
+            let name = part.name().unwrap().into_owned();
+            let mut data = Vec::new();
+            part.read_to_end(&mut data).unwrap();
+            if name == "content.xml" {
+                let row_end = b"</table:table-row>";
+                let at = data.windows(row_end.len()).position(|w| w == row_end);
+                data.truncate(at.unwrap() + row_end.len());
+            }
+            writer
+                .start_file(name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            writer.write_all(&data).unwrap();
+        }
+        writer.finish().unwrap();
+        let err = read_grid(&path, None).unwrap_err();
+        assert!(
+            matches!(&err, LocalSheetError::Workbook { kind: "ods", .. }),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{} is not a readable .ods workbook (content.xml ends before its elements are closed (is the file truncated?)); save it again as .ods from a spreadsheet application, or export the sheet as .csv",
+                path.display()
+            )
+        );
     }
 
     #[test]
     fn unsupported_and_missing_files_are_named() {
-        let err = read_grid(Path::new("sheet.txt")).unwrap_err().to_string();
+        let err = read_grid(Path::new("sheet.txt"), None)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("sheet.txt"), "{err}");
         let dir = tempfile::tempdir().unwrap();
         let odd = dir.path().join("odd.xyz");
         std::fs::write(&odd, "x").unwrap();
-        assert!(matches!(
-            read_grid(&odd),
-            Err(LocalSheetError::Unsupported { .. })
-        ));
+        let err = read_grid(&odd, None).unwrap_err();
+        assert!(
+            matches!(err, LocalSheetError::Unsupported { .. }),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains(".csv, .xlsx or .ods"), "{err}");
+    }
+
+    #[test]
+    fn numbers_show_as_in_the_default_format() {
+        for (number, shown) in [
+            (3.0, "3"),
+            (-0.0, "0"),
+            (1.5, "1.5"),
+            (0.1 + 0.2, "0.3"),
+            (1.0 / 3.0, "0.333333333333333"),
+            (123456789012345.0, "123456789012345"),
+            (1e15, "1E+15"),
+            (-2.5e20, "-2.5E+20"),
+            (0.000000001, "0.000000001"),
+            (1.25e-10, "1.25E-10"),
+        ] {
+            assert_eq!(number_text(number), shown, "{number:e}");
+        }
+        assert_eq!(display_text(&Data::Int(-7)), "-7");
+    }
+
+    #[test]
+    fn excel_serials_show_as_iso_dates_and_times() {
+        use calamine::ExcelDateTimeType::{DateTime, TimeDelta};
+        for (serial, kind, is_1904, shown) in [
+            (45322.0, DateTime, false, "2024-01-31"),
+            (43860.0, DateTime, true, "2024-01-31"),
+            (0.4375, DateTime, false, "10:30:00"),
+            (0.0, DateTime, false, "00:00:00"),
+            (
+                45322.5 + 0.25 / 86_400.0,
+                DateTime,
+                false,
+                "2024-01-31 12:00:00.250",
+            ),
+            (1.5, TimeDelta, false, "36:00:00"),
+            (-0.25, TimeDelta, false, "-06:00:00"),
+        ] {
+            let moment = ExcelDateTime::new(serial, kind, is_1904);
+            assert_eq!(display_text(&Data::DateTime(moment)), shown, "{serial}");
+        }
+    }
+
+    #[test]
+    fn ods_iso_dates_and_durations_show_like_the_xlsx_ones() {
+        for (iso, shown) in [
+            ("2024-01-31", "2024-01-31"),
+            ("2024-01-31T00:00:00", "2024-01-31"),
+            ("2024-01-31T10:30:15", "2024-01-31 10:30:15"),
+        ] {
+            assert_eq!(display_text(&Data::DateTimeIso(iso.into())), shown);
+        }
+        for (iso, shown) in [
+            ("PT10H30M00S", "10:30:00"),
+            ("PT36H30M00S", "36:30:00"),
+            ("P1DT2H", "26:00:00"),
+            ("PT0.25S", "00:00:00.250"),
+            ("-PT1H", "-01:00:00"),
+            ("P1Y", "P1Y"),
+            ("PTxS", "PTxS"),
+        ] {
+            assert_eq!(display_text(&Data::DurationIso(iso.into())), shown);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Truncated or damaged workbooks give an error (or a grid), never a panic.
+        #[test]
+        fn damaged_workbooks_never_panic(
+            xlsx in any::<bool>(),
+            cut in 0usize..8000,
+            flips in proptest::collection::vec((0usize..8000, any::<u8>()), 0..8),
+        ) {
+            let (name, extension) = if xlsx { ("types.xlsx", "xlsx") } else { ("types.ods", "ods") };
+            let mut bytes = std::fs::read(fixture(name)).unwrap();
+            for (at, byte) in flips {
+                let at = at % bytes.len();
+                bytes[at] ^= byte;
+            }
+            bytes.truncate(cut.max(1).min(bytes.len()));
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(format!("damaged.{extension}"));
+            std::fs::write(&path, &bytes).unwrap();
+            if let Err(err) = read_grid(&path, None) {
+                prop_assert!(err.to_string().contains("damaged."), "{}", err);
+            }
+        }
+
+        #[test]
+        fn numbers_keep_at_most_fifteen_significant_digits(number in any::<f64>()
+            .prop_filter("finite", |n| n.is_finite())) {
+            let shown = number_text(number);
+            let digits = shown
+                .split('E')
+                .next()
+                .unwrap_or_default()
+                .trim_start_matches('-')
+                .replace('.', "")
+                .trim_start_matches('0')
+                .len();
+            prop_assert!(digits <= 15, "{} shown as {}", number, shown);
+            let back: f64 = shown.parse().unwrap();
+            prop_assert!((back - number).abs() <= number.abs() * 1e-14, "{} shown as {}", number, shown);
+        }
     }
 }
