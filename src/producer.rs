@@ -6,13 +6,15 @@
 
 use crate::config::ConfigHandle;
 use crate::config::settings::{Google, Service, Settings, SheetSource as SourceSetting};
+use crate::sheets::consent;
 use crate::sheets::{SheetSource, SourceError, source_for};
 use crate::shutdown::Shutdown;
 use crate::translations::service::TranslationService;
 use crate::translations::sheet::{self, SheetError};
 use crate::translations::store::{PutOutcome, StoreError};
 use chrono::{DateTime, Utc};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 /// The first retry after a failure waits this long; each further failure doubles it, up to
@@ -58,6 +60,12 @@ pub struct Producer {
     /// The source of the last cycle, kept while the settings that made it are unchanged
     /// (a Google source holds its access token and connections).
     source: Mutex<Option<(SourceKey, Arc<dyn SheetSource>)>>,
+    /// The consent flow started because the refresh token is missing or revoked, while it
+    /// waits for the browser.
+    consent: Mutex<Option<Arc<consent::Session>>>,
+    /// The daemon's address, when the producer runs inside `depot serve`: a redirect URI on
+    /// it is answered by the daemon's own route instead of a second listener.
+    daemon: OnceLock<SocketAddr>,
 }
 
 /// The settings a source is made from.
@@ -70,7 +78,96 @@ impl Producer {
             translations,
             status: Mutex::new(ProducerStatus::default()),
             source: Mutex::new(None),
+            consent: Mutex::new(None),
+            daemon: OnceLock::new(),
         }
+    }
+
+    /// Tells the producer the address `depot serve` listens on.
+    pub fn set_daemon_address(&self, addr: SocketAddr) {
+        let _ = self.daemon.set(addr);
+    }
+
+    /// The daemon's OAuth callback route: answered by the consent flow under way, if any.
+    pub fn answer_consent(
+        &self,
+        path: &str,
+        query: &[(String, String)],
+    ) -> Option<warp::reply::Response> {
+        let pending = self
+            .consent
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        pending.map(|session| session.answer(path, query))
+    }
+
+    /// Starts the consent flow (once at a time) when a cycle failed for want of a valid
+    /// refresh token; the token is saved where `google.token_store` says and the
+    /// configuration reloaded, which wakes the loop.
+    fn begin_consent(self: &Arc<Self>, settings: &Arc<Settings>) {
+        let mut pending = self.consent.lock().unwrap_or_else(PoisonError::into_inner);
+        if pending.is_some() {
+            return;
+        }
+        let (session, answers) = match consent::Session::start(settings) {
+            Ok(started) => started,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot start the consent flow; run `depot auth`");
+                return;
+            }
+        };
+        let session = Arc::new(session);
+        let on_daemon = self.daemon.get().is_some_and(|daemon| {
+            daemon.port() == session.callback.bind.port()
+                && (daemon.ip() == session.callback.bind.ip() || daemon.ip().is_unspecified())
+        });
+        tracing::warn!(
+            url = %session.url,
+            "the Google refresh token is missing or revoked: open this URL in a browser to authorise depot"
+        );
+        if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some() {
+            consent::try_open_browser(&session.url);
+        }
+        *pending = Some(session.clone());
+        drop(pending);
+        let this = self.clone();
+        let settings = settings.clone();
+        tokio::spawn(async move {
+            let stop = Shutdown::new();
+            if !on_daemon {
+                match consent::bind_callback(&session.callback).await {
+                    Ok(listener) => {
+                        tokio::spawn(session.clone().serve_callback(listener, stop.clone()));
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "the consent callback cannot be served; run `depot auth`")
+                    }
+                }
+            }
+            let result = consent::finish(&settings, answers).await;
+            stop.trigger();
+            *this.consent.lock().unwrap_or_else(PoisonError::into_inner) = None;
+            match result.and_then(|token| {
+                consent::save_refresh_token(&settings, this.config.sources(), &token)
+            }) {
+                Ok(place) => {
+                    tracing::info!(%place, "refresh token saved; syncing again");
+                    let config = this.config.clone();
+                    let _ = tokio::task::spawn_blocking(move || config.reload()).await;
+                }
+                Err(e) => tracing::warn!(error = %e, "the consent flow did not complete"),
+            }
+        });
+    }
+
+    /// The consent URL while a flow waits for the browser.
+    fn consent_url(&self) -> Option<String> {
+        self.consent
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .map(|s| s.url.clone())
     }
 
     fn source(&self, settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceError> {
@@ -166,6 +263,17 @@ impl Producer {
                         interval(&settings)
                     }
                     Err(e) => {
+                        if let CycleError::Source(SourceError::Google(g)) = &e
+                            && g.needs_consent()
+                        {
+                            self.begin_consent(&settings);
+                            if let Some(url) = self.consent_url() {
+                                let mut status =
+                                    self.status.lock().unwrap_or_else(PoisonError::into_inner);
+                                status.last_error =
+                                    Some(format!("{e}; to authorise depot, open {url}"));
+                            }
+                        }
                         let failures = self.status().consecutive_failures;
                         let retry = backoff(failures, interval(&settings));
                         tracing::warn!(

@@ -180,6 +180,7 @@ pub async fn serve_state(
     }
     if let Ok(addr) = listener.local_addr() {
         let _ = state.bound.set(addr);
+        state.producer.set_daemon_address(addr);
         if config.settings().signing.endpoint.is_none() && addr.ip().is_unspecified() {
             tracing::warn!(
                 url = %config.settings().signing.public_url_for(addr),
@@ -241,6 +242,23 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .then(|_, state: Arc<AppState>, params, headers| async move {
             respond(get_translations(state.translations.clone(), params, headers).await)
         });
+    let oauth_callback = on(&routes::OAUTH_CALLBACK)
+        .and(warp::path::full())
+        .and(query::params())
+        .and(with_state.clone())
+        .map(
+            |_, path: FullPath, params: Vec<(String, String)>, state: Arc<AppState>| {
+                state
+                    .producer
+                    .answer_consent(path.as_str(), &params)
+                    .unwrap_or_else(|| {
+                        ApiError::NotFound(
+                            "no consent flow is under way; run `depot auth` to start one".into(),
+                        )
+                        .into_response()
+                    })
+            },
+        );
     let list_files = on(&routes::FILES_LIST)
         .and(with_state.clone())
         .and(query::params())
@@ -355,6 +373,8 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .or(delete_file)
         .unify()
         .or(translations)
+        .unify()
+        .or(oauth_callback)
         .unify()
         .or(objects)
         .unify()

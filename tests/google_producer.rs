@@ -297,3 +297,46 @@ async fn local_csv_xlsx_and_ods_give_the_same_document_as_google() {
         assert_eq!(version, google, "{file} differs from the Google sheet");
     }
 }
+
+/// No refresh token: the producer inside `depot serve` starts the consent flow itself, the
+/// daemon answers the callback on its own address, saves the token and syncs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_without_a_token_runs_the_consent_flow_on_its_own_route_then_syncs() {
+    let fake = FakeGoogle::start(FakeConfig::with_rows(support::sheet_rows("basic"))).await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".env.service"), "# written by depot\n").unwrap();
+    let port = free_port();
+    let mut env = google_env(&fake);
+    env.retain(|(k, _)| k != "SERVICE_REFRESH_TOKEN");
+    env.push((
+        "SERVICE_REDIRECT_URI".into(),
+        format!("http://127.0.0.1:{port}/oauth2callback"),
+    ));
+    let daemon = Daemon::start_on(
+        dir.path(),
+        &format!("127.0.0.1:{port}"),
+        &["--set", "producer.interval_secs=1"],
+        &as_refs(&env),
+    )
+    .await;
+    let url = eventually(Duration::from_secs(8), || async {
+        let t = daemon.get_json("/health").await.1["translations"].clone();
+        let error = t["lastError"].as_str()?.to_owned();
+        error.split("open ").nth(1).map(str::to_owned)
+    })
+    .await
+    .unwrap_or_else(|| panic!("no consent URL in /health; log:\n{}", daemon.log()));
+    assert!(url.starts_with(&fake.auth_url()), "{url}");
+
+    assert_eq!(consent_in_browser(&url).await, 200);
+    let (body, _) = wait_for_body(&daemon, |b| b.contains("\"Tak\"")).await;
+    assert_eq!(
+        body,
+        r#"{"pl":{"CORE":{"LABELS":{"YES":"Tak","NO":"Nie"}}}}"#
+    );
+    let token = fake.issued_refresh_tokens().last().cloned().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(".env.service")).unwrap(),
+        format!("# written by depot\nSERVICE_REFRESH_TOKEN={token}\n")
+    );
+}

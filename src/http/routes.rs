@@ -178,6 +178,22 @@ pub const FILE_DELETE: Route = Route {
     ],
 };
 
+pub const OAUTH_CALLBACK: Route = Route {
+    method: "GET",
+    path: "/oauth2callback",
+    summary: "OAuth consent callback, answered while the producer waits for a consent (SERVICE_REDIRECT_URI on the daemon's own address)",
+    params: &[
+        query("code", "authorization code"),
+        query("state", "must match the flow under way"),
+        query("error", "set when the consent was refused"),
+    ],
+    responses: &[
+        (200, "consent received (HTML page)"),
+        (400, "state mismatch, or the consent was refused"),
+        (404, "no consent flow is under way"),
+    ],
+};
+
 const OBJECT_RESPONSES: &[(u16, &str)] = &[
     (200, "the object"),
     (206, "the requested byte range"),
@@ -232,6 +248,7 @@ pub const ROUTES: &[&Route] = &[
     &FILE_GET,
     &FILE_DELETE,
     &TRANSLATIONS,
+    &OAUTH_CALLBACK,
     &OBJECT_GET,
     &OBJECT_HEAD,
 ];

@@ -91,68 +91,123 @@ fn random_state() -> Result<String, ConsentError> {
 
 /// What the browser brought back.
 #[derive(Debug)]
-enum Outcome {
+pub enum Outcome {
     Code(String),
     Denied(String),
 }
 
-/// Runs the flow and returns the refresh token. `announce` receives the consent URL (the
-/// CLI prints it; a browser is also tried when `open_browser`).
+/// One consent under way: its URL, its `state`, where the browser comes back, and where
+/// the callback handler sends what it got.
+pub struct Session {
+    pub url: String,
+    pub state: String,
+    pub callback: Callback,
+    pub outcome: mpsc::UnboundedSender<Outcome>,
+}
+
+impl Session {
+    /// Starts a session for the settings; the receiver gets the browser's answer.
+    pub fn start(
+        settings: &Settings,
+    ) -> Result<(Session, mpsc::UnboundedReceiver<Outcome>), ConsentError> {
+        let service = &settings.service;
+        if service.client_id.is_empty() {
+            return Err(ConsentError::Missing("SERVICE_CLIENT_ID"));
+        }
+        if service.client_secret.is_empty() {
+            return Err(ConsentError::Missing("SERVICE_CLIENT_SECRET"));
+        }
+        let callback = callback_of(&service.redirect_uri)?;
+        let state = random_state()?;
+        let url = consent_url(&settings.google, service, &state)?;
+        let (outcome, rx) = mpsc::unbounded_channel();
+        Ok((
+            Session {
+                url,
+                state,
+                callback,
+                outcome,
+            },
+            rx,
+        ))
+    }
+
+    /// Answers a request that reached the callback path (see `answer_callback`).
+    pub fn answer(&self, got_path: &str, query: &[(String, String)]) -> warp::reply::Response {
+        answer_callback(
+            &self.callback.path,
+            &self.state,
+            got_path,
+            query,
+            &self.outcome,
+        )
+    }
+
+    /// Serves the callback on its own listener until the browser answered (or `stop`).
+    pub async fn serve_callback(
+        self: std::sync::Arc<Self>,
+        listener: tokio::net::TcpListener,
+        stop: crate::shutdown::Shutdown,
+    ) {
+        let session = self;
+        let route = warp::path::full()
+            .and(warp::query::<Vec<(String, String)>>())
+            .map(
+                move |full: warp::path::FullPath, query: Vec<(String, String)>| {
+                    session.answer(full.as_str(), &query)
+                },
+            );
+        warp::serve(route)
+            .incoming(listener)
+            .graceful(async move { stop.wait().await })
+            .run()
+            .await;
+    }
+}
+
+/// Binds the callback's address.
+pub async fn bind_callback(callback: &Callback) -> Result<tokio::net::TcpListener, ConsentError> {
+    tokio::net::TcpListener::bind(callback.bind)
+        .await
+        .map_err(|e| ConsentError::Listen {
+            addr: callback.bind.to_string(),
+            reason: e.to_string(),
+        })
+}
+
+/// Waits for the browser's answer and exchanges the code for a refresh token.
+pub async fn finish(
+    settings: &Settings,
+    mut answers: mpsc::UnboundedReceiver<Outcome>,
+) -> Result<Secret, ConsentError> {
+    let code = match tokio::time::timeout(CALLBACK_TIMEOUT, answers.recv()).await {
+        Ok(Some(Outcome::Code(code))) => code,
+        Ok(Some(Outcome::Denied(reason))) => return Err(ConsentError::Denied(reason)),
+        Ok(None) | Err(_) => return Err(ConsentError::TimedOut(CALLBACK_TIMEOUT.as_secs())),
+    };
+    exchange_code(&settings.google, &settings.service, &code).await
+}
+
+/// Runs the whole flow on its own listener and returns the refresh token. `announce`
+/// receives the consent URL (the CLI prints it; a browser is also tried when
+/// `open_browser`).
 pub async fn obtain_refresh_token(
     settings: &Settings,
     open_browser: bool,
     announce: impl Fn(&str),
 ) -> Result<Secret, ConsentError> {
-    let service = &settings.service;
-    if service.client_id.is_empty() {
-        return Err(ConsentError::Missing("SERVICE_CLIENT_ID"));
-    }
-    if service.client_secret.is_empty() {
-        return Err(ConsentError::Missing("SERVICE_CLIENT_SECRET"));
-    }
-    let callback = callback_of(&service.redirect_uri)?;
-    let listener = tokio::net::TcpListener::bind(callback.bind)
-        .await
-        .map_err(|e| ConsentError::Listen {
-            addr: callback.bind.to_string(),
-            reason: e.to_string(),
-        })?;
-    let state = random_state()?;
-    let url = consent_url(&settings.google, service, &state)?;
-    announce(&url);
+    let (session, answers) = Session::start(settings)?;
+    let listener = bind_callback(&session.callback).await?;
+    announce(&session.url);
     if open_browser {
-        try_open_browser(&url);
+        try_open_browser(&session.url);
     }
-
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    let expected = state.clone();
-    let path = callback.path.clone();
-    let route = warp::path::full()
-        .and(warp::query::<Vec<(String, String)>>())
-        .map(
-            move |full: warp::path::FullPath, query: Vec<(String, String)>| {
-                answer_callback(&path, &expected, full.as_str(), &query, &tx)
-            },
-        );
     let stop = crate::shutdown::Shutdown::new();
-    let server = {
-        let stop = stop.clone();
-        tokio::spawn(
-            warp::serve(route)
-                .incoming(listener)
-                .graceful(async move { stop.wait().await })
-                .run(),
-        )
-    };
-    let outcome = tokio::time::timeout(CALLBACK_TIMEOUT, rx.recv()).await;
+    let server = tokio::spawn(std::sync::Arc::new(session).serve_callback(listener, stop.clone()));
+    let result = finish(settings, answers).await;
     stop.trigger();
     let _ = server.await;
-    let code = match outcome {
-        Ok(Some(Outcome::Code(code))) => code,
-        Ok(Some(Outcome::Denied(reason))) => return Err(ConsentError::Denied(reason)),
-        Ok(None) | Err(_) => return Err(ConsentError::TimedOut(CALLBACK_TIMEOUT.as_secs())),
-    };
-    exchange_code(&settings.google, service, &code).await
+    result
 }
 
 /// The browser's request: on the callback path with our `state`, a code or an error ends
@@ -282,7 +337,7 @@ pub fn save_refresh_token(
 }
 
 /// Best effort: a desktop opens the URL; a server without one simply shows nothing.
-fn try_open_browser(url: &str) {
+pub fn try_open_browser(url: &str) {
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else {

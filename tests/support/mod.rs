@@ -46,9 +46,19 @@ impl Daemon {
     /// Starts `depot serve --listen 127.0.0.1:0 <extra>` in `dir` and waits until
     /// `/health` answers.
     pub async fn start(dir: &Path, extra: &[&str], env: &[(&str, &str)]) -> Daemon {
+        Daemon::start_on(dir, "127.0.0.1:0", extra, env).await
+    }
+
+    /// Like `start`, on a given address.
+    pub async fn start_on(
+        dir: &Path,
+        listen: &str,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> Daemon {
         depot::sheets::install_tls_provider();
         let mut cmd = depot(dir);
-        cmd.args(["serve", "--listen", "127.0.0.1:0"])
+        cmd.args(["serve", "--listen", listen])
             .args(extra)
             .envs(env.iter().copied())
             .stdout(Stdio::null())
