@@ -4,12 +4,16 @@
 mod auth;
 mod config_cmd;
 mod files;
+mod generate;
 mod produce;
 mod serve;
 
 use crate::config::{self, Loaded, Sources};
 use clap::{Args, Parser, Subcommand};
+use std::ffi::OsString;
 use std::path::PathBuf;
+
+pub use generate::GenerateArgs;
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
@@ -50,7 +54,7 @@ pub enum Command {
     /// Run the HTTP daemon, with the translations producer inside it.
     Serve(ServeArgs),
     /// Write translation files for an app's source tree.
-    Generate(PendingArgs),
+    Generate(GenerateArgs),
     /// Sync the spreadsheet into the translations store (loop, or once with --once).
     Produce(ProduceArgs),
     /// Run the browser consent flow and save the refresh token.
@@ -91,13 +95,6 @@ pub struct AuthArgs {
     /// Only print the consent URL; do not try to open a browser.
     #[arg(long)]
     pub no_browser: bool,
-}
-
-/// Arguments of a subcommand that a later release fills in.
-#[derive(Debug, Args)]
-pub struct PendingArgs {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    pub rest: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -156,7 +153,7 @@ impl<E: std::fmt::Display> From<E> for Failure {
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(short_config_format(std::env::args_os()));
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure(message)) => {
@@ -185,7 +182,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Serve(ref args) => serve::run(sources(args.flags())),
         Command::Config(ConfigCommand::Check) => config_cmd::check(&sources(vec![])),
-        Command::Generate(_) => not_yet("generate"),
+        Command::Generate(ref args) => {
+            if let Err(usage) = args.check_usage() {
+                usage.exit();
+            }
+            generate::run(sources(args.flags()), args)
+        }
         Command::Produce(ref args) => {
             let source = args
                 .source
@@ -223,10 +225,29 @@ impl ServeArgs {
     }
 }
 
-fn not_yet(command: &str) -> Result<(), Failure> {
-    Err(Failure(format!(
-        "`depot {command}` is not implemented yet in this version; see README.md for what is"
-    )))
+/// `-cf` (SPEC §5's alias of `--config-format`) has two letters, which clap's short options
+/// cannot: the raw arguments are rewritten before parsing. After `--` nothing is touched.
+fn short_config_format(args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut rest_is_positional = false;
+    args.into_iter()
+        .map(|arg| {
+            if rest_is_positional {
+                return arg;
+            }
+            match arg.to_str() {
+                Some("--") => {
+                    rest_is_positional = true;
+                    arg
+                }
+                Some("-cf") => OsString::from("--config-format"),
+                Some(text) => match text.strip_prefix("-cf=") {
+                    Some(value) => OsString::from(format!("--config-format={value}")),
+                    None => arg,
+                },
+                None => arg,
+            }
+        })
+        .collect()
 }
 
 /// Loads the configuration, printing its warnings; the common first step of a command.
@@ -236,4 +257,34 @@ fn load_config(sources: &Sources) -> Result<Loaded, Failure> {
         eprintln!("depot: warning: {warning}");
     }
     Ok(loaded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewrite(args: &[&str]) -> Vec<String> {
+        short_config_format(args.iter().map(OsString::from))
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn cf_is_read_as_config_format() {
+        assert_eq!(
+            rewrite(&["depot", "generate", "-cf", "json", "-cf=env", "--", "-cf"]),
+            [
+                "depot",
+                "generate",
+                "--config-format",
+                "json",
+                "--config-format=env",
+                "--",
+                "-cf"
+            ]
+        );
+        let cli = Cli::try_parse_from(rewrite(&["depot", "generate", "-cf", "json"])).unwrap();
+        assert_eq!(cli.config_format.as_deref(), Some("json"));
+    }
 }

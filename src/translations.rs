@@ -3,6 +3,7 @@
 
 pub mod filter;
 pub mod formats;
+pub mod layout;
 pub mod model;
 pub mod query;
 pub mod routes;

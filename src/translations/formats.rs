@@ -191,6 +191,27 @@ pub fn render(
     format: Format,
     opts: &RenderOptions,
 ) -> Result<Rendered, RenderError> {
+    render_with(doc, sel, format, opts, false)
+}
+
+/// Like `render`, for a file that holds one locale: json and yml write that locale's tree
+/// without the locale level (`depot generate` per-language and `--language` files).
+pub fn render_locale_tree(
+    doc: &Document,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+) -> Result<Rendered, RenderError> {
+    render_with(doc, sel, format, opts, sel.locales.len() == 1)
+}
+
+fn render_with(
+    doc: &Document,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+    without_locale: bool,
+) -> Result<Rendered, RenderError> {
     check_selection(doc, sel)?;
     if let Some(index) = opts.base_locale
         && index >= doc.locales.len()
@@ -205,9 +226,9 @@ pub fn render(
         Format::Json | Format::Yml => {
             let tree = tree::Tree::build(doc, sel);
             if format == Format::Json {
-                json::render(&tree, &mut body)?;
+                json::render(&tree, without_locale, &mut body)?;
             } else {
-                yml::render(&tree, opts, &mut body)?;
+                yml::render(&tree, opts, without_locale, &mut body)?;
             }
             tree.warnings
         }

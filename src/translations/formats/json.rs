@@ -2,7 +2,7 @@
 //! directly (serde_json only escapes the strings) so no intermediate map reorders keys.
 
 use crate::translations::formats::RenderError;
-use crate::translations::formats::tree::{Leaf, Tree, TreeSink};
+use crate::translations::formats::tree::{Leaf, Tree, TreeSink, WithoutLocale};
 
 struct Json<'o> {
     out: &'o mut Vec<u8>,
@@ -38,10 +38,20 @@ impl TreeSink for Json<'_> {
     }
 }
 
-/// json has no comments, so `comments` is ignored.
-pub(super) fn render(tree: &Tree<'_>, out: &mut Vec<u8>) -> Result<(), RenderError> {
+/// json has no comments, so `comments` is ignored. `without_locale` writes the single
+/// locale's tree without its locale key.
+pub(super) fn render(
+    tree: &Tree<'_>,
+    without_locale: bool,
+    out: &mut Vec<u8>,
+) -> Result<(), RenderError> {
     out.push(b'{');
-    tree.walk(&mut Json { out: &mut *out })?;
+    let mut sink = Json { out: &mut *out };
+    if without_locale {
+        tree.walk(&mut WithoutLocale(&mut sink))?;
+    } else {
+        tree.walk(&mut sink)?;
+    }
     out.push(b'}');
     Ok(())
 }

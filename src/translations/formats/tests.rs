@@ -926,3 +926,39 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_locale_tree_file_drops_the_locale_level_in_json_and_yml_only() {
+    let doc = basic();
+    let mut one = Selection::all(&doc);
+    one.locales.truncate(1);
+    let opts = RenderOptions::default();
+    let body = |format| {
+        String::from_utf8(render_locale_tree(&doc, &one, format, &opts).unwrap().body).unwrap()
+    };
+    assert_eq!(
+        body(Format::Json),
+        r#"{"CORE":{"LABELS":{"YES":"Yes","NO":"No"}},"FRONT":{"HEADER":{"TITLE":"Something"}}}"#
+    );
+    assert!(
+        body(Format::Yml).starts_with("\"CORE\":\n  \"LABELS\":\n"),
+        "{}",
+        body(Format::Yml)
+    );
+    // Flat formats are the same either way.
+    let plain = render(&doc, &one, Format::Po, &opts).unwrap().body;
+    assert_eq!(
+        render_locale_tree(&doc, &one, Format::Po, &opts)
+            .unwrap()
+            .body,
+        plain
+    );
+    // With several locales the locale level stays (keys of two locales cannot share one tree).
+    let all = Selection::all(&doc);
+    assert_eq!(
+        render_locale_tree(&doc, &all, Format::Json, &opts)
+            .unwrap()
+            .body,
+        render(&doc, &all, Format::Json, &opts).unwrap().body
+    );
+}

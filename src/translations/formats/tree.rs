@@ -26,6 +26,30 @@ pub(super) struct Leaf<'a> {
     pub(super) text: &'a str,
 }
 
+/// Forwards a walk without its locale level, for a file that holds one locale's tree.
+/// Only meaningful when the tree holds a single locale.
+pub(super) struct WithoutLocale<'s, S>(pub &'s mut S);
+
+impl<S: TreeSink> TreeSink for WithoutLocale<'_, S> {
+    fn open(&mut self, name: &str, depth: usize, first: bool) -> Result<(), RenderError> {
+        match depth {
+            0 => Ok(()),
+            d => self.0.open(name, d - 1, first),
+        }
+    }
+
+    fn leaf(&mut self, leaf: &Leaf<'_>, depth: usize, first: bool) -> Result<(), RenderError> {
+        self.0.leaf(leaf, depth.saturating_sub(1), first)
+    }
+
+    fn close(&mut self, depth: usize) -> Result<(), RenderError> {
+        match depth {
+            0 => Ok(()),
+            d => self.0.close(d - 1),
+        }
+    }
+}
+
 /// What json and yml write for each step of the walk. `depth` is 0 for locales.
 pub(super) trait TreeSink {
     fn open(&mut self, name: &str, depth: usize, first: bool) -> Result<(), RenderError>;

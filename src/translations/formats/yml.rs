@@ -7,7 +7,7 @@ use std::convert::Infallible;
 use crate::translations::formats::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex,
 };
-use crate::translations::formats::tree::{Leaf, Tree, TreeSink};
+use crate::translations::formats::tree::{Leaf, Tree, TreeSink, WithoutLocale};
 use crate::translations::formats::{RenderError, RenderOptions};
 
 /// PyYAML stops looking for a `:` after 1024 characters of an implicit key; longer keys are
@@ -74,13 +74,19 @@ impl TreeSink for Yml<'_> {
 pub(super) fn render(
     tree: &Tree<'_>,
     opts: &RenderOptions,
+    without_locale: bool,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
     let start = out.len();
-    tree.walk(&mut Yml {
+    let mut sink = Yml {
         out: &mut *out,
         comments: opts.comments,
-    })?;
+    };
+    if without_locale {
+        tree.walk(&mut WithoutLocale(&mut sink))?;
+    } else {
+        tree.walk(&mut sink)?;
+    }
     if out.len() == start {
         out.extend_from_slice(b"{}\n");
     }

@@ -1,0 +1,297 @@
+//! `depot generate`: fetch the sheet (Google or a local file), convert it, select what the
+//! filters and `--language` ask for, and write translation files in the layout of SPEC §6.4
+//! (planned by `translations::layout`, rendered by the same renderers as the HTTP route).
+//! Everything is rendered before the first file is written, so an error writes nothing.
+
+use super::{Failure, load_config};
+use crate::config::settings::{Settings, SheetSource as SourceSetting};
+use crate::config::{Secret, Sources};
+
+use crate::sheets::{SourceError, consent, source_for};
+use crate::translations::filter::{self, Filter};
+use crate::translations::formats::{self, Format};
+use crate::translations::layout::{self, LayoutOptions};
+use crate::translations::model::Document;
+use crate::translations::sheet;
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use std::path::{Path, PathBuf};
+
+/// `--path -`: the translations go to stdout.
+const STDOUT: &str = "-";
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Output format.
+    #[arg(
+        short,
+        long,
+        default_value = "json",
+        value_parser = PossibleValuesParser::new(Format::ALL.map(Format::name))
+            .try_map(|name| name.parse::<Format>())
+    )]
+    pub format: Format,
+    /// Output folder, created if missing; `-` writes to stdout (needs --merge or --language).
+    #[arg(short, long, default_value = ".", value_name = "DIR")]
+    pub path: PathBuf,
+    /// Only this locale, in one file <filename>.<ext> holding that locale's tree.
+    #[arg(short, long, value_name = "LOCALE")]
+    pub language: Option<String>,
+    /// Base name of the output file(s) (default: translations with --merge/--language,
+    /// else the format's usual name).
+    #[arg(short = 'n', long, value_name = "NAME")]
+    pub filename: Option<String>,
+    /// Base language: its files also go to Base.lproj (ios) / values (android).
+    #[arg(long, default_value = "EN", value_name = "LOCALE")]
+    pub base: String,
+    /// One file with all languages.
+    #[arg(long)]
+    pub merge: bool,
+    /// Overrides SERVICE_CLIENT_ID.
+    #[arg(long = "client_id", alias = "client-id", value_name = "ID")]
+    pub client_id: Option<String>,
+    /// Overrides SERVICE_CLIENT_SECRET.
+    #[arg(long = "client_secret", alias = "client-secret", value_name = "SECRET")]
+    pub client_secret: Option<String>,
+    /// Overrides SERVICE_SPREADSHEET_ID.
+    #[arg(long = "spreadsheet_id", alias = "spreadsheet-id", value_name = "ID")]
+    pub spreadsheet_id: Option<String>,
+    /// Overrides SERVICE_SPREADSHEET_NAME.
+    #[arg(
+        long = "spreadsheet_name",
+        alias = "spreadsheet-name",
+        value_name = "NAME"
+    )]
+    pub spreadsheet_name: Option<String>,
+    /// Overrides SERVICE_REDIRECT_URI.
+    #[arg(long = "redirect_uri", alias = "redirect-uri", value_name = "URL")]
+    pub redirect_uri: Option<String>,
+    /// Read this local sheet (.csv, .xlsx, .ods, or a .json values document) instead of Google.
+    #[arg(long, value_name = "FILE")]
+    pub source: Option<String>,
+    /// Only what these filters select (comma-separated or repeated): en_US.CORE, tag1, ...
+    #[arg(long, value_delimiter = ',', value_name = "FILTER")]
+    pub filters: Vec<String>,
+    /// Write the sheet's $$$ column as the format's comments.
+    #[arg(long)]
+    pub comments: bool,
+    /// Print errors only.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+impl GenerateArgs {
+    /// Configuration flags these options set, above every other source.
+    pub fn flags(&self) -> Vec<(String, String)> {
+        [
+            ("service.client_id", &self.client_id),
+            ("service.client_secret", &self.client_secret),
+            ("service.spreadsheet_id", &self.spreadsheet_id),
+            ("service.spreadsheet_name", &self.spreadsheet_name),
+            ("service.redirect_uri", &self.redirect_uri),
+            ("producer.source", &self.source),
+        ]
+        .into_iter()
+        .filter_map(|(key, value)| value.clone().map(|v| (key.to_owned(), v)))
+        .collect()
+    }
+
+    /// Combinations clap cannot express: a usage error (exit 2).
+    pub fn check_usage(&self) -> Result<(), clap::Error> {
+        if self.to_stdout() && !self.merge && self.language.is_none() {
+            use clap::CommandFactory;
+            let mut cli = super::Cli::command();
+            // Built, so that the usage line reads `depot generate ...`.
+            cli.build();
+            let mut command = cli.find_subcommand("generate").cloned().unwrap_or(cli);
+            return Err(command.error(
+                clap::error::ErrorKind::MissingRequiredArgument,
+                "--path - writes one file to stdout: add --merge or --language LOCALE",
+            ));
+        }
+        Ok(())
+    }
+
+    fn to_stdout(&self) -> bool {
+        self.path.as_os_str() == STDOUT
+    }
+}
+
+/// A file ready to be written.
+struct Output {
+    path: PathBuf,
+    body: Vec<u8>,
+}
+
+pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
+    // Filters are checked before anything is fetched.
+    let filters = args
+        .filters
+        .iter()
+        .map(|f| Filter::parse(f.trim()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let settings = load_config(&sources)?.settings;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure(format!("cannot start the async runtime: {e}")))?;
+    let grid = runtime.block_on(fetch(&settings, &sources))?;
+    let doc = sheet::convert(&grid)
+        .map_err(|e| Failure(format!("the sheet cannot be converted: {e}")))?;
+    let say = |line: String| {
+        if !args.quiet {
+            eprintln!("{line}");
+        }
+    };
+    for w in &doc.warnings {
+        say(format!("depot: warning: {} {}", w.cell, w.message));
+    }
+
+    let selection = filter::select(&doc, &filters)?;
+    let language = args
+        .language
+        .as_deref()
+        .map(|l| layout::find_language(&doc, l))
+        .transpose()?;
+    let base = layout::find_base(&doc, &args.base);
+    let per_language = language.is_none() && !args.merge;
+    match base {
+        None if per_language => say(format!(
+            "depot: warning: no locale matches --base {} (locales: {}): no base {}",
+            args.base,
+            doc.locales.join(", "),
+            match args.format {
+                Format::Android => "values/ folder is written",
+                Format::Ios => "Base.lproj/ folder is written",
+                _ => "locale for the missing-key counts",
+            }
+        )),
+        Some(b) if per_language && !selection.locales.iter().any(|l| l.locale == b) => {
+            say(format!(
+                "depot: warning: the base locale {} is not among the selected locales: no base folder is written",
+                doc.locales[b]
+            ))
+        }
+        _ => {}
+    }
+    let files = layout::plan(
+        &doc,
+        &selection,
+        &LayoutOptions {
+            format: args.format,
+            language,
+            merge: args.merge,
+            filename: args.filename.clone(),
+            base,
+            comments: args.comments,
+        },
+    )?;
+    let mut outputs = Vec::with_capacity(files.len());
+    for file in &files {
+        let rendered = if file.locale_tree {
+            formats::render_locale_tree(&doc, &file.selection, args.format, &file.options)?
+        } else {
+            formats::render(&doc, &file.selection, args.format, &file.options)?
+        };
+        for w in &rendered.warnings {
+            say(format!("depot: warning: {} ({w})", file.path.display()));
+        }
+        outputs.push(Output {
+            path: file.path.clone(),
+            body: rendered.body,
+        });
+    }
+
+    if args.to_stdout() {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        for output in &outputs {
+            stdout.write_all(&output.body)?;
+        }
+        stdout.flush()?;
+    } else {
+        write_all(&args.path, &outputs)?;
+        for output in &outputs {
+            say(format!("wrote {}", args.path.join(&output.path).display()));
+        }
+    }
+    if let Some(base) = base {
+        summarise_missing(&doc, &selection, language, base, &say);
+    }
+    Ok(())
+}
+
+/// Reads the configured sheet. With Google and no refresh token yet, runs the consent flow
+/// first, saves the token where `--config-format` says, and goes on with it.
+async fn fetch(settings: &Settings, sources: &Sources) -> Result<Vec<Vec<String>>, Failure> {
+    let mut settings = settings.clone();
+    let source = match source_for(&settings) {
+        Err(SourceError::Google(e)) if e.needs_consent() => {
+            // Other missing settings are reported before a browser is asked for anything.
+            let mut probe = settings.clone();
+            probe.service.refresh_token = Secret::new("probe");
+            source_for(&probe)?;
+            settings.service.refresh_token = consent_token(&settings, sources).await?;
+            source_for(&settings)?
+        }
+        other => other?,
+    };
+    let describe = source.describe();
+    let grid = source.fetch().await;
+    let grid = match grid {
+        Err(SourceError::Google(e))
+            if e.needs_consent() && settings.producer.source == SourceSetting::Google =>
+        {
+            settings.service.refresh_token = consent_token(&settings, sources).await?;
+            source_for(&settings)?.fetch().await
+        }
+        other => other,
+    };
+    grid.map_err(|e| match e {
+        // The local reader's message already names the file.
+        SourceError::Local(e) => Failure(e.to_string()),
+        e => Failure(format!("cannot read the sheet {describe}: {e}")),
+    })
+}
+
+async fn consent_token(settings: &Settings, sources: &Sources) -> Result<Secret, Failure> {
+    let open_browser =
+        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
+    let token = consent::obtain_refresh_token(settings, open_browser, |url| {
+        eprintln!("No Google refresh token yet. Open this URL in a browser to let depot read the spreadsheet:\n{url}");
+    })
+    .await?;
+    let place = consent::save_refresh_token(settings, sources, &token)?;
+    eprintln!("depot: the refresh token was saved to {place}");
+    Ok(token)
+}
+
+/// Creates the output folder, then writes every file atomically.
+fn write_all(root: &Path, outputs: &[Output]) -> Result<(), Failure> {
+    std::fs::create_dir_all(root)
+        .map_err(|e| Failure(format!("cannot create the folder {}: {e}", root.display())))?;
+    for output in outputs {
+        let path = root.join(&output.path);
+        crate::atomic_file::write(&path, &output.body)
+            .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+fn summarise_missing(
+    doc: &Document,
+    selection: &crate::translations::model::Selection,
+    language: Option<usize>,
+    base: usize,
+    say: &impl Fn(String),
+) {
+    let base_name = &doc.locales[base];
+    for (locale, missing) in layout::missing_vs_base(doc, selection, base) {
+        if language.is_some_and(|l| doc.locales[l] != locale) || &locale == base_name {
+            continue;
+        }
+        say(format!(
+            "{locale}: {missing} key(s) without a text compared with the base locale {base_name}"
+        ));
+    }
+}

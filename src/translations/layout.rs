@@ -1,0 +1,467 @@
+//! Which files `depot generate` writes (SPEC §6.4): for a document, what the filters
+//! selected, a format and the command's options, the relative path of each file with the
+//! part of the selection and the render options it gets. Pure: the command renders and
+//! writes what this plans, through the same renderers as the HTTP route.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use super::filter::same_locale;
+use super::formats::{Format, RenderOptions};
+use super::model::{Document, Selection};
+
+/// File stem used by `--merge` and `--language` when no `--filename` is given.
+pub const DEFAULT_FILENAME: &str = "translations";
+
+/// The options of `depot generate` that shape the files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LayoutOptions {
+    pub format: Format,
+    /// `--language`: the index of the one locale to write, in one file.
+    pub language: Option<usize>,
+    /// `--merge`: every selected locale in one file.
+    pub merge: bool,
+    /// `--filename`: replaces the format's file stem.
+    pub filename: Option<String>,
+    /// `--base` as resolved by `find_base`.
+    pub base: Option<usize>,
+    pub comments: bool,
+}
+
+/// One file to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedFile {
+    /// Relative to the output folder.
+    pub path: PathBuf,
+    pub selection: Selection,
+    pub options: RenderOptions,
+    /// The file holds one locale's tree (json/yml without the locale level, SPEC §6.4:
+    /// "`--language` writes that locale's tree"); `--merge` files keep the locale level.
+    pub locale_tree: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LayoutError {
+    #[error("no locale '{asked}' in the sheet; the locales present are: {}", list(.present))]
+    UnknownLanguage { asked: String, present: Vec<String> },
+    #[error("nothing to write for locale '{locale}': it has no text{}", if *.filtered { " that the filters select" } else { "" })]
+    NothingForLanguage { locale: String, filtered: bool },
+    #[error(
+        "locale '{locale}' cannot name a file or folder (it holds '/', '\\' or a control \
+         character): rename the locale column in the sheet, or use --merge or --language"
+    )]
+    UnsafeLocale { locale: String },
+    #[error(
+        "locales '{first}' and '{second}' would both be written to {path}: rename one locale \
+         column in the sheet, or use --language or --merge"
+    )]
+    SamePath {
+        first: String,
+        second: String,
+        path: String,
+    },
+}
+
+fn list(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// The locale `--language` names (case-insensitive, `-` and `_` equivalent).
+pub fn find_language(doc: &Document, asked: &str) -> Result<usize, LayoutError> {
+    doc.locales
+        .iter()
+        .position(|l| same_locale(l, asked))
+        .ok_or_else(|| LayoutError::UnknownLanguage {
+            asked: asked.to_owned(),
+            present: doc.locales.clone(),
+        })
+}
+
+/// The first locale, in sheet order, whose code or language part equals `base`
+/// case-insensitively (`EN` → `en_US`).
+pub fn find_base(doc: &Document, base: &str) -> Option<usize> {
+    doc.locales.iter().position(|locale| {
+        same_locale(locale, base) || language_part(locale).eq_ignore_ascii_case(base)
+    })
+}
+
+fn language_part(locale: &str) -> &str {
+    locale.split(['_', '-']).next().unwrap_or(locale)
+}
+
+/// The files to write, in the order they should be reported.
+pub fn plan(
+    doc: &Document,
+    selection: &Selection,
+    opts: &LayoutOptions,
+) -> Result<Vec<PlannedFile>, LayoutError> {
+    let format = opts.format;
+    let options = RenderOptions {
+        comments: opts.comments,
+        keep_locale: false,
+        base_locale: opts.base,
+    };
+    let ext = format.extension();
+    if let Some(language) = opts.language {
+        let locales: Vec<_> = selection
+            .locales
+            .iter()
+            .filter(|l| l.locale == language && !l.entries.is_empty())
+            .cloned()
+            .collect();
+        if locales.is_empty() {
+            return Err(LayoutError::NothingForLanguage {
+                locale: doc.locales.get(language).cloned().unwrap_or_default(),
+                filtered: selection.locales.len() < doc.locales.len(),
+            });
+        }
+        return Ok(vec![PlannedFile {
+            path: PathBuf::from(format!("{}.{ext}", merged_stem(opts))),
+            selection: Selection { locales },
+            options,
+            locale_tree: true,
+        }]);
+    }
+    if opts.merge {
+        return Ok(vec![PlannedFile {
+            path: PathBuf::from(format!("{}.{ext}", merged_stem(opts))),
+            selection: selection.clone(),
+            options,
+            locale_tree: false,
+        }]);
+    }
+    let mut files = Vec::new();
+    let mut taken: HashMap<PathBuf, usize> = HashMap::new();
+    for ls in selection.locales.iter().filter(|l| !l.entries.is_empty()) {
+        let locale = &doc.locales[ls.locale];
+        if locale
+            .chars()
+            .any(|c| c == '/' || c == '\\' || c.is_control())
+        {
+            return Err(LayoutError::UnsafeLocale {
+                locale: locale.clone(),
+            });
+        }
+        let one = Selection {
+            locales: vec![ls.clone()],
+        };
+        let mut paths = vec![per_locale_path(locale, opts)];
+        if opts.base == Some(ls.locale) {
+            paths.extend(base_path(opts));
+        }
+        for path in paths {
+            if let Some(&other) = taken.get(&path) {
+                return Err(LayoutError::SamePath {
+                    first: doc.locales[other].clone(),
+                    second: locale.clone(),
+                    path: path.display().to_string(),
+                });
+            }
+            taken.insert(path.clone(), ls.locale);
+            files.push(PlannedFile {
+                path,
+                selection: one.clone(),
+                options: options.clone(),
+                locale_tree: true,
+            });
+        }
+    }
+    Ok(files)
+}
+
+fn merged_stem(opts: &LayoutOptions) -> &str {
+    opts.filename.as_deref().unwrap_or(DEFAULT_FILENAME)
+}
+
+/// The file of one locale in the per-language layout.
+fn per_locale_path(locale: &str, opts: &LayoutOptions) -> PathBuf {
+    let stem = opts.filename.as_deref();
+    let ext = opts.format.extension();
+    match opts.format {
+        Format::Android => PathBuf::from(android_folder(locale))
+            .join(format!("{}.{ext}", stem.unwrap_or("strings"))),
+        Format::Ios => PathBuf::from(format!("{}.lproj", ios_language(locale)))
+            .join(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
+        // `--filename` replaces the `<locale>` stem; the locale stays in the name (as for
+        // yml/xlf/po) so that several locales do not overwrite one file.
+        Format::Json => PathBuf::from(match stem {
+            Some(stem) => format!("{stem}.{locale}.{ext}"),
+            None => format!("{locale}.{ext}"),
+        }),
+        Format::Yml | Format::Xlf | Format::Po => {
+            PathBuf::from(format!("{}.{locale}.{ext}", stem.unwrap_or("messages")))
+        }
+    }
+}
+
+/// The base locale's extra copy: `values/` (android), `Base.lproj/` (ios); none elsewhere.
+fn base_path(opts: &LayoutOptions) -> Option<PathBuf> {
+    let stem = opts.filename.as_deref();
+    let ext = opts.format.extension();
+    match opts.format {
+        Format::Android => {
+            Some(PathBuf::from("values").join(format!("{}.{ext}", stem.unwrap_or("strings"))))
+        }
+        Format::Ios => Some(
+            PathBuf::from("Base.lproj").join(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
+        ),
+        _ => None,
+    }
+}
+
+/// Language and region of a locale code; the region is dropped when it repeats the
+/// language (`pl_PL` → `pl`), as Android and Apple folder names do.
+fn split_locale(locale: &str) -> (String, Vec<String>) {
+    let mut parts = locale.split(['_', '-']).filter(|p| !p.is_empty());
+    let language = parts.next().unwrap_or(locale).to_ascii_lowercase();
+    let rest: Vec<String> = parts.map(str::to_owned).collect();
+    if rest.len() == 1 && rest[0].eq_ignore_ascii_case(&language) {
+        return (language, Vec::new());
+    }
+    (language, rest)
+}
+
+/// `en_US` → `values-en-rUS`, `pl_PL` → `values-pl`, `en` → `values-en`; a code with a
+/// script (`zh_Hant_TW`) uses Android's BCP 47 form `values-b+zh+Hant+TW`.
+fn android_folder(locale: &str) -> String {
+    let (language, rest) = split_locale(locale);
+    match rest.as_slice() {
+        [] => format!("values-{language}"),
+        [region] => format!("values-{language}-r{}", region.to_ascii_uppercase()),
+        _ => format!("values-b+{language}+{}", rest.join("+")),
+    }
+}
+
+/// `en_US` → `en-US`, `pl_PL` → `pl`, `en` → `en`.
+fn ios_language(locale: &str) -> String {
+    let (language, rest) = split_locale(locale);
+    match rest.as_slice() {
+        [] => language,
+        [region] => format!("{language}-{}", region.to_ascii_uppercase()),
+        _ => format!("{language}-{}", rest.join("-")),
+    }
+}
+
+/// Per selected locale, how many keys have a text in the base locale but none in it,
+/// counted over the keys the selection holds in any locale.
+pub fn missing_vs_base(doc: &Document, selection: &Selection, base: usize) -> Vec<(String, usize)> {
+    let mut selected: Vec<usize> = selection
+        .locales
+        .iter()
+        .flat_map(|l| l.entries.iter().copied())
+        .collect();
+    selected.sort_unstable();
+    selected.dedup();
+    let has_text = |entry: usize, locale: usize| {
+        doc.entries
+            .get(entry)
+            .and_then(|e| e.texts.get(locale))
+            .is_some_and(Option::is_some)
+    };
+    selection
+        .locales
+        .iter()
+        .map(|ls| {
+            let missing = selected
+                .iter()
+                .filter(|&&e| has_text(e, base) && !has_text(e, ls.locale))
+                .count();
+            (doc.locales[ls.locale].clone(), missing)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translations::model::Entry;
+
+    fn doc(locales: &[&str], rows: &[(&str, &[Option<&str>])]) -> Document {
+        Document {
+            locales: locales.iter().map(|l| l.to_string()).collect(),
+            entries: rows
+                .iter()
+                .map(|(path, texts)| Entry {
+                    path: path.split('.').map(str::to_owned).collect(),
+                    texts: texts.iter().map(|t| t.map(str::to_owned)).collect(),
+                    ..Entry::default()
+                })
+                .collect(),
+            warnings: Vec::new(),
+        }
+    }
+
+    fn sample() -> Document {
+        doc(
+            &["en_US", "pl_PL", "de"],
+            &[
+                ("A.X", &[Some("x"), Some("x"), None]),
+                ("A.Y", &[Some("y"), None, None]),
+                ("B", &[Some("b"), Some("b"), Some("b")]),
+            ],
+        )
+    }
+
+    fn opts(format: Format) -> LayoutOptions {
+        LayoutOptions {
+            format,
+            language: None,
+            merge: false,
+            filename: None,
+            base: None,
+            comments: false,
+        }
+    }
+
+    fn paths(doc: &Document, o: &LayoutOptions) -> Vec<String> {
+        plan(doc, &Selection::all(doc), o)
+            .unwrap()
+            .iter()
+            .map(|f| f.path.display().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn per_language_paths_follow_each_format() {
+        let d = sample();
+        let base = find_base(&d, "EN");
+        assert_eq!(base, Some(0));
+        let with_base = |f| LayoutOptions { base, ..opts(f) };
+        assert_eq!(
+            paths(&d, &with_base(Format::Json)),
+            ["en_US.json", "pl_PL.json", "de.json"]
+        );
+        assert_eq!(
+            paths(&d, &with_base(Format::Android)),
+            [
+                "values-en-rUS/strings.xml",
+                "values/strings.xml",
+                "values-pl/strings.xml",
+                "values-de/strings.xml"
+            ]
+        );
+        assert_eq!(
+            paths(&d, &with_base(Format::Ios)),
+            [
+                "en-US.lproj/Localizable.strings",
+                "Base.lproj/Localizable.strings",
+                "pl.lproj/Localizable.strings",
+                "de.lproj/Localizable.strings"
+            ]
+        );
+        for (format, ext) in [
+            (Format::Yml, "yml"),
+            (Format::Xlf, "xlf"),
+            (Format::Po, "po"),
+        ] {
+            assert_eq!(
+                paths(&d, &with_base(format)),
+                [
+                    format!("messages.en_US.{ext}"),
+                    format!("messages.pl_PL.{ext}"),
+                    format!("messages.de.{ext}")
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn each_per_language_file_holds_one_locale_and_xlf_gets_the_base() {
+        let d = sample();
+        let o = LayoutOptions {
+            base: Some(0),
+            ..opts(Format::Xlf)
+        };
+        let files = plan(&d, &Selection::all(&d), &o).unwrap();
+        for f in &files {
+            assert_eq!(f.selection.locales.len(), 1);
+            assert_eq!(f.options.base_locale, Some(0));
+            assert!(!f.options.keep_locale);
+        }
+        assert_eq!(files[1].selection.locales[0].entries, vec![0, 2]);
+    }
+
+    #[test]
+    fn filename_replaces_the_stem() {
+        let d = sample();
+        let named = |f| LayoutOptions {
+            filename: Some("app".into()),
+            base: Some(0),
+            ..opts(f)
+        };
+        assert_eq!(paths(&d, &named(Format::Android))[1], "values/app.xml");
+        assert_eq!(paths(&d, &named(Format::Ios))[0], "en-US.lproj/app.strings");
+        assert_eq!(paths(&d, &named(Format::Po))[2], "app.de.po");
+        assert_eq!(paths(&d, &named(Format::Json))[0], "app.en_US.json");
+    }
+
+    #[test]
+    fn merge_and_language_write_one_file() {
+        let d = sample();
+        let merged = LayoutOptions {
+            merge: true,
+            ..opts(Format::Yml)
+        };
+        let files = plan(&d, &Selection::all(&d), &merged).unwrap();
+        assert_eq!(files.len(), 1);
+        assert_eq!(files[0].path, PathBuf::from("translations.yml"));
+        assert_eq!(files[0].selection, Selection::all(&d));
+
+        let one = LayoutOptions {
+            language: Some(find_language(&d, "pl-pl").unwrap()),
+            filename: Some("my-pl".into()),
+            ..opts(Format::Json)
+        };
+        let files = plan(&d, &Selection::all(&d), &one).unwrap();
+        assert_eq!(files.len(), 1);
+        assert_eq!(files[0].path, PathBuf::from("my-pl.json"));
+        assert_eq!(files[0].selection.locales.len(), 1);
+        assert_eq!(files[0].selection.locales[0].locale, 1);
+    }
+
+    #[test]
+    fn unknown_language_names_the_locales_present() {
+        let err = find_language(&sample(), "fr").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "no locale 'fr' in the sheet; the locales present are: en_US, pl_PL, de"
+        );
+    }
+
+    #[test]
+    fn base_matches_code_or_language_part_first_in_sheet_order() {
+        let d = doc(&["pl", "en_GB", "en_US"], &[]);
+        assert_eq!(find_base(&d, "EN"), Some(1));
+        assert_eq!(find_base(&d, "en-us"), Some(2));
+        assert_eq!(find_base(&d, "xx"), None);
+    }
+
+    #[test]
+    fn locales_that_map_to_one_folder_or_unsafe_names_are_refused() {
+        let d = doc(&["pl", "pl_PL"], &[("A", &[Some("a"), Some("a")])]);
+        let err = plan(&d, &Selection::all(&d), &opts(Format::Android)).unwrap_err();
+        assert!(matches!(err, LayoutError::SamePath { .. }), "{err}");
+        let d = doc(&["../x"], &[("A", &[Some("a")])]);
+        let err = plan(&d, &Selection::all(&d), &opts(Format::Json)).unwrap_err();
+        assert!(matches!(err, LayoutError::UnsafeLocale { .. }), "{err}");
+    }
+
+    #[test]
+    fn missing_counts_keys_with_a_base_text_only() {
+        let d = sample();
+        assert_eq!(
+            missing_vs_base(&d, &Selection::all(&d), 0),
+            [
+                ("en_US".to_owned(), 0),
+                ("pl_PL".to_owned(), 1),
+                ("de".to_owned(), 2)
+            ]
+        );
+    }
+}

@@ -1,0 +1,382 @@
+//! `depot generate` through the real binary, on local sheet fixtures: the file layout of
+//! every format (SPEC §6.4), --merge, --language, --filename, --base, and bad inputs that
+//! must write nothing.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use support::run;
+
+/// A temporary working folder holding the sheet fixtures.
+fn workdir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sheets");
+    for name in ["basic.csv", "edge.sheet.json", "hostile.sheet.json"] {
+        std::fs::copy(fixtures.join(name), dir.path().join(name)).unwrap();
+    }
+    dir
+}
+
+fn generate(dir: &Path, args: &[&str]) -> Output {
+    let mut all = vec!["generate"];
+    all.extend_from_slice(args);
+    run(dir, &all)
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn assert_ok(out: &Output) {
+    assert!(out.status.success(), "{:?}: {}", out.status, stderr(out));
+}
+
+/// Every file under `root`, relative, sorted.
+fn files(root: &Path) -> Vec<String> {
+    fn walk(dir: &Path, root: &Path, found: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, root, found);
+            } else {
+                found.push(path.strip_prefix(root).unwrap().display().to_string());
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(root, root, &mut found);
+    found.sort();
+    found
+}
+
+fn read(path: PathBuf) -> String {
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// One error line, exit 1, nothing written.
+fn assert_clean_failure(out: &Output, dir: &Path, needle: &str) {
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(out));
+    let err = stderr(out);
+    let errors: Vec<_> = err
+        .lines()
+        .filter(|l| l.starts_with("depot: error:"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(errors[0].contains(needle), "{err}");
+    assert!(files(&dir.join("out")).is_empty());
+}
+
+#[test]
+fn per_language_trees_for_every_format() {
+    let dir = workdir();
+    let cases: [(&str, &[&str]); 6] = [
+        ("json", &["de_DE.json", "en_US.json"]),
+        (
+            "android",
+            &[
+                "values-de/strings.xml",
+                "values-en-rUS/strings.xml",
+                "values/strings.xml",
+            ],
+        ),
+        (
+            "ios",
+            &[
+                "Base.lproj/Localizable.strings",
+                "de.lproj/Localizable.strings",
+                "en-US.lproj/Localizable.strings",
+            ],
+        ),
+        ("yml", &["messages.de_DE.yml", "messages.en_US.yml"]),
+        ("xlf", &["messages.de_DE.xlf", "messages.en_US.xlf"]),
+        ("po", &["messages.de_DE.po", "messages.en_US.po"]),
+    ];
+    for (format, expected) in cases {
+        let out_dir = format!("out-{format}/nested");
+        let out = generate(
+            dir.path(),
+            &["--source", "edge.sheet.json", "-f", format, "-p", &out_dir],
+        );
+        assert_ok(&out);
+        assert_eq!(files(&dir.path().join(&out_dir)), expected, "{format}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("de_DE: 2 key(s) without a text compared with the base locale en_US"),
+            "{err}"
+        );
+        assert!(err.contains("depot: warning: B9 duplicate key"), "{err}");
+    }
+    let root = dir.path().join("out-json/nested");
+    // Each per-language file holds its one locale's tree (SPEC §6.4).
+    assert_eq!(
+        read(root.join("de_DE.json")),
+        r#"{"COMMON":{"OK":"OK"},"HOME":{"TITLE":"Willkommen"}}"#
+    );
+    // Flat formats drop the locale prefix in per-language files; the base copy is the same.
+    let ios = dir.path().join("out-ios/nested");
+    let en = read(ios.join("en-US.lproj/Localizable.strings"));
+    assert!(en.contains("\"common_ok\" = \"OK\";"), "{en}");
+    assert_eq!(en, read(ios.join("Base.lproj/Localizable.strings")));
+    let xlf = read(dir.path().join("out-xlf/nested/messages.de_DE.xlf"));
+    assert!(xlf.contains("source-language=\"en-US\""), "{xlf}");
+}
+
+#[test]
+fn language_and_region_that_match_give_a_short_folder() {
+    let dir = workdir();
+    for format in ["android", "ios"] {
+        assert_ok(&generate(
+            dir.path(),
+            &["--source", "hostile.sheet.json", "-f", format, "-p", format],
+        ));
+    }
+    assert_eq!(
+        files(&dir.path().join("android")),
+        [
+            "values-en-rUS/strings.xml",
+            "values-pl/strings.xml",
+            "values/strings.xml"
+        ]
+    );
+    assert_eq!(
+        files(&dir.path().join("ios")),
+        [
+            "Base.lproj/Localizable.strings",
+            "en-US.lproj/Localizable.strings",
+            "pl.lproj/Localizable.strings"
+        ]
+    );
+}
+
+#[test]
+fn merge_writes_one_file_with_every_locale() {
+    let dir = workdir();
+    assert_ok(&generate(
+        dir.path(),
+        &["--source", "basic.csv", "--merge", "-p", "out"],
+    ));
+    assert_eq!(files(&dir.path().join("out")), ["translations.json"]);
+    assert_eq!(
+        read(dir.path().join("out/translations.json")),
+        r#"{"en":{"CORE":{"LABELS":{"YES":"Yes","NO":"No"}},"FRONT":{"HEADER":{"TITLE":"Something"}}},"pl":{"CORE":{"LABELS":{"YES":"Tak","NO":"Nie"}},"FRONT":{"HEADER":{"TITLE":"Coś"}}}}"#
+    );
+    assert_ok(&generate(
+        dir.path(),
+        &["--source", "basic.csv", "--merge", "-f", "ios", "-p", "ios"],
+    ));
+    let ios = read(dir.path().join("ios/translations.strings"));
+    assert!(ios.contains("\"pl_core_labels_yes\" = \"Tak\";"), "{ios}");
+}
+
+/// The seed example. `--language` writes that locale's tree (SPEC §6.4), without the
+/// locale level that `--merge` files and `GET /translations` keep.
+#[test]
+fn seed_example_writes_one_named_file_with_that_locale_only() {
+    let dir = workdir();
+    let out = generate(
+        dir.path(),
+        &[
+            "--source",
+            "edge.sheet.json",
+            "-f",
+            "json",
+            "-n",
+            "my-en",
+            "-l",
+            "en_US",
+            "-p",
+            "./out",
+        ],
+    );
+    assert_ok(&out);
+    assert_eq!(files(&dir.path().join("out")), ["my-en.json"]);
+    assert_eq!(
+        read(dir.path().join("out/my-en.json")),
+        r#"{"COMMON":{"OK":"OK","CANCEL":"Cancel"},"HOME":{"TITLE":"Welcome!"},"LEAF":{"CHILD":"child text"}}"#
+    );
+    assert!(stderr(&out).contains("out/my-en.json"), "{}", stderr(&out));
+}
+
+#[test]
+fn language_without_filename_writes_translations_and_flat_names_drop_the_locale() {
+    let dir = workdir();
+    assert_ok(&generate(
+        dir.path(),
+        &["--source", "basic.csv", "-l", "PL", "-f", "po", "-p", "out"],
+    ));
+    assert_eq!(files(&dir.path().join("out")), ["translations.po"]);
+    let po = read(dir.path().join("out/translations.po"));
+    assert!(
+        po.contains("core_labels_yes") && !po.contains("pl_core"),
+        "{po}"
+    );
+}
+
+#[test]
+fn filename_replaces_the_stem_of_every_file() {
+    let dir = workdir();
+    assert_ok(&generate(
+        dir.path(),
+        &[
+            "--source",
+            "basic.csv",
+            "-f",
+            "android",
+            "-n",
+            "app",
+            "-p",
+            "a",
+        ],
+    ));
+    assert_eq!(
+        files(&dir.path().join("a")),
+        ["values-en/app.xml", "values-pl/app.xml", "values/app.xml"]
+    );
+    assert_ok(&generate(
+        dir.path(),
+        &[
+            "--source",
+            "basic.csv",
+            "-f",
+            "yml",
+            "--filename",
+            "app",
+            "-p",
+            "y",
+        ],
+    ));
+    assert_eq!(files(&dir.path().join("y")), ["app.en.yml", "app.pl.yml"]);
+}
+
+#[test]
+fn base_chooses_the_folder_and_an_unknown_base_writes_none_with_a_warning() {
+    let dir = workdir();
+    assert_ok(&generate(
+        dir.path(),
+        &[
+            "--source",
+            "basic.csv",
+            "-f",
+            "android",
+            "--base",
+            "pl",
+            "-p",
+            "a",
+        ],
+    ));
+    assert_eq!(
+        read(dir.path().join("a/values/strings.xml")),
+        read(dir.path().join("a/values-pl/strings.xml"))
+    );
+    let out = generate(
+        dir.path(),
+        &[
+            "--source",
+            "basic.csv",
+            "-f",
+            "ios",
+            "--base",
+            "xx",
+            "-p",
+            "i",
+        ],
+    );
+    assert_ok(&out);
+    assert_eq!(
+        files(&dir.path().join("i")),
+        [
+            "en.lproj/Localizable.strings",
+            "pl.lproj/Localizable.strings"
+        ]
+    );
+    assert!(
+        stderr(&out).contains("no locale matches --base xx"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn filters_comments_quiet_and_stdout() {
+    let dir = workdir();
+    let out = generate(
+        dir.path(),
+        &[
+            "--source",
+            "edge.sheet.json",
+            "--filters",
+            "en_US.COMMON,de_DE.HOME",
+            "--comments",
+            "--merge",
+            "-f",
+            "yml",
+            "-p",
+            "-",
+            "-q",
+            "-cf",
+            "json",
+        ],
+    );
+    assert_ok(&out);
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    let yml = String::from_utf8(out.stdout).unwrap();
+    assert!(yml.contains("# Button label"), "{yml}");
+    assert!(
+        yml.contains("\"Willkommen\"") && !yml.contains("Welcome!"),
+        "{yml}"
+    );
+    assert!(
+        files(dir.path())
+            .iter()
+            .all(|f| !f.starts_with("translations"))
+    );
+}
+
+#[test]
+fn unknown_language_names_the_locales_present_and_writes_nothing() {
+    let dir = workdir();
+    let out = generate(
+        dir.path(),
+        &["--source", "edge.sheet.json", "-l", "fr", "-p", "out"],
+    );
+    assert_clean_failure(&out, dir.path(), "the locales present are: en_US, de_DE");
+}
+
+#[test]
+fn missing_source_file_is_one_line_and_writes_nothing() {
+    let dir = workdir();
+    let out = generate(dir.path(), &["--source", "absent.csv", "-p", "out"]);
+    assert_clean_failure(&out, dir.path(), "absent.csv");
+}
+
+#[test]
+fn missing_spreadsheet_id_is_one_line() {
+    let dir = workdir();
+    let out = generate(
+        dir.path(),
+        &["--client_id", "id", "--client-secret", "s", "-p", "out"],
+    );
+    assert_clean_failure(&out, dir.path(), "SERVICE_SPREADSHEET_ID");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = workdir();
+    let out = generate(dir.path(), &["--source", "basic.csv", "--bogus"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = generate(dir.path(), &["--source", "basic.csv", "-f", "xml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("json, android, ios, yml, xlf, po"),
+        "{}",
+        stderr(&out)
+    );
+    let out = generate(dir.path(), &["--source", "basic.csv", "-p", "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--merge"), "{}", stderr(&out));
+    assert!(files(dir.path()).len() == 3, "{:?}", files(dir.path()));
+}
