@@ -250,6 +250,14 @@ fn short_config_format(args: impl IntoIterator<Item = OsString>) -> Vec<OsString
         .collect()
 }
 
+/// The async runtime a command runs on.
+fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure(format!("cannot start the async runtime: {e}")))
+}
+
 /// Loads the configuration, printing its warnings; the common first step of a command.
 fn load_config(sources: &Sources) -> Result<Loaded, Failure> {
     let loaded = config::load(sources)?;

@@ -7,10 +7,7 @@ use crate::sheets::consent;
 
 pub fn run(sources: Sources, open_browser: bool) -> Result<(), Failure> {
     let settings = load_config(&sources)?.settings;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure(format!("cannot start the async runtime: {e}")))?;
+    let runtime = super::runtime()?;
     let token = runtime.block_on(consent::obtain_refresh_token(
         &settings,
         open_browser,

@@ -28,7 +28,7 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
             )));
         }
     }
-    let runtime = runtime()?;
+    let runtime = super::runtime()?;
     runtime.block_on(async {
         let files = FilesDb::open(&settings.database.path)?;
         let objects = Arc::new(ObjectStore::open(settings.objects.root.clone())?);
@@ -75,11 +75,4 @@ pub fn seed(sources: &Sources, count: u64) -> Result<(), Failure> {
         settings.database.path.display()
     );
     Ok(())
-}
-
-fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure(format!("cannot start the async runtime: {e}")))
 }

@@ -131,10 +131,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
         .map(|f| Filter::parse(f.trim()))
         .collect::<Result<Vec<_>, _>>()?;
     let settings = load_config(&sources)?.settings;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure(format!("cannot start the async runtime: {e}")))?;
+    let runtime = super::runtime()?;
     let grid = runtime.block_on(fetch(&settings, &sources))?;
     let doc = sheet::convert(&grid)
         .map_err(|e| Failure(format!("the sheet cannot be converted: {e}")))?;

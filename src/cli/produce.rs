@@ -25,10 +25,7 @@ pub fn run(sources: Sources, once: bool) -> Result<(), Failure> {
         ConfigHandle::new(sources, loaded),
         service.clone(),
     ));
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure(format!("cannot start the async runtime: {e}")))?;
+    let runtime = super::runtime()?;
     let result = runtime.block_on(async {
         if once {
             let report = producer.cycle().await?;

@@ -8,10 +8,7 @@ pub fn run(sources: Sources) -> Result<(), Failure> {
     let loaded = load_config(&sources)?;
     let settings = loaded.settings.clone();
     crate::logging::init(&settings.log.level, settings.log.format);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure(format!("cannot start the async runtime: {e}")))?;
+    let runtime = super::runtime()?;
     runtime.block_on(async move {
         let listen = settings.server.listen;
         let listener = tokio::net::TcpListener::bind(listen).await.map_err(|e| {
