@@ -2,6 +2,8 @@
 //! every format (SPEC §6.4), --merge, --language, --filename, --base, and bad inputs that
 //! must write nothing.
 
+#[path = "support/readback.rs"]
+mod readback;
 mod support;
 
 use std::path::{Path, PathBuf};
@@ -379,4 +381,81 @@ fn usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--merge"), "{}", stderr(&out));
     assert!(files(dir.path()).len() == 3, "{:?}", files(dir.path()));
+}
+
+/// The texts of a generated file, in file order, as each format's own parser reads them.
+fn texts_read_back(format: &str, body: &str) -> Vec<String> {
+    let fail = |e: String| -> Vec<String> { panic!("{format}: {e}\n{body}") };
+    match format {
+        "json" => {
+            let value: serde_json::Value = serde_json::from_str(body).unwrap();
+            let section = value["HOSTILE"].as_object().expect("the locale's tree");
+            let mut keys: Vec<_> = section.keys().cloned().collect();
+            keys.sort();
+            keys.iter()
+                .map(|k| section[k].as_str().unwrap().to_owned())
+                .collect()
+        }
+        "yml" => readback::read_yml(body)
+            .map(|pairs| pairs.into_iter().map(|(_, text)| text).collect())
+            .unwrap_or_else(fail),
+        "android" => readback::read_android(body)
+            .map(|units| units.into_iter().map(|u| u.text).collect())
+            .unwrap_or_else(fail),
+        "ios" => readback::read_strings(body)
+            .map(|units| units.into_iter().map(|u| u.text).collect())
+            .unwrap_or_else(fail),
+        "po" => readback::read_po(body)
+            .map(|po| po.units.into_iter().map(|u| u.msgstr).collect())
+            .unwrap_or_else(fail),
+        "xlf" => readback::read_xlf(body)
+            .map(|files| {
+                files
+                    .into_iter()
+                    .flat_map(|f| f.units)
+                    .map(|u| u.target.unwrap_or_default())
+                    .collect()
+            })
+            .unwrap_or_else(fail),
+        other => panic!("unknown format {other}"),
+    }
+}
+
+/// Every file `generate` writes for the hostile sheet reads back, with the format's parser,
+/// as exactly the sheet's texts (K01..K45 sort in sheet order).
+#[test]
+fn every_generated_hostile_file_reads_back_as_the_sheet_texts() {
+    let dir = workdir();
+    let expected: serde_json::Value =
+        serde_json::from_str(&support::fixture_text("sheets/hostile.expected.json")).unwrap();
+    for format in ["json", "android", "ios", "yml", "xlf", "po"] {
+        for locale in ["en_US", "pl_PL"] {
+            let out = format!("out-{format}-{locale}");
+            let output = generate(
+                dir.path(),
+                &[
+                    "--source",
+                    "hostile.sheet.json",
+                    "-f",
+                    format,
+                    "-l",
+                    locale,
+                    "-p",
+                    &out,
+                ],
+            );
+            assert_ok(&output);
+            let written = files(&dir.path().join(&out));
+            assert_eq!(written.len(), 1, "{format} {locale}: {written:?}");
+            let body = read(dir.path().join(&out).join(&written[0]));
+            let want: Vec<String> = expected[locale]["HOSTILE"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|v| v.as_str().unwrap().to_owned())
+                .collect();
+            assert_eq!(want.len(), 45);
+            assert_eq!(texts_read_back(format, &body), want, "{format} {locale}");
+        }
+    }
 }
