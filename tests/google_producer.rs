@@ -340,3 +340,81 @@ async fn serve_without_a_token_runs_the_consent_flow_on_its_own_route_then_syncs
         format!("# written by depot\nSERVICE_REFRESH_TOKEN={token}\n")
     );
 }
+
+/// `depot generate` with `-cf json`: reads the refresh token from the JSON data file; with
+/// none anywhere, runs the consent flow and saves the token there, then writes the files.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generate_reads_and_writes_the_token_where_config_format_says() {
+    let fake = FakeGoogle::start(FakeConfig::with_rows(support::sheet_rows("basic"))).await;
+    let mut env = google_env(&fake);
+    let token = fake.config().refresh_token.clone();
+    env.retain(|(k, _)| k != "SERVICE_REFRESH_TOKEN");
+
+    // -cf json: the token comes from data.json.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("data.json"),
+        format!(r#"{{"SERVICE_REFRESH_TOKEN": "{token}"}}"#),
+    )
+    .unwrap();
+    let output = support::depot(dir.path())
+        .args(["generate", "-cf", "json", "-f", "json", "-p", "out", "-q"])
+        .envs(as_refs(&env))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(dir.path().join("out/en.json").is_file());
+
+    // -cf env: the token comes from .env.service.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join(".env.service"),
+        format!("SERVICE_REFRESH_TOKEN={token}\n"),
+    )
+    .unwrap();
+    let output = support::depot(dir.path())
+        .args(["generate", "-cf", "env", "-f", "yml", "-p", "out", "-q"])
+        .envs(as_refs(&env))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(dir.path().join("out/messages.pl.yml").is_file());
+
+    // No token anywhere: the consent flow runs, the token lands in data.json, files follow.
+    let dir = tempfile::tempdir().unwrap();
+    env.push((
+        "SERVICE_REDIRECT_URI".into(),
+        format!("http://127.0.0.1:{}/oauth2callback", free_port()),
+    ));
+    let mut child = support::depot(dir.path())
+        .args(["generate", "-cf", "json", "-f", "po", "-p", "out"])
+        .envs(as_refs(&env))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = BufReader::new(stderr).lines();
+    let url = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.starts_with("http"))
+        .expect("the consent URL is printed");
+    std::thread::spawn(move || for _ in lines {});
+    assert_eq!(consent_in_browser(&url).await, 200);
+    assert!(wait_exit(&mut child).success());
+    let issued = fake.issued_refresh_tokens().last().cloned().unwrap();
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("data.json")).unwrap())
+            .unwrap();
+    assert_eq!(saved["SERVICE_REFRESH_TOKEN"], issued);
+    assert!(dir.path().join("out/messages.en.po").is_file());
+}

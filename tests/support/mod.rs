@@ -20,6 +20,8 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_depot");
 pub fn depot(dir: &Path) -> Command {
     let mut cmd = Command::new(BIN);
     cmd.current_dir(dir);
+    // No browser pops up from a consent flow under test.
+    cmd.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY");
     for (name, _) in std::env::vars() {
         if name.starts_with("DEPOT_") || name.starts_with("SERVICE_") {
             cmd.env_remove(name);
