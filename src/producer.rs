@@ -276,9 +276,14 @@ impl Producer {
                         }
                         let failures = self.status().consecutive_failures;
                         let retry = backoff(failures, interval(&settings));
+                        let serving = if self.translations.current().is_some() {
+                            "the last good document is still served"
+                        } else {
+                            "no translations are served until a sync succeeds"
+                        };
                         tracing::warn!(
                             error = %e, failures, retry_in_secs = retry.as_secs_f64(),
-                            "translations sync failed; the last good document is still served"
+                            "translations sync failed; {serving}"
                         );
                         retry
                     }
