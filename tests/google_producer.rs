@@ -42,16 +42,7 @@ async fn produce_once_against_google_stores_the_sheet_that_serve_then_answers() 
     let fake = FakeGoogle::start(FakeConfig::with_rows(support::sheet_rows("basic"))).await;
     let dir = tempfile::tempdir().unwrap();
     let env = google_env(&fake);
-    let output = support::depot(dir.path())
-        .args(["produce", "--once"])
-        .envs(as_refs(&env))
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = run_ok(dir.path(), &["produce", "--once"], &env);
     assert!(String::from_utf8_lossy(&output.stdout).starts_with("stored version "));
 
     let daemon = Daemon::start(
@@ -166,14 +157,32 @@ fn start_auth(
     fake: &FakeGoogle,
     extra: &[&str],
 ) -> (std::process::Child, String, String) {
-    let redirect = format!("http://127.0.0.1:{}/oauth2callback", free_port());
     let mut env = google_env(fake);
     env.retain(|(k, _)| k != "SERVICE_REFRESH_TOKEN");
+    let redirect = with_free_redirect_uri(&mut env);
+    let mut args = vec!["auth", "--no-browser"];
+    args.extend_from_slice(extra);
+    let (child, url) = spawn_for_consent(dir, &args, &env);
+    (child, url, redirect)
+}
+
+/// Points `SERVICE_REDIRECT_URI` at a free loopback port; returns the URI.
+fn with_free_redirect_uri(env: &mut Vec<(String, String)>) -> String {
+    let redirect = format!("http://127.0.0.1:{}/oauth2callback", free_port());
     env.push(("SERVICE_REDIRECT_URI".into(), redirect.clone()));
+    redirect
+}
+
+/// Starts a depot command that runs the consent flow; returns it with the consent URL it
+/// printed on stderr.
+fn spawn_for_consent(
+    dir: &Path,
+    args: &[&str],
+    env: &[(String, String)],
+) -> (std::process::Child, String) {
     let mut child = support::depot(dir)
-        .args(["auth", "--no-browser"])
-        .args(extra)
-        .envs(as_refs(&env))
+        .args(args)
+        .envs(as_refs(env))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -187,7 +196,22 @@ fn start_auth(
         .expect("the consent URL is printed");
     // Keep draining stderr so the child never blocks on a full pipe.
     std::thread::spawn(move || for _ in lines {});
-    (child, url, redirect)
+    (child, url)
+}
+
+/// Runs a depot command to completion and checks it succeeded.
+fn run_ok(dir: &Path, args: &[&str], env: &[(String, String)]) -> std::process::Output {
+    let output = support::depot(dir)
+        .args(args)
+        .envs(as_refs(env))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
 }
 
 /// Plays the browser: open the consent URL, follow Google's redirect to depot.
@@ -266,17 +290,9 @@ async fn a_denied_consent_is_reported_not_taken_for_success() {
 
 /// The version printed by `depot produce --once` (the content hash of the document).
 fn produced_version(dir: &Path, env: &[(String, String)], args: &[&str]) -> String {
-    let output = support::depot(dir)
-        .args(["produce", "--once"])
-        .args(args)
-        .envs(as_refs(env))
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let mut all = vec!["produce", "--once"];
+    all.extend_from_slice(args);
+    let output = run_ok(dir, &all, env);
     let stdout = String::from_utf8(output.stdout).unwrap();
     stdout
         .strip_prefix("stored version ")
@@ -357,15 +373,10 @@ async fn generate_reads_and_writes_the_token_where_config_format_says() {
         format!(r#"{{"SERVICE_REFRESH_TOKEN": "{token}"}}"#),
     )
     .unwrap();
-    let output = support::depot(dir.path())
-        .args(["generate", "-cf", "json", "-f", "json", "-p", "out", "-q"])
-        .envs(as_refs(&env))
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    run_ok(
+        dir.path(),
+        &["generate", "-cf", "json", "-f", "json", "-p", "out", "-q"],
+        &env,
     );
     assert!(dir.path().join("out/en.json").is_file());
 
@@ -376,39 +387,21 @@ async fn generate_reads_and_writes_the_token_where_config_format_says() {
         format!("SERVICE_REFRESH_TOKEN={token}\n"),
     )
     .unwrap();
-    let output = support::depot(dir.path())
-        .args(["generate", "-cf", "env", "-f", "yml", "-p", "out", "-q"])
-        .envs(as_refs(&env))
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    run_ok(
+        dir.path(),
+        &["generate", "-cf", "env", "-f", "yml", "-p", "out", "-q"],
+        &env,
     );
     assert!(dir.path().join("out/messages.pl.yml").is_file());
 
     // No token anywhere: the consent flow runs, the token lands in data.json, files follow.
     let dir = tempfile::tempdir().unwrap();
-    env.push((
-        "SERVICE_REDIRECT_URI".into(),
-        format!("http://127.0.0.1:{}/oauth2callback", free_port()),
-    ));
-    let mut child = support::depot(dir.path())
-        .args(["generate", "-cf", "json", "-f", "po", "-p", "out"])
-        .envs(as_refs(&env))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let mut lines = BufReader::new(stderr).lines();
-    let url = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .find(|l| l.starts_with("http"))
-        .expect("the consent URL is printed");
-    std::thread::spawn(move || for _ in lines {});
+    with_free_redirect_uri(&mut env);
+    let (mut child, url) = spawn_for_consent(
+        dir.path(),
+        &["generate", "-cf", "json", "-f", "po", "-p", "out"],
+        &env,
+    );
     assert_eq!(consent_in_browser(&url).await, 200);
     assert!(wait_exit(&mut child).success());
     let issued = fake.issued_refresh_tokens().last().cloned().unwrap();
