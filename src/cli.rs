@@ -250,6 +250,28 @@ fn short_config_format(args: impl IntoIterator<Item = OsString>) -> Vec<OsString
         .collect()
 }
 
+/// Runs the consent flow on the terminal (the URL on stderr, a browser when asked) and
+/// saves the refresh token where `google.token_store` says.
+async fn consent_and_save(
+    settings: &crate::config::Settings,
+    sources: &Sources,
+    open_browser: bool,
+    intro: &str,
+) -> Result<crate::config::Secret, Failure> {
+    let token = crate::sheets::consent::obtain_refresh_token(settings, open_browser, |url| {
+        let lead = if intro.is_empty() {
+            String::new()
+        } else {
+            format!("{intro} ")
+        };
+        eprintln!("{lead}Open this URL in a browser to let depot read the spreadsheet:\n{url}");
+    })
+    .await?;
+    let place = crate::sheets::consent::save_refresh_token(settings, sources, &token)?;
+    eprintln!("depot: the refresh token was saved to {place}");
+    Ok(token)
+}
+
 /// The async runtime a command runs on.
 fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
     tokio::runtime::Builder::new_multi_thread()

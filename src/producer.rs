@@ -126,7 +126,7 @@ impl Producer {
             url = %session.url,
             "the Google refresh token is missing or revoked: open this URL in a browser to authorise depot"
         );
-        if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some() {
+        if consent::display_available() {
             consent::try_open_browser(&session.url);
         }
         *pending = Some(session.clone());

@@ -252,15 +252,8 @@ async fn fetch(settings: &Settings, sources: &Sources) -> Result<Vec<Vec<String>
 }
 
 async fn consent_token(settings: &Settings, sources: &Sources) -> Result<Secret, Failure> {
-    let open_browser =
-        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
-    let token = consent::obtain_refresh_token(settings, open_browser, |url| {
-        eprintln!("No Google refresh token yet. Open this URL in a browser to let depot read the spreadsheet:\n{url}");
-    })
-    .await?;
-    let place = consent::save_refresh_token(settings, sources, &token)?;
-    eprintln!("depot: the refresh token was saved to {place}");
-    Ok(token)
+    let intro = "No Google refresh token yet.";
+    super::consent_and_save(settings, sources, consent::display_available(), intro).await
 }
 
 /// Creates the output folder, then writes every file atomically.

@@ -336,6 +336,11 @@ pub fn save_refresh_token(
     }
 }
 
+/// Whether a graphical session could show a browser.
+pub fn display_available() -> bool {
+    std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+}
+
 /// Best effort: a desktop opens the URL; a server without one simply shows nothing.
 pub fn try_open_browser(url: &str) {
     let opener = if cfg!(target_os = "macos") {
