@@ -14,6 +14,8 @@ pub struct TranslationQuery {
     pub format: Format,
     pub keep_locale: bool,
     pub comments: bool,
+    /// See `cache_key`; made once per request, it is used up to four times.
+    key: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -59,25 +61,29 @@ impl TranslationQuery {
             .iter()
             .map(|t| Filter::parse(t))
             .collect::<Result<Vec<_>, _>>()?;
+        let (format, keep_locale, comments) = (
+            format.unwrap_or(Format::Json),
+            keep_locale.unwrap_or(false),
+            comments.unwrap_or(false),
+        );
+        let key = format!(
+            "{format:?}|{keep_locale}|{comments}|{}",
+            texts.join("\u{1f}")
+        );
         Ok(TranslationQuery {
             filters,
             filter_texts: texts,
-            format: format.unwrap_or(Format::Json),
-            keep_locale: keep_locale.unwrap_or(false),
-            comments: comments.unwrap_or(false),
+            format,
+            keep_locale,
+            comments,
+            key,
         })
     }
 
     /// A stable text naming everything that shapes the body (with the document version,
     /// it keys the render cache and derives the ETag).
-    pub fn cache_key(&self) -> String {
-        format!(
-            "{:?}|{}|{}|{}",
-            self.format,
-            self.keep_locale,
-            self.comments,
-            self.filter_texts.join("\u{1f}")
-        )
+    pub fn cache_key(&self) -> &str {
+        &self.key
     }
 }
 

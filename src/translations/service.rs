@@ -174,7 +174,7 @@ impl TranslationService {
     pub fn cached(&self, version: &str, query: &TranslationQuery) -> Option<Arc<Rendition>> {
         let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         (cache.version == version)
-            .then(|| cache.entries.get(&query.cache_key()).cloned())
+            .then(|| cache.entries.get(query.cache_key()).cloned())
             .flatten()
     }
 
@@ -246,7 +246,9 @@ impl TranslationService {
             };
         }
         cache.bytes += rendition.identity.len();
-        cache.entries.insert(query.cache_key(), rendition.clone());
+        cache
+            .entries
+            .insert(query.cache_key().to_owned(), rendition.clone());
         Ok(rendition)
     }
 
