@@ -15,7 +15,7 @@ const BUCKETS: [f64; 12] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0,
 ];
 
-type SeriesKey = (&'static str, String, u16);
+type SeriesKey = (&'static str, &'static str, u16);
 
 #[derive(Default)]
 struct Series {
@@ -32,7 +32,19 @@ pub struct Metrics {
 
 impl Metrics {
     pub fn record(&self, route: &'static str, method: &str, status: u16, elapsed: Duration) {
-        let key = (route, method.to_owned(), status);
+        // A fixed label set keeps the hot path free of allocation and bounds the series
+        // a client can create with made-up methods.
+        let method = match method {
+            "GET" => "GET",
+            "HEAD" => "HEAD",
+            "POST" => "POST",
+            "PUT" => "PUT",
+            "DELETE" => "DELETE",
+            "PATCH" => "PATCH",
+            "OPTIONS" => "OPTIONS",
+            _ => "OTHER",
+        };
+        let key = (route, method, status);
         let found = self
             .series
             .read()
