@@ -10,15 +10,27 @@ use std::borrow::Cow;
 pub(super) struct Specials {
     ascii: [bool; 128],
     non_ascii: bool,
+    /// The same set for the word-at-a-time scan: whether C0 controls and DEL are special,
+    /// and the other special ASCII bytes.
+    controls: bool,
+    others: [u8; 16],
+    other_count: usize,
 }
 
 impl Specials {
     /// `chars` plus, when `controls`, every C0 control and DEL.
     pub(super) const fn new(chars: &[u8], controls: bool, non_ascii: bool) -> Specials {
         let mut ascii = [false; 128];
+        let mut others = [0u8; 16];
+        let mut other_count = 0;
         let mut i = 0;
         while i < chars.len() {
-            ascii[chars[i] as usize] = true;
+            let c = chars[i];
+            ascii[c as usize] = true;
+            if !(controls && (c < 0x20 || c == 0x7F)) {
+                others[other_count] = c;
+                other_count += 1;
+            }
             i += 1;
         }
         if controls {
@@ -29,7 +41,47 @@ impl Specials {
             }
             ascii[0x7F] = true;
         }
-        Specials { ascii, non_ascii }
+        Specials {
+            ascii,
+            non_ascii,
+            controls,
+            others,
+            other_count,
+        }
+    }
+
+    fn is_special(&self, byte: u8) -> bool {
+        if byte < 0x80 {
+            self.ascii[usize::from(byte)]
+        } else {
+            self.non_ascii && matches!(byte, 0xC2 | 0xE2 | 0xEF)
+        }
+    }
+
+    /// The high bit of each byte of `word` that may be special; zero when none can be,
+    /// so the scan skips all eight at once (texts are mostly plain). The lowest flagged
+    /// byte is a true candidate (the tests below only err above a true hit); candidates
+    /// are confirmed with `is_special`.
+    fn candidates(&self, word: u64) -> u64 {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
+        // The classic tests for a byte below n (n <= 128) and for a zero byte.
+        let below = |n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS;
+        let equal = |b: u8| {
+            let x = word ^ (ONES * u64::from(b));
+            x.wrapping_sub(ONES) & !x & HIGHS
+        };
+        let mut hit = 0;
+        if self.controls {
+            hit |= below(0x20) | equal(0x7F);
+        }
+        if self.non_ascii {
+            hit |= word & HIGHS;
+        }
+        for &b in &self.others[..self.other_count] {
+            hit |= equal(b);
+        }
+        hit
     }
 }
 
@@ -44,20 +96,32 @@ pub(super) fn escape_into<E>(
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
+        // Eight bytes at a time up to the first candidate; the last few one by one.
+        if let Some(word) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes([
+                word[0], word[1], word[2], word[3], word[4], word[5], word[6], word[7],
+            ]);
+            let hits = specials.candidates(word);
+            if hits == 0 {
+                i += 8;
+                continue;
+            }
+            i += hits.trailing_zeros() as usize / 8;
+        }
         let b = bytes[i];
-        let special = if b < 0x80 {
-            specials.ascii[usize::from(b)]
-        } else {
-            specials.non_ascii && matches!(b, 0xC2 | 0xE2 | 0xEF)
-        };
-        if !special {
+        if !specials.is_special(b) {
             i += 1;
             continue;
         }
         out.extend_from_slice(&bytes[start..i]);
-        // `i` is on an ASCII byte or a lead byte, so a char boundary.
-        let Some(c) = s[i..].chars().next() else {
-            break;
+        // `i` is on an ASCII byte or a lead byte (C2, E2, EF), so a char boundary.
+        let c = if b < 0x80 {
+            char::from(b)
+        } else {
+            match s[i..].chars().next() {
+                Some(c) => c,
+                None => break,
+            }
         };
         write(out, c, i)?;
         i += c.len_utf8();
@@ -158,6 +222,63 @@ pub(super) fn clean_comment(comment: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The plain byte-by-byte scan the word-at-a-time one must agree with.
+    fn escape_slowly(s: &str, specials: &Specials) -> Vec<u8> {
+        let mut out = Vec::new();
+        for c in s.chars() {
+            let mut buf = [0u8; 4];
+            let encoded = c.encode_utf8(&mut buf);
+            if specials.is_special(encoded.as_bytes()[0]) {
+                out.extend_from_slice(format!("<{:X}>", u32::from(c)).as_bytes());
+            } else {
+                out.extend_from_slice(encoded.as_bytes());
+            }
+        }
+        out
+    }
+
+    fn escape_marked(s: &str, specials: &Specials) -> Vec<u8> {
+        let mut out = Vec::new();
+        let done: Result<(), ()> = escape_into(&mut out, s, specials, |out, c, at| {
+            assert!(s.is_char_boundary(at) && s[at..].starts_with(c));
+            out.extend_from_slice(format!("<{:X}>", u32::from(c)).as_bytes());
+            Ok(())
+        });
+        done.unwrap();
+        out
+    }
+
+    const SETS: [Specials; 4] = [
+        Specials::new(b"\"\\", true, true),
+        Specials::new(b"\"\\", true, false),
+        Specials::new(b"&<>'\"\\@?", true, true),
+        Specials::new(b"\t~", false, false),
+    ];
+
+    proptest! {
+        #[test]
+        fn the_word_scan_finds_exactly_what_a_byte_scan_finds(
+            s in "(\\PC|[\\x00-\\x1F\\x7F\"\\\\&<>'@?~\u{85}\u{2028}\u{FEFF}\u{FFFF}]){0,40}"
+        ) {
+            for set in &SETS {
+                prop_assert_eq!(escape_marked(&s, set), escape_slowly(&s, set));
+            }
+        }
+    }
+
+    #[test]
+    fn specials_are_found_at_every_offset_of_a_word() {
+        for set in &SETS {
+            for at in 0..20 {
+                for special in ["\"", "\u{1}", "\u{7F}", "~", "\u{2028}", "é"] {
+                    let s = format!("{}{special}{}", "a".repeat(at), "b".repeat(9));
+                    assert_eq!(escape_marked(&s, set), escape_slowly(&s, set), "{s:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn xml_text_escapes_markup_cr_and_c1_and_refuses_c0() {

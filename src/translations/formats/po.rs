@@ -76,6 +76,15 @@ fn push_name_string(out: &mut Vec<u8>, keyword: &[u8], key: &FlatKey<'_>) -> Res
 /// written as msgcat does: `""`, then one quoted line per `\n`.
 fn push_po_string(out: &mut Vec<u8>, keyword: &[u8], parts: &[&str]) -> Result<(), char> {
     out.extend_from_slice(keyword);
+    if !parts.iter().any(|p| p.as_bytes().contains(&b'\n')) {
+        // The usual case: one line.
+        out.push(b'"');
+        for part in parts {
+            push_po_escaped(out, part)?;
+        }
+        out.extend_from_slice(b"\"\n");
+        return Ok(());
+    }
     // a line break that is not the very last character of the concatenation
     let last = parts.iter().rposition(|p| !p.is_empty());
     let inner_break = parts.iter().enumerate().any(|(i, p)| match last {
