@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use depot::translations::formats::{Format, RenderOptions, render};
+use depot::translations::formats::{Format, Prepared, RenderOptions, render};
 use depot::translations::model::{Document, Entry, LocaleSelection, Selection};
 
 const KEYS: usize = 50_000;
@@ -100,6 +100,39 @@ fn bench(c: &mut Criterion) {
         }
         group.finish();
     }
+
+    // What `depot generate` does for one format: a file per locale, from one document
+    // whose names and tree are prepared once (and shared by the files).
+    let per_locale: Vec<Selection> = all
+        .locales
+        .iter()
+        .map(|ls| Selection {
+            locales: vec![ls.clone()],
+        })
+        .collect();
+    let mut group = c.benchmark_group("render_file_per_locale");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements((KEYS * LOCALES) as u64));
+    for format in Format::ALL {
+        group.bench_with_input(
+            BenchmarkId::from_parameter(format),
+            &format,
+            |b, &format| {
+                b.iter(|| {
+                    let prepared = Prepared::new(&doc);
+                    let mut bytes = 0;
+                    for sel in &per_locale {
+                        let rendered = prepared
+                            .render_locale_tree(sel, format, &opts)
+                            .expect("bench document renders");
+                        bytes += rendered.body.len();
+                    }
+                    black_box(bytes)
+                })
+            },
+        );
+    }
+    group.finish();
 }
 
 criterion_group!(benches, bench);

@@ -5,12 +5,14 @@
 //! escaping. The rule for all of them: the text a real consumer reads back is the sheet's text.
 
 mod android;
+mod arena;
 mod escape;
 mod flatten;
 mod fxhash;
 mod ios;
 mod json;
 mod po;
+mod texts;
 mod tree;
 mod xlf;
 mod yml;
@@ -22,10 +24,13 @@ mod readback;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use crate::translations::model::{Document, Selection};
+use texts::Texts;
 
 /// The output formats, in the order the help text lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -171,8 +176,6 @@ pub enum RenderError {
         index: usize,
         count: usize,
     },
-    #[error("could not write JSON: {0}")]
-    Json(#[from] serde_json::Error),
 }
 
 /// `U+0000` style, since the characters in question are usually invisible.
@@ -191,7 +194,7 @@ pub fn render(
     format: Format,
     opts: &RenderOptions,
 ) -> Result<Rendered, RenderError> {
-    render_with(doc, sel, format, opts, false)
+    render_with(doc, None, sel, format, opts, false)
 }
 
 /// Like `render`, for a file that holds one locale: json and yml write that locale's tree
@@ -202,11 +205,89 @@ pub fn render_locale_tree(
     format: Format,
     opts: &RenderOptions,
 ) -> Result<Rendered, RenderError> {
-    render_with(doc, sel, format, opts, sel.locales.len() == 1)
+    render_with(doc, None, sel, format, opts, sel.locales.len() == 1)
+}
+
+/// What the renders of one document can share, built on first use: the flat names of
+/// each style and the tree of all its keys. `render` builds them for its own selection
+/// each time, which suits one body per request; a caller writing many bodies from one
+/// document (`depot generate`: a file per locale, several formats) pays for them once
+/// here. The bodies are the same either way. `Sync`, so bodies can be rendered on
+/// several threads.
+pub struct Prepared<'a> {
+    doc: &'a Document,
+    columns: OnceLock<texts::Columns>,
+    dotted_paths: OnceLock<arena::StrArena>,
+    plain_names: OnceLock<flatten::Names>,
+    android_names: OnceLock<flatten::Names>,
+    android_prefixed_names: OnceLock<flatten::Names>,
+    tree: OnceLock<tree::Tree<'a>>,
+}
+
+impl<'a> Prepared<'a> {
+    pub fn new(doc: &'a Document) -> Prepared<'a> {
+        Prepared {
+            doc,
+            columns: OnceLock::new(),
+            dotted_paths: OnceLock::new(),
+            plain_names: OnceLock::new(),
+            android_names: OnceLock::new(),
+            android_prefixed_names: OnceLock::new(),
+            tree: OnceLock::new(),
+        }
+    }
+
+    /// `render` of this document.
+    pub fn render(
+        &self,
+        sel: &Selection,
+        format: Format,
+        opts: &RenderOptions,
+    ) -> Result<Rendered, RenderError> {
+        render_with(self.doc, Some(self), sel, format, opts, false)
+    }
+
+    /// `render_locale_tree` of this document.
+    pub fn render_locale_tree(
+        &self,
+        sel: &Selection,
+        format: Format,
+        opts: &RenderOptions,
+    ) -> Result<Rendered, RenderError> {
+        render_with(
+            self.doc,
+            Some(self),
+            sel,
+            format,
+            opts,
+            sel.locales.len() == 1,
+        )
+    }
+
+    fn names(&self, style: flatten::NameStyle, prefixed: bool) -> &flatten::Names {
+        let (cell, unprefixed) = match style {
+            // Plain names do not depend on the prefix.
+            flatten::NameStyle::Plain => (&self.plain_names, true),
+            flatten::NameStyle::Android if prefixed => (&self.android_prefixed_names, false),
+            flatten::NameStyle::Android => (&self.android_names, true),
+        };
+        cell.get_or_init(|| flatten::Names::build(self.doc, style, unprefixed, None))
+    }
+
+    fn texts(&self) -> Texts<'_> {
+        Texts::Columns(self.columns.get_or_init(|| texts::Columns::build(self.doc)))
+    }
+
+    /// The tree of all keys, when it can stand in for any selection's own tree.
+    fn tree(&self) -> Option<&tree::Tree<'a>> {
+        let tree = self.tree.get_or_init(|| tree::Tree::build_all(self.doc));
+        tree.fits_every_selection().then_some(tree)
+    }
 }
 
 fn render_with(
     doc: &Document,
+    prepared: Option<&Prepared<'_>>,
     sel: &Selection,
     format: Format,
     opts: &RenderOptions,
@@ -224,13 +305,21 @@ fn render_with(
     let mut body = Vec::with_capacity(estimate_len(doc, sel, format));
     let warnings = match format {
         Format::Json | Format::Yml => {
-            let tree = tree::Tree::build(doc, sel);
+            let own;
+            let tree = match prepared.and_then(Prepared::tree) {
+                Some(shared) => shared,
+                None => {
+                    own = tree::Tree::build(doc, sel);
+                    &own
+                }
+            };
+            let texts = prepared.map_or(Texts::Rows(doc), Prepared::texts);
             if format == Format::Json {
-                json::render(&tree, without_locale, &mut body)?;
+                json::render(tree, sel, texts, without_locale, &mut body)?;
             } else {
-                yml::render(&tree, opts, without_locale, &mut body)?;
+                yml::render(tree, sel, texts, opts, without_locale, &mut body)?;
             }
-            tree.warnings
+            tree.warnings.clone()
         }
         Format::Android | Format::Ios | Format::Xlf | Format::Po => {
             let style = if format == Format::Android {
@@ -238,7 +327,22 @@ fn render_with(
             } else {
                 flatten::NameStyle::Plain
             };
-            let flat = flatten::Flat::build(doc, sel, style, opts.keep_locale);
+            let flat = match prepared {
+                Some(prepared) => {
+                    let prefixed = flatten::Flat::prefixed(sel, opts.keep_locale);
+                    let shared = flatten::Shared {
+                        names: Cow::Borrowed(prepared.names(style, prefixed)),
+                        texts: prepared.texts(),
+                        dotted_paths: (format == Format::Xlf).then(|| {
+                            prepared
+                                .dotted_paths
+                                .get_or_init(|| flatten::dotted_paths(prepared.doc))
+                        }),
+                    };
+                    flatten::Flat::with_shared(doc, sel, style, opts.keep_locale, shared)
+                }
+                None => flatten::Flat::build(doc, sel, style, opts.keep_locale),
+            };
             match format {
                 Format::Android => android::render(&flat, opts, &mut body)?,
                 Format::Ios => ios::render(&flat, opts, &mut body)?,

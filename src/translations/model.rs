@@ -88,18 +88,20 @@ pub struct LocaleSelection {
 impl Selection {
     /// Everything: every locale with every entry that has a text in it.
     pub fn all(doc: &Document) -> Selection {
-        let locales = (0..doc.locales.len())
-            .map(|locale| LocaleSelection {
-                locale,
-                entries: doc
-                    .entries
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, e)| e.texts.get(locale).is_some_and(Option::is_some))
-                    .map(|(i, _)| i)
-                    .collect(),
-            })
-            .filter(|l| !l.entries.is_empty())
+        let mut by_locale: Vec<Vec<usize>> = vec![Vec::new(); doc.locales.len()];
+        // One pass over the entries (each entry's texts lie together), not one per locale.
+        for (i, entry) in doc.entries.iter().enumerate() {
+            for (entries, text) in by_locale.iter_mut().zip(&entry.texts) {
+                if text.is_some() {
+                    entries.push(i);
+                }
+            }
+        }
+        let locales = by_locale
+            .into_iter()
+            .enumerate()
+            .filter(|(_, entries)| !entries.is_empty())
+            .map(|(locale, entries)| LocaleSelection { locale, entries })
             .collect();
         Selection { locales }
     }

@@ -2,7 +2,11 @@
 //! prefixed with the lower-cased locale and `_` when the output holds several locales (or
 //! `keep_locale`). Conflicts are settled here once, so every flat format drops the same keys.
 
+use std::borrow::Cow;
+
+use crate::translations::formats::arena::StrArena;
 use crate::translations::formats::fxhash::{FxHashMap, FxHashSet};
+use crate::translations::formats::texts::Texts;
 
 use crate::translations::model::{Document, Entry, Selection};
 
@@ -27,6 +31,8 @@ pub(super) struct FlatLocale<'a> {
 
 /// One key of one locale, in output order.
 pub(super) struct FlatKey<'a> {
+    /// Index in `Document::entries`.
+    pub(super) index: usize,
     pub(super) entry: &'a Entry,
     pub(super) prefix: &'a str,
     pub(super) base: &'a str,
@@ -40,23 +46,148 @@ impl FlatKey<'_> {
     }
 }
 
+/// Flat names without the locale prefix, and which entries share one: everything about
+/// flat names that does not depend on the selected locales. Built once, it serves every
+/// render of a document (`Prepared`); a one-off render builds it for its selection only.
+#[derive(Clone)]
+pub(super) struct Names {
+    /// Entry `e`'s name at `e` (absent for an entry not built).
+    names: StrArena,
+    /// `group[e]`: the first built entry with the same name as `e`.
+    group: Vec<usize>,
+    /// Some built entry shares its name with an earlier one.
+    any_shared: bool,
+}
+
+impl Names {
+    /// Names of the entries `wanted` says (all when `None`). `unprefixed`: the names are
+    /// used without a locale prefix, so for android the whole name must be a valid Java
+    /// name (with a prefix, the prefix is guarded instead).
+    pub(super) fn build(
+        doc: &Document,
+        style: NameStyle,
+        unprefixed: bool,
+        wanted: Option<&[bool]>,
+    ) -> Names {
+        let is_wanted = |e: usize| wanted.is_none_or(|w| w[e]);
+        let mut names = StrArena::with_capacity(doc.entries.len(), 0);
+        let mut scratch = String::new();
+        for (e, entry) in doc.entries.iter().enumerate() {
+            if !is_wanted(e) {
+                names.push(None);
+            } else if style == NameStyle::Android && unprefixed {
+                // The guard depends on the whole name, so build it apart first.
+                scratch.clear();
+                push_path_name(&mut scratch, &entry.path, style);
+                guard_java_name(&mut scratch);
+                names.push(Some(&scratch));
+            } else {
+                names.push_built(|out| push_path_name(out, &entry.path, style));
+            }
+        }
+        let mut group: Vec<usize> = (0..doc.entries.len()).collect();
+        let mut any_shared = false;
+        let mut first_by_name: FxHashMap<&str, usize> =
+            FxHashMap::with_capacity_and_hasher(doc.entries.len(), Default::default());
+        for (e, group) in group.iter_mut().enumerate() {
+            let Some(name) = names.get(e) else {
+                continue;
+            };
+            let first = *first_by_name.entry(name).or_insert(e);
+            *group = first;
+            any_shared |= first != e;
+        }
+        Names {
+            names,
+            group,
+            any_shared,
+        }
+    }
+
+    fn base(&self, entry: usize) -> &str {
+        self.names.get(entry).unwrap_or_default()
+    }
+}
+
+/// Every entry's key path joined with `.`, as xlf writes unit ids: built once per
+/// document, so the renders do not chase each entry's path segments again.
+pub(super) fn dotted_paths(doc: &Document) -> StrArena {
+    let mut paths = StrArena::with_capacity(doc.entries.len(), 0);
+    for entry in &doc.entries {
+        paths.push_built(|out| {
+            for (i, segment) in entry.path.iter().enumerate() {
+                if i > 0 {
+                    out.push('.');
+                }
+                out.push_str(segment);
+            }
+        });
+    }
+    paths
+}
+
+/// What a flattening can take from `Prepared` instead of building it.
+pub(super) struct Shared<'a> {
+    pub(super) names: Cow<'a, Names>,
+    pub(super) texts: Texts<'a>,
+    pub(super) dotted_paths: Option<&'a StrArena>,
+}
+
 pub(super) struct Flat<'a> {
     pub(super) doc: &'a Document,
+    pub(super) texts: Texts<'a>,
+    /// Built beforehand (`Prepared`), else `None`: see `dotted_paths`.
+    dotted_paths: Option<&'a StrArena>,
     pub(super) locales: Vec<FlatLocale<'a>>,
-    /// Every selected entry's name without prefix, back to back; `spans[e]` is entry `e`'s.
-    names: String,
-    spans: Vec<(usize, usize)>,
+    names: Cow<'a, Names>,
     /// (position in `locales`, entry) pairs that lost a name conflict.
     dropped: FxHashSet<(usize, usize)>,
     pub(super) warnings: Vec<String>,
 }
 
 impl<'a> Flat<'a> {
+    /// Flattens `sel` on its own: names are built for the selected entries only.
     pub(super) fn build(
         doc: &'a Document,
         sel: &'a Selection,
         style: NameStyle,
         keep_locale: bool,
+    ) -> Flat<'a> {
+        let mut wanted = vec![false; doc.entries.len()];
+        for ls in &sel.locales {
+            for &e in &ls.entries {
+                wanted[e] = true;
+            }
+        }
+        let unprefixed = !Flat::prefixed(sel, keep_locale);
+        let names = Names::build(doc, style, unprefixed, Some(&wanted));
+        let shared = Shared {
+            names: Cow::Owned(names),
+            texts: Texts::Rows(doc),
+            dotted_paths: None,
+        };
+        Flat::with_shared(doc, sel, style, keep_locale, shared)
+    }
+
+    /// Whether names carry the locale prefix: several locales, or `keep_locale`.
+    pub(super) fn prefixed(sel: &Selection, keep_locale: bool) -> bool {
+        keep_locale
+            || sel
+                .locales
+                .iter()
+                .filter(|ls| !ls.entries.is_empty())
+                .count()
+                > 1
+    }
+
+    /// Flattens `sel` with names built beforehand (for all entries, or at least the selected
+    /// ones, with the style and prefixing `prefixed` gives for this selection).
+    pub(super) fn with_shared(
+        doc: &'a Document,
+        sel: &'a Selection,
+        style: NameStyle,
+        keep_locale: bool,
+        shared: Shared<'a>,
     ) -> Flat<'a> {
         let mut locales: Vec<FlatLocale<'a>> = sel
             .locales
@@ -69,8 +200,7 @@ impl<'a> Flat<'a> {
                 entries: &ls.entries,
             })
             .collect();
-        let prefixed = keep_locale || locales.len() > 1;
-        if prefixed {
+        if Flat::prefixed(sel, keep_locale) {
             for loc in &mut locales {
                 let mut prefix = String::with_capacity(loc.code.len() + 1);
                 push_lowered(&mut prefix, loc.code, style);
@@ -81,48 +211,35 @@ impl<'a> Flat<'a> {
                 loc.prefix = prefix;
             }
         }
-
-        let mut wanted = vec![false; doc.entries.len()];
-        for loc in &locales {
-            for &e in loc.entries {
-                wanted[e] = true;
-            }
-        }
-        let mut names = String::new();
-        let mut spans = vec![(0, 0); doc.entries.len()];
-        let mut scratch = String::new();
-        for (e, entry) in doc.entries.iter().enumerate() {
-            if !wanted[e] {
-                continue;
-            }
-            let start = names.len();
-            if style == NameStyle::Android && !prefixed {
-                // The guard depends on the whole name, so build it apart first.
-                scratch.clear();
-                push_path_name(&mut scratch, &entry.path, style);
-                guard_java_name(&mut scratch);
-                names.push_str(&scratch);
-            } else {
-                push_path_name(&mut names, &entry.path, style);
-            }
-            spans[e] = (start, names.len());
-        }
-
         let mut flat = Flat {
             doc,
+            texts: shared.texts,
+            dotted_paths: shared.dotted_paths,
             locales,
-            names,
-            spans,
+            names: shared.names,
             dropped: FxHashSet::default(),
             warnings: Vec::new(),
         };
-        flat.find_conflicts(&wanted);
+        flat.find_conflicts();
         flat
     }
 
     fn base(&self, entry: usize) -> &str {
-        let (start, end) = self.spans[entry];
-        &self.names[start..end]
+        self.names.base(entry)
+    }
+
+    /// Entry `index`'s key path joined with `.`.
+    pub(super) fn dotted_path(&self, index: usize) -> Cow<'_, str> {
+        match self.dotted_paths.and_then(|paths| paths.get(index)) {
+            Some(path) => Cow::Borrowed(path),
+            None => Cow::Owned(
+                self.doc
+                    .entries
+                    .get(index)
+                    .map(|e| e.path.join("."))
+                    .unwrap_or_default(),
+            ),
+        }
     }
 
     /// The selected keys of one locale that have a text, conflict losers left out.
@@ -135,10 +252,10 @@ impl<'a> Flat<'a> {
             if !self.dropped.is_empty() && self.dropped.contains(&(pos, e)) {
                 return None;
             }
-            let entry = &self.doc.entries[e];
-            let text = entry.texts.get(loc.locale)?.as_deref()?;
+            let text = self.texts.get(e, loc.locale)?;
             Some(FlatKey {
-                entry,
+                index: e,
+                entry: &self.doc.entries[e],
                 prefix: &loc.prefix,
                 base: self.base(e),
                 text,
@@ -148,9 +265,9 @@ impl<'a> Flat<'a> {
 
     /// Names are prefix + base. When no prefix is a prefix of another (always, unless two
     /// locale codes clash like `en` and `en_core`), names of different locales cannot
-    /// meet, so it is enough to compare bases within each locale, by group ids computed
-    /// once. Otherwise every full name is compared.
-    fn find_conflicts(&mut self, wanted: &[bool]) {
+    /// meet, so it is enough to compare bases within each locale, by the group ids of
+    /// `Names`. Otherwise every full name is compared.
+    fn find_conflicts(&mut self) {
         let prefix_free = self.locales.iter().enumerate().all(|(i, a)| {
             self.locales
                 .iter()
@@ -160,24 +277,15 @@ impl<'a> Flat<'a> {
         let mut reported = FxHashSet::default();
         let mut dropped = Vec::new();
         if prefix_free {
-            // group[e]: the first selected entry with the same base name
-            let mut first_by_name: FxHashMap<&str, usize> =
-                FxHashMap::with_capacity_and_hasher(self.spans.len(), Default::default());
-            let mut group: Vec<usize> = (0..self.doc.entries.len()).collect();
-            let mut any_shared = false;
-            for (e, _) in wanted.iter().enumerate().filter(|(_, w)| **w) {
-                let first = *first_by_name.entry(self.base(e)).or_insert(e);
-                group[e] = first;
-                any_shared |= first != e;
-            }
-            if !any_shared {
+            if !self.names.any_shared {
                 return;
             }
+            let group = &self.names.group;
             let mut stamp = vec![usize::MAX; self.doc.entries.len()];
             let mut kept_by = vec![0usize; self.doc.entries.len()];
             for (pos, loc) in self.locales.iter().enumerate() {
                 for &e in loc.entries {
-                    if !has_text(self.doc, e, loc.locale) {
+                    if self.texts.get(e, loc.locale).is_none() {
                         continue;
                     }
                     let g = group[e];
@@ -193,7 +301,7 @@ impl<'a> Flat<'a> {
             let mut seen: FxHashMap<String, usize> = FxHashMap::default();
             for (pos, loc) in self.locales.iter().enumerate() {
                 for &e in loc.entries {
-                    if !has_text(self.doc, e, loc.locale) {
+                    if self.texts.get(e, loc.locale).is_none() {
                         continue;
                     }
                     let name = format!("{}{}", loc.prefix, self.base(e));
@@ -222,13 +330,6 @@ impl<'a> Flat<'a> {
             }
         }
     }
-}
-
-fn has_text(doc: &Document, entry: usize, locale: usize) -> bool {
-    doc.entries[entry]
-        .texts
-        .get(locale)
-        .is_some_and(Option::is_some)
 }
 
 fn push_path_name(out: &mut String, path: &[String], style: NameStyle) {

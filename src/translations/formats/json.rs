@@ -1,8 +1,14 @@
 //! json: `{"en_US":{"CORE":{"LABELS":{"YES":"Yes"}}}}`, compact, in sheet order. Written
-//! directly (serde_json only escapes the strings) so no intermediate map reorders keys.
+//! directly so no intermediate map reorders keys; strings escaped byte for byte as
+//! serde_json escapes them.
+
+use std::convert::Infallible;
 
 use crate::translations::formats::RenderError;
+use crate::translations::formats::escape::{Specials, escape_into, push_hex};
+use crate::translations::formats::texts::Texts;
 use crate::translations::formats::tree::{Leaf, Tree, TreeSink, WithoutLocale};
+use crate::translations::model::Selection;
 
 struct Json<'o> {
     out: &'o mut Vec<u8>,
@@ -13,7 +19,7 @@ impl Json<'_> {
         if !first {
             self.out.push(b',');
         }
-        serde_json::to_writer(&mut *self.out, name)?;
+        push_json_str(self.out, name);
         self.out.push(b':');
         Ok(())
     }
@@ -28,7 +34,7 @@ impl TreeSink for Json<'_> {
 
     fn leaf(&mut self, leaf: &Leaf<'_>, _depth: usize, first: bool) -> Result<(), RenderError> {
         self.key(leaf.name, first)?;
-        serde_json::to_writer(&mut *self.out, leaf.text)?;
+        push_json_str(self.out, leaf.text);
         Ok(())
     }
 
@@ -42,16 +48,62 @@ impl TreeSink for Json<'_> {
 /// locale's tree without its locale key.
 pub(super) fn render(
     tree: &Tree<'_>,
+    sel: &Selection,
+    texts: Texts<'_>,
     without_locale: bool,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
     out.push(b'{');
     let mut sink = Json { out: &mut *out };
     if without_locale {
-        tree.walk(&mut WithoutLocale(&mut sink))?;
+        tree.walk(sel, texts, &mut WithoutLocale(&mut sink))?;
     } else {
-        tree.walk(&mut sink)?;
+        tree.walk(sel, texts, &mut sink)?;
     }
     out.push(b'}');
     Ok(())
+}
+
+const SPECIALS: Specials = Specials::new(b"\"\\", true, false);
+
+/// `s` as a JSON string: `\"`, `\\`, the short escapes, other C0 controls as `\u00xx`
+/// (lower-case hex, as serde_json writes them); everything else, DEL included, as is.
+fn push_json_str(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let done: Result<(), Infallible> = escape_into(out, s, &SPECIALS, |out, c, _| {
+        match c {
+            '"' => out.extend_from_slice(b"\\\""),
+            '\\' => out.extend_from_slice(b"\\\\"),
+            '\u{8}' => out.extend_from_slice(b"\\b"),
+            '\u{C}' => out.extend_from_slice(b"\\f"),
+            '\n' => out.extend_from_slice(b"\\n"),
+            '\r' => out.extend_from_slice(b"\\r"),
+            '\t' => out.extend_from_slice(b"\\t"),
+            '\u{0}'..='\u{1F}' => {
+                out.extend_from_slice(b"\\u00");
+                let start = out.len();
+                push_hex(out, u32::from(c), 2);
+                out[start..].make_ascii_lowercase();
+            }
+            c => out.push(c as u8), // DEL, the only other special
+        }
+        Ok(())
+    });
+    let Ok(()) = done;
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn strings_are_escaped_exactly_as_serde_json_escapes_them(s in "\\PC*|[\\x00-\\x7F]*") {
+            let mut ours = Vec::new();
+            push_json_str(&mut ours, &s);
+            prop_assert_eq!(ours, serde_json::to_vec(&s).unwrap());
+        }
+    }
 }

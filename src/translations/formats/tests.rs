@@ -927,6 +927,83 @@ proptest! {
     }
 }
 
+/// Short paths from a few segments, so keys clash (same name, key under key, flat names
+/// meeting), sections come back after others, and locale prefixes clash (`en`, `en_core`).
+fn clashing_doc() -> impl Strategy<Value = Document> {
+    let segment = prop::sample::select(vec!["a", "A", "b", "core", "x", "a_b", "1"]);
+    let entry = (
+        prop::collection::vec(segment, 1..4),
+        prop::collection::vec(prop::option::weighted(0.7, "[a-z\"&]{1,6}"), 3),
+        prop::option::of("[a-z]{0,5}"),
+    );
+    prop::collection::vec(entry, 1..14).prop_map(|entries| Document {
+        locales: vec!["en".into(), "en_core".into(), "pl".into()],
+        entries: entries
+            .into_iter()
+            .map(|(path, texts, comment)| Entry {
+                path: path.into_iter().map(str::to_owned).collect(),
+                texts,
+                comment,
+                ..Entry::default()
+            })
+            .collect(),
+        warnings: Vec::new(),
+    })
+}
+
+/// Some of each locale's entries that have a text there, as a filter would pick them.
+fn some_of(doc: &Document, locales: &[usize], keep: &[bool]) -> Selection {
+    Selection {
+        locales: locales
+            .iter()
+            .map(|&locale| LocaleSelection {
+                locale,
+                entries: (0..doc.entries.len())
+                    .filter(|&e| doc.entries[e].texts[locale].is_some())
+                    .filter(|&e| keep[(e + locale) % keep.len()])
+                    .collect(),
+            })
+            .filter(|ls| !ls.entries.is_empty())
+            .collect(),
+    }
+}
+
+proptest! {
+    #[test]
+    fn prepared_renders_equal_one_off_renders(
+        doc in clashing_doc(),
+        keep in prop::collection::vec(any::<bool>(), 1..8),
+        keep_locale in any::<bool>(),
+        comments in any::<bool>(),
+    ) {
+        let prepared = Prepared::new(&doc);
+        let selections = [
+            Selection::all(&doc),
+            some_of(&doc, &[0, 1, 2], &keep),
+            some_of(&doc, &[0, 2], &keep),
+            some_of(&doc, &[0], &[true]),
+            some_of(&doc, &[1], &keep),
+            some_of(&doc, &[2], &[true]),
+        ];
+        let opts = RenderOptions { comments, keep_locale, base_locale: Some(2) };
+        let outcome = |r: Result<Rendered, RenderError>| r.map_err(|e| e.to_string());
+        for sel in &selections {
+            for format in Format::ALL {
+                prop_assert_eq!(
+                    outcome(prepared.render(sel, format, &opts)),
+                    outcome(render(&doc, sel, format, &opts)),
+                    "{} of {:?}", format, sel
+                );
+                prop_assert_eq!(
+                    outcome(prepared.render_locale_tree(sel, format, &opts)),
+                    outcome(render_locale_tree(&doc, sel, format, &opts)),
+                    "{} locale tree of {:?}", format, sel
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_locale_tree_file_drops_the_locale_level_in_json_and_yml_only() {
     let doc = basic();

@@ -3,14 +3,15 @@
 //! be a section (or a repeated path) reported and left out, the first one kept.
 
 use crate::translations::formats::RenderError;
+use crate::translations::formats::arena::StrArena;
 use crate::translations::formats::fxhash::FxHashMap;
+use crate::translations::formats::texts::Texts;
 use crate::translations::model::{Document, Entry, Selection};
 
 const NONE: usize = usize::MAX;
 const ROOT: usize = 0;
 
-struct Node<'a> {
-    name: &'a str,
+struct Node {
     parent: usize,
     first_child: usize,
     last_child: usize,
@@ -59,32 +60,54 @@ pub(super) trait TreeSink {
 
 pub(super) struct Tree<'a> {
     doc: &'a Document,
-    sel: &'a Selection,
-    nodes: Vec<Node<'a>>,
+    nodes: Vec<Node>,
+    /// Node `n`'s name at `n`, side by side for the walks (see `arena`).
+    names: StrArena,
     /// The key node of each entry, `NONE` where the entry is not in the tree.
     leaf_of: Vec<usize>,
+    /// A section came back after other keys (e.g. `A.X`, `B.Y`, `A.Z`), so a subset of
+    /// the keys may order sections differently.
+    reopened: bool,
     pub(super) warnings: Vec<String>,
 }
 
 impl<'a> Tree<'a> {
-    pub(super) fn build(doc: &'a Document, sel: &'a Selection) -> Tree<'a> {
+    /// The tree of the entries `sel` selects, in any of its locales.
+    pub(super) fn build(doc: &'a Document, sel: &Selection) -> Tree<'a> {
         let mut wanted = vec![false; doc.entries.len()];
-        let mut keys = 0;
         for ls in &sel.locales {
             for &e in &ls.entries {
-                keys += usize::from(!wanted[e]);
                 wanted[e] = true;
             }
         }
+        Tree::build_over(doc, |e| wanted[e])
+    }
+
+    /// The tree of every entry of `doc`. It can stand in for the tree of any selection
+    /// when `fits_every_selection`.
+    pub(super) fn build_all(doc: &'a Document) -> Tree<'a> {
+        Tree::build_over(doc, |_| true)
+    }
+
+    /// Whether walking this tree for a selection gives what the tree built for that
+    /// selection gives: true when it has no conflicts (a subset has none either) and no
+    /// section comes back (so sections of a subset appear in the same order).
+    pub(super) fn fits_every_selection(&self) -> bool {
+        self.warnings.is_empty() && !self.reopened
+    }
+
+    fn build_over(doc: &'a Document, wanted: impl Fn(usize) -> bool) -> Tree<'a> {
+        let keys = doc.entries.len();
         let mut tree = Tree {
             doc,
-            sel,
             nodes: Vec::with_capacity(keys + keys / 4 + 1),
+            names: StrArena::with_capacity(keys + keys / 4 + 1, 0),
             leaf_of: vec![NONE; doc.entries.len()],
+            reopened: false,
             warnings: Vec::new(),
         };
+        tree.names.push(Some(""));
         tree.nodes.push(Node {
-            name: "",
             parent: NONE,
             first_child: NONE,
             last_child: NONE,
@@ -99,7 +122,7 @@ impl<'a> Tree<'a> {
         let mut prev_chain: Vec<usize> = Vec::new();
         let mut chain: Vec<usize> = Vec::new();
         for (e, entry) in doc.entries.iter().enumerate() {
-            if !wanted[e] {
+            if !wanted(e) {
                 continue;
             }
             let path = entry.path.as_slice();
@@ -118,7 +141,12 @@ impl<'a> Tree<'a> {
             let mut blocked = None;
             for (depth, name) in sections.iter().enumerate().skip(shared) {
                 let node = match children.get(&(parent, name.as_str())) {
-                    Some(&node) => node,
+                    Some(&node) => {
+                        // Below the sections shared with the previous key, a section
+                        // that exists already was left before.
+                        tree.reopened = true;
+                        node
+                    }
                     None => tree.add(&mut children, parent, name, NONE),
                 };
                 if tree.nodes[node].entry != NONE {
@@ -161,8 +189,8 @@ impl<'a> Tree<'a> {
         entry: usize,
     ) -> usize {
         let node = self.nodes.len();
+        self.names.push(Some(name));
         self.nodes.push(Node {
-            name,
             parent,
             first_child: NONE,
             last_child: NONE,
@@ -210,17 +238,22 @@ impl<'a> Tree<'a> {
 
     /// Walks every selected locale in selection order, and within it the sections and keys
     /// that have a text there, in tree order.
-    pub(super) fn walk(&self, sink: &mut impl TreeSink) -> Result<(), RenderError> {
+    pub(super) fn walk(
+        &self,
+        sel: &Selection,
+        texts: Texts<'_>,
+        sink: &mut impl TreeSink,
+    ) -> Result<(), RenderError> {
         // live[node] == stamp: the node has a key selected in the current locale, whose
         // text is kept in text[node] so the walk does not chase the entry again
         let mut live = vec![usize::MAX; self.nodes.len()];
         let mut text: Vec<&str> = vec![""; self.nodes.len()];
         let mut first_locale = true;
-        for (stamp, ls) in self.sel.locales.iter().enumerate() {
+        for (stamp, ls) in sel.locales.iter().enumerate() {
             let mut any = false;
             for &e in &ls.entries {
                 let mut node = self.leaf_of[e];
-                let Some(Some(leaf_text)) = self.doc.entries[e].texts.get(ls.locale) else {
+                let Some(leaf_text) = texts.get(e, ls.locale) else {
                     continue;
                 };
                 if node == NONE {
@@ -258,13 +291,14 @@ impl<'a> Tree<'a> {
         while child != NONE {
             let node = &self.nodes[child];
             if live[child] == stamp {
+                let name = self.names.get(child).unwrap_or_default();
                 if node.entry == NONE {
-                    sink.open(node.name, depth, first)?;
+                    sink.open(name, depth, first)?;
                     self.walk_children(child, depth + 1, stamp, live, text, sink)?;
                     sink.close(depth)?;
                 } else {
                     let leaf = Leaf {
-                        name: node.name,
+                        name,
                         entry: &self.doc.entries[node.entry],
                         text: text[child],
                     };
@@ -326,7 +360,7 @@ mod tests {
         let sel = Selection::all(d);
         let tree = Tree::build(d, &sel);
         let mut sink = Trace(String::new());
-        tree.walk(&mut sink).unwrap();
+        tree.walk(&sel, Texts::Rows(d), &mut sink).unwrap();
         (sink.0, tree.warnings)
     }
 

@@ -48,20 +48,21 @@ pub(super) fn render<'a>(
                     reason: CONTROL_REASON,
                 }
             };
+            let id = flat.dotted_path(key.index);
             out.extend_from_slice(b"      <trans-unit id=\"");
-            push_dotted_path(out, &key.entry.path, true).map_err(key_error)?;
+            push_xml_str(out, &id, true).map_err(key_error)?;
             out.extend_from_slice(b"\" resname=\"");
             push_xml_str(out, key.prefix, true).map_err(key_error)?;
             push_xml_str(out, key.base, true).map_err(key_error)?;
             out.extend_from_slice(b"\" xml:space=\"preserve\">\n        <source>");
             let base_text = opts
                 .base_locale
-                .and_then(|base| Some((base, key.entry.texts.get(base)?.as_deref()?)));
+                .and_then(|base| Some((base, flat.texts.get(key.index, base)?)));
             match base_text {
                 Some((base, text)) => {
                     push_xml_str(out, text, false).map_err(text_error(&doc.locales[base]))?
                 }
-                None => push_dotted_path(out, &key.entry.path, false).map_err(key_error)?,
+                None => push_xml_str(out, &id, false).map_err(key_error)?,
             }
             out.extend_from_slice(b"</source>\n        <target>");
             push_xml_str(out, key.text, false).map_err(text_error(loc.code))?;
@@ -79,16 +80,6 @@ pub(super) fn render<'a>(
         out.extend_from_slice(b"    </body>\n  </file>\n");
     }
     out.extend_from_slice(b"</xliff>\n");
-    Ok(())
-}
-
-fn push_dotted_path(out: &mut Vec<u8>, path: &[String], attribute: bool) -> Result<(), char> {
-    for (i, segment) in path.iter().enumerate() {
-        if i > 0 {
-            out.push(b'.');
-        }
-        push_xml_str(out, segment, attribute)?;
-    }
     Ok(())
 }
 

@@ -7,8 +7,10 @@ use std::convert::Infallible;
 use crate::translations::formats::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex,
 };
+use crate::translations::formats::texts::Texts;
 use crate::translations::formats::tree::{Leaf, Tree, TreeSink, WithoutLocale};
 use crate::translations::formats::{RenderError, RenderOptions};
+use crate::translations::model::Selection;
 
 /// PyYAML stops looking for a `:` after 1024 characters of an implicit key; longer keys are
 /// written in the explicit `? key` form.
@@ -73,6 +75,8 @@ impl TreeSink for Yml<'_> {
 
 pub(super) fn render(
     tree: &Tree<'_>,
+    sel: &Selection,
+    texts: Texts<'_>,
     opts: &RenderOptions,
     without_locale: bool,
     out: &mut Vec<u8>,
@@ -83,9 +87,9 @@ pub(super) fn render(
         comments: opts.comments,
     };
     if without_locale {
-        tree.walk(&mut WithoutLocale(&mut sink))?;
+        tree.walk(sel, texts, &mut WithoutLocale(&mut sink))?;
     } else {
-        tree.walk(&mut sink)?;
+        tree.walk(sel, texts, &mut sink)?;
     }
     if out.len() == start {
         out.extend_from_slice(b"{}\n");

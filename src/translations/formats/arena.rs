@@ -1,0 +1,64 @@
+//! Many strings in one buffer, found by index. Renderers read the same strings in the
+//! same order for every file; from one buffer that is a sequential read, where strings
+//! allocated one by one (and in sheet row order) cost a cache miss each.
+
+/// Strings (or their absence) by index, back to back in one buffer.
+#[derive(Debug, Clone, Default)]
+pub(super) struct StrArena {
+    bytes: String,
+    /// `(start, end)` in `bytes`; `ABSENT` where the string is absent.
+    spans: Vec<(usize, usize)>,
+}
+
+const ABSENT: (usize, usize) = (usize::MAX, usize::MAX);
+
+impl StrArena {
+    pub(super) fn with_capacity(strings: usize, bytes: usize) -> StrArena {
+        StrArena {
+            bytes: String::with_capacity(bytes),
+            spans: Vec::with_capacity(strings),
+        }
+    }
+
+    /// Appends `s`, or an absent string.
+    pub(super) fn push(&mut self, s: Option<&str>) {
+        match s {
+            Some(s) => self.push_built(|bytes| bytes.push_str(s)),
+            None => self.spans.push(ABSENT),
+        }
+    }
+
+    /// Appends the string `build` writes at the end of the buffer.
+    pub(super) fn push_built(&mut self, build: impl FnOnce(&mut String)) {
+        let start = self.bytes.len();
+        build(&mut self.bytes);
+        self.spans.push((start, self.bytes.len()));
+    }
+
+    /// The string at `index`; `None` when absent or out of range.
+    pub(super) fn get(&self, index: usize) -> Option<&str> {
+        let &(start, end) = self.spans.get(index)?;
+        if (start, end) == ABSENT {
+            return None;
+        }
+        self.bytes.get(start..end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_come_back_by_index_with_absent_and_empty_ones_apart() {
+        let mut arena = StrArena::with_capacity(4, 8);
+        arena.push(Some("one"));
+        arena.push(None);
+        arena.push(Some(""));
+        arena.push_built(|b| b.push_str("fo\u{fc}r"));
+        assert_eq!(
+            (0..5).map(|i| arena.get(i)).collect::<Vec<_>>(),
+            [Some("one"), None, Some(""), Some("foür"), None]
+        );
+    }
+}
