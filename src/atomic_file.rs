@@ -1,17 +1,51 @@
 //! Whole-file writes that are atomic: a reader, or the next start after a crash, sees the
 //! old content or all of the new, never part of it.
 
-use std::io::Write;
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Writes `bytes` to `path` so that `path` holds either its old content or all of
 /// `bytes`, even across a crash.
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
+    let staged = stage(path, bytes).map_err(|e| e.source)?;
+    commit(&[staged]).map_err(|e| e.source)
+}
+
+/// A file that could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}: {source}", path.display())]
+pub struct WriteError {
+    pub path: PathBuf,
+    pub source: std::io::Error,
+}
+
+/// New content safely on disk beside its file, waiting for `commit` (or `discard`).
+/// Several files staged first and committed together change all at once or not at all,
+/// short of a failed rename.
+#[derive(Debug)]
+pub struct Staged {
+    path: PathBuf,
+    /// `None`: the file already holds this content; nothing to do.
+    tmp: Option<PathBuf>,
+}
+
+impl Staged {
+    /// False when the file already held the content, so committing leaves it untouched
+    /// (its modification time included).
+    pub fn changes_the_file(&self) -> bool {
+        self.tmp.is_some()
+    }
+}
+
+/// Writes and syncs `bytes` to a temporary file beside `path` (its folder created).
+pub fn stage(path: &Path, bytes: &[u8]) -> Result<Staged, WriteError> {
+    let failed = |source| WriteError {
+        path: path.to_path_buf(),
+        source,
     };
-    std::fs::create_dir_all(&folder)?;
+    let folder = folder_of(path);
+    std::fs::create_dir_all(&folder).map_err(failed)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -20,15 +54,99 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let result = (|| {
         let mut file = std::fs::File::create(&tmp)?;
         file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        // The rename itself is durable only once the folder is synced.
-        std::fs::File::open(&folder)?.sync_all()
+        file.sync_all()
     })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    match result {
+        Ok(()) => Ok(Staged {
+            path: path.to_path_buf(),
+            tmp: Some(tmp),
+        }),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(failed(e))
+        }
     }
-    result
+}
+
+/// Like `stage`, but a file that already holds exactly `bytes` is left alone: generated
+/// files that did not change keep their modification time, so builds that depend on
+/// them are not redone, and nothing is written.
+pub fn stage_if_changed(path: &Path, bytes: &[u8]) -> Result<Staged, WriteError> {
+    if holds(path, bytes) {
+        return Ok(Staged {
+            path: path.to_path_buf(),
+            tmp: None,
+        });
+    }
+    stage(path, bytes)
+}
+
+/// Whether the file at `path` holds exactly `bytes` (false when it cannot be read).
+fn holds(path: &Path, bytes: &[u8]) -> bool {
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    if !file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
+    {
+        return false;
+    }
+    // In pieces, so a difference early on stops the reading.
+    let mut piece = vec![0u8; 1 << 20];
+    let mut rest = bytes;
+    loop {
+        match file.read(&mut piece) {
+            Ok(0) => return rest.is_empty(),
+            Ok(n) if n <= rest.len() && piece[..n] == rest[..n] => rest = &rest[n..],
+            Ok(_) => return false,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
+}
+
+/// Renames every staged file into place, then syncs each folder once (a rename is
+/// durable only once its folder is). On a failed rename the files not yet renamed are
+/// discarded.
+pub fn commit(staged: &[Staged]) -> Result<(), WriteError> {
+    let mut folders = BTreeSet::new();
+    for (i, file) in staged.iter().enumerate() {
+        let Some(tmp) = &file.tmp else {
+            continue;
+        };
+        if let Err(source) = std::fs::rename(tmp, &file.path) {
+            discard(&staged[i..]);
+            return Err(WriteError {
+                path: file.path.clone(),
+                source,
+            });
+        }
+        folders.insert(folder_of(&file.path));
+    }
+    for folder in folders {
+        std::fs::File::open(&folder)
+            .and_then(|f| f.sync_all())
+            .map_err(|source| WriteError {
+                path: folder.clone(),
+                source,
+            })?;
+    }
+    Ok(())
+}
+
+/// Removes the temporary files of staged writes that will not be committed.
+pub fn discard(staged: &[Staged]) {
+    for tmp in staged.iter().filter_map(|s| s.tmp.as_ref()) {
+        let _ = std::fs::remove_file(tmp);
+    }
+}
+
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 #[cfg(test)]
@@ -52,5 +170,84 @@ mod tests {
             .filter(|n| n.ends_with(".tmp"))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    fn leftovers(dir: &Path) -> Vec<String> {
+        let mut found = Vec::new();
+        for entry in walk(dir) {
+            let name = entry.file_name().unwrap().to_string_lossy().into_owned();
+            if name.ends_with(".tmp") {
+                found.push(name);
+            }
+        }
+        found
+    }
+
+    fn walk(dir: &Path) -> Vec<PathBuf> {
+        let mut all = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                all.extend(walk(&path));
+            }
+            all.push(path);
+        }
+        all
+    }
+
+    #[test]
+    fn staged_files_change_only_when_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.txt");
+        let b = dir.path().join("deep/er/b.txt");
+        std::fs::write(&a, b"old").unwrap();
+        let staged = [stage(&a, b"one").unwrap(), stage(&b, b"two").unwrap()];
+        assert_eq!(std::fs::read(&a).unwrap(), b"old");
+        assert!(!b.exists());
+        commit(&staged).unwrap();
+        assert_eq!(std::fs::read(&a).unwrap(), b"one");
+        assert_eq!(std::fs::read(&b).unwrap(), b"two");
+        assert!(leftovers(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn discarded_stages_leave_every_file_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.txt");
+        std::fs::write(&a, b"old").unwrap();
+        let staged = [stage(&a, b"new").unwrap()];
+        // A file where a folder should be: the second file cannot be staged.
+        let blocker = dir.path().join("blocker");
+        std::fs::write(&blocker, b"").unwrap();
+        let err = stage(&blocker.join("b.txt"), b"x").unwrap_err();
+        assert_eq!(err.path, blocker.join("b.txt"));
+        assert!(err.to_string().starts_with("cannot write "), "{err}");
+        discard(&staged);
+        assert_eq!(std::fs::read(&a).unwrap(), b"old");
+        assert!(
+            leftovers(dir.path()).is_empty(),
+            "{:?}",
+            leftovers(dir.path())
+        );
+    }
+
+    #[test]
+    fn unchanged_content_is_not_rewritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.txt");
+        std::fs::write(&a, b"same").unwrap();
+        let before = std::fs::metadata(&a).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let same = stage_if_changed(&a, b"same").unwrap();
+        assert!(!same.changes_the_file());
+        commit(&[same]).unwrap();
+        assert_eq!(std::fs::metadata(&a).unwrap().modified().unwrap(), before);
+        // Same length, other bytes; then another length.
+        for content in [&b"sane"[..], b"longer"] {
+            let staged = stage_if_changed(&a, content).unwrap();
+            assert!(staged.changes_the_file());
+            commit(&[staged]).unwrap();
+            assert_eq!(std::fs::read(&a).unwrap(), content);
+        }
     }
 }

@@ -11,6 +11,7 @@ pub mod files;
 pub mod http;
 pub mod logging;
 pub mod objects;
+pub mod parallel;
 pub mod producer;
 pub mod server;
 pub mod sheets;

@@ -2,6 +2,8 @@
 //! filters and `--language` ask for, and write translation files in the layout of SPEC §6.4
 //! (planned by `translations::layout`, rendered by the same renderers as the HTTP route).
 //! Everything is rendered before the first file is written, so an error writes nothing.
+//! `--format` may name several formats: one fetch and one conversion serve all of them,
+//! and the files of every format are rendered and written on all cores.
 
 use super::{Failure, load_config};
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
@@ -9,28 +11,30 @@ use crate::config::{Secret, Sources};
 
 use crate::sheets::{SourceError, consent, source_for};
 use crate::translations::filter::{self, Filter};
-use crate::translations::formats::{self, Format};
+use crate::translations::formats::{self, Format, Prepared};
 use crate::translations::layout::{self, LayoutOptions};
-use crate::translations::model::Document;
+use crate::translations::model::{Document, Selection};
 use crate::translations::sheet;
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// `--path -`: the translations go to stdout.
 const STDOUT: &str = "-";
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
-    /// Output format.
+    /// Output format; several (comma-separated or repeated) write each one's files from
+    /// the same sheet.
     #[arg(
         short,
         long,
         default_value = "json",
+        value_delimiter = ',',
         value_parser = PossibleValuesParser::new(Format::ALL.map(Format::name))
             .try_map(|name| name.parse::<Format>())
     )]
-    pub format: Format,
+    pub format: Vec<Format>,
     /// Output folder, created if missing; `-` writes to stdout (needs --merge or --language).
     #[arg(short, long, default_value = ".", value_name = "DIR")]
     pub path: PathBuf,
@@ -98,18 +102,38 @@ impl GenerateArgs {
 
     /// Combinations clap cannot express: a usage error (exit 2).
     pub fn check_usage(&self) -> Result<(), clap::Error> {
-        if self.to_stdout() && !self.merge && self.language.is_none() {
+        let usage_error = |kind, message| {
             use clap::CommandFactory;
             let mut cli = super::Cli::command();
             // Built, so that the usage line reads `depot generate ...`.
             cli.build();
             let mut command = cli.find_subcommand("generate").cloned().unwrap_or(cli);
-            return Err(command.error(
+            Err(command.error(kind, message))
+        };
+        if self.to_stdout() && !self.merge && self.language.is_none() {
+            return usage_error(
                 clap::error::ErrorKind::MissingRequiredArgument,
                 "--path - writes one file to stdout: add --merge or --language LOCALE",
-            ));
+            );
+        }
+        if self.to_stdout() && self.formats().len() > 1 {
+            return usage_error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--path - writes one file to stdout: name one --format",
+            );
         }
         Ok(())
+    }
+
+    /// The formats asked for, each once, in the order given.
+    fn formats(&self) -> Vec<Format> {
+        let mut formats = Vec::with_capacity(self.format.len());
+        for &format in &self.format {
+            if !formats.contains(&format) {
+                formats.push(format);
+            }
+        }
+        formats
     }
 
     fn to_stdout(&self) -> bool {
@@ -117,10 +141,10 @@ impl GenerateArgs {
     }
 }
 
-/// A file ready to be written.
-struct Output {
-    path: PathBuf,
-    body: Vec<u8>,
+/// A file to render: its format and where it goes.
+struct Job {
+    format: Format,
+    file: layout::PlannedFile,
 }
 
 pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
@@ -135,6 +159,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     let grid = runtime.block_on(fetch(&settings, &sources))?;
     let doc = sheet::convert(&grid)
         .map_err(|e| Failure(format!("the sheet cannot be converted: {e}")))?;
+    drop(grid);
     let say = |line: String| {
         if !args.quiet {
             eprintln!("{line}");
@@ -152,70 +177,152 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
         .transpose()?;
     let base = layout::find_base(&doc, &args.base);
     let per_language = language.is_none() && !args.merge;
-    match base {
-        None if per_language => say(format!(
-            "depot: warning: no locale matches --base {} (locales: {}): no base {}",
-            args.base,
-            doc.locales.join(", "),
-            match args.format {
-                Format::Android => "values/ folder is written",
-                Format::Ios => "Base.lproj/ folder is written",
-                _ => "locale for the missing-key counts",
-            }
-        )),
-        Some(b) if per_language && !selection.locales.iter().any(|l| l.locale == b) => {
-            say(format!(
-                "depot: warning: the base locale {} is not among the selected locales: no base folder is written",
-                doc.locales[b]
-            ))
-        }
-        _ => {}
+    let formats = args.formats();
+    if per_language {
+        warn_about_base(&doc, &selection, base, &args.base, &formats, &say);
     }
-    let files = layout::plan(
-        &doc,
-        &selection,
-        &LayoutOptions {
-            format: args.format,
-            language,
-            merge: args.merge,
-            filename: args.filename.clone(),
-            base,
-            comments: args.comments,
-        },
-    )?;
-    let mut outputs = Vec::with_capacity(files.len());
-    for file in &files {
-        let rendered = if file.locale_tree {
-            formats::render_locale_tree(&doc, &file.selection, args.format, &file.options)?
-        } else {
-            formats::render(&doc, &file.selection, args.format, &file.options)?
-        };
-        for w in &rendered.warnings {
-            say(format!("depot: warning: {} ({w})", file.path.display()));
-        }
-        outputs.push(Output {
-            path: file.path.clone(),
-            body: rendered.body,
-        });
+    let mut jobs = Vec::new();
+    for &format in &formats {
+        let files = layout::plan(
+            &doc,
+            &selection,
+            &LayoutOptions {
+                format,
+                language,
+                merge: args.merge,
+                filename: args.filename.clone(),
+                base,
+                comments: args.comments,
+            },
+        )?;
+        jobs.extend(files.into_iter().map(|file| Job { format, file }));
     }
 
-    if args.to_stdout() {
-        use std::io::Write;
-        let mut stdout = std::io::stdout().lock();
-        for output in &outputs {
-            stdout.write_all(&output.body)?;
+    let prepared = Prepared::new(&doc);
+    let render = |job: &Job| {
+        let file = &job.file;
+        if file.locale_tree {
+            prepared.render_locale_tree(&file.selection, job.format, &file.options)
+        } else {
+            prepared.render(&file.selection, job.format, &file.options)
         }
-        stdout.flush()?;
+    };
+    if args.to_stdout() {
+        write_to_stdout(&jobs, render, &say)?;
     } else {
-        write_all(&args.path, &outputs)?;
-        for output in &outputs {
-            say(format!("wrote {}", args.path.join(&output.path).display()));
+        std::fs::create_dir_all(&args.path).map_err(|e| {
+            Failure(format!(
+                "cannot create the folder {}: {e}",
+                args.path.display()
+            ))
+        })?;
+        // Each file is staged as soon as it is rendered (so bodies do not pile up in
+        // memory); none replaces its file until every one is staged. Twice as many threads
+        // as cores: while some wait for the disk to sync a file, the others render.
+        let threads = 2 * crate::parallel::cores();
+        let staged = crate::parallel::map(threads, &jobs, |job| -> Result<_, Failure> {
+            let rendered = render(job)?;
+            let path = args.path.join(&job.file.path);
+            let staged = crate::atomic_file::stage_if_changed(&path, &rendered.body)
+                .map_err(|e| Failure(e.to_string()))?;
+            Ok((staged, rendered.warnings))
+        });
+        let mut files = Vec::with_capacity(jobs.len());
+        let mut warnings = Vec::new();
+        let mut failure = None;
+        for (job, outcome) in jobs.iter().zip(staged) {
+            match outcome {
+                Ok((staged, file_warnings)) => {
+                    files.push(staged);
+                    warnings.extend(file_warnings.into_iter().map(|w| (job, w)));
+                }
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
+        }
+        if let Some(failure) = failure {
+            crate::atomic_file::discard(&files);
+            return Err(failure);
+        }
+        for (job, w) in warnings {
+            say(format!("depot: warning: {} ({w})", job.file.path.display()));
+        }
+        crate::atomic_file::commit(&files).map_err(|e| Failure(e.to_string()))?;
+        for (job, file) in jobs.iter().zip(&files) {
+            let path = args.path.join(&job.file.path);
+            if file.changes_the_file() {
+                say(format!("wrote {}", path.display()));
+            } else {
+                say(format!("unchanged {}", path.display()));
+            }
         }
     }
     if let Some(base) = base {
         summarise_missing(&doc, &selection, language, base, &say);
     }
     Ok(())
+}
+
+/// `--path -`: the one planned file's body on stdout.
+fn write_to_stdout(
+    jobs: &[Job],
+    render: impl Fn(&Job) -> Result<formats::Rendered, formats::RenderError>,
+    say: &impl Fn(String),
+) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut bodies = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        let rendered = render(job)?;
+        for w in &rendered.warnings {
+            say(format!("depot: warning: {} ({w})", job.file.path.display()));
+        }
+        bodies.push(rendered.body);
+    }
+    let mut stdout = std::io::stdout().lock();
+    for body in &bodies {
+        stdout.write_all(body)?;
+    }
+    stdout.flush()?;
+    Ok(())
+}
+
+/// Per-language files and no usable base: say which base copies are not written.
+fn warn_about_base(
+    doc: &Document,
+    selection: &Selection,
+    base: Option<usize>,
+    asked: &str,
+    formats: &[Format],
+    say: &impl Fn(String),
+) {
+    match base {
+        None => {
+            let missing: Vec<&str> = formats
+                .iter()
+                .map(|format| match format {
+                    Format::Android => "values/ folder is written",
+                    Format::Ios => "Base.lproj/ folder is written",
+                    _ => "locale for the missing-key counts",
+                })
+                .fold(Vec::new(), |mut all, what| {
+                    if !all.contains(&what) {
+                        all.push(what);
+                    }
+                    all
+                });
+            say(format!(
+                "depot: warning: no locale matches --base {asked} (locales: {}): no base {}",
+                doc.locales.join(", "),
+                missing.join(", no base ")
+            ))
+        }
+        Some(b) if !selection.locales.iter().any(|l| l.locale == b) => say(format!(
+            "depot: warning: the base locale {} is not among the selected locales: no base folder is written",
+            doc.locales[b]
+        )),
+        Some(_) => {}
+    }
 }
 
 /// Reads the configured sheet. With Google and no refresh token yet, runs the consent flow
@@ -256,21 +363,9 @@ async fn consent_token(settings: &Settings, sources: &Sources) -> Result<Secret,
     super::consent_and_save(settings, sources, consent::display_available(), intro).await
 }
 
-/// Creates the output folder, then writes every file atomically.
-fn write_all(root: &Path, outputs: &[Output]) -> Result<(), Failure> {
-    std::fs::create_dir_all(root)
-        .map_err(|e| Failure(format!("cannot create the folder {}: {e}", root.display())))?;
-    for output in outputs {
-        let path = root.join(&output.path);
-        crate::atomic_file::write(&path, &output.body)
-            .map_err(|e| Failure(format!("cannot write {}: {e}", path.display())))?;
-    }
-    Ok(())
-}
-
 fn summarise_missing(
     doc: &Document,
-    selection: &crate::translations::model::Selection,
+    selection: &Selection,
     language: Option<usize>,
     base: usize,
     say: &impl Fn(String),

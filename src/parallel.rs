@@ -1,0 +1,83 @@
+//! Independent pieces of work spread over the machine's cores, for the batch commands:
+//! `depot generate` renders and writes many files from one document.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The number of cores this process may use.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `work` applied to every item on up to `threads` threads (the calling one included),
+/// the results in item order. Items are handed out one at a time, so uneven items still
+/// keep every thread busy. More threads than `cores()` pays when `work` also waits (on a
+/// disk sync, say): the cores render while some threads wait. A panic in `work` is passed
+/// on to the caller.
+pub fn map<T, R>(threads: usize, items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+{
+    let threads = threads.min(items.len());
+    if threads <= 1 {
+        return items.iter().map(work).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let take = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else {
+                return done;
+            };
+            done.push((i, work(item)));
+        }
+    };
+    let mut all = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(take)).collect();
+        let mut all = take();
+        for helper in helpers {
+            match helper.join() {
+                Ok(done) => all.extend(done),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        all
+    });
+    all.sort_unstable_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, result)| result).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_back_in_item_order_whatever_finishes_first() {
+        let items: Vec<u64> = (0..200).collect();
+        let out = map(4, &items, |&i| {
+            // Early items take longest, so later ones finish first.
+            std::thread::sleep(std::time::Duration::from_micros(200 - i));
+            i * 2
+        });
+        assert_eq!(out, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn no_items_and_one_item_need_no_threads() {
+        assert_eq!(map(4, &[] as &[u8], |&b| b), Vec::<u8>::new());
+        assert_eq!(map(4, &[7], |&b| b + 1), vec![8]);
+    }
+
+    #[test]
+    fn every_item_is_done_exactly_once() {
+        let count = AtomicUsize::new(0);
+        let items: Vec<usize> = (0..1000).collect();
+        let out = map(4, &items, |&i| {
+            count.fetch_add(1, Ordering::Relaxed);
+            i
+        });
+        assert_eq!(count.load(Ordering::Relaxed), 1000);
+        assert_eq!(out, items);
+    }
+}
