@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// Writes `bytes` to `path` so that `path` holds either its old content or all of
 /// `bytes`, even across a crash.
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let staged = stage(path, bytes).map_err(|e| e.source)?;
+    let staged = stage(path, bytes, Durability::Synced).map_err(|e| e.source)?;
     commit(&[staged]).map_err(|e| e.source)
 }
 
@@ -20,6 +20,18 @@ pub struct WriteError {
     pub source: std::io::Error,
 }
 
+/// How far a write goes before it counts as done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Durability {
+    /// Content and rename synced to disk: survives a power loss. For state (stores,
+    /// tokens, settings).
+    Synced,
+    /// Atomic only: readers and an interrupted run see the old or the new content, never
+    /// a part, but a power loss soon after may lose the new content. For output that is
+    /// made again by running the command again, as compilers write theirs.
+    Atomic,
+}
+
 /// New content safely on disk beside its file, waiting for `commit` (or `discard`).
 /// Several files staged first and committed together change all at once or not at all,
 /// short of a failed rename.
@@ -28,6 +40,7 @@ pub struct Staged {
     path: PathBuf,
     /// `None`: the file already holds this content; nothing to do.
     tmp: Option<PathBuf>,
+    durability: Durability,
 }
 
 impl Staged {
@@ -38,8 +51,9 @@ impl Staged {
     }
 }
 
-/// Writes and syncs `bytes` to a temporary file beside `path` (its folder created).
-pub fn stage(path: &Path, bytes: &[u8]) -> Result<Staged, WriteError> {
+/// Writes `bytes` to a temporary file beside `path` (its folder created), synced when
+/// `durability` says so.
+pub fn stage(path: &Path, bytes: &[u8], durability: Durability) -> Result<Staged, WriteError> {
     let failed = |source| WriteError {
         path: path.to_path_buf(),
         source,
@@ -54,12 +68,16 @@ pub fn stage(path: &Path, bytes: &[u8]) -> Result<Staged, WriteError> {
     let result = (|| {
         let mut file = std::fs::File::create(&tmp)?;
         file.write_all(bytes)?;
-        file.sync_all()
+        match durability {
+            Durability::Synced => file.sync_all(),
+            Durability::Atomic => Ok(()),
+        }
     })();
     match result {
         Ok(()) => Ok(Staged {
             path: path.to_path_buf(),
             tmp: Some(tmp),
+            durability,
         }),
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
@@ -71,14 +89,19 @@ pub fn stage(path: &Path, bytes: &[u8]) -> Result<Staged, WriteError> {
 /// Like `stage`, but a file that already holds exactly `bytes` is left alone: generated
 /// files that did not change keep their modification time, so builds that depend on
 /// them are not redone, and nothing is written.
-pub fn stage_if_changed(path: &Path, bytes: &[u8]) -> Result<Staged, WriteError> {
+pub fn stage_if_changed(
+    path: &Path,
+    bytes: &[u8],
+    durability: Durability,
+) -> Result<Staged, WriteError> {
     if holds(path, bytes) {
         return Ok(Staged {
             path: path.to_path_buf(),
             tmp: None,
+            durability,
         });
     }
-    stage(path, bytes)
+    stage(path, bytes, durability)
 }
 
 /// Whether the file at `path` holds exactly `bytes` (false when it cannot be read).
@@ -106,9 +129,9 @@ fn holds(path: &Path, bytes: &[u8]) -> bool {
     }
 }
 
-/// Renames every staged file into place, then syncs each folder once (a rename is
-/// durable only once its folder is). On a failed rename the files not yet renamed are
-/// discarded.
+/// Renames every staged file into place, then syncs each folder of a `Synced` file once
+/// (a rename is durable only once its folder is). On a failed rename the files not yet
+/// renamed are discarded.
 pub fn commit(staged: &[Staged]) -> Result<(), WriteError> {
     let mut folders = BTreeSet::new();
     for (i, file) in staged.iter().enumerate() {
@@ -122,7 +145,9 @@ pub fn commit(staged: &[Staged]) -> Result<(), WriteError> {
                 source,
             });
         }
-        folders.insert(folder_of(&file.path));
+        if file.durability == Durability::Synced {
+            folders.insert(folder_of(&file.path));
+        }
     }
     for folder in folders {
         std::fs::File::open(&folder)
@@ -201,7 +226,10 @@ mod tests {
         let a = dir.path().join("a.txt");
         let b = dir.path().join("deep/er/b.txt");
         std::fs::write(&a, b"old").unwrap();
-        let staged = [stage(&a, b"one").unwrap(), stage(&b, b"two").unwrap()];
+        let staged = [
+            stage(&a, b"one", Durability::Synced).unwrap(),
+            stage(&b, b"two", Durability::Atomic).unwrap(),
+        ];
         assert_eq!(std::fs::read(&a).unwrap(), b"old");
         assert!(!b.exists());
         commit(&staged).unwrap();
@@ -215,11 +243,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let a = dir.path().join("a.txt");
         std::fs::write(&a, b"old").unwrap();
-        let staged = [stage(&a, b"new").unwrap()];
+        let staged = [stage(&a, b"new", Durability::Synced).unwrap()];
         // A file where a folder should be: the second file cannot be staged.
         let blocker = dir.path().join("blocker");
         std::fs::write(&blocker, b"").unwrap();
-        let err = stage(&blocker.join("b.txt"), b"x").unwrap_err();
+        let err = stage(&blocker.join("b.txt"), b"x", Durability::Atomic).unwrap_err();
         assert_eq!(err.path, blocker.join("b.txt"));
         assert!(err.to_string().starts_with("cannot write "), "{err}");
         discard(&staged);
@@ -238,13 +266,13 @@ mod tests {
         std::fs::write(&a, b"same").unwrap();
         let before = std::fs::metadata(&a).unwrap().modified().unwrap();
         std::thread::sleep(std::time::Duration::from_millis(20));
-        let same = stage_if_changed(&a, b"same").unwrap();
+        let same = stage_if_changed(&a, b"same", Durability::Atomic).unwrap();
         assert!(!same.changes_the_file());
         commit(&[same]).unwrap();
         assert_eq!(std::fs::metadata(&a).unwrap().modified().unwrap(), before);
         // Same length, other bytes; then another length.
         for content in [&b"sane"[..], b"longer"] {
-            let staged = stage_if_changed(&a, content).unwrap();
+            let staged = stage_if_changed(&a, content, Durability::Atomic).unwrap();
             assert!(staged.changes_the_file());
             commit(&[staged]).unwrap();
             assert_eq!(std::fs::read(&a).unwrap(), content);

@@ -209,7 +209,7 @@ impl Producer {
         let grid = source.fetch().await?;
         let translations = self.translations.clone();
         tokio::task::spawn_blocking(move || {
-            let document = sheet::convert(&grid)?;
+            let document = sheet::convert(grid)?;
             let warnings = document
                 .warnings
                 .iter()

@@ -9,6 +9,7 @@ use super::{Failure, load_config};
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use crate::config::{Secret, Sources};
 
+use crate::atomic_file::Durability;
 use crate::sheets::{SourceError, consent, source_for};
 use crate::translations::filter::{self, Filter};
 use crate::translations::formats::{self, Format, Prepared};
@@ -82,6 +83,10 @@ pub struct GenerateArgs {
     /// Print errors only.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Sync every file to disk before returning (survives a power loss right after).
+    /// Without it files are still replaced atomically, as compilers write their output.
+    #[arg(long)]
+    pub sync: bool,
 }
 
 impl GenerateArgs {
@@ -157,9 +162,8 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     let settings = load_config(&sources)?.settings;
     let runtime = super::runtime()?;
     let grid = runtime.block_on(fetch(&settings, &sources))?;
-    let doc = sheet::convert(&grid)
-        .map_err(|e| Failure(format!("the sheet cannot be converted: {e}")))?;
-    drop(grid);
+    let doc =
+        sheet::convert(grid).map_err(|e| Failure(format!("the sheet cannot be converted: {e}")))?;
     let say = |line: String| {
         if !args.quiet {
             eprintln!("{line}");
@@ -217,13 +221,17 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
             ))
         })?;
         // Each file is staged as soon as it is rendered (so bodies do not pile up in
-        // memory); none replaces its file until every one is staged. Twice as many threads
-        // as cores: while some wait for the disk to sync a file, the others render.
-        let threads = 2 * crate::parallel::cores();
+        // memory); none replaces its file until every one is staged. With --sync, twice
+        // as many threads as cores: while some wait for the disk, the others render.
+        let (durability, threads) = if args.sync {
+            (Durability::Synced, 2 * crate::parallel::cores())
+        } else {
+            (Durability::Atomic, crate::parallel::cores())
+        };
         let staged = crate::parallel::map(threads, &jobs, |job| -> Result<_, Failure> {
             let rendered = render(job)?;
             let path = args.path.join(&job.file.path);
-            let staged = crate::atomic_file::stage_if_changed(&path, &rendered.body)
+            let staged = crate::atomic_file::stage_if_changed(&path, &rendered.body, durability)
                 .map_err(|e| Failure(e.to_string()))?;
             Ok((staged, rendered.warnings))
         });

@@ -3,7 +3,7 @@
 //! text a spreadsheet shows for them, like the Sheets API's formatted values.
 
 use calamine::{Data, ExcelDateTime, Ods, Reader, SheetType, SheetVisible, Xlsx};
-use std::io::Cursor;
+use std::io::{BufRead, Cursor};
 use std::path::Path;
 
 #[derive(Debug, thiserror::Error)]
@@ -61,13 +61,19 @@ pub fn read_grid(
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase)
         .unwrap_or_default();
-    let bytes = std::fs::read(path).map_err(|e| LocalSheetError::Read {
+    let unreadable = |e: std::io::Error| LocalSheetError::Read {
         path: shown.clone(),
         reason: e.to_string(),
-    })?;
+    };
+    if extension == "csv" {
+        // Streamed: a large sheet is not held twice, as bytes and as cells.
+        let file = std::fs::File::open(path).map_err(unreadable)?;
+        let rows = csv_grid(std::io::BufReader::with_capacity(1 << 16, file), &shown)?;
+        return Ok(super::normalise(rows));
+    }
+    let bytes = std::fs::read(path).map_err(unreadable)?;
     let sheet_name = sheet_name.filter(|name| !name.is_empty());
     let rows = match extension.as_str() {
-        "csv" => csv_grid(&bytes, &shown)?,
         "json" => json_grid(&bytes, &shown)?,
         "xlsx" => workbook_grid::<Xlsx<_>>(bytes, &shown, "xlsx", sheet_name)?,
         "ods" => {
@@ -83,24 +89,31 @@ pub fn read_grid(
     Ok(super::normalise(rows))
 }
 
-fn csv_grid(bytes: &[u8], path: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
+fn csv_grid(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
+    let failed = |e: csv::Error| LocalSheetError::Csv {
+        path: path.to_owned(),
+        line: e.position().map_or(0, |p| p.line()),
+        reason: e.to_string(),
+    };
     // A UTF-8 byte-order mark (spreadsheet exports often write one) is not part of A1.
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let starts_with_bom = input
+        .fill_buf()
+        .map_err(|e| failed(e.into()))?
+        .starts_with(b"\xEF\xBB\xBF");
+    if starts_with_bom {
+        input.consume(3);
+    }
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .from_reader(bytes);
-    reader
-        .records()
-        .map(|record| {
-            let record = record.map_err(|e| LocalSheetError::Csv {
-                path: path.to_owned(),
-                line: e.position().map_or(0, |p| p.line()),
-                reason: e.to_string(),
-            })?;
-            Ok(record.iter().map(str::to_owned).collect())
-        })
-        .collect()
+        .from_reader(input);
+    // One record reused for every row; only the cells are allocated.
+    let mut record = csv::StringRecord::new();
+    let mut rows = Vec::new();
+    while reader.read_record(&mut record).map_err(failed)? {
+        rows.push(record.iter().map(str::to_owned).collect());
+    }
+    Ok(rows)
 }
 
 fn json_grid(bytes: &[u8], path: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {

@@ -541,7 +541,7 @@ pub(crate) mod test_support {
     }
 
     pub fn document(name: &str) -> Document {
-        convert(&sheet_rows(name)).expect("fixture sheets convert")
+        convert(sheet_rows(name)).expect("fixture sheets convert")
     }
 
     /// One `filters` case of a `*.expected.json` fixture.
@@ -747,13 +747,15 @@ mod tests {
     #[test]
     fn a_child_name_wins_over_a_tag_of_the_same_name() {
         let doc = crate::translations::sheet::convert(
-            &[
+            vec![
                 vec!["###", ">>>", ">>>", "en"],
                 vec!["", "tag1"],
                 vec!["", "", "A", "a"],
                 vec!["tag1", "B", "", "b"],
             ]
-            .map(|row| row.into_iter().map(String::from).collect()),
+            .into_iter()
+            .map(|row| row.into_iter().map(String::from).collect())
+            .collect(),
         )
         .unwrap();
         let selection = select(&doc, &parse_all(&["tag1"])).unwrap();
@@ -763,12 +765,14 @@ mod tests {
     #[test]
     fn a_locale_name_wins_over_a_section_of_the_same_name() {
         let doc = crate::translations::sheet::convert(
-            &[
+            vec![
                 vec![">>>", ">>>", "en", "pl"],
                 vec!["pl", "A", "a", "pa"],
                 vec!["B", "", "b", "pb"],
             ]
-            .map(|row| row.into_iter().map(String::from).collect()),
+            .into_iter()
+            .map(|row| row.into_iter().map(String::from).collect())
+            .collect(),
         )
         .unwrap();
         let selection = select(&doc, &parse_all(&["pl"])).unwrap();
@@ -830,13 +834,15 @@ mod tests {
     #[test]
     fn a_reopened_section_is_selected_in_sheet_order() {
         let doc = crate::translations::sheet::convert(
-            &[
+            vec![
                 vec![">>>", ">>>", "en"],
                 vec!["A", "X", "ax"],
                 vec!["B", "Y", "by"],
                 vec!["A", "Z", "az"],
             ]
-            .map(|row| row.into_iter().map(String::from).collect()),
+            .into_iter()
+            .map(|row| row.into_iter().map(String::from).collect())
+            .collect(),
         )
         .unwrap();
         let selection = select(&doc, &parse_all(&["A", "en.B.Y"])).unwrap();

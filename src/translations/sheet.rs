@@ -38,8 +38,9 @@ pub enum SheetError {
 }
 
 /// Converts the grid exactly as the Sheets API `values.get` returns it (rows of cells, trailing
-/// empty cells dropped, empty rows `[]`).
-pub fn convert(rows: &[Vec<String>]) -> Result<Document, SheetError> {
+/// empty cells dropped, empty rows `[]`). Takes the grid so that the texts move into the
+/// document instead of being copied.
+pub fn convert(mut rows: Vec<Vec<String>>) -> Result<Document, SheetError> {
     let header_index = rows
         .iter()
         .position(|row| row.iter().any(|cell| cell.trim() == KEY_MARK))
@@ -54,7 +55,7 @@ pub fn convert(rows: &[Vec<String>]) -> Result<Document, SheetError> {
         return Err(SheetError::NoLocaleColumn { row, ignored });
     }
     let mut builder = Builder::new(header, warnings);
-    for (index, row) in rows.iter().enumerate().skip(header_index + 1) {
+    for (index, row) in rows.iter_mut().enumerate().skip(header_index + 1) {
         builder.row(row, index + 1);
     }
     Ok(builder.finish())
@@ -235,7 +236,28 @@ impl Builder {
         }
     }
 
-    fn read<'a>(&self, row: &'a [String]) -> RowCells<'a> {
+    /// Moves the row's texts out of their cells, one per locale (`None` for an empty
+    /// cell); also gives the first column holding one.
+    fn take_texts(&self, row: &mut [String]) -> (Vec<Option<String>>, Option<usize>) {
+        let mut first_text_column = None;
+        let texts = (self.header.locales.iter())
+            .map(|&(column, _)| {
+                let text = row.get_mut(column).map(std::mem::take).unwrap_or_default();
+                if text.is_empty() {
+                    return None;
+                }
+                first_text_column.get_or_insert(column);
+                Some(text)
+            })
+            .collect();
+        (texts, first_text_column)
+    }
+
+    fn read<'a>(
+        &self,
+        row: &'a [String],
+        (texts, first_text_column): (Vec<Option<String>>, Option<usize>),
+    ) -> RowCells<'a> {
         let cell = |column: usize| row.get(column).map_or("", String::as_str);
         let keys = (self.header.keys.iter().enumerate())
             .map(|(level, &column)| (level, column, cell(column).trim()))
@@ -257,17 +279,6 @@ impl Builder {
             .filter(|c| !c.is_empty())
             .collect();
         let comment = (!comments.is_empty()).then(|| comments.join("\n"));
-        let mut first_text_column = None;
-        let texts = (self.header.locales.iter())
-            .map(|&(column, _)| {
-                let text = cell(column);
-                if text.is_empty() {
-                    return None;
-                }
-                first_text_column.get_or_insert(column);
-                Some(text.to_owned())
-            })
-            .collect();
         RowCells {
             keys,
             tags,
@@ -298,8 +309,10 @@ impl Builder {
         node
     }
 
-    fn row(&mut self, row: &[String], number: usize) {
-        let cells = self.read(row);
+    fn row(&mut self, row: &mut [String], number: usize) {
+        let texts = self.take_texts(row);
+        let row: &[String] = row;
+        let cells = self.read(row, texts);
         for &(column, tag) in &cells.dotted_tags {
             let message = format!(
                 "tag {tag:?} contains '.', which separates filter segments: tag ignored; rename \
@@ -673,18 +686,18 @@ mod tests {
 
     #[test]
     fn sheet_without_key_marker_is_an_error() {
-        let err = convert(&grid(&[&["KEY", "en"], &["A", "a"]])).unwrap_err();
+        let err = convert(grid(&[&["KEY", "en"], &["A", "a"]])).unwrap_err();
         assert_eq!(err, SheetError::NoHeaderRow);
         assert!(
             err.to_string()
                 .starts_with("the sheet has no header row: no cell holds '>>>'")
         );
-        assert_eq!(convert(&[]).unwrap_err(), SheetError::NoHeaderRow);
+        assert_eq!(convert(Vec::new()).unwrap_err(), SheetError::NoHeaderRow);
     }
 
     #[test]
     fn header_without_locale_is_an_error_naming_its_row() {
-        let err = convert(&grid(&[&[], &[">>>", "###", "", "$$$"], &["A"]])).unwrap_err();
+        let err = convert(grid(&[&[], &[">>>", "###", "", "$$$"], &["A"]])).unwrap_err();
         assert_eq!(
             err,
             SheetError::NoLocaleColumn {
@@ -698,7 +711,7 @@ mod tests {
              above each column of texts (a code may not contain '.')"
         );
         let only_refused = grid(&[&[">>>", "en.US", " * "], &["A", "a"]]);
-        let err = convert(&only_refused).unwrap_err();
+        let err = convert(only_refused).unwrap_err();
         assert_eq!(
             err,
             SheetError::NoLocaleColumn {
@@ -713,7 +726,7 @@ mod tests {
 
     #[test]
     fn refused_and_repeated_locale_columns_are_ignored_with_a_warning() {
-        let doc = convert(&grid(&[
+        let doc = convert(grid(&[
             &[" >>> ", " en ", "pl.PL", "EN", "*", "de"],
             &["A", "a", "x", "y", "z", "d"],
         ]))
@@ -747,7 +760,7 @@ mod tests {
 
     #[test]
     fn skipped_level_is_absent_from_the_path() {
-        let doc = convert(&grid(&[
+        let doc = convert(grid(&[
             &[">>>", ">>>", ">>>", "en"],
             &["A"],
             &["", "", "C", "c"],
@@ -759,7 +772,7 @@ mod tests {
 
     #[test]
     fn keys_and_tags_are_trimmed_but_texts_kept_exactly() {
-        let doc = convert(&grid(&[
+        let doc = convert(grid(&[
             &["###", ">>>", "en", "$$$"],
             &[" a , ,b,a ", "  KEY ", "  spaced  ", "  why  "],
             &["", "   ", " "],
@@ -779,7 +792,7 @@ mod tests {
 
     #[test]
     fn one_row_may_set_several_levels() {
-        let doc = convert(&grid(&[
+        let doc = convert(grid(&[
             &[">>>", ">>>", "en"],
             &["A", "B", "ab"],
             &["", "C", "ac"],
@@ -790,7 +803,7 @@ mod tests {
 
     #[test]
     fn key_rows_without_text_give_no_entry_and_no_error() {
-        let doc = convert(&grid(&[&[">>>", ">>>", "en", "pl"], &["A"], &["", "B"]])).unwrap();
+        let doc = convert(grid(&[&[">>>", ">>>", "en", "pl"], &["A"], &["", "B"]])).unwrap();
         assert!(doc.is_empty());
         assert_eq!(doc.entries, []);
         assert_eq!(doc.warnings, []);
@@ -798,13 +811,13 @@ mod tests {
 
     #[test]
     fn empty_text_cells_give_no_text_for_that_locale() {
-        let doc = convert(&grid(&[&[">>>", "en", "pl", "de"], &["A", "", "p"]])).unwrap();
+        let doc = convert(grid(&[&[">>>", "en", "pl", "de"], &["A", "", "p"]])).unwrap();
         assert_eq!(doc.entries[0].texts, [None, Some("p".into()), None]);
     }
 
     #[test]
     fn section_tags_reach_every_key_below_even_when_the_section_is_reopened() {
-        let doc = convert(&grid(&[
+        let doc = convert(grid(&[
             &["###", ">>>", ">>>", "en"],
             &["s1", "S"],
             &["k1", "", "A", "a"],
@@ -821,7 +834,7 @@ mod tests {
 
     #[test]
     fn duplicate_key_merges_texts_tags_and_comment() {
-        let doc = convert(&grid(&[
+        let doc = convert(grid(&[
             &["###", ">>>", "$$$", "en", "pl"],
             &["a", "K", "first", "e1", "p1"],
             &["b", "K", "", "e2"],
@@ -839,7 +852,7 @@ mod tests {
 
     #[test]
     fn key_over_an_existing_section_drops_the_text() {
-        let doc = convert(&grid(&[
+        let doc = convert(grid(&[
             &[">>>", ">>>", "en"],
             &["S"],
             &["", "A", "a"],
@@ -861,7 +874,7 @@ mod tests {
 
     #[test]
     fn a_key_that_becomes_a_section_can_not_come_back() {
-        let doc = convert(&grid(&[
+        let doc = convert(grid(&[
             &[">>>", ">>>", "en"],
             &["L", "", "leaf"],
             &["", "C", "child"],
@@ -875,7 +888,7 @@ mod tests {
 
     #[test]
     fn rows_below_a_refused_key_are_skipped_too() {
-        let doc = convert(&grid(&[
+        let doc = convert(grid(&[
             &[">>>", ">>>", "en"],
             &["OK"],
             &["", "A", "a"],
@@ -897,7 +910,7 @@ mod tests {
 
     #[test]
     fn dotted_tags_are_refused_and_the_row_kept() {
-        let doc = convert(&grid(&[&["###", ">>>", "en"], &["ok, v1.2", "K", "k"]])).unwrap();
+        let doc = convert(grid(&[&["###", ">>>", "en"], &["ok, v1.2", "K", "k"]])).unwrap();
         assert_eq!(paths(&doc), ["K"]);
         assert_eq!(doc.entries[0].tags, ["ok"]);
         assert_eq!(
@@ -913,7 +926,7 @@ mod tests {
 
     #[test]
     fn tags_without_a_key_are_reported() {
-        let doc = convert(&grid(&[
+        let doc = convert(grid(&[
             &[">>>", "###", "en"],
             &["", "x, y"],
             &["", "", ""],
@@ -933,7 +946,7 @@ mod tests {
 
     #[test]
     fn rows_above_the_header_and_columns_without_header_are_ignored() {
-        let doc = convert(&grid(&[
+        let doc = convert(grid(&[
             &["Title", ">>", "en"],
             &["", ">>>", "", "en"],
             &["", "K", "junk", "k", "", "", "more"],
@@ -958,7 +971,7 @@ mod tests {
         fn any_grid_converts_or_errors_and_the_result_is_consistent(
             rows in prop::collection::vec(prop::collection::vec(cell(), 0..7), 0..14)
         ) {
-            let Ok(doc) = convert(&rows) else { return Ok(()) };
+            let Ok(doc) = convert(rows.clone()) else { return Ok(()) };
             let mut seen = std::collections::HashSet::new();
             for entry in &doc.entries {
                 prop_assert!(!entry.path.is_empty());
