@@ -339,6 +339,134 @@ fn filters_comments_quiet_and_stdout() {
 }
 
 #[test]
+fn several_formats_in_one_run_write_what_separate_runs_write() {
+    let dir = workdir();
+    let all = "json,android,ios,yml,xlf,po";
+    let out = generate(
+        dir.path(),
+        &["--source", "edge.sheet.json", "-f", all, "-p", "together"],
+    );
+    assert_ok(&out);
+    let mut expected = Vec::new();
+    for format in all.split(',') {
+        // Repeated -f works as well as a list; -f android twice is one format.
+        let out = generate(
+            dir.path(),
+            &[
+                "--source",
+                "edge.sheet.json",
+                "-f",
+                format,
+                "-f",
+                format,
+                "-p",
+                "apart",
+            ],
+        );
+        assert_ok(&out);
+        expected = files(&dir.path().join("apart"));
+    }
+    let together = files(&dir.path().join("together"));
+    assert_eq!(together, expected);
+    assert_eq!(together.len(), 6 * 2 + 2, "{together:?}");
+    for file in &together {
+        assert_eq!(
+            read(dir.path().join("together").join(file)),
+            read(dir.path().join("apart").join(file)),
+            "{file}"
+        );
+    }
+    // One "wrote" line per file, the base folder warning said once per run.
+    let err = stderr(&out);
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("wrote ")).count(),
+        14,
+        "{err}"
+    );
+}
+
+#[test]
+fn unchanged_files_are_left_alone_and_said_so() {
+    let dir = workdir();
+    let args = ["--source", "edge.sheet.json", "-f", "json,ios", "-p", "out"];
+    assert_ok(&generate(dir.path(), &args));
+    let en = dir.path().join("out/en_US.json");
+    let before = std::fs::metadata(&en).unwrap().modified().unwrap();
+    std::fs::write(dir.path().join("out/de_DE.json"), "edited by hand").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(30));
+
+    let out = generate(dir.path(), &args);
+    assert_ok(&out);
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "unchanged {}",
+            Path::new("out").join("en_US.json").display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "wrote {}",
+            Path::new("out").join("de_DE.json").display()
+        )),
+        "{err}"
+    );
+    assert_eq!(std::fs::metadata(&en).unwrap().modified().unwrap(), before);
+    assert_eq!(
+        read(dir.path().join("out/de_DE.json")),
+        r#"{"COMMON":{"OK":"OK"},"HOME":{"TITLE":"Willkommen"}}"#
+    );
+    // --sync writes the same files, forced to disk.
+    let out = generate(
+        dir.path(),
+        &[
+            "--source",
+            "edge.sheet.json",
+            "-f",
+            "json,ios",
+            "-p",
+            "synced",
+            "--sync",
+        ],
+    );
+    assert_ok(&out);
+    assert_eq!(
+        files(&dir.path().join("synced")),
+        files(&dir.path().join("out"))
+    );
+    assert!(
+        files(dir.path()).iter().all(|f| !f.ends_with(".tmp")),
+        "{:?}",
+        files(dir.path())
+    );
+}
+
+#[test]
+fn stdout_takes_one_format_only() {
+    let dir = workdir();
+    let out = generate(
+        dir.path(),
+        &[
+            "--source",
+            "basic.csv",
+            "--merge",
+            "-f",
+            "json,po",
+            "-p",
+            "-",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("name one --format"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn unknown_language_names_the_locales_present_and_writes_nothing() {
     let dir = workdir();
     let out = generate(
