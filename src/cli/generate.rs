@@ -269,6 +269,10 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     if let Some(base) = base {
         summarise_missing(&doc, &selection, language, base, &say);
     }
+    // The process ends right after this: freeing the document's million strings (and
+    // the prepared copies) one by one would only delay the exit, by about 60 ms.
+    std::mem::forget(prepared);
+    std::mem::forget(doc);
     Ok(())
 }
 

@@ -10,7 +10,7 @@ use thiserror::Error;
 
 use super::filter::same_locale;
 use super::formats::{Format, RenderOptions};
-use super::model::{Document, Selection};
+use super::model::{Document, Entry, Selection};
 
 /// File stem used by `--merge` and `--language` when no `--filename` is given.
 pub const DEFAULT_FILENAME: &str = "translations";
@@ -251,29 +251,31 @@ fn ios_language(locale: &str) -> String {
 /// Per selected locale, how many keys have a text in the base locale but none in it,
 /// counted over the keys the selection holds in any locale.
 pub fn missing_vs_base(doc: &Document, selection: &Selection, base: usize) -> Vec<(String, usize)> {
-    let mut selected: Vec<usize> = selection
-        .locales
-        .iter()
-        .flat_map(|l| l.entries.iter().copied())
-        .collect();
-    selected.sort_unstable();
-    selected.dedup();
-    let has_text = |entry: usize, locale: usize| {
-        doc.entries
-            .get(entry)
-            .and_then(|e| e.texts.get(locale))
-            .is_some_and(Option::is_some)
-    };
+    let mut selected = vec![false; doc.entries.len()];
+    for ls in &selection.locales {
+        for &e in &ls.entries {
+            if let Some(mark) = selected.get_mut(e) {
+                *mark = true;
+            }
+        }
+    }
+    let has_text =
+        |entry: &Entry, locale: usize| entry.texts.get(locale).is_some_and(Option::is_some);
+    // One pass over the entries, each counted for every locale at once.
+    let mut missing = vec![0usize; selection.locales.len()];
+    for (entry, _) in doc.entries.iter().zip(&selected).filter(|(_, s)| **s) {
+        if !has_text(entry, base) {
+            continue;
+        }
+        for (count, ls) in missing.iter_mut().zip(&selection.locales) {
+            *count += usize::from(!has_text(entry, ls.locale));
+        }
+    }
     selection
         .locales
         .iter()
-        .map(|ls| {
-            let missing = selected
-                .iter()
-                .filter(|&&e| has_text(e, base) && !has_text(e, ls.locale))
-                .count();
-            (doc.locales[ls.locale].clone(), missing)
-        })
+        .zip(missing)
+        .map(|(ls, missing)| (doc.locales[ls.locale].clone(), missing))
         .collect()
 }
 
