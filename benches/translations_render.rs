@@ -82,27 +82,14 @@ fn bench(c: &mut Criterion) {
         ("all_locales", &all, KEYS * LOCALES),
         ("one_locale", &one, KEYS),
     ] {
-        let mut group = c.benchmark_group(format!("render_{label}"));
-        group.sample_size(10);
-        group.throughput(Throughput::Elements(keys as u64));
-        for format in Format::ALL {
-            group.bench_with_input(
-                BenchmarkId::from_parameter(format),
-                &format,
-                |b, &format| {
-                    b.iter(|| {
-                        let rendered =
-                            render(&doc, sel, format, &opts).expect("bench document renders");
-                        black_box(rendered.body.len())
-                    })
-                },
-            );
-        }
-        group.finish();
+        bench_formats(c, &format!("render_{label}"), keys, |format| {
+            let rendered = render(&doc, sel, format, &opts).expect("bench document renders");
+            rendered.body.len()
+        });
     }
 
     // What `depot generate` does for one format: a file per locale, from one document
-    // whose names and tree are prepared once (and shared by the files).
+    // whose names, tree and locale columns are prepared once (and shared by the files).
     let per_locale: Vec<Selection> = all
         .locales
         .iter()
@@ -110,26 +97,34 @@ fn bench(c: &mut Criterion) {
             locales: vec![ls.clone()],
         })
         .collect();
-    let mut group = c.benchmark_group("render_file_per_locale");
+    bench_formats(c, "render_file_per_locale", KEYS * LOCALES, |format| {
+        let prepared = Prepared::new(&doc);
+        let mut bytes = 0;
+        for sel in &per_locale {
+            let rendered = prepared
+                .render_locale_tree(sel, format, &opts)
+                .expect("bench document renders");
+            bytes += rendered.body.len();
+        }
+        bytes
+    });
+}
+
+/// One group timing `render_one` for each format; it returns the bytes it rendered.
+fn bench_formats(
+    c: &mut Criterion,
+    group: &str,
+    elements: usize,
+    render_one: impl Fn(Format) -> usize,
+) {
+    let mut group = c.benchmark_group(group);
     group.sample_size(10);
-    group.throughput(Throughput::Elements((KEYS * LOCALES) as u64));
+    group.throughput(Throughput::Elements(elements as u64));
     for format in Format::ALL {
         group.bench_with_input(
             BenchmarkId::from_parameter(format),
             &format,
-            |b, &format| {
-                b.iter(|| {
-                    let prepared = Prepared::new(&doc);
-                    let mut bytes = 0;
-                    for sel in &per_locale {
-                        let rendered = prepared
-                            .render_locale_tree(sel, format, &opts)
-                            .expect("bench document renders");
-                        bytes += rendered.body.len();
-                    }
-                    black_box(bytes)
-                })
-            },
+            |b, &format| b.iter(|| black_box(render_one(format))),
         );
     }
     group.finish();
