@@ -187,18 +187,15 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     }
     let mut jobs = Vec::new();
     for &format in &formats {
-        let files = layout::plan(
-            &doc,
-            &selection,
-            &LayoutOptions {
-                format,
-                language,
-                merge: args.merge,
-                filename: args.filename.clone(),
-                base,
-                comments: args.comments,
-            },
-        )?;
+        let options = LayoutOptions {
+            format,
+            language,
+            merge: args.merge,
+            filename: args.filename.clone(),
+            base,
+            comments: args.comments,
+        };
+        let files = layout::plan(&doc, &selection, &options)?;
         jobs.extend(files.into_iter().map(|file| Job { format, file }));
     }
 
@@ -214,57 +211,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     if args.to_stdout() {
         write_to_stdout(&jobs, render, &say)?;
     } else {
-        std::fs::create_dir_all(&args.path).map_err(|e| {
-            Failure(format!(
-                "cannot create the folder {}: {e}",
-                args.path.display()
-            ))
-        })?;
-        // Each file is staged as soon as it is rendered (so bodies do not pile up in
-        // memory); none replaces its file until every one is staged. With --sync, twice
-        // as many threads as cores: while some wait for the disk, the others render.
-        let (durability, threads) = if args.sync {
-            (Durability::Synced, 2 * crate::parallel::cores())
-        } else {
-            (Durability::Atomic, crate::parallel::cores())
-        };
-        let staged = crate::parallel::map(threads, &jobs, |job| -> Result<_, Failure> {
-            let rendered = render(job)?;
-            let path = args.path.join(&job.file.path);
-            let staged = crate::atomic_file::stage_if_changed(&path, &rendered.body, durability)
-                .map_err(|e| Failure(e.to_string()))?;
-            Ok((staged, rendered.warnings))
-        });
-        let mut files = Vec::with_capacity(jobs.len());
-        let mut warnings = Vec::new();
-        let mut failure = None;
-        for (job, outcome) in jobs.iter().zip(staged) {
-            match outcome {
-                Ok((staged, file_warnings)) => {
-                    files.push(staged);
-                    warnings.extend(file_warnings.into_iter().map(|w| (job, w)));
-                }
-                Err(e) => {
-                    failure.get_or_insert(e);
-                }
-            }
-        }
-        if let Some(failure) = failure {
-            crate::atomic_file::discard(&files);
-            return Err(failure);
-        }
-        for (job, w) in warnings {
-            say(format!("depot: warning: {} ({w})", job.file.path.display()));
-        }
-        crate::atomic_file::commit(&files).map_err(|e| Failure(e.to_string()))?;
-        for (job, file) in jobs.iter().zip(&files) {
-            let path = args.path.join(&job.file.path);
-            if file.changes_the_file() {
-                say(format!("wrote {}", path.display()));
-            } else {
-                say(format!("unchanged {}", path.display()));
-            }
-        }
+        write_files(args, &jobs, render, &say)?;
     }
     if let Some(base) = base {
         summarise_missing(&doc, &selection, language, base, &say);
@@ -273,6 +220,70 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     // the prepared copies) one by one would only delay the exit, by about 60 ms.
     std::mem::forget(prepared);
     std::mem::forget(doc);
+    Ok(())
+}
+
+/// Renders and writes every planned file under `--path`: each is staged as soon as it is
+/// rendered (so bodies do not pile up in memory), and none replaces its file until every
+/// one is staged. With --sync, twice as many threads as cores: while some wait for the
+/// disk, the others render.
+fn write_files(
+    args: &GenerateArgs,
+    jobs: &[Job],
+    render: impl Fn(&Job) -> Result<formats::Rendered, formats::RenderError> + Sync,
+    say: &impl Fn(String),
+) -> Result<(), Failure> {
+    std::fs::create_dir_all(&args.path).map_err(|e| {
+        Failure(format!(
+            "cannot create the folder {}: {e}",
+            args.path.display()
+        ))
+    })?;
+    let (durability, threads) = if args.sync {
+        (Durability::Synced, 2 * crate::parallel::cores())
+    } else {
+        (Durability::Atomic, crate::parallel::cores())
+    };
+    let staged = crate::parallel::map(threads, jobs, |job| -> Result<_, Failure> {
+        let rendered = render(job)?;
+        let path = args.path.join(&job.file.path);
+        let staged = crate::atomic_file::stage_if_changed(&path, &rendered.body, durability)
+            .map_err(|e| Failure(e.to_string()))?;
+        Ok((staged, rendered.warnings))
+    });
+    let mut files = Vec::with_capacity(jobs.len());
+    let mut warnings = Vec::new();
+    let mut failure = None;
+    for (job, outcome) in jobs.iter().zip(staged) {
+        match outcome {
+            Ok((staged, file_warnings)) => {
+                files.push(staged);
+                warnings.extend(file_warnings.into_iter().map(|w| (job, w)));
+            }
+            Err(e) => {
+                failure.get_or_insert(e);
+            }
+        }
+    }
+    if let Some(failure) = failure {
+        crate::atomic_file::discard(&files);
+        return Err(failure);
+    }
+    for (job, w) in warnings {
+        say(format!("depot: warning: {} ({w})", job.file.path.display()));
+    }
+    crate::atomic_file::commit(&files).map_err(|e| Failure(e.to_string()))?;
+    for (job, file) in jobs.iter().zip(&files) {
+        let done = if file.changes_the_file() {
+            "wrote"
+        } else {
+            "unchanged"
+        };
+        say(format!(
+            "{done} {}",
+            args.path.join(&job.file.path).display()
+        ));
+    }
     Ok(())
 }
 
