@@ -1,6 +1,7 @@
-//! The nested view `locale -> SECTION -> ... -> KEY -> text` for json and yml, built once
-//! over the selected entries: sections in order of first appearance, a key that would also
-//! be a section (or a repeated path) reported and left out, the first one kept.
+//! The nested view `locale -> SECTION -> ... -> KEY -> text` for json and yml, built over
+//! the selected entries (or over all of them, once, for many renders: `build_all`):
+//! sections in order of first appearance, a key that would also be a section (or a
+//! repeated path) reported and left out, the first one kept.
 
 use crate::translations::formats::RenderError;
 use crate::translations::formats::arena::StrArena;
