@@ -17,7 +17,10 @@ mod tree;
 mod xlf;
 mod yml;
 
-// Shared with the HTTP tests in `tests/`, so it lives there.
+// Shared with the HTTP tests in `tests/`, so they live there.
+#[cfg(test)]
+#[path = "../../tests/support/ordered_json.rs"]
+mod ordered_json;
 #[cfg(test)]
 #[path = "../../tests/support/readback.rs"]
 mod readback;

@@ -1,11 +1,9 @@
 //! Round trips through the readers in `readback`, golden files for the basic sheet, and
 //! property tests over arbitrary texts and keys.
 
-use std::fmt;
-
 use proptest::prelude::*;
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
+use super::ordered_json::Json;
 use super::readback::{read_android, read_po, read_strings, read_xlf, read_yml};
 use super::*;
 use crate::translations::formats::escape::xml_forbidden;
@@ -13,86 +11,7 @@ use crate::translations::model::{Entry, LocaleSelection};
 
 // ------------------------------------------------------------------ fixtures
 
-/// A JSON value that keeps key order (serde_json's map sorts without `preserve_order`).
-#[derive(Debug, Clone, PartialEq)]
-enum Node {
-    Text(String),
-    Map(Vec<(String, Node)>),
-    Other,
-}
-
-impl<'de> Deserialize<'de> for Node {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Node, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Node;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Node, E> {
-                Ok(Node::Text(v.to_owned()))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Node, A::Error> {
-                let mut out = Vec::new();
-                while let Some((k, v)) = m.next_entry::<String, Node>()? {
-                    out.push((k, v));
-                }
-                Ok(Node::Map(out))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Node, A::Error> {
-                while s.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Node::Other)
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Node, E> {
-                Ok(Node::Other)
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Node, E> {
-                Ok(Node::Other)
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Node, E> {
-                Ok(Node::Other)
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Node, E> {
-                Ok(Node::Other)
-            }
-            fn visit_unit<E>(self) -> Result<Node, E> {
-                Ok(Node::Other)
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-impl Node {
-    fn get(&self, key: &str) -> &Node {
-        match self {
-            Node::Map(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v).unwrap(),
-            _ => panic!("not a map"),
-        }
-    }
-
-    /// `(path, text)` of every leaf, in order.
-    fn leaves(&self) -> Vec<(Vec<String>, String)> {
-        fn walk(n: &Node, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
-            match n {
-                Node::Text(t) => out.push((path.clone(), t.clone())),
-                Node::Map(m) => {
-                    for (k, v) in m {
-                        path.push(k.clone());
-                        walk(v, path, out);
-                        path.pop();
-                    }
-                }
-                Node::Other => panic!("unexpected value at {path:?}"),
-            }
-        }
-        let mut out = Vec::new();
-        walk(self, &mut Vec::new(), &mut out);
-        out
-    }
-}
-
-fn fixture(name: &str) -> Node {
+fn fixture(name: &str) -> Json {
     let path = format!(
         "{}/tests/fixtures/sheets/{name}",
         env!("CARGO_MANIFEST_DIR")
@@ -101,8 +20,8 @@ fn fixture(name: &str) -> Node {
 }
 
 /// The document a `locale -> ... -> text` tree stands for: keys in first-appearance order.
-fn doc_from_tree(all: &Node) -> Document {
-    let Node::Map(locales) = all else {
+fn doc_from_tree(all: &Json) -> Document {
+    let Json::Map(locales) = all else {
         panic!("not a map")
     };
     let mut doc = Document {
@@ -333,7 +252,7 @@ fn read_flat(
 fn read_tree(format: Format, body: &str) -> Result<Vec<(Vec<String>, String)>, String> {
     match format {
         Format::Json => {
-            let node: Node = serde_json::from_str(body).map_err(|e| e.to_string())?;
+            let node: Json = serde_json::from_str(body).map_err(|e| e.to_string())?;
             Ok(node.leaves())
         }
         Format::Yml => read_yml(body),
@@ -440,7 +359,7 @@ fn json_of_the_basic_sheet_equals_the_expected_fixture_in_order() {
         Format::Json,
         &RenderOptions::default(),
     );
-    let got: Node = serde_json::from_str(&body).unwrap();
+    let got: Json = serde_json::from_str(&body).unwrap();
     assert_eq!(&got, fixture("basic.expected.json").get("all"));
     assert_eq!(
         body,
