@@ -443,6 +443,35 @@ fn unchanged_files_are_left_alone_and_said_so() {
 }
 
 #[test]
+fn a_text_one_format_cannot_carry_changes_no_file_of_any_format() {
+    let dir = workdir();
+    // U+0001 is fine in json but XML (xlf) cannot hold it, not even as a reference.
+    let sheet = ">>>,en_US,de_DE\nOK,fine,gut\nBELL,ring \u{1} ring,klingeln\n";
+    std::fs::write(dir.path().join("bell.csv"), sheet).unwrap();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    std::fs::write(dir.path().join("out/en_US.json"), "old").unwrap();
+    let out = generate(
+        dir.path(),
+        &["--source", "bell.csv", "-f", "json,xlf,po", "-p", "out"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    let errors: Vec<_> = err
+        .lines()
+        .filter(|l| l.starts_with("depot: error:"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(
+        errors[0].contains("xlf") && errors[0].contains("U+0001"),
+        "{err}"
+    );
+    assert!(errors[0].contains("BELL"), "{err}");
+    // The json files were rendered too, but none replaced or added a file.
+    assert_eq!(files(&dir.path().join("out")), ["en_US.json"]);
+    assert_eq!(read(dir.path().join("out/en_US.json")), "old");
+}
+
+#[test]
 fn stdout_takes_one_format_only() {
     let dir = workdir();
     let out = generate(

@@ -19,6 +19,7 @@ use crate::translations::sheet;
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `--path -`: the translations go to stdout.
 const STDOUT: &str = "-";
@@ -244,22 +245,33 @@ fn write_files(
     } else {
         (Durability::Atomic, crate::parallel::cores())
     };
+    // After a failure the files not started yet are skipped (`None`): the run fails anyway.
+    let failed = AtomicBool::new(false);
     let staged = crate::parallel::map(threads, jobs, |job| -> Result<_, Failure> {
-        let rendered = render(job)?;
-        let path = args.path.join(&job.file.path);
-        let staged = crate::atomic_file::stage_if_changed(&path, &rendered.body, durability)
-            .map_err(|e| Failure(e.to_string()))?;
-        Ok((staged, rendered.warnings))
+        if failed.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let outcome = render(job).map_err(Failure::from).and_then(|rendered| {
+            let path = args.path.join(&job.file.path);
+            let staged = crate::atomic_file::stage_if_changed(&path, &rendered.body, durability)
+                .map_err(|e| Failure(e.to_string()))?;
+            Ok(Some((staged, rendered.warnings)))
+        });
+        if outcome.is_err() {
+            failed.store(true, Ordering::Relaxed);
+        }
+        outcome
     });
     let mut files = Vec::with_capacity(jobs.len());
     let mut warnings = Vec::new();
     let mut failure = None;
     for (job, outcome) in jobs.iter().zip(staged) {
         match outcome {
-            Ok((staged, file_warnings)) => {
+            Ok(Some((staged, file_warnings))) => {
                 files.push(staged);
                 warnings.extend(file_warnings.into_iter().map(|w| (job, w)));
             }
+            Ok(None) => {}
             Err(e) => {
                 failure.get_or_insert(e);
             }
