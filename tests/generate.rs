@@ -376,12 +376,35 @@ fn several_formats_in_one_run_write_what_separate_runs_write() {
             "{file}"
         );
     }
-    // One "wrote" line per file, the base folder warning said once per run.
+    // One "wrote" line per file.
     let err = stderr(&out);
     assert_eq!(
         err.lines().filter(|l| l.starts_with("wrote ")).count(),
         14,
         "{err}"
+    );
+
+    // --merge and --language give one file per format.
+    let cases: [(&[&str], [&str; 2]); 2] = [
+        (
+            &["--merge", "-f", "json,po", "-p", "merged"],
+            ["translations.json", "translations.po"],
+        ),
+        (
+            &["-l", "de_DE", "-n", "de", "-f", "yml,json", "-p", "one"],
+            ["de.json", "de.yml"],
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["--source", "edge.sheet.json"];
+        all.extend_from_slice(args);
+        assert_ok(&generate(dir.path(), &all));
+        let folder = dir.path().join(args[args.len() - 1]);
+        assert_eq!(files(&folder), expected, "{args:?}");
+    }
+    assert_eq!(
+        read(dir.path().join("one/de.json")),
+        r#"{"COMMON":{"OK":"OK"},"HOME":{"TITLE":"Willkommen"}}"#
     );
 }
 
