@@ -197,7 +197,7 @@ pub fn render(
     format: Format,
     opts: &RenderOptions,
 ) -> Result<Rendered, RenderError> {
-    render_with(doc, None, sel, format, opts, false)
+    render_alone(doc, sel, format, opts, false)
 }
 
 /// Like `render`, for a file that holds one locale: json and yml write that locale's tree
@@ -208,8 +208,31 @@ pub fn render_locale_tree(
     format: Format,
     opts: &RenderOptions,
 ) -> Result<Rendered, RenderError> {
-    render_with(doc, None, sel, format, opts, sel.locales.len() == 1)
+    render_alone(doc, sel, format, opts, sel.locales.len() == 1)
 }
+
+/// One render without a `Prepared` from the caller. A selection of most of the document
+/// (an unfiltered request) still goes through one: laying the texts out per locale costs
+/// a pass over them and halves the render, which otherwise takes a cache miss per text.
+/// A small selection is rendered from the document as it is.
+fn render_alone(
+    doc: &Document,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+    without_locale: bool,
+) -> Result<Rendered, RenderError> {
+    let selected: usize = sel.locales.iter().map(|ls| ls.entries.len()).sum();
+    let texts = doc.entries.len().saturating_mul(doc.locales.len());
+    if selected >= PREPARE_FROM_TEXTS && selected.saturating_mul(2) >= texts {
+        let prepared = Prepared::new(doc);
+        return render_with(doc, Some(&prepared), sel, format, opts, without_locale);
+    }
+    render_with(doc, None, sel, format, opts, without_locale)
+}
+
+/// Below this many selected texts, preparing costs more than it saves.
+const PREPARE_FROM_TEXTS: usize = 10_000;
 
 /// What the renders of one document can share, built on first use: the flat names of
 /// each style and the tree of all its keys. `render` builds them for its own selection

@@ -924,6 +924,42 @@ proptest! {
 }
 
 #[test]
+fn a_large_selection_renders_through_prepared_with_the_same_bodies() {
+    // 12,000 texts: over the size where `render` prepares the document itself.
+    // Valid language codes (xlf checks them): `aa`, `ab`, ...
+    let locales: Vec<String> = (0..60u8)
+        .map(|i| format!("{}{}", char::from(b'a' + i / 26), char::from(b'a' + i % 26)))
+        .collect();
+    let doc = Document {
+        entries: (0..200)
+            .map(|k| Entry {
+                path: vec![format!("S{}", k / 20), format!("K{k}")],
+                texts: (0..locales.len())
+                    .map(|l| Some(format!("text {k} \"{l}\" & more")))
+                    .collect(),
+                comment: (k % 7 == 0).then(|| "note".to_owned()),
+                ..Entry::default()
+            })
+            .collect(),
+        locales,
+        warnings: Vec::new(),
+    };
+    let all = Selection::all(&doc);
+    let opts = RenderOptions {
+        comments: true,
+        ..RenderOptions::default()
+    };
+    for format in Format::ALL {
+        let one_off = render_with(&doc, None, &all, format, &opts, false).unwrap();
+        assert_eq!(
+            render(&doc, &all, format, &opts).unwrap(),
+            one_off,
+            "{format}"
+        );
+    }
+}
+
+#[test]
 fn a_locale_tree_file_drops_the_locale_level_in_json_and_yml_only() {
     let doc = basic();
     let mut one = Selection::all(&doc);
