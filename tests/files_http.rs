@@ -56,14 +56,7 @@ async fn send(
         .send()
         .await
         .unwrap_or_else(|e| panic!("{url}: {e}"));
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    let body = response.bytes().await.expect("body").to_vec();
-    HttpReply {
-        status,
-        headers,
-        body,
-    }
+    HttpReply::read(response).await
 }
 
 async fn get(url: &str, headers: &[(&str, &str)]) -> HttpReply {

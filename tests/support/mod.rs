@@ -277,14 +277,7 @@ impl TestServer {
             request = request.header(*name, *value);
         }
         let response = request.send().await.expect("request succeeds");
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let body = response.bytes().await.expect("body").to_vec();
-        HttpReply {
-            status,
-            headers,
-            body,
-        }
+        HttpReply::read(response).await
     }
 }
 
@@ -303,6 +296,18 @@ pub struct HttpReply {
 }
 
 impl HttpReply {
+    /// Status, headers and the whole body (not decompressed) of `response`.
+    pub async fn read(response: reqwest::Response) -> HttpReply {
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = response.bytes().await.expect("body").to_vec();
+        HttpReply {
+            status,
+            headers,
+            body,
+        }
+    }
+
     pub fn text(&self) -> String {
         String::from_utf8(self.body.clone()).expect("UTF-8 body")
     }
