@@ -251,14 +251,7 @@ fn ios_language(locale: &str) -> String {
 /// Per selected locale, how many keys have a text in the base locale but none in it,
 /// counted over the keys the selection holds in any locale.
 pub fn missing_vs_base(doc: &Document, selection: &Selection, base: usize) -> Vec<(String, usize)> {
-    let mut selected = vec![false; doc.entries.len()];
-    for ls in &selection.locales {
-        for &e in &ls.entries {
-            if let Some(mark) = selected.get_mut(e) {
-                *mark = true;
-            }
-        }
-    }
+    let selected = selection.entries_in_any_locale(doc.entries.len());
     let has_text =
         |entry: &Entry, locale: usize| entry.texts.get(locale).is_some_and(Option::is_some);
     // One pass over the entries, each counted for every locale at once.

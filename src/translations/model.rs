@@ -109,4 +109,18 @@ impl Selection {
     pub fn is_empty(&self) -> bool {
         self.locales.iter().all(|l| l.entries.is_empty())
     }
+
+    /// For each of `entry_count` entries, whether some locale of the selection holds it
+    /// (indices past `entry_count` are ignored).
+    pub fn entries_in_any_locale(&self, entry_count: usize) -> Vec<bool> {
+        let mut selected = vec![false; entry_count];
+        for ls in &self.locales {
+            for &e in &ls.entries {
+                if let Some(mark) = selected.get_mut(e) {
+                    *mark = true;
+                }
+            }
+        }
+        selected
+    }
 }

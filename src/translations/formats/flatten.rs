@@ -153,12 +153,7 @@ impl<'a> Flat<'a> {
         style: NameStyle,
         keep_locale: bool,
     ) -> Flat<'a> {
-        let mut wanted = vec![false; doc.entries.len()];
-        for ls in &sel.locales {
-            for &e in &ls.entries {
-                wanted[e] = true;
-            }
-        }
+        let wanted = sel.entries_in_any_locale(doc.entries.len());
         let unprefixed = !Flat::prefixed(sel, keep_locale);
         let names = Names::build(doc, style, unprefixed, Some(&wanted));
         let shared = Shared {

@@ -75,12 +75,7 @@ pub(super) struct Tree<'a> {
 impl<'a> Tree<'a> {
     /// The tree of the entries `sel` selects, in any of its locales.
     pub(super) fn build(doc: &'a Document, sel: &Selection) -> Tree<'a> {
-        let mut wanted = vec![false; doc.entries.len()];
-        for ls in &sel.locales {
-            for &e in &ls.entries {
-                wanted[e] = true;
-            }
-        }
+        let wanted = sel.entries_in_any_locale(doc.entries.len());
         Tree::build_over(doc, |e| wanted[e])
     }
 
