@@ -306,8 +306,37 @@ pub fn label_of(path: &str) -> &'static str {
         .map_or("unmatched", |r| r.path)
 }
 
-/// A filter that accepts exactly this route's method and path and extracts its path
-/// parameters. A known path with another method is a 405 that lists the allowed methods.
+/// Whether a request with `method` is one for `route`: its own method, or HEAD on a GET
+/// route that has no HEAD route of its own (HEAD answers what GET would, without the body).
+fn accepts(route: &Route, method: &str) -> bool {
+    method == route.method
+        || (method == "HEAD"
+            && route.method == "GET"
+            && !ROUTES
+                .iter()
+                .any(|r| r.method == "HEAD" && r.path == route.path))
+}
+
+/// The methods `path` answers (HEAD wherever GET is), in table order, or none when no route
+/// has this path.
+pub fn allowed_methods(path: &str) -> Vec<&'static str> {
+    let mut methods = Vec::new();
+    for route in ROUTES
+        .iter()
+        .filter(|r| match_template(r.path, path).is_some())
+    {
+        for method in [route.method, "HEAD"] {
+            if accepts(route, method) && !methods.contains(&method) {
+                methods.push(method);
+            }
+        }
+    }
+    methods
+}
+
+/// A filter that accepts this route's method (and HEAD for a GET route) on its path and
+/// extracts its path parameters. A known path with another method is a 405 that lists
+/// the allowed methods.
 pub fn on(route: &'static Route) -> BoxedFilter<(PathParams,)> {
     warp::method()
         .and(warp::path::full())
@@ -315,19 +344,14 @@ pub fn on(route: &'static Route) -> BoxedFilter<(PathParams,)> {
             let Some(params) = match_template(route.path, full.as_str()) else {
                 return Err(warp::reject::not_found());
             };
-            if method.as_str() == route.method {
+            if accepts(route, method.as_str()) {
                 return Ok(params);
             }
-            let allowed: Vec<&str> = ROUTES
-                .iter()
-                .filter(|r| match_template(r.path, full.as_str()).is_some())
-                .map(|r| r.method)
-                .collect();
             Err(warp::reject::custom(WrongMethod(
                 ApiError::MethodNotAllowed {
                     method: method.to_string(),
                     path: route.path.to_owned(),
-                    allowed: allowed.join(", "),
+                    allowed: allowed_methods(full.as_str()).join(", "),
                 },
             )))
         })
