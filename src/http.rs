@@ -9,6 +9,7 @@ pub mod encoding;
 pub mod error;
 pub mod filters;
 pub mod metrics;
+pub mod openapi;
 pub mod query;
 pub mod routes;
 pub mod service;

@@ -139,7 +139,13 @@ mod tests {
     #[test]
     fn the_bearer_scheme_is_case_insensitive() {
         let a = auth(&["r1"], &[]);
-        for value in ["Bearer r1", "bearer r1", "BEARER r1", "bEaReR   r1 ", " Bearer r1"] {
+        for value in [
+            "Bearer r1",
+            "bearer r1",
+            "BEARER r1",
+            "bEaReR   r1 ",
+            " Bearer r1",
+        ] {
             let mut h = HeaderMap::new();
             h.insert(header::AUTHORIZATION, value.parse().unwrap());
             assert_eq!(access(&h, &a).unwrap(), Access::Reader, "{value:?}");
