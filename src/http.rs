@@ -1,12 +1,19 @@
-//! The HTTP edge shared by every route: the route table, errors to responses, metrics,
-//! and the system endpoints (health, metrics, OpenAPI).
+//! The HTTP edge shared by every route: the accept loop and the service around the routes
+//! (request-target rule, CORS, HEAD, panics, request log), the route table, errors to
+//! responses, metrics, and the system endpoints (health, metrics, OpenAPI).
 
+pub mod accept;
 pub mod auth;
+pub mod cors;
 pub mod encoding;
 pub mod error;
+pub mod filters;
 pub mod metrics;
+pub mod openapi;
 pub mod query;
 pub mod routes;
+pub mod service;
 pub mod system;
+pub mod target;
 
 pub use error::ApiError;

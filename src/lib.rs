@@ -4,6 +4,7 @@
 //! modules directly, and start the server with `server::serve` on port 0.
 #![forbid(unsafe_code)]
 
+pub mod app_state;
 pub mod atomic_file;
 pub mod cli;
 pub mod config;

@@ -316,19 +316,51 @@ fn validate(key: &Key, raw: &Raw) -> Result<Value, String> {
                 )),
             }
         }
-        Kind::List => match raw {
-            Raw::Text(s) => Ok(Value::List(split_list(s))),
-            Raw::Toml(toml::Value::Array(items)) => items
+        Kind::Origins => match list(raw)? {
+            items if items == ["*"] => Ok(Value::List(items)),
+            items => items
                 .iter()
-                .map(|v| match v {
-                    toml::Value::String(s) if !s.trim().is_empty() => Ok(s.trim().to_owned()),
-                    _ => Err("must be a list of non-empty strings".to_owned()),
-                })
+                .map(|item| web_origin(item))
                 .collect::<Result<_, _>>()
                 .map(Value::List),
-            Raw::Toml(_) => Err("must be a list of non-empty strings".into()),
         },
+        Kind::List => list(raw).map(Value::List),
     }
+}
+
+fn list(raw: &Raw) -> Result<Vec<String>, String> {
+    match raw {
+        Raw::Text(s) => Ok(split_list(s)),
+        Raw::Toml(toml::Value::Array(items)) => items
+            .iter()
+            .map(|v| match v {
+                toml::Value::String(s) if !s.trim().is_empty() => Ok(s.trim().to_owned()),
+                _ => Err("must be a list of non-empty strings".to_owned()),
+            })
+            .collect(),
+        Raw::Toml(_) => Err("must be a list of non-empty strings".into()),
+    }
+}
+
+/// `item` as the origin a browser sends (`https://app.example:8443`: host lower-cased,
+/// default port dropped); anything beyond scheme, host and port is refused.
+fn web_origin(item: &str) -> Result<String, String> {
+    let refused = || {
+        format!(
+            "must be * alone or a list of origins such as https://app.example (scheme, host and optional port; no path), got '{item}'"
+        )
+    };
+    let url = url::Url::parse(item).map_err(|_| refused())?;
+    let plain = url.path() == "/"
+        && url.query().is_none()
+        && url.fragment().is_none()
+        && url.username().is_empty()
+        && url.password().is_none();
+    let origin = url.origin();
+    if !origin.is_tuple() || !plain {
+        return Err(refused());
+    }
+    Ok(origin.ascii_serialization())
 }
 
 fn text(raw: &Raw) -> Result<String, String> {

@@ -27,6 +27,9 @@ pub enum Kind {
     },
     /// A list of words (TOML array, or comma-separated in the environment).
     List,
+    /// A list of web origins (`https://app.example`), or `*` alone; stored serialized as
+    /// browsers send them in `Origin`.
+    Origins,
     /// A log level.
     LogLevel,
 }
@@ -99,6 +102,8 @@ pub const KEYS: &[Key] = &[
         .doc("largest request body accepted (413 above it)"),
     key("server.shutdown_grace_secs", "DEPOT_SHUTDOWN_GRACE_SECS", "10", Kind::Integer { min: 0, max: 3600 })
         .doc("how long in-flight requests may run after SIGINT/SIGTERM"),
+    key("server.cors_origins", "DEPOT_CORS_ORIGINS", "", Kind::Origins)
+        .doc("origins whose browser scripts may call the API (https://app.example, ...), or * for any; none means CORS is off"),
     key("database.path", "DEPOT_DATABASE_PATH", "", Kind::Text)
         .restart()
         .doc("SQLite file of the file records; empty means <data_dir>/depot.sqlite3"),
@@ -220,7 +225,7 @@ pub fn commented_toml() -> String {
         }
         let value = match key.kind {
             Kind::Integer { .. } | Kind::Bool => key.default.to_owned(),
-            Kind::List => "[]".to_owned(),
+            Kind::List | Kind::Origins => "[]".to_owned(),
             _ => format!("\"{}\"", key.default),
         };
         let mode = if key.live { "live" } else { "restart" };

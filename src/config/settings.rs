@@ -28,6 +28,8 @@ pub struct Server {
     pub data_dir: PathBuf,
     pub body_limit_bytes: u64,
     pub shutdown_grace_secs: u64,
+    /// Origins allowed to make cross-origin requests (serialized, or `*` alone); empty: off.
+    pub cors_origins: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -189,6 +191,10 @@ impl Settings {
                 data_dir: data_dir.clone(),
                 body_limit_bytes: int("server.body_limit_bytes"),
                 shutdown_grace_secs: int("server.shutdown_grace_secs"),
+                cors_origins: match r.get("server.cors_origins") {
+                    Value::List(items) => items.clone(),
+                    _ => Vec::new(),
+                },
             },
             database: Database {
                 path: in_data("database.path", "depot.sqlite3"),

@@ -291,3 +291,69 @@ pub fn file_type_of(file_name: &str, content_type: Option<&str>) -> String {
         .or_else(|| content_type.map(str::to_owned))
         .unwrap_or_else(|| "application/octet-stream".to_owned())
 }
+
+/// `GET /files`, `GET /file`, `POST /files` and `DELETE /file`.
+pub fn routes(state: Arc<crate::app_state::AppState>) -> warp::filters::BoxedFilter<(Response,)> {
+    use crate::app_state::AppState;
+    use crate::http::error::respond;
+    use crate::http::filters::with_state;
+    use crate::http::query;
+    use crate::http::routes::{self as table, on};
+    use warp::Filter;
+
+    let list = on(&table::FILES_LIST)
+        .and(with_state(state.clone()))
+        .and(query::params())
+        .and(warp::header::headers_cloned())
+        .then(|_, state: Arc<AppState>, params, headers| async move {
+            let settings = state.config.settings();
+            respond(list_files(state.files.clone(), settings, params, headers).await)
+        });
+    let get = on(&table::FILE_GET)
+        .and(with_state(state.clone()))
+        .and(query::params())
+        .and(warp::header::headers_cloned())
+        .then(|_, state: Arc<AppState>, params, headers| async move {
+            let settings = state.config.settings();
+            let signer = match state.signer() {
+                Ok(signer) => signer,
+                Err(e) => return e.into_response(),
+            };
+            respond(get_file(state.files.clone(), settings, signer, params, headers).await)
+        });
+    let body_limit = state.config.settings().server.body_limit_bytes;
+    let create = on(&table::FILES_CREATE)
+        .and(with_state(state.clone()))
+        .and(warp::header::headers_cloned())
+        // The key is checked before the body is read.
+        .and_then(|_, state: Arc<AppState>, headers: HeaderMap| async move {
+            match auth::require_admin(&headers, &state.config.settings().auth) {
+                Ok(()) => Ok((state, headers)),
+                Err(e) => Err(warp::reject::custom(e)),
+            }
+        })
+        .untuple_one()
+        .and(warp::body::content_length_limit(body_limit))
+        .and(warp::multipart::form().max_length(body_limit))
+        .then(|state: Arc<AppState>, headers, form| async move {
+            let settings = state.config.settings();
+            let store = state.objects.as_ref().map(|o| o.store.clone());
+            respond(create_file(state.files.clone(), store, settings, headers, form).await)
+        });
+    let delete = on(&table::FILE_DELETE)
+        .and(with_state(state))
+        .and(query::params())
+        .and(warp::header::headers_cloned())
+        .then(|_, state: Arc<AppState>, params, headers| async move {
+            let settings = state.config.settings();
+            let store = state.objects.as_ref().map(|o| o.store.clone());
+            respond(delete_file(state.files.clone(), store, settings, params, headers).await)
+        });
+    list.or(get)
+        .unify()
+        .or(create)
+        .unify()
+        .or(delete)
+        .unify()
+        .boxed()
+}

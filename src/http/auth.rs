@@ -33,8 +33,8 @@ pub fn access(headers: &HeaderMap, auth: &Auth) -> Result<Access, ApiError> {
         None => None,
         Some(value) => {
             let text = value.to_str().unwrap_or_default();
-            match text.strip_prefix("Bearer ").map(str::trim) {
-                Some(key) if !key.is_empty() => Some(key),
+            match bearer_token(text) {
+                Some(key) => Some(key),
                 _ => {
                     return Err(ApiError::Unauthorized(
                         "the Authorization header must be 'Bearer <api key>'".into(),
@@ -57,6 +57,14 @@ pub fn access(headers: &HeaderMap, auth: &Auth) -> Result<Access, ApiError> {
     } else {
         Err(ApiError::Unauthorized("the API key is not valid".into()))
     }
+}
+
+/// The token of `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1), one or
+/// more spaces follow it, surrounding whitespace is ignored.
+fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// Writes need an admin key; with none configured, writes are off.
@@ -126,6 +134,30 @@ mod tests {
         let mut basic = HeaderMap::new();
         basic.insert(header::AUTHORIZATION, "Basic abc".parse().unwrap());
         assert!(matches!(access(&basic, &a), Err(ApiError::Unauthorized(_))));
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive() {
+        let a = auth(&["r1"], &[]);
+        for value in [
+            "Bearer r1",
+            "bearer r1",
+            "BEARER r1",
+            "bEaReR   r1 ",
+            " Bearer r1",
+        ] {
+            let mut h = HeaderMap::new();
+            h.insert(header::AUTHORIZATION, value.parse().unwrap());
+            assert_eq!(access(&h, &a).unwrap(), Access::Reader, "{value:?}");
+        }
+        for value in ["Bearer", "Bearer ", "Bearerr1", "Basic r1", "Token r1"] {
+            let mut h = HeaderMap::new();
+            h.insert(header::AUTHORIZATION, value.parse().unwrap());
+            assert!(
+                matches!(access(&h, &a), Err(ApiError::Unauthorized(m)) if m.contains("Bearer <api key>")),
+                "{value:?}"
+            );
+        }
     }
 
     #[test]

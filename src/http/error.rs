@@ -84,11 +84,22 @@ impl ApiError {
         };
         let mut response =
             warp::reply::with_status(warp::reply::json(&body), status).into_response();
-        if let ApiError::Unauthorized(_) = self {
-            response.headers_mut().insert(
-                warp::http::header::WWW_AUTHENTICATE,
-                warp::http::HeaderValue::from_static("Bearer"),
-            );
+        match &self {
+            ApiError::Unauthorized(_) => {
+                response.headers_mut().insert(
+                    warp::http::header::WWW_AUTHENTICATE,
+                    warp::http::HeaderValue::from_static("Bearer"),
+                );
+            }
+            // RFC 9110 §15.5.6: a 405 names the methods the resource has.
+            ApiError::MethodNotAllowed { allowed, .. } => {
+                if let Ok(value) = warp::http::HeaderValue::from_str(allowed) {
+                    response
+                        .headers_mut()
+                        .insert(warp::http::header::ALLOW, value);
+                }
+            }
+            _ => {}
         }
         response
     }

@@ -60,3 +60,46 @@ fn translations(state: &Arc<AppState>) -> serde_json::Value {
     part["consecutiveFailures"] = sync.consecutive_failures.into();
     part
 }
+
+/// `GET /health`, `GET /metrics`, `GET /openapi.json` and the OAuth consent callback.
+pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
+    use super::ApiError;
+    use super::filters::with_state;
+    use super::query;
+    use super::routes::{self as table, on};
+    use warp::Filter;
+    use warp::path::FullPath;
+
+    let health = on(&table::HEALTH)
+        .and(with_state(state.clone()))
+        .map(|_, state: Arc<AppState>| health(&state));
+    let metrics = on(&table::METRICS)
+        .and(with_state(state.clone()))
+        .map(|_, state: Arc<AppState>| metrics(&state));
+    let openapi = on(&table::OPENAPI).map(|_| openapi());
+    let oauth_callback = on(&table::OAUTH_CALLBACK)
+        .and(warp::path::full())
+        .and(query::params())
+        .and(with_state(state))
+        .map(
+            |_, path: FullPath, params: Vec<(String, String)>, state: Arc<AppState>| {
+                state
+                    .producer
+                    .answer_consent(path.as_str(), &params)
+                    .unwrap_or_else(|| {
+                        ApiError::NotFound(
+                            "no consent flow is under way; run `depot auth` to start one".into(),
+                        )
+                        .into_response()
+                    })
+            },
+        );
+    health
+        .or(metrics)
+        .unify()
+        .or(openapi)
+        .unify()
+        .or(oauth_callback)
+        .unify()
+        .boxed()
+}

@@ -186,3 +186,45 @@ fn stream_file(
         }
     })
 }
+
+/// `GET` and `HEAD /objects/{bucket}/{key}`.
+pub fn routes(state: Arc<crate::app_state::AppState>) -> warp::filters::BoxedFilter<(Response,)> {
+    use crate::app_state::AppState;
+    use crate::http::ApiError;
+    use crate::http::filters::with_state;
+    use crate::http::query;
+    use crate::http::routes::{self as table, on};
+    use warp::Filter;
+    use warp::path::FullPath;
+
+    // HEAD first: `on(GET route)` answers HEAD too, and a HEAD must reach the handler
+    // as one (it also accepts a URL signed for GET).
+    on(&table::OBJECT_HEAD)
+        .map(|p| (p, true))
+        .or(on(&table::OBJECT_GET).map(|p| (p, false)))
+        .unify()
+        .untuple_one()
+        .and(warp::path::full())
+        .and(query::raw())
+        .and(warp::header::headers_cloned())
+        .and(with_state(state))
+        .then(
+            |params, head, path: FullPath, query, headers, state: Arc<AppState>| async move {
+                let Some(endpoint) = state.objects.clone() else {
+                    return ApiError::NotFound(
+                        "the embedded object store is off (objects.enabled = false)".into(),
+                    )
+                    .into_response();
+                };
+                let request = ObjectRequest {
+                    head,
+                    params,
+                    path: path.as_str().to_owned(),
+                    query,
+                    headers,
+                };
+                endpoint.answer(request).await
+            },
+        )
+        .boxed()
+}

@@ -76,3 +76,22 @@ fn set_validators(headers: &mut HeaderMap, etag: &str) {
     );
     headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
 }
+
+/// `GET /translations`.
+pub fn routes(state: Arc<crate::app_state::AppState>) -> warp::filters::BoxedFilter<(Response,)> {
+    use crate::app_state::AppState;
+    use crate::http::error::respond;
+    use crate::http::filters::with_state;
+    use crate::http::query;
+    use crate::http::routes::{self as table, on};
+    use warp::Filter;
+
+    on(&table::TRANSLATIONS)
+        .and(with_state(state))
+        .and(query::params())
+        .and(warp::header::headers_cloned())
+        .then(|_, state: Arc<AppState>, params, headers| async move {
+            respond(get_translations(state.translations.clone(), params, headers).await)
+        })
+        .boxed()
+}

@@ -1,0 +1,144 @@
+//! What every request handler can reach: the configuration, the stores, the producer and
+//! the signer. Opened once by `depot serve` (or by a test), shared as `Arc<AppState>`.
+
+use crate::config::ConfigHandle;
+use crate::config::Settings;
+use crate::files::{FilesDb, RepoError};
+use crate::http::ApiError;
+use crate::http::metrics::Metrics;
+use crate::objects::routes::ObjectsEndpoint;
+use crate::objects::{CredentialsError, EmbeddedCredentials, ObjectError, ObjectStore};
+use crate::producer::Producer;
+use crate::signing::{
+    Addressing, Credentials, DEFAULT_MAX_CLOCK_SKEW, Signer, SigningTarget, Verifier,
+};
+use crate::translations::service::TranslationService;
+use crate::translations::store::StoreError;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+/// What every handler can reach.
+pub struct AppState {
+    pub config: ConfigHandle,
+    pub metrics: Metrics,
+    pub translations: Arc<TranslationService>,
+    pub producer: Arc<Producer>,
+    /// The embedded object store, when `objects.enabled`.
+    pub objects: Option<Arc<ObjectsEndpoint>>,
+    /// The embedded store's credentials (generated on first start).
+    pub embedded_credentials: Credentials,
+    pub files: FilesDb,
+    /// The signer for the settings in force, rebuilt when a reload changes them.
+    signer: Mutex<Option<(Arc<Settings>, Arc<Signer>)>>,
+    /// The address the server bound (known once serving starts), for embedded-store URLs.
+    bound: OnceLock<SocketAddr>,
+}
+
+/// Why the stores could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error("cannot create the data folder {path}: {reason}")]
+    DataDir { path: String, reason: String },
+    #[error(transparent)]
+    Translations(#[from] StoreError),
+    #[error(transparent)]
+    Objects(#[from] ObjectError),
+    #[error(transparent)]
+    Credentials(#[from] CredentialsError),
+    #[error(transparent)]
+    Files(#[from] RepoError),
+}
+
+impl AppState {
+    /// Creates the data folder and opens every store the settings name (blocking).
+    pub fn open(config: ConfigHandle) -> Result<AppState, OpenError> {
+        let settings = config.settings();
+        let data_dir = &settings.server.data_dir;
+        std::fs::create_dir_all(data_dir).map_err(|e| OpenError::DataDir {
+            path: data_dir.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        let embedded_credentials = EmbeddedCredentials::load_or_create(data_dir)?;
+        let files = FilesDb::open(&settings.database.path)?;
+        let objects = if settings.objects.enabled {
+            Some(Arc::new(ObjectsEndpoint {
+                store: Arc::new(ObjectStore::open(settings.objects.root.clone())?),
+                verifier: Verifier::new(
+                    embedded_credentials.access_key_id.clone(),
+                    embedded_credentials.secret_access_key.clone(),
+                    DEFAULT_MAX_CLOCK_SKEW,
+                ),
+                files: Some(files.clone()),
+            }))
+        } else {
+            None
+        };
+        let translations = Arc::new(TranslationService::open(&settings.translations)?);
+        Ok(AppState {
+            producer: Arc::new(Producer::new(config.clone(), translations.clone())),
+            translations,
+            objects,
+            embedded_credentials,
+            files,
+            config,
+            metrics: Metrics::default(),
+            signer: Mutex::new(None),
+            bound: OnceLock::new(),
+        })
+    }
+
+    /// Records the address the server listens on (the first call wins).
+    pub fn set_bound(&self, addr: SocketAddr) {
+        let _ = self.bound.set(addr);
+    }
+
+    /// The signer for the current settings: for `signing.endpoint` when set, else for the
+    /// embedded store at `<public_url>/objects` with the embedded credentials.
+    pub fn signer(&self) -> Result<Arc<Signer>, ApiError> {
+        let settings = self.config.settings();
+        let mut cached = self.signer.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((for_settings, signer)) = cached.as_ref()
+            && Arc::ptr_eq(for_settings, &settings)
+        {
+            return Ok(signer.clone());
+        }
+        let signing = &settings.signing;
+        let (target, credentials) = match &signing.endpoint {
+            Some(endpoint) => (
+                SigningTarget {
+                    endpoint: endpoint.clone(),
+                    addressing: signing.addressing,
+                    region: signing.region.clone(),
+                },
+                Credentials {
+                    access_key_id: signing.access_key_id.clone(),
+                    secret_access_key: signing.secret_access_key.clone(),
+                    session_token: signing.session_token.clone(),
+                },
+            ),
+            None => (
+                SigningTarget {
+                    endpoint: format!(
+                        "{}/objects",
+                        signing.public_url_for(
+                            self.bound.get().copied().unwrap_or(settings.server.listen)
+                        )
+                    ),
+                    addressing: Addressing::Path,
+                    region: signing.region.clone(),
+                },
+                self.embedded_credentials.clone(),
+            ),
+        };
+        let signer = Arc::new(Signer::new(target, credentials)?);
+        *cached = Some((settings, signer.clone()));
+        Ok(signer)
+    }
+
+    /// Makes every accepted write durable; called once the server has stopped.
+    pub fn flush(&self) {
+        if let Err(e) = self.translations.flush() {
+            tracing::error!(error = %e, "flushing the translations store failed");
+        }
+    }
+}
