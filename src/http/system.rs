@@ -29,8 +29,11 @@ pub fn metrics(state: &Arc<AppState>) -> Response {
     .into_response()
 }
 
+/// The document depends only on the route table, so it is serialised once per process.
 pub fn openapi() -> Response {
-    warp::reply::json(&super::routes::openapi()).into_response()
+    static BODY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let body = BODY.get_or_init(|| super::routes::openapi().to_string());
+    warp::reply::with_header(body.as_str(), "content-type", "application/json").into_response()
 }
 
 /// The translations part of `/health`: the served version, its key counts and warnings,
