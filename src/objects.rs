@@ -50,8 +50,9 @@ pub enum ObjectError {
     InvalidKey { key: String, reason: &'static str },
     #[error("no object '{key}' in bucket '{bucket}'")]
     NotFound { bucket: String, key: String },
+    /// Keys never clash in depot's layout; a file or folder put there by other means can.
     #[error(
-        "object key '{key}' in bucket '{bucket}' clashes with another key: one key cannot be both an object and a folder of other keys"
+        "object key '{key}' in bucket '{bucket}' cannot be written: something that is not one of depot's objects is in its place in the store's folder"
     )]
     KeyConflict { bucket: String, key: String },
     #[error("cannot {action} '{}': {source}", path.display())]

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::{FileRecord, FilesDb, FilesRepo, NewFileRecord, Permission, RecordError, RepoError};
 use crate::config::settings::Signing;
-use crate::objects::{IntentOp, ObjectError, ObjectStore};
+use crate::objects::{IntentOp, ObjectError, ObjectStore, object_path};
 
 /// The bucket of uploads that name none.
 pub const DEFAULT_BUCKET: &str = "depot";
@@ -106,11 +106,18 @@ impl Uploads {
         let store = self.objects.clone();
         let pending = blocking("object write", move || {
             let pending = store.begin(IntentOp::Put, &bucket, &key)?;
-            match content {
+            let put = match content {
                 Content::Bytes(bytes) => store.put(&bucket, &key, &bytes),
                 Content::File(path) => store.put_file(&bucket, &key, &path),
-            }?;
-            Ok(pending)
+            };
+            match put {
+                Ok(_) => Ok(pending),
+                // A failed put leaves no object behind: nothing to resolve.
+                Err(e) => {
+                    pending.finish();
+                    Err(e.into())
+                }
+            }
         })
         .await?;
         match self.files.insert(new.clone()).await {
@@ -152,6 +159,11 @@ pub async fn delete(
     let Some(record) = files.get_by_key(key.clone()).await? else {
         return Err(RepoError::NotFound { key }.into());
     };
+    if object_path(&record.bucket, &record.key).is_err() {
+        // A key the embedded store cannot hold (a record of an object kept elsewhere).
+        files.delete_by_key(key).await?;
+        return Ok(());
+    }
     let pending = {
         let store = store.clone();
         let (bucket, key) = (record.bucket.clone(), record.key.clone());
@@ -165,7 +177,7 @@ pub async fn delete(
     let removed = blocking("object delete", move || {
         match store.delete(&record.bucket, &record.key) {
             // A record of an object that was never here (imported, or signed elsewhere).
-            Ok(()) | Err(ObjectError::NotFound { .. } | ObjectError::InvalidKey { .. }) => Ok(()),
+            Ok(()) | Err(ObjectError::NotFound { .. }) => Ok(()),
             Err(e) => Err(e.into()),
         }
     })
@@ -212,7 +224,12 @@ pub fn recover(database: &Path, objects: &ObjectStore) -> Result<Recovery, RepoE
         if !has_record {
             match objects.delete(&intent.bucket, &intent.key) {
                 Ok(()) => recovery.orphans_removed += 1,
-                Err(ObjectError::NotFound { .. }) => {}
+                // Nothing there, or nothing that could ever have been.
+                Err(
+                    ObjectError::NotFound { .. }
+                    | ObjectError::InvalidKey { .. }
+                    | ObjectError::InvalidBucket { .. },
+                ) => {}
                 Err(e) => {
                     tracing::warn!(error = %e, "cannot remove an object left without its record");
                     continue;
@@ -250,4 +267,108 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| WriteError::Task(what, e.to_string()))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(key: &str) -> NewFileRecord {
+        NewFileRecord {
+            file_name: "f.bin".into(),
+            description: String::new(),
+            bucket: "bkt".into(),
+            status: 0,
+            file_type: "bin".into(),
+            permission: Permission::Public,
+            key: key.into(),
+            created_at: None,
+        }
+    }
+
+    #[test]
+    fn recovery_pairs_objects_with_records_and_leaves_the_rest_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = dir.path().join("files.sqlite3");
+        let mut repo = FilesRepo::open(&database).unwrap();
+        let store = ObjectStore::open(dir.path().join("objects")).unwrap();
+
+        // An upload killed after its object, before its record.
+        drop(store.begin(IntentOp::Put, "bkt", "cut/upload").unwrap());
+        store.put("bkt", "cut/upload", b"orphan").unwrap();
+        // An upload killed after its record, before the intent went.
+        drop(store.begin(IntentOp::Put, "bkt", "whole").unwrap());
+        store.put("bkt", "whole", b"kept").unwrap();
+        repo.insert(record("whole")).unwrap();
+        // A delete killed after the record went, before the object.
+        repo.insert(record("deleted")).unwrap();
+        store.put("bkt", "deleted", b"orphan").unwrap();
+        drop(store.begin(IntentOp::Delete, "bkt", "deleted").unwrap());
+        repo.delete_by_key("deleted").unwrap();
+        // A record of the same key in another bucket does not keep this object.
+        repo.insert(NewFileRecord {
+            bucket: "other".into(),
+            ..record("elsewhere")
+        })
+        .unwrap();
+        drop(store.begin(IntentOp::Put, "bkt", "elsewhere").unwrap());
+        store.put("bkt", "elsewhere", b"orphan").unwrap();
+        // A write under way (its intent held) and an object nobody wrote through depot.
+        let live = store.begin(IntentOp::Put, "bkt", "in-flight").unwrap();
+        store.put("bkt", "in-flight", b"live").unwrap();
+        store.put("bkt", "placed/by/hand", b"operator's").unwrap();
+        std::fs::write(dir.path().join("objects/.tmp/put-dead"), b"half").unwrap();
+
+        let recovery = recover(&database, &store).unwrap();
+        assert_eq!(
+            recovery,
+            Recovery {
+                temp_files: 1,
+                interrupted_writes: 4,
+                orphans_removed: 3,
+            }
+        );
+        for gone in ["cut/upload", "deleted", "elsewhere"] {
+            assert!(
+                matches!(store.stat("bkt", gone), Err(ObjectError::NotFound { .. })),
+                "{gone}"
+            );
+        }
+        for kept in ["whole", "in-flight", "placed/by/hand"] {
+            assert!(store.stat("bkt", kept).is_ok(), "{kept}");
+        }
+        // Nothing is left to resolve but the live write, which finishes on its own.
+        assert_eq!(recover(&database, &store).unwrap(), Recovery::default());
+        live.finish();
+        assert!(store.unfinished().is_empty());
+    }
+
+    #[test]
+    fn uploads_are_refused_while_signing_points_elsewhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = FilesDb::open(dir.path().join("files.sqlite3")).unwrap();
+        let store = Arc::new(ObjectStore::open(dir.path().join("objects")).unwrap());
+        let mut signing = Signing {
+            endpoint: Some("https://s3.example.com".into()),
+            region: "us-east-1".into(),
+            access_key_id: "AKIA1".into(),
+            secret_access_key: crate::config::Secret::new("secret"),
+            session_token: None,
+            addressing: crate::config::settings::Addressing::Path,
+            expires_secs: 900,
+            public_url: None,
+        };
+        let refused = Uploads::new(files.clone(), Some(store.clone()), &signing);
+        assert!(
+            matches!(&refused, Err(WriteError::S3Endpoint { endpoint }) if endpoint == "https://s3.example.com"),
+            "{:?}",
+            refused.err()
+        );
+        signing.endpoint = None;
+        assert!(matches!(
+            Uploads::new(files.clone(), None, &signing),
+            Err(WriteError::NoObjectStore)
+        ));
+        assert!(Uploads::new(files, Some(store), &signing).is_ok());
+    }
 }

@@ -129,15 +129,21 @@ pub const FILE_GET: Route = Route {
     method: "GET",
     path: "/file",
     summary: "One file record with a presigned GET URL (signedUrl)",
-    params: &[Param {
-        name: "key",
-        location: "query",
-        required: true,
-        description: "the record's key",
-    }],
+    params: &[
+        Param {
+            name: "key",
+            location: "query",
+            required: true,
+            description: "the record's key, URL-encoded (any S3 key: 1 to 1024 bytes of UTF-8)",
+        },
+        query(
+            "download",
+            "true or false (default): true signs response-content-disposition = attachment with the record's fileName (RFC 6266)",
+        ),
+    ],
     responses: &[
         (200, "the record plus signedUrl"),
-        (400, "key missing"),
+        (400, "key missing, or download neither true nor false"),
         (401, "a private record without a valid API key"),
         (404, "no record has this key"),
     ],
@@ -155,6 +161,10 @@ pub const FILES_CREATE: Route = Route {
         (
             403,
             "not an admin key, or writes are off (no auth.admin_keys)",
+        ),
+        (
+            409,
+            "uploads refused: signing.endpoint is set (content would not reach it), or objects.enabled is false",
         ),
         (413, "body over server.body_limit_bytes"),
     ],
@@ -199,11 +209,11 @@ const OBJECT_RESPONSES: &[(u16, &str)] = &[
     (206, "the requested byte range"),
     (
         400,
-        "a key that leaves the store (.., absolute, NUL) or malformed signature parameters",
+        "a key that leaves the store (.., absolute, NUL), some but not all signature parameters (AuthorizationQueryParametersError), or a bad response-* override",
     ),
     (
         403,
-        "SignatureDoesNotMatch, or AccessDenied for an expired URL (S3 XML body)",
+        "SignatureDoesNotMatch, or AccessDenied for an expired URL or an anonymous request (S3 XML body)",
     ),
     (404, "NoSuchKey"),
     (416, "range not satisfiable"),
@@ -213,6 +223,10 @@ const OBJECT_PARAMS: &[Param] = &[
     query(
         "X-Amz-Signature",
         "SigV4 query signature made with the embedded credentials (with the other X-Amz-* parameters)",
+    ),
+    query(
+        "response-content-disposition",
+        "signed override of Content-Disposition (also response-content-type, -cache-control, -content-encoding, -content-language, -expires)",
     ),
     Param {
         name: "Range",
