@@ -107,10 +107,8 @@ fn start_traffic(
                         .then(|| uploaded.lock().unwrap().pop())
                         .flatten();
                     let request = match &to_delete {
-                        Some(key) => client.delete(format!(
-                            "{base}/file?{}",
-                            support::query(&[("key", key)])
-                        )),
+                        Some(key) => client
+                            .delete(format!("{base}/file?{}", support::query(&[("key", key)]))),
                         None => {
                             let size = 64 * 1024 * (1 + (worker * 7 + n) % 16);
                             let part = reqwest::multipart::Part::bytes(vec![n as u8; size])
@@ -148,9 +146,9 @@ fn add_recovery_counts(log: &str, sums: &mut [usize; 3]) {
     else {
         return;
     };
-    for (sum, name) in sums
-        .iter_mut()
-        .zip(["temp_files=", "interrupted_writes=", "orphans_removed="])
+    for (sum, name) in
+        sums.iter_mut()
+            .zip(["temp_files=", "interrupted_writes=", "orphans_removed="])
     {
         *sum += line
             .split_once(name)
@@ -243,7 +241,10 @@ async fn kill_9_during_uploads_and_deletes_leaves_records_and_objects_paired() {
         .collect();
     let on_disk: HashSet<PathBuf> = files_below(&root.join("depot")).into_iter().collect();
     let without_object: Vec<_> = expected.difference(&on_disk).collect();
-    assert!(without_object.is_empty(), "records without object: {without_object:?}");
+    assert!(
+        without_object.is_empty(),
+        "records without object: {without_object:?}"
+    );
     let orphans: Vec<_> = on_disk.difference(&expected).collect();
     assert!(orphans.is_empty(), "objects without record: {orphans:?}");
     assert_eq!(files_below(&root.join(".tmp")), Vec::<PathBuf>::new());

@@ -1252,8 +1252,8 @@ fn an_s3_endpoint_without_credentials_is_a_configuration_error() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("depot starts");
-    let status = support::wait_with_limit(&mut serve, Duration::from_secs(20))
-        .expect("serve exits at once");
+    let status =
+        support::wait_with_limit(&mut serve, Duration::from_secs(20)).expect("serve exits at once");
     assert_eq!(status.code(), Some(1));
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut serve.stderr.take().expect("piped"), &mut stderr)

@@ -112,7 +112,13 @@ async fn send(method: &str, url: &str, headers: &[(&str, &str)]) -> HttpReply {
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    HttpReply::read(request.send().await.unwrap_or_else(|e| panic!("{url}: {e}"))).await
+    HttpReply::read(
+        request
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{url}: {e}")),
+    )
+    .await
 }
 
 async fn file_record(daemon: &Daemon, key: &str, extra: &[(&str, &str)]) -> (u16, Value) {
@@ -217,7 +223,13 @@ async fn hostile_keys_are_imported_listed_looked_up_downloaded_and_deleted() {
     // Deleted by their URL-encoded key: record and object go, the neighbours stay.
     let store = ObjectStore::open(dir.path().join("data/objects")).expect("store");
     let admin = format!("Bearer {ADMIN_KEY}");
-    for key in ["folder", "folder/", "100%", "ünï/日本語/файл.txt", "/leading-slash"] {
+    for key in [
+        "folder",
+        "folder/",
+        "100%",
+        "ünï/日本語/файл.txt",
+        "/leading-slash",
+    ] {
         let url = daemon.url(&format!("/file?{}", query(&[("key", key)])));
         let reply = send("DELETE", &url, &[("Authorization", &admin)]).await;
         assert_eq!(reply.status, 204, "{key:?}: {}", reply.text());
@@ -247,7 +259,10 @@ async fn download_true_signs_the_record_name_and_the_store_sends_it() {
     let (status, plain) = file_record(&daemon, &key, &[("download", "false")]).await;
     assert_eq!(status, 200, "{plain}");
     let plain_url = plain["signedUrl"].as_str().expect("url");
-    assert!(!plain_url.contains("response-content-disposition"), "{plain_url}");
+    assert!(
+        !plain_url.contains("response-content-disposition"),
+        "{plain_url}"
+    );
     let reply = send("GET", plain_url, &[]).await;
     assert_eq!(reply.status, 200);
     assert_eq!(reply.header("content-disposition"), None);
@@ -282,7 +297,10 @@ async fn download_true_signs_the_record_name_and_the_store_sends_it() {
     for value in ["1", "yes", "TRUE", ""] {
         let reply = send(
             "GET",
-            &daemon.url(&format!("/file?{}", query(&[("key", &key), ("download", value)]))),
+            &daemon.url(&format!(
+                "/file?{}",
+                query(&[("key", &key), ("download", value)])
+            )),
             &[],
         )
         .await;
@@ -329,14 +347,21 @@ async fn the_store_honours_signed_overrides_and_answers_like_s3_without_a_signat
     let reply = send("GET", &url, &[("Range", "bytes=2-4")]).await;
     assert_eq!(reply.status, 206, "{}", reply.text());
     assert_eq!(reply.body, b"234");
-    assert_eq!(reply.header("content-type"), Some("text/csv; charset=utf-8"));
+    assert_eq!(
+        reply.header("content-type"),
+        Some("text/csv; charset=utf-8")
+    );
     assert_eq!(reply.header("cache-control"), Some("no-store"));
     assert_eq!(reply.header("content-disposition"), Some("inline"));
 
     let bad = signer
-        .presign_get_with(BUCKET, &key, 60, chrono::Utc::now(), &[
-            ("response-content-type", "a\u{1}b"),
-        ])
+        .presign_get_with(
+            BUCKET,
+            &key,
+            60,
+            chrono::Utc::now(),
+            &[("response-content-type", "a\u{1}b")],
+        )
         .expect("signs");
     let reply = send("GET", &bad, &[]).await;
     assert_eq!(reply.status, 400, "{}", reply.text());

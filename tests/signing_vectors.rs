@@ -102,11 +102,6 @@ fn download_urls_carry_the_rfc_6266_name_exactly_as_botocore_signs_it() {
                 &[("response-content-disposition", &disposition)],
             )
             .expect("signs");
-        assert_eq!(
-            url,
-            text(&v, "expected_url"),
-            "{:?}",
-            text(&v, "file_name")
-        );
+        assert_eq!(url, text(&v, "expected_url"), "{:?}", text(&v, "file_name"));
     }
 }
