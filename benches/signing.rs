@@ -39,6 +39,21 @@ fn presign(c: &mut Criterion) {
     c.bench_function("presign_get warm signer", |b| {
         b.iter(|| signer.presign_get(black_box("files"), black_box(KEY), 900, black_box(now())))
     });
+    // `GET /file?download=true`: the name's disposition, then a URL with one more
+    // parameter, whose canonical query is sorted apart from the URL.
+    c.bench_function("presign_get download name", |b| {
+        b.iter(|| {
+            let disposition =
+                depot::files::download::attachment(black_box("Résumé 2026 (final).pdf"));
+            signer.presign_get_with(
+                black_box("files"),
+                black_box(KEY),
+                900,
+                black_box(now()),
+                &[("response-content-disposition", &disposition)],
+            )
+        })
+    });
     // Alternating days misses the one-slot key cache on every call.
     let days = [now(), now() + TimeDelta::days(1)];
     let mut day = 0;

@@ -61,8 +61,11 @@ impl AppState {
         let embedded_credentials = EmbeddedCredentials::load_or_create(data_dir)?;
         let files = FilesDb::open(&settings.database.path)?;
         let objects = if settings.objects.enabled {
+            let store = ObjectStore::open(settings.objects.root.clone())?;
+            // Writes a killed daemon left half done (the counts are logged).
+            crate::files::writes::recover(&settings.database.path, &store)?;
             Some(Arc::new(ObjectsEndpoint {
-                store: Arc::new(ObjectStore::open(settings.objects.root.clone())?),
+                store: Arc::new(store),
                 verifier: Verifier::new(
                     embedded_credentials.access_key_id.clone(),
                     embedded_credentials.secret_access_key.clone(),

@@ -120,7 +120,7 @@ pub struct AddArgs {
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Bucket of the new records.
-    #[arg(long, default_value = crate::files::routes::DEFAULT_BUCKET)]
+    #[arg(long, default_value = crate::files::writes::DEFAULT_BUCKET)]
     pub bucket: String,
     /// Who may read the records.
     #[arg(long, default_value = "public", value_parser = ["public", "private"])]

@@ -62,6 +62,7 @@ fn load_pinned(sources: &Sources, running: &[(&str, String)]) -> Result<Loaded, 
         )));
     }
     let mut settings = Settings::from_resolved(&resolved);
+    settings.signing.check().map_err(ConfigError::Invalid)?;
     if settings.google.token_store == settings::TokenStore::Json {
         settings.service.refresh_token = token_file::read(&settings.google.token_file)?;
     }

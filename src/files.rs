@@ -1,8 +1,10 @@
 //! File records: the model, the `GET /files` query, the SQLite repository with its
-//! migrations, the async pool handed to the HTTP layer, bulk import and the seeder.
-//! No HTTP here: handlers call these and map the error variants to statuses.
+//! migrations, the async pool handed to the HTTP layer, the writes that pair a record
+//! with its object, download names, bulk import and the seeder. No HTTP outside `routes`:
+//! handlers call these and map the error variants to statuses.
 
 pub mod cache;
+pub mod download;
 pub mod import;
 pub mod migrations;
 pub mod pool;
@@ -11,6 +13,7 @@ pub mod record;
 pub mod repo;
 pub mod routes;
 pub mod seed;
+pub mod writes;
 
 pub use pool::FilesDb;
 pub use query::{ListQuery, QueryError, key_from_params};
@@ -34,6 +37,21 @@ pub fn new_key() -> Result<String, getrandom::Error> {
     ))
 }
 
+/// Whether `key` has the shape of `new_key`'s keys (for tests).
+#[cfg(test)]
+pub(crate) fn is_new_key_shape(key: &str) -> bool {
+    let Some(uuid) = key.strip_suffix("-original") else {
+        return false;
+    };
+    uuid.len() == 36
+        && uuid.char_indices().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == '-',
+            14 => c == '4',
+            19 => "89ab".contains(c),
+            _ => c.is_ascii_digit() || ('a'..='f').contains(&c),
+        })
+}
+
 #[cfg(test)]
 mod key_tests {
     #[test]
@@ -45,6 +63,7 @@ mod key_tests {
         assert_eq!(&a[14..15], "4");
         assert!("89ab".contains(&a[19..20]));
         assert!(a.ends_with("-original"));
-        assert!(super::record::is_valid_key(&a), "{a}");
+        assert!(super::is_new_key_shape(&a), "{a}");
+        assert_eq!(super::record::validate_key(&a), Ok(()));
     }
 }

@@ -1,35 +1,41 @@
-//! The embedded object store's disk side: objects live in `root/{bucket}/{key}`, are written
-//! atomically (temp file, fsync, rename), and are read whole or by byte range. No HTTP here:
-//! the handlers map `ObjectError` and `RangeError` to statuses and S3 XML bodies.
+//! The embedded object store's disk side: objects live below `root/{bucket}/` (the key's
+//! layout is in `names`), are written atomically (temp file, fsync, rename), and are read
+//! whole or by byte range. No HTTP here: `routes` answers with `S3Error` bodies.
 
 mod content_type;
 mod credentials;
 mod names;
+mod pending;
 mod range;
 pub mod routes;
+mod s3_error;
+mod temp;
 mod xml;
 
 use std::fmt::Write as _;
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
 pub use content_type::content_type;
 pub use credentials::{CredentialsError, EmbeddedCredentials};
-pub use names::{validate_bucket, validate_key};
+pub use names::{object_path, validate_bucket, validate_key};
+pub use pending::{Intent, IntentOp, Pending, Unfinished};
 pub use range::{ByteRange, RangeError, parse_range};
+pub use s3_error::S3Error;
 pub use xml::s3_error_xml;
+
+use temp::TempFile;
 
 /// Temp files live here, inside the root (so a rename never crosses file systems) and
 /// under a name no bucket can have (bucket names start with a letter or digit).
 const TEMP_DIR: &str = ".tmp";
-/// Temp files older than this are leftovers of a crash; younger ones may belong to a put in
-/// progress in another depot process (`depot files add` next to `depot serve`).
-const STALE_TEMP_AGE: Duration = Duration::from_secs(3600);
+/// The intents of writes under way (see `pending`), under a name no bucket can have.
+const PENDING_DIR: &str = ".pending";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ObjectError {
@@ -44,8 +50,9 @@ pub enum ObjectError {
     InvalidKey { key: String, reason: &'static str },
     #[error("no object '{key}' in bucket '{bucket}'")]
     NotFound { bucket: String, key: String },
+    /// Keys never clash in depot's layout; a file or folder put there by other means can.
     #[error(
-        "object key '{key}' in bucket '{bucket}' clashes with another key: one key cannot be both an object and a folder of other keys"
+        "object key '{key}' in bucket '{bucket}' cannot be written: something that is not one of depot's objects is in its place in the store's folder"
     )]
     KeyConflict { bucket: String, key: String },
     #[error("cannot {action} '{}': {source}", path.display())]
@@ -116,14 +123,15 @@ pub struct ObjectStore {
 }
 
 impl ObjectStore {
-    /// Creates the root (and its temp folder) when missing, and removes temp files that a
-    /// crash left behind.
+    /// Creates the root (and its temp and intent folders) when missing. Leftovers of
+    /// killed processes are removed by `sweep_dead_temp_files` and `unfinished`, which the
+    /// daemon calls at start.
     pub fn open(root: PathBuf) -> Result<ObjectStore, ObjectError> {
-        let temp = root.join(TEMP_DIR);
-        fs::create_dir_all(&temp).map_err(ObjectError::io("create folder", &temp))?;
-        let store = ObjectStore { root };
-        store.sweep_stale_temp_files();
-        Ok(store)
+        for dir in [TEMP_DIR, PENDING_DIR] {
+            let dir = root.join(dir);
+            fs::create_dir_all(&dir).map_err(ObjectError::io("create folder", &dir))?;
+        }
+        Ok(ObjectStore { root })
     }
 
     pub fn root(&self) -> &Path {
@@ -132,11 +140,7 @@ impl ObjectStore {
 
     /// Where `bucket`/`key` lives on disk, after checking both names.
     pub fn path_of(&self, bucket: &str, key: &str) -> Result<PathBuf, ObjectError> {
-        validate_bucket(bucket)?;
-        validate_key(key)?;
-        let mut path = self.root.join(bucket);
-        path.extend(key.split('/'));
-        Ok(path)
+        Ok(self.root.join(object_path(bucket, key)?))
     }
 
     pub fn put(&self, bucket: &str, key: &str, bytes: &[u8]) -> Result<ObjectMeta, ObjectError> {
@@ -229,57 +233,21 @@ impl ObjectStore {
         }
     }
 
-    fn sweep_stale_temp_files(&self) {
-        let Ok(entries) = fs::read_dir(self.root.join(TEMP_DIR)) else {
-            return;
-        };
-        let now = SystemTime::now();
-        for entry in entries.flatten() {
-            let stale = entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > STALE_TEMP_AGE));
-            if stale {
-                let _ = fs::remove_file(entry.path());
-            }
-        }
-    }
-}
-
-/// A fresh temp file's path, removed on drop unless `disarm`ed after the rename.
-struct TempFile {
-    path: PathBuf,
-    armed: bool,
-}
-
-impl TempFile {
-    fn create(dir: &Path) -> Result<(TempFile, File), ObjectError> {
-        let mut random = [0u8; 8];
-        getrandom::fill(&mut random).map_err(|e| ObjectError::Io {
-            action: "pick a temp file name in",
-            path: dir.to_owned(),
-            source: io::Error::other(e),
-        })?;
-        let name: String = random.iter().map(|b| format!("{b:02x}")).collect();
-        let path = dir.join(format!("put-{name}"));
-        let file = File::options()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .map_err(ObjectError::io("create", &path))?;
-        Ok((TempFile { path, armed: true }, file))
+    /// Removes the temp files of puts whose process is gone (killed mid-write); a put
+    /// under way, in this process or another, holds a lock on its file and is left alone.
+    /// Returns how many were removed.
+    pub fn sweep_dead_temp_files(&self) -> usize {
+        temp::sweep_dead(&self.root.join(TEMP_DIR))
     }
 
-    fn disarm(mut self) {
-        self.armed = false;
+    /// Records that a write of `bucket`/`key` starts; see `pending`.
+    pub fn begin(&self, op: IntentOp, bucket: &str, key: &str) -> Result<Pending, ObjectError> {
+        Pending::begin(&self.root.join(PENDING_DIR), op, bucket, key)
     }
-}
 
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if self.armed {
-            let _ = fs::remove_file(&self.path);
-        }
+    /// The intents whose process is gone, each locked for the caller to resolve.
+    pub fn unfinished(&self) -> Vec<Unfinished> {
+        pending::unfinished(&self.root.join(PENDING_DIR))
     }
 }
 

@@ -72,12 +72,10 @@ pub enum SigningError {
     Expiry(u64),
     #[error("bucket must be non-empty and contain no '/', got '{0}'")]
     Bucket(String),
-    #[error(
-        "bucket '{0}' cannot be part of a host name (virtual-host addressing): use lowercase letters, digits, '-' and '.', or path-style addressing"
-    )]
-    VirtualHostBucket(String),
     #[error("object key must not be empty")]
     EmptyKey,
+    #[error("query parameter '{0}' is written by the signer itself and cannot be added")]
+    ReservedParam(String),
     #[error("signing time {0} is outside the years 0 to 9999")]
     Time(DateTime<Utc>),
 }
@@ -118,7 +116,8 @@ impl Signer {
         })
     }
 
-    /// A URL that lets its holder GET `bucket`/`key` for `expires_secs` seconds from `now`.
+    /// A URL that lets its holder GET `bucket`/`key` for `expires_secs` seconds from `now`:
+    /// byte for byte what botocore's `generate_presigned_url('get_object', ...)` makes.
     pub fn presign_get(
         &self,
         bucket: &str,
@@ -126,18 +125,34 @@ impl Signer {
         expires_secs: u64,
         now: DateTime<Utc>,
     ) -> Result<String, SigningError> {
+        self.presign_get_with(bucket, key, expires_secs, now, &[])
+    }
+
+    /// `presign_get` with extra signed query parameters (`response-content-disposition`,
+    /// ...), `(name, value)` unencoded. As botocore does, they come first in the URL, in the
+    /// order given, before the `X-Amz-*` ones; the signature covers them in sorted order.
+    pub fn presign_get_with(
+        &self,
+        bucket: &str,
+        key: &str,
+        expires_secs: u64,
+        now: DateTime<Utc>,
+        params: &[(&str, &str)],
+    ) -> Result<String, SigningError> {
         if !(MIN_EXPIRES_SECS..=MAX_EXPIRES_SECS).contains(&expires_secs) {
             return Err(SigningError::Expiry(expires_secs));
         }
         if bucket.is_empty() || bucket.contains('/') {
             return Err(SigningError::Bucket(bucket.to_owned()));
         }
-        let virtual_host = self.addressing == Addressing::VirtualHost;
-        if virtual_host && !is_host_label_bucket(bucket) {
-            return Err(SigningError::VirtualHostBucket(bucket.to_owned()));
-        }
+        // As botocore: a bucket that cannot be a host name goes in the path instead.
+        let virtual_host = self.addressing == Addressing::VirtualHost
+            && is_virtual_hostable(bucket, self.endpoint.scheme == "http");
         if key.is_empty() {
             return Err(SigningError::EmptyKey);
+        }
+        if let Some((name, _)) = params.iter().find(|(name, _)| is_auth_param(name)) {
+            return Err(SigningError::ReservedParam((*name).to_owned()));
         }
         let stamp = AmzDate::from_time(now).ok_or(SigningError::Time(now))?;
         let token = self.credentials.session_token.as_ref().map(Secret::expose);
@@ -150,7 +165,11 @@ impl Signer {
                 + bucket.len()
                 + 3 * key.len()
                 + self.credentials.access_key_id.len()
-                + token.map_or(0, |t| 3 * t.len()),
+                + token.map_or(0, |t| 3 * t.len())
+                + params
+                    .iter()
+                    .map(|(n, v)| 3 * (n.len() + v.len()) + 2)
+                    .sum::<usize>(),
         );
         url.push_str(self.endpoint.scheme);
         url.push_str("://");
@@ -170,7 +189,15 @@ impl Signer {
         encode_into(&mut url, key.as_bytes(), true);
         let path_end = url.len();
         url.push('?');
-        // Written in canonical (sorted) order, so the query doubles as the canonical query.
+        for (name, value) in params {
+            encode_into(&mut url, name.as_bytes(), false);
+            url.push('=');
+            encode_into(&mut url, value.as_bytes(), false);
+            url.push('&');
+        }
+        let auth_start = url.len();
+        // Written in canonical (sorted) order, so without extra parameters the query
+        // doubles as the canonical query.
         url.push_str("X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=");
         encode_into(&mut url, self.credentials.access_key_id.as_bytes(), false);
         url.push_str("%2F");
@@ -188,10 +215,17 @@ impl Signer {
         url.push_str("&X-Amz-SignedHeaders=host");
         let query_end = url.len();
 
+        let sorted;
+        let canonical_query = if params.is_empty() {
+            &url[auth_start..query_end]
+        } else {
+            sorted = sorted_query(&url[path_end + 1..query_end]);
+            sorted.as_str()
+        };
         let request_hash = canonical_request_hash(
             "GET",
             &url[path_start..path_end],
-            &url[path_end + 1..query_end],
+            canonical_query,
             &url[host_start..path_start],
         );
         let mac = self.keys.signing_mac(
@@ -204,6 +238,40 @@ impl Signer {
         url.push_str(hex(&signature.into_bytes()).as_str());
         Ok(url)
     }
+}
+
+/// An already canonically encoded query, its pairs sorted (by name, then value).
+fn sorted_query(query: &str) -> String {
+    let mut pairs: Vec<(&str, &str)> = query
+        .split('&')
+        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
+        .collect();
+    pairs.sort_unstable();
+    let mut out = String::with_capacity(query.len());
+    for (i, (name, value)) in pairs.into_iter().enumerate() {
+        if i > 0 {
+            out.push('&');
+        }
+        out.push_str(name);
+        out.push('=');
+        out.push_str(value);
+    }
+    out
+}
+
+/// The query parameters of SigV4 query authentication, which the signer writes itself.
+const AUTH_PARAMS: [&str; 7] = [
+    "X-Amz-Algorithm",
+    "X-Amz-Credential",
+    "X-Amz-Date",
+    "X-Amz-Expires",
+    "X-Amz-Security-Token",
+    "X-Amz-SignedHeaders",
+    "X-Amz-Signature",
+];
+
+fn is_auth_param(name: &str) -> bool {
+    AUTH_PARAMS.contains(&name)
 }
 
 /// One-off form of `Signer::presign_get`; a long-lived `Signer` reuses the derived key.
@@ -231,7 +299,12 @@ pub struct PresignedRequest<'a> {
 /// Why a presigned request was refused; `s3_code` gives the S3 error code for the XML body.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VerifyError {
-    /// Missing, repeated or malformed `X-Amz-*` parameter (including a bad expiry).
+    /// None of the signature parameters: an anonymous request, which S3 answers with
+    /// `AccessDenied` for an object that is not public.
+    #[error("Access Denied")]
+    Anonymous,
+    /// Some but not all signature parameters, or a repeated or malformed one (including
+    /// a bad expiry).
     #[error("{0}")]
     QueryParameters(String),
     #[error("The access key id '{0}' does not exist in our records.")]
@@ -253,6 +326,7 @@ pub enum VerifyError {
 impl VerifyError {
     pub fn s3_code(&self) -> &'static str {
         match self {
+            VerifyError::Anonymous => "AccessDenied",
             VerifyError::QueryParameters(_) => "AuthorizationQueryParametersError",
             VerifyError::UnknownAccessKey(_) => "InvalidAccessKeyId",
             VerifyError::SignatureMismatch => "SignatureDoesNotMatch",
@@ -297,6 +371,9 @@ impl Verifier {
         now: DateTime<Utc>,
     ) -> Result<(), VerifyError> {
         let query = ParsedQuery::parse(request.query)?;
+        if query.is_anonymous() {
+            return Err(VerifyError::Anonymous);
+        }
         let auth = query.auth()?;
         if auth.access_key_id != self.access_key_id {
             return Err(VerifyError::UnknownAccessKey(echo(&auth.access_key_id)));
@@ -710,16 +787,32 @@ fn is_valid_access_key_id(id: &str) -> bool {
             .any(|c| c == '/' || c.is_whitespace() || c.is_control())
 }
 
-/// A bucket that can sit in front of the endpoint host as DNS labels.
-fn is_host_label_bucket(bucket: &str) -> bool {
-    let bytes = bucket.as_bytes();
-    let edge_ok = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
-    edge_ok(bytes.first())
-        && edge_ok(bytes.last())
-        && !bucket.contains("..")
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'-' | b'.'))
+/// Whether virtual-host addressing puts `bucket` in the host name: botocore's
+/// `isVirtualHostableS3Bucket` (at least 3 characters, no uppercase, not an IPv4 address,
+/// host labels of 1 to 63 letters, digits and `-` not at either end). Over HTTPS a bucket
+/// with dots is not (it would break the endpoint's wildcard certificate), over HTTP it is.
+fn is_virtual_hostable(bucket: &str, allow_dots: bool) -> bool {
+    let valid_label = |label: &str| {
+        (1..=63).contains(&label.len())
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && !label.starts_with('-')
+            && !label.ends_with('-')
+    };
+    let looks_ipv4 = {
+        let parts: Vec<&str> = bucket.split('.').collect();
+        parts.len() == 4
+            && parts
+                .iter()
+                .all(|p| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let labels_ok = if allow_dots {
+        bucket.split('.').all(valid_label)
+    } else {
+        valid_label(bucket)
+    };
+    bucket.len() >= 3 && !bucket.bytes().any(|b| b.is_ascii_uppercase()) && !looks_ipv4 && labels_ok
 }
 
 fn echo(text: &str) -> String {
@@ -805,6 +898,20 @@ impl ParsedQuery {
             query.pairs.push((encoded_name, encoded_value));
         }
         Ok(query)
+    }
+
+    /// No signature parameter at all (`X-Amz-Security-Token` alone signs nothing either).
+    fn is_anonymous(&self) -> bool {
+        [
+            &self.algorithm,
+            &self.credential,
+            &self.date,
+            &self.expires,
+            &self.signed_headers,
+            &self.signature,
+        ]
+        .iter()
+        .all(|value| value.is_none())
     }
 
     fn auth(&self) -> Result<Auth, VerifyError> {

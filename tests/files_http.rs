@@ -1144,3 +1144,122 @@ async fn with_an_s3_endpoint_urls_are_signed_for_that_service() {
     );
     assert!(verify_presigned(&request, &credentials("another secret"), now, skew).is_err());
 }
+
+const S3_ENDPOINT_ENV: [(&str, &str); 3] = [
+    ("DEPOT_SIGNING_ENDPOINT", "http://127.0.0.1:9000"),
+    ("DEPOT_SIGNING_ACCESS_KEY_ID", "AKIAMINIOEXAMPLE0001"),
+    ("DEPOT_SIGNING_SECRET_ACCESS_KEY", "minio/secret/EXAMPLE"),
+];
+
+/// Files under the object store's buckets (its own `.tmp` and `.pending` left out).
+fn stored_objects(dir: &Path) -> Vec<std::path::PathBuf> {
+    fn walk(path: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir.join("data/objects"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        if !entry.file_name().to_string_lossy().starts_with('.') {
+            walk(&entry.path(), &mut out);
+        }
+    }
+    out
+}
+
+/// With `signing.endpoint` set, signed URLs point at that service, where depot uploads
+/// nothing yet: an upload that would land in the embedded store is refused, saying why,
+/// over HTTP (409 with the contract's body) and on the command line (one line, exit 1).
+#[tokio::test]
+async fn uploads_are_refused_while_signing_points_at_an_s3_endpoint() {
+    let dir = temp();
+    let mut env = S3_ENDPOINT_ENV.to_vec();
+    env.push(ADMIN_KEYS);
+    let daemon = Daemon::start(dir.path(), &[], &env).await;
+    let admin = format!("Bearer {ADMIN_KEY}");
+    let reply = send(
+        "POST",
+        &daemon.url("/files"),
+        &[("Authorization", admin.as_str())],
+        Some(upload_form("a.txt", b"a")),
+    )
+    .await;
+    assert_eq!(reply.status, 409, "{}", reply.text());
+    let message = reply.error_message();
+    assert!(
+        message.starts_with(
+            "uploads are refused while signing.endpoint is set (http://127.0.0.1:9000): "
+        ),
+        "{message}"
+    );
+    assert!(message.contains("depot files import"), "{message}");
+
+    std::fs::write(dir.path().join("b.txt"), "b").expect("written");
+    let output = support::depot(dir.path())
+        .envs(S3_ENDPOINT_ENV)
+        .args(["files", "add", "b.txt"])
+        .output()
+        .expect("depot runs");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let lines = stderr_lines(&output);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("uploads are refused while signing.endpoint is set"),
+        "{lines:?}"
+    );
+
+    let (_, list) = get_json(&daemon, "/files", None).await;
+    assert_eq!(list["meta"]["total"], "0");
+    assert_eq!(stored_objects(dir.path()), Vec::<std::path::PathBuf>::new());
+}
+
+/// An endpoint without its credentials cannot sign anything: a configuration error at
+/// load naming the keys, not a 500 on every `GET /file`.
+#[test]
+fn an_s3_endpoint_without_credentials_is_a_configuration_error() {
+    let dir = temp();
+    let endpoint = [("DEPOT_SIGNING_ENDPOINT", "http://127.0.0.1:9000")];
+    let output = support::depot(dir.path())
+        .envs(endpoint)
+        .args(["config", "check"])
+        .output()
+        .expect("depot runs");
+    assert_eq!(output.status.code(), Some(1));
+    let lines = stderr_lines(&output);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains(
+            "signing.endpoint is set (http://127.0.0.1:9000) but signing.access_key_id and signing.secret_access_key are empty"
+        ),
+        "{lines:?}"
+    );
+
+    let mut serve = support::depot(dir.path())
+        .envs(endpoint)
+        .env("DEPOT_SIGNING_ACCESS_KEY_ID", "AKIAMINIOEXAMPLE0001")
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("depot starts");
+    let status =
+        support::wait_with_limit(&mut serve, Duration::from_secs(20)).expect("serve exits at once");
+    assert_eq!(status.code(), Some(1));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut serve.stderr.take().expect("piped"), &mut stderr)
+        .expect("stderr");
+    assert!(
+        stderr.contains("but signing.secret_access_key is empty"),
+        "{stderr}"
+    );
+}

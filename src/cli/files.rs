@@ -3,8 +3,8 @@
 
 use super::{Failure, load_config};
 use crate::config::Sources;
-use crate::files::routes::{Content, file_type_of, store_new};
-use crate::files::{FilesDb, FilesRepo, NewFileRecord, Permission, import, new_key, seed};
+use crate::files::writes::{Content, Upload, Uploads};
+use crate::files::{FilesDb, FilesRepo, Permission, import, seed};
 use crate::objects::ObjectStore;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -31,24 +31,28 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
     let runtime = super::runtime()?;
     runtime.block_on(async {
         let files = FilesDb::open(&settings.database.path)?;
-        let objects = Arc::new(ObjectStore::open(settings.objects.root.clone())?);
+        let objects = settings
+            .objects
+            .enabled
+            .then(|| ObjectStore::open(settings.objects.root.clone()).map(Arc::new))
+            .transpose()?;
+        let uploads = Uploads::new(files, objects, &settings.signing)?;
         for path in options.paths {
             let file_name = path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let new = NewFileRecord {
-                file_type: file_type_of(&file_name, None),
+            let upload = Upload {
                 file_name,
-                description: options.description.clone(),
+                content_type: None,
                 bucket: options.bucket.clone(),
-                status: 0,
                 permission: options.permission,
-                key: new_key()?,
-                created_at: None,
+                description: options.description.clone(),
+                status: 0,
             };
-            new.validate()?;
-            let record = store_new(&files, &objects, new, Content::File(path)).await?;
+            let record = uploads
+                .store(upload.into_record()?, Content::File(path))
+                .await?;
             println!("{}", serde_json::to_string(&record)?);
         }
         Ok(())

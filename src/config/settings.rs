@@ -59,6 +59,77 @@ pub struct Signing {
 }
 
 impl Signing {
+    /// The signing settings as a whole, checked at load (and reload) rather than at the
+    /// first `GET /file`: with `signing.endpoint` set, both credentials are required, and
+    /// the endpoint, region and key id must make a signer; without it, the region and
+    /// `signing.public_url` must make one for the embedded store.
+    pub fn check(&self) -> Result<(), String> {
+        use crate::signing::{Credentials, Signer, SigningError, SigningTarget};
+        let (target, credentials) = match &self.endpoint {
+            Some(endpoint) => {
+                let missing: Vec<&str> = [
+                    ("signing.access_key_id", self.access_key_id.is_empty()),
+                    (
+                        "signing.secret_access_key",
+                        self.secret_access_key.is_empty(),
+                    ),
+                ]
+                .into_iter()
+                .filter_map(|(key, empty)| empty.then_some(key))
+                .collect();
+                if !missing.is_empty() {
+                    return Err(format!(
+                        "signing.endpoint is set ({endpoint}) but {} {} empty: set {} \
+                         (env DEPOT_SIGNING_ACCESS_KEY_ID, DEPOT_SIGNING_SECRET_ACCESS_KEY) to the \
+                         endpoint's credentials, or leave signing.endpoint empty to sign for \
+                         the embedded store",
+                        missing.join(" and "),
+                        if missing.len() == 1 { "is" } else { "are" },
+                        missing.join(" and "),
+                    ));
+                }
+                (
+                    SigningTarget {
+                        endpoint: endpoint.clone(),
+                        addressing: self.addressing,
+                        region: self.region.clone(),
+                    },
+                    Credentials {
+                        access_key_id: self.access_key_id.clone(),
+                        secret_access_key: self.secret_access_key.clone(),
+                        session_token: self.session_token.clone(),
+                    },
+                )
+            }
+            // The embedded store's own credentials are generated at start and always valid.
+            None => (
+                SigningTarget {
+                    endpoint: format!(
+                        "{}/objects",
+                        self.public_url.as_deref().unwrap_or("http://127.0.0.1")
+                    ),
+                    addressing: Addressing::Path,
+                    region: self.region.clone(),
+                },
+                Credentials {
+                    access_key_id: "DEPOT".into(),
+                    secret_access_key: Secret::new("embedded"),
+                    session_token: None,
+                },
+            ),
+        };
+        Signer::new(target, credentials).map(drop).map_err(|e| {
+            let key = match (&e, &self.endpoint) {
+                (SigningError::Endpoint { .. }, Some(_)) => "signing.endpoint",
+                (SigningError::Endpoint { .. }, None) => "signing.public_url",
+                (SigningError::Region(_), _) => "signing.region",
+                (SigningError::AccessKeyId(_), _) => "signing.access_key_id",
+                _ => "signing.secret_access_key",
+            };
+            format!("{key}: {e}")
+        })
+    }
+
     /// The base URL for embedded-store links: `public_url` when set, else the bound address
     /// (port 0 resolved; an unspecified IP such as 0.0.0.0 becomes loopback, the one address
     /// sure to reach this host — set `signing.public_url` for other clients).
@@ -268,5 +339,96 @@ impl Settings {
                 redirect_uri: text("service.redirect_uri"),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn signing(endpoint: Option<&str>, key_id: &str, secret: &str) -> Signing {
+        Signing {
+            endpoint: endpoint.map(str::to_owned),
+            region: "us-east-1".into(),
+            access_key_id: key_id.into(),
+            secret_access_key: Secret::new(secret),
+            session_token: None,
+            addressing: Addressing::Path,
+            expires_secs: 900,
+            public_url: None,
+        }
+    }
+
+    #[test]
+    fn an_endpoint_needs_both_credentials_named_in_the_error() {
+        let endpoint = Some("http://127.0.0.1:9000");
+        assert_eq!(signing(endpoint, "AKIA1", "secret").check(), Ok(()));
+        assert_eq!(
+            signing(endpoint, "", "").check().unwrap_err(),
+            "signing.endpoint is set (http://127.0.0.1:9000) but signing.access_key_id and \
+             signing.secret_access_key are empty: set signing.access_key_id and \
+             signing.secret_access_key (env DEPOT_SIGNING_ACCESS_KEY_ID, \
+             DEPOT_SIGNING_SECRET_ACCESS_KEY) to the endpoint's credentials, or leave \
+             signing.endpoint empty to sign for the embedded store"
+        );
+        let only_secret = signing(endpoint, "AKIA1", "").check().unwrap_err();
+        assert!(
+            only_secret.starts_with(
+                "signing.endpoint is set (http://127.0.0.1:9000) but signing.secret_access_key is empty"
+            ),
+            "{only_secret}"
+        );
+        // Without an endpoint the credentials are the embedded store's own.
+        assert_eq!(signing(None, "", "").check(), Ok(()));
+    }
+
+    #[test]
+    fn settings_that_cannot_make_a_signer_name_their_key() {
+        let endpoint = Some("http://127.0.0.1:9000");
+        let mut bad_region = signing(endpoint, "AKIA1", "secret");
+        bad_region.region = "us east".into();
+        assert!(
+            bad_region
+                .check()
+                .unwrap_err()
+                .starts_with("signing.region: "),
+            "{:?}",
+            bad_region.check()
+        );
+        bad_region.endpoint = None;
+        assert!(
+            bad_region
+                .check()
+                .unwrap_err()
+                .starts_with("signing.region: ")
+        );
+        assert!(
+            signing(endpoint, "AK IA", "secret")
+                .check()
+                .unwrap_err()
+                .starts_with("signing.access_key_id: ")
+        );
+        assert!(
+            signing(Some("http://user:pw@host"), "AKIA1", "secret")
+                .check()
+                .unwrap_err()
+                .starts_with("signing.endpoint: ")
+        );
+        let mut virtual_ip = signing(endpoint, "AKIA1", "secret");
+        virtual_ip.addressing = Addressing::VirtualHost;
+        assert!(
+            virtual_ip
+                .check()
+                .unwrap_err()
+                .starts_with("signing.endpoint: ")
+        );
+        let mut bad_public = signing(None, "", "");
+        bad_public.public_url = Some("http://host/depot?x=1".into());
+        assert!(
+            bad_public
+                .check()
+                .unwrap_err()
+                .starts_with("signing.public_url: ")
+        );
     }
 }

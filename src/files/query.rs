@@ -47,6 +47,8 @@ pub enum QueryError {
     Repeated { name: &'static str, count: usize },
     #[error("key is required")]
     KeyRequired,
+    #[error("download must be true or false, got '{value}'")]
+    Download { value: String },
 }
 
 impl ListQuery {
@@ -125,6 +127,18 @@ pub fn key_from_params(params: &[(String, String)]) -> Result<String, QueryError
     match single(params, "key")? {
         None | Some("") => Err(QueryError::KeyRequired),
         Some(k) => Ok(k.to_owned()),
+    }
+}
+
+/// `download` of `GET /file`: `true` or `false` (absent means false), nothing else, so a
+/// typo never silently gives the other behaviour.
+pub fn download_from_params(params: &[(String, String)]) -> Result<bool, QueryError> {
+    match single(params, "download")? {
+        None | Some("false") => Ok(false),
+        Some("true") => Ok(true),
+        Some(other) => Err(QueryError::Download {
+            value: other.to_owned(),
+        }),
     }
 }
 
@@ -349,6 +363,26 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             "key must be given once, got it 2 times"
+        );
+    }
+
+    #[test]
+    fn download_parameter_is_true_or_false() {
+        let download = |pairs: &[(&str, &str)]| download_from_params(&params(pairs));
+        assert_eq!(download(&[]), Ok(false));
+        assert_eq!(download(&[("download", "false")]), Ok(false));
+        assert_eq!(download(&[("download", "true")]), Ok(true));
+        for value in ["", "1", "yes", "TRUE", "True", "true "] {
+            assert_eq!(
+                download(&[("download", value)]).unwrap_err().to_string(),
+                format!("download must be true or false, got '{value}'")
+            );
+        }
+        assert_eq!(
+            download(&[("download", "true"), ("download", "true")])
+                .unwrap_err()
+                .to_string(),
+            "download must be given once, got it 2 times"
         );
     }
 

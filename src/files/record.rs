@@ -1,6 +1,6 @@
 //! The file record as the API shows it, the shape of a new record before the database
-//! gives it an id, and the validation rules every stored record obeys (key shape, bucket
-//! name, field lengths), shared by `POST /files`, `depot files import` and the repository.
+//! gives it an id, and the validation rules every stored record obeys (S3's key and bucket
+//! rules, field lengths), shared by `POST /files`, `depot files import` and the repository.
 
 use std::fmt;
 use std::str::FromStr;
@@ -14,8 +14,8 @@ pub const MAX_FILE_NAME_CHARS: usize = 1024;
 pub const MAX_DESCRIPTION_CHARS: usize = 4096;
 /// Longest `fileType` accepted, in characters.
 pub const MAX_FILE_TYPE_CHARS: usize = 255;
-/// Longest key suffix (after the UUID and its `-`), in characters.
-pub const MAX_KEY_SUFFIX_CHARS: usize = 64;
+/// Longest key, in bytes of UTF-8 (S3's limit).
+pub const MAX_KEY_BYTES: usize = 1024;
 
 /// One stored file, serialised exactly as `GET /files` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -88,12 +88,8 @@ impl FromStr for Permission {
 pub enum RecordError {
     #[error("permission must be public or private, got '{value}'")]
     Permission { value: String },
-    #[error(
-        "key must be a UUID (8-4-4-4-12 hex digits) optionally followed by '-' and up to \
-         {MAX_KEY_SUFFIX_CHARS} letters, digits, '-' or '_' (e.g. \
-         '0b7e4a52-2c5f-4c1e-9d0a-3f1b2c3d4e5f-original'), got '{value}'"
-    )]
-    Key { value: String },
+    #[error("key must be at most {MAX_KEY_BYTES} bytes of UTF-8 (S3's limit), got {len}")]
+    KeyTooLong { len: usize },
     #[error("{field} is required")]
     Required { field: &'static str },
     #[error("{field} must be at most {max} characters, got {len}")]
@@ -115,45 +111,21 @@ pub enum RecordError {
     CreatedAt { value: String },
 }
 
-/// The key rule: a UUID in its 8-4-4-4-12 hex form (either case; no version check, keys
-/// from other systems are welcome) plus an optional suffix: `-`, then 1 to 64 ASCII
-/// letters, digits, `-` or `_`, the first a letter or digit (`-original`, `-thumb_200`).
-/// Nothing in a key can reach outside a bucket folder (`/`, `.`, `\` never pass).
-pub fn is_valid_key(key: &str) -> bool {
-    let bytes = key.as_bytes();
-    if bytes.len() < 36 {
-        return false;
-    }
-    let (uuid, suffix) = bytes.split_at(36);
-    let uuid_ok = uuid.iter().enumerate().all(|(i, b)| match i {
-        8 | 13 | 18 | 23 => *b == b'-',
-        _ => b.is_ascii_hexdigit(),
-    });
-    let suffix_ok = match suffix {
-        [] => true,
-        [b'-', first, rest @ ..] => {
-            first.is_ascii_alphanumeric()
-                && rest.len() < MAX_KEY_SUFFIX_CHARS
-                && rest
-                    .iter()
-                    .all(|b| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_')
-        }
-        _ => false,
-    };
-    uuid_ok && suffix_ok
-}
-
+/// The key rule is S3's, since a catalogue often describes objects that already exist:
+/// 1 to 1024 bytes of UTF-8 without control characters. Anything else goes (spaces, `/`,
+/// `%`, `+`, quotes, non-ASCII letters, ...); the embedded object store and the signer
+/// each cope with every such key in their own way.
 pub fn validate_key(key: &str) -> Result<(), RecordError> {
     if key.is_empty() {
         return Err(RecordError::Required { field: "key" });
     }
-    if is_valid_key(key) {
-        Ok(())
-    } else {
-        Err(RecordError::Key {
-            value: key.to_owned(),
-        })
+    if key.len() > MAX_KEY_BYTES {
+        return Err(RecordError::KeyTooLong { len: key.len() });
     }
+    if key.chars().any(char::is_control) {
+        return Err(RecordError::ControlChar { field: "key" });
+    }
+    Ok(())
 }
 
 /// S3's bucket naming rules (what AWS, MinIO and Garage enforce), so every stored record
@@ -305,31 +277,34 @@ mod tests {
     }
 
     #[test]
-    fn key_shapes() {
+    fn keys_are_what_s3_allows() {
         for good in [
             KEY.to_string(),
             format!("{KEY}-original"),
-            KEY.to_uppercase(),
-            format!("{KEY}-thumb_200-x"),
-            format!("{KEY}-{}", "a".repeat(64)),
+            "a".to_string(),
+            "sp ace/+~'(!*;=&@$%/ünï 日本.png".to_string(),
+            "a//b/./c/../d/".to_string(),
+            "/leading".to_string(),
+            "\u{2028}line separator".to_string(),
+            "k".repeat(1024),
+            "é".repeat(512),
         ] {
-            assert!(is_valid_key(&good), "{good}");
+            assert_eq!(validate_key(&good), Ok(()), "{good}");
         }
-        for bad in [
-            String::new(),
-            "not-a-uuid".to_string(),
-            KEY[..35].to_string(),
-            KEY.replace('-', "_"),
-            format!("{KEY}original"),
-            format!("{KEY}-"),
-            format!("{KEY}--original"),
-            format!("{KEY}-../x"),
-            format!("{KEY}-a.png"),
-            format!("{KEY}-{}", "a".repeat(65)),
-            KEY.replacen('0', "g", 1),
-            format!("{KEY}-é"),
-        ] {
-            assert!(!is_valid_key(&bad), "{bad}");
+        assert_eq!(
+            validate_key(""),
+            Err(RecordError::Required { field: "key" })
+        );
+        assert_eq!(
+            validate_key(&"é".repeat(513)).unwrap_err().to_string(),
+            "key must be at most 1024 bytes of UTF-8 (S3's limit), got 1026"
+        );
+        for control in ["a\0b", "a\nb", "tab\t", "\u{7f}", "\u{85}"] {
+            assert_eq!(
+                validate_key(control).unwrap_err().to_string(),
+                "key must not contain control characters",
+                "{control:?}"
+            );
         }
     }
 
@@ -357,8 +332,8 @@ mod tests {
         );
         assert_eq!(err(|r| r.key.clear()), "key is required");
         assert_eq!(
-            err(|r| r.key = "abc".into()),
-            "key must be a UUID (8-4-4-4-12 hex digits) optionally followed by '-' and up to 64 letters, digits, '-' or '_' (e.g. '0b7e4a52-2c5f-4c1e-9d0a-3f1b2c3d4e5f-original'), got 'abc'"
+            err(|r| r.key = "a\u{1b}[2J".into()),
+            "key must not contain control characters"
         );
         let mut multi_line = sample_new(KEY);
         multi_line.description = "line one\nline two".into();

@@ -1,7 +1,9 @@
 //! `GET /files`, `GET /file`, `POST /files`, `DELETE /file`: parse, check access, call
-//! the repository and the object store, answer. Every error goes through `ApiError`.
+//! the repository, the signer or `writes`, answer. Every error goes through `ApiError`.
 
-use super::{FileRecord, FilesDb, ListQuery, NewFileRecord, Permission, key_from_params};
+use super::query::download_from_params;
+use super::writes::{self, Content, DEFAULT_BUCKET, Upload, Uploads};
+use super::{FileRecord, FilesDb, ListQuery, Permission, download, key_from_params};
 use crate::config::Settings;
 use crate::http::ApiError;
 use crate::http::auth;
@@ -13,9 +15,6 @@ use serde::Serialize;
 use std::sync::Arc;
 use warp::http::{HeaderMap, StatusCode};
 use warp::reply::{Reply, Response};
-
-/// The default bucket of uploads when the form names none.
-pub const DEFAULT_BUCKET: &str = "depot";
 
 #[derive(Serialize)]
 struct ListBody<'a> {
@@ -78,6 +77,7 @@ pub async fn get_file(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let key = key_from_params(&params)?;
+    let download = download_from_params(&params)?;
     let access = auth::access(&headers, &settings.auth)?;
     let record = files
         .get_by_key(key.clone())
@@ -88,28 +88,23 @@ pub async fn get_file(
             "this file record is private: send 'Authorization: Bearer <api key>'".into(),
         ));
     }
-    let signed_url = signer.presign_get(
+    let disposition = download.then(|| download::attachment(&record.file_name));
+    let overrides: Vec<(&str, &str)> = disposition
+        .iter()
+        .map(|d| ("response-content-disposition", d.as_str()))
+        .collect();
+    let signed_url = signer.presign_get_with(
         &record.bucket,
         &record.key,
         settings.signing.expires_secs,
         chrono::Utc::now(),
+        &overrides,
     )?;
     Ok(warp::reply::json(&SignedRecord {
         record: &record,
         signed_url,
     })
     .into_response())
-}
-
-/// The fields of an upload form, before the record exists.
-struct Upload {
-    file_name: String,
-    content: Vec<u8>,
-    content_type: Option<String>,
-    bucket: String,
-    permission: Permission,
-    description: String,
-    status: i64,
 }
 
 pub async fn create_file(
@@ -120,57 +115,13 @@ pub async fn create_file(
     form: warp::multipart::FormData,
 ) -> Result<Response, ApiError> {
     auth::require_admin(&headers, &settings.auth)?;
-    let objects = objects.ok_or_else(|| {
-        ApiError::Forbidden("uploads need the embedded object store (objects.enabled)".into())
-    })?;
-    let upload = read_form(form).await?;
-    let new = NewFileRecord {
-        file_type: file_type_of(&upload.file_name, upload.content_type.as_deref()),
-        file_name: upload.file_name,
-        description: upload.description,
-        bucket: upload.bucket,
-        status: upload.status,
-        permission: upload.permission,
-        key: super::new_key()
-            .map_err(|e| ApiError::Internal(format!("no randomness for a new key: {e}")))?,
-        created_at: None,
-    };
-    new.validate()?;
-    let record = store_new(&files, &objects, new, Content::Bytes(upload.content)).await?;
+    // Refused before the body is read.
+    let uploads = Uploads::new(files, objects, &settings.signing)?;
+    let (upload, content) = read_form(form).await?;
+    let record = uploads
+        .store(upload.into_record()?, Content::Bytes(content))
+        .await?;
     Ok(warp::reply::with_status(warp::reply::json(&record), StatusCode::CREATED).into_response())
-}
-
-/// The content of a new record: an upload's bytes, or a local file to copy.
-pub enum Content {
-    Bytes(Vec<u8>),
-    File(std::path::PathBuf),
-}
-
-/// Writes the content, then the record; when the record fails, the content is removed
-/// again, so neither half is left behind.
-pub async fn store_new(
-    files: &FilesDb,
-    objects: &Arc<ObjectStore>,
-    new: NewFileRecord,
-    content: Content,
-) -> Result<FileRecord, ApiError> {
-    let (bucket, key) = (new.bucket.clone(), new.key.clone());
-    let store = objects.clone();
-    let (b, k) = (bucket.clone(), key.clone());
-    tokio::task::spawn_blocking(move || match content {
-        Content::Bytes(bytes) => store.put(&b, &k, &bytes),
-        Content::File(path) => store.put_file(&b, &k, &path),
-    })
-    .await
-    .map_err(|e| ApiError::Internal(format!("object write task failed: {e}")))??;
-    match files.insert(new).await {
-        Ok(record) => Ok(record),
-        Err(e) => {
-            let store = objects.clone();
-            let _ = tokio::task::spawn_blocking(move || store.delete(&bucket, &key)).await;
-            Err(e.into())
-        }
-    }
 }
 
 pub async fn delete_file(
@@ -182,22 +133,12 @@ pub async fn delete_file(
 ) -> Result<Response, ApiError> {
     auth::require_admin(&headers, &settings.auth)?;
     let key = key_from_params(&params)?;
-    // The record goes first: the catalogue is what clients see, and an object left behind
-    // by a failure below is unreachable without its record.
-    let record = files.delete_by_key(key).await?;
-    if let Some(store) = objects {
-        let removed =
-            tokio::task::spawn_blocking(move || store.delete(&record.bucket, &record.key)).await;
-        match removed {
-            Ok(Ok(())) | Ok(Err(crate::objects::ObjectError::NotFound { .. })) => {}
-            Ok(Err(e)) => tracing::warn!(error = %e, "record deleted but its object was not"),
-            Err(e) => tracing::warn!(error = %e, "object delete task failed"),
-        }
-    }
+    writes::delete(&files, objects.as_ref(), key).await?;
     Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
 }
 
-async fn read_form(form: warp::multipart::FormData) -> Result<Upload, ApiError> {
+/// The upload's fields and its content.
+async fn read_form(form: warp::multipart::FormData) -> Result<(Upload, Vec<u8>), ApiError> {
     let bad = |m: String| ApiError::BadRequest(m);
     let mut parts = form;
     let mut file: Option<(String, Vec<u8>, Option<String>)> = None;
@@ -255,15 +196,15 @@ async fn read_form(form: warp::multipart::FormData) -> Result<Upload, ApiError> 
     }
     let (file_name, content, content_type) =
         file.ok_or_else(|| bad("the form needs a 'file' field with the content".into()))?;
-    Ok(Upload {
+    let upload = Upload {
         file_name,
-        content,
         content_type,
         bucket: bucket.unwrap_or_else(|| DEFAULT_BUCKET.to_owned()),
         permission: permission.unwrap_or(Permission::Public),
         description: description.unwrap_or_default(),
         status: status.unwrap_or(0),
-    })
+    };
+    Ok((upload, content))
 }
 
 async fn read_part(part: warp::multipart::Part) -> Result<Vec<u8>, warp::Error> {
@@ -278,18 +219,6 @@ async fn read_part(part: warp::multipart::Part) -> Result<Vec<u8>, warp::Error> 
             Ok(acc)
         })
         .await
-}
-
-/// `fileType` of a new record: the file name's extension (lower-cased), else the media
-/// type the client sent, else `application/octet-stream`.
-pub fn file_type_of(file_name: &str, content_type: Option<&str>) -> String {
-    std::path::Path::new(file_name)
-        .extension()
-        .and_then(|e| e.to_str())
-        .filter(|e| !e.is_empty())
-        .map(str::to_ascii_lowercase)
-        .or_else(|| content_type.map(str::to_owned))
-        .unwrap_or_else(|| "application/octet-stream".to_owned())
 }
 
 /// `GET /files`, `GET /file`, `POST /files` and `DELETE /file`.

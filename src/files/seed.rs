@@ -328,7 +328,7 @@ fn capitalise(word: &str) -> String {
 mod tests {
     use super::*;
     use crate::files::query::ListQuery;
-    use crate::files::record::{Permission, is_valid_key};
+    use crate::files::record::Permission;
 
     #[test]
     fn seeded_records_are_valid_and_counted() {
@@ -352,11 +352,7 @@ mod tests {
             .unwrap();
         assert_eq!(all.records.len(), 2_000);
         for r in &all.records {
-            assert!(
-                is_valid_key(&r.key) && r.key.ends_with("-original"),
-                "{}",
-                r.key
-            );
+            assert!(crate::files::is_new_key_shape(&r.key), "{}", r.key);
             assert!(crate::files::record::validate_bucket(&r.bucket).is_ok());
         }
         let span = all.records[0].created_at - all.records[1_999].created_at;

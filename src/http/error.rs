@@ -166,6 +166,20 @@ impl From<crate::objects::ObjectError> for ApiError {
     }
 }
 
+impl From<crate::files::writes::WriteError> for ApiError {
+    fn from(e: crate::files::writes::WriteError) -> ApiError {
+        use crate::files::writes::WriteError as E;
+        match e {
+            // The configuration in force cannot take uploads: nothing the request can fix.
+            E::S3Endpoint { .. } | E::NoObjectStore => ApiError::Conflict(e.to_string()),
+            E::Record(e) => e.into(),
+            E::Repo(e) => e.into(),
+            E::Object(e) => e.into(),
+            E::Random(_) | E::Task(..) => ApiError::Internal(e.to_string()),
+        }
+    }
+}
+
 /// A record that cannot be signed is a configuration problem (endpoint, credentials), not
 /// the client's: logged in full, answered generically.
 impl From<crate::signing::SigningError> for ApiError {
@@ -216,115 +230,6 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
         ApiError::Internal(format!("unhandled rejection: {rejection:?}"))
     };
     Ok(error.into_response())
-}
-
-/// An error of the embedded object store, answered the way S3 answers: an XML body with an
-/// S3 error code, so S3 clients and tools understand it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct S3Error {
-    pub status: StatusCode,
-    pub code: &'static str,
-    pub message: String,
-    pub resource: String,
-    /// Extra header for 416 (`Content-Range: bytes */len`).
-    pub content_range: Option<String>,
-}
-
-impl S3Error {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> S3Error {
-        S3Error {
-            status,
-            code,
-            message: message.into(),
-            resource: String::new(),
-            content_range: None,
-        }
-    }
-
-    pub fn at(mut self, resource: &str) -> S3Error {
-        self.resource = resource.to_owned();
-        self
-    }
-
-    pub fn into_response(self, head: bool) -> Response {
-        if self.status == StatusCode::INTERNAL_SERVER_ERROR {
-            tracing::error!(detail = %self.message, resource = %self.resource, "object store error");
-        }
-        let message = if self.status == StatusCode::INTERNAL_SERVER_ERROR {
-            "We encountered an internal error. Please try again."
-        } else {
-            &self.message
-        };
-        let request_id = format!("{:016x}", rand_id());
-        let xml = crate::objects::s3_error_xml(self.code, message, &self.resource, &request_id);
-        let mut response = if head {
-            // HEAD answers carry no body, only the status and headers.
-            Response::new(Default::default())
-        } else {
-            Response::new(xml.into())
-        };
-        *response.status_mut() = self.status;
-        let headers = response.headers_mut();
-        headers.insert(
-            warp::http::header::CONTENT_TYPE,
-            warp::http::HeaderValue::from_static("application/xml"),
-        );
-        if let Some(range) = self
-            .content_range
-            .and_then(|r| warp::http::HeaderValue::from_str(&r).ok())
-        {
-            headers.insert(warp::http::header::CONTENT_RANGE, range);
-        }
-        response
-    }
-}
-
-/// A request id for S3 error bodies: unique enough to find a request in the log.
-fn rand_id() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let start = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
-    start ^ NEXT.fetch_add(1, Ordering::Relaxed).rotate_left(48)
-}
-
-impl From<crate::objects::ObjectError> for S3Error {
-    fn from(e: crate::objects::ObjectError) -> S3Error {
-        use crate::objects::ObjectError as E;
-        let (status, code) = match &e {
-            E::InvalidBucket { .. } => (StatusCode::BAD_REQUEST, "InvalidBucketName"),
-            E::InvalidKey { .. } => (StatusCode::BAD_REQUEST, "InvalidArgument"),
-            E::NotFound { .. } => (StatusCode::NOT_FOUND, "NoSuchKey"),
-            E::KeyConflict { .. } => (StatusCode::CONFLICT, "InvalidArgument"),
-            E::Io { .. } => (StatusCode::INTERNAL_SERVER_ERROR, "InternalError"),
-        };
-        S3Error::new(status, code, e.to_string())
-    }
-}
-
-impl From<crate::signing::VerifyError> for S3Error {
-    fn from(e: crate::signing::VerifyError) -> S3Error {
-        use crate::signing::VerifyError as E;
-        let status = match e {
-            E::QueryParameters(_) | E::InvalidUri => StatusCode::BAD_REQUEST,
-            _ => StatusCode::FORBIDDEN,
-        };
-        S3Error::new(status, e.s3_code(), e.message())
-    }
-}
-
-impl From<crate::objects::RangeError> for S3Error {
-    fn from(e: crate::objects::RangeError) -> S3Error {
-        let mut error = S3Error::new(
-            StatusCode::RANGE_NOT_SATISFIABLE,
-            "InvalidRange",
-            "The requested range is not satisfiable",
-        );
-        error.content_range = Some(e.content_range());
-        error
-    }
 }
 
 #[cfg(test)]

@@ -265,19 +265,26 @@ const KEY_PARAM: Param = Param {
     name: "key",
     location: "query",
     required: true,
-    description: "the record's key",
+    description: "the record's key, URL-encoded (any S3 key: 1 to 1024 bytes of UTF-8)",
     schema: Schema::Text,
 };
 
 pub const FILE_GET: Route = Route {
-    params: &[KEY_PARAM],
+    params: &[
+        KEY_PARAM,
+        query(
+            "download",
+            "true or false (default): true signs response-content-disposition = attachment with the record's fileName (RFC 6266)",
+            Schema::Boolean,
+        ),
+    ],
     responses: &[
         reply(
             200,
             "the record plus signedUrl",
             Content::Json("SignedFileRecord"),
         ),
-        error(400, "key missing"),
+        error(400, "key missing, or download neither true nor false"),
         error(401, "a private record without a valid API key"),
         error(404, "no record has this key"),
     ],
@@ -297,6 +304,10 @@ pub const FILES_CREATE: Route = Route {
         error(
             403,
             "not an admin key, or writes are off (no auth.admin_keys)",
+        ),
+        error(
+            409,
+            "uploads refused: signing.endpoint is set (content would not reach it), or objects.enabled is false",
         ),
         error(413, "body over server.body_limit_bytes"),
     ],
@@ -363,12 +374,12 @@ const OBJECT_RESPONSES: &[Reply] = &[
     },
     reply(
         400,
-        "a key that leaves the store (.., absolute, NUL) or malformed signature parameters",
+        "a key that leaves the store (.., absolute, NUL), some but not all signature parameters (AuthorizationQueryParametersError), or a bad response-* override",
         Content::S3Error,
     ),
     reply(
         403,
-        "SignatureDoesNotMatch, or AccessDenied for an expired or unsigned URL",
+        "SignatureDoesNotMatch, or AccessDenied for an expired URL or an anonymous request",
         Content::S3Error,
     ),
     reply(404, "NoSuchKey", Content::S3Error),
@@ -401,6 +412,13 @@ const OBJECT_PARAMS: &[Param] = &[
     },
     signature_param("X-Amz-SignedHeaders", "host"),
     signature_param("X-Amz-Signature", "the SigV4 query signature (hex)"),
+    Param {
+        required: false,
+        ..signature_param(
+            "response-content-disposition",
+            "signed override of Content-Disposition (also response-content-type, -cache-control, -content-encoding, -content-language, -expires)",
+        )
+    },
     Param {
         name: "Range",
         location: "header",

@@ -1,17 +1,28 @@
 //! `GET`/`HEAD /objects/{bucket}/{key}`: the embedded object store over HTTP. A request
 //! must carry a valid SigV4 query signature made with the embedded credentials; it may ask
-//! for one byte range. Errors are S3-style XML, so S3 tools understand them.
+//! for one byte range and, in signed `response-*` parameters, for other response headers.
+//! Errors are S3-style XML, so S3 tools understand them.
 
-use super::{ObjectStore, parse_range};
+use super::{ObjectStore, S3Error, parse_range};
 use crate::files::FilesDb;
-use crate::http::error::S3Error;
 use crate::http::routes::PathParams;
 use crate::signing::{PresignedRequest, Verifier, percent_decode};
 use bytes::{Bytes, BytesMut};
 use std::sync::Arc;
 use tokio::io::AsyncReadExt;
+use warp::http::header::HeaderName;
 use warp::http::{HeaderMap, HeaderValue, StatusCode, header};
 use warp::reply::Response;
+
+/// The query parameters that set a response header, as S3 has them (`GetObject`).
+const RESPONSE_OVERRIDES: [(&str, HeaderName); 6] = [
+    ("response-cache-control", header::CACHE_CONTROL),
+    ("response-content-disposition", header::CONTENT_DISPOSITION),
+    ("response-content-encoding", header::CONTENT_ENCODING),
+    ("response-content-language", header::CONTENT_LANGUAGE),
+    ("response-content-type", header::CONTENT_TYPE),
+    ("response-expires", header::EXPIRES),
+];
 
 /// Size of the chunks a body is streamed in.
 const CHUNK: usize = 64 * 1024;
@@ -69,6 +80,8 @@ impl ObjectsEndpoint {
         super::validate_bucket(&bucket)?;
         super::validate_key(&key)?;
         self.verify(&request)?;
+        // Signed with the rest of the query, so only the URL's maker chose them.
+        let overrides = response_overrides(&request.query)?;
         let file_type = self.recorded_file_type(&bucket, &key).await;
 
         let store = self.store.clone();
@@ -84,24 +97,14 @@ impl ObjectsEndpoint {
                 None => None,
             };
             let meta = object.meta.clone();
-            let (file, length) = object.into_range(range).map_err(|e| {
-                S3Error::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "InternalError",
-                    e.to_string(),
-                )
-            })?;
+            let (file, length) = object
+                .into_range(range)
+                .map_err(|e| S3Error::internal(e.to_string()))?;
             let content_type = super::content_type(&file_type.unwrap_or_default(), &key);
             Ok::<_, S3Error>((file, length, range, meta, content_type))
         })
         .await
-        .map_err(|e| {
-            S3Error::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "InternalError",
-                e.to_string(),
-            )
-        })??;
+        .map_err(|e| S3Error::internal(e.to_string()))??;
         let (file, length, range, meta, content_type) = opened;
 
         let mut response = if request.head {
@@ -127,6 +130,9 @@ impl ObjectsEndpoint {
         set(header::ACCEPT_RANGES, "bytes".to_owned());
         if let Some(range) = range {
             set(header::CONTENT_RANGE, range.content_range(meta.len));
+        }
+        for (name, value) in overrides {
+            headers.insert(name, value);
         }
         Ok(response)
     }
@@ -167,6 +173,83 @@ impl ObjectsEndpoint {
             other => Ok(other?),
         }
     }
+}
+
+/// The `response-*` parameters of a raw query, as the headers they set. A value that is
+/// not a valid header value, or a parameter given twice, is refused.
+fn response_overrides(query: &str) -> Result<Vec<(HeaderName, HeaderValue)>, S3Error> {
+    let mut found: Vec<(HeaderName, HeaderValue)> = Vec::new();
+    for piece in query.split('&') {
+        let (raw_name, raw_value) = piece.split_once('=').unwrap_or((piece, ""));
+        let Some((param, header)) = percent_decode(raw_name).and_then(|name| {
+            RESPONSE_OVERRIDES
+                .iter()
+                .find(|(param, _)| *param == name)
+                .cloned()
+        }) else {
+            continue;
+        };
+        if found.iter().any(|(h, _)| *h == header) {
+            return Err(S3Error::invalid_argument(format!(
+                "{param} must appear once"
+            )));
+        }
+        let value = percent_decode(raw_value)
+            .and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok())
+            .ok_or_else(|| {
+                S3Error::invalid_argument(format!(
+                    "{param} must be a header value: UTF-8 text without control characters"
+                ))
+            })?;
+        found.push((header, value));
+    }
+    Ok(found)
+}
+
+impl S3Error {
+    /// The XML body of S3 (no body for HEAD); internal details go to the log only.
+    pub fn into_response(self, head: bool) -> Response {
+        if self.status == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!(detail = %self.message, resource = %self.resource, "object store error");
+        }
+        let message = if self.status == StatusCode::INTERNAL_SERVER_ERROR {
+            "We encountered an internal error. Please try again."
+        } else {
+            &self.message
+        };
+        let request_id = format!("{:016x}", request_id());
+        let xml = super::s3_error_xml(self.code, message, &self.resource, &request_id);
+        let mut response = if head {
+            // HEAD answers carry no body, only the status and headers.
+            Response::new(Default::default())
+        } else {
+            Response::new(xml.into())
+        };
+        *response.status_mut() = self.status;
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/xml"),
+        );
+        if let Some(range) = self
+            .content_range
+            .and_then(|r| HeaderValue::from_str(&r).ok())
+        {
+            headers.insert(header::CONTENT_RANGE, range);
+        }
+        response
+    }
+}
+
+/// A request id for S3 error bodies: unique enough to find a request in the log.
+fn request_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let start = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    start ^ NEXT.fetch_add(1, Ordering::Relaxed).rotate_left(48)
 }
 
 /// Streams `length` bytes of `file` from its current position, in chunks.

@@ -402,10 +402,60 @@ fn bad_bucket_or_key_is_refused() {
         credentials("AK", "SK", None),
     )
     .expect("signer");
-    assert_eq!(
-        virtual_host.presign_get("My_Bucket", "k", 60, now),
-        Err(SigningError::VirtualHostBucket("My_Bucket".into()))
+    // A bucket that cannot be a host name goes in the path, as botocore does.
+    let url = virtual_host
+        .presign_get("My_Bucket", "k", 60, now)
+        .expect("signs");
+    assert!(
+        url.starts_with("https://s3.amazonaws.com/My_Bucket/k?"),
+        "{url}"
     );
+}
+
+/// Where botocore 1.43 (`addressing_style = virtual`, endpoint `http://minio.example.com`
+/// or its `https://` form) put each bucket: in the host name or in the path.
+#[test]
+fn virtual_host_buckets_are_the_ones_botocore_puts_in_the_host() {
+    let now = time("20240315T120000Z");
+    let signer = |endpoint: &str| {
+        Signer::new(
+            target(endpoint, Addressing::VirtualHost, "us-east-1"),
+            credentials("AK", "SK", None),
+        )
+        .expect("signer")
+    };
+    let (http, https) = (
+        signer("http://minio.example.com"),
+        signer("https://minio.example.com"),
+    );
+    let in_host = |signer: &Signer, bucket: &str| {
+        let url = signer.presign_get(bucket, "k", 60, now).expect("signs");
+        url.contains(&format!("://{bucket}.minio.example.com/k?"))
+    };
+    let long = "a".repeat(63);
+    let too_long = "a".repeat(64);
+    for (bucket, over_http) in [
+        ("abc", true),
+        ("ab-c", true),
+        ("a--b", true),
+        ("a.b.c", true),
+        ("1.2.3.4.5", true),
+        (long.as_str(), true),
+        ("a-.b", false),
+        ("ab-", false),
+        ("-ab", false),
+        ("a.-b", false),
+        ("a..b", false),
+        ("192.168.1.1", false),
+        ("Abc", false),
+        ("a_b", false),
+        ("ab", false),
+        (too_long.as_str(), false),
+    ] {
+        assert_eq!(in_host(&http, bucket), over_http, "http {bucket}");
+        let over_https = over_http && !bucket.contains('.');
+        assert_eq!(in_host(&https, bucket), over_https, "https {bucket}");
+    }
 }
 
 #[test]
@@ -539,7 +589,14 @@ fn query_problems_map_to_their_s3_codes() {
             .message()
             .starts_with("missing X-Amz-Date")
     );
-    assert_eq!(code(""), "AuthorizationQueryParametersError");
+    // No signature parameter at all is an anonymous request; some of them is malformed.
+    assert_eq!(check(""), Err(VerifyError::Anonymous));
+    assert_eq!(check("versionId=1&x"), Err(VerifyError::Anonymous));
+    assert_eq!(code(""), "AccessDenied");
+    assert_eq!(
+        code("X-Amz-Algorithm=AWS4-HMAC-SHA256"),
+        "AuthorizationQueryParametersError"
+    );
     assert_eq!(
         code(&format!("{query}&X-Amz-Date=20240315T120000Z")),
         "AuthorizationQueryParametersError"
@@ -590,6 +647,49 @@ fn query_problems_map_to_their_s3_codes() {
     shuffled.reverse();
     assert_eq!(check(&shuffled.join("&")), Ok(()));
     assert_eq!(check(&query.replace("%2F", "%2f")), Ok(()));
+}
+
+#[test]
+fn extra_parameters_are_signed_and_come_first() {
+    let now = time("20240315T120000Z");
+    let disposition = "attachment; filename=\"a b.txt\"; filename*=UTF-8''a%20b.txt";
+    let url = local_signer(None)
+        .presign_get_with(
+            "test-bucket",
+            "a b.txt",
+            60,
+            now,
+            &[("response-content-disposition", disposition)],
+        )
+        .expect("signs");
+    let (host, path, query) = split_url(&url);
+    assert!(
+        query.starts_with(
+            "response-content-disposition=attachment%3B%20filename%3D%22a%20b.txt%22%3B%20filename%2A%3DUTF-8%27%27a%2520b.txt&X-Amz-Algorithm="
+        ),
+        "{query}"
+    );
+    assert_eq!(
+        local_verifier().verify(&get(host, path, query), now),
+        Ok(())
+    );
+    let changed = query.replace("attachment", "inline");
+    assert_eq!(
+        local_verifier().verify(&get(host, path, &changed), now),
+        Err(VerifyError::SignatureMismatch)
+    );
+    let dropped = query
+        .split_once('&')
+        .map(|(_, rest)| rest)
+        .expect("more parameters");
+    assert_eq!(
+        local_verifier().verify(&get(host, path, dropped), now),
+        Err(VerifyError::SignatureMismatch)
+    );
+    assert_eq!(
+        local_signer(None).presign_get_with("b", "k", 60, now, &[("X-Amz-Expires", "1")]),
+        Err(SigningError::ReservedParam("X-Amz-Expires".into()))
+    );
 }
 
 #[test]

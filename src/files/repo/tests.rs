@@ -138,13 +138,49 @@ fn duplicate_key_is_a_conflict() {
 }
 
 #[test]
+fn keys_of_any_s3_shape_are_stored_and_found_byte_for_byte() {
+    let keys = [
+        "a",
+        "a/",
+        "a/b",
+        "A/B",
+        "sp ace+%25~'(!*;=&@$",
+        "ünï/日本語",
+        "%",
+        "_",
+        "100%_match",
+    ];
+    let mut repo = FilesRepo::open_in_memory().unwrap();
+    for (i, k) in keys.iter().enumerate() {
+        let mut r = rec(i as u64, "f.txt", Permission::Public, i as i64);
+        r.key = (*k).into();
+        repo.insert(r).unwrap();
+    }
+    for k in keys {
+        assert_eq!(
+            repo.get_by_key(k).unwrap().map(|r| r.key),
+            Some(k.to_owned())
+        );
+    }
+    // Keys are exact: no case folding, and no LIKE wildcards.
+    assert_eq!(repo.get_by_key("b").unwrap(), None);
+    assert_eq!(repo.get_by_key("a/B").unwrap(), None);
+    assert_eq!(repo.get_by_key("100%").unwrap(), None);
+    assert_eq!(repo.delete_by_key("%").unwrap().key, "%");
+    assert_eq!(
+        repo.get_by_key("100%_match").unwrap().map(|r| r.key),
+        Some("100%_match".into())
+    );
+}
+
+#[test]
 fn invalid_record_is_refused_before_sql() {
     let mut repo = FilesRepo::open_in_memory().unwrap();
     let mut bad = rec(1, "a.txt", Permission::Public, 0);
-    bad.key = "nope".into();
+    bad.key = "line\nbreak".into();
     assert!(matches!(
         repo.insert(bad.clone()).unwrap_err(),
-        RepoError::Invalid(RecordError::Key { .. })
+        RepoError::Invalid(RecordError::ControlChar { field: "key" })
     ));
     assert!(matches!(
         repo.insert_many(vec![rec(2, "b.txt", Permission::Public, 0), bad])

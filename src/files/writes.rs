@@ -1,0 +1,374 @@
+//! Writes that touch both halves of a file, its record and its object: storing an upload,
+//! deleting, and, at start, finishing what a killed process left half done. Each write
+//! first leaves an intent in the object store (`objects::Pending`), so that "an object
+//! exists exactly when its record does" can be restored after a `kill -9` at any point.
+//! Used by `POST /files`, `DELETE /file` and `depot files add`; no HTTP here.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{FileRecord, FilesDb, FilesRepo, NewFileRecord, Permission, RecordError, RepoError};
+use crate::config::settings::Signing;
+use crate::objects::{IntentOp, ObjectError, ObjectStore, object_path};
+
+/// The bucket of uploads that name none.
+pub const DEFAULT_BUCKET: &str = "depot";
+
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// Uploads would land in the embedded store while signed URLs point at the endpoint.
+    #[error(
+        "uploads are refused while signing.endpoint is set ({endpoint}): depot would keep the \
+         content in its embedded object store, but signed URLs point at the endpoint, where \
+         nothing would be uploaded. Upload the object to the endpoint with an S3 tool and \
+         record it with `depot files import`, or unset signing.endpoint to use the embedded store"
+    )]
+    S3Endpoint { endpoint: String },
+    #[error("uploads need the embedded object store, which is off: set objects.enabled = true")]
+    NoObjectStore,
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+    #[error(transparent)]
+    Object(#[from] ObjectError),
+    #[error("no randomness for a new key: {0}")]
+    Random(String),
+    #[error("the {0} task failed: {1}")]
+    Task(&'static str, String),
+}
+
+/// The content of a new record: an upload's bytes, or a local file to copy.
+pub enum Content {
+    Bytes(Vec<u8>),
+    File(PathBuf),
+}
+
+/// What an upload says about itself; the key and `fileType` are depot's to choose.
+pub struct Upload {
+    pub file_name: String,
+    /// The media type the client sent with the content, if any.
+    pub content_type: Option<String>,
+    pub bucket: String,
+    pub permission: Permission,
+    pub description: String,
+    pub status: i64,
+}
+
+impl Upload {
+    /// The record of this upload under a new key, checked.
+    pub fn into_record(self) -> Result<NewFileRecord, WriteError> {
+        let record = NewFileRecord {
+            file_type: file_type_of(&self.file_name, self.content_type.as_deref()),
+            file_name: self.file_name,
+            description: self.description,
+            bucket: self.bucket,
+            status: self.status,
+            permission: self.permission,
+            key: super::new_key().map_err(|e| WriteError::Random(e.to_string()))?,
+            created_at: None,
+        };
+        record.validate()?;
+        Ok(record)
+    }
+}
+
+/// Where uploads go: the embedded object store. Made only when uploads can be honest, so
+/// a refused upload is refused before its body is read.
+pub struct Uploads {
+    files: FilesDb,
+    objects: Arc<ObjectStore>,
+}
+
+impl Uploads {
+    pub fn new(
+        files: FilesDb,
+        objects: Option<Arc<ObjectStore>>,
+        signing: &Signing,
+    ) -> Result<Uploads, WriteError> {
+        if let Some(endpoint) = &signing.endpoint {
+            return Err(WriteError::S3Endpoint {
+                endpoint: endpoint.clone(),
+            });
+        }
+        let objects = objects.ok_or(WriteError::NoObjectStore)?;
+        Ok(Uploads { files, objects })
+    }
+
+    /// Writes the content, then the record. A failure removes the content again; a kill
+    /// leaves the intent, and the next start removes an object that got no record.
+    pub async fn store(
+        &self,
+        new: NewFileRecord,
+        content: Content,
+    ) -> Result<FileRecord, WriteError> {
+        let (bucket, key) = (new.bucket.clone(), new.key.clone());
+        let store = self.objects.clone();
+        let pending = blocking("object write", move || {
+            let pending = store.begin(IntentOp::Put, &bucket, &key)?;
+            let put = match content {
+                Content::Bytes(bytes) => store.put(&bucket, &key, &bytes),
+                Content::File(path) => store.put_file(&bucket, &key, &path),
+            };
+            match put {
+                Ok(_) => Ok(pending),
+                // A failed put leaves no object behind: nothing to resolve.
+                Err(e) => {
+                    pending.finish();
+                    Err(e.into())
+                }
+            }
+        })
+        .await?;
+        match self.files.insert(new.clone()).await {
+            Ok(record) => {
+                pending.finish();
+                Ok(record)
+            }
+            Err(e) => {
+                let store = self.objects.clone();
+                let removed = blocking("object delete", move || {
+                    Ok(store.delete(&new.bucket, &new.key)?)
+                })
+                .await;
+                match removed {
+                    Ok(()) => pending.finish(),
+                    // The intent stays; the next start removes the object.
+                    Err(error) => {
+                        tracing::warn!(%error, "record refused and its object not removed")
+                    }
+                }
+                Err(e.into())
+            }
+        }
+    }
+}
+
+/// Removes the record of `key` and, from the embedded store when it is on, its object.
+/// The record goes first: the catalogue is what clients see. A kill in between leaves the
+/// intent, and the next start removes the object.
+pub async fn delete(
+    files: &FilesDb,
+    objects: Option<&Arc<ObjectStore>>,
+    key: String,
+) -> Result<(), WriteError> {
+    let Some(store) = objects else {
+        files.delete_by_key(key).await?;
+        return Ok(());
+    };
+    let Some(record) = files.get_by_key(key.clone()).await? else {
+        return Err(RepoError::NotFound { key }.into());
+    };
+    if object_path(&record.bucket, &record.key).is_err() {
+        // A key the embedded store cannot hold (a record of an object kept elsewhere).
+        files.delete_by_key(key).await?;
+        return Ok(());
+    }
+    let pending = {
+        let store = store.clone();
+        let (bucket, key) = (record.bucket.clone(), record.key.clone());
+        blocking("intent write", move || {
+            Ok(store.begin(IntentOp::Delete, &bucket, &key)?)
+        })
+        .await?
+    };
+    files.delete_by_key(key).await?;
+    let store = store.clone();
+    let removed = blocking("object delete", move || {
+        match store.delete(&record.bucket, &record.key) {
+            // A record of an object that was never here (imported, or signed elsewhere).
+            Ok(()) | Err(ObjectError::NotFound { .. }) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    })
+    .await;
+    match removed {
+        Ok(()) => pending.finish(),
+        Err(error) => {
+            tracing::warn!(%error, "record deleted but its object not yet; the next start removes it")
+        }
+    }
+    Ok(())
+}
+
+/// What `recover` found and did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Recovery {
+    /// Temp files of puts cut short.
+    pub temp_files: usize,
+    /// Intents of writes cut short, resolved.
+    pub interrupted_writes: usize,
+    /// Objects removed because their record was never written, or was deleted.
+    pub orphans_removed: usize,
+}
+
+/// Finishes the writes that killed processes left half done: removes their temp files,
+/// and for each intent nobody holds, removes the object when no record of it exists. Live
+/// writers (this daemon's or a `depot files add` beside it) hold their files locked and
+/// are left alone, so this is safe at any time; the daemon runs it at start.
+pub fn recover(database: &Path, objects: &ObjectStore) -> Result<Recovery, RepoError> {
+    let repo = FilesRepo::open(database)?;
+    let mut recovery = Recovery {
+        temp_files: objects.sweep_dead_temp_files(),
+        ..Recovery::default()
+    };
+    for unfinished in objects.unfinished() {
+        let Some(intent) = &unfinished.intent else {
+            // Killed before the intent was whole: nothing else was written yet.
+            unfinished.finish();
+            continue;
+        };
+        let has_record = repo
+            .get_by_key(&intent.key)?
+            .is_some_and(|record| record.bucket == intent.bucket);
+        if !has_record {
+            match objects.delete(&intent.bucket, &intent.key) {
+                Ok(()) => recovery.orphans_removed += 1,
+                // Nothing there, or nothing that could ever have been.
+                Err(
+                    ObjectError::NotFound { .. }
+                    | ObjectError::InvalidKey { .. }
+                    | ObjectError::InvalidBucket { .. },
+                ) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot remove an object left without its record");
+                    continue;
+                }
+            }
+        }
+        recovery.interrupted_writes += 1;
+        unfinished.finish();
+    }
+    tracing::info!(
+        temp_files = recovery.temp_files,
+        interrupted_writes = recovery.interrupted_writes,
+        orphans_removed = recovery.orphans_removed,
+        "object store checked for writes cut short"
+    );
+    Ok(recovery)
+}
+
+/// `fileType` of a new record: the file name's extension (lower-cased), else the media
+/// type the client sent, else `application/octet-stream`.
+pub fn file_type_of(file_name: &str, content_type: Option<&str>) -> String {
+    std::path::Path::new(file_name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .filter(|e| !e.is_empty())
+        .map(str::to_ascii_lowercase)
+        .or_else(|| content_type.map(str::to_owned))
+        .unwrap_or_else(|| "application/octet-stream".to_owned())
+}
+
+async fn blocking<T: Send + 'static>(
+    what: &'static str,
+    work: impl FnOnce() -> Result<T, WriteError> + Send + 'static,
+) -> Result<T, WriteError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| WriteError::Task(what, e.to_string()))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(key: &str) -> NewFileRecord {
+        NewFileRecord {
+            file_name: "f.bin".into(),
+            description: String::new(),
+            bucket: "bkt".into(),
+            status: 0,
+            file_type: "bin".into(),
+            permission: Permission::Public,
+            key: key.into(),
+            created_at: None,
+        }
+    }
+
+    #[test]
+    fn recovery_pairs_objects_with_records_and_leaves_the_rest_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = dir.path().join("files.sqlite3");
+        let mut repo = FilesRepo::open(&database).unwrap();
+        let store = ObjectStore::open(dir.path().join("objects")).unwrap();
+
+        // An upload killed after its object, before its record.
+        drop(store.begin(IntentOp::Put, "bkt", "cut/upload").unwrap());
+        store.put("bkt", "cut/upload", b"orphan").unwrap();
+        // An upload killed after its record, before the intent went.
+        drop(store.begin(IntentOp::Put, "bkt", "whole").unwrap());
+        store.put("bkt", "whole", b"kept").unwrap();
+        repo.insert(record("whole")).unwrap();
+        // A delete killed after the record went, before the object.
+        repo.insert(record("deleted")).unwrap();
+        store.put("bkt", "deleted", b"orphan").unwrap();
+        drop(store.begin(IntentOp::Delete, "bkt", "deleted").unwrap());
+        repo.delete_by_key("deleted").unwrap();
+        // A record of the same key in another bucket does not keep this object.
+        repo.insert(NewFileRecord {
+            bucket: "other".into(),
+            ..record("elsewhere")
+        })
+        .unwrap();
+        drop(store.begin(IntentOp::Put, "bkt", "elsewhere").unwrap());
+        store.put("bkt", "elsewhere", b"orphan").unwrap();
+        // A write under way (its intent held) and an object nobody wrote through depot.
+        let live = store.begin(IntentOp::Put, "bkt", "in-flight").unwrap();
+        store.put("bkt", "in-flight", b"live").unwrap();
+        store.put("bkt", "placed/by/hand", b"operator's").unwrap();
+        std::fs::write(dir.path().join("objects/.tmp/put-dead"), b"half").unwrap();
+
+        let recovery = recover(&database, &store).unwrap();
+        assert_eq!(
+            recovery,
+            Recovery {
+                temp_files: 1,
+                interrupted_writes: 4,
+                orphans_removed: 3,
+            }
+        );
+        for gone in ["cut/upload", "deleted", "elsewhere"] {
+            assert!(
+                matches!(store.stat("bkt", gone), Err(ObjectError::NotFound { .. })),
+                "{gone}"
+            );
+        }
+        for kept in ["whole", "in-flight", "placed/by/hand"] {
+            assert!(store.stat("bkt", kept).is_ok(), "{kept}");
+        }
+        // Nothing is left to resolve but the live write, which finishes on its own.
+        assert_eq!(recover(&database, &store).unwrap(), Recovery::default());
+        live.finish();
+        assert!(store.unfinished().is_empty());
+    }
+
+    #[test]
+    fn uploads_are_refused_while_signing_points_elsewhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = FilesDb::open(dir.path().join("files.sqlite3")).unwrap();
+        let store = Arc::new(ObjectStore::open(dir.path().join("objects")).unwrap());
+        let mut signing = Signing {
+            endpoint: Some("https://s3.example.com".into()),
+            region: "us-east-1".into(),
+            access_key_id: "AKIA1".into(),
+            secret_access_key: crate::config::Secret::new("secret"),
+            session_token: None,
+            addressing: crate::config::settings::Addressing::Path,
+            expires_secs: 900,
+            public_url: None,
+        };
+        let refused = Uploads::new(files.clone(), Some(store.clone()), &signing);
+        assert!(
+            matches!(&refused, Err(WriteError::S3Endpoint { endpoint }) if endpoint == "https://s3.example.com"),
+            "{:?}",
+            refused.err()
+        );
+        signing.endpoint = None;
+        assert!(matches!(
+            Uploads::new(files.clone(), None, &signing),
+            Err(WriteError::NoObjectStore)
+        ));
+        assert!(Uploads::new(files, Some(store), &signing).is_ok());
+    }
+}
