@@ -266,6 +266,99 @@ async fn editing_the_env_file_reloads_it_live() {
     wait_for(&daemon, 3, false).await;
 }
 
+/// Polls `/health` for `span` and returns the first revision other than `revision`, if any
+/// (a bounded wait for something that must not happen).
+async fn revision_moves_from(daemon: &Daemon, revision: u64, span: Duration) -> Option<u64> {
+    eventually(span, || async {
+        let now = config_status(daemon).await["revision"].as_u64();
+        (now != Some(revision)).then_some(now.unwrap_or_default())
+    })
+    .await
+}
+
+/// The page size `GET /files` uses without `limit` (`files.default_limit`, a live key): shows
+/// which content the daemon applied.
+async fn default_limit(daemon: &Daemon) -> u64 {
+    let (status, body) = daemon.get_json("/files").await;
+    assert_eq!(status, 200, "{body}");
+    body["meta"]["limit"].as_u64().expect("meta.limit")
+}
+
+#[tokio::test]
+async fn reading_touching_or_resaving_the_files_unchanged_does_not_reload() {
+    let dir = temp();
+    let config = dir.path().join("config/depot.toml");
+    let env_file = dir.path().join(".env.service");
+    std::fs::create_dir(dir.path().join("config")).unwrap();
+    std::fs::write(&config, "[files]\ndefault_limit = 20\n").unwrap();
+    std::fs::write(&env_file, "SERVICE_CLIENT_ID=one\n").unwrap();
+    let daemon = Daemon::start(dir.path(), &[], &[]).await;
+
+    save_like_an_editor(&config, "[files]\ndefault_limit = 21\n");
+    wait_for(&daemon, 2, false).await;
+    assert_eq!(default_limit(&daemon).await, 21);
+
+    // Reading, touching and saving the same bytes again change no content.
+    for path in [&config, &env_file] {
+        let bytes = std::fs::read(path).unwrap();
+        for _ in 0..3 {
+            assert_eq!(std::fs::read(path).unwrap(), bytes);
+        }
+        let touched = std::process::Command::new("touch").arg(path).status();
+        assert!(
+            touched.is_ok_and(|s| s.success()),
+            "touch (coreutils) must be installed"
+        );
+        std::fs::write(path, &bytes).unwrap();
+        save_like_an_editor(path, std::str::from_utf8(&bytes).unwrap());
+    }
+    let moved = revision_moves_from(&daemon, 2, Duration::from_millis(1500)).await;
+    assert_eq!(moved, None, "reloaded without a change; log:\n{}", daemon.log());
+    assert_eq!(daemon.log().matches("configuration reloaded").count(), 1);
+
+    // A real change still applies, exactly once.
+    save_like_an_editor(&config, "[files]\ndefault_limit = 22\n");
+    wait_for(&daemon, 3, false).await;
+    assert_eq!(default_limit(&daemon).await, 22);
+    let moved = revision_moves_from(&daemon, 3, Duration::from_millis(600)).await;
+    assert_eq!(moved, None, "log:\n{}", daemon.log());
+}
+
+#[tokio::test]
+async fn sighup_reloads_the_configuration_and_the_daemon_keeps_running() {
+    let dir = temp();
+    // No config/ folder at start: the watcher cannot watch it, so only SIGHUP can bring a
+    // file created there later into force.
+    let mut daemon = Daemon::start(dir.path(), &[], &[]).await;
+    assert_eq!(default_limit(&daemon).await, 25);
+
+    // Nothing changed: the daemon lives, logs the request, keeps revision 1.
+    support::signal(daemon.child.id(), "HUP");
+    let logged = eventually(Duration::from_secs(5), || async {
+        daemon
+            .log()
+            .contains("reload requested by SIGHUP")
+            .then_some(())
+    })
+    .await;
+    assert!(logged.is_some(), "{}", daemon.log());
+    let moved = revision_moves_from(&daemon, 1, Duration::from_millis(600)).await;
+    assert_eq!(moved, None, "log:\n{}", daemon.log());
+    assert_eq!(daemon.child.try_wait().unwrap(), None, "SIGHUP ended the daemon");
+
+    std::fs::create_dir(dir.path().join("config")).unwrap();
+    std::fs::write(
+        dir.path().join("config/depot.toml"),
+        "[files]\ndefault_limit = 30\n",
+    )
+    .unwrap();
+    support::signal(daemon.child.id(), "HUP");
+    wait_for(&daemon, 2, false).await;
+    assert_eq!(default_limit(&daemon).await, 30);
+    assert_eq!(daemon.log().matches("reload requested by SIGHUP").count(), 2);
+    assert_eq!(daemon.child.try_wait().unwrap(), None);
+}
+
 #[tokio::test]
 async fn a_restart_only_change_is_logged_and_not_applied() {
     let dir = temp();

@@ -21,10 +21,8 @@ pub fn run(sources: Sources, once: bool) -> Result<(), Failure> {
             ))
         })?,
     );
-    let producer = Arc::new(Producer::new(
-        ConfigHandle::new(sources, loaded),
-        service.clone(),
-    ));
+    let config = ConfigHandle::new(sources, loaded);
+    let producer = Arc::new(Producer::new(config.clone(), service.clone()));
     let runtime = super::runtime()?;
     let result = runtime.block_on(async {
         if once {
@@ -45,7 +43,10 @@ pub fn run(sources: Sources, once: bool) -> Result<(), Failure> {
         } else {
             let shutdown = Shutdown::new();
             shutdown.on_signals();
+            // The loop follows the files (and SIGHUP) as the daemon does.
+            let reload = crate::config::reload::spawn(config, shutdown.clone());
             producer.run(shutdown).await;
+            reload.abort();
             Ok::<(), Failure>(())
         }
     });

@@ -123,9 +123,56 @@ impl Resolved {
     }
 }
 
+/// The bytes of the two configuration files, read once: resolving and the reload's
+/// "did anything change" test both look at the same content. `None`: the file is missing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileSnapshot {
+    pub toml: Option<Vec<u8>>,
+    pub env_file: Option<Vec<u8>>,
+}
+
+impl FileSnapshot {
+    /// Reads both files; a missing file is `None` (zero configuration), any other read
+    /// failure an error naming the file.
+    pub fn read(sources: &Sources) -> Result<FileSnapshot, ConfigError> {
+        Ok(FileSnapshot {
+            toml: read_optional(&sources.toml_path)?,
+            env_file: read_optional(&sources.env_file)?,
+        })
+    }
+}
+
+/// The bytes of a file, `None` when it does not exist.
+pub(super) fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, ConfigError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(ConfigError::Unreadable {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        }),
+    }
+}
+
+fn utf8<'a>(bytes: &'a [u8], path: &Path) -> Result<&'a str, ConfigError> {
+    std::str::from_utf8(bytes).map_err(|e| ConfigError::Unreadable {
+        path: path.display().to_string(),
+        reason: format!("the file is not UTF-8 text ({e})"),
+    })
+}
+
 /// Reads every layer and resolves every key. `running` pins values (for keys that cannot
 /// change live) above all layers.
 pub fn resolve(sources: &Sources, running: &[(&str, String)]) -> Result<Resolved, ConfigError> {
+    resolve_snapshot(sources, &FileSnapshot::read(sources)?, running)
+}
+
+/// Resolves every key from the files' content already read.
+pub fn resolve_snapshot(
+    sources: &Sources,
+    files: &FileSnapshot,
+    running: &[(&str, String)],
+) -> Result<Resolved, ConfigError> {
     let mut warnings = Vec::new();
     let mut layers: Vec<(Layer, HashMap<&'static str, Raw>)> = Vec::new();
 
@@ -139,13 +186,23 @@ pub fn resolve(sources: &Sources, running: &[(&str, String)]) -> Result<Resolved
         Layer::Env,
         env_layer(&sources.process_env, "the environment", &mut warnings),
     ));
-    let env_file_vars = env_file::read(&sources.env_file)?;
+    let env_file_vars = match &files.env_file {
+        Some(bytes) => env_file::parse(
+            utf8(bytes, &sources.env_file)?,
+            &sources.env_file.display().to_string(),
+        )?,
+        None => Vec::new(),
+    };
     let env_file_label = sources.env_file.display().to_string();
     layers.push((
         Layer::EnvFile,
         env_layer(&env_file_vars, &env_file_label, &mut warnings),
     ));
-    layers.push((Layer::Toml, toml_layer(&sources.toml_path)?));
+    let toml_text = match &files.toml {
+        Some(bytes) => Some(utf8(bytes, &sources.toml_path)?),
+        None => None,
+    };
+    layers.push((Layer::Toml, toml_layer(toml_text, &sources.toml_path)?));
 
     let mut values = Vec::with_capacity(KEYS.len());
     let mut errors = Vec::new();
@@ -207,16 +264,12 @@ fn env_layer(
     map
 }
 
-fn toml_layer(path: &Path) -> Result<HashMap<&'static str, Raw>, ConfigError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
-        Err(e) => {
-            return Err(ConfigError::Unreadable {
-                path: path.display().to_string(),
-                reason: e.to_string(),
-            });
-        }
+fn toml_layer(
+    text: Option<&str>,
+    path: &Path,
+) -> Result<HashMap<&'static str, Raw>, ConfigError> {
+    let Some(text) = text else {
+        return Ok(HashMap::new());
     };
     let table: toml::Table = text
         .parse()
