@@ -535,6 +535,48 @@ fn missing_source_file_is_one_line_and_writes_nothing() {
     assert_clean_failure(&out, dir.path(), "absent.csv");
 }
 
+/// Sheets that give no translation, each with the reason both commands must give.
+const SHEETS_WITHOUT_TRANSLATIONS: [(&str, &str, &str); 3] = [
+    (
+        "header-only.csv",
+        ">>>,en_US,de_DE\n",
+        "the sheet has a header row (row 1) but no row with a key and a text: the header is the sheet's last row",
+    ),
+    (
+        "unterminated.csv",
+        ">>>,en_US\nHELLO,Hello\nBYE,\"Bye\nTHANKS,Thanks\n",
+        "unterminated.csv: unterminated quote at line 3: ",
+    ),
+    (
+        // The keys sit one column right of the '>>>' column.
+        "keys-in-wrong-column.csv",
+        ">>>,,en_US\n,HELLO,Hello\n,BYE,Bye\n",
+        "the sheet has a header row (row 1) but no row with a key and a text; C2 texts without a key",
+    ),
+];
+
+#[test]
+fn a_sheet_without_translations_fails_generate_and_produce_alike_and_creates_nothing() {
+    for (name, text, reason) in SHEETS_WITHOUT_TRANSLATIONS {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(name), text).unwrap();
+
+        let out = generate(dir.path(), &["--source", name, "-p", "out"]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(err.starts_with("depot: error: "), "{name}: {err}");
+        assert!(err.contains(reason), "{name}: {err}");
+        assert!(!dir.path().join("out").exists(), "{name}: out/ was created");
+
+        let out = run(dir.path(), &["produce", "--once", "--source", name]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{name}");
+        // The same words: one rule decides for both commands.
+        assert_eq!(stderr(&out), err, "{name}");
+    }
+}
+
 #[test]
 fn missing_spreadsheet_id_is_one_line() {
     let dir = workdir();

@@ -79,7 +79,7 @@ async fn the_producer_follows_the_sheet_and_keeps_the_last_good_document_on_fail
         let t = health_translations(&daemon).await;
         t["lastError"]
             .as_str()
-            .is_some_and(|e| e.contains("no translations"))
+            .is_some_and(|e| e.contains("no row with a key and a text"))
             .then_some(t)
     })
     .await

@@ -15,7 +15,6 @@ use crate::translations::filter::{self, Filter};
 use crate::translations::formats::{self, Format, Prepared};
 use crate::translations::layout::{self, LayoutOptions};
 use crate::translations::model::{Document, Selection};
-use crate::translations::sheet;
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;
@@ -163,8 +162,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     let settings = load_config(&sources)?.settings;
     let runtime = super::runtime()?;
     let grid = runtime.block_on(fetch(&settings, &sources))?;
-    let doc =
-        sheet::convert(grid).map_err(|e| Failure(format!("the sheet cannot be converted: {e}")))?;
+    let doc = crate::producer::convert(grid)?;
     let say = |line: String| {
         if !args.quiet {
             eprintln!("{line}");
