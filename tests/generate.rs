@@ -466,6 +466,52 @@ fn unchanged_files_are_left_alone_and_said_so() {
 }
 
 #[test]
+fn litter_of_an_interrupted_run_is_swept_and_live_or_foreign_files_are_kept() {
+    let dir = workdir();
+    let mut finished = std::process::Command::new("true").spawn().unwrap();
+    let dead = finished.id();
+    finished.wait().unwrap();
+    let live = std::process::id();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("values-de")).unwrap();
+    let litter = [
+        format!("out/.en_US.json.{dead}.tmp"),
+        format!("out/.some-old-locale.json.{dead}.tmp"),
+        format!("out/values-de/.strings.xml.{dead}.tmp"),
+    ];
+    let kept = [
+        format!("out/.de_DE.json.{live}.tmp"),
+        format!("out/values-de/.strings.xml.{live}.tmp"),
+        format!("out/notes.{dead}.tmp"),
+        format!("out/.en_US.json.{dead}.tmp.orig"),
+    ];
+    for name in litter.iter().chain(&kept) {
+        std::fs::write(dir.path().join(name), "half-written").unwrap();
+    }
+
+    let result = generate(
+        dir.path(),
+        &["--source", "edge.sheet.json", "-f", "json,android", "-p", "out"],
+    );
+    assert_ok(&result);
+    assert!(
+        stderr(&result).contains("removed 3 temporary file(s) left by an interrupted run"),
+        "{}",
+        stderr(&result)
+    );
+    for name in &litter {
+        assert!(!dir.path().join(name).exists(), "{name} was not swept");
+    }
+    for name in &kept {
+        assert!(dir.path().join(name).exists(), "{name} was removed");
+    }
+    assert_eq!(
+        read(out.join("de_DE.json")),
+        r#"{"COMMON":{"OK":"OK"},"HOME":{"TITLE":"Willkommen"}}"#
+    );
+}
+
+#[test]
 fn a_text_one_format_cannot_carry_changes_no_file_of_any_format() {
     let dir = workdir();
     // U+0001 is fine in json but XML (xlf) cannot hold it, not even as a reference.

@@ -238,6 +238,18 @@ fn write_files(
             args.path.display()
         ))
     })?;
+    // A run killed between staging and committing left its temporary files beside the
+    // targets; this run's folders are swept of them before anything is staged.
+    let folders: std::collections::BTreeSet<PathBuf> = jobs
+        .iter()
+        .filter_map(|job| args.path.join(&job.file.path).parent().map(PathBuf::from))
+        .collect();
+    let swept = crate::atomic_file::sweep_stale(folders.iter().map(PathBuf::as_path));
+    if swept > 0 {
+        say(format!(
+            "removed {swept} temporary file(s) left by an interrupted run"
+        ));
+    }
     let (durability, threads) = if args.sync {
         (Durability::Synced, 2 * crate::parallel::cores())
     } else {
