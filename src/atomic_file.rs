@@ -352,7 +352,10 @@ mod tests {
         std::fs::write(&other, b"half").unwrap();
         write(&target, b"A=1\n").unwrap();
         assert!(!own.exists());
-        assert!(other.exists(), "another target's file is its writer's to sweep");
+        assert!(
+            other.exists(),
+            "another target's file is its writer's to sweep"
+        );
     }
 
     #[test]

@@ -21,7 +21,10 @@ use tokio::sync::watch;
 pub enum ConfigError {
     #[error("invalid configuration: {0}")]
     Invalid(String),
-    #[error("unknown configuration key '{key}' in {place}; see config/depot.toml for every key")]
+    #[error(
+        "unknown configuration key '{key}' in {place}{}; see config/depot.toml for every key",
+        schema::did_you_mean(schema::nearest_name(key))
+    )]
     UnknownKey { key: String, place: String },
     #[error(
         "'{key}' cannot be set in the config file; set {env} in the environment or .env.service"
@@ -114,35 +117,82 @@ fn load_snapshot(
     })
 }
 
-/// One line per key for `config check`: `name = value  # origin`, secrets as `***`.
+/// One line per key for `config check`, in TOML that pastes back into a config file:
+/// `group.key = value  # origin (env NAME)`, the value typed as the file wants it. A masked
+/// secret and the settings the file may not hold (`SERVICE_*`) are shown as comments, so
+/// that pasting never writes `***` as a secret. A path setting also shows the absolute path
+/// it resolves to.
 pub fn describe(loaded: &Loaded) -> Vec<String> {
-    let from_token_file = loaded.settings.google.token_store == settings::TokenStore::Json;
+    let settings = &loaded.settings;
+    let from_token_file = settings.google.token_store == settings::TokenStore::Json;
     schema::KEYS
         .iter()
         .zip(&loaded.resolved.values)
         .map(|(key, (value, layer))| {
-            let (text, origin) = if from_token_file && key.name == "service.refresh_token" {
-                (
-                    loaded.settings.service.refresh_token.expose().to_owned(),
-                    format!(
-                        "{} (google.token_store = json)",
-                        loaded.settings.google.token_file.display()
-                    ),
-                )
+            let (value, origin) = if from_token_file && key.name == "service.refresh_token" {
+                let token = settings.service.refresh_token.expose().to_owned();
+                let origin = format!(
+                    "{} (google.token_store = json)",
+                    settings.google.token_file.display()
+                );
+                (layers::Value::Text(token), origin)
             } else {
-                (value.to_env_text(), layer.to_string())
+                (value.clone(), layer.to_string())
             };
-            let shown = if key.secret && !text.is_empty() {
-                "***".to_owned()
+            let masked = key.secret && !value.is_empty();
+            let shown = if masked {
+                "\"***\"".to_owned()
             } else {
-                text
+                toml_text(&value)
             };
-            format!(
-                "{} = \"{}\"  # {} (env {})",
-                key.name, shown, origin, key.env
-            )
+            let mut notes = format!("{origin} (env {})", key.env);
+            if masked {
+                notes.push_str("; secret, masked");
+            }
+            if !key.in_toml {
+                notes.push_str("; only in the environment or .env.service");
+            }
+            if let Some(path) = resolved_path(settings, key.name)
+                && toml_text(&layers::Value::Text(path.display().to_string())) != shown
+            {
+                notes.push_str(&format!("; resolves to {}", path.display()));
+            }
+            let comment = if masked || !key.in_toml { "# " } else { "" };
+            format!("{comment}{} = {shown}  # {notes}", key.name)
         })
         .collect()
+}
+
+/// A value written as a TOML value of its kind.
+fn toml_text(value: &layers::Value) -> String {
+    let string = |s: &str| toml::Value::String(s.to_owned()).to_string();
+    match value {
+        layers::Value::Text(s) => string(s),
+        layers::Value::Addr(a) => string(&a.to_string()),
+        layers::Value::Integer(n) => n.to_string(),
+        layers::Value::Bool(b) => b.to_string(),
+        layers::Value::List(items) => {
+            let items = items.iter().cloned().map(toml::Value::String).collect();
+            toml::Value::Array(items).to_string()
+        }
+    }
+}
+
+/// The absolute path a path setting resolves to.
+fn resolved_path<'a>(settings: &'a Settings, key: &str) -> Option<&'a std::path::Path> {
+    Some(match key {
+        "server.data_dir" => &settings.server.data_dir,
+        "database.path" => &settings.database.path,
+        "objects.root" => &settings.objects.root,
+        "translations.sled_path" => &settings.translations.sled_path,
+        "translations.file_path" => &settings.translations.file_path,
+        "google.token_file" => &settings.google.token_file,
+        "producer.source" => match &settings.producer.source {
+            settings::SheetSource::LocalFile(path) => path,
+            settings::SheetSource::Google => return None,
+        },
+        _ => return None,
+    })
 }
 
 /// What `/health` shows about the configuration.

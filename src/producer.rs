@@ -9,8 +9,8 @@ use crate::config::settings::{Google, Service, Settings, SheetSource as SourceSe
 use crate::sheets::consent;
 use crate::sheets::{SheetSource, SourceError, source_for};
 use crate::shutdown::Shutdown;
-use crate::translations::service::TranslationService;
 use crate::translations::model::Document;
+use crate::translations::service::TranslationService;
 use crate::translations::sheet::{self, SheetError};
 use crate::translations::store::{PutOutcome, StoreError};
 use chrono::{DateTime, Utc};
@@ -51,7 +51,9 @@ pub fn convert(grid: Vec<Vec<String>>) -> Result<Document, ConvertError> {
     let header = grid
         .iter()
         .position(|row| row.iter().any(|cell| cell.trim() == sheet::KEY_MARK));
-    let rows_below = header.map_or(0, |h| grid[h + 1..].iter().filter(|r| !r.is_empty()).count());
+    let rows_below = header.map_or(0, |h| {
+        grid[h + 1..].iter().filter(|r| !r.is_empty()).count()
+    });
     let document = sheet::convert(grid)?;
     if !document.is_empty() {
         return Ok(document);

@@ -491,7 +491,14 @@ fn litter_of_an_interrupted_run_is_swept_and_live_or_foreign_files_are_kept() {
 
     let result = generate(
         dir.path(),
-        &["--source", "edge.sheet.json", "-f", "json,android", "-p", "out"],
+        &[
+            "--source",
+            "edge.sheet.json",
+            "-f",
+            "json,android",
+            "-p",
+            "out",
+        ],
     );
     assert_ok(&result);
     assert!(

@@ -496,10 +496,9 @@ mod tests {
 
     #[test]
     fn quotes_that_close_are_no_error() {
-        let grid = csv_text(
-            "k,\"a \"\"quoted\"\" word\"\nk2,mid\"cell\nk3,\"two\nlines\"\r\nk4,\"\"",
-        )
-        .unwrap();
+        let grid =
+            csv_text("k,\"a \"\"quoted\"\" word\"\nk2,mid\"cell\nk3,\"two\nlines\"\r\nk4,\"\"")
+                .unwrap();
         assert_eq!(
             grid,
             rows(&[
