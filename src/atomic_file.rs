@@ -1,5 +1,7 @@
 //! Whole-file writes that are atomic: a reader, or the next start after a crash, sees the
-//! old content or all of the new, never part of it.
+//! old content or all of the new, never part of it. New content is staged in
+//! `.<name>.<pid>.tmp` beside its file; what a killed process left staged is swept by the
+//! next writer of that folder once the process is gone.
 
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
@@ -8,6 +10,9 @@ use std::path::{Path, PathBuf};
 /// Writes `bytes` to `path` so that `path` holds either its old content or all of
 /// `bytes`, even across a crash.
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+        sweep_folder(&folder_of(path), Some(name));
+    }
     let staged = stage(path, bytes, Durability::Synced).map_err(|e| e.source)?;
     commit(&[staged]).map_err(|e| e.source)
 }
@@ -64,7 +69,7 @@ pub fn stage(path: &Path, bytes: &[u8], durability: Durability) -> Result<Staged
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = folder.join(format!(".{name}.{}.tmp", std::process::id()));
+    let tmp = folder.join(temp_name(&name, std::process::id()));
     let result = (|| {
         let mut file = std::fs::File::create(&tmp)?;
         file.write_all(bytes)?;
@@ -167,6 +172,65 @@ pub fn discard(staged: &[Staged]) {
     }
 }
 
+/// The temporary file that stages `name` for process `pid`.
+fn temp_name(name: &str, pid: u32) -> String {
+    format!(".{name}.{pid}.tmp")
+}
+
+/// The target name and the process of a file named by `temp_name`; `None` for any other
+/// name, so a file that is not depot's is never taken for one.
+fn staged_by(file_name: &str) -> Option<(&str, u32)> {
+    let inner = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (target, pid) = inner.rsplit_once('.')?;
+    let digits = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
+    if target.is_empty() || !digits {
+        return None;
+    }
+    Some((target, pid.parse().ok()?))
+}
+
+/// Whether process `pid` still runs, as /proc tells; `None` where there is no /proc to ask
+/// (then nothing counts as stale).
+fn process_alive(pid: u32) -> Option<bool> {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return None;
+    }
+    Some(proc.join(pid.to_string()).exists())
+}
+
+/// Removes the temporary files in `folders` that a process now gone left staged (a run
+/// killed between staging and commit). A file of a running process (this one included)
+/// and any file not named like depot's temporary files stay. Returns how many were removed.
+pub fn sweep_stale<'a>(folders: impl IntoIterator<Item = &'a Path>) -> usize {
+    folders
+        .into_iter()
+        .map(|folder| sweep_folder(folder, None))
+        .sum()
+}
+
+/// `sweep_stale` of one folder; with `only`, just the temporary files of that target.
+fn sweep_folder(folder: &Path, only: Option<&str>) -> usize {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some((target, pid)) = name.to_str().and_then(staged_by) else {
+            continue;
+        };
+        let stale = only.is_none_or(|only| only == target)
+            && process_alive(pid) == Some(false)
+            && entry.file_type().is_ok_and(|t| t.is_file());
+        // A file that vanished meanwhile was swept by another run: fine either way.
+        if stale && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 fn folder_of(path: &Path) -> PathBuf {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -218,6 +282,80 @@ mod tests {
             all.push(path);
         }
         all
+    }
+
+    /// The id of a process that has ended.
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    }
+
+    #[test]
+    fn only_depot_temp_names_are_read_as_staged_files() {
+        assert_eq!(staged_by(".en.json.42.tmp"), Some(("en.json", 42)));
+        assert_eq!(staged_by(".env.service.7.tmp"), Some(("env.service", 7)));
+        for other in [
+            "en.json.42.tmp",
+            "..42.tmp",
+            ".en.json.tmp",
+            ".en.json.4x2.tmp",
+            ".en.json.-1.tmp",
+            ".en.json.42.tmp~",
+            ".en.json.99999999999.tmp",
+        ] {
+            assert_eq!(staged_by(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn sweeping_removes_files_of_ended_processes_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let dead = dead_pid();
+        let live = std::process::id();
+        let names = [
+            temp_name("a.json", dead),
+            temp_name("b.json", dead),
+            temp_name("a.json", live),
+            format!("a.json.{dead}.tmp"),
+            format!(".a.json.{dead}.tmp.bak"),
+        ];
+        for name in &names {
+            std::fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        std::fs::create_dir(dir.path().join(temp_name("folder", dead))).unwrap();
+        assert_eq!(sweep_stale([dir.path()]), 2);
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        let mut expected = vec![
+            names[2].clone(),
+            names[3].clone(),
+            names[4].clone(),
+            temp_name("folder", dead),
+        ];
+        expected.sort();
+        assert_eq!(left, expected);
+    }
+
+    #[test]
+    fn a_single_file_write_sweeps_its_own_stale_temp_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join(".env.service");
+        let dead = dead_pid();
+        let own = dir.path().join(temp_name(".env.service", dead));
+        let other = dir.path().join(temp_name("data.json", dead));
+        std::fs::write(&own, b"half").unwrap();
+        std::fs::write(&other, b"half").unwrap();
+        write(&target, b"A=1\n").unwrap();
+        assert!(!own.exists());
+        assert!(
+            other.exists(),
+            "another target's file is its writer's to sweep"
+        );
     }
 
     #[test]

@@ -23,22 +23,14 @@ use std::process::ExitCode;
     about = "File records with signed URLs, and spreadsheet translations, in one daemon"
 )]
 pub struct Cli {
-    /// Configuration file (a missing file means built-in defaults).
-    #[arg(
-        long,
-        global = true,
-        default_value = "config/depot.toml",
-        value_name = "PATH"
-    )]
-    pub config: PathBuf,
-    /// Environment file with the SERVICE_* settings.
-    #[arg(
-        long,
-        global = true,
-        default_value = ".env.service",
-        value_name = "PATH"
-    )]
-    pub env_file: PathBuf,
+    /// Configuration file [default: config/depot.toml; missing means built-in defaults].
+    /// A file named here must exist.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Environment file with the SERVICE_* settings [default: .env.service; missing means
+    /// none]. A file named here must exist.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub env_file: Option<PathBuf>,
     /// Where the refresh token is read and saved: env (.env.service) or json (google.token_file).
     #[arg(long, global = true, value_name = "FORMAT", value_parser = ["env", "json"])]
     pub config_format: Option<String>,
@@ -67,14 +59,30 @@ pub enum Command {
     Config(ConfigCommand),
 }
 
+/// `--data-dir`, for every command that reads or writes the data folder.
+#[derive(Debug, Args)]
+pub struct DataDirArg {
+    /// Data folder: database, stores, embedded credentials (server.data_dir).
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<String>,
+}
+
+impl DataDirArg {
+    fn flags(&self) -> Vec<(String, String)> {
+        self.data_dir
+            .iter()
+            .map(|dir| ("server.data_dir".to_owned(), dir.clone()))
+            .collect()
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// Address to listen on (server.listen).
     #[arg(long, value_name = "IP:PORT")]
     pub listen: Option<String>,
-    /// Data folder (server.data_dir).
-    #[arg(long, value_name = "DIR")]
-    pub data_dir: Option<String>,
+    #[command(flatten)]
+    pub data: DataDirArg,
     /// Log level (log.level): error, warn, info, debug, trace.
     #[arg(long, value_name = "LEVEL")]
     pub log_level: Option<String>,
@@ -88,6 +96,8 @@ pub struct ProduceArgs {
     /// Read this local sheet (.csv, or a .json values.get document) instead of producer.source.
     #[arg(long, value_name = "FILE")]
     pub source: Option<PathBuf>,
+    #[command(flatten)]
+    pub data: DataDirArg,
 }
 
 #[derive(Debug, Args)]
@@ -105,12 +115,16 @@ pub enum FilesCommand {
     Import {
         /// The records file.
         file: PathBuf,
+        #[command(flatten)]
+        data: DataDirArg,
     },
     /// Add generated records, for benchmarks and load tests.
     #[command(hide = true)]
     Seed {
         /// How many records.
         count: u64,
+        #[command(flatten)]
+        data: DataDirArg,
     },
 }
 
@@ -128,12 +142,18 @@ pub struct AddArgs {
     /// Description of the new records.
     #[arg(long, default_value = "")]
     pub description: String,
+    #[command(flatten)]
+    pub data: DataDirArg,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
-    /// Load and validate the configuration; print the effective values, secrets masked.
-    Check,
+    /// Load and validate the configuration; print the effective values as TOML that pastes
+    /// back into a config file (secrets masked, in comments).
+    Check {
+        #[command(flatten)]
+        data: DataDirArg,
+    },
 }
 
 fn parse_assignment(s: &str) -> Result<(String, String), String> {
@@ -146,10 +166,28 @@ fn parse_assignment(s: &str) -> Result<(String, String), String> {
 #[derive(Debug)]
 pub struct Failure(pub String);
 
-impl<E: std::fmt::Display> From<E> for Failure {
+/// An error becomes its message followed by its causes, so the reason at the bottom of the
+/// chain (the OS error under "cannot read X", say) is never dropped.
+impl<E: std::error::Error> From<E> for Failure {
     fn from(e: E) -> Failure {
-        Failure(e.to_string())
+        Failure(with_causes(&e))
     }
+}
+
+/// `message: caused by cause: caused by deeper cause`, on one line. A cause whose text the
+/// message already holds is not repeated: many messages embed their source's text.
+pub fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut line = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        let text = e.to_string();
+        if !text.is_empty() && !line.contains(&text) {
+            line.push_str(": caused by ");
+            line.push_str(&text);
+        }
+        cause = e.source();
+    }
+    line
 }
 
 pub fn main() -> ExitCode {
@@ -157,13 +195,31 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure(message)) => {
+            // One line, whatever a message or a cause holds.
+            let message = message.replace('\n', " ");
             eprintln!("depot: error: {message}");
             ExitCode::FAILURE
         }
     }
 }
 
+/// The file named by `--config`/`--env-file`, which must exist, or the default path,
+/// which may be missing (zero configuration).
+fn chosen_file(given: Option<&PathBuf>, default: &str, flag: &str) -> Result<PathBuf, Failure> {
+    match given {
+        None => Ok(PathBuf::from(default)),
+        Some(path) if path.exists() => Ok(path.clone()),
+        Some(path) => Err(Failure(format!(
+            "the file {} given with {flag} does not exist; create it, or leave {flag} out \
+             to read {default} (missing means built-in defaults)",
+            config::layers::absolute(path.clone()).display()
+        ))),
+    }
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
+    let toml_path = chosen_file(cli.config.as_ref(), "config/depot.toml", "--config")?;
+    let env_file = chosen_file(cli.env_file.as_ref(), ".env.service", "--env-file")?;
     // Subcommand flags come after `--set`, so they win over it.
     let token_store = cli
         .config_format
@@ -177,11 +233,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             .chain(token_store.clone())
             .chain(extra)
             .collect();
-        Sources::new(cli.config.clone(), cli.env_file.clone(), flags)
+        Sources::new(toml_path.clone(), env_file.clone(), flags)
     };
     match cli.command {
         Command::Serve(ref args) => serve::run(sources(args.flags())),
-        Command::Config(ConfigCommand::Check) => config_cmd::check(&sources(vec![])),
+        Command::Config(ConfigCommand::Check { ref data }) => {
+            config_cmd::check(&sources(data.flags()))
+        }
         Command::Generate(ref args) => {
             if let Err(usage) = args.check_usage() {
                 usage.exit();
@@ -193,11 +251,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .source
                 .as_ref()
                 .map(|path| ("producer.source".to_owned(), path.display().to_string()));
-            produce::run(sources(source.into_iter().collect()), args.once)
+            let flags = args.data.flags().into_iter().chain(source).collect();
+            produce::run(sources(flags), args.once)
         }
         Command::Auth(ref args) => auth::run(sources(vec![]), !args.no_browser),
         Command::Files(FilesCommand::Add(ref args)) => files::add(
-            &sources(vec![]),
+            &sources(args.data.flags()),
             files::AddOptions {
                 paths: args.paths.clone(),
                 bucket: args.bucket.clone(),
@@ -205,10 +264,12 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 description: args.description.clone(),
             },
         ),
-        Command::Files(FilesCommand::Import { ref file }) => {
-            files::import(&sources(vec![]), file.clone())
+        Command::Files(FilesCommand::Import { ref file, ref data }) => {
+            files::import(&sources(data.flags()), file.clone())
         }
-        Command::Files(FilesCommand::Seed { count }) => files::seed(&sources(vec![]), count),
+        Command::Files(FilesCommand::Seed { count, ref data }) => {
+            files::seed(&sources(data.flags()), count)
+        }
     }
 }
 
@@ -216,7 +277,7 @@ impl ServeArgs {
     fn flags(&self) -> Vec<(String, String)> {
         [
             ("server.listen", &self.listen),
-            ("server.data_dir", &self.data_dir),
+            ("server.data_dir", &self.data.data_dir),
             ("log.level", &self.log_level),
         ]
         .into_iter()
@@ -298,6 +359,27 @@ mod tests {
             .into_iter()
             .map(|a| a.into_string().unwrap())
             .collect()
+    }
+
+    #[derive(Debug, thiserror::Error)]
+    enum Outer {
+        #[error("cannot open the store")]
+        Quiet(#[source] std::io::Error),
+        #[error("cannot open the store: {0}")]
+        Telling(#[source] std::io::Error),
+    }
+
+    #[test]
+    fn a_failure_keeps_every_cause_once() {
+        let io = || std::io::Error::other("disk on fire");
+        assert_eq!(
+            Failure::from(Outer::Quiet(io())).0,
+            "cannot open the store: caused by disk on fire"
+        );
+        assert_eq!(
+            Failure::from(Outer::Telling(io())).0,
+            "cannot open the store: disk on fire"
+        );
     }
 
     #[test]

@@ -21,7 +21,10 @@ use tokio::sync::watch;
 pub enum ConfigError {
     #[error("invalid configuration: {0}")]
     Invalid(String),
-    #[error("unknown configuration key '{key}' in {place}; see config/depot.toml for every key")]
+    #[error(
+        "unknown configuration key '{key}' in {place}{}; see config/depot.toml for every key",
+        schema::did_you_mean(schema::nearest_name(key))
+    )]
     UnknownKey { key: String, place: String },
     #[error(
         "'{key}' cannot be set in the config file; set {env} in the environment or .env.service"
@@ -43,15 +46,48 @@ pub enum ConfigError {
 pub struct Loaded {
     pub settings: Arc<Settings>,
     pub resolved: Resolved,
+    /// The content it was read from (both files, and the token file when it is used).
+    pub fingerprint: Fingerprint,
+}
+
+/// A digest of the bytes a configuration was read from. A reload that finds the same
+/// fingerprint has nothing to apply: a file opened, touched or saved unchanged changes
+/// nothing, so nothing is logged and the revision stays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fingerprint([u8; 32]);
+
+impl Fingerprint {
+    fn of(parts: &[Option<&[u8]>]) -> Fingerprint {
+        use sha2::{Digest, Sha256};
+        let mut hasher = Sha256::new();
+        for part in parts {
+            // Length-prefixed, so a missing file, an empty one and bytes moved from one
+            // file to the next all differ.
+            match part {
+                None => hasher.update([0]),
+                Some(bytes) => {
+                    hasher.update([1]);
+                    hasher.update((bytes.len() as u64).to_le_bytes());
+                    hasher.update(bytes);
+                }
+            }
+        }
+        Fingerprint(hasher.finalize().into())
+    }
 }
 
 /// Loads and validates the whole configuration once.
 pub fn load(sources: &Sources) -> Result<Loaded, ConfigError> {
-    load_pinned(sources, &[])
+    load_snapshot(sources, &layers::FileSnapshot::read(sources)?, &[])
 }
 
-fn load_pinned(sources: &Sources, running: &[(&str, String)]) -> Result<Loaded, ConfigError> {
-    let resolved = layers::resolve(sources, running)?;
+/// Loads from the files' content already read; `running` pins keys above every layer.
+fn load_snapshot(
+    sources: &Sources,
+    files: &layers::FileSnapshot,
+    running: &[(&str, String)],
+) -> Result<Loaded, ConfigError> {
+    let resolved = layers::resolve_snapshot(sources, files, running)?;
     if let (layers::Value::Integer(default), layers::Value::Integer(max)) = (
         resolved.get("files.default_limit"),
         resolved.get("files.max_limit"),
@@ -63,44 +99,101 @@ fn load_pinned(sources: &Sources, running: &[(&str, String)]) -> Result<Loaded, 
     }
     let mut settings = Settings::from_resolved(&resolved);
     settings.signing.check().map_err(ConfigError::Invalid)?;
-    if settings.google.token_store == settings::TokenStore::Json {
-        settings.service.refresh_token = token_file::read(&settings.google.token_file)?;
+    let token_bytes = if settings.google.token_store == settings::TokenStore::Json {
+        let bytes = layers::read_optional(&settings.google.token_file)?;
+        settings.service.refresh_token =
+            token_file::parse(&settings.google.token_file, bytes.as_deref())?;
+        Some(bytes)
+    } else {
+        None
+    };
+    let mut parts = vec![files.toml.as_deref(), files.env_file.as_deref()];
+    if let Some(bytes) = &token_bytes {
+        parts.push(bytes.as_deref());
     }
     Ok(Loaded {
         settings: Arc::new(settings),
         resolved,
+        fingerprint: Fingerprint::of(&parts),
     })
 }
 
-/// One line per key for `config check`: `name = value  # origin`, secrets as `***`.
+/// One line per key for `config check`, in TOML that pastes back into a config file:
+/// `group.key = value  # origin (env NAME)`, the value typed as the file wants it. A masked
+/// secret and the settings the file may not hold (`SERVICE_*`) are shown as comments, so
+/// that pasting never writes `***` as a secret. A path setting also shows the absolute path
+/// it resolves to.
 pub fn describe(loaded: &Loaded) -> Vec<String> {
-    let from_token_file = loaded.settings.google.token_store == settings::TokenStore::Json;
+    let settings = &loaded.settings;
+    let from_token_file = settings.google.token_store == settings::TokenStore::Json;
     schema::KEYS
         .iter()
         .zip(&loaded.resolved.values)
         .map(|(key, (value, layer))| {
-            let (text, origin) = if from_token_file && key.name == "service.refresh_token" {
-                (
-                    loaded.settings.service.refresh_token.expose().to_owned(),
-                    format!(
-                        "{} (google.token_store = json)",
-                        loaded.settings.google.token_file.display()
-                    ),
-                )
+            let (value, origin) = if from_token_file && key.name == "service.refresh_token" {
+                let token = settings.service.refresh_token.expose().to_owned();
+                let origin = format!(
+                    "{} (google.token_store = json)",
+                    settings.google.token_file.display()
+                );
+                (layers::Value::Text(token), origin)
             } else {
-                (value.to_env_text(), layer.to_string())
+                (value.clone(), layer.to_string())
             };
-            let shown = if key.secret && !text.is_empty() {
-                "***".to_owned()
+            let masked = key.secret && !value.is_empty();
+            let shown = if masked {
+                "\"***\"".to_owned()
             } else {
-                text
+                toml_text(&value)
             };
-            format!(
-                "{} = \"{}\"  # {} (env {})",
-                key.name, shown, origin, key.env
-            )
+            let mut notes = format!("{origin} (env {})", key.env);
+            if masked {
+                notes.push_str("; secret, masked");
+            }
+            if !key.in_toml {
+                notes.push_str("; only in the environment or .env.service");
+            }
+            if let Some(path) = resolved_path(settings, key.name)
+                && toml_text(&layers::Value::Text(path.display().to_string())) != shown
+            {
+                notes.push_str(&format!("; resolves to {}", path.display()));
+            }
+            let comment = if masked || !key.in_toml { "# " } else { "" };
+            format!("{comment}{} = {shown}  # {notes}", key.name)
         })
         .collect()
+}
+
+/// A value written as a TOML value of its kind.
+fn toml_text(value: &layers::Value) -> String {
+    let string = |s: &str| toml::Value::String(s.to_owned()).to_string();
+    match value {
+        layers::Value::Text(s) => string(s),
+        layers::Value::Addr(a) => string(&a.to_string()),
+        layers::Value::Integer(n) => n.to_string(),
+        layers::Value::Bool(b) => b.to_string(),
+        layers::Value::List(items) => {
+            let items = items.iter().cloned().map(toml::Value::String).collect();
+            toml::Value::Array(items).to_string()
+        }
+    }
+}
+
+/// The absolute path a path setting resolves to.
+fn resolved_path<'a>(settings: &'a Settings, key: &str) -> Option<&'a std::path::Path> {
+    Some(match key {
+        "server.data_dir" => &settings.server.data_dir,
+        "database.path" => &settings.database.path,
+        "objects.root" => &settings.objects.root,
+        "translations.sled_path" => &settings.translations.sled_path,
+        "translations.file_path" => &settings.translations.file_path,
+        "google.token_file" => &settings.google.token_file,
+        "producer.source" => match &settings.producer.source {
+            settings::SheetSource::LocalFile(path) => path,
+            settings::SheetSource::Google => return None,
+        },
+        _ => return None,
+    })
 }
 
 /// What `/health` shows about the configuration.
@@ -116,6 +209,9 @@ pub struct ConfigStatus {
 /// What a reload did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReloadOutcome {
+    /// The files hold what the configuration in force was read from: nothing applied,
+    /// the revision stays.
+    Unchanged,
     /// The new configuration is in force; the listed keys changed but only apply after a
     /// restart, so their running values were kept.
     Applied { needs_restart: Vec<String> },
@@ -138,6 +234,7 @@ struct Inner {
 
 struct State {
     resolved: Resolved,
+    fingerprint: Fingerprint,
     status: ConfigStatus,
 }
 
@@ -150,6 +247,7 @@ impl ConfigHandle {
                 current,
                 state: Mutex::new(State {
                     resolved: loaded.resolved,
+                    fingerprint: loaded.fingerprint,
                     status: ConfigStatus {
                         revision: 1,
                         loaded_at: Utc::now(),
@@ -187,17 +285,29 @@ impl ConfigHandle {
     }
 
     /// Reads the files again, validates the whole result and swaps it in, or keeps the old
-    /// configuration and records why.
+    /// configuration and records why. Content equal to what is in force applies nothing.
     pub fn reload(&self) -> ReloadOutcome {
         let mut state = self.state();
-        let fresh = match load(&self.inner.sources) {
-            Ok(fresh) => fresh,
-            Err(e) => {
-                let message = e.to_string();
-                state.status.last_error = Some(message.clone());
-                return ReloadOutcome::Rejected(message);
-            }
+        let sources = &self.inner.sources;
+        let rejected = |state: &mut State, e: ConfigError| {
+            let message = e.to_string();
+            state.status.last_error = Some(message.clone());
+            ReloadOutcome::Rejected(message)
         };
+        // One read serves both loads below, so they see the same content.
+        let files = match layers::FileSnapshot::read(sources) {
+            Ok(files) => files,
+            Err(e) => return rejected(&mut state, e),
+        };
+        let fresh = match load_snapshot(sources, &files, &[]) {
+            Ok(fresh) => fresh,
+            Err(e) => return rejected(&mut state, e),
+        };
+        if fresh.fingerprint == state.fingerprint {
+            // Back to the content in force (after a refused edit, say): nothing is wrong.
+            state.status.last_error = None;
+            return ReloadOutcome::Unchanged;
+        }
         let mut needs_restart = Vec::new();
         let mut running = Vec::new();
         for (i, key) in schema::KEYS.iter().enumerate().filter(|(_, k)| !k.live) {
@@ -209,15 +319,12 @@ impl ConfigHandle {
         }
         // Keys that cannot change live keep their running values, so what the daemon
         // reports is what it actually uses.
-        let applied = match load_pinned(&self.inner.sources, &running) {
+        let applied = match load_snapshot(sources, &files, &running) {
             Ok(applied) => applied,
-            Err(e) => {
-                let message = e.to_string();
-                state.status.last_error = Some(message.clone());
-                return ReloadOutcome::Rejected(message);
-            }
+            Err(e) => return rejected(&mut state, e),
         };
         state.resolved = applied.resolved;
+        state.fingerprint = applied.fingerprint;
         state.status = ConfigStatus {
             revision: state.status.revision + 1,
             loaded_at: Utc::now(),
@@ -271,6 +378,50 @@ mod tests {
         assert_eq!(handle.settings().log.level, "warn");
         assert_eq!(handle.settings().server.listen.port(), 3000);
         assert_eq!(handle.status().last_error, None);
+    }
+
+    #[test]
+    fn a_reload_of_the_same_content_applies_nothing_and_clears_a_refusal() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = sources(dir.path());
+        std::fs::write(&s.toml_path, "[log]\nlevel = \"debug\"\n").unwrap();
+        let handle = ConfigHandle::new(s.clone(), load(&s).unwrap());
+        assert_eq!(handle.reload(), ReloadOutcome::Unchanged);
+        assert_eq!(handle.status().revision, 1);
+
+        std::fs::write(&s.toml_path, "[log]\nlevel = \"loud\"\n").unwrap();
+        assert!(matches!(handle.reload(), ReloadOutcome::Rejected(_)));
+        std::fs::write(&s.toml_path, "[log]\nlevel = \"debug\"\n").unwrap();
+        assert_eq!(handle.reload(), ReloadOutcome::Unchanged);
+        assert_eq!(handle.status().last_error, None);
+        assert_eq!(handle.status().revision, 1);
+
+        // The env file counts as much as the TOML file.
+        std::fs::write(&s.env_file, "SERVICE_CLIENT_ID=x\n").unwrap();
+        assert!(matches!(handle.reload(), ReloadOutcome::Applied { .. }));
+        assert_eq!(handle.status().revision, 2);
+    }
+
+    #[test]
+    fn with_the_json_token_store_a_new_token_file_is_a_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = sources(dir.path());
+        let token_file = dir.path().join("data.json");
+        std::fs::write(
+            &s.toml_path,
+            format!(
+                "[google]\ntoken_store = \"json\"\ntoken_file = {:?}\n",
+                token_file.display().to_string()
+            ),
+        )
+        .unwrap();
+        let handle = ConfigHandle::new(s.clone(), load(&s).unwrap());
+        assert_eq!(handle.settings().service.refresh_token.expose(), "");
+        // What the consent flow does: save the token, then reload.
+        token_file::save(&token_file, &Secret::new("tok")).unwrap();
+        assert!(matches!(handle.reload(), ReloadOutcome::Applied { .. }));
+        assert_eq!(handle.settings().service.refresh_token.expose(), "tok");
+        assert_eq!(handle.reload(), ReloadOutcome::Unchanged);
     }
 
     #[test]

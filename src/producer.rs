@@ -9,6 +9,7 @@ use crate::config::settings::{Google, Service, Settings, SheetSource as SourceSe
 use crate::sheets::consent;
 use crate::sheets::{SheetSource, SourceError, source_for};
 use crate::shutdown::Shutdown;
+use crate::translations::model::Document;
 use crate::translations::service::TranslationService;
 use crate::translations::sheet::{self, SheetError};
 use crate::translations::store::{PutOutcome, StoreError};
@@ -25,12 +26,58 @@ const FIRST_RETRY: Duration = Duration::from_secs(1);
 pub enum CycleError {
     #[error(transparent)]
     Source(#[from] SourceError),
-    #[error("the sheet cannot be converted: {0}")]
-    Sheet(#[from] SheetError),
+    #[error(transparent)]
+    Sheet(#[from] ConvertError),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("the sync task stopped: {0}")]
     Task(String),
+}
+
+/// Why a sheet gives nothing to publish or to write.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConvertError {
+    #[error("the sheet cannot be converted: {0}")]
+    Sheet(#[from] SheetError),
+    #[error("the sheet has a header row (row {header_row}) but no row with a key and a text{why}")]
+    NoTranslations { header_row: usize, why: String },
+}
+
+/// Converts a fetched sheet and refuses one without a single text, saying why. The one
+/// place that decides what a usable sheet is: `depot produce`, the producer inside
+/// `depot serve` and `depot generate` all convert through it, so a sheet that one refuses
+/// the others refuse too, with the same words.
+pub fn convert(grid: Vec<Vec<String>>) -> Result<Document, ConvertError> {
+    let header = grid
+        .iter()
+        .position(|row| row.iter().any(|cell| cell.trim() == sheet::KEY_MARK));
+    let rows_below = header.map_or(0, |h| {
+        grid[h + 1..].iter().filter(|r| !r.is_empty()).count()
+    });
+    let document = sheet::convert(grid)?;
+    if !document.is_empty() {
+        return Ok(document);
+    }
+    let why = if rows_below == 0 {
+        ": the header is the sheet's last row; add rows below it with a key in a '>>>' column \
+         and a text in a locale column"
+            .to_owned()
+    } else if let Some(first) = document.warnings.first() {
+        let more = match document.warnings.len() - 1 {
+            0 => String::new(),
+            n => format!(" ({n} more warning(s) like it)"),
+        };
+        format!("; {} {}{more}", first.cell, first.message)
+    } else {
+        format!(
+            "; every text cell under the locale columns ({}) is empty",
+            document.locales.join(", ")
+        )
+    };
+    Err(ConvertError::NoTranslations {
+        header_row: header.map_or(0, |h| h + 1),
+        why,
+    })
 }
 
 /// What one successful cycle did.
@@ -209,7 +256,7 @@ impl Producer {
         let grid = source.fetch().await?;
         let translations = self.translations.clone();
         tokio::task::spawn_blocking(move || {
-            let document = sheet::convert(grid)?;
+            let document = convert(grid)?;
             let warnings = document
                 .warnings
                 .iter()
@@ -350,6 +397,38 @@ fn log_success(report: &CycleReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn grid(text: &str) -> Vec<Vec<String>> {
+        text.lines()
+            .map(|line| line.split(',').map(str::to_owned).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_sheet_without_a_text_is_refused_with_the_reason() {
+        let reason = |text: &str| convert(grid(text)).unwrap_err().to_string();
+        assert_eq!(
+            reason("title\n>>>,en\n"),
+            "the sheet has a header row (row 2) but no row with a key and a text: the header is \
+             the sheet's last row; add rows below it with a key in a '>>>' column and a text in \
+             a locale column"
+        );
+        assert_eq!(
+            reason(">>>,en,pl\nA,,\nB\n"),
+            "the sheet has a header row (row 1) but no row with a key and a text; every text \
+             cell under the locale columns (en, pl) is empty"
+        );
+        assert!(
+            reason(">>>,,en\n,A,a\n,B,b\n,C,c\n").ends_with("(2 more warning(s) like it)"),
+            "{}",
+            reason(">>>,,en\n,A,a\n")
+        );
+        assert_eq!(
+            convert(grid("en\nA")).unwrap_err(),
+            ConvertError::Sheet(SheetError::NoHeaderRow)
+        );
+        assert_eq!(convert(grid(">>>,en\nA,a\n")).unwrap().entries.len(), 1);
+    }
 
     #[test]
     fn backoff_doubles_from_one_second_up_to_the_interval() {

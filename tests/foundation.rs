@@ -21,9 +21,24 @@ async fn fresh_start_without_config_answers_health() {
     assert_eq!(body["config"]["revision"], 1);
     assert_eq!(body["config"]["lastError"], serde_json::Value::Null);
     assert!(dir.path().join("data").is_dir(), "data folder created");
+
+    // The request was logged, its duration rounded to two decimal places.
+    let duration = eventually(Duration::from_secs(5), || async {
+        let log = daemon.log();
+        let at = log.find("duration_ms=")? + "duration_ms=".len();
+        Some(log[at..].split_whitespace().next()?.to_owned())
+    })
+    .await
+    .expect("the request is logged");
+    let decimals = duration.split_once('.').map_or(0, |(_, d)| d.len());
+    assert!(
+        duration.parse::<f64>().is_ok() && decimals <= 2,
+        "duration_ms={duration}"
+    );
 }
 
-/// `config check` prints `key = "value"  # origin (env NAME)` for every key.
+/// `config check` prints `key = value  # origin (env NAME)` for every key (commented out
+/// for masked secrets and the `SERVICE_*` settings).
 fn effective(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)], key: &str) -> String {
     let output = support::depot(dir)
         .args(["config", "check"])
@@ -39,6 +54,7 @@ fn effective(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)], key: &s
     let stdout = String::from_utf8(output.stdout).unwrap();
     stdout
         .lines()
+        .map(|l| l.strip_prefix("# ").unwrap_or(l))
         .find(|l| l.starts_with(&format!("{key} = ")))
         .unwrap_or_else(|| panic!("{key} not printed:\n{stdout}"))
         .to_owned()
@@ -49,7 +65,7 @@ fn config_file_overrides_defaults() {
     let dir = temp();
     assert!(
         effective(dir.path(), &[], &[], "files.max_limit")
-            .starts_with("files.max_limit = \"100\"  # default")
+            .starts_with("files.max_limit = 100  # default")
     );
     std::fs::create_dir(dir.path().join("config")).unwrap();
     std::fs::write(
@@ -59,7 +75,7 @@ fn config_file_overrides_defaults() {
     .unwrap();
     assert!(
         effective(dir.path(), &[], &[], "files.max_limit")
-            .starts_with("files.max_limit = \"50\"  # config file")
+            .starts_with("files.max_limit = 50  # config file")
     );
 }
 
@@ -79,7 +95,7 @@ fn env_file_overrides_config_file() {
     .unwrap();
     assert!(
         effective(dir.path(), &[], &[], "files.max_limit")
-            .starts_with("files.max_limit = \"60\"  # .env.service")
+            .starts_with("files.max_limit = 60  # .env.service")
     );
 }
 
@@ -108,14 +124,14 @@ fn process_env_overrides_env_file() {
 fn flags_override_process_env() {
     let dir = temp();
     let env = [("DEPOT_FILES_MAX_LIMIT", "70")];
-    assert!(effective(dir.path(), &[], &env, "files.max_limit").contains("\"70\"  # environment"));
+    assert!(effective(dir.path(), &[], &env, "files.max_limit").contains(" 70  # environment"));
     let line = effective(
         dir.path(),
         &["--set", "files.max_limit=80"],
         &env,
         "files.max_limit",
     );
-    assert!(line.contains("\"80\"  # command line"), "{line}");
+    assert!(line.contains(" 80  # command line"), "{line}");
 }
 
 #[test]
@@ -129,6 +145,74 @@ fn env_file_path_can_be_chosen() {
         "service.client_id",
     );
     assert!(line.contains("\"abc\""), "{line}");
+}
+
+/// The `name = value` part of each line that is not commented out.
+fn assignments(check_output: &str) -> Vec<String> {
+    check_output
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_once("  # ").map_or(l, |(a, _)| a).to_owned())
+        .collect()
+}
+
+#[test]
+fn config_check_prints_toml_that_reads_back_as_the_same_values() {
+    let dir = temp();
+    std::fs::create_dir(dir.path().join("config")).unwrap();
+    std::fs::write(
+        dir.path().join("config/depot.toml"),
+        "[files]\nmax_limit = 50\n[signing]\nregion = 'eu \"west\" \\ 1'\n[auth]\nadmin_keys = [\"sekrit\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join(".env.service"),
+        "DEPOT_LOG_LEVEL=debug\nSERVICE_CLIENT_ID=abc\nDEPOT_API_KEYS=\n",
+    )
+    .unwrap();
+    let output = support::depot(dir.path())
+        .args(["config", "check", "--set", "server.listen=127.0.0.1:4000"])
+        .args(["--data-dir", "store", "--set", "producer.enabled=false"])
+        .env("DEPOT_PRODUCER_INTERVAL_SECS", "77")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let printed = String::from_utf8(output.stdout).unwrap();
+
+    let table: toml::Table = printed.parse().unwrap_or_else(|e| panic!("{e}\n{printed}"));
+    assert_eq!(table["files"]["max_limit"].as_integer(), Some(50));
+    assert_eq!(
+        table["signing"]["region"].as_str(),
+        Some("eu \"west\" \\ 1")
+    );
+    assert_eq!(table["producer"]["interval_secs"].as_integer(), Some(77));
+    assert_eq!(table["producer"]["enabled"].as_bool(), Some(false));
+    assert_eq!(table["server"]["data_dir"].as_str(), Some("store"));
+    assert_eq!(table["auth"]["api_keys"].as_array().map(Vec::len), Some(0));
+    // Masked and environment-only settings stay out of the TOML.
+    assert!(table["auth"].get("admin_keys").is_none(), "{printed}");
+    assert!(table.get("service").is_none(), "{printed}");
+    assert!(!printed.contains("sekrit"));
+
+    // Fed back as the only configuration, it gives the same values, from the file.
+    let again = temp();
+    std::fs::create_dir(again.path().join("config")).unwrap();
+    std::fs::write(again.path().join("config/depot.toml"), &printed).unwrap();
+    let output = run(again.path(), &["config", "check"]);
+    assert!(output.status.success(), "{output:?}");
+    let reread = String::from_utf8(output.stdout).unwrap();
+    let reread_assignments = assignments(&reread);
+    for assignment in assignments(&printed) {
+        assert!(
+            reread_assignments.contains(&assignment),
+            "{assignment} not read back:\n{reread}"
+        );
+        let line = reread
+            .lines()
+            .find(|l| l.starts_with(&format!("{assignment}  # ")))
+            .unwrap();
+        assert!(line.contains("  # config file"), "{line}");
+    }
 }
 
 #[test]
@@ -184,6 +268,159 @@ fn config_check_names_the_invalid_key_and_exits_1() {
     assert!(stderr.contains("signing.expires_secs"), "{stderr}");
     assert!(stderr.contains("'0'"), "{stderr}");
     assert!(stderr.contains("from 1 to 604800"), "{stderr}");
+}
+
+/// Exit 1 and the one line on stderr.
+fn one_line_failure(output: &std::process::Output) -> String {
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    stderr
+}
+
+#[test]
+fn a_named_config_or_env_file_must_exist_but_the_default_ones_may_not() {
+    let dir = temp();
+    // Neither default file exists: built-in defaults.
+    assert!(run(dir.path(), &["config", "check"]).status.success());
+    for (flag, default) in [
+        ("--config", "config/depot.toml"),
+        ("--env-file", ".env.service"),
+    ] {
+        let output = run(dir.path(), &["config", "check", flag, "missing/file"]);
+        assert_eq!(
+            one_line_failure(&output),
+            format!(
+                "depot: error: the file {} given with {flag} does not exist; create it, or \
+                 leave {flag} out to read {default} (missing means built-in defaults)\n",
+                dir.path().join("missing/file").display()
+            )
+        );
+        // The same for a command that would start something.
+        let output = run(dir.path(), &["serve", flag, "missing/file"]);
+        assert!(one_line_failure(&output).contains("does not exist"));
+    }
+}
+
+#[test]
+fn config_mistakes_are_explained() {
+    let dir = temp();
+    std::fs::create_dir(dir.path().join("config")).unwrap();
+    let config = dir.path().join("config/depot.toml");
+    let check = |toml: &str| {
+        std::fs::write(&config, toml).unwrap();
+        one_line_failure(&run(dir.path(), &["config", "check"]))
+    };
+    // Messages name the file by its absolute path.
+    assert_eq!(
+        check("[files]\ndefault_limit = \"30\"\n"),
+        format!(
+            "depot: error: invalid configuration: files.default_limit (env \
+             DEPOT_FILES_DEFAULT_LIMIT) = '30' from {}: must be an integer from 1 to 10000, got \
+             a string; write it without quotes\n",
+            config.display()
+        )
+    );
+    assert_eq!(
+        check("[files]\ndefualt_limit = 30\n"),
+        format!(
+            "depot: error: unknown configuration key 'files.defualt_limit' in {}; did you mean \
+             files.default_limit?; see config/depot.toml for every key\n",
+            config.display()
+        )
+    );
+    std::fs::write(&config, "").unwrap();
+    let output = support::depot(dir.path())
+        .args(["config", "check"])
+        .env("DEPOT_FILES_MAX_LIMT", "5")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "depot: warning: unknown variable DEPOT_FILES_MAX_LIMT in the environment is ignored; \
+         did you mean DEPOT_FILES_MAX_LIMIT?\n"
+    );
+}
+
+#[test]
+fn a_command_error_shows_its_causes_in_one_line() {
+    let dir = temp();
+    let output = run(dir.path(), &["files", "import", "absent.jsonl"]);
+    assert_eq!(
+        one_line_failure(&output),
+        format!(
+            "depot: error: cannot read {}: caused by No such file or directory (os error 2)\n",
+            dir.path().join("absent.jsonl").display()
+        )
+    );
+    // A message that already carries its cause's text does not repeat it.
+    let output = run(
+        dir.path(),
+        &["generate", "--source", "absent.csv", "-p", "out"],
+    );
+    let line = one_line_failure(&output);
+    assert_eq!(
+        line.matches("No such file or directory").count(),
+        1,
+        "{line}"
+    );
+}
+
+#[test]
+fn every_command_that_touches_the_data_takes_data_dir() {
+    let dir = temp();
+    let line = effective(dir.path(), &["--data-dir", "d0"], &[], "server.data_dir");
+    assert!(
+        line.starts_with(&format!(
+            "server.data_dir = \"d0\"  # command line (env DEPOT_DATA_DIR); resolves to {}",
+            dir.path().join("d0").display()
+        )),
+        "{line}"
+    );
+    std::fs::write(dir.path().join("a.txt"), "content").unwrap();
+    std::fs::write(
+        dir.path().join("records.jsonl"),
+        "{\"fileName\": \"a.png\", \"description\": \"\", \"bucket\": \"depot\", \"status\": 1, \
+         \"fileType\": \"png\", \"permission\": \"public\", \"key\": \"0b7e4a52-2c5f-4c1e-9d0a-3f1b2c3d4e5f\", \
+         \"createdAt\": \"2026-01-02T03:04:05.001Z\"}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("sheet.csv"), ">>>,en\nYES,Yes\n").unwrap();
+    let commands: [(&[&str], &str); 4] = [
+        (&["files", "add", "a.txt", "--data-dir", "d1"], "d1/objects"),
+        (
+            &["files", "import", "records.jsonl", "--data-dir", "d2"],
+            "d2/depot.sqlite3",
+        ),
+        (
+            &["files", "seed", "3", "--data-dir", "d3"],
+            "d3/depot.sqlite3",
+        ),
+        (
+            &[
+                "produce",
+                "--once",
+                "--source",
+                "sheet.csv",
+                "--data-dir",
+                "d4",
+            ],
+            "d4/translations.sled",
+        ),
+    ];
+    for (args, made) in commands {
+        let output = run(dir.path(), args);
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        assert!(
+            dir.path().join(made).exists(),
+            "{args:?} did not make {made}"
+        );
+    }
+    assert!(
+        !dir.path().join("data").exists(),
+        "the default data folder was used"
+    );
 }
 
 #[test]
@@ -264,6 +501,111 @@ async fn editing_the_env_file_reloads_it_live() {
 
     save_like_an_editor(&env_file, "SERVICE_CLIENT_ID=three\n");
     wait_for(&daemon, 3, false).await;
+}
+
+/// Polls `/health` for `span` and returns the first revision other than `revision`, if any
+/// (a bounded wait for something that must not happen).
+async fn revision_moves_from(daemon: &Daemon, revision: u64, span: Duration) -> Option<u64> {
+    eventually(span, || async {
+        let now = config_status(daemon).await["revision"].as_u64();
+        (now != Some(revision)).then_some(now.unwrap_or_default())
+    })
+    .await
+}
+
+/// The page size `GET /files` uses without `limit` (`files.default_limit`, a live key): shows
+/// which content the daemon applied.
+async fn default_limit(daemon: &Daemon) -> u64 {
+    let (status, body) = daemon.get_json("/files").await;
+    assert_eq!(status, 200, "{body}");
+    body["meta"]["limit"].as_u64().expect("meta.limit")
+}
+
+#[tokio::test]
+async fn reading_touching_or_resaving_the_files_unchanged_does_not_reload() {
+    let dir = temp();
+    let config = dir.path().join("config/depot.toml");
+    let env_file = dir.path().join(".env.service");
+    std::fs::create_dir(dir.path().join("config")).unwrap();
+    std::fs::write(&config, "[files]\ndefault_limit = 20\n").unwrap();
+    std::fs::write(&env_file, "SERVICE_CLIENT_ID=one\n").unwrap();
+    let daemon = Daemon::start(dir.path(), &[], &[]).await;
+
+    save_like_an_editor(&config, "[files]\ndefault_limit = 21\n");
+    wait_for(&daemon, 2, false).await;
+    assert_eq!(default_limit(&daemon).await, 21);
+
+    // Reading, touching and saving the same bytes again change no content.
+    for path in [&config, &env_file] {
+        let bytes = std::fs::read(path).unwrap();
+        for _ in 0..3 {
+            assert_eq!(std::fs::read(path).unwrap(), bytes);
+        }
+        let touched = std::process::Command::new("touch").arg(path).status();
+        assert!(
+            touched.is_ok_and(|s| s.success()),
+            "touch (coreutils) must be installed"
+        );
+        std::fs::write(path, &bytes).unwrap();
+        save_like_an_editor(path, std::str::from_utf8(&bytes).unwrap());
+    }
+    let moved = revision_moves_from(&daemon, 2, Duration::from_millis(1500)).await;
+    assert_eq!(
+        moved,
+        None,
+        "reloaded without a change; log:\n{}",
+        daemon.log()
+    );
+    assert_eq!(daemon.log().matches("configuration reloaded").count(), 1);
+
+    // A real change still applies, exactly once.
+    save_like_an_editor(&config, "[files]\ndefault_limit = 22\n");
+    wait_for(&daemon, 3, false).await;
+    assert_eq!(default_limit(&daemon).await, 22);
+    let moved = revision_moves_from(&daemon, 3, Duration::from_millis(600)).await;
+    assert_eq!(moved, None, "log:\n{}", daemon.log());
+}
+
+#[tokio::test]
+async fn sighup_reloads_the_configuration_and_the_daemon_keeps_running() {
+    let dir = temp();
+    // No config/ folder at start: the watcher cannot watch it, so only SIGHUP can bring a
+    // file created there later into force.
+    let mut daemon = Daemon::start(dir.path(), &[], &[]).await;
+    assert_eq!(default_limit(&daemon).await, 25);
+
+    // Nothing changed: the daemon lives, logs the request, keeps revision 1.
+    support::signal(daemon.child.id(), "HUP");
+    let logged = eventually(Duration::from_secs(5), || async {
+        daemon
+            .log()
+            .contains("reload requested by SIGHUP")
+            .then_some(())
+    })
+    .await;
+    assert!(logged.is_some(), "{}", daemon.log());
+    let moved = revision_moves_from(&daemon, 1, Duration::from_millis(600)).await;
+    assert_eq!(moved, None, "log:\n{}", daemon.log());
+    assert_eq!(
+        daemon.child.try_wait().unwrap(),
+        None,
+        "SIGHUP ended the daemon"
+    );
+
+    std::fs::create_dir(dir.path().join("config")).unwrap();
+    std::fs::write(
+        dir.path().join("config/depot.toml"),
+        "[files]\ndefault_limit = 30\n",
+    )
+    .unwrap();
+    support::signal(daemon.child.id(), "HUP");
+    wait_for(&daemon, 2, false).await;
+    assert_eq!(default_limit(&daemon).await, 30);
+    assert_eq!(
+        daemon.log().matches("reload requested by SIGHUP").count(),
+        2
+    );
+    assert_eq!(daemon.child.try_wait().unwrap(), None);
 }
 
 #[tokio::test]

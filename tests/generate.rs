@@ -466,6 +466,59 @@ fn unchanged_files_are_left_alone_and_said_so() {
 }
 
 #[test]
+fn litter_of_an_interrupted_run_is_swept_and_live_or_foreign_files_are_kept() {
+    let dir = workdir();
+    let mut finished = std::process::Command::new("true").spawn().unwrap();
+    let dead = finished.id();
+    finished.wait().unwrap();
+    let live = std::process::id();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("values-de")).unwrap();
+    let litter = [
+        format!("out/.en_US.json.{dead}.tmp"),
+        format!("out/.some-old-locale.json.{dead}.tmp"),
+        format!("out/values-de/.strings.xml.{dead}.tmp"),
+    ];
+    let kept = [
+        format!("out/.de_DE.json.{live}.tmp"),
+        format!("out/values-de/.strings.xml.{live}.tmp"),
+        format!("out/notes.{dead}.tmp"),
+        format!("out/.en_US.json.{dead}.tmp.orig"),
+    ];
+    for name in litter.iter().chain(&kept) {
+        std::fs::write(dir.path().join(name), "half-written").unwrap();
+    }
+
+    let result = generate(
+        dir.path(),
+        &[
+            "--source",
+            "edge.sheet.json",
+            "-f",
+            "json,android",
+            "-p",
+            "out",
+        ],
+    );
+    assert_ok(&result);
+    assert!(
+        stderr(&result).contains("removed 3 temporary file(s) left by an interrupted run"),
+        "{}",
+        stderr(&result)
+    );
+    for name in &litter {
+        assert!(!dir.path().join(name).exists(), "{name} was not swept");
+    }
+    for name in &kept {
+        assert!(dir.path().join(name).exists(), "{name} was removed");
+    }
+    assert_eq!(
+        read(out.join("de_DE.json")),
+        r#"{"COMMON":{"OK":"OK"},"HOME":{"TITLE":"Willkommen"}}"#
+    );
+}
+
+#[test]
 fn a_text_one_format_cannot_carry_changes_no_file_of_any_format() {
     let dir = workdir();
     // U+0001 is fine in json but XML (xlf) cannot hold it, not even as a reference.
@@ -533,6 +586,48 @@ fn missing_source_file_is_one_line_and_writes_nothing() {
     let dir = workdir();
     let out = generate(dir.path(), &["--source", "absent.csv", "-p", "out"]);
     assert_clean_failure(&out, dir.path(), "absent.csv");
+}
+
+/// Sheets that give no translation, each with the reason both commands must give.
+const SHEETS_WITHOUT_TRANSLATIONS: [(&str, &str, &str); 3] = [
+    (
+        "header-only.csv",
+        ">>>,en_US,de_DE\n",
+        "the sheet has a header row (row 1) but no row with a key and a text: the header is the sheet's last row",
+    ),
+    (
+        "unterminated.csv",
+        ">>>,en_US\nHELLO,Hello\nBYE,\"Bye\nTHANKS,Thanks\n",
+        "unterminated.csv: unterminated quote at line 3: ",
+    ),
+    (
+        // The keys sit one column right of the '>>>' column.
+        "keys-in-wrong-column.csv",
+        ">>>,,en_US\n,HELLO,Hello\n,BYE,Bye\n",
+        "the sheet has a header row (row 1) but no row with a key and a text; C2 texts without a key",
+    ),
+];
+
+#[test]
+fn a_sheet_without_translations_fails_generate_and_produce_alike_and_creates_nothing() {
+    for (name, text, reason) in SHEETS_WITHOUT_TRANSLATIONS {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(name), text).unwrap();
+
+        let out = generate(dir.path(), &["--source", name, "-p", "out"]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(err.starts_with("depot: error: "), "{name}: {err}");
+        assert!(err.contains(reason), "{name}: {err}");
+        assert!(!dir.path().join("out").exists(), "{name}: out/ was created");
+
+        let out = run(dir.path(), &["produce", "--once", "--source", name]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{name}");
+        // The same words: one rule decides for both commands.
+        assert_eq!(stderr(&out), err, "{name}");
+    }
 }
 
 #[test]

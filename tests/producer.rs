@@ -79,7 +79,7 @@ async fn the_producer_follows_the_sheet_and_keeps_the_last_good_document_on_fail
         let t = health_translations(&daemon).await;
         t["lastError"]
             .as_str()
-            .is_some_and(|e| e.contains("no translations"))
+            .is_some_and(|e| e.contains("no row with a key and a text"))
             .then_some(t)
     })
     .await
@@ -123,4 +123,40 @@ fn produce_once_stores_a_local_sheet_and_reports_unchanged_content() {
     let stderr = String::from_utf8_lossy(&missing.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("nope.csv"), "{stderr}");
+}
+
+#[tokio::test]
+async fn produce_beside_a_running_daemon_says_the_store_is_in_use_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sheet.csv"), BASIC).unwrap();
+    let _daemon = Daemon::start(dir.path(), &["--set", "producer.enabled=false"], &[]).await;
+
+    let out = run(dir.path(), &["produce", "--once", "--source", "sheet.csv"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let store = dir.path().join("data/translations.sled");
+    assert_eq!(
+        stderr,
+        format!(
+            "depot: error: cannot open the translations store at {}: it is in use by another \
+             depot process (a running `depot serve`?); stop that process, or give this command \
+             another store with --data-dir\n",
+            store.display()
+        )
+    );
+
+    // Another data folder is another store: that works beside the daemon.
+    let out = run(
+        dir.path(),
+        &[
+            "produce",
+            "--once",
+            "--source",
+            "sheet.csv",
+            "--data-dir",
+            "other",
+        ],
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert!(dir.path().join("other/translations.sled").is_dir());
 }

@@ -3,6 +3,8 @@
 
 use super::{Failure, load_config};
 use crate::config::Sources;
+use crate::config::layers::absolute;
+use crate::files::import::ImportError;
 use crate::files::writes::{Content, Upload, Uploads};
 use crate::files::{FilesDb, FilesRepo, Permission, import, seed};
 use crate::objects::ObjectStore;
@@ -24,7 +26,7 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
         if !path.is_file() {
             return Err(Failure(format!(
                 "{} is not a readable file; nothing was added",
-                path.display()
+                absolute(path.clone()).display()
             )));
         }
     }
@@ -63,7 +65,14 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
 pub fn import(sources: &Sources, file: PathBuf) -> Result<(), Failure> {
     let settings = load_config(sources)?.settings;
     let mut repo = FilesRepo::open(&settings.database.path)?;
-    let count = import::import_file(&mut repo, &file).map_err(|e| Failure(format!("{e:#}")))?;
+    let path = absolute(file.clone());
+    let count = import::import_file(&mut repo, &path).map_err(|e| match e {
+        // These name the file already.
+        ImportError::Read { .. } | ImportError::NotUtf8 { .. } | ImportError::Repo(_) => {
+            Failure::from(e)
+        }
+        e => Failure(format!("{}: {}", path.display(), Failure::from(e).0)),
+    })?;
     println!("imported {count} records from {}", file.display());
     Ok(())
 }

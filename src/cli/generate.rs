@@ -15,7 +15,6 @@ use crate::translations::filter::{self, Filter};
 use crate::translations::formats::{self, Format, Prepared};
 use crate::translations::layout::{self, LayoutOptions};
 use crate::translations::model::{Document, Selection};
-use crate::translations::sheet;
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;
@@ -163,8 +162,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     let settings = load_config(&sources)?.settings;
     let runtime = super::runtime()?;
     let grid = runtime.block_on(fetch(&settings, &sources))?;
-    let doc =
-        sheet::convert(grid).map_err(|e| Failure(format!("the sheet cannot be converted: {e}")))?;
+    let doc = crate::producer::convert(grid)?;
     let say = |line: String| {
         if !args.quiet {
             eprintln!("{line}");
@@ -234,12 +232,22 @@ fn write_files(
     render: impl Fn(&Job) -> Result<formats::Rendered, formats::RenderError> + Sync,
     say: &impl Fn(String),
 ) -> Result<(), Failure> {
-    std::fs::create_dir_all(&args.path).map_err(|e| {
-        Failure(format!(
-            "cannot create the folder {}: {e}",
-            args.path.display()
-        ))
-    })?;
+    // Errors name files by absolute path; the list of files written keeps `--path` as given.
+    let root = crate::config::layers::absolute(args.path.clone());
+    std::fs::create_dir_all(&root)
+        .map_err(|e| Failure(format!("cannot create the folder {}: {e}", root.display())))?;
+    // A run killed between staging and committing left its temporary files beside the
+    // targets; this run's folders are swept of them before anything is staged.
+    let folders: std::collections::BTreeSet<PathBuf> = jobs
+        .iter()
+        .filter_map(|job| root.join(&job.file.path).parent().map(PathBuf::from))
+        .collect();
+    let swept = crate::atomic_file::sweep_stale(folders.iter().map(PathBuf::as_path));
+    if swept > 0 {
+        say(format!(
+            "removed {swept} temporary file(s) left by an interrupted run"
+        ));
+    }
     let (durability, threads) = if args.sync {
         (Durability::Synced, 2 * crate::parallel::cores())
     } else {
@@ -252,7 +260,7 @@ fn write_files(
             return Ok(None);
         }
         let outcome = render(job).map_err(Failure::from).and_then(|rendered| {
-            let path = args.path.join(&job.file.path);
+            let path = root.join(&job.file.path);
             let staged = crate::atomic_file::stage_if_changed(&path, &rendered.body, durability)
                 .map_err(|e| Failure(e.to_string()))?;
             Ok(Some((staged, rendered.warnings)))

@@ -1,6 +1,7 @@
 //! `depot produce`: the producer alone — one sync with `--once` (for cron), else the loop
 //! until SIGINT/SIGTERM. It opens the translations store itself, so it cannot run beside a
-//! `depot serve` that holds the same sled store (the daemon runs its own producer).
+//! `depot serve` that holds the same sled store (the daemon runs its own producer); the
+//! store's open error says so.
 
 use super::{Failure, load_config};
 use crate::config::{ConfigHandle, Sources};
@@ -14,17 +15,10 @@ pub fn run(sources: Sources, once: bool) -> Result<(), Failure> {
     let loaded = load_config(&sources)?;
     let settings = loaded.settings.clone();
     crate::logging::init(&settings.log.level, settings.log.format);
-    let service = Arc::new(
-        TranslationService::open(&settings.translations).map_err(|e| {
-            Failure(format!(
-                "{e} (a running `depot serve` holds the sled store and runs its own producer)"
-            ))
-        })?,
-    );
-    let producer = Arc::new(Producer::new(
-        ConfigHandle::new(sources, loaded),
-        service.clone(),
-    ));
+    // A store held by a running daemon is named as such by the store's own error.
+    let service = Arc::new(TranslationService::open(&settings.translations)?);
+    let config = ConfigHandle::new(sources, loaded);
+    let producer = Arc::new(Producer::new(config.clone(), service.clone()));
     let runtime = super::runtime()?;
     let result = runtime.block_on(async {
         if once {
@@ -45,7 +39,10 @@ pub fn run(sources: Sources, once: bool) -> Result<(), Failure> {
         } else {
             let shutdown = Shutdown::new();
             shutdown.on_signals();
+            // The loop follows the files (and SIGHUP) as the daemon does.
+            let reload = crate::config::reload::spawn(config, shutdown.clone());
             producer.run(shutdown).await;
+            reload.abort();
             Ok::<(), Failure>(())
         }
     });

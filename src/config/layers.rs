@@ -51,8 +51,8 @@ impl Sources {
     /// Only the two files: no process environment, no flags (tests, embedding).
     pub fn files_only(toml_path: PathBuf, env_file: PathBuf) -> Sources {
         Sources {
-            toml_path,
-            env_file,
+            toml_path: absolute(toml_path),
+            env_file: absolute(env_file),
             process_env: Vec::new(),
             flags: Vec::new(),
         }
@@ -61,12 +61,21 @@ impl Sources {
     /// Sources for a run from the current directory with the real process environment.
     pub fn new(toml_path: PathBuf, env_file: PathBuf, flags: Vec<(String, String)>) -> Sources {
         Sources {
-            toml_path,
-            env_file,
+            toml_path: absolute(toml_path),
+            env_file: absolute(env_file),
             process_env: std::env::vars().collect(),
             flags,
         }
     }
+}
+
+/// `path` made absolute against the working directory (without touching the disk), so
+/// that every message names the file unambiguously; as given if that cannot be done.
+pub fn absolute(path: PathBuf) -> PathBuf {
+    if path.is_absolute() {
+        return path;
+    }
+    std::path::absolute(&path).unwrap_or(path)
 }
 
 /// A raw value before validation: text from env/flags, or a typed TOML value.
@@ -87,6 +96,15 @@ pub enum Value {
 }
 
 impl Value {
+    /// Empty text or an empty list: nothing to hide when the key is a secret.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Value::Text(s) => s.is_empty(),
+            Value::List(items) => items.is_empty(),
+            _ => false,
+        }
+    }
+
     /// The value written as it would be in the environment (used to pin running values).
     pub fn to_env_text(&self) -> String {
         match self {
@@ -123,9 +141,56 @@ impl Resolved {
     }
 }
 
+/// The bytes of the two configuration files, read once: resolving and the reload's
+/// "did anything change" test both look at the same content. `None`: the file is missing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileSnapshot {
+    pub toml: Option<Vec<u8>>,
+    pub env_file: Option<Vec<u8>>,
+}
+
+impl FileSnapshot {
+    /// Reads both files; a missing file is `None` (zero configuration), any other read
+    /// failure an error naming the file.
+    pub fn read(sources: &Sources) -> Result<FileSnapshot, ConfigError> {
+        Ok(FileSnapshot {
+            toml: read_optional(&sources.toml_path)?,
+            env_file: read_optional(&sources.env_file)?,
+        })
+    }
+}
+
+/// The bytes of a file, `None` when it does not exist.
+pub(super) fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, ConfigError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(ConfigError::Unreadable {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        }),
+    }
+}
+
+fn utf8<'a>(bytes: &'a [u8], path: &Path) -> Result<&'a str, ConfigError> {
+    std::str::from_utf8(bytes).map_err(|e| ConfigError::Unreadable {
+        path: path.display().to_string(),
+        reason: format!("the file is not UTF-8 text ({e})"),
+    })
+}
+
 /// Reads every layer and resolves every key. `running` pins values (for keys that cannot
 /// change live) above all layers.
 pub fn resolve(sources: &Sources, running: &[(&str, String)]) -> Result<Resolved, ConfigError> {
+    resolve_snapshot(sources, &FileSnapshot::read(sources)?, running)
+}
+
+/// Resolves every key from the files' content already read.
+pub fn resolve_snapshot(
+    sources: &Sources,
+    files: &FileSnapshot,
+    running: &[(&str, String)],
+) -> Result<Resolved, ConfigError> {
     let mut warnings = Vec::new();
     let mut layers: Vec<(Layer, HashMap<&'static str, Raw>)> = Vec::new();
 
@@ -139,13 +204,23 @@ pub fn resolve(sources: &Sources, running: &[(&str, String)]) -> Result<Resolved
         Layer::Env,
         env_layer(&sources.process_env, "the environment", &mut warnings),
     ));
-    let env_file_vars = env_file::read(&sources.env_file)?;
+    let env_file_vars = match &files.env_file {
+        Some(bytes) => env_file::parse(
+            utf8(bytes, &sources.env_file)?,
+            &sources.env_file.display().to_string(),
+        )?,
+        None => Vec::new(),
+    };
     let env_file_label = sources.env_file.display().to_string();
     layers.push((
         Layer::EnvFile,
         env_layer(&env_file_vars, &env_file_label, &mut warnings),
     ));
-    layers.push((Layer::Toml, toml_layer(&sources.toml_path)?));
+    let toml_text = match &files.toml {
+        Some(bytes) => Some(utf8(bytes, &sources.toml_path)?),
+        None => None,
+    };
+    layers.push((Layer::Toml, toml_layer(toml_text, &sources.toml_path)?));
 
     let mut values = Vec::with_capacity(KEYS.len());
     let mut errors = Vec::new();
@@ -195,28 +270,20 @@ fn env_layer(
             map.insert(key.name, Raw::Text(value.clone()));
         } else if schema::ENV_PREFIXES.iter().any(|p| name.starts_with(p)) {
             warnings.push(format!(
-                "unknown variable {name} in {place} is ignored (known: {})",
-                KEYS.iter()
-                    .filter(|k| name.starts_with(&k.env[..k.env.find('_').unwrap_or(0) + 1]))
-                    .map(|k| k.env)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "unknown variable {name} in {place} is ignored{}",
+                match schema::nearest_env(name) {
+                    Some(known) => format!("; did you mean {known}?"),
+                    None => "; config/depot.toml lists every known name".to_owned(),
+                }
             ));
         }
     }
     map
 }
 
-fn toml_layer(path: &Path) -> Result<HashMap<&'static str, Raw>, ConfigError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
-        Err(e) => {
-            return Err(ConfigError::Unreadable {
-                path: path.display().to_string(),
-                reason: e.to_string(),
-            });
-        }
+fn toml_layer(text: Option<&str>, path: &Path) -> Result<HashMap<&'static str, Raw>, ConfigError> {
+    let Some(text) = text else {
+        return Ok(HashMap::new());
     };
     let table: toml::Table = text
         .parse()
@@ -262,7 +329,10 @@ fn validate(key: &Key, raw: &Raw) -> Result<Value, String> {
             let n = match raw {
                 Raw::Toml(toml::Value::Integer(n)) => u64::try_from(*n).map_err(|_| allowed())?,
                 Raw::Text(s) => s.trim().parse::<u64>().map_err(|_| allowed())?,
-                Raw::Toml(_) => return Err(allowed()),
+                Raw::Toml(other) => {
+                    let unquoted = other.as_str().and_then(|s| s.trim().parse::<u64>().ok());
+                    return Err(wrong_type(&allowed(), other, unquoted.is_some()));
+                }
             };
             if (min..=max).contains(&n) {
                 Ok(Value::Integer(n))
@@ -277,7 +347,13 @@ fn validate(key: &Key, raw: &Raw) -> Result<Value, String> {
                 "false" | "0" | "no" | "off" => Ok(Value::Bool(false)),
                 _ => Err("must be true or false".into()),
             },
-            Raw::Toml(_) => Err("must be true or false".into()),
+            Raw::Toml(other) => {
+                let unquoted = other.as_str().is_some_and(|s| {
+                    let s = s.trim();
+                    s == "true" || s == "false"
+                });
+                Err(wrong_type("must be true or false", other, unquoted))
+            }
         },
         Kind::OneOf(choices) => {
             let s = text(raw)?;
@@ -338,7 +414,16 @@ fn list(raw: &Raw) -> Result<Vec<String>, String> {
                 _ => Err("must be a list of non-empty strings".to_owned()),
             })
             .collect(),
-        Raw::Toml(_) => Err("must be a list of non-empty strings".into()),
+        Raw::Toml(toml::Value::String(_)) => Err(
+            "must be a list of non-empty strings, got a string; write it as a list: \
+             [\"first\", \"second\"]"
+                .into(),
+        ),
+        Raw::Toml(other) => Err(wrong_type(
+            "must be a list of non-empty strings",
+            other,
+            false,
+        )),
     }
 }
 
@@ -366,7 +451,33 @@ fn web_origin(item: &str) -> Result<String, String> {
 fn text(raw: &Raw) -> Result<String, String> {
     match raw {
         Raw::Text(s) | Raw::Toml(toml::Value::String(s)) => Ok(s.clone()),
-        Raw::Toml(_) => Err("must be a string".into()),
+        Raw::Toml(other) => Err(format!(
+            "must be a string, got {}; write it in double quotes",
+            type_name(other)
+        )),
+    }
+}
+
+/// The rule, the TOML type actually written, and, when only the quotes are wrong, how to
+/// write it: `limit = "30"` gets "got a string; write it without quotes".
+fn wrong_type(allowed: &str, got: &toml::Value, quotes_only: bool) -> String {
+    let hint = if quotes_only {
+        "; write it without quotes"
+    } else {
+        ""
+    };
+    format!("{allowed}, got {}{hint}", type_name(got))
+}
+
+fn type_name(value: &toml::Value) -> &'static str {
+    match value {
+        toml::Value::String(_) => "a string",
+        toml::Value::Integer(_) => "an integer",
+        toml::Value::Float(_) => "a decimal number",
+        toml::Value::Boolean(_) => "true/false",
+        toml::Value::Datetime(_) => "a date",
+        toml::Value::Array(_) => "a list",
+        toml::Value::Table(_) => "a table",
     }
 }
 
@@ -448,6 +559,76 @@ pub(crate) mod tests {
         assert!(err.contains("'abc'"), "{err}");
         assert!(err.contains("must be an integer from 1 to 10000"), "{err}");
         assert!(err.contains("depot.toml"), "{err}");
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_toml_type_says_what_it_got() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = sources_in(dir.path());
+        let error_of = |toml: &str| {
+            std::fs::write(&s.toml_path, toml).unwrap();
+            resolve(&s, &[]).unwrap_err().to_string()
+        };
+        let err = error_of("[files]\ndefault_limit = \"30\"\n");
+        assert!(
+            err.ends_with(
+                "files.default_limit (env DEPOT_FILES_DEFAULT_LIMIT) = '30' from {}: must be an \
+                 integer from 1 to 10000, got a string; write it without quotes"
+                    .replace("{}", &s.toml_path.display().to_string())
+                    .as_str()
+            ),
+            "{err}"
+        );
+        let err = error_of("[producer]\nenabled = \"false\"\n");
+        assert!(
+            err.ends_with("must be true or false, got a string; write it without quotes"),
+            "{err}"
+        );
+        let err = error_of("[files]\nmax_limit = 2.5\n");
+        assert!(
+            err.ends_with("must be an integer from 1 to 10000, got a decimal number"),
+            "{err}"
+        );
+        let err = error_of("[signing]\nregion = 5\n");
+        assert!(
+            err.ends_with("must be a string, got an integer; write it in double quotes"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn unknown_keys_and_variables_get_a_did_you_mean() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = sources_in(dir.path());
+        std::fs::write(&s.toml_path, "[files]\ndefualt_limit = 5\n").unwrap();
+        let err = resolve(&s, &[]).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "unknown configuration key 'files.defualt_limit' in {}; did you mean \
+                 files.default_limit?; see config/depot.toml for every key",
+                s.toml_path.display()
+            )
+        );
+        std::fs::write(&s.toml_path, "").unwrap();
+        s.flags = vec![("log.levl".into(), "debug".into())];
+        let err = resolve(&s, &[]).unwrap_err().to_string();
+        assert!(err.contains("did you mean log.level?"), "{err}");
+        s.flags.clear();
+        s.process_env = vec![
+            ("DEPOT_LOG_LEVL".into(), "debug".into()),
+            ("DEPOT_NOTHING_LIKE_IT".into(), "x".into()),
+        ];
+        let r = resolve(&s, &[]).unwrap();
+        assert_eq!(
+            r.warnings,
+            [
+                "unknown variable DEPOT_LOG_LEVL in the environment is ignored; did you mean \
+                 DEPOT_LOG_LEVEL?",
+                "unknown variable DEPOT_NOTHING_LIKE_IT in the environment is ignored; \
+                 config/depot.toml lists every known name",
+            ]
+        );
     }
 
     #[test]

@@ -1,11 +1,15 @@
-//! Live reload: watch the folders of `config/depot.toml` and `.env.service`, wait until
-//! the writes settle, then reload the whole configuration.
+//! Live reload: watch the folders of `config/depot.toml` and `.env.service` (and listen
+//! for SIGHUP), wait until the writes settle, then reload the whole configuration.
 //!
 //! Folders, not files, are watched because editors save by writing a new file and renaming
-//! it over the old one, which a watch on the old file would miss.
+//! it over the old one, which a watch on the old file would miss. Only events that can
+//! change content count (opening or reading a file is no change, and the reload itself
+//! opens both files), and `ConfigHandle::reload` applies nothing when the bytes are the ones
+//! in force, so a touch or an unchanged save neither logs nor bumps the revision.
 
 use super::{ConfigHandle, ReloadOutcome};
 use crate::shutdown::Shutdown;
+use notify::event::{EventKind, ModifyKind};
 use notify::{RecursiveMode, Watcher};
 use std::collections::BTreeSet;
 use std::ffi::OsString;
@@ -16,8 +20,16 @@ use tokio::sync::mpsc;
 /// Quiet time after the last file event before reloading: one save is often several events.
 const SETTLE: Duration = Duration::from_millis(200);
 
+/// Why a reload runs, for the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Trigger {
+    FileEvent,
+    Hangup,
+}
+
 /// Starts watching; the returned task ends on shutdown. A folder that does not exist yet is
-/// not watched (logged), since the daemon must start with zero configuration.
+/// not watched (logged), since the daemon must start with zero configuration. SIGHUP
+/// reloads too (the habit of daemons), instead of ending the process.
 pub fn spawn(handle: ConfigHandle, shutdown: Shutdown) -> tokio::task::JoinHandle<()> {
     let sources = handle.sources().clone();
     let names: BTreeSet<OsString> = [&sources.toml_path, &sources.env_file]
@@ -36,7 +48,8 @@ pub fn spawn(handle: ConfigHandle, shutdown: Shutdown) -> tokio::task::JoinHandl
                 .paths
                 .iter()
                 .any(|p| p.file_name().is_some_and(|n| names.contains(n)));
-            if ours {
+            // A rescan means events were lost: one of them may have been a change.
+            if (ours && can_change_content(&event.kind)) || event.need_rescan() {
                 let _ = tx.send(());
             }
         }
@@ -65,44 +78,139 @@ pub fn spawn(handle: ConfigHandle, shutdown: Shutdown) -> tokio::task::JoinHandl
             }
         }
     }
+    // Registered before the task starts, so a SIGHUP right after start-up is not fatal.
+    let mut hangups = hangup_signals();
 
     tokio::spawn(async move {
         // Keeps the watcher alive for as long as the task runs.
         let _watcher = watcher;
         loop {
-            tokio::select! {
+            let trigger = tokio::select! {
                 _ = shutdown.wait() => return,
-                event = rx.recv() => if event.is_none() { return },
+                event = rx.recv() => match event {
+                    Some(()) => Trigger::FileEvent,
+                    None => return,
+                },
+                () = next_hangup(&mut hangups) => Trigger::Hangup,
+            };
+            if trigger == Trigger::FileEvent {
+                while let Ok(Some(())) = tokio::time::timeout(SETTLE, rx.recv()).await {}
+            } else {
+                tracing::info!("reload requested by SIGHUP");
             }
-            while let Ok(Some(())) = tokio::time::timeout(SETTLE, rx.recv()).await {}
             let handle = handle.clone();
             let outcome = tokio::task::spawn_blocking(move || {
                 let outcome = handle.reload();
                 (outcome, handle.status().revision)
             })
             .await;
-            match outcome {
-                Ok((ReloadOutcome::Applied { needs_restart }, revision)) => {
-                    tracing::info!(revision, "configuration reloaded");
-                    for key in needs_restart {
-                        tracing::warn!(
-                            key,
-                            "configuration change needs restart; the running value is kept"
-                        );
-                    }
-                }
-                Ok((ReloadOutcome::Rejected(reason), _)) => {
-                    tracing::error!(%reason, "configuration change refused; the previous configuration stays in force");
-                }
-                Err(e) => tracing::error!(error = %e, "configuration reload task failed"),
-            }
+            log_outcome(outcome, trigger);
         }
     })
+}
+
+/// Whether a file event may have changed what a file holds: creation, a write, a rename,
+/// a removal. Opening, reading, closing and metadata changes (touch, chmod) cannot.
+fn can_change_content(kind: &EventKind) -> bool {
+    // Events a backend cannot classify (`Any`, `Other`) count: the content comparison
+    // in `reload` keeps them from applying anything when nothing changed.
+    !matches!(
+        kind,
+        EventKind::Access(_) | EventKind::Modify(ModifyKind::Metadata(_))
+    )
+}
+
+fn log_outcome(outcome: Result<(ReloadOutcome, u64), tokio::task::JoinError>, trigger: Trigger) {
+    match outcome {
+        Ok((ReloadOutcome::Applied { needs_restart }, revision)) => {
+            tracing::info!(revision, "configuration reloaded");
+            for key in needs_restart {
+                tracing::warn!(
+                    key,
+                    "configuration change needs restart; the running value is kept"
+                );
+            }
+        }
+        Ok((ReloadOutcome::Unchanged, revision)) => match trigger {
+            Trigger::Hangup => {
+                tracing::info!(revision, "configuration unchanged; nothing to apply")
+            }
+            Trigger::FileEvent => {
+                tracing::debug!(revision, "configuration files saved without a change")
+            }
+        },
+        Ok((ReloadOutcome::Rejected(reason), _)) => {
+            tracing::error!(%reason, "configuration change refused; the previous configuration stays in force");
+        }
+        Err(e) => tracing::error!(error = %e, "configuration reload task failed"),
+    }
+}
+
+#[cfg(unix)]
+type Hangups = Option<tokio::signal::unix::Signal>;
+#[cfg(not(unix))]
+type Hangups = ();
+
+#[cfg(unix)]
+fn hangup_signals() -> Hangups {
+    use tokio::signal::unix::{SignalKind, signal};
+    match signal(SignalKind::hangup()) {
+        Ok(signals) => Some(signals),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot listen for SIGHUP; edit the files to reload");
+            None
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn hangup_signals() -> Hangups {}
+
+/// Resolves at the next SIGHUP; never when there is no signal stream.
+#[cfg(unix)]
+async fn next_hangup(hangups: &mut Hangups) {
+    if let Some(signals) = hangups
+        && signals.recv().await.is_some()
+    {
+        return;
+    }
+    // No stream, or it ended: SIGHUP cannot be told apart any more.
+    *hangups = None;
+    std::future::pending().await
+}
+
+#[cfg(not(unix))]
+async fn next_hangup(_: &mut Hangups) {
+    std::future::pending().await
 }
 
 fn folder_of(path: &Path) -> PathBuf {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify::event::{AccessKind, AccessMode, CreateKind, DataChange, MetadataKind, RenameMode};
+
+    #[test]
+    fn only_events_that_can_change_content_count() {
+        let counted = [
+            EventKind::Create(CreateKind::File),
+            EventKind::Modify(ModifyKind::Data(DataChange::Content)),
+            EventKind::Modify(ModifyKind::Name(RenameMode::To)),
+            EventKind::Remove(notify::event::RemoveKind::File),
+        ];
+        let ignored = [
+            EventKind::Access(AccessKind::Open(AccessMode::Any)),
+            EventKind::Access(AccessKind::Close(AccessMode::Write)),
+            EventKind::Access(AccessKind::Read),
+            EventKind::Modify(ModifyKind::Metadata(MetadataKind::WriteTime)),
+        ];
+        assert!(counted.iter().all(can_change_content));
+        assert!(!ignored.iter().any(can_change_content));
     }
 }

@@ -206,6 +206,45 @@ pub fn by_env(env: &str) -> Option<&'static Key> {
     KEYS.iter().find(|k| k.env == env)
 }
 
+/// The known key closest to a misspelt `group.key` (or a bare `key` written outside its
+/// `[group]`), for "did you mean"; `None` when nothing is close.
+pub fn nearest_name(unknown: &str) -> Option<&'static str> {
+    if !unknown.contains('.') {
+        // `default_limit = 5` at the top of the file: the key exists, in a group.
+        let in_group = KEYS.iter().filter(|k| k.in_toml).find(|k| {
+            k.name
+                .split_once('.')
+                .is_some_and(|(_, name)| name == unknown)
+        });
+        if let Some(key) = in_group {
+            return Some(key.name);
+        }
+    }
+    nearest(unknown, KEYS.iter().map(|k| k.name))
+}
+
+/// The known environment name closest to a misspelt one.
+pub fn nearest_env(unknown: &str) -> Option<&'static str> {
+    nearest(unknown, KEYS.iter().map(|k| k.env))
+}
+
+/// The candidate with the fewest edits (a swap of two neighbours counts as one) from
+/// `unknown`, if that is few enough to be a slip: at most a third of the name.
+fn nearest(unknown: &str, candidates: impl Iterator<Item = &'static str>) -> Option<&'static str> {
+    let folded = unknown.to_ascii_lowercase();
+    let limit = (unknown.chars().count() / 3).max(1);
+    candidates
+        .map(|c| (strsim::osa_distance(&folded, &c.to_ascii_lowercase()), c))
+        .filter(|(distance, _)| *distance <= limit)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, c)| c)
+}
+
+/// `"; did you mean X?"`, or nothing.
+pub fn did_you_mean(suggestion: Option<&str>) -> String {
+    suggestion.map_or_else(String::new, |s| format!("; did you mean {s}?"))
+}
+
 /// The shipped `config/depot.toml`: every key commented out with its default, its
 /// environment name and whether it applies live. A test keeps the file equal to this.
 pub fn commented_toml() -> String {
@@ -255,6 +294,22 @@ pub fn commented_toml() -> String {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn misspelt_names_get_the_nearest_known_one() {
+        assert_eq!(
+            nearest_name("files.defualt_limit"),
+            Some("files.default_limit")
+        );
+        assert_eq!(nearest_name("flies.max_limit"), Some("files.max_limit"));
+        assert_eq!(nearest_name("default_limit"), Some("files.default_limit"));
+        assert_eq!(nearest_name("log.levle"), Some("log.level"));
+        assert_eq!(nearest_name("something.else_entirely"), None);
+        assert_eq!(nearest_env("DEPOT_LOG_LEVL"), Some("DEPOT_LOG_LEVEL"));
+        assert_eq!(nearest_env("SERVICE_CLIENTID"), Some("SERVICE_CLIENT_ID"));
+        assert_eq!(nearest_env("depot_listen"), Some("DEPOT_LISTEN"));
+        assert_eq!(nearest_env("DEPOT_HOME"), None);
+    }
 
     #[test]
     fn names_and_env_names_are_unique() {

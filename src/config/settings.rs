@@ -2,7 +2,7 @@
 //! so a `Settings` value is always complete and valid.
 
 use super::Secret;
-use super::layers::{Resolved, Value};
+use super::layers::{Resolved, Value, absolute};
 pub use crate::signing::Addressing;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -243,11 +243,14 @@ impl Settings {
             Value::List(items) => items.iter().map(Secret::new).collect(),
             _ => Vec::new(),
         };
-        let data_dir = PathBuf::from(text("server.data_dir"));
+        // Paths are made absolute once, here: every message and log line then names the
+        // file unambiguously, whatever folder the reader of the message is in.
+        let path = |s: String| absolute(PathBuf::from(s));
+        let data_dir = path(text("server.data_dir"));
         // Empty path settings live inside the data folder, so moving it moves everything.
         let in_data = |name: &str, default: &str| match text(name) {
             s if s.is_empty() => data_dir.join(default),
-            s => PathBuf::from(s),
+            s => path(s),
         };
         let listen = match r.get("server.listen") {
             Value::Addr(a) => *a,
@@ -305,7 +308,7 @@ impl Settings {
                 interval_secs: int("producer.interval_secs"),
                 source: match text("producer.source") {
                     s if s == "google" => SheetSource::Google,
-                    s => SheetSource::LocalFile(PathBuf::from(s)),
+                    s => SheetSource::LocalFile(path(s)),
                 },
             },
             google: Google {
@@ -317,7 +320,7 @@ impl Settings {
                     "json" => TokenStore::Json,
                     _ => TokenStore::Env,
                 },
-                token_file: PathBuf::from(text("google.token_file")),
+                token_file: path(text("google.token_file")),
             },
             auth: Auth {
                 api_keys: list("auth.api_keys"),

@@ -20,7 +20,19 @@ pub enum TokenFileError {
 
 /// The refresh token of the file; empty when the file or the member does not exist.
 pub fn read(path: &Path) -> Result<Secret, TokenFileError> {
-    let object = load(path)?;
+    token_of(load(path)?)
+}
+
+/// The refresh token in the file's bytes already read (`None`: no file), so a caller that
+/// also fingerprints the bytes looks at the same content.
+pub fn parse(path: &Path, bytes: Option<&[u8]>) -> Result<Secret, TokenFileError> {
+    match bytes {
+        Some(bytes) => token_of(object_of(path, bytes)?),
+        None => Ok(Secret::default()),
+    }
+}
+
+fn token_of(object: serde_json::Map<String, serde_json::Value>) -> Result<Secret, TokenFileError> {
     Ok(Secret::new(
         object
             .get(TOKEN_MEMBER)
@@ -53,7 +65,15 @@ fn load(path: &Path) -> Result<serde_json::Map<String, serde_json::Value>, Token
             });
         }
     };
-    match serde_json::from_slice(&bytes) {
+    object_of(path, &bytes)
+}
+
+fn object_of(
+    path: &Path,
+    bytes: &[u8],
+) -> Result<serde_json::Map<String, serde_json::Value>, TokenFileError> {
+    let shown = || path.display().to_string();
+    match serde_json::from_slice(bytes) {
         Ok(serde_json::Value::Object(object)) => Ok(object),
         Ok(_) => Err(TokenFileError::Malformed {
             path: shown(),

@@ -16,6 +16,12 @@ pub enum LocalSheetError {
         line: u64,
         reason: String,
     },
+    #[error(
+        "{path}: unterminated quote at line {line}: the quoted cell opened there is never \
+         closed, so it would swallow the rest of the file; add the closing '\"' (a '\"' inside \
+         a quoted cell is written '\"\"')"
+    )]
+    UnterminatedQuote { path: String, line: u64 },
     #[error("{path} is not a Sheets API values document ({{\"values\": [[...]]}}): {reason}")]
     Json { path: String, reason: String },
     #[error(
@@ -106,14 +112,101 @@ fn csv_grid(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, Loc
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
-        .from_reader(input);
+        .from_reader(Tail::new(input));
     // One record reused for every row; only the cells are allocated.
     let mut record = csv::StringRecord::new();
     let mut rows = Vec::new();
+    let mut last_start = csv::Position::new();
     while reader.read_record(&mut record).map_err(failed)? {
         rows.push(record.iter().map(str::to_owned).collect());
+        if let Some(position) = record.position() {
+            last_start = position.clone();
+            reader.get_mut().forget_before(position.byte());
+        }
+    }
+    // The csv crate ends a quoted cell at the end of the input without a word
+    // (BurntSushi/rust-csv#252): only the last record can hold such a cell, so its bytes are
+    // looked at again.
+    if let Some(newlines) = unterminated_quote(reader.get_ref().since(last_start.byte())) {
+        return Err(LocalSheetError::UnterminatedQuote {
+            path: path.to_owned(),
+            line: last_start.line() + newlines,
+        });
     }
     Ok(rows)
+}
+
+/// A reader that keeps what it read from a mark on, so the last CSV record can be read
+/// again as bytes. The mark moves in steps, so dropping the bytes before it stays cheap.
+struct Tail<R> {
+    inner: R,
+    kept: Vec<u8>,
+    /// Input offset of `kept[0]`.
+    kept_from: u64,
+}
+
+impl<R> Tail<R> {
+    /// Bytes before the mark are dropped in pieces of at least this many.
+    const STEP: u64 = 1 << 16;
+
+    fn new(inner: R) -> Tail<R> {
+        Tail {
+            inner,
+            kept: Vec::new(),
+            kept_from: 0,
+        }
+    }
+
+    fn forget_before(&mut self, offset: u64) {
+        let droppable = offset.saturating_sub(self.kept_from);
+        if droppable >= Self::STEP {
+            let n = usize::try_from(droppable).map_or(self.kept.len(), |n| n.min(self.kept.len()));
+            self.kept.drain(..n);
+            self.kept_from += n as u64;
+        }
+    }
+
+    /// The bytes read from `offset` on (all that is kept, if that is less).
+    fn since(&self, offset: u64) -> &[u8] {
+        let skip = usize::try_from(offset.saturating_sub(self.kept_from)).unwrap_or(usize::MAX);
+        self.kept.get(skip..).unwrap_or_default()
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for Tail<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.kept.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// Whether one CSV record (its raw bytes) ends inside a quoted cell, read by the rules the
+/// csv crate uses (a `"` opens a quoted cell only at the start of a cell, `""` inside one
+/// is a quote); if so, the number of line breaks before the opening quote.
+fn unterminated_quote(record: &[u8]) -> Option<u64> {
+    let mut opened_after = None;
+    let mut newlines = 0;
+    let mut at_cell_start = true;
+    let mut bytes = record.iter().peekable();
+    while let Some(&b) = bytes.next() {
+        if opened_after.is_some() {
+            if b == b'"' {
+                if bytes.peek() == Some(&&b'"') {
+                    bytes.next();
+                } else {
+                    opened_after = None;
+                }
+            }
+        } else if at_cell_start && b == b'"' {
+            opened_after = Some(newlines);
+        }
+        at_cell_start = opened_after.is_none() && matches!(b, b',' | b'\n' | b'\r');
+        if b == b'\n' {
+            newlines += 1;
+        }
+    }
+    opened_after
 }
 
 fn json_grid(bytes: &[u8], path: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
@@ -377,6 +470,61 @@ mod tests {
             .collect()
     }
 
+    fn csv_text(text: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
+        csv_grid(std::io::Cursor::new(text.as_bytes()), "s.csv")
+    }
+
+    #[test]
+    fn an_unterminated_quote_is_an_error_naming_the_line_it_opens_on() {
+        let err = csv_text(">>>,en_US\nA,Yes\nB,\"Hello\nC,Bye\n").unwrap_err();
+        assert!(
+            matches!(&err, LocalSheetError::UnterminatedQuote { line: 3, .. }),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with("s.csv: unterminated quote at line 3: "),
+            "{err}"
+        );
+        // Opened on a later line of a record that started with a closed multi-line cell.
+        let err = csv_text("\"a\nb\",\"c\nd,e").unwrap_err();
+        assert!(
+            matches!(err, LocalSheetError::UnterminatedQuote { line: 2, .. }),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn quotes_that_close_are_no_error() {
+        let grid =
+            csv_text("k,\"a \"\"quoted\"\" word\"\nk2,mid\"cell\nk3,\"two\nlines\"\r\nk4,\"\"")
+                .unwrap();
+        assert_eq!(
+            grid,
+            rows(&[
+                &["k", "a \"quoted\" word"],
+                &["k2", "mid\"cell"],
+                &["k3", "two\nlines"],
+                &["k4", ""],
+            ])
+        );
+    }
+
+    #[test]
+    fn a_long_sheet_keeps_only_its_tail_for_the_quote_check() {
+        let mut text = String::from(">>>,en\n");
+        for i in 0..20_000 {
+            text.push_str(&format!("KEY_{i},\"text, number {i}\"\n"));
+        }
+        assert_eq!(csv_text(&text).unwrap().len(), 20_001);
+        text.push_str("LAST,\"open");
+        let err = csv_text(&text).unwrap_err();
+        assert!(
+            matches!(err, LocalSheetError::UnterminatedQuote { line: 20_002, .. }),
+            "{err:?}"
+        );
+    }
+
     #[test]
     fn every_file_type_of_the_same_sheet_gives_the_values_get_grid() {
         let expected = grid("basic.sheet.json", None);
@@ -626,6 +774,22 @@ mod tests {
             if let Err(err) = read_grid(&path, None) {
                 prop_assert!(err.to_string().contains("damaged."), "{}", err);
             }
+        }
+
+        /// Whatever a CSV writer quotes, the quote check finds it closed and the cells
+        /// read back as written.
+        #[test]
+        fn any_written_csv_reads_back_without_a_quote_error(
+            grid in proptest::collection::vec(
+                proptest::collection::vec("[a-z\",\r\n ]{0,6}", 1..4), 1..6),
+        ) {
+            let mut writer = csv::WriterBuilder::new().flexible(true).from_writer(Vec::new());
+            for row in &grid {
+                writer.write_record(row).unwrap();
+            }
+            let bytes = writer.into_inner().unwrap();
+            let read = csv_grid(std::io::Cursor::new(bytes), "p.csv");
+            prop_assert!(read.is_ok(), "{:?}", read);
         }
 
         #[test]

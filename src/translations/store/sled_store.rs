@@ -17,7 +17,15 @@ impl CachedStore<SledMedium> {
             .open()
             .map_err(|e| StoreError::Open {
                 path: path.display().to_string(),
-                reason: e.to_string(),
+                reason: match &e {
+                    // sled tells a lock held by another process only in its message.
+                    sled::Error::Io(io) if io.to_string().starts_with("could not acquire lock") => {
+                        "it is in use by another depot process (a running `depot serve`?); \
+                         stop that process, or give this command another store with --data-dir"
+                            .to_owned()
+                    }
+                    _ => e.to_string(),
+                },
             })?;
         CachedStore::new(SledMedium { db })
     }
