@@ -162,7 +162,7 @@ fn config_check_prints_toml_that_reads_back_as_the_same_values() {
     std::fs::create_dir(dir.path().join("config")).unwrap();
     std::fs::write(
         dir.path().join("config/depot.toml"),
-        "[files]\nmax_limit = 50\n[signing]\nregion = 'eu \"west\" \\ 1'\n[auth]\nadmin_keys = [\"sekrit\"]\n",
+        "[files]\nmax_limit = 50\n[google]\ntoken_file = 'tokens \"west\" \\ 1.json'\n[auth]\nadmin_keys = [\"sekrit\"]\n",
     )
     .unwrap();
     std::fs::write(
@@ -182,8 +182,8 @@ fn config_check_prints_toml_that_reads_back_as_the_same_values() {
     let table: toml::Table = printed.parse().unwrap_or_else(|e| panic!("{e}\n{printed}"));
     assert_eq!(table["files"]["max_limit"].as_integer(), Some(50));
     assert_eq!(
-        table["signing"]["region"].as_str(),
-        Some("eu \"west\" \\ 1")
+        table["google"]["token_file"].as_str(),
+        Some("tokens \"west\" \\ 1.json")
     );
     assert_eq!(table["producer"]["interval_secs"].as_integer(), Some(77));
     assert_eq!(table["producer"]["enabled"].as_bool(), Some(false));
