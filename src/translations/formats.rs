@@ -231,6 +231,28 @@ fn render_alone(
     render_with(doc, None, sel, format, opts, without_locale)
 }
 
+/// Per format, what a render of one whole locale of `doc` leaves out and reports (keys
+/// whose flat names collide; in json and yml, a key that is also a section), over every
+/// locale; formats with nothing to report are absent. Known once per document version,
+/// for `/health`.
+pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
+    let tree = tree::Tree::build_all(doc).warnings;
+    let android = flatten::collisions(doc, flatten::NameStyle::Android);
+    let plain = flatten::collisions(doc, flatten::NameStyle::Plain);
+    Format::ALL
+        .into_iter()
+        .map(|format| {
+            let warnings = match format {
+                Format::Json | Format::Yml => &tree,
+                Format::Android => &android,
+                Format::Ios | Format::Xlf | Format::Po => &plain,
+            };
+            (format, warnings.clone())
+        })
+        .filter(|(_, warnings)| !warnings.is_empty())
+        .collect()
+}
+
 /// Below this many selected texts, preparing costs more than it saves.
 const PREPARE_FROM_TEXTS: usize = 10_000;
 
