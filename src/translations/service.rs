@@ -283,6 +283,14 @@ impl TranslationService {
             br: OnceLock::new(),
             warnings: rendered.warnings.iter().map(ToString::to_string).collect(),
         });
+        // A render of a version that is no longer current (a sync landed meanwhile) is
+        // served to its client but not cached: it would push out the current version's.
+        let is_current = self
+            .current()
+            .is_some_and(|current| current.stored.version == stored.version);
+        if !is_current {
+            return Ok(rendition);
+        }
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         if cache.version != stored.version || cache.bytes > CACHE_BUDGET_BYTES {
             *cache = Cache {
