@@ -32,7 +32,7 @@ def write_sheet(path, revision):
     lines = ["###,>>>,>>>," + ",".join(LOCALES)]
     for k in range(KEYS):
         tag = "tag1" if k % 3 == 0 else "tag2"
-        section = f"S{k % 10}" if k % 50 == 0 else ""
+        section = f"S{(k // 50) % 10}" if k % 50 == 0 else ""
         texts = ",".join(f"{loc} text {k} rev {revision}" for loc in LOCALES)
         if section:
             lines.append(f",{section}")

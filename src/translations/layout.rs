@@ -497,8 +497,7 @@ mod tests {
             let all = Selection::all(&d);
             let folder = |format| {
                 let files = plan(&d, &all, &opts(format)).unwrap();
-                let path = files[0].path.parent().unwrap().display().to_string();
-                path
+                files[0].path.parent().unwrap().display().to_string()
             };
             assert_eq!(folder(Format::Android), android, "{locale}");
             assert_eq!(folder(Format::Ios), format!("{ios}.lproj"), "{locale}");

@@ -136,6 +136,17 @@ fn percent_encode_text(text: &str, max: usize) -> String {
     out
 }
 
+fn set_validators(headers: &mut HeaderMap, etag: &str) {
+    if let Ok(value) = HeaderValue::from_str(etag) {
+        headers.insert(header::ETAG, value);
+    }
+    headers.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(CACHE_CONTROL),
+    );
+    headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,15 +192,4 @@ mod tests {
         assert!(value.len() <= WARNINGS_HEADER_MAX);
         assert!(value.ends_with("%A9...\", \"and 1 more\""), "{value}");
     }
-}
-
-fn set_validators(headers: &mut HeaderMap, etag: &str) {
-    if let Ok(value) = HeaderValue::from_str(etag) {
-        headers.insert(header::ETAG, value);
-    }
-    headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static(CACHE_CONTROL),
-    );
-    headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
 }
