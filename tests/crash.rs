@@ -42,7 +42,7 @@ fn produce(dir: &Path, sheet: &str) -> std::process::Child {
 fn check_store(dir: &Path) -> Option<String> {
     let store = SledStore::open(&dir.join("data/translations.sled"))
         .unwrap_or_else(|e| panic!("the store must open after a kill: {e}"));
-    let current = store.get().unwrap()?;
+    let current = store.load().unwrap()?;
     assert_eq!(
         version_of(&current.document).unwrap(),
         current.version,

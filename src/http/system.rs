@@ -40,7 +40,8 @@ pub fn openapi() -> Response {
 /// and how the producer's syncs went.
 fn translations(state: &Arc<AppState>) -> serde_json::Value {
     let sync = state.producer.status();
-    let mut part = match state.translations.current() {
+    let service = &state.translations;
+    let mut part = match service.current() {
         None => serde_json::json!({ "loaded": false, "version": null }),
         Some(live) => {
             let counts: serde_json::Map<_, _> = live
@@ -54,9 +55,17 @@ fn translations(state: &Arc<AppState>) -> serde_json::Value {
                 "updatedAt": crate::time::iso_millis(live.stored.updated_at),
                 "keyCounts": counts,
                 "warnings": live.stored.document.warnings,
+                // What a whole-locale render of each format leaves out (name collisions).
+                "renderWarnings": live
+                    .render_warnings
+                    .iter()
+                    .map(|(format, warnings)| (format.name().to_owned(), serde_json::json!(warnings)))
+                    .collect::<serde_json::Map<_, _>>(),
             })
         }
     };
+    // Why the stored document is not served, until a sync replaces it.
+    part["loadError"] = service.load_error().into();
     part["lastSyncAt"] = sync.last_sync_at.map(crate::time::iso_millis).into();
     part["lastSuccessAt"] = sync.last_success_at.map(crate::time::iso_millis).into();
     part["lastError"] = sync.last_error.into();

@@ -126,14 +126,21 @@ impl fmt::Display for Filter {
 
 /// Locale codes are equal ignoring ASCII case, with `-` and `_` equivalent (`en-us` = `en_US`).
 pub fn same_locale(a: &str, b: &str) -> bool {
-    let fold = |c: u8| {
-        if c == b'-' {
-            b'_'
-        } else {
-            c.to_ascii_lowercase()
-        }
-    };
-    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| fold(x) == fold(y))
+    a.len() == b.len()
+        && (a.bytes().zip(b.bytes())).all(|(x, y)| fold_locale_byte(x) == fold_locale_byte(y))
+}
+
+/// `same_locale` as a key: two codes are the same locale exactly when their keys are equal.
+pub fn locale_key(code: &str) -> Vec<u8> {
+    code.bytes().map(fold_locale_byte).collect()
+}
+
+fn fold_locale_byte(c: u8) -> u8 {
+    if c == b'-' {
+        b'_'
+    } else {
+        c.to_ascii_lowercase()
+    }
 }
 
 /// The union of what `filters` select; no filters select everything.

@@ -231,6 +231,36 @@ fn render_alone(
     render_with(doc, None, sel, format, opts, without_locale)
 }
 
+/// Most warnings per format that `known_warnings` lists.
+pub const KNOWN_WARNINGS_MAX: usize = 100;
+
+/// Per format, what a render of one whole locale of `doc` leaves out and reports (keys
+/// whose flat names collide; in json and yml, a key that is also a section), over every
+/// locale; formats with nothing to report are absent. Known once per document version,
+/// for `/health`, at most `KNOWN_WARNINGS_MAX` per format (then `and N more`).
+pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
+    let tree = tree::Tree::build_all(doc).warnings;
+    let android = flatten::collisions(doc, flatten::NameStyle::Android);
+    let plain = flatten::collisions(doc, flatten::NameStyle::Plain);
+    Format::ALL
+        .into_iter()
+        .map(|format| {
+            let warnings = match format {
+                Format::Json | Format::Yml => &tree,
+                Format::Android => &android,
+                Format::Ios | Format::Xlf | Format::Po => &plain,
+            };
+            let mut shown: Vec<String> =
+                warnings.iter().take(KNOWN_WARNINGS_MAX).cloned().collect();
+            if warnings.len() > KNOWN_WARNINGS_MAX {
+                shown.push(format!("and {} more", warnings.len() - KNOWN_WARNINGS_MAX));
+            }
+            (format, shown)
+        })
+        .filter(|(_, warnings)| !warnings.is_empty())
+        .collect()
+}
+
 /// Below this many selected texts, preparing costs more than it saves.
 const PREPARE_FROM_TEXTS: usize = 10_000;
 

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use icu_locale_core::LanguageIdentifier;
 use thiserror::Error;
 
 use super::filter::same_locale;
@@ -53,6 +54,13 @@ pub enum LayoutError {
          character): rename the locale column in the sheet, or use --merge or --language"
     )]
     UnsafeLocale { locale: String },
+    #[error(
+        "locale '{locale}' is not a language tag that {format} folders accept: write it as \
+         BCP 47, a 2- or 3-letter language with an optional script, region and variants \
+         ('_' or '-' between them), such as en, en_US, zh_Hant, sr_Latn_RS or es_419; rename \
+         the locale column in the sheet, or use --merge or --language"
+    )]
+    NotALanguageTag { locale: String, format: Format },
     #[error(
         "locales '{first}' and '{second}' would both be written to {path}: rename one locale \
          column in the sheet, or use --language or --merge"
@@ -151,7 +159,7 @@ pub fn plan(
         let one = Selection {
             locales: vec![ls.clone()],
         };
-        let mut paths = vec![per_locale_path(locale, opts)];
+        let mut paths = vec![per_locale_path(locale, opts)?];
         if opts.base == Some(ls.locale) {
             paths.extend(base_path(opts));
         }
@@ -180,13 +188,13 @@ fn merged_stem(opts: &LayoutOptions) -> &str {
 }
 
 /// The file of one locale in the per-language layout.
-fn per_locale_path(locale: &str, opts: &LayoutOptions) -> PathBuf {
+fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, LayoutError> {
     let stem = opts.filename.as_deref();
     let ext = opts.format.extension();
-    match opts.format {
-        Format::Android => PathBuf::from(android_folder(locale))
+    Ok(match opts.format {
+        Format::Android => PathBuf::from(android_folder(&folder_tag(locale, opts.format)?))
             .join(format!("{}.{ext}", stem.unwrap_or("strings"))),
-        Format::Ios => PathBuf::from(format!("{}.lproj", ios_language(locale)))
+        Format::Ios => PathBuf::from(format!("{}.lproj", folder_tag(locale, opts.format)?))
             .join(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
         // `--filename` replaces the `<locale>` stem; the locale stays in the name (as for
         // yml/xlf/po) so that several locales do not overwrite one file.
@@ -197,7 +205,7 @@ fn per_locale_path(locale: &str, opts: &LayoutOptions) -> PathBuf {
         Format::Yml | Format::Xlf | Format::Po => {
             PathBuf::from(format!("{}.{locale}.{ext}", stem.unwrap_or("messages")))
         }
-    }
+    })
 }
 
 /// The base locale's extra copy: `values/` (android), `Base.lproj/` (ios); none elsewhere.
@@ -215,37 +223,56 @@ fn base_path(opts: &LayoutOptions) -> Option<PathBuf> {
     }
 }
 
-/// Language and region of a locale code; the region is dropped when it repeats the
-/// language (`pl_PL` → `pl`), as Android and Apple folder names do.
-fn split_locale(locale: &str) -> (String, Vec<String>) {
-    let mut parts = locale.split(['_', '-']).filter(|p| !p.is_empty());
-    let language = parts.next().unwrap_or(locale).to_ascii_lowercase();
-    let rest: Vec<String> = parts.map(str::to_owned).collect();
-    if rest.len() == 1 && rest[0].eq_ignore_ascii_case(&language) {
-        return (language, Vec::new());
+/// A locale code read as a BCP 47 language tag (`_` taken as `-`), in its canonical case
+/// (`zh_hant_tw` → `zh-Hant-TW`), for android and ios folders. The region is dropped when
+/// it only repeats the language (`pl_PL` → `pl`), as Android and Apple folder names do.
+/// Both platforms want an ISO 639 language of 2 or 3 letters; extensions (`-u-…`) are
+/// refused by aapt2.
+fn folder_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, LayoutError> {
+    let refused = || LayoutError::NotALanguageTag {
+        locale: locale.to_owned(),
+        format,
+    };
+    let mut tag =
+        LanguageIdentifier::try_from_str(&locale.replace('_', "-")).map_err(|_| refused())?;
+    if !(2..=3).contains(&tag.language.as_str().len()) {
+        return Err(refused());
     }
-    (language, rest)
+    let repeats_language = tag.script.is_none()
+        && tag.variants.is_empty()
+        && tag
+            .region
+            .is_some_and(|r| r.as_str().eq_ignore_ascii_case(tag.language.as_str()));
+    if repeats_language {
+        tag.region = None;
+    }
+    Ok(tag)
 }
 
-/// `en_US` → `values-en-rUS`, `pl_PL` → `values-pl`, `en` → `values-en`; a code with a
-/// script (`zh_Hant_TW`) uses Android's BCP 47 form `values-b+zh+Hant+TW`.
-fn android_folder(locale: &str) -> String {
-    let (language, rest) = split_locale(locale);
-    match rest.as_slice() {
-        [] => format!("values-{language}"),
-        [region] => format!("values-{language}-r{}", region.to_ascii_uppercase()),
-        _ => format!("values-b+{language}+{}", rest.join("+")),
+/// `en_US` → `values-en-rUS`, `pl_PL` → `values-pl`, `en` → `values-en`. The `-r` form
+/// holds only a language and a two-letter region: a script, a numeric (UN M.49) region
+/// or a variant takes Android's BCP 47 form, `values-b+zh+Hant`, `values-b+es+419`
+/// (aapt2 refuses `values-zh-rHANT` and `values-es-r419` as invalid configurations).
+fn android_folder(tag: &LanguageIdentifier) -> String {
+    let language = tag.language.as_str();
+    let plain_region = tag
+        .region
+        .filter(|r| r.as_str().bytes().all(|b| b.is_ascii_alphabetic()));
+    if tag.script.is_none() && tag.variants.is_empty() && plain_region == tag.region {
+        return match plain_region {
+            None => format!("values-{language}"),
+            Some(region) => format!("values-{language}-r{}", region.as_str()),
+        };
     }
-}
-
-/// `en_US` → `en-US`, `pl_PL` → `pl`, `en` → `en`.
-fn ios_language(locale: &str) -> String {
-    let (language, rest) = split_locale(locale);
-    match rest.as_slice() {
-        [] => language,
-        [region] => format!("{language}-{}", region.to_ascii_uppercase()),
-        _ => format!("{language}-{}", rest.join("-")),
+    let mut folder = format!("values-b+{language}");
+    let subtags = (tag.script.iter().map(|s| s.as_str()))
+        .chain(tag.region.iter().map(|r| r.as_str()))
+        .chain(tag.variants.iter().map(|v| v.as_str()));
+    for subtag in subtags {
+        folder.push('+');
+        folder.push_str(subtag);
     }
+    folder
 }
 
 /// Per selected locale, how many keys have a text in the base locale but none in it,
@@ -445,6 +472,55 @@ mod tests {
         let d = doc(&["../x"], &[("A", &[Some("a")])]);
         let err = plan(&d, &Selection::all(&d), &opts(Format::Json)).unwrap_err();
         assert!(matches!(err, LayoutError::UnsafeLocale { .. }), "{err}");
+    }
+
+    #[test]
+    fn folders_are_named_from_the_bcp47_tag_of_each_locale() {
+        let cases = [
+            ("en_US", "values-en-rUS", "en-US"),
+            ("pl_PL", "values-pl", "pl"),
+            ("de", "values-de", "de"),
+            ("zh_Hant", "values-b+zh+Hant", "zh-Hant"),
+            ("zh_hant_tw", "values-b+zh+Hant+TW", "zh-Hant-TW"),
+            ("uz_Cyrl", "values-b+uz+Cyrl", "uz-Cyrl"),
+            ("es_419", "values-b+es+419", "es-419"),
+            ("sr-latn-rs", "values-b+sr+Latn+RS", "sr-Latn-RS"),
+            ("fil_PH", "values-fil-rPH", "fil-PH"),
+            (
+                "ca_ES_valencia",
+                "values-b+ca+ES+valencia",
+                "ca-ES-valencia",
+            ),
+        ];
+        for (locale, android, ios) in cases {
+            let d = doc(&[locale], &[("A", &[Some("a")])]);
+            let all = Selection::all(&d);
+            let folder = |format| {
+                let files = plan(&d, &all, &opts(format)).unwrap();
+                files[0].path.parent().unwrap().display().to_string()
+            };
+            assert_eq!(folder(Format::Android), android, "{locale}");
+            assert_eq!(folder(Format::Ios), format!("{ios}.lproj"), "{locale}");
+        }
+    }
+
+    #[test]
+    fn locales_that_are_no_language_tag_are_refused_for_folders_only() {
+        for locale in ["English", "e", "en_US_u_ca_buddhist", "en__US", "x-klingon"] {
+            let d = doc(&[locale], &[("A", &[Some("a")])]);
+            let all = Selection::all(&d);
+            for format in [Format::Android, Format::Ios] {
+                let err = plan(&d, &all, &opts(format)).unwrap_err();
+                assert_eq!(
+                    err,
+                    LayoutError::NotALanguageTag {
+                        locale: locale.into(),
+                        format
+                    }
+                );
+            }
+            assert!(plan(&d, &all, &opts(Format::Json)).is_ok());
+        }
     }
 
     #[test]

@@ -6,6 +6,16 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Most key levels a key may have (`>>>` columns that count). Deeper keys are refused at
+/// conversion, naming their cell, and a stored document with one is not served: every walk
+/// over the key tree and every nested output (json, yml) stays shallow and its cost bounded.
+pub const MAX_KEY_DEPTH: usize = 32;
+
+/// Most locale columns a document may have. Every locale costs a pass over the keys in
+/// each all-locale render and a file in `depot generate`; far past any real app's
+/// languages, this keeps one sheet from tying up the daemon or the command.
+pub const MAX_LOCALES: usize = 1000;
+
 /// A converted sheet: locales and keys in sheet order, plus the sync report.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Document {
@@ -39,7 +49,42 @@ pub struct Warning {
     pub message: String,
 }
 
+/// Why a document cannot be served.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LimitError {
+    #[error("the key '{key}' has {depth} levels; at most {MAX_KEY_DEPTH} are allowed")]
+    TooDeep { key: String, depth: usize },
+    #[error("an entry has an empty key path")]
+    EmptyPath,
+    #[error("the document has {count} locales; at most {MAX_LOCALES} are allowed")]
+    TooManyLocales { count: usize },
+}
+
 impl Document {
+    /// Checks what every render relies on: at most `MAX_LOCALES` locales and every key
+    /// path 1 to `MAX_KEY_DEPTH` levels long. A document is stored and served only if
+    /// this passes.
+    pub fn check_limits(&self) -> Result<(), LimitError> {
+        if self.locales.len() > MAX_LOCALES {
+            return Err(LimitError::TooManyLocales {
+                count: self.locales.len(),
+            });
+        }
+        for entry in &self.entries {
+            let depth = entry.path.len();
+            if depth == 0 {
+                return Err(LimitError::EmptyPath);
+            }
+            if depth > MAX_KEY_DEPTH {
+                // The start is enough to find the key; the whole path can be huge.
+                let mut key = entry.path[..3].join(".");
+                key.push_str(".…");
+                return Err(LimitError::TooDeep { key, depth });
+            }
+        }
+        Ok(())
+    }
+
     /// Number of non-empty texts per locale, in locale order.
     pub fn key_counts(&self) -> Vec<(String, usize)> {
         self.locales

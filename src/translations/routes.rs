@@ -1,5 +1,6 @@
 //! `GET /translations`: parse the query, answer 304 when the client has this version,
-//! else serve the cached rendition (rendering it on first demand) in the best encoding.
+//! else serve the cached rendition (rendering it on first demand) in the best encoding,
+//! with a `Depot-Warnings` header naming what the body left out.
 
 use super::query::TranslationQuery;
 use super::service::{Rendition, ServeTranslationsError, TranslationService};
@@ -12,6 +13,19 @@ use warp::reply::Response;
 /// Clients revalidate every time (content changes whenever the sheet does); a matching
 /// `If-None-Match` costs one hash and no body.
 const CACHE_CONTROL: &str = "no-cache";
+
+/// Names what a body left out (keys whose names collide in a flat format), so a response
+/// never drops a text without a word. The value is a list of quoted strings (RFC 8941
+/// style): printable ASCII as is; `%`, `"`, `\`, controls and every byte of non-ASCII
+/// UTF-8 percent-encoded, so that the value is valid ASCII and decodes exactly.
+pub const WARNINGS_HEADER: &str = "depot-warnings";
+/// The longest `Depot-Warnings` value: past it, `"and N more"` ends the list (every
+/// warning of the version is in `/health`). Proxies commonly allow 4 to 8 KiB per header.
+pub const WARNINGS_HEADER_MAX: usize = 2048;
+/// Room kept for the `, "and N more"` item.
+const MORE_RESERVE: usize = 32;
+/// The longest single item, cut with `...` past it.
+const ITEM_MAX: usize = WARNINGS_HEADER_MAX - MORE_RESERVE - 8;
 
 pub async fn get_translations(
     service: Arc<TranslationService>,
@@ -63,7 +77,63 @@ fn respond(rendition: &Rendition, wanted: Encoding) -> Response {
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(name));
     }
     set_validators(headers, &rendition.etag);
+    if let Some(value) = warnings_header(&rendition.warnings) {
+        headers.insert(WARNINGS_HEADER, value);
+    }
     response
+}
+
+/// The `Depot-Warnings` value for `warnings`; `None` when there are none.
+fn warnings_header(warnings: &[String]) -> Option<HeaderValue> {
+    let mut value = String::new();
+    for (i, warning) in warnings.iter().enumerate() {
+        let item = percent_encode_text(warning, ITEM_MAX);
+        let reserve = if i + 1 < warnings.len() {
+            MORE_RESERVE
+        } else {
+            0
+        };
+        if !value.is_empty() && value.len() + item.len() + 4 + reserve > WARNINGS_HEADER_MAX {
+            value.push_str(&format!(", \"and {} more\"", warnings.len() - i));
+            break;
+        }
+        if !value.is_empty() {
+            value.push_str(", ");
+        }
+        value.push('"');
+        value.push_str(&item);
+        value.push('"');
+    }
+    HeaderValue::from_str(&value)
+        .ok()
+        .filter(|_| !value.is_empty())
+}
+
+/// `text` encoded for the header, cut after whole characters with `...` when it would
+/// pass `max` bytes (so that the item still decodes to UTF-8).
+fn percent_encode_text(text: &str, max: usize) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(text.len().min(max));
+    let mut buf = [0u8; 4];
+    for c in text.chars() {
+        let bytes = c.encode_utf8(&mut buf).as_bytes();
+        let plain = c.is_ascii() && !c.is_ascii_control() && !matches!(c, '%' | '"' | '\\');
+        let width = if plain { 1 } else { 3 * bytes.len() };
+        if out.len() + width > max {
+            out.push_str("...");
+            break;
+        }
+        if plain {
+            out.push(c);
+            continue;
+        }
+        for &b in bytes.iter() {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0x0F)]));
+        }
+    }
+    out
 }
 
 fn set_validators(headers: &mut HeaderMap, etag: &str) {
@@ -94,4 +164,51 @@ pub fn routes(state: Arc<crate::app_state::AppState>) -> warp::filters::BoxedFil
             respond(get_translations(state.translations.clone(), params, headers).await)
         })
         .boxed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(warnings: &[&str]) -> Option<String> {
+        let warnings: Vec<String> = warnings.iter().map(|w| (*w).to_owned()).collect();
+        warnings_header(&warnings).map(|v| v.to_str().unwrap().to_owned())
+    }
+
+    #[test]
+    fn no_warnings_no_header() {
+        assert_eq!(header(&[]), None);
+    }
+
+    #[test]
+    fn warnings_are_quoted_and_percent_encoded_to_ascii() {
+        assert_eq!(
+            header(&[
+                "keys 'X.A_B' and 'X_A.B' both become the name 'x_a_b'",
+                "Zażółć \"100%\" \\ \n"
+            ])
+            .unwrap(),
+            "\"keys 'X.A_B' and 'X_A.B' both become the name 'x_a_b'\", \
+             \"Za%C5%BC%C3%B3%C5%82%C4%87 %22100%25%22 %5C %0A\""
+        );
+    }
+
+    #[test]
+    fn a_long_list_is_cut_with_the_count_of_the_rest() {
+        let many: Vec<String> = (0..500).map(|i| format!("warning number {i}")).collect();
+        let value = warnings_header(&many).unwrap();
+        let value = value.to_str().unwrap();
+        assert!(value.len() <= WARNINGS_HEADER_MAX, "{}", value.len());
+        let shown = value.matches("\"warning number").count();
+        assert!(shown > 50, "{shown}");
+        assert!(
+            value.ends_with(&format!(", \"and {} more\"", 500 - shown)),
+            "{value}"
+        );
+        let huge = "é".repeat(5000);
+        let value = warnings_header(&[huge.clone(), huge]).unwrap();
+        let value = value.to_str().unwrap();
+        assert!(value.len() <= WARNINGS_HEADER_MAX);
+        assert!(value.ends_with("%A9...\", \"and 1 more\""), "{value}");
+    }
 }

@@ -1,12 +1,13 @@
-//! The translations the daemon serves: the store chosen at start-up, and a cache of
+//! The translations the daemon serves: the one in-memory copy of the current document
+//! (with its filter index), the store chosen at start-up that persists it, and a cache of
 //! rendered bodies per (version, filters, format, options).
 //!
 //! A repeated request does no filtering or rendering. The cache belongs to one document
-//! version: when a new version becomes current the whole cache is replaced, so old
-//! entries become unreachable and their memory is freed once in-flight responses end.
+//! version: when a new version becomes current the cache is emptied, so old bodies are
+//! freed once in-flight responses end.
 
 use super::filter::{FilterIndex, SelectError};
-use super::formats::{RenderError, RenderOptions, render};
+use super::formats::{Format, RenderError, RenderOptions, known_warnings, render};
 use super::model::Document;
 use super::query::TranslationQuery;
 use super::store::{
@@ -20,9 +21,10 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
-/// Upper bound of cached body bytes (identity); past it the cache starts over. Keeps a
-/// client that sends endless filter combinations from growing memory without limit.
-const CACHE_BUDGET_BYTES: usize = 256 * 1024 * 1024;
+/// Upper bound of cached body bytes, each body counted with its compressed variants;
+/// past it the cache starts over. Keeps a client that sends endless filter combinations
+/// from growing memory without limit.
+const CACHE_BUDGET_BYTES: usize = 64 * 1024 * 1024;
 
 /// One rendered body and its compressed variants, made on first demand.
 #[derive(Debug)]
@@ -83,17 +85,21 @@ struct Cache {
 
 /// The current document with what serving it needs, built once per version.
 pub struct Live {
-    pub stored: Arc<StoredDocument>,
+    pub stored: StoredDocument,
     pub index: FilterIndex,
     /// Non-empty texts per locale, for `/health`.
     pub key_counts: Vec<(String, usize)>,
+    /// Per format, the keys an unfiltered render of one locale leaves out (names that
+    /// collide), for `/health`; formats without any are absent.
+    pub render_warnings: Vec<(Format, Vec<String>)>,
 }
 
 impl Live {
-    fn new(stored: Arc<StoredDocument>) -> Live {
+    fn new(stored: StoredDocument) -> Live {
         Live {
             index: FilterIndex::new(&stored.document),
             key_counts: stored.document.key_counts(),
+            render_warnings: known_warnings(&stored.document),
             stored,
         }
     }
@@ -102,9 +108,13 @@ impl Live {
 pub struct TranslationService {
     store: Arc<dyn TranslationStore>,
     live: RwLock<Option<Arc<Live>>>,
+    /// Why the stored document was not loaded at start, until a sync replaces it.
+    load_error: RwLock<Option<String>>,
+    /// The compare-then-save of `put` must not interleave with another writer.
+    write: Mutex<()>,
     cache: Mutex<Cache>,
     /// Concurrent misses of one (version, query, encoding) render once.
-    flight: SingleFlight<String, Arc<Rendition>>,
+    flight: Arc<SingleFlight<String, Arc<Rendition>>>,
 }
 
 impl TranslationService {
@@ -117,24 +127,26 @@ impl TranslationService {
         Ok(TranslationService::with_store(store))
     }
 
-    /// Wraps a store, indexing its current document (blocking: the index of a big document
-    /// takes tens of milliseconds).
+    /// Wraps a store, loading and indexing its current document (blocking: the index of a
+    /// big document takes tens of milliseconds). A stored document that cannot be read or
+    /// served is logged and left out: the service starts without translations (503, and
+    /// `/health` says why) until the next sync replaces it.
     pub fn with_store(store: Arc<dyn TranslationStore>) -> TranslationService {
-        let live = store
-            .get()
-            .ok()
-            .flatten()
-            .map(|stored| Arc::new(Live::new(stored)));
+        let (live, load_error) = match store.load() {
+            Ok(stored) => (stored.map(|stored| Arc::new(Live::new(stored))), None),
+            Err(e) => {
+                tracing::error!(error = %e, "the stored translations are not served");
+                (None, Some(e.to_string()))
+            }
+        };
         TranslationService {
             store,
             live: RwLock::new(live),
+            load_error: RwLock::new(load_error),
+            write: Mutex::new(()),
             cache: Mutex::new(Cache::default()),
-            flight: SingleFlight::default(),
+            flight: Arc::new(SingleFlight::default()),
         }
-    }
-
-    pub fn store(&self) -> &Arc<dyn TranslationStore> {
-        &self.store
     }
 
     /// The current document and its index.
@@ -145,17 +157,41 @@ impl TranslationService {
             .clone()
     }
 
+    /// Why the stored document could not be loaded at start, while no sync replaced it.
+    pub fn load_error(&self) -> Option<String> {
+        self.load_error
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
     /// Stores a new document and makes it current (blocking). Unchanged content is not
-    /// written again; an empty document is refused and the current one kept.
+    /// written again; an empty document, or one past the limits of what can be served,
+    /// is refused and the current one kept.
     pub fn put(&self, document: Document) -> Result<PutOutcome, StoreError> {
-        let stored = StoredDocument::new(document)?;
-        let outcome = self.store.put(&stored)?;
-        if outcome == PutOutcome::Stored {
-            // Index before swapping, so readers switch from one complete version to the next.
-            let live = Arc::new(Live::new(Arc::new(stored)));
-            *self.live.write().unwrap_or_else(PoisonError::into_inner) = Some(live);
+        if document.is_empty() {
+            return Err(StoreError::EmptyDocument);
         }
-        Ok(outcome)
+        document.check_limits()?;
+        let stored = StoredDocument::new(document)?;
+        let _writer = self.write.lock().unwrap_or_else(PoisonError::into_inner);
+        if self
+            .current()
+            .is_some_and(|live| live.stored.version == stored.version)
+        {
+            return Ok(PutOutcome::Unchanged);
+        }
+        self.store.save(&stored)?;
+        // Index before swapping, so readers switch from one complete version to the next.
+        let live = Arc::new(Live::new(stored));
+        *self.live.write().unwrap_or_else(PoisonError::into_inner) = Some(live);
+        *self
+            .load_error
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = None;
+        // The old version's bodies are of no more use.
+        *self.cache.lock().unwrap_or_else(PoisonError::into_inner) = Cache::default();
+        Ok(PutOutcome::Stored)
     }
 
     /// The ETag of `query` against document `version`, known without rendering, so that a
@@ -194,20 +230,29 @@ impl TranslationService {
         }
         let key = format!("{}|{}|{wanted:?}", live.stored.version, query.cache_key());
         let service = self.clone();
-        self.flight
-            .run(key, || async move {
-                tokio::task::spawn_blocking(move || {
-                    let rendition = match cached {
-                        Some(hit) => hit,
-                        None => service.render(&live, &query)?,
-                    };
-                    rendition.body(wanted);
-                    Ok(rendition)
+        // A task of its own: a client that goes away mid-render drops only its wait, so the
+        // flight always completes and its entry leaves the in-flight map (a dropped wait
+        // would have left it there for good, one per abandoned request).
+        tokio::spawn(async move {
+            let flight = service.flight.clone();
+            flight
+                .run(key, || async move {
+                    tokio::task::spawn_blocking(move || {
+                        let rendition = match cached {
+                            Some(hit) => hit,
+                            None => service.render(&live, &query)?,
+                        };
+                        rendition.body(wanted);
+                        service.account(&live.stored.version, &rendition, wanted);
+                        Ok(rendition)
+                    })
+                    .await
+                    .map_err(|e| ServeTranslationsError::Task(e.to_string()))?
                 })
                 .await
-                .map_err(|e| ServeTranslationsError::Task(e.to_string()))?
-            })
-            .await
+        })
+        .await
+        .map_err(|e| ServeTranslationsError::Task(e.to_string()))?
     }
 
     /// Filters and renders (CPU work: call from a blocking thread for big documents),
@@ -236,8 +281,16 @@ impl TranslationService {
             identity: Bytes::from(rendered.body),
             gzip: OnceLock::new(),
             br: OnceLock::new(),
-            warnings: rendered.warnings,
+            warnings: rendered.warnings.iter().map(ToString::to_string).collect(),
         });
+        // A render of a version that is no longer current (a sync landed meanwhile) is
+        // served to its client but not cached: it would push out the current version's.
+        let is_current = self
+            .current()
+            .is_some_and(|current| current.stored.version == stored.version);
+        if !is_current {
+            return Ok(rendition);
+        }
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         if cache.version != stored.version || cache.bytes > CACHE_BUDGET_BYTES {
             *cache = Cache {
@@ -250,6 +303,19 @@ impl TranslationService {
             .entries
             .insert(query.cache_key().to_owned(), rendition.clone());
         Ok(rendition)
+    }
+
+    /// Counts the variant in `encoding`, just made, against the cache budget.
+    fn account(&self, version: &str, rendition: &Rendition, encoding: Encoding) {
+        let compressed = match encoding {
+            Encoding::Identity => return,
+            Encoding::Gzip => rendition.gzip.get().map_or(0, Bytes::len),
+            Encoding::Br => rendition.br.get().map_or(0, Bytes::len),
+        };
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if cache.version == version {
+            cache.bytes += compressed;
+        }
     }
 
     /// Makes accepted writes durable (shutdown).

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use thiserror::Error;
 
-use super::filter::same_locale;
-use super::model::{Document, Entry, Warning};
+use super::filter::locale_key;
+use super::model::{Document, Entry, MAX_KEY_DEPTH, MAX_LOCALES, Warning};
 
 /// Header cell of a key column; the n-th one from the left is nesting level n.
 pub const KEY_MARK: &str = ">>>";
@@ -35,6 +35,11 @@ pub enum SheetError {
         /// The header cells refused as locale codes, e.g. `B1 "en.US"`.
         ignored: Vec<String>,
     },
+    #[error(
+        "the header row (row {row}) has {count} locale columns; at most {MAX_LOCALES} are \
+         allowed: split the sheet, or remove the columns of languages the apps do not ship"
+    )]
+    TooManyLocales { row: usize, count: usize },
 }
 
 /// Converts the grid exactly as the Sheets API `values.get` returns it (rows of cells, trailing
@@ -53,6 +58,12 @@ pub fn convert(mut rows: Vec<Vec<String>>) -> Result<Document, SheetError> {
             .map(|(column, code)| format!("{} {code:?}", cell_name(*column, row)))
             .collect();
         return Err(SheetError::NoLocaleColumn { row, ignored });
+    }
+    if header.locales.len() > MAX_LOCALES {
+        return Err(SheetError::TooManyLocales {
+            row: header_index + 1,
+            count: header.locales.len(),
+        });
     }
     let mut builder = Builder::new(header, warnings);
     for (index, row) in rows.iter_mut().enumerate().skip(header_index + 1) {
@@ -92,8 +103,10 @@ fn warn(warnings: &mut Vec<Warning>, column: usize, row: usize, message: String)
 
 /// What each column of the header means.
 struct Header {
-    /// Column of each key level, level 1 first.
+    /// Column of each key level, level 1 first; at most `MAX_KEY_DEPTH`.
     keys: Vec<usize>,
+    /// The key columns past `MAX_KEY_DEPTH`: a row with a key there is skipped.
+    too_deep: Vec<usize>,
     tags: Vec<usize>,
     comments: Vec<usize>,
     /// (column, code) of each accepted locale, in column order.
@@ -106,14 +119,22 @@ impl Header {
     fn parse(cells: &[String], row: usize, warnings: &mut Vec<Warning>) -> Header {
         let mut header = Header {
             keys: Vec::new(),
+            too_deep: Vec::new(),
             tags: Vec::new(),
             comments: Vec::new(),
             locales: Vec::new(),
             refused: Vec::new(),
         };
+        // Locale codes folded as `same_locale` compares them, to find a repeated one in one
+        // lookup (a sheet may have thousands of columns).
+        let mut seen: HashMap<Vec<u8>, usize> = HashMap::new();
         for (column, cell) in cells.iter().enumerate() {
             let code = cell.trim();
             let refusal = match code {
+                KEY_MARK if header.keys.len() == MAX_KEY_DEPTH => {
+                    header.too_deep.push(column);
+                    continue;
+                }
                 KEY_MARK => {
                     header.keys.push(column);
                     continue;
@@ -134,13 +155,15 @@ impl Header {
                     "locale code {code:?} contains '.', which separates filter segments: column \
                      ignored; write the code without '.' (e.g. en_US)"
                 ),
-                _ => match header.locales.iter().find(|(_, l)| same_locale(l, code)) {
-                    Some((first, existing)) => format!(
-                        "locale code {code:?} repeats the locale {existing:?} of cell {}: \
-                         column ignored; keep one column per locale",
-                        cell_name(*first, row)
+                _ => match seen.get(&locale_key(code)) {
+                    Some(&first) => format!(
+                        "locale code {code:?} repeats the locale {:?} of cell {}: column \
+                         ignored; keep one column per locale",
+                        header.locales[first].1,
+                        cell_name(header.locales[first].0, row)
                     ),
                     None => {
+                        seen.insert(locale_key(code), header.locales.len());
                         header.locales.push((column, code.to_owned()));
                         continue;
                     }
@@ -148,6 +171,15 @@ impl Header {
             };
             warn(warnings, column, row, refusal);
             header.refused.push((column, code.to_owned()));
+        }
+        if let Some(&first) = header.too_deep.first() {
+            let message = format!(
+                "{} key columns ('>>>') after the first {MAX_KEY_DEPTH}, from this one on, were \
+                 ignored: keys may have at most {MAX_KEY_DEPTH} levels, and rows with a key \
+                 in those columns are skipped",
+                header.too_deep.len()
+            );
+            warn(warnings, first, row, message);
         }
         header
     }
@@ -310,6 +342,19 @@ impl Builder {
     }
 
     fn row(&mut self, row: &mut [String], number: usize) {
+        let too_deep = (self.header.too_deep.iter().enumerate())
+            .take_while(|&(_, &column)| column < row.len())
+            .find(|&(_, &column)| !row[column].trim().is_empty());
+        if let Some((past, &column)) = too_deep {
+            let message = format!(
+                "key {:?} is at level {}, deeper than the {MAX_KEY_DEPTH} levels allowed: row \
+                 skipped; move the key up, or join levels into one key",
+                row[column].trim(),
+                MAX_KEY_DEPTH + past + 1
+            );
+            warn(&mut self.warnings, column, number, message);
+            return;
+        }
         let texts = self.take_texts(row);
         let row: &[String] = row;
         let cells = self.read(row, texts);
@@ -956,6 +1001,58 @@ mod tests {
         assert_eq!(doc.locales, ["en"]);
         assert_eq!(doc.entries[0].texts, [Some("k".into())]);
         assert_eq!(doc.warnings, []);
+    }
+
+    #[test]
+    fn key_columns_past_the_depth_limit_are_ignored_and_rows_using_them_skipped() {
+        let levels = MAX_KEY_DEPTH + 3;
+        let mut header: Vec<String> = vec![KEY_MARK.to_owned(); levels];
+        header.push("en".into());
+        let mut shallow: Vec<String> = (0..MAX_KEY_DEPTH).map(|i| format!("K{i}")).collect();
+        shallow.resize(levels, String::new());
+        shallow.push("fits".into());
+        let mut deep: Vec<String> = vec![String::new(); levels];
+        deep[MAX_KEY_DEPTH + 1] = "TOO_DEEP".into();
+        deep.push("lost".into());
+        let doc = convert(vec![header, shallow, deep]).unwrap();
+        assert_eq!(doc.entries.len(), 1);
+        assert_eq!(doc.entries[0].path.len(), MAX_KEY_DEPTH);
+        assert_eq!(doc.entries[0].texts, [Some("fits".into())]);
+        assert_eq!(
+            doc.warnings,
+            [
+                warning(
+                    "AG1",
+                    1,
+                    "3 key columns ('>>>') after the first 32, from this one on, were ignored: keys \
+                     may have at most 32 levels, and rows with a key in those columns are skipped"
+                ),
+                warning(
+                    "AH3",
+                    3,
+                    "key \"TOO_DEEP\" is at level 34, deeper than the 32 levels allowed: row \
+                     skipped; move the key up, or join levels into one key"
+                ),
+            ]
+        );
+        assert_eq!(doc.check_limits(), Ok(()));
+    }
+
+    #[test]
+    fn more_locale_columns_than_allowed_is_an_error() {
+        let mut header = vec![KEY_MARK.to_owned()];
+        header.extend((0..=MAX_LOCALES).map(|i| format!("l{i}")));
+        let err = convert(vec![header, vec!["K".into(), "k".into()]]).unwrap_err();
+        assert_eq!(
+            err,
+            SheetError::TooManyLocales {
+                row: 1,
+                count: MAX_LOCALES + 1
+            }
+        );
+        assert!(err.to_string().starts_with(
+            "the header row (row 1) has 1001 locale columns; at most 1000 are allowed"
+        ));
     }
 
     fn cell() -> impl Strategy<Value = String> {

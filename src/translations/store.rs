@@ -1,27 +1,19 @@
-//! Where converted translation documents are kept: one trait, two backends (sled, a JSON
-//! file), chosen once at start-up.
-//!
-//! A store holds exactly one current document. `put` replaces it atomically, so a reader
-//! sees the old or the new document, never a mix, and a crash mid-write leaves the old one.
+//! Where converted translation documents are persisted: one trait, one implementation per
+//! backend (sled, a JSON file), chosen once at start-up by the service. A store only saves
+//! and loads; the service above it holds the one in-memory copy that requests are served from.
 
 mod file;
 mod sled_store;
 
-pub use file::FileMedium;
-pub use sled_store::SledMedium;
+pub use file::FileStore;
+pub use sled_store::SledStore;
 
-/// The sled backend (default).
-pub type SledStore = CachedStore<SledMedium>;
-/// The single-JSON-file backend.
-pub type FileStore = CachedStore<FileMedium>;
-
-use super::model::Document;
+use super::model::{Document, LimitError};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-/// The current document with its content hash and the time it was stored.
+/// A document with its content hash and the time it was stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StoredDocument {
@@ -56,7 +48,7 @@ fn hex(bytes: &[u8]) -> String {
     })
 }
 
-/// What `put` did.
+/// What storing a document did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PutOutcome {
     /// The document is now the current one.
@@ -69,88 +61,52 @@ pub enum PutOutcome {
 pub enum StoreError {
     #[error("the sheet yielded no translations; the last good document is kept")]
     EmptyDocument,
+    #[error("the document cannot be served ({0}); the last good document is kept")]
+    Unservable(#[from] LimitError),
     #[error("cannot open the translations store at {path}: {reason}")]
     Open { path: String, reason: String },
     #[error("translations store I/O failed: {0}")]
     Io(String),
-    #[error("the stored translations cannot be read ({0}); the next successful sync replaces them")]
+    #[error(
+        "the stored translations cannot be read ({0}); they are not served, and the next \
+         successful sync replaces them"
+    )]
     Corrupt(String),
 }
 
-/// A translations store. Methods block (disk I/O); async callers use `spawn_blocking`.
+/// A translations backend. Methods block (disk or network I/O); async callers use
+/// `spawn_blocking`. Writers are serialised by the caller.
 pub trait TranslationStore: Send + Sync {
-    /// Makes `stored` the current document, atomically. Refuses a document without
-    /// translations, so an empty sheet never replaces a good one.
-    fn put(&self, stored: &StoredDocument) -> Result<PutOutcome, StoreError>;
+    /// Makes `stored` the current document, atomically: after a crash, `load` returns the
+    /// old document or the new one, never a mix.
+    fn save(&self, stored: &StoredDocument) -> Result<(), StoreError>;
 
-    /// The current document, if one was ever stored.
-    fn get(&self) -> Result<Option<Arc<StoredDocument>>, StoreError>;
+    /// The current document as last saved, if one ever was. A document that does not
+    /// decode, or that no longer fits the limits of what can be served, is `Corrupt`.
+    fn load(&self) -> Result<Option<StoredDocument>, StoreError>;
 
     /// Makes every accepted write durable (called on shutdown).
     fn flush(&self) -> Result<(), StoreError>;
 }
 
-/// Where a backend keeps the current document's bytes. Replacing them must be atomic: after
-/// a crash, `load` returns the old bytes or the new ones, never a mix.
-pub trait Medium: Send + Sync {
-    fn load(&self) -> Result<Option<Vec<u8>>, StoreError>;
-    fn save(&self, bytes: &[u8]) -> Result<(), StoreError>;
-    fn flush(&self) -> Result<(), StoreError>;
+/// The bytes every backend keeps for a document.
+pub(crate) fn encode(stored: &StoredDocument) -> Result<Vec<u8>, StoreError> {
+    serde_json::to_vec(stored).map_err(|e| StoreError::Io(e.to_string()))
 }
 
-/// A store over a medium: keeps the decoded current document in memory, so reads never
-/// touch the disk, and serialises writers.
-pub struct CachedStore<M> {
-    medium: M,
-    current: RwLock<Option<Arc<StoredDocument>>>,
-    /// The compare-then-write in `put` must not interleave with another writer.
-    write: Mutex<()>,
-}
-
-impl<M: Medium> CachedStore<M> {
-    /// Reads the medium's current document, if any.
-    pub fn new(medium: M) -> Result<CachedStore<M>, StoreError> {
-        let current = match medium.load()? {
-            Some(bytes) => Some(Arc::new(
-                serde_json::from_slice(&bytes).map_err(|e| StoreError::Corrupt(e.to_string()))?,
-            )),
-            None => None,
-        };
-        Ok(CachedStore {
-            medium,
-            current: RwLock::new(current),
-            write: Mutex::new(()),
-        })
-    }
-}
-
-impl<M: Medium> TranslationStore for CachedStore<M> {
-    fn put(&self, stored: &StoredDocument) -> Result<PutOutcome, StoreError> {
-        if stored.document.is_empty() {
-            return Err(StoreError::EmptyDocument);
-        }
-        let _writer = self.write.lock().unwrap_or_else(PoisonError::into_inner);
-        if self.get()?.is_some_and(|c| c.version == stored.version) {
-            return Ok(PutOutcome::Unchanged);
-        }
-        let bytes = serde_json::to_vec(stored).map_err(|e| StoreError::Io(e.to_string()))?;
-        self.medium.save(&bytes)?;
-        *self.current.write().unwrap_or_else(PoisonError::into_inner) =
-            Some(Arc::new(stored.clone()));
-        Ok(PutOutcome::Stored)
-    }
-
-    fn get(&self) -> Result<Option<Arc<StoredDocument>>, StoreError> {
-        Ok(self
-            .current
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone())
-    }
-
-    fn flush(&self) -> Result<(), StoreError> {
-        self.medium.flush()
-    }
+/// The document of `bytes`, checked against the limits of what can be served, so that a
+/// document stored by an older version or edited by hand cannot take the daemon down.
+/// The model is flat (a key path is a list, not a nesting), so decoding it never nests
+/// deeper than a few levels whatever the key depth; serde_json's own nesting limit
+/// refuses anything else.
+pub(crate) fn decode(bytes: &[u8]) -> Result<StoredDocument, StoreError> {
+    let stored: StoredDocument =
+        serde_json::from_slice(bytes).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    stored
+        .document
+        .check_limits()
+        .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    Ok(stored)
 }
 
 #[cfg(test)]
@@ -159,6 +115,7 @@ pub(crate) mod suite {
 
     use super::*;
     use crate::translations::model::{Entry, Warning};
+    use std::sync::Arc;
 
     pub fn doc(text: &str) -> Document {
         Document {
@@ -178,70 +135,60 @@ pub(crate) mod suite {
     }
 
     pub fn starts_empty(store: &dyn TranslationStore) {
-        assert_eq!(store.get().unwrap(), None);
+        assert_eq!(store.load().unwrap(), None);
     }
 
-    pub fn put_then_get_returns_the_document_with_version_and_time(store: &dyn TranslationStore) {
+    pub fn save_then_load_returns_the_document_with_version_and_time(store: &dyn TranslationStore) {
         let stored = StoredDocument::new(doc("Yes")).unwrap();
-        assert_eq!(store.put(&stored).unwrap(), PutOutcome::Stored);
-        let got = store.get().unwrap().unwrap();
-        assert_eq!(*got, stored);
+        store.save(&stored).unwrap();
+        let got = store.load().unwrap().unwrap();
+        assert_eq!(got, stored);
         assert_eq!(got.version.len(), 64);
     }
 
-    pub fn same_content_is_unchanged_new_content_replaces(store: &dyn TranslationStore) {
+    pub fn a_new_save_replaces_the_old_document(store: &dyn TranslationStore) {
         let first = StoredDocument::new(doc("Yes")).unwrap();
-        store.put(&first).unwrap();
-        let again = StoredDocument::new(doc("Yes")).unwrap();
-        assert_eq!(store.put(&again).unwrap(), PutOutcome::Unchanged);
-        assert_eq!(store.get().unwrap().unwrap().updated_at, first.updated_at);
+        store.save(&first).unwrap();
         let second = StoredDocument::new(doc("Yes!")).unwrap();
         assert_ne!(second.version, first.version);
-        assert_eq!(store.put(&second).unwrap(), PutOutcome::Stored);
-        assert_eq!(store.get().unwrap().unwrap().version, second.version);
+        store.save(&second).unwrap();
+        assert_eq!(store.load().unwrap().unwrap(), second);
     }
 
-    pub fn an_empty_document_is_refused_and_the_old_one_kept(store: &dyn TranslationStore) {
-        let good = StoredDocument::new(doc("Yes")).unwrap();
-        store.put(&good).unwrap();
-        let mut empty = doc("x");
-        empty.entries[0].texts = vec![None, None];
-        let empty = StoredDocument::new(empty).unwrap();
-        assert!(matches!(store.put(&empty), Err(StoreError::EmptyDocument)));
-        assert_eq!(store.get().unwrap().unwrap().version, good.version);
-    }
-
-    /// Readers racing a writer only ever see whole documents.
+    /// A reader racing a writer only ever loads whole documents.
     pub fn readers_never_see_a_mix(store: Arc<dyn TranslationStore>) {
         let docs: Vec<_> = (0..20)
             .map(|i| StoredDocument::new(doc(&"x".repeat(1000 + i))).unwrap())
             .collect();
         let versions: std::collections::HashSet<_> =
             docs.iter().map(|d| d.version.clone()).collect();
-        store.put(&docs[0]).unwrap();
+        store.save(&docs[0]).unwrap();
         let reader = {
             let store = store.clone();
             std::thread::spawn(move || {
-                for _ in 0..200 {
-                    let got = store.get().unwrap().unwrap();
+                for _ in 0..50 {
+                    let got = store.load().unwrap().unwrap();
                     assert_eq!(version_of(&got.document).unwrap(), got.version);
                 }
             })
         };
         for d in &docs {
-            store.put(d).unwrap();
+            store.save(d).unwrap();
         }
         reader.join().unwrap();
-        assert!(versions.contains(&store.get().unwrap().unwrap().version));
+        assert!(versions.contains(&store.load().unwrap().unwrap().version));
     }
 
-    /// Runs the whole suite against fresh stores made by `open` in `dir`.
-    pub fn run(open: impl Fn(&std::path::Path) -> Arc<dyn TranslationStore>) {
-        let cases: [fn(&dyn TranslationStore); 4] = [
+    /// Runs the whole suite against fresh stores made by `open` in `dir`; `plant` writes
+    /// raw bytes where the store keeps its document, as an old version or a hand edit would.
+    pub fn run(
+        open: impl Fn(&std::path::Path) -> Arc<dyn TranslationStore>,
+        plant: impl Fn(&std::path::Path, &[u8]),
+    ) {
+        let cases: [fn(&dyn TranslationStore); 3] = [
             starts_empty,
-            put_then_get_returns_the_document_with_version_and_time,
-            same_content_is_unchanged_new_content_replaces,
-            an_empty_document_is_refused_and_the_old_one_kept,
+            save_then_load_returns_the_document_with_version_and_time,
+            a_new_save_replaces_the_old_document,
         ];
         for case in cases {
             let dir = tempfile::tempdir().unwrap();
@@ -249,14 +196,34 @@ pub(crate) mod suite {
         }
         let dir = tempfile::tempdir().unwrap();
         readers_never_see_a_mix(open(dir.path()));
-        // What was stored survives reopening.
+        // What was saved survives reopening.
         let dir = tempfile::tempdir().unwrap();
         let stored = StoredDocument::new(doc("kept")).unwrap();
         {
             let store = open(dir.path());
-            store.put(&stored).unwrap();
+            store.save(&stored).unwrap();
             store.flush().unwrap();
         }
-        assert_eq!(*open(dir.path()).get().unwrap().unwrap(), stored);
+        assert_eq!(open(dir.path()).load().unwrap().unwrap(), stored);
+        // Bytes that are not a document, or a document past the limits, load as Corrupt
+        // (the store still opens, so a sync can replace them).
+        let mut deep = StoredDocument::new(doc("deep")).unwrap();
+        deep.document.entries[0].path = (0..5000).map(|i| format!("K{i}")).collect();
+        for bad in [
+            b"{not json".to_vec(),
+            "[".repeat(100_000).into_bytes(),
+            encode(&deep).unwrap(),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            plant(dir.path(), &bad);
+            let store = open(dir.path());
+            assert!(
+                matches!(store.load(), Err(StoreError::Corrupt(_))),
+                "{:?}",
+                store.load()
+            );
+            store.save(&stored).unwrap();
+            assert_eq!(store.load().unwrap().unwrap(), stored);
+        }
     }
 }

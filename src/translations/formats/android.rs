@@ -27,12 +27,13 @@ pub(super) fn render(
             out.extend_from_slice(key.prefix.as_bytes());
             out.extend_from_slice(key.base.as_bytes());
             out.push(b'"');
-            if !verify_java_string_format(key.text) {
-                out.extend_from_slice(b" formatted=\"false\"");
-            }
+            let tag_end = out.len();
             out.push(b'>');
             push_android_text(out, key.text)
                 .map_err(|character| unrepresentable(&key, loc.code, character))?;
+            if key.text.contains('%') && !formats_ok(key.text, &out[tag_end + 1..]) {
+                out.splice(tag_end..tag_end, *b" formatted=\"false\"");
+            }
             out.extend_from_slice(b"</string>\n");
         }
     }
@@ -111,11 +112,47 @@ fn push_xml_comment(out: &mut Vec<u8>, comment: &str) {
     }
 }
 
-/// aapt2's `util::VerifyJavaStringFormat`: false when the string has more than one format
-/// argument and at least one is not positional (`%s %d`, `%<s`, `%5s`), which aapt2
-/// rejects unless the `<string>` has `formatted="false"`.
-pub(super) fn verify_java_string_format(s: &str) -> bool {
-    let b = s.as_bytes();
+/// Whether aapt and aapt2 both accept `text`, written as `element` (the escaped content of
+/// its `<string>`), as a formatted string. Both refuse a string with two or more format
+/// arguments when one is not positional (`%s %d`, `%<s`, `%5s`) unless it carries
+/// `formatted="false"`, but they count differently: aapt2 counts in the text it read back,
+/// aapt in the element's text before its own escapes are undone (so the quotes and
+/// backslashes depot writes count as the character after a `%`); recent aapt2 skips
+/// `%n`, aapt and older aapt2 count it. A string is written as formatted only when every
+/// one of these counts accepts it.
+fn formats_ok(text: &str, element: &[u8]) -> bool {
+    java_format_ok(text.as_bytes()) && java_format_ok(&xml_unescaped(element))
+}
+
+/// The element text as aapt's XML parser hands it over: the three entities that
+/// `push_android_text` writes, decoded.
+fn xml_unescaped(element: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(element.len());
+    let mut rest = element;
+    while let Some((&b, tail)) = rest.split_first() {
+        let entity = [(&b"&amp;"[..], b'&'), (b"&lt;", b'<'), (b"&gt;", b'>')]
+            .into_iter()
+            .find(|(name, _)| rest.starts_with(name));
+        match entity {
+            Some((name, c)) => {
+                out.push(c);
+                rest = &rest[name.len()..];
+            }
+            None => {
+                out.push(b);
+                rest = tail;
+            }
+        }
+    }
+    out
+}
+
+/// aapt's `hasSubstitutionErrors` (ResourceTable.cpp), which is aapt2's
+/// `util::VerifyJavaStringFormat` counting `%n` as an argument: false when the string has
+/// more than one format argument and at least one is not positional. Every `%` that is not
+/// followed by `%` counts as an argument (`100%` alone does not: nothing follows it); a
+/// conversion that only `Time.format` knows (`%D`, `%k`, ...) makes both stop checking.
+pub(super) fn java_format_ok(b: &[u8]) -> bool {
     if !b.contains(&b'%') {
         return true;
     }
@@ -126,7 +163,7 @@ pub(super) fn verify_java_string_format(s: &str) -> bool {
     while c != end {
         if b[c] == b'%' && c + 1 < end {
             c += 1;
-            if b[c] == b'%' || b[c] == b'n' {
+            if b[c] == b'%' {
                 c += 1;
                 continue;
             }
@@ -151,7 +188,6 @@ pub(super) fn verify_java_string_format(s: &str) -> bool {
             {
                 c += 1;
             }
-            // Time.format() conversions: aapt2 gives up checking
             if c != end
                 && matches!(
                     b[c],
@@ -209,21 +245,46 @@ mod tests {
     }
 
     #[test]
-    fn java_format_check_matches_aapt2() {
+    fn java_format_check_counts_as_aapt_does() {
         for ok in [
             "100% sure",
             "%s",
             "%1$s and %2$s",
             "%d%%",
-            "%n%s",
+            "%n",
             "50%",
             "%-5s",
             "%s %s %k",
+            "Welcome back %user%, your plan renews soon",
         ] {
-            assert!(verify_java_string_format(ok), "{ok}");
+            assert!(java_format_ok(ok.as_bytes()), "{ok}");
         }
-        for bad in ["%s of %d", "%1$s and %s", "%<s %s", "%5s %1$s", "% d %d"] {
-            assert!(!verify_java_string_format(bad), "{bad}");
+        for bad in [
+            "%s of %d",
+            "%1$s and %s",
+            "%<s %s",
+            "%5s %1$s",
+            "% d %d",
+            "%n%s",
+            "%n and %n",
+            "Up to 30%, plus 5% cashback",
+        ] {
+            assert!(!java_format_ok(bad.as_bytes()), "{bad}");
         }
+    }
+
+    /// The cases where aapt (raw element text) and aapt2 (text read back) disagree.
+    #[test]
+    fn formatted_false_when_either_tool_would_refuse() {
+        let element = |t: &str| text(t).into_bytes();
+        // quoted for its spaces: aapt sees the closing quote after the last `%`
+        let padded = "  %s 50%";
+        assert!(java_format_ok(padded.as_bytes()));
+        assert!(!formats_ok(padded, &element(padded)));
+        // `%<D` is a Time.format argument for both once `&lt;` is decoded
+        let lt = "%s & %<D";
+        assert!(formats_ok(lt, &element(lt)));
+        assert_eq!(xml_unescaped(b"a&amp;b&lt;c&gt;&amp;lt;"), b"a&b<c>&lt;");
+        assert!(formats_ok("100%", &element("100%")));
     }
 }

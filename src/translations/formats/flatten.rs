@@ -312,19 +312,59 @@ impl<'a> Flat<'a> {
         for (pos, kept, lost) in dropped {
             self.dropped.insert((pos, lost));
             if reported.insert((kept, lost)) {
-                let loc = &self.locales[pos];
-                self.warnings.push(format!(
-                    "keys '{}' and '{}' both become the name '{}{}'; kept '{}', left out '{}'",
-                    self.doc.entries[kept].path.join("."),
-                    self.doc.entries[lost].path.join("."),
-                    loc.prefix,
-                    self.base(lost),
-                    self.doc.entries[kept].path.join("."),
-                    self.doc.entries[lost].path.join("."),
-                ));
+                let name = format!("{}{}", self.locales[pos].prefix, self.base(lost));
+                self.warnings
+                    .push(collision_message(self.doc, kept, lost, &name));
             }
         }
     }
+}
+
+fn collision_message(doc: &Document, kept: usize, lost: usize, name: &str) -> String {
+    let path = |e: usize| {
+        doc.entries
+            .get(e)
+            .map(|e| e.path.join("."))
+            .unwrap_or_default()
+    };
+    let (kept, lost) = (path(kept), path(lost));
+    format!(
+        "keys '{kept}' and '{lost}' both become the name '{name}'; kept '{kept}', left out '{lost}'"
+    )
+}
+
+/// The name collisions of `style` that a render of one whole locale (a `generate` file, an
+/// unfiltered request for that locale) reports, over every locale, each pair once. Names
+/// are built once for the document; only entries whose name is shared are looked at per
+/// locale, so a document without collisions costs one pass over its keys.
+pub(super) fn collisions(doc: &Document, style: NameStyle) -> Vec<String> {
+    let names = Names::build(doc, style, true, None);
+    if !names.any_shared {
+        return Vec::new();
+    }
+    let mut members = vec![0usize; doc.entries.len()];
+    for &g in &names.group {
+        members[g] += 1;
+    }
+    let shared: Vec<usize> = (0..doc.entries.len())
+        .filter(|&e| members[names.group[e]] > 1)
+        .collect();
+    let mut reported = FxHashSet::default();
+    let mut warnings = Vec::new();
+    let mut kept_in_locale: FxHashMap<usize, usize> = FxHashMap::default();
+    for locale in 0..doc.locales.len() {
+        kept_in_locale.clear();
+        for &e in &shared {
+            if Texts::Rows(doc).get(e, locale).is_none() {
+                continue;
+            }
+            let kept = *kept_in_locale.entry(names.group[e]).or_insert(e);
+            if kept != e && reported.insert((kept, e)) {
+                warnings.push(collision_message(doc, kept, e, names.base(e)));
+            }
+        }
+    }
+    warnings
 }
 
 fn push_path_name(out: &mut String, path: &[String], style: NameStyle) {

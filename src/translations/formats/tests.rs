@@ -994,3 +994,41 @@ fn a_locale_tree_file_drops_the_locale_level_in_json_and_yml_only() {
         render(&doc, &all, Format::Json, &opts).unwrap().body
     );
 }
+
+#[test]
+fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
+    let pairs = KNOWN_WARNINGS_MAX + 50;
+    let entry = |path: &[String]| Entry {
+        path: path.to_vec(),
+        texts: vec![Some("a".into()), Some("b".into())],
+        ..Entry::default()
+    };
+    let mut entries = Vec::new();
+    for i in 0..pairs {
+        entries.push(entry(&[format!("X{i}"), "A_B".into()]));
+        entries.push(entry(&[format!("X{i}_A"), "B".into()]));
+    }
+    entries.push(entry(&["ÜN".into()]));
+    entries.push(entry(&["_N".into()]));
+    let doc = Document {
+        locales: vec!["en".into(), "pl".into()],
+        entries,
+        warnings: Vec::new(),
+    };
+    let known = known_warnings(&doc);
+    let formats: Vec<Format> = known.iter().map(|(f, _)| *f).collect();
+    assert_eq!(
+        formats,
+        [Format::Android, Format::Ios, Format::Xlf, Format::Po]
+    );
+    for (format, warnings) in &known {
+        assert_eq!(warnings.len(), KNOWN_WARNINGS_MAX + 1, "{format}");
+        assert_eq!(
+            warnings[0],
+            "keys 'X0.A_B' and 'X0_A.B' both become the name 'x0_a_b'; kept 'X0.A_B', left out \
+             'X0_A.B'"
+        );
+        let more = if *format == Format::Android { 51 } else { 50 };
+        assert_eq!(warnings[KNOWN_WARNINGS_MAX], format!("and {more} more"));
+    }
+}

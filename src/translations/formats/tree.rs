@@ -267,42 +267,52 @@ impl<'a> Tree<'a> {
             }
             sink.open(&self.doc.locales[ls.locale], 0, first_locale)?;
             first_locale = false;
-            self.walk_children(ROOT, 1, stamp, &live, &text, sink)?;
+            self.walk_children(stamp, &live, &text, sink)?;
             sink.close(0)?;
         }
         Ok(())
     }
 
+    /// The sections and keys below the root that are live for `stamp`, depth first, with
+    /// an explicit stack rather than recursion: a stored document deeper than the sheet
+    /// conversion allows must still not overflow the thread's stack.
     fn walk_children(
         &self,
-        parent: usize,
-        depth: usize,
         stamp: usize,
         live: &[usize],
         text: &[&str],
         sink: &mut impl TreeSink,
     ) -> Result<(), RenderError> {
-        let mut first = true;
-        let mut child = self.nodes[parent].first_child;
-        while child != NONE {
-            let node = &self.nodes[child];
-            if live[child] == stamp {
-                let name = self.names.get(child).unwrap_or_default();
-                if node.entry == NONE {
-                    sink.open(name, depth, first)?;
-                    self.walk_children(child, depth + 1, stamp, live, text, sink)?;
-                    sink.close(depth)?;
-                } else {
-                    let leaf = Leaf {
-                        name,
-                        entry: &self.doc.entries[node.entry],
-                        text: text[child],
-                    };
-                    sink.leaf(&leaf, depth, first)?;
+        // Per open level: the next child to look at, the depth of the children, and
+        // whether none of them was written yet.
+        let mut stack = vec![(self.nodes[ROOT].first_child, 1usize, true)];
+        while let Some(top) = stack.last_mut() {
+            let (child, depth) = (top.0, top.1);
+            if child == NONE {
+                stack.pop();
+                if depth > 1 {
+                    sink.close(depth - 1)?;
                 }
-                first = false;
+                continue;
             }
-            child = node.next_sibling;
+            let node = &self.nodes[child];
+            top.0 = node.next_sibling;
+            if live[child] != stamp {
+                continue;
+            }
+            let first = std::mem::replace(&mut top.2, false);
+            let name = self.names.get(child).unwrap_or_default();
+            if node.entry == NONE {
+                sink.open(name, depth, first)?;
+                stack.push((node.first_child, depth + 1, true));
+            } else {
+                let leaf = Leaf {
+                    name,
+                    entry: &self.doc.entries[node.entry],
+                    text: text[child],
+                };
+                sink.leaf(&leaf, depth, first)?;
+            }
         }
         Ok(())
     }
