@@ -33,18 +33,40 @@ impl<K: Hash + Eq + Clone, V: Clone> SingleFlight<K, V> {
             .entry(key.clone())
             .or_insert_with(|| Arc::new(OnceCell::new()))
             .clone();
-        let result = cell.get_or_try_init(work).await.cloned();
-        let mut in_flight = self.lock();
-        if in_flight.get(&key).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
-            in_flight.remove(&key);
-        }
-        result
+        // Removes the entry when this caller finishes *or is dropped* (a client that hangs
+        // up cancels its request future): otherwise an abandoned key stays in the map for
+        // good, and keys that name a version are never asked for again.
+        let _leave = Leave {
+            flight: self,
+            key,
+            cell: cell.clone(),
+        };
+        cell.get_or_try_init(work).await.cloned()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<K, Arc<OnceCell<V>>>> {
         self.in_flight
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Takes a caller's entry out of the map when the caller is done with it, however it ends.
+struct Leave<'a, K: Hash + Eq + Clone, V: Clone> {
+    flight: &'a SingleFlight<K, V>,
+    key: K,
+    cell: Arc<OnceCell<V>>,
+}
+
+impl<K: Hash + Eq + Clone, V: Clone> Drop for Leave<'_, K, V> {
+    fn drop(&mut self) {
+        let mut in_flight = self.flight.lock();
+        if in_flight
+            .get(&self.key)
+            .is_some_and(|c| Arc::ptr_eq(c, &self.cell))
+        {
+            in_flight.remove(&self.key);
+        }
     }
 }
 
@@ -90,5 +112,20 @@ mod tests {
             Err("no")
         );
         assert_eq!(flight.run(1, || async { Ok::<u8, &str>(3) }).await, Ok(3));
+    }
+
+    #[tokio::test]
+    async fn a_caller_dropped_mid_run_leaves_no_entry_behind() {
+        let flight = SingleFlight::<u32, u32>::default();
+        let never = flight.run(7, || std::future::pending::<Result<u32, ()>>());
+        // Polled once (the entry exists), then dropped, as a request whose client hung up.
+        assert!(
+            tokio::time::timeout(std::time::Duration::from_millis(10), never)
+                .await
+                .is_err()
+        );
+        assert!(flight.lock().is_empty(), "the abandoned key is still in flight");
+        assert_eq!(flight.run(7, || async { Ok::<_, ()>(1) }).await, Ok(1));
+        assert!(flight.lock().is_empty());
     }
 }
