@@ -89,11 +89,7 @@ pub fn describe(loaded: &Loaded) -> Vec<String> {
             } else {
                 (value.to_env_text(), layer.to_string())
             };
-            let shown = if key.secret && !text.is_empty() {
-                "***".to_owned()
-            } else {
-                text
-            };
+            let shown = schema::shown(key, &text);
             format!(
                 "{} = \"{}\"  # {} (env {})",
                 key.name, shown, origin, key.env

@@ -10,7 +10,7 @@ use super::formats::{RenderError, RenderOptions, render};
 use super::model::Document;
 use super::query::TranslationQuery;
 use super::store::{
-    FileStore, PutOutcome, SledStore, StoreError, StoredDocument, TranslationStore,
+    FileStore, PutOutcome, RedisStore, SledStore, StoreError, StoredDocument, TranslationStore,
 };
 use crate::config::settings::{Storage, Translations as TranslationSettings};
 use crate::http::encoding::{Encoding, MIN_COMPRESS_LEN, compress};
@@ -101,6 +101,9 @@ impl Live {
 
 pub struct TranslationService {
     store: Arc<dyn TranslationStore>,
+    /// The store again when other processes write to it (Redis): the node follows it
+    /// (`translations/follow.rs`) and producers share a lease in it.
+    shared: Option<Arc<RedisStore>>,
     live: RwLock<Option<Arc<Live>>>,
     cache: Mutex<Cache>,
     /// Concurrent misses of one (version, query, encoding) render once.
@@ -110,11 +113,22 @@ pub struct TranslationService {
 impl TranslationService {
     /// Opens the backend named by the settings (the one place that chooses it).
     pub fn open(settings: &TranslationSettings) -> Result<TranslationService, StoreError> {
-        let store: Arc<dyn TranslationStore> = match settings.storage {
-            Storage::Sled => Arc::new(SledStore::open(&settings.sled_path)?),
-            Storage::File => Arc::new(FileStore::open(&settings.file_path)?),
+        let (store, shared): (Arc<dyn TranslationStore>, _) = match settings.storage {
+            Storage::Sled => (Arc::new(SledStore::open(&settings.sled_path)?), None),
+            Storage::File => (Arc::new(FileStore::open(&settings.file_path)?), None),
+            Storage::Redis => {
+                let redis = Arc::new(RedisStore::open(settings)?);
+                (redis.clone(), Some(redis))
+            }
         };
-        Ok(TranslationService::with_store(store))
+        let mut service = TranslationService::with_store(store);
+        service.shared = shared;
+        Ok(service)
+    }
+
+    /// The shared store other processes write to, if the backend is one.
+    pub fn shared(&self) -> Option<&Arc<RedisStore>> {
+        self.shared.as_ref()
     }
 
     /// Wraps a store, indexing its current document (blocking: the index of a big document
@@ -127,6 +141,7 @@ impl TranslationService {
             .map(|stored| Arc::new(Live::new(stored)));
         TranslationService {
             store,
+            shared: None,
             live: RwLock::new(live),
             cache: Mutex::new(Cache::default()),
             flight: SingleFlight::default(),
@@ -156,6 +171,19 @@ impl TranslationService {
             *self.live.write().unwrap_or_else(PoisonError::into_inner) = Some(live);
         }
         Ok(outcome)
+    }
+
+    /// Makes a version that another process stored current (blocking: it indexes the
+    /// document), unless the served version is no longer `expected` (a put on this node
+    /// made a newer one current meanwhile; the follower compares again on its next round).
+    pub fn adopt(&self, stored: Arc<StoredDocument>, expected: Option<&str>) -> bool {
+        let live = Arc::new(Live::new(stored));
+        let mut slot = self.live.write().unwrap_or_else(PoisonError::into_inner);
+        if slot.as_ref().map(|l| l.stored.version.as_str()) != expected {
+            return false;
+        }
+        *slot = Some(live);
+        true
     }
 
     /// The ETag of `query` against document `version`, known without rendering, so that a

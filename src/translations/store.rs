@@ -1,13 +1,15 @@
-//! Where converted translation documents are kept: one trait, two backends (sled, a JSON
-//! file), chosen once at start-up.
+//! Where converted translation documents are kept: one trait, three backends (sled, a JSON
+//! file, Redis shared by several nodes), chosen once at start-up.
 //!
 //! A store holds exactly one current document. `put` replaces it atomically, so a reader
 //! sees the old or the new document, never a mix, and a crash mid-write leaves the old one.
 
 mod file;
+pub mod redis;
 mod sled_store;
 
 pub use file::FileMedium;
+pub use redis::RedisStore;
 pub use sled_store::SledMedium;
 
 /// The sled backend (default).
@@ -75,6 +77,32 @@ pub enum StoreError {
     Io(String),
     #[error("the stored translations cannot be read ({0}); the next successful sync replaces them")]
     Corrupt(String),
+    /// The shared store cannot be reached or refused a command; `store` names it with any
+    /// password masked.
+    #[error("the translations store {store} is unreachable: {reason}")]
+    Unreachable { store: String, reason: String },
+}
+
+/// What `/health` shows of a store (SPEC §7 `stores.translations`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoreHealth {
+    /// `sled`, `file` or `redis`.
+    pub kind: &'static str,
+    pub reachable: bool,
+    /// The error of the last failed operation while the store is failing.
+    pub last_error: Option<String>,
+}
+
+impl StoreHealth {
+    /// An embedded store: on this machine, so always reachable.
+    pub fn local(kind: &'static str) -> StoreHealth {
+        StoreHealth {
+            kind,
+            reachable: true,
+            last_error: None,
+        }
+    }
 }
 
 /// A translations store. Methods block (disk I/O); async callers use `spawn_blocking`.
@@ -88,6 +116,9 @@ pub trait TranslationStore: Send + Sync {
 
     /// Makes every accepted write durable (called on shutdown).
     fn flush(&self) -> Result<(), StoreError>;
+
+    /// The store's kind and state for `/health`.
+    fn health(&self) -> StoreHealth;
 }
 
 /// Where a backend keeps the current document's bytes. Replacing them must be atomic: after
@@ -96,6 +127,8 @@ pub trait Medium: Send + Sync {
     fn load(&self) -> Result<Option<Vec<u8>>, StoreError>;
     fn save(&self, bytes: &[u8]) -> Result<(), StoreError>;
     fn flush(&self) -> Result<(), StoreError>;
+    /// The store kind this medium makes (`sled`, `file`).
+    fn kind(&self) -> &'static str;
 }
 
 /// A store over a medium: keeps the decoded current document in memory, so reads never
@@ -150,6 +183,10 @@ impl<M: Medium> TranslationStore for CachedStore<M> {
 
     fn flush(&self) -> Result<(), StoreError> {
         self.medium.flush()
+    }
+
+    fn health(&self) -> StoreHealth {
+        StoreHealth::local(self.medium.kind())
     }
 }
 

@@ -36,6 +36,10 @@ impl Medium for FileMedium {
     fn flush(&self) -> Result<(), StoreError> {
         Ok(())
     }
+
+    fn kind(&self) -> &'static str {
+        "file"
+    }
 }
 
 #[cfg(test)]

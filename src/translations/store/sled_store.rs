@@ -40,6 +40,10 @@ impl Medium for SledMedium {
     fn flush(&self) -> Result<(), StoreError> {
         self.db.flush().map(|_| ()).map_err(io)
     }
+
+    fn kind(&self) -> &'static str {
+        "sled"
+    }
 }
 
 #[cfg(test)]
