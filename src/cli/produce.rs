@@ -1,8 +1,10 @@
 //! `depot produce`: the producer alone — one sync with `--once` (for cron), else the loop
 //! until SIGINT/SIGTERM. It opens the translations store itself, so it cannot run beside a
-//! `depot serve` that holds the same sled store (the daemon runs its own producer).
+//! `depot serve` that holds the same sled store (the daemon runs its own producer); on
+//! Redis it runs beside any number of nodes, the loop taking turns with them by the lease.
 
 use super::{Failure, load_config};
+use crate::config::settings::Storage;
 use crate::config::{ConfigHandle, Sources};
 use crate::producer::Producer;
 use crate::shutdown::Shutdown;
@@ -14,18 +16,22 @@ pub fn run(sources: Sources, once: bool) -> Result<(), Failure> {
     let loaded = load_config(&sources)?;
     let settings = loaded.settings.clone();
     crate::logging::init(&settings.log.level, settings.log.format);
+    let runtime = super::runtime()?;
+    // A Redis store runs its I/O on this runtime.
+    let _context = runtime.enter();
     let service = Arc::new(
         TranslationService::open(&settings.translations).map_err(|e| {
-            Failure(format!(
-                "{e} (a running `depot serve` holds the sled store and runs its own producer)"
-            ))
+            let hint = match settings.translations.storage {
+                Storage::Sled => " (a running `depot serve` holds the sled store and runs its own producer; with translations.storage = \"redis\" both can run)",
+                Storage::File | Storage::Redis => "",
+            };
+            Failure(format!("{e}{hint}"))
         })?,
     );
     let producer = Arc::new(Producer::new(
         ConfigHandle::new(sources, loaded),
         service.clone(),
     ));
-    let runtime = super::runtime()?;
     let result = runtime.block_on(async {
         if once {
             let report = producer.cycle().await?;

@@ -16,6 +16,9 @@ pub fn health(state: &Arc<AppState>) -> Response {
             "lastError": config.last_error,
         },
         "translations": translations(state),
+        "stores": {
+            "translations": state.translations.store().health(),
+        },
     });
     warp::reply::json(&body).into_response()
 }
@@ -58,5 +61,9 @@ fn translations(state: &Arc<AppState>) -> serde_json::Value {
     part["lastSuccessAt"] = sync.last_success_at.map(crate::time::iso_millis).into();
     part["lastError"] = sync.last_error.into();
     part["consecutiveFailures"] = sync.consecutive_failures.into();
+    part["nextSyncAt"] = sync.next_sync_at.map(crate::time::iso_millis).into();
+    // With a shared store: whether this node's producer holds the lease (`held`) or waits
+    // for it (`standby`); null on a single node.
+    part["lease"] = state.producer.lease_state().into();
     part
 }

@@ -2,7 +2,7 @@
 //! else serve the cached rendition (rendering it on first demand) in the best encoding.
 
 use super::query::TranslationQuery;
-use super::service::{Rendition, ServeTranslationsError, TranslationService};
+use super::service::{Rendition, TranslationService};
 use crate::http::ApiError;
 use crate::http::encoding::{self, Encoding};
 use std::sync::Arc;
@@ -19,7 +19,7 @@ pub async fn get_translations(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let query = TranslationQuery::from_params(&params)?;
-    let live = service.current().ok_or(ServeTranslationsError::NotLoaded)?;
+    let live = service.serving()?;
     let etag = TranslationService::etag(&live.stored.version, &query);
     if client_has(&headers, &etag) {
         return Ok(not_modified(&etag));

@@ -66,6 +66,9 @@ impl Rendition {
 pub enum ServeTranslationsError {
     #[error("translations have not been loaded yet: the producer has not completed a sync")]
     NotLoaded,
+    /// Nothing loaded yet and the shared store cannot be reached (SPEC §7: 503 until loaded).
+    #[error("translations have not been loaded yet: {0}")]
+    StoreUnreachable(String),
     #[error(transparent)]
     Select(#[from] SelectError),
     #[error(transparent)]
@@ -158,6 +161,20 @@ impl TranslationService {
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    /// The document to serve, or why there is none yet.
+    pub fn serving(&self) -> Result<Arc<Live>, ServeTranslationsError> {
+        if let Some(live) = self.current() {
+            return Ok(live);
+        }
+        let health = self.store.health();
+        match health.last_error {
+            Some(error) if !health.reachable => Err(ServeTranslationsError::StoreUnreachable(
+                format!("the {} store is unreachable ({error})", health.kind),
+            )),
+            _ => Err(ServeTranslationsError::NotLoaded),
+        }
     }
 
     /// Stores a new document and makes it current (blocking). Unchanged content is not
