@@ -170,9 +170,9 @@ impl TranslationService {
         }
         let health = self.store.health();
         match health.last_error {
-            Some(error) if !health.reachable => Err(ServeTranslationsError::StoreUnreachable(
-                format!("the {} store is unreachable ({error})", health.kind),
-            )),
+            Some(error) if !health.reachable => {
+                Err(ServeTranslationsError::StoreUnreachable(error))
+            }
             _ => Err(ServeTranslationsError::NotLoaded),
         }
     }

@@ -129,11 +129,12 @@ impl RedisStore {
                 Ok(value)
             }
             Err(reason) => {
-                *health = (false, Some(reason.clone()));
-                Err(StoreError::Unreachable {
+                let error = StoreError::Unreachable {
                     store: format!("Redis at {}", self.shown_url),
                     reason,
-                })
+                };
+                *health = (false, Some(error.to_string()));
+                Err(error)
             }
         }
     }
