@@ -15,8 +15,8 @@ use crate::shutdown::Shutdown;
 use crate::translations::service::TranslationService;
 use crate::translations::sheet::{self, SheetError};
 use crate::translations::store::{PutOutcome, StoreError};
-use lease::{Lease, SyncRecord};
 use chrono::{DateTime, Utc};
+use lease::{Lease, SyncRecord};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
@@ -261,8 +261,12 @@ impl Producer {
                     0 => interval(settings),
                     n => backoff(n, interval(settings)),
                 };
-                let due = last.at + chrono::Duration::from_std(pause).unwrap_or(chrono::TimeDelta::MAX);
-                (due - Utc::now()).to_std().ok().filter(|wait| !wait.is_zero())
+                let due =
+                    last.at + chrono::Duration::from_std(pause).unwrap_or(chrono::TimeDelta::MAX);
+                (due - Utc::now())
+                    .to_std()
+                    .ok()
+                    .filter(|wait| !wait.is_zero())
             }
             Err(e) => {
                 tracing::debug!(error = %e, "the last sync time cannot be read; waiting");

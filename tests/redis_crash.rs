@@ -69,7 +69,12 @@ fn kill_9_while_storing_into_redis_never_leaves_a_current_version_that_fails_to_
 
     // One full run, to know how long storing takes here.
     let started = Instant::now();
-    assert!(produce(dir.path(), &redis, "a.csv").wait().unwrap().success());
+    assert!(
+        produce(dir.path(), &redis, "a.csv")
+            .wait()
+            .unwrap()
+            .success()
+    );
     let full = started.elapsed();
     let first = check_store(&store).expect("a stored version");
 
@@ -91,6 +96,11 @@ fn kill_9_while_storing_into_redis_never_leaves_a_current_version_that_fails_to_
     // Only the two sheets' versions can ever be current.
     assert!(versions.len() <= 2, "{versions:?}");
     // And a clean run afterwards still works.
-    assert!(produce(dir.path(), &redis, "b.csv").wait().unwrap().success());
+    assert!(
+        produce(dir.path(), &redis, "b.csv")
+            .wait()
+            .unwrap()
+            .success()
+    );
     assert!(check_store(&store).is_some());
 }

@@ -81,7 +81,11 @@ async fn producer_nodes_share_one_sheet_read_per_interval_and_a_dead_holder_is_r
     })
     .await
     .expect("every node serves the sheet and exactly one holds the lease");
-    assert_eq!(fake.requests(Endpoint::Values), 1, "one read for three nodes");
+    assert_eq!(
+        fake.requests(Endpoint::Values),
+        1,
+        "one read for three nodes"
+    );
 
     // The holder dies without giving the lease up; another node takes it once it expires
     // and waits out the hour recorded in Redis instead of reading the sheet again.

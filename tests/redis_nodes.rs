@@ -233,7 +233,10 @@ fn config_check_masks_the_redis_password_and_refuses_other_schemes() {
         ),
         "{stdout}"
     );
-    assert!(stdout.contains("translations.storage = \"redis\""), "{stdout}");
+    assert!(
+        stdout.contains("translations.storage = \"redis\""),
+        "{stdout}"
+    );
     assert!(!stdout.contains("hunter2"), "{stdout}");
 
     let output = check("http://app:hunter2@cache.internal:6379/0");

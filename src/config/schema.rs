@@ -380,7 +380,10 @@ mod tests {
     #[test]
     fn url_passwords_are_masked_and_the_rest_kept() {
         let cases = [
-            ("redis://user:hunter2@host:6379/0", "redis://user:***@host:6379/0"),
+            (
+                "redis://user:hunter2@host:6379/0",
+                "redis://user:***@host:6379/0",
+            ),
             ("rediss://:hunter2@host:6380", "rediss://:***@host:6380"),
             ("redis://hunter2@host/1", "redis://***@host/1"),
             ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/0"),

@@ -44,7 +44,10 @@ async fn run(store: Arc<RedisStore>, service: Arc<TranslationService>, shutdown:
         match result {
             Ok(()) => {
                 if failures > 0 {
-                    tracing::info!(store = store.shown_url(), "translations store reachable again");
+                    tracing::info!(
+                        store = store.shown_url(),
+                        "translations store reachable again"
+                    );
                 }
                 failures = 0;
             }
@@ -115,7 +118,9 @@ async fn catch_up(
     .await
     .map_err(|e| StoreError::Io(format!("the load task stopped: {e}")))?;
     match adopted {
-        Ok(true) => tracing::info!(version = %current, "serving the store's new translations version"),
+        Ok(true) => {
+            tracing::info!(version = %current, "serving the store's new translations version")
+        }
         Ok(false) => {}
         Err(e) => {
             tracing::warn!(error = %e, version = %current, "the store's current version cannot be read; the version held is still served");

@@ -110,7 +110,10 @@ impl Engine {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        panic!("{} did not answer within {READY_WITHIN:?}", self.spec.program);
+        panic!(
+            "{} did not answer within {READY_WITHIN:?}",
+            self.spec.program
+        );
     }
 
     /// `kill -9`: the engine stops at once, as in a crash or a lost machine.
@@ -210,4 +213,139 @@ fn redis_answers(port: u16, command: &str, expected: &str) -> bool {
         Ok(n) => reply[..n].starts_with(expected.as_bytes()),
         Err(_) => false,
     }
+}
+
+/// A `redis-server` that speaks only TLS (`rediss://`) and wants a password, with a
+/// certificate for `localhost` signed by a test CA made with the `openssl` command; clients
+/// trust the CA through `SSL_CERT_FILE`.
+pub struct TlsRedisServer {
+    pub engine: Engine,
+}
+
+/// The password a `TlsRedisServer` wants.
+pub const TLS_REDIS_PASSWORD: &str = "s3cret-pw";
+
+pub const TLS_REDIS: EngineSpec = EngineSpec {
+    program: "redis-server",
+    package: "redis-server",
+    args: |port, dir| {
+        make_test_certificates(dir);
+        let file = |name: &str| dir.join(name).display().to_string();
+        [
+            "--port",
+            "0",
+            "--tls-port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--tls-cert-file",
+            &file("server.pem"),
+            "--tls-key-file",
+            &file("server.key"),
+            "--tls-ca-cert-file",
+            &file("ca.pem"),
+            "--tls-auth-clients",
+            "no",
+            "--requirepass",
+            TLS_REDIS_PASSWORD,
+            "--dir",
+            &dir.display().to_string(),
+            "--save",
+            "",
+            "--logfile",
+            "redis.log",
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    },
+    // Without a TLS client at hand: the port accepts connections once Redis is up.
+    ready: |port| TcpStream::connect(("127.0.0.1", port)).is_ok(),
+};
+
+impl TlsRedisServer {
+    pub fn start() -> TlsRedisServer {
+        TlsRedisServer {
+            engine: Engine::start(TLS_REDIS),
+        }
+    }
+
+    /// `rediss://:<password>@localhost:<port>/0`.
+    pub fn url(&self) -> String {
+        format!(
+            "rediss://:{TLS_REDIS_PASSWORD}@localhost:{}/0",
+            self.engine.port
+        )
+    }
+
+    /// The CA file clients must trust.
+    pub fn ca_file(&self) -> PathBuf {
+        self.engine.dir.path().join("ca.pem")
+    }
+}
+
+/// A CA and a certificate for `localhost`/127.0.0.1 in `dir`, once.
+fn make_test_certificates(dir: &Path) {
+    if dir.join("server.pem").is_file() {
+        return;
+    }
+    let openssl = require("openssl", "openssl");
+    let run = |args: &[&str]| {
+        let status = Command::new(&openssl)
+            .args(args)
+            .current_dir(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("openssl runs");
+        assert!(status.success(), "openssl {args:?} failed");
+    };
+    std::fs::write(
+        dir.join("ext.cnf"),
+        "subjectAltName=DNS:localhost,IP:127.0.0.1\n",
+    )
+    .expect("extension file");
+    run(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=depot test CA",
+    ]);
+    run(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=localhost",
+    ]);
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "ext.cnf",
+    ]);
 }

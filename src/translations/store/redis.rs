@@ -183,8 +183,11 @@ impl RedisStore {
 
     /// The stored bytes of `version`, if Redis still keeps them.
     pub async fn fetch(&self, version: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        self.query(redis::cmd("GET").arg(self.doc_key(version)), TRANSFER_TIMEOUT)
-            .await
+        self.query(
+            redis::cmd("GET").arg(self.doc_key(version)),
+            TRANSFER_TIMEOUT,
+        )
+        .await
     }
 
     /// Decodes fetched bytes (CPU work: a blocking thread for big documents) and checks
@@ -371,10 +374,15 @@ pub(crate) mod tests {
             assert_eq!(store.put(v).unwrap(), PutOutcome::Stored);
         }
         let kept: Vec<String> = runtime
-            .block_on(store.query(
-                redis::cmd("LRANGE").arg(store.key("versions")).arg(0).arg(-1),
-                COMMAND_TIMEOUT,
-            ))
+            .block_on(
+                store.query(
+                    redis::cmd("LRANGE")
+                        .arg(store.key("versions"))
+                        .arg(0)
+                        .arg(-1),
+                    COMMAND_TIMEOUT,
+                ),
+            )
             .unwrap();
         let newest_first: Vec<String> = versions.iter().rev().map(|v| v.version.clone()).collect();
         assert_eq!(kept, newest_first[..3]);
@@ -386,15 +394,17 @@ pub(crate) mod tests {
         // stays, the orphan expires.
         let orphan = StoredDocument::new(super::super::suite::doc("orphan")).unwrap();
         runtime
-            .block_on(store.query::<()>(
-                redis::cmd("SET")
-                    .arg(store.doc_key(&orphan.version))
-                    .arg(serde_json::to_vec(&orphan).unwrap())
-                    .arg("NX")
-                    .arg("EX")
-                    .arg(ORPHAN_TTL_SECS),
-                COMMAND_TIMEOUT,
-            ))
+            .block_on(
+                store.query::<()>(
+                    redis::cmd("SET")
+                        .arg(store.doc_key(&orphan.version))
+                        .arg(serde_json::to_vec(&orphan).unwrap())
+                        .arg("NX")
+                        .arg("EX")
+                        .arg(ORPHAN_TTL_SECS),
+                    COMMAND_TIMEOUT,
+                ),
+            )
             .unwrap();
         assert_eq!(store.get().unwrap().unwrap().version, versions[4].version);
         let ttl: i64 = runtime
