@@ -250,3 +250,28 @@ fn config_check_masks_the_redis_password_and_refuses_other_schemes() {
     );
     assert!(!stderr.contains("hunter2"), "{stderr}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_version_made_current_without_an_announcement_is_found_by_the_poll() {
+    let redis = RedisServer::start();
+    let work = tempfile::tempdir().unwrap();
+    produce_once(work.path(), &redis, BASIC);
+    let (_dir, daemon) = node(&redis).await;
+    let first: serde_json::Value =
+        daemon.get_json("/health").await.1["translations"]["version"].clone();
+    produce_once(work.path(), &redis, &BASIC.replace("Tak", "Tak!"));
+    wait_for_body(&daemon, PL_CORE, &pl_core("Tak!")).await;
+
+    // Pub/sub loses messages (a reconnect, a subscriber that was busy): an operator rolls
+    // back to the kept previous version by hand, with no message on the channel.
+    let mut conn = redis::Client::open(redis.url())
+        .unwrap()
+        .get_connection()
+        .unwrap();
+    redis::cmd("SET")
+        .arg("depot:current")
+        .arg(first.as_str().unwrap())
+        .exec(&mut conn)
+        .unwrap();
+    wait_for_body(&daemon, PL_CORE, &pl_core("Tak")).await;
+}

@@ -204,3 +204,70 @@ fn holder_id() -> String {
         u32::from_be_bytes(random)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translations::store::redis::engines::RedisServer;
+    use crate::translations::store::redis::tests::settings;
+
+    fn lease(store: &Arc<RedisStore>) -> Lease {
+        Lease {
+            store: store.clone(),
+            id: holder_id(),
+            held: watch::Sender::new(false),
+        }
+    }
+
+    #[test]
+    fn one_holder_at_a_time_a_release_or_an_expiry_hands_the_lease_over() {
+        let server = RedisServer::start();
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let _context = runtime.enter();
+        let store = Arc::new(RedisStore::open(&settings(&server.url())).unwrap());
+        let (a, b) = (lease(&store), lease(&store));
+        assert_ne!(a.id, b.id);
+        let long = Duration::from_secs(30);
+        runtime.block_on(async {
+            assert!(a.hold(long).await.unwrap());
+            assert!(!b.hold(long).await.unwrap());
+            // Renewing keeps it.
+            assert!(a.hold(long).await.unwrap());
+            assert!(!b.hold(long).await.unwrap());
+            // Released at once on shutdown.
+            a.held.send_replace(true);
+            a.release().await;
+            assert!(!a.held());
+            assert!(b.hold(Duration::from_millis(300)).await.unwrap());
+            assert!(!a.hold(long).await.unwrap());
+            // A holder that stops renewing loses it when it expires.
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+            while !a.hold(long).await.unwrap() {
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "the lease never expired"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            assert!(!b.hold(long).await.unwrap());
+        });
+    }
+
+    #[test]
+    fn the_last_sync_is_shared_through_the_store() {
+        let server = RedisServer::start();
+        let runtime = tokio::runtime::Runtime::new().unwrap();
+        let _context = runtime.enter();
+        let store = RedisStore::open(&settings(&server.url())).unwrap();
+        runtime.block_on(async {
+            assert_eq!(last_sync(&store).await.unwrap(), None);
+            let at = Utc
+                .timestamp_millis_opt(1_790_000_000_123)
+                .single()
+                .unwrap();
+            let record = SyncRecord { at, failures: 3 };
+            record_sync(&store, record).await.unwrap();
+            assert_eq!(last_sync(&store).await.unwrap(), Some(record));
+        });
+    }
+}
