@@ -62,8 +62,8 @@ fn translations(state: &Arc<AppState>) -> serde_json::Value {
     part["lastError"] = sync.last_error.into();
     part["consecutiveFailures"] = sync.consecutive_failures.into();
     part["nextSyncAt"] = sync.next_sync_at.map(crate::time::iso_millis).into();
-    // With a shared store: whether this node's producer holds the lease (`held`) or waits
-    // for it (`standby`); null on a single node.
+    // With a shared store: whether this node's producer holds the lease (`held`), waits for
+    // it (`standby`) or is off (`off`); null on an embedded store.
     part["lease"] = state.producer.lease_state().into();
     part
 }
