@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Translations on Redis against sled, on a release build on loopback (docs/notes/redis.md):
 #  1. /translations throughput of a Redis-backed node and a sled-backed node in the same
-#     run (the 10,000-key x 5-locale sheet of benches/load.sh), wrk on each in turn;
+#     run (the 10,000-key x 5-locale sheet of benches/load.sh), one wrk on each at the same
+#     time, so that other load on the machine slows both alike;
 #  2. new-version propagation to two Redis-backed nodes over CHANGES changes: from the
 #     moment Redis announces the version (a redis-cli subscriber) to the moment each node's
 #     /health reports it (polled round-robin, about 1 ms apart);
@@ -98,22 +99,29 @@ if [[ " $PARTS " == *" throughput "* ]]; then
   [ "$(curl -s "$SLED/translations" | md5sum)" = "$(curl -s "$REDISNODE/translations" | md5sum)" ] \
     || { echo "the two nodes serve different bodies" >&2; exit 1; }
 
+  # Prints the requests/s of one wrk run (its arguments) with half the threads and
+  # connections: the two nodes are loaded at the same time.
   rps() {
     local out
-    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$@")
+    out=$(wrk -t"$(( (THREADS + 1) / 2 ))" -c"$((CONNECTIONS / 2))" -d"$DURATION" "$@")
     if grep -q "Non-2xx" <<<"$out"; then echo "non-2xx answers: $*" >&2; exit 1; fi
     awk '/Requests\/sec/{print $2}' <<<"$out"
   }
   ACCEPT=(-H "Accept-Encoding: gzip, br")
   printf '| /translations | sled node (req/s) | Redis node (req/s) | Redis / sled |\n|---|---|---|---|\n'
   while IFS='|' read -r name query; do
-    # sled first, then Redis, then Redis and sled again: the mean of two runs each
-    # evens out drift of the shared CPU during the run.
-    s1=$(rps "${ACCEPT[@]}" "$SLED/translations$query")
-    r1=$(rps "${ACCEPT[@]}" "$REDISNODE/translations$query")
-    r2=$(rps "${ACCEPT[@]}" "$REDISNODE/translations$query")
-    s2=$(rps "${ACCEPT[@]}" "$SLED/translations$query")
-    python3 -c "s=($s1+$s2)/2; r=($r1+$r2)/2; print(f'| $name | {s:.0f} | {r:.0f} | {100*r/s:.0f}% |')"
+    # Both nodes are loaded at the same time (one wrk each), so that whatever else runs on
+    # the machine slows both alike; the mean of two such runs.
+    s=0; r=0
+    for _ in 1 2; do
+      rps "${ACCEPT[@]}" "$SLED/translations$query" >"$WORK/s.rps" &
+      local_s=$!
+      rps "${ACCEPT[@]}" "$REDISNODE/translations$query" >"$WORK/r.rps" &
+      wait "$local_s" $!
+      s=$(python3 -c "print($s + $(cat "$WORK/s.rps"))")
+      r=$(python3 -c "print($r + $(cat "$WORK/r.rps"))")
+    done
+    python3 -c "s=$s/2; r=$r/2; print(f'| $name | {s:.0f} | {r:.0f} | {100*r/s:.0f}% |')"
   done <<'ROWS'
 json, no filter (br)|
 json, filters[]=en_US.SECTION003|?filters%5B%5D=en_US.SECTION003
@@ -186,7 +194,17 @@ if [[ " $PARTS " == *" memory "* ]]; then
     done
   done
   CACHED=$(rss_kib "$BIG_PID"); CACHED_SLED=$(rss_kib "$BIGSLED_PID")
+  # A new version replaces the old one and its render cache: memory stays where it was.
+  sheet "$WORK/big/sheet.csv" "$KEYS" "$LOCALES" v1
+  (cd "$WORK/big" && DEPOT_TRANSLATIONS_STORAGE=redis "$BIN" produce --once --source sheet.csv >&2)
+  NEW_VERSION=$(redis-cli -p "$REDIS_PORT" GET depot:current)
+  until curl -s "$BIG/health" | grep -q "$NEW_VERSION"; do sleep 0.1; done
+  for q in "" "?format=android" "?filters%5B%5D=en_US.SECTION003" "?format=ios&filters%5B%5D=pl_PL"; do
+    curl -s -H "Accept-Encoding: gzip, br" "$BIG/translations$q" >/dev/null
+  done
+  NEXT=$(rss_kib "$BIG_PID")
   echo "memory with $KEYS keys x $LOCALES locales (stored JSON $((DOC_BYTES / 1024 / 1024)) MiB in Redis):"
   echo "  Redis node: RSS $((LOADED / 1024)) MiB loaded, $((CACHED / 1024)) MiB after 4 renders (json, android, 2 filtered; br)"
+  echo "  Redis node after a new version and the same renders: RSS $((NEXT / 1024)) MiB"
   echo "  sled node:  RSS $((LOADED_SLED / 1024)) MiB loaded, $((CACHED_SLED / 1024)) MiB after the same renders"
 fi

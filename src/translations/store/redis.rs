@@ -81,9 +81,9 @@ impl RedisStore {
             .map_err(|e| open_error(format!("not a valid Redis URL ({e})")))?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(CONNECT_TIMEOUT))
-            .set_response_timeout(Some(TRANSFER_TIMEOUT))
+            .set_response_timeout(Some(COMMAND_TIMEOUT))
             // One attempt per command: the follower and the producer retry with their own
-            // backoff and report every failure.
+            // backoff and report every failure. Small commands only (see `transfer`).
             .set_number_of_retries(0);
         let conn = {
             let _context = runtime.enter();
@@ -181,13 +181,28 @@ impl RedisStore {
             .await
     }
 
+    /// Runs one command that carries a whole document on a connection of its own, closed
+    /// right after: a connection keeps its read buffer as large as the largest reply it
+    /// ever read, which on the shared connection would keep a second copy of the document's
+    /// size in every node for good.
+    async fn transfer<T: FromRedisValue>(&self, cmd: &redis::Cmd) -> Result<T, StoreError> {
+        let config = redis::AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(CONNECT_TIMEOUT))
+            .set_response_timeout(Some(TRANSFER_TIMEOUT));
+        let client = self.client.clone();
+        self.within(TRANSFER_TIMEOUT, async move {
+            let mut conn = client
+                .get_multiplexed_async_connection_with_config(&config)
+                .await?;
+            cmd.query_async(&mut conn).await
+        })
+        .await
+    }
+
     /// The stored bytes of `version`, if Redis still keeps them.
     pub async fn fetch(&self, version: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        self.query(
-            redis::cmd("GET").arg(self.doc_key(version)),
-            TRANSFER_TIMEOUT,
-        )
-        .await
+        self.transfer(redis::cmd("GET").arg(self.doc_key(version)))
+            .await
     }
 
     /// Decodes fetched bytes (CPU work: a blocking thread for big documents) and checks
@@ -232,14 +247,13 @@ impl RedisStore {
         let doc_key = self.doc_key(&stored.version);
         // NX: a document already there under this id has this content (the id is its
         // hash) and may be a kept version without expiry, which must stay without one.
-        self.query::<()>(
+        self.transfer::<()>(
             redis::cmd("SET")
                 .arg(&doc_key)
                 .arg(bytes)
                 .arg("NX")
                 .arg("EX")
                 .arg(ORPHAN_TTL_SECS),
-            TRANSFER_TIMEOUT,
         )
         .await?;
         let made: i64 = self
