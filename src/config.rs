@@ -141,10 +141,13 @@ pub fn describe(loaded: &Loaded) -> Vec<String> {
                 (value.clone(), layer.to_string())
             };
             let masked = key.secret && !value.is_empty();
-            let shown = if masked {
-                "\"***\"".to_owned()
-            } else {
-                toml_text(&value)
+            // A secret URL keeps all but its password readable (schema::shown).
+            let shown = match &value {
+                layers::Value::Text(text) if masked => {
+                    toml_text(&layers::Value::Text(schema::shown(key, text)))
+                }
+                _ if masked => "\"***\"".to_owned(),
+                _ => toml_text(&value),
             };
             let mut notes = format!("{origin} (env {})", key.env);
             if masked {

@@ -2,7 +2,10 @@
 //! `producer.interval_secs` (counted from the end of the cycle, re-read from the live
 //! configuration) and repeat. Cycles never overlap. A failure keeps the last good document,
 //! is logged with its reason and retried with backoff capped by the interval; `/health`
-//! shows the state.
+//! shows the state. On a shared store (Redis) producers on several nodes take turns through
+//! a lease (`producer/lease.rs`): only the holder syncs, at the pace recorded in the store.
+
+pub mod lease;
 
 use crate::config::ConfigHandle;
 use crate::config::settings::{Google, Service, Settings, SheetSource as SourceSetting};
@@ -14,6 +17,7 @@ use crate::translations::service::TranslationService;
 use crate::translations::sheet::{self, SheetError};
 use crate::translations::store::{PutOutcome, StoreError};
 use chrono::{DateTime, Utc};
+use lease::{Lease, SyncRecord};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
@@ -98,6 +102,8 @@ pub struct ProducerStatus {
     pub last_success_at: Option<DateTime<Utc>>,
     pub last_error: Option<String>,
     pub consecutive_failures: u32,
+    /// When this producer syncs next; `None` while it waits for the lease or is off.
+    pub next_sync_at: Option<DateTime<Utc>>,
 }
 
 pub struct Producer {
@@ -113,6 +119,8 @@ pub struct Producer {
     /// The daemon's address, when the producer runs inside `depot serve`: a redirect URI on
     /// it is answered by the daemon's own route instead of a second listener.
     daemon: OnceLock<SocketAddr>,
+    /// The lease shared with the producers of other nodes, on a shared store (made by `run`).
+    lease: OnceLock<Arc<Lease>>,
 }
 
 /// The settings a source is made from.
@@ -127,7 +135,21 @@ impl Producer {
             source: Mutex::new(None),
             consent: Mutex::new(None),
             daemon: OnceLock::new(),
+            lease: OnceLock::new(),
         }
+    }
+
+    /// When producers share a lease (a shared store), for `/health`: `held`, `standby`
+    /// (another node syncs), or `off` (`producer.enabled = false`).
+    pub fn lease_state(&self) -> Option<&'static str> {
+        let lease = self.lease.get()?;
+        Some(if !self.config.settings().producer.enabled {
+            "off"
+        } else if lease.held() {
+            "held"
+        } else {
+            "standby"
+        })
     }
 
     /// Tells the producer the address `depot serve` listens on.
@@ -249,7 +271,55 @@ impl Producer {
             Err(e) => Err(e.into()),
         };
         self.record(&result);
+        self.record_shared().await;
         result
+    }
+
+    /// Writes the sync just made to a shared store, so that a producer that takes the
+    /// lease next does not fetch again before the interval is over.
+    async fn record_shared(&self) {
+        let Some(store) = self.translations.shared() else {
+            return;
+        };
+        let status = self.status();
+        let record = SyncRecord {
+            at: status.last_sync_at.unwrap_or_else(Utc::now),
+            failures: status.consecutive_failures,
+        };
+        if let Err(e) = lease::record_sync(store, record).await {
+            tracing::warn!(error = %e, "the time of this sync cannot be recorded in the shared store");
+        }
+    }
+
+    /// With a lease: how long to wait before this producer may sync, or `None` when it may
+    /// sync now. It waits while another node holds the lease, and until the interval (or the
+    /// backoff after failures) since the last sync recorded in the store is over.
+    async fn wait_for_turn(&self, settings: &Settings) -> Option<Duration> {
+        let (Some(lease), Some(store)) = (self.lease.get(), self.translations.shared()) else {
+            return None;
+        };
+        if !lease.held() {
+            return Some(Duration::MAX);
+        }
+        match lease::last_sync(store).await {
+            Ok(None) => None,
+            Ok(Some(last)) => {
+                let pause = match last.failures {
+                    0 => interval(settings),
+                    n => backoff(n, interval(settings)),
+                };
+                let due =
+                    last.at + chrono::Duration::from_std(pause).unwrap_or(chrono::TimeDelta::MAX);
+                (due - Utc::now())
+                    .to_std()
+                    .ok()
+                    .filter(|wait| !wait.is_zero())
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, "the last sync time cannot be read; waiting");
+                Some(FIRST_RETRY)
+            }
+        }
     }
 
     async fn cycle_with(&self, source: &dyn SheetSource) -> Result<CycleReport, CycleError> {
@@ -301,9 +371,24 @@ impl Producer {
     /// a new interval (or re-enabling) applies without waiting out the old one.
     pub async fn run(self: Arc<Self>, shutdown: Shutdown) {
         let mut changes = self.config.subscribe();
+        if let Some(store) = self.translations.shared() {
+            let _ = self.lease.set(Lease::spawn(
+                store.clone(),
+                self.config.clone(),
+                shutdown.clone(),
+            ));
+        }
+        let mut lease_changes = self.lease.get().map(|lease| lease.watch());
         loop {
             let settings = self.config.settings();
-            let wait = if settings.producer.enabled {
+            let turn = if settings.producer.enabled {
+                self.wait_for_turn(&settings).await
+            } else {
+                None
+            };
+            let wait = if let Some(wait) = turn {
+                wait
+            } else if settings.producer.enabled {
                 match self.cycle().await {
                     Ok(report) => {
                         log_success(&report);
@@ -341,10 +426,23 @@ impl Producer {
             let deadline = tokio::time::Instant::now()
                 .checked_add(wait)
                 .unwrap_or_else(far_future);
+            self.status
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .next_sync_at = chrono::Duration::from_std(wait)
+                .ok()
+                .and_then(|wait| Utc::now().checked_add_signed(wait));
             loop {
                 tokio::select! {
-                    _ = shutdown.wait() => return,
+                    _ = shutdown.wait() => {
+                        if let Some(lease) = self.lease.get() {
+                            lease.release().await;
+                        }
+                        return;
+                    }
                     _ = tokio::time::sleep_until(deadline) => break,
+                    // The lease changed hands: take the turn, or stop waiting for one.
+                    _ = lease_changed(&mut lease_changes) => break,
                     changed = changes.changed() => {
                         if changed.is_err() {
                             return;
@@ -357,6 +455,17 @@ impl Producer {
                 }
             }
         }
+    }
+}
+
+/// Resolves when the lease is taken or lost; never without a lease.
+async fn lease_changed(changes: &mut Option<tokio::sync::watch::Receiver<bool>>) {
+    let Some(rx) = changes else {
+        return std::future::pending().await;
+    };
+    if rx.changed().await.is_err() {
+        // The lease task ended (shutdown); the shutdown branch ends the loop.
+        std::future::pending::<()>().await;
     }
 }
 

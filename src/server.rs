@@ -59,11 +59,16 @@ pub async fn serve_state(
     }
 
     // The background tasks, all stopped by the same shutdown signal as the server.
-    let tasks = vec![
+    let mut tasks = vec![
         crate::config::reload::spawn(config.clone(), shutdown.clone()),
         spawn_log_level_follower(&config, shutdown.clone()),
         tokio::spawn(state.producer.clone().run(shutdown.clone())),
     ];
+    // A shared store changes under this node: follow it.
+    tasks.extend(crate::translations::follow::spawn(
+        &state.translations,
+        shutdown.clone(),
+    ));
 
     let edge = Edge::new(
         hyper_util::service::TowerToHyperService::new(warp::service(router(state.clone()))),

@@ -117,14 +117,17 @@ mod tests {
     #[tokio::test]
     async fn a_caller_dropped_mid_run_leaves_no_entry_behind() {
         let flight = SingleFlight::<u32, u32>::default();
-        let never = flight.run(7, || std::future::pending::<Result<u32, ()>>());
+        let never = flight.run(7, std::future::pending::<Result<u32, ()>>);
         // Polled once (the entry exists), then dropped, as a request whose client hung up.
         assert!(
             tokio::time::timeout(std::time::Duration::from_millis(10), never)
                 .await
                 .is_err()
         );
-        assert!(flight.lock().is_empty(), "the abandoned key is still in flight");
+        assert!(
+            flight.lock().is_empty(),
+            "the abandoned key is still in flight"
+        );
         assert_eq!(flight.run(7, || async { Ok::<_, ()>(1) }).await, Ok(1));
         assert!(flight.lock().is_empty());
     }

@@ -2,6 +2,7 @@
 //! conversion, filters, formats and the HTTP route.
 
 pub mod filter;
+pub mod follow;
 pub mod formats;
 pub mod layout;
 pub mod model;

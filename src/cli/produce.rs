@@ -1,7 +1,7 @@
 //! `depot produce`: the producer alone — one sync with `--once` (for cron), else the loop
 //! until SIGINT/SIGTERM. It opens the translations store itself, so it cannot run beside a
-//! `depot serve` that holds the same sled store (the daemon runs its own producer); the
-//! store's open error says so.
+//! `depot serve` that holds the same sled store (the daemon runs its own producer); on
+//! Redis it runs beside any number of nodes, the loop taking turns with them by the lease.
 
 use super::{Failure, load_config};
 use crate::config::{ConfigHandle, Sources};
@@ -15,11 +15,13 @@ pub fn run(sources: Sources, once: bool) -> Result<(), Failure> {
     let loaded = load_config(&sources)?;
     let settings = loaded.settings.clone();
     crate::logging::init(&settings.log.level, settings.log.format);
-    // A store held by a running daemon is named as such by the store's own error.
+    let runtime = super::runtime()?;
+    // A Redis store runs its I/O on this runtime. A sled store held by a running daemon is
+    // named as such by the store's own error.
+    let _context = runtime.enter();
     let service = Arc::new(TranslationService::open(&settings.translations)?);
     let config = ConfigHandle::new(sources, loaded);
     let producer = Arc::new(Producer::new(config.clone(), service.clone()));
-    let runtime = super::runtime()?;
     let result = runtime.block_on(async {
         if once {
             let report = producer.cycle().await?;

@@ -392,6 +392,16 @@ fn validate(key: &Key, raw: &Raw) -> Result<Value, String> {
                 )),
             }
         }
+        Kind::RedisUrl => {
+            let s = text(raw)?.trim().to_owned();
+            let rest = s
+                .strip_prefix("redis://")
+                .or_else(|| s.strip_prefix("rediss://"));
+            match rest {
+                Some(rest) if !rest.is_empty() && !rest.starts_with('/') => Ok(Value::Text(s)),
+                _ => Err("must be a redis:// or rediss:// URL with a host".into()),
+            }
+        }
         Kind::Origins => match list(raw)? {
             items if items == ["*"] => Ok(Value::List(items)),
             items => items
@@ -490,14 +500,11 @@ fn split_list(s: &str) -> Vec<String> {
 }
 
 fn invalid_message(key: &Key, raw: &Raw, layer: Layer, sources: &Sources, allowed: &str) -> String {
-    let shown = if key.secret {
-        "***".to_owned()
-    } else {
-        match raw {
-            Raw::Text(s) => s.clone(),
-            Raw::Toml(v) => v.to_string().trim_matches('"').to_owned(),
-        }
+    let text = match raw {
+        Raw::Text(s) => s.clone(),
+        Raw::Toml(v) => v.to_string().trim_matches('"').to_owned(),
     };
+    let shown = schema::shown(key, &text);
     let place = match layer {
         Layer::Toml => sources.toml_path.display().to_string(),
         Layer::EnvFile => sources.env_file.display().to_string(),

@@ -25,6 +25,8 @@ pub enum Kind {
     Url {
         optional: bool,
     },
+    /// A `redis://` or `rediss://` (TLS) URL; a password in it is masked when shown.
+    RedisUrl,
     /// A list of words (TOML array, or comma-separated in the environment).
     List,
     /// A list of web origins (`https://app.example`), or `*` alone; stored serialized as
@@ -135,21 +137,30 @@ pub const KEYS: &[Key] = &[
     key("objects.root", "DEPOT_OBJECTS_ROOT", "", Kind::Text)
         .restart()
         .doc("folder of the embedded object store; empty means <data_dir>/objects"),
-    key("translations.storage", "DEPOT_TRANSLATIONS_STORAGE", "sled", Kind::OneOf(&["sled", "file"]))
+    key("translations.storage", "DEPOT_TRANSLATIONS_STORAGE", "sled", Kind::OneOf(&["sled", "file", "redis"]))
         .restart()
-        .doc("where the converted translations are kept"),
+        .doc("where the converted translations are kept: sled or file on this machine, redis to share them between nodes"),
     key("translations.sled_path", "DEPOT_TRANSLATIONS_SLED_PATH", "", Kind::Text)
         .restart()
         .doc("sled folder; empty means <data_dir>/translations.sled"),
     key("translations.file_path", "DEPOT_TRANSLATIONS_FILE_PATH", "", Kind::Text)
         .restart()
         .doc("JSON document for storage \"file\"; empty means <data_dir>/translations.json"),
+    key("translations.redis_url", "DEPOT_TRANSLATIONS_REDIS_URL", "redis://127.0.0.1:6379/0", Kind::RedisUrl)
+        .secret()
+        .restart()
+        .doc("Redis for storage \"redis\": redis://[user:password@]host:port/db, rediss:// for TLS (the password is masked when shown)"),
+    key("translations.redis_prefix", "DEPOT_TRANSLATIONS_REDIS_PREFIX", "depot:", Kind::NonEmpty)
+        .restart()
+        .doc("prefix of every Redis key and channel depot uses, so several deployments can share one Redis"),
     key("producer.enabled", "DEPOT_PRODUCER_ENABLED", "true", Kind::Bool)
         .doc("run the spreadsheet sync inside `depot serve`"),
     key("producer.interval_secs", "DEPOT_PRODUCER_INTERVAL_SECS", "300", Kind::Integer { min: 1, max: 86_400 })
         .doc("seconds between the end of one sync and the start of the next"),
     key("producer.source", "DEPOT_PRODUCER_SOURCE", "google", Kind::NonEmpty)
         .doc("\"google\", or the path of a local .csv/.xlsx/.ods sheet"),
+    key("producer.lease_secs", "DEPOT_PRODUCER_LEASE_SECS", "15", Kind::Integer { min: 2, max: 3600 })
+        .doc("with storage \"redis\": lifetime of the producer lease that lets one node at a time sync; a node that dies is replaced after at most this long"),
     key("google.token_url", "DEPOT_GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token", Kind::Url { optional: false })
         .doc("OAuth token endpoint"),
     key("google.auth_url", "DEPOT_GOOGLE_AUTH_URL", "https://accounts.google.com/o/oauth2/v2/auth", Kind::Url { optional: false })
@@ -197,6 +208,38 @@ pub const KEYS: &[Key] = &[
 
 /// Prefixes of environment names that belong to depot; other names are not ours.
 pub const ENV_PREFIXES: &[&str] = &["SERVICE_", "DEPOT_"];
+
+/// A value as `config check` and error messages show it: a secret as `***`, except that a
+/// URL keeps everything but its password readable (`redis://user:***@host:6379/0`).
+pub fn shown(key: &Key, value: &str) -> String {
+    match (key.secret, key.kind) {
+        (false, _) => value.to_owned(),
+        (true, _) if value.is_empty() => String::new(),
+        (true, Kind::RedisUrl) => mask_url_password(value),
+        (true, _) => "***".to_owned(),
+    }
+}
+
+/// `scheme://user:password@host/...` with the password as `***`. A user part without `:`
+/// is masked whole (some clients read a lone user part as the password); text that is not
+/// `scheme://...` at all is masked whole.
+pub fn mask_url_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return "***".to_owned();
+    };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(authority_end);
+    match authority.rsplit_once('@') {
+        None => url.to_owned(),
+        Some((userinfo, host)) => {
+            let user = match userinfo.split_once(':') {
+                Some((user, _password)) => format!("{user}:***"),
+                None => "***".to_owned(),
+            };
+            format!("{scheme}://{user}@{host}{path}")
+        }
+    }
+}
 
 pub fn by_name(name: &str) -> Option<&'static Key> {
     KEYS.iter().find(|k| k.name == name)
@@ -392,6 +435,29 @@ mod tests {
                 key.name
             );
         }
+    }
+
+    #[test]
+    fn url_passwords_are_masked_and_the_rest_kept() {
+        let cases = [
+            (
+                "redis://user:hunter2@host:6379/0",
+                "redis://user:***@host:6379/0",
+            ),
+            ("rediss://:hunter2@host:6380", "rediss://:***@host:6380"),
+            ("redis://hunter2@host/1", "redis://***@host/1"),
+            ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/0"),
+            ("redis://u:p@ss@host/0?x=@", "redis://u:***@host/0?x=@"),
+            ("not a url hunter2", "***"),
+        ];
+        for (url, masked) in cases {
+            assert_eq!(mask_url_password(url), masked, "{url}");
+        }
+        let key = by_name("translations.redis_url").unwrap();
+        assert_eq!(shown(key, "redis://a:b@h:1/0"), "redis://a:***@h:1/0");
+        let secret = by_name("auth.api_keys").unwrap();
+        assert_eq!(shown(secret, "k1,k2"), "***");
+        assert_eq!(shown(by_name("log.level").unwrap(), "info"), "info");
     }
 
     #[test]

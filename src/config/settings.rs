@@ -158,6 +158,8 @@ pub struct Objects {
 pub enum Storage {
     Sled,
     File,
+    /// Shared by several nodes (SPEC §7).
+    Redis,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,6 +167,9 @@ pub struct Translations {
     pub storage: Storage,
     pub sled_path: PathBuf,
     pub file_path: PathBuf,
+    /// `redis://` or `rediss://`; may hold a password.
+    pub redis_url: Secret,
+    pub redis_prefix: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,6 +183,8 @@ pub struct Producer {
     pub enabled: bool,
     pub interval_secs: u64,
     pub source: SheetSource,
+    /// Lifetime of the producer lease in a shared store.
+    pub lease_secs: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -298,10 +305,13 @@ impl Settings {
             translations: Translations {
                 storage: match text("translations.storage").as_str() {
                     "file" => Storage::File,
+                    "redis" => Storage::Redis,
                     _ => Storage::Sled,
                 },
                 sled_path: in_data("translations.sled_path", "translations.sled"),
                 file_path: in_data("translations.file_path", "translations.json"),
+                redis_url: Secret::new(text("translations.redis_url")),
+                redis_prefix: text("translations.redis_prefix"),
             },
             producer: Producer {
                 enabled: flag("producer.enabled"),
@@ -310,6 +320,7 @@ impl Settings {
                     s if s == "google" => SheetSource::Google,
                     s => SheetSource::LocalFile(path(s)),
                 },
+                lease_secs: int("producer.lease_secs"),
             },
             google: Google {
                 token_url: text("google.token_url"),

@@ -116,7 +116,7 @@ impl From<crate::translations::service::ServeTranslationsError> for ApiError {
         use crate::translations::formats::RenderError as R;
         use crate::translations::service::ServeTranslationsError as E;
         match e {
-            E::NotLoaded => ApiError::Unavailable(e.to_string()),
+            E::NotLoaded | E::StoreUnreachable(_) => ApiError::Unavailable(e.to_string()),
             E::Select(e) => ApiError::NotFound(e.to_string()),
             E::Render(
                 e @ (R::UnrepresentableText { .. }

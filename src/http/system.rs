@@ -16,6 +16,9 @@ pub fn health(state: &Arc<AppState>) -> Response {
             "lastError": config.last_error,
         },
         "translations": translations(state),
+        "stores": {
+            "translations": state.translations.store_health(),
+        },
     });
     warp::reply::json(&body).into_response()
 }
@@ -70,6 +73,10 @@ fn translations(state: &Arc<AppState>) -> serde_json::Value {
     part["lastSuccessAt"] = sync.last_success_at.map(crate::time::iso_millis).into();
     part["lastError"] = sync.last_error.into();
     part["consecutiveFailures"] = sync.consecutive_failures.into();
+    part["nextSyncAt"] = sync.next_sync_at.map(crate::time::iso_millis).into();
+    // With a shared store: whether this node's producer holds the lease (`held`), waits for
+    // it (`standby`) or is off (`off`); null on an embedded store.
+    part["lease"] = state.producer.lease_state().into();
     part
 }
 

@@ -3,7 +3,7 @@
 //! with a `Depot-Warnings` header naming what the body left out.
 
 use super::query::TranslationQuery;
-use super::service::{Rendition, ServeTranslationsError, TranslationService};
+use super::service::{Rendition, TranslationService};
 use crate::http::ApiError;
 use crate::http::encoding::{self, Encoding};
 use std::sync::Arc;
@@ -33,7 +33,7 @@ pub async fn get_translations(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let query = TranslationQuery::from_params(&params)?;
-    let live = service.current().ok_or(ServeTranslationsError::NotLoaded)?;
+    let live = service.serving()?;
     let etag = TranslationService::etag(&live.stored.version, &query);
     if client_has(&headers, &etag) {
         return Ok(not_modified(&etag));

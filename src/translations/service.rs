@@ -11,7 +11,7 @@ use super::formats::{Format, RenderError, RenderOptions, known_warnings, render}
 use super::model::Document;
 use super::query::TranslationQuery;
 use super::store::{
-    FileStore, PutOutcome, SledStore, StoreError, StoredDocument, TranslationStore,
+    FileStore, PutOutcome, RedisStore, SledStore, StoreError, StoredDocument, TranslationStore,
 };
 use crate::config::settings::{Storage, Translations as TranslationSettings};
 use crate::http::encoding::{Encoding, MIN_COMPRESS_LEN, compress};
@@ -68,6 +68,9 @@ impl Rendition {
 pub enum ServeTranslationsError {
     #[error("translations have not been loaded yet: the producer has not completed a sync")]
     NotLoaded,
+    /// Nothing loaded yet and the shared store cannot be reached (SPEC §7: 503 until loaded).
+    #[error("translations have not been loaded yet: {0}")]
+    StoreUnreachable(String),
     #[error(transparent)]
     Select(#[from] SelectError),
     #[error(transparent)]
@@ -107,6 +110,9 @@ impl Live {
 
 pub struct TranslationService {
     store: Arc<dyn TranslationStore>,
+    /// The store again when other processes write to it (Redis): the node follows it
+    /// (`translations/follow.rs`) and producers share a lease in it.
+    shared: Option<Arc<RedisStore>>,
     live: RwLock<Option<Arc<Live>>>,
     /// Why the stored document was not loaded at start, until a sync replaces it.
     load_error: RwLock<Option<String>>,
@@ -120,11 +126,27 @@ pub struct TranslationService {
 impl TranslationService {
     /// Opens the backend named by the settings (the one place that chooses it).
     pub fn open(settings: &TranslationSettings) -> Result<TranslationService, StoreError> {
-        let store: Arc<dyn TranslationStore> = match settings.storage {
-            Storage::Sled => Arc::new(SledStore::open(&settings.sled_path)?),
-            Storage::File => Arc::new(FileStore::open(&settings.file_path)?),
+        let (store, shared): (Arc<dyn TranslationStore>, _) = match settings.storage {
+            Storage::Sled => (Arc::new(SledStore::open(&settings.sled_path)?), None),
+            Storage::File => (Arc::new(FileStore::open(&settings.file_path)?), None),
+            Storage::Redis => {
+                let redis = Arc::new(RedisStore::open(settings)?);
+                (redis.clone(), Some(redis))
+            }
         };
-        Ok(TranslationService::with_store(store))
+        let mut service = TranslationService::with_store(store);
+        service.shared = shared;
+        Ok(service)
+    }
+
+    /// The store's kind and state, for `/health`.
+    pub fn store_health(&self) -> super::store::StoreHealth {
+        self.store.health()
+    }
+
+    /// The shared store other processes write to, if the backend is one.
+    pub fn shared(&self) -> Option<&Arc<RedisStore>> {
+        self.shared.as_ref()
     }
 
     /// Wraps a store, loading and indexing its current document (blocking: the index of a
@@ -141,6 +163,7 @@ impl TranslationService {
         };
         TranslationService {
             store,
+            shared: None,
             live: RwLock::new(live),
             load_error: RwLock::new(load_error),
             write: Mutex::new(()),
@@ -163,6 +186,20 @@ impl TranslationService {
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    /// The document to serve, or why there is none yet.
+    pub fn serving(&self) -> Result<Arc<Live>, ServeTranslationsError> {
+        if let Some(live) = self.current() {
+            return Ok(live);
+        }
+        let health = self.store.health();
+        match health.last_error {
+            Some(error) if !health.reachable => {
+                Err(ServeTranslationsError::StoreUnreachable(error))
+            }
+            _ => Err(ServeTranslationsError::NotLoaded),
+        }
     }
 
     /// Stores a new document and makes it current (blocking). Unchanged content is not
@@ -192,6 +229,26 @@ impl TranslationService {
         // The old version's bodies are of no more use.
         *self.cache.lock().unwrap_or_else(PoisonError::into_inner) = Cache::default();
         Ok(PutOutcome::Stored)
+    }
+
+    /// Makes a version that another process stored current (blocking: it indexes the
+    /// document), unless the served version is no longer `expected` (a put on this node
+    /// made a newer one current meanwhile; the follower compares again on its next round).
+    pub fn adopt(&self, stored: StoredDocument, expected: Option<&str>) -> bool {
+        let live = Arc::new(Live::new(stored));
+        {
+            let mut slot = self.live.write().unwrap_or_else(PoisonError::into_inner);
+            if slot.as_ref().map(|l| l.stored.version.as_str()) != expected {
+                return false;
+            }
+            *slot = Some(live);
+        }
+        *self
+            .load_error
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = None;
+        *self.cache.lock().unwrap_or_else(PoisonError::into_inner) = Cache::default();
+        true
     }
 
     /// The ETag of `query` against document `version`, known without rendering, so that a

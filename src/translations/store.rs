@@ -1,11 +1,14 @@
 //! Where converted translation documents are persisted: one trait, one implementation per
-//! backend (sled, a JSON file), chosen once at start-up by the service. A store only saves
+//! backend (sled, a JSON file, Redis shared by several nodes), chosen once at start-up by
+//! the service. A store only saves
 //! and loads; the service above it holds the one in-memory copy that requests are served from.
 
 mod file;
+pub mod redis;
 mod sled_store;
 
 pub use file::FileStore;
+pub use redis::RedisStore;
 pub use sled_store::SledStore;
 
 use super::model::{Document, LimitError};
@@ -72,6 +75,32 @@ pub enum StoreError {
          successful sync replaces them"
     )]
     Corrupt(String),
+    /// The shared store cannot be reached or refused a command; `store` names it with any
+    /// password masked.
+    #[error("the translations store {store} is unreachable: {reason}")]
+    Unreachable { store: String, reason: String },
+}
+
+/// What `/health` shows of a store (SPEC §7 `stores.translations`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoreHealth {
+    /// `sled`, `file` or `redis`.
+    pub kind: &'static str,
+    pub reachable: bool,
+    /// The error of the last failed operation while the store is failing.
+    pub last_error: Option<String>,
+}
+
+impl StoreHealth {
+    /// An embedded store: on this machine, so always reachable.
+    pub fn local(kind: &'static str) -> StoreHealth {
+        StoreHealth {
+            kind,
+            reachable: true,
+            last_error: None,
+        }
+    }
 }
 
 /// A translations backend. Methods block (disk or network I/O); async callers use
@@ -87,6 +116,9 @@ pub trait TranslationStore: Send + Sync {
 
     /// Makes every accepted write durable (called on shutdown).
     fn flush(&self) -> Result<(), StoreError>;
+
+    /// The store's kind and state for `/health`.
+    fn health(&self) -> StoreHealth;
 }
 
 /// The bytes every backend keeps for a document.

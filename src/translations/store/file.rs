@@ -38,6 +38,10 @@ impl TranslationStore for FileStore {
     fn flush(&self) -> Result<(), StoreError> {
         Ok(())
     }
+
+    fn health(&self) -> super::StoreHealth {
+        super::StoreHealth::local("file")
+    }
 }
 
 #[cfg(test)]

@@ -57,6 +57,10 @@ impl TranslationStore for SledStore {
     fn flush(&self) -> Result<(), StoreError> {
         self.db.flush().map(|_| ()).map_err(io)
     }
+
+    fn health(&self) -> super::StoreHealth {
+        super::StoreHealth::local("sled")
+    }
 }
 
 #[cfg(test)]

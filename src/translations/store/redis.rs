@@ -1,0 +1,495 @@
+//! The Redis backend, for several nodes on one shared store (SPEC §7). A version is written
+//! under its own key; one Lua step then makes it current, keeps the last few and publishes
+//! its id, so a reader sees the old or the new version, never a mix, and a writer killed
+//! half-way leaves the current version as it was. Nodes keep the document in memory and
+//! follow the store (`translations/follow.rs`); the producer lease uses the same connection.
+
+use super::{PutOutcome, StoreError, StoreHealth, StoredDocument, TranslationStore};
+use crate::config::schema::mask_url_password;
+use crate::config::settings::Translations as TranslationSettings;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig, PubSubStream};
+use redis::{FromRedisValue, Script, ScriptInvocation};
+use std::future::Future;
+use std::sync::{LazyLock, Mutex, PoisonError};
+use std::time::Duration;
+
+/// A connection attempt to an unreachable host gives up after this.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// Small commands (the current id, the lease) fail after this, so a hung Redis is noticed
+/// within the follower's next poll or two.
+pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(3);
+/// A whole document may be tens of megabytes.
+const TRANSFER_TIMEOUT: Duration = Duration::from_secs(120);
+/// Versions whose documents stay in Redis: the current one and two before it, so a node
+/// that read an id just before a switch can still load its document.
+const KEEP_VERSIONS: u32 = 3;
+/// A document written by a producer that died before making it current expires after this.
+const ORPHAN_TTL_SECS: u64 = 3600;
+
+/// Makes a stored document current in one atomic step: checks it is there, makes it
+/// current (unless it already is), keeps the newest `KEEP_VERSIONS` documents, publishes.
+/// KEYS: current id, versions list, the document. ARGV: version, channel, keep, doc prefix.
+static MAKE_CURRENT: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  return redis.error_reply('the document of version ' .. ARGV[1] .. ' vanished before it was made current')
+end
+if redis.call('GET', KEYS[1]) == ARGV[1] then return 0 end
+redis.call('PERSIST', KEYS[3])
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('LREM', KEYS[2], 0, ARGV[1])
+redis.call('LPUSH', KEYS[2], ARGV[1])
+local keep = tonumber(ARGV[3])
+for _, old in ipairs(redis.call('LRANGE', KEYS[2], keep, -1)) do
+  if old ~= ARGV[1] then redis.call('DEL', ARGV[4] .. old) end
+end
+redis.call('LTRIM', KEYS[2], 0, keep - 1)
+redis.call('PUBLISH', ARGV[2], ARGV[1])
+return 1
+",
+    )
+});
+
+pub struct RedisStore {
+    client: redis::Client,
+    /// Multiplexed, reconnecting; created lazily so that a node starts while Redis is down.
+    conn: ConnectionManager,
+    prefix: String,
+    /// The URL with its password masked, for messages and `/health`.
+    shown_url: String,
+    /// Blocking trait methods run their async work on the runtime that opened the store.
+    runtime: tokio::runtime::Handle,
+    health: Mutex<(bool, Option<String>)>,
+}
+
+impl RedisStore {
+    /// Prepares the client; no connection is made yet (the first command makes it), so
+    /// opening succeeds while Redis is down. Needs a tokio runtime (blocking callers inside
+    /// one, e.g. `spawn_blocking`, are fine).
+    pub fn open(settings: &TranslationSettings) -> Result<RedisStore, StoreError> {
+        let shown_url = mask_url_password(settings.redis_url.expose());
+        let open_error = |reason: String| StoreError::Open {
+            path: shown_url.clone(),
+            reason,
+        };
+        let runtime = tokio::runtime::Handle::try_current()
+            .map_err(|_| open_error("the Redis store needs the async runtime".into()))?;
+        // rediss:// uses rustls with the process-wide ring provider.
+        crate::sheets::install_tls_provider();
+        let client = redis::Client::open(settings.redis_url.expose())
+            .map_err(|e| open_error(format!("not a valid Redis URL ({e})")))?;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(CONNECT_TIMEOUT))
+            .set_response_timeout(Some(COMMAND_TIMEOUT))
+            // One attempt per command: the follower and the producer retry with their own
+            // backoff and report every failure. Small commands only (see `transfer`).
+            .set_number_of_retries(0);
+        let conn = {
+            let _context = runtime.enter();
+            ConnectionManager::new_lazy_with_config(client.clone(), config)
+                .map_err(|e| open_error(e.to_string()))?
+        };
+        Ok(RedisStore {
+            client,
+            conn,
+            prefix: settings.redis_prefix.clone(),
+            shown_url,
+            runtime,
+            health: Mutex::new((true, None)),
+        })
+    }
+
+    /// A key (or channel) name under the configured prefix.
+    pub fn key(&self, name: &str) -> String {
+        format!("{}{name}", self.prefix)
+    }
+
+    fn doc_key(&self, version: &str) -> String {
+        self.key(&format!("doc:{version}"))
+    }
+
+    /// The channel on which every new current version's id is published.
+    pub fn channel(&self) -> String {
+        self.key("events")
+    }
+
+    /// The URL with its password masked.
+    pub fn shown_url(&self) -> &str {
+        &self.shown_url
+    }
+
+    /// Records the outcome of an operation for `/health` and turns a failure into the
+    /// store's error.
+    fn track<T>(&self, result: Result<T, String>) -> Result<T, StoreError> {
+        let mut health = self.health.lock().unwrap_or_else(PoisonError::into_inner);
+        match result {
+            Ok(value) => {
+                *health = (true, None);
+                Ok(value)
+            }
+            Err(reason) => {
+                let error = StoreError::Unreachable {
+                    store: format!("Redis at {}", self.shown_url),
+                    reason,
+                };
+                *health = (false, Some(error.to_string()));
+                Err(error)
+            }
+        }
+    }
+
+    /// Runs one operation against Redis within `limit`, tracking the outcome.
+    async fn within<T, F>(&self, limit: Duration, operation: F) -> Result<T, StoreError>
+    where
+        F: Future<Output = redis::RedisResult<T>>,
+    {
+        let result = match tokio::time::timeout(limit, operation).await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!(
+                "no answer within {} s",
+                limit.as_secs_f64().round()
+            )),
+        };
+        self.track(result)
+    }
+
+    /// One command.
+    pub async fn query<T: FromRedisValue>(
+        &self,
+        cmd: &redis::Cmd,
+        limit: Duration,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.conn.clone();
+        self.within(limit, cmd.query_async(&mut conn)).await
+    }
+
+    /// One Lua script.
+    pub async fn invoke<T: FromRedisValue>(
+        &self,
+        invocation: &ScriptInvocation<'_>,
+        limit: Duration,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.conn.clone();
+        self.within(limit, invocation.invoke_async(&mut conn)).await
+    }
+
+    /// The id of the current version, if one was ever stored.
+    pub async fn current_version(&self) -> Result<Option<String>, StoreError> {
+        self.query(redis::cmd("GET").arg(self.key("current")), COMMAND_TIMEOUT)
+            .await
+    }
+
+    /// Runs one command that carries a whole document on a connection of its own, closed
+    /// right after: a connection keeps its read buffer as large as the largest reply it
+    /// ever read, which on the shared connection would keep a second copy of the document's
+    /// size in every node for good.
+    async fn transfer<T: FromRedisValue>(&self, cmd: &redis::Cmd) -> Result<T, StoreError> {
+        let config = redis::AsyncConnectionConfig::new()
+            .set_connection_timeout(Some(CONNECT_TIMEOUT))
+            .set_response_timeout(Some(TRANSFER_TIMEOUT));
+        let client = self.client.clone();
+        self.within(TRANSFER_TIMEOUT, async move {
+            let mut conn = client
+                .get_multiplexed_async_connection_with_config(&config)
+                .await?;
+            cmd.query_async(&mut conn).await
+        })
+        .await
+    }
+
+    /// The stored bytes of `version`, if Redis still keeps them.
+    pub async fn fetch(&self, version: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        self.transfer(redis::cmd("GET").arg(self.doc_key(version)))
+            .await
+    }
+
+    /// Decodes fetched bytes (CPU work: a blocking thread for big documents) and checks
+    /// they are the version they were stored as.
+    pub fn decode(version: &str, bytes: &[u8]) -> Result<StoredDocument, StoreError> {
+        let stored = super::decode(bytes)?;
+        if stored.version != version {
+            return Err(StoreError::Corrupt(format!(
+                "the document stored as version {version} says it is version {}",
+                stored.version
+            )));
+        }
+        Ok(stored)
+    }
+
+    /// The current document, read whole from Redis. A version trimmed between reading its
+    /// id and its document (a newer one was made current meanwhile) is looked up again.
+    pub async fn load_current(&self) -> Result<Option<StoredDocument>, StoreError> {
+        for _ in 0..3 {
+            let Some(version) = self.current_version().await? else {
+                return Ok(None);
+            };
+            if let Some(bytes) = self.fetch(&version).await? {
+                return RedisStore::decode(&version, &bytes).map(Some);
+            }
+        }
+        Err(StoreError::Corrupt(
+            "the current version's document is missing from Redis".into(),
+        ))
+    }
+
+    /// Writes the document under its own key, then makes it current and announces it.
+    pub async fn store(&self, stored: &StoredDocument) -> Result<PutOutcome, StoreError> {
+        if stored.document.is_empty() {
+            return Err(StoreError::EmptyDocument);
+        }
+        if self.current_version().await?.as_deref() == Some(stored.version.as_str()) {
+            return Ok(PutOutcome::Unchanged);
+        }
+        let bytes = super::encode(stored)?;
+        let doc_key = self.doc_key(&stored.version);
+        // NX: a document already there under this id has this content (the id is its
+        // hash) and may be a kept version without expiry, which must stay without one.
+        self.transfer::<()>(
+            redis::cmd("SET")
+                .arg(&doc_key)
+                .arg(bytes)
+                .arg("NX")
+                .arg("EX")
+                .arg(ORPHAN_TTL_SECS),
+        )
+        .await?;
+        let made: i64 = self
+            .invoke(
+                MAKE_CURRENT
+                    .key(self.key("current"))
+                    .key(self.key("versions"))
+                    .key(&doc_key)
+                    .arg(&stored.version)
+                    .arg(self.channel())
+                    .arg(KEEP_VERSIONS)
+                    .arg(self.key("doc:")),
+                COMMAND_TIMEOUT,
+            )
+            .await?;
+        Ok(if made == 1 {
+            PutOutcome::Stored
+        } else {
+            PutOutcome::Unchanged
+        })
+    }
+
+    /// A subscription to the channel of new versions, on its own connection (a subscribed
+    /// connection can do nothing else). It ends when the connection is lost.
+    pub async fn subscribe(&self) -> Result<PubSubStream, StoreError> {
+        let channel = self.channel();
+        let client = self.client.clone();
+        self.within(CONNECT_TIMEOUT + COMMAND_TIMEOUT, async move {
+            let mut pubsub = client.get_async_pubsub().await?;
+            pubsub.subscribe(channel).await?;
+            Ok(pubsub.into_on_message())
+        })
+        .await
+    }
+
+    fn block_on<T>(&self, work: impl Future<Output = T>) -> T {
+        self.runtime.block_on(work)
+    }
+}
+
+impl TranslationStore for RedisStore {
+    fn save(&self, stored: &StoredDocument) -> Result<(), StoreError> {
+        self.block_on(self.store(stored)).map(|_| ())
+    }
+
+    fn load(&self) -> Result<Option<StoredDocument>, StoreError> {
+        self.block_on(self.load_current())
+    }
+
+    /// Redis persists by its own configuration; nothing is buffered here.
+    fn flush(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    fn health(&self) -> StoreHealth {
+        let (reachable, last_error) = self
+            .health
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        StoreHealth {
+            kind: "redis",
+            reachable,
+            last_error,
+        }
+    }
+}
+
+/// The launcher the integration tests use, for the suite below.
+#[cfg(test)]
+#[allow(dead_code)]
+#[path = "../../../tests/support/engines.rs"]
+pub(crate) mod engines;
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::config::Secret;
+    use crate::config::settings::Storage;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Settings for a store on `url` under a prefix no other test uses.
+    pub fn settings(url: &str) -> TranslationSettings {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        TranslationSettings {
+            storage: Storage::Redis,
+            sled_path: "unused".into(),
+            file_path: "unused".into(),
+            redis_url: Secret::new(url),
+            redis_prefix: format!(
+                "test{}-{}:",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            ),
+        }
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn redis_store_passes_the_store_suite() {
+        let server = engines::RedisServer::start();
+        let runtime = runtime();
+        let _context = runtime.enter();
+        // One prefix per folder the suite makes, so that reopening finds the same data.
+        let prefixes = Mutex::new(std::collections::HashMap::new());
+        let open = |dir: &std::path::Path| {
+            let mut prefixes = prefixes.lock().unwrap();
+            let fresh = settings(&server.url());
+            let settings = prefixes.entry(dir.to_path_buf()).or_insert(fresh).clone();
+            RedisStore::open(&settings).unwrap()
+        };
+        super::super::suite::run(
+            |dir| std::sync::Arc::new(open(dir)),
+            // Bad bytes made current as a version of their own.
+            |dir, bytes| {
+                let store = open(dir);
+                let doc_key = store.doc_key("planted");
+                runtime
+                    .block_on(
+                        store.query::<()>(
+                            redis::cmd("SET").arg(doc_key).arg(bytes),
+                            COMMAND_TIMEOUT,
+                        ),
+                    )
+                    .unwrap();
+                runtime
+                    .block_on(store.query::<()>(
+                        redis::cmd("SET").arg(store.key("current")).arg("planted"),
+                        COMMAND_TIMEOUT,
+                    ))
+                    .unwrap();
+            },
+        );
+    }
+
+    #[test]
+    fn versions_beyond_the_kept_ones_are_deleted_and_a_writer_killed_before_the_switch_changes_nothing()
+     {
+        let server = engines::RedisServer::start();
+        let runtime = runtime();
+        let _context = runtime.enter();
+        let store = RedisStore::open(&settings(&server.url())).unwrap();
+        let versions: Vec<StoredDocument> = (0..5)
+            .map(|i| StoredDocument::new(super::super::suite::doc(&format!("v{i}"))).unwrap())
+            .collect();
+        for v in &versions {
+            assert_eq!(
+                runtime.block_on(store.store(v)).unwrap(),
+                PutOutcome::Stored
+            );
+        }
+        let kept: Vec<String> = runtime
+            .block_on(
+                store.query(
+                    redis::cmd("LRANGE")
+                        .arg(store.key("versions"))
+                        .arg(0)
+                        .arg(-1),
+                    COMMAND_TIMEOUT,
+                ),
+            )
+            .unwrap();
+        let newest_first: Vec<String> = versions.iter().rev().map(|v| v.version.clone()).collect();
+        assert_eq!(kept, newest_first[..3]);
+        for (i, v) in versions.iter().enumerate() {
+            let bytes = runtime.block_on(store.fetch(&v.version)).unwrap();
+            assert_eq!(bytes.is_some(), i >= 2, "document of version {i}");
+        }
+        // A writer that stored a document but died before the switch: the current version
+        // stays, the orphan expires.
+        let orphan = StoredDocument::new(super::super::suite::doc("orphan")).unwrap();
+        runtime
+            .block_on(
+                store.query::<()>(
+                    redis::cmd("SET")
+                        .arg(store.doc_key(&orphan.version))
+                        .arg(serde_json::to_vec(&orphan).unwrap())
+                        .arg("NX")
+                        .arg("EX")
+                        .arg(ORPHAN_TTL_SECS),
+                    COMMAND_TIMEOUT,
+                ),
+            )
+            .unwrap();
+        assert_eq!(store.load().unwrap().unwrap().version, versions[4].version);
+        let ttl: i64 = runtime
+            .block_on(store.query(
+                redis::cmd("TTL").arg(store.doc_key(&orphan.version)),
+                COMMAND_TIMEOUT,
+            ))
+            .unwrap();
+        assert!(ttl > 0, "{ttl}");
+        // Storing it later makes it current and permanent; an older kept version can
+        // become current again.
+        assert_eq!(
+            runtime.block_on(store.store(&orphan)).unwrap(),
+            PutOutcome::Stored
+        );
+        let ttl: i64 = runtime
+            .block_on(store.query(
+                redis::cmd("TTL").arg(store.doc_key(&orphan.version)),
+                COMMAND_TIMEOUT,
+            ))
+            .unwrap();
+        assert_eq!(ttl, -1);
+        assert_eq!(
+            runtime.block_on(store.store(&versions[3])).unwrap(),
+            PutOutcome::Stored
+        );
+        assert_eq!(store.load().unwrap().unwrap().version, versions[3].version);
+    }
+
+    #[test]
+    fn an_unreachable_redis_is_an_error_naming_the_masked_url_and_shows_in_health() {
+        let port = engines::free_port();
+        let runtime = runtime();
+        let _context = runtime.enter();
+        let store =
+            RedisStore::open(&settings(&format!("redis://u:hunter2@127.0.0.1:{port}/0"))).unwrap();
+        assert!(store.health().reachable);
+        let error = store.load().unwrap_err().to_string();
+        assert!(
+            error.starts_with(&format!(
+                "the translations store Redis at redis://u:***@127.0.0.1:{port}/0 is unreachable: "
+            )),
+            "{error}"
+        );
+        assert!(!error.contains("hunter2"), "{error}");
+        let health = store.health();
+        assert_eq!((health.kind, health.reachable), ("redis", false));
+        assert!(health.last_error.is_some());
+    }
+}
