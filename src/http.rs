@@ -5,7 +5,6 @@
 pub mod accept;
 pub mod auth;
 pub mod cors;
-pub mod encoding;
 pub mod error;
 pub mod filters;
 pub mod metrics;

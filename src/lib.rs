@@ -7,6 +7,7 @@
 pub mod app_state;
 pub mod atomic_file;
 pub mod cli;
+pub mod compression;
 pub mod config;
 pub mod files;
 pub mod http;

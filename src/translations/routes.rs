@@ -5,7 +5,7 @@
 use super::query::TranslationQuery;
 use super::service::{Rendition, TranslationService};
 use crate::http::ApiError;
-use crate::http::encoding::{self, Encoding};
+use crate::compression::{self, Encoding};
 use std::sync::Arc;
 use warp::http::{HeaderMap, HeaderValue, StatusCode, header};
 use warp::reply::Response;
@@ -38,7 +38,7 @@ pub async fn get_translations(
     if client_has(&headers, &etag) {
         return Ok(not_modified(&etag));
     }
-    let wanted = encoding::negotiate(
+    let wanted = compression::negotiate(
         headers
             .get(header::ACCEPT_ENCODING)
             .and_then(|v| v.to_str().ok()),

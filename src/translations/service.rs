@@ -14,7 +14,7 @@ use super::store::{
     FileStore, PutOutcome, RedisStore, SledStore, StoreError, StoredDocument, TranslationStore,
 };
 use crate::config::settings::{Storage, Translations as TranslationSettings};
-use crate::http::encoding::{Encoding, MIN_COMPRESS_LEN, compress};
+use crate::compression::{Encoding, MIN_COMPRESS_LEN, compress};
 use crate::singleflight::SingleFlight;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
