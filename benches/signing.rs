@@ -4,7 +4,7 @@ use std::hint::black_box;
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use criterion::{Criterion, criterion_group, criterion_main};
-use depot::config::Secret;
+use depot::secret::Secret;
 use depot::signing::{
     Addressing, Credentials, DEFAULT_MAX_CLOCK_SKEW, PresignedRequest, Signer, SigningTarget,
     Verifier,

@@ -318,7 +318,7 @@ async fn consent_and_save(
     sources: &Sources,
     open_browser: bool,
     intro: &str,
-) -> Result<crate::config::Secret, Failure> {
+) -> Result<crate::secret::Secret, Failure> {
     let token = crate::sheets::consent::obtain_refresh_token(settings, open_browser, |url| {
         let lead = if intro.is_empty() {
             String::new()

@@ -5,12 +5,10 @@ pub mod env_file;
 pub mod layers;
 pub mod reload;
 pub mod schema;
-mod secret;
 pub mod settings;
 pub mod token_file;
 
 pub use layers::{Layer, Resolved, Sources};
-pub use secret::Secret;
 pub use settings::Settings;
 
 use chrono::{DateTime, Utc};
@@ -421,7 +419,7 @@ mod tests {
         let handle = ConfigHandle::new(s.clone(), load(&s).unwrap());
         assert_eq!(handle.settings().service.refresh_token.expose(), "");
         // What the consent flow does: save the token, then reload.
-        token_file::save(&token_file, &Secret::new("tok")).unwrap();
+        token_file::save(&token_file, &crate::secret::Secret::new("tok")).unwrap();
         assert!(matches!(handle.reload(), ReloadOutcome::Applied { .. }));
         assert_eq!(handle.settings().service.refresh_token.expose(), "tok");
         assert_eq!(handle.reload(), ReloadOutcome::Unchanged);

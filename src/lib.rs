@@ -15,6 +15,7 @@ pub mod logging;
 pub mod objects;
 pub mod parallel;
 pub mod producer;
+pub mod secret;
 pub mod server;
 pub mod sheets;
 pub mod shutdown;

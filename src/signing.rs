@@ -9,7 +9,7 @@ use chrono::{DateTime, Datelike, NaiveDate, TimeDelta, Timelike, Utc};
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
-use crate::config::Secret;
+use crate::secret::Secret;
 
 type HmacSha256 = Hmac<Sha256>;
 

@@ -540,7 +540,7 @@ async fn a_url_signed_with_another_secret_is_refused() {
         },
         &depot::signing::Credentials {
             access_key_id: access_key_id.to_owned(),
-            secret_access_key: depot::config::Secret::new("not-the-embedded-secret"),
+            secret_access_key: depot::secret::Secret::new("not-the-embedded-secret"),
             session_token: None,
         },
         "depot",
@@ -1095,7 +1095,7 @@ async fn records_added_by_the_cli_beside_a_running_daemon_show_up() {
 /// credentials and session token: it verifies with them and with nothing else.
 #[tokio::test]
 async fn with_an_s3_endpoint_urls_are_signed_for_that_service() {
-    use depot::config::Secret;
+    use depot::secret::Secret;
     use depot::signing::{Credentials, PresignedRequest, verify_presigned};
     let dir = temp();
     let added = add_file(dir.path(), "report.pdf", b"%PDF", &["--bucket", "media"]);

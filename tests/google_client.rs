@@ -5,8 +5,8 @@ mod support;
 
 use std::time::Duration;
 
-use depot::config::Secret;
 use depot::config::settings::{Google, Service, TokenStore};
+use depot::secret::Secret;
 use depot::sheets::google::{GoogleError, GoogleSheets};
 use support::fake_google::{Endpoint, FakeConfig, FakeGoogle, Fault, Times};
 

@@ -4,8 +4,8 @@
 
 mod support;
 
-use depot::config::Secret;
 use depot::config::settings::{Storage, Translations};
+use depot::secret::Secret;
 use depot::translations::store::{RedisStore, TranslationStore, version_of};
 use std::path::Path;
 use std::process::Stdio;

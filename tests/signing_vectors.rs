@@ -7,8 +7,8 @@
 //! 5987 of its own, so the fixture checks `files::download::attachment` as well.
 
 use chrono::{DateTime, NaiveDateTime, Utc};
-use depot::config::Secret;
 use depot::files::download::attachment;
+use depot::secret::Secret;
 use depot::signing::{Addressing, Credentials, Signer, SigningTarget};
 use serde_json::Value;
 

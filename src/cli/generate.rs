@@ -6,8 +6,9 @@
 //! and the files of every format are rendered and written on all cores.
 
 use super::{Failure, load_config};
+use crate::config::Sources;
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
-use crate::config::{Secret, Sources};
+use crate::secret::Secret;
 
 use crate::atomic_file::Durability;
 use crate::sheets::{SourceError, consent, source_for};

@@ -1,8 +1,8 @@
 //! The typed settings every part of depot reads. Built only from a validated `Resolved`,
 //! so a `Settings` value is always complete and valid.
 
-use super::Secret;
 use super::layers::{Resolved, Value, absolute};
+use crate::secret::Secret;
 pub use crate::signing::Addressing;
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! The JSON data file that may hold the refresh token (`--config-format json`):
 //! `{"SERVICE_REFRESH_TOKEN": "..."}`, other members kept as they are when saving.
 
-use super::Secret;
+use crate::secret::Secret;
 use std::path::Path;
 
 pub const TOKEN_MEMBER: &str = "SERVICE_REFRESH_TOKEN";

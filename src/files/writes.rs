@@ -352,7 +352,7 @@ mod tests {
             endpoint: Some("https://s3.example.com".into()),
             region: "us-east-1".into(),
             access_key_id: "AKIA1".into(),
-            secret_access_key: crate::config::Secret::new("secret"),
+            secret_access_key: crate::secret::Secret::new("secret"),
             session_token: None,
             addressing: crate::config::settings::Addressing::Path,
             expires_secs: 900,

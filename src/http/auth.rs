@@ -3,8 +3,8 @@
 //! writers always need an admin key, and writes are off when none is configured.
 
 use super::ApiError;
-use crate::config::Secret;
 use crate::config::settings::Auth;
+use crate::secret::Secret;
 use subtle::ConstantTimeEq;
 use warp::http::{HeaderMap, header};
 

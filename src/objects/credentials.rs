@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::Secret;
+use crate::secret::Secret;
 use crate::signing::Credentials;
 
 const FILE_NAME: &str = "credentials.json";

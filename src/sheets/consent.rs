@@ -5,7 +5,8 @@
 //! refresh token where `google.token_store` says.
 
 use crate::config::settings::{Google, Service, Settings, TokenStore};
-use crate::config::{Secret, Sources, env_file, token_file};
+use crate::config::{Sources, env_file, token_file};
+use crate::secret::Secret;
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::sync::mpsc;

@@ -2,8 +2,8 @@
 //! until shortly before it expires), reads one sheet with `values.get` and returns its grid.
 //! Every call has a timeout; no secret ever reaches an error message or a log line.
 
-use crate::config::Secret;
 use crate::config::settings::{Google, Service};
+use crate::secret::Secret;
 use serde_json::Value;
 use std::time::{Duration, Instant};
 use tokio::sync::Mutex;

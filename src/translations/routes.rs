@@ -4,8 +4,8 @@
 
 use super::query::TranslationQuery;
 use super::service::{Rendition, TranslationService};
-use crate::http::ApiError;
 use crate::compression::{self, Encoding};
+use crate::http::ApiError;
 use std::sync::Arc;
 use warp::http::{HeaderMap, HeaderValue, StatusCode, header};
 use warp::reply::Response;

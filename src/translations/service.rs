@@ -13,8 +13,8 @@ use super::query::TranslationQuery;
 use super::store::{
     FileStore, PutOutcome, RedisStore, SledStore, StoreError, StoredDocument, TranslationStore,
 };
-use crate::config::settings::{Storage, Translations as TranslationSettings};
 use crate::compression::{Encoding, MIN_COMPRESS_LEN, compress};
+use crate::config::settings::{Storage, Translations as TranslationSettings};
 use crate::singleflight::SingleFlight;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};

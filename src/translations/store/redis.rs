@@ -330,8 +330,8 @@ pub(crate) mod engines;
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::config::Secret;
     use crate::config::settings::Storage;
+    use crate::secret::Secret;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// Settings for a store on `url` under a prefix no other test uses.
