@@ -26,7 +26,7 @@ pub fn new_key() -> Result<String, getrandom::Error> {
     getrandom::fill(&mut b)?;
     b[6] = (b[6] & 0x0f) | 0x40; // version 4
     b[8] = (b[8] & 0x3f) | 0x80; // RFC 4122 variant
-    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    let hex = crate::hex::encode(&b);
     Ok(format!(
         "{}-{}-{}-{}-{}-original",
         &hex[0..8],

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod compression;
 pub mod config;
 pub mod files;
+pub mod hex;
 pub mod http;
 pub mod logging;
 pub mod objects;

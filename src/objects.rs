@@ -12,7 +12,6 @@ mod s3_error;
 mod temp;
 mod xml;
 
-use std::fmt::Write as _;
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -301,9 +300,7 @@ fn etag(metadata: &Metadata, modified: SystemTime) -> String {
     let digest = hash.finalize();
     let mut etag = String::with_capacity(26);
     etag.push('"');
-    for b in &digest[..12] {
-        let _ = write!(etag, "{b:02x}");
-    }
+    crate::hex::push(&mut etag, &digest[..12]);
     etag.push('"');
     etag
 }

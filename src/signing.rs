@@ -235,7 +235,7 @@ impl Signer {
         );
         let signature = string_to_sign_mac(mac, &stamp, &self.region, &request_hash).finalize();
         url.push_str("&X-Amz-Signature=");
-        url.push_str(hex(&signature.into_bytes()).as_str());
+        crate::hex::push(&mut url, &signature.into_bytes());
         Ok(url)
     }
 }
@@ -502,27 +502,7 @@ fn canonical_path(raw: &str, out: &mut String) -> Result<(), VerifyError> {
     Ok(())
 }
 
-/// Lowercase hex of a 32-byte digest, on the stack.
-struct Hex([u8; 64]);
-
-impl Hex {
-    fn as_str(&self) -> &str {
-        // Only ASCII hex digits are ever written.
-        std::str::from_utf8(&self.0).unwrap_or_default()
-    }
-}
-
-fn hex(bytes: &[u8]) -> Hex {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = [b'0'; 64];
-    for (i, &b) in bytes.iter().take(32).enumerate() {
-        out[2 * i] = HEX[usize::from(b >> 4)];
-        out[2 * i + 1] = HEX[usize::from(b & 0x0f)];
-    }
-    Hex(out)
-}
-
-fn canonical_request_hash(method: &str, path: &str, query: &str, host: &str) -> Hex {
+fn canonical_request_hash(method: &str, path: &str, query: &str, host: &str) -> String {
     let mut hash = Sha256::new();
     for part in [
         method,
@@ -536,14 +516,14 @@ fn canonical_request_hash(method: &str, path: &str, query: &str, host: &str) -> 
     ] {
         hash.update(part.as_bytes());
     }
-    hex(&hash.finalize())
+    crate::hex::encode(&hash.finalize())
 }
 
 fn string_to_sign_mac(
     mut mac: HmacSha256,
     stamp: &AmzDate,
     region: &str,
-    request_hash: &Hex,
+    request_hash: &str,
 ) -> HmacSha256 {
     for part in [
         ALGORITHM,
@@ -556,7 +536,7 @@ fn string_to_sign_mac(
         "/s3/",
         TERMINATOR,
         "\n",
-        request_hash.as_str(),
+        request_hash,
     ] {
         mac.update(part.as_bytes());
     }

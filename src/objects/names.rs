@@ -11,7 +11,6 @@
 //! `a%2F`, file `b`) live side by side, as S3 allows; `a//b` is `a%2F/%2F/b`; and a key
 //! without `/`, `%` or `\` (every key depot makes) is a file under its own name.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use sha2::{Digest, Sha256};
@@ -164,9 +163,7 @@ fn fit(name: String, max: usize, segment: &str) -> String {
     let mut short = String::with_capacity(cut + HASH_MARK.len() + 64);
     short.push_str(&name[..cut]);
     short.push_str(HASH_MARK);
-    for b in Sha256::digest(segment.as_bytes()) {
-        let _ = write!(short, "{b:02x}");
-    }
+    crate::hex::push(&mut short, &Sha256::digest(segment.as_bytes()));
     short
 }
 

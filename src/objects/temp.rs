@@ -101,5 +101,5 @@ pub(super) fn random_name(dir: &Path) -> Result<String, ObjectError> {
         path: dir.to_owned(),
         source: io::Error::other(e),
     })?;
-    Ok(random.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(crate::hex::encode(&random))
 }

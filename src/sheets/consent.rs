@@ -87,7 +87,7 @@ pub fn consent_url(
 fn random_state() -> Result<String, ConsentError> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| ConsentError::Random(e.to_string()))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(crate::hex::encode(&bytes))
 }
 
 /// What the browser brought back.

@@ -259,7 +259,7 @@ impl TranslationService {
         hasher.update([0]);
         hasher.update(query.cache_key().as_bytes());
         let digest = hasher.finalize();
-        let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+        let hex = crate::hex::encode(&digest[..16]);
         format!("\"{hex}\"")
     }
 

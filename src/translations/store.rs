@@ -40,15 +40,7 @@ impl StoredDocument {
 /// The content hash of a document.
 pub fn version_of(document: &Document) -> Result<String, StoreError> {
     let json = serde_json::to_vec(document).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    Ok(hex(&Sha256::digest(&json)))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    Ok(crate::hex::encode(&Sha256::digest(&json)))
 }
 
 /// What storing a document did.
