@@ -4,10 +4,10 @@
 //! exists exactly when its record does" can be restored after a `kill -9` at any point.
 //! Used by `POST /files`, `DELETE /file` and `depot files add`; no HTTP here.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{FileRecord, FilesDb, FilesRepo, NewFileRecord, Permission, RecordError, RepoError};
+use super::{FileRecord, FilesDb, NewFileRecord, Permission, RecordError, RepoError};
 use crate::config::settings::Signing;
 use crate::objects::{IntentOp, ObjectError, ObjectStore, object_path};
 
@@ -205,9 +205,12 @@ pub struct Recovery {
 /// Finishes the writes that killed processes left half done: removes their temp files,
 /// and for each intent nobody holds, removes the object when no record of it exists. Live
 /// writers (this daemon's or a `depot files add` beside it) hold their files locked and
-/// are left alone, so this is safe at any time; the daemon runs it at start.
-pub fn recover(database: &Path, objects: &ObjectStore) -> Result<Recovery, RepoError> {
-    let repo = FilesRepo::open(database)?;
+/// are left alone, so this is safe at any time; the daemon runs it at start. `lookup`
+/// finds a record by key in whichever backend holds the records.
+pub fn recover(
+    objects: &ObjectStore,
+    mut lookup: impl FnMut(&str) -> Result<Option<FileRecord>, RepoError>,
+) -> Result<Recovery, RepoError> {
     let mut recovery = Recovery {
         temp_files: objects.sweep_dead_temp_files(),
         ..Recovery::default()
@@ -218,9 +221,7 @@ pub fn recover(database: &Path, objects: &ObjectStore) -> Result<Recovery, RepoE
             unfinished.finish();
             continue;
         };
-        let has_record = repo
-            .get_by_key(&intent.key)?
-            .is_some_and(|record| record.bucket == intent.bucket);
+        let has_record = lookup(&intent.key)?.is_some_and(|record| record.bucket == intent.bucket);
         if !has_record {
             match objects.delete(&intent.bucket, &intent.key) {
                 Ok(()) => recovery.orphans_removed += 1,
@@ -290,7 +291,7 @@ mod tests {
     fn recovery_pairs_objects_with_records_and_leaves_the_rest_alone() {
         let dir = tempfile::tempdir().unwrap();
         let database = dir.path().join("files.sqlite3");
-        let mut repo = FilesRepo::open(&database).unwrap();
+        let mut repo = crate::files::FilesRepo::open(&database).unwrap();
         let store = ObjectStore::open(dir.path().join("objects")).unwrap();
 
         // An upload killed after its object, before its record.
@@ -319,7 +320,7 @@ mod tests {
         store.put("bkt", "placed/by/hand", b"operator's").unwrap();
         std::fs::write(dir.path().join("objects/.tmp/put-dead"), b"half").unwrap();
 
-        let recovery = recover(&database, &store).unwrap();
+        let recovery = recover(&store, |k| repo.get_by_key(k)).unwrap();
         assert_eq!(
             recovery,
             Recovery {
@@ -338,7 +339,10 @@ mod tests {
             assert!(store.stat("bkt", kept).is_ok(), "{kept}");
         }
         // Nothing is left to resolve but the live write, which finishes on its own.
-        assert_eq!(recover(&database, &store).unwrap(), Recovery::default());
+        assert_eq!(
+            recover(&store, |k| repo.get_by_key(k)).unwrap(),
+            Recovery::default()
+        );
         live.finish();
         assert!(store.unfinished().is_empty());
     }

@@ -148,7 +148,7 @@ impl From<crate::files::RepoError> for ApiError {
             E::NotFound { .. } => ApiError::NotFound(e.to_string()),
             E::Conflict { .. } => ApiError::Conflict(e.to_string()),
             E::Invalid(e) => e.into(),
-            E::Busy { .. } => ApiError::Unavailable(e.to_string()),
+            E::Busy { .. } | E::Unreachable { .. } => ApiError::Unavailable(e.to_string()),
             other => ApiError::Internal(other.detail()),
         }
     }
