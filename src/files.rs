@@ -13,6 +13,7 @@ pub mod query;
 pub mod record;
 pub mod repo;
 pub mod routes;
+pub mod s3;
 pub mod seed;
 pub mod store;
 pub mod writes;
