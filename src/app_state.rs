@@ -50,7 +50,8 @@ pub enum OpenError {
 }
 
 impl AppState {
-    /// Creates the data folder and opens every store the settings name (blocking).
+    /// Creates the data folder and opens every store the settings name (blocking: call it
+    /// on a blocking thread of a tokio runtime, as `spawn_blocking` does).
     pub fn open(config: ConfigHandle) -> Result<AppState, OpenError> {
         let settings = config.settings();
         let data_dir = &settings.server.data_dir;
@@ -59,11 +60,15 @@ impl AppState {
             reason: e.to_string(),
         })?;
         let embedded_credentials = EmbeddedCredentials::load_or_create(data_dir)?;
-        let files = FilesDb::open(&settings.database.path)?;
+        let files =
+            tokio::runtime::Handle::current().block_on(FilesDb::open_for(&settings.database))?;
         let objects = if settings.objects.enabled {
             let store = ObjectStore::open(settings.objects.root.clone())?;
             // Writes a killed daemon left half done (the counts are logged).
-            crate::files::writes::recover(&settings.database.path, &store)?;
+            let runtime = tokio::runtime::Handle::current();
+            crate::files::writes::recover(&store, |key| {
+                runtime.block_on(files.get_by_key(key.to_owned()))
+            })?;
             Some(Arc::new(ObjectsEndpoint {
                 store: Arc::new(store),
                 verifier: Verifier::new(

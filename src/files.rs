@@ -1,6 +1,6 @@
-//! File records: the model, the `GET /files` query, the SQLite repository with its
-//! migrations, the async pool handed to the HTTP layer, the writes that pair a record
-//! with its object, download names, bulk import and the seeder. No HTTP outside `routes`:
+//! File records: the model, the `GET /files` query, the backends (SQLite with its
+//! migrations, PostgreSQL) behind one trait and the handle with its read cache given to
+//! the HTTP layer, the writes that pair a record with its object, download names, bulk import and the seeder. No HTTP outside `routes`:
 //! handlers call these and map the error variants to statuses.
 
 pub mod cache;
@@ -8,17 +8,20 @@ pub mod download;
 pub mod import;
 pub mod migrations;
 pub mod pool;
+pub mod postgres;
 pub mod query;
 pub mod record;
 pub mod repo;
 pub mod routes;
+pub mod s3;
 pub mod seed;
+pub mod store;
 pub mod writes;
 
-pub use pool::FilesDb;
 pub use query::{ListQuery, QueryError, key_from_params};
 pub use record::{FileRecord, NewFileRecord, Permission, RecordError};
 pub use repo::{FilesRepo, Page, RepoError};
+pub use store::{FilesDb, RecordStore};
 
 /// A new record key: a random UUID v4 plus `-original` (SPEC §3).
 pub fn new_key() -> Result<String, getrandom::Error> {

@@ -41,10 +41,7 @@ pub async fn serve_state(
     shutdown: Shutdown,
 ) -> Result<(), ServeError> {
     let config = state.config.clone();
-    if let Err(e) = state
-        .files
-        .enable_read_cache(&config.settings().database.path, shutdown.clone())
-    {
+    if let Err(e) = state.files.enable_read_cache(shutdown.clone()).await {
         tracing::warn!(error = %e.detail(), "file record reads are not cached");
     }
     if let Ok(addr) = listener.local_addr() {

@@ -1,6 +1,7 @@
-//! AWS Signature V4 in its query-string form (presigned GET, `UNSIGNED-PAYLOAD`, service
-//! `s3`): `Signer` makes the `signedUrl` of `GET /file` for any S3-compatible store, and
-//! `Verifier` checks such URLs for the embedded object store. Pure: time is a parameter.
+//! AWS Signature V4 for service `s3`: `Signer` makes the `signedUrl` of `GET /file`
+//! (query-string form, `UNSIGNED-PAYLOAD`) and signs object writes in the `Authorization`
+//! header (`sign_headers`, for PUT/DELETE at an S3 endpoint); `Verifier` checks presigned
+//! URLs for the embedded object store. Pure: time is a parameter.
 
 use std::fmt::{self, Write as _};
 use std::sync::{Mutex, PoisonError};
@@ -142,51 +143,23 @@ impl Signer {
         if !(MIN_EXPIRES_SECS..=MAX_EXPIRES_SECS).contains(&expires_secs) {
             return Err(SigningError::Expiry(expires_secs));
         }
-        if bucket.is_empty() || bucket.contains('/') {
-            return Err(SigningError::Bucket(bucket.to_owned()));
-        }
-        // As botocore: a bucket that cannot be a host name goes in the path instead.
-        let virtual_host = self.addressing == Addressing::VirtualHost
-            && is_virtual_hostable(bucket, self.endpoint.scheme == "http");
-        if key.is_empty() {
-            return Err(SigningError::EmptyKey);
-        }
+        let token = self.credentials.session_token.as_ref().map(Secret::expose);
+        let extra = 256
+            + self.credentials.access_key_id.len()
+            + token.map_or(0, |t| 3 * t.len())
+            + params
+                .iter()
+                .map(|(n, v)| 3 * (n.len() + v.len()) + 2)
+                .sum::<usize>();
+        let ObjectUrl {
+            mut url,
+            host_start,
+            path_start,
+        } = self.object_url(bucket, key, extra)?;
         if let Some((name, _)) = params.iter().find(|(name, _)| is_auth_param(name)) {
             return Err(SigningError::ReservedParam((*name).to_owned()));
         }
         let stamp = AmzDate::from_time(now).ok_or(SigningError::Time(now))?;
-        let token = self.credentials.session_token.as_ref().map(Secret::expose);
-
-        // The URL is built once; the canonical request is hashed from slices of it, so the
-        // path and query that are signed are exactly the ones sent.
-        let mut url = String::with_capacity(
-            256 + self.endpoint.host.len()
-                + self.endpoint.prefix.len()
-                + bucket.len()
-                + 3 * key.len()
-                + self.credentials.access_key_id.len()
-                + token.map_or(0, |t| 3 * t.len())
-                + params
-                    .iter()
-                    .map(|(n, v)| 3 * (n.len() + v.len()) + 2)
-                    .sum::<usize>(),
-        );
-        url.push_str(self.endpoint.scheme);
-        url.push_str("://");
-        let host_start = url.len();
-        if virtual_host {
-            url.push_str(bucket);
-            url.push('.');
-        }
-        url.push_str(&self.endpoint.host);
-        let path_start = url.len();
-        url.push_str(&self.endpoint.prefix);
-        if !virtual_host {
-            url.push('/');
-            encode_into(&mut url, bucket.as_bytes(), false);
-        }
-        url.push('/');
-        encode_into(&mut url, key.as_bytes(), true);
         let path_end = url.len();
         url.push('?');
         for (name, value) in params {
@@ -237,6 +210,140 @@ impl Signer {
         url.push_str("&X-Amz-Signature=");
         crate::hex::push(&mut url, &signature.into_bytes());
         Ok(url)
+    }
+}
+
+/// Where an object is: its URL (scheme, host, path; nothing after) and the offsets of the
+/// host and the path in it.
+struct ObjectUrl {
+    url: String,
+    host_start: usize,
+    path_start: usize,
+}
+
+/// A request signed in its `Authorization` header: send `headers` with it as they are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedRequest {
+    pub url: String,
+    /// Lower-case names: `authorization`, `x-amz-content-sha256`, `x-amz-date`, and
+    /// `x-amz-security-token` with temporary credentials (`host` is the URL's).
+    pub headers: Vec<(String, String)>,
+}
+
+/// The payload hash of a request whose body is not hashed (streamed uploads).
+pub const UNSIGNED_PAYLOAD: &str = "UNSIGNED-PAYLOAD";
+
+impl Signer {
+    /// The URL of `bucket`/`key`, path-style or virtual-host as configured (botocore's
+    /// rule: a bucket that cannot be a host name goes in the path), with room for `extra`
+    /// more bytes.
+    fn object_url(&self, bucket: &str, key: &str, extra: usize) -> Result<ObjectUrl, SigningError> {
+        if bucket.is_empty() || bucket.contains('/') {
+            return Err(SigningError::Bucket(bucket.to_owned()));
+        }
+        if key.is_empty() {
+            return Err(SigningError::EmptyKey);
+        }
+        let virtual_host = self.addressing == Addressing::VirtualHost
+            && is_virtual_hostable(bucket, self.endpoint.scheme == "http");
+        let mut url = String::with_capacity(
+            extra
+                + self.endpoint.host.len()
+                + self.endpoint.prefix.len()
+                + bucket.len()
+                + 3 * key.len(),
+        );
+        url.push_str(self.endpoint.scheme);
+        url.push_str("://");
+        let host_start = url.len();
+        if virtual_host {
+            url.push_str(bucket);
+            url.push('.');
+        }
+        url.push_str(&self.endpoint.host);
+        let path_start = url.len();
+        url.push_str(&self.endpoint.prefix);
+        if !virtual_host {
+            url.push('/');
+            encode_into(&mut url, bucket.as_bytes(), false);
+        }
+        url.push('/');
+        encode_into(&mut url, key.as_bytes(), true);
+        Ok(ObjectUrl {
+            url,
+            host_start,
+            path_start,
+        })
+    }
+
+    /// Signs `method` on `bucket`/`key` (no query) in the `Authorization` header, as S3's
+    /// PUT/DELETE object calls are. `payload_sha256` is the hex SHA-256 of the body, or
+    /// `UNSIGNED_PAYLOAD` for a streamed one. `extra_headers` (lower-case names, values as
+    /// sent) are signed too; the caller sends them.
+    pub fn sign_headers(
+        &self,
+        method: &str,
+        bucket: &str,
+        key: &str,
+        now: DateTime<Utc>,
+        payload_sha256: &str,
+        extra_headers: &[(&str, &str)],
+    ) -> Result<SignedRequest, SigningError> {
+        let ObjectUrl {
+            url,
+            host_start,
+            path_start,
+        } = self.object_url(bucket, key, 0)?;
+        let stamp = AmzDate::from_time(now).ok_or(SigningError::Time(now))?;
+        let mut headers: Vec<(String, String)> = vec![
+            ("host".to_owned(), url[host_start..path_start].to_owned()),
+            ("x-amz-content-sha256".to_owned(), payload_sha256.to_owned()),
+            ("x-amz-date".to_owned(), stamp.as_str().to_owned()),
+        ];
+        if let Some(token) = &self.credentials.session_token {
+            headers.push(("x-amz-security-token".to_owned(), token.expose().to_owned()));
+        }
+        headers.extend(
+            extra_headers
+                .iter()
+                .map(|(n, v)| (n.to_ascii_lowercase(), (*v).trim().to_owned())),
+        );
+        headers.sort();
+        let signed_names = headers
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(";");
+        let mut hash = Sha256::new();
+        for part in [method, "\n", &url[path_start..], "\n\n"] {
+            hash.update(part.as_bytes());
+        }
+        for (name, value) in &headers {
+            hash.update(name.as_bytes());
+            hash.update(b":");
+            hash.update(value.as_bytes());
+            hash.update(b"\n");
+        }
+        for part in ["\n", &signed_names, "\n", payload_sha256] {
+            hash.update(part.as_bytes());
+        }
+        let request_hash = crate::hex::encode(&hash.finalize());
+        let mac = self.keys.signing_mac(
+            self.credentials.secret_access_key.expose(),
+            stamp.date(),
+            &self.region,
+        );
+        let signature = string_to_sign_mac(mac, &stamp, &self.region, &request_hash).finalize();
+        let authorization = format!(
+            "{ALGORITHM} Credential={}/{}/{}/s3/{TERMINATOR},SignedHeaders={signed_names},Signature={}",
+            self.credentials.access_key_id,
+            stamp.date(),
+            self.region,
+            crate::hex::encode(&signature.into_bytes())
+        );
+        headers.retain(|(n, _)| n != "host");
+        headers.push(("authorization".to_owned(), authorization));
+        Ok(SignedRequest { url, headers })
     }
 }
 

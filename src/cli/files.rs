@@ -6,7 +6,7 @@ use crate::config::Sources;
 use crate::config::layers::absolute;
 use crate::files::import::ImportError;
 use crate::files::writes::{Content, Upload, Uploads};
-use crate::files::{FilesDb, FilesRepo, Permission, import, seed};
+use crate::files::{FilesDb, Permission, import, seed};
 use crate::objects::ObjectStore;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -32,7 +32,7 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
     }
     let runtime = super::runtime()?;
     runtime.block_on(async {
-        let files = FilesDb::open(&settings.database.path)?;
+        let files = FilesDb::open_for(&settings.database).await?;
         let objects = settings
             .objects
             .enabled
@@ -64,9 +64,13 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
 /// Loads records (JSON lines or CSV) in one transaction: all rows or none.
 pub fn import(sources: &Sources, file: PathBuf) -> Result<(), Failure> {
     let settings = load_config(sources)?.settings;
-    let mut repo = FilesRepo::open(&settings.database.path)?;
     let path = absolute(file.clone());
-    let count = import::import_file(&mut repo, &path).map_err(|e| match e {
+    let runtime = super::runtime()?;
+    let files = runtime.block_on(FilesDb::open_for(&settings.database))?;
+    let imported = import::read_rows(&path).and_then(|rows| {
+        import::insert_rows_with(rows, |records| runtime.block_on(files.bulk_insert(records)))
+    });
+    let count = imported.map_err(|e| match e {
         // These name the file already.
         ImportError::Read { .. } | ImportError::NotUtf8 { .. } | ImportError::Repo(_) => {
             Failure::from(e)

@@ -109,6 +109,13 @@ pub const KEYS: &[Key] = &[
     key("database.path", "DEPOT_DATABASE_PATH", "", Kind::Text)
         .restart()
         .doc("SQLite file of the file records; empty means <data_dir>/depot.sqlite3"),
+    key("database.url", "DEPOT_DATABASE_URL", "", Kind::Text)
+        .secret()
+        .restart()
+        .doc("PostgreSQL for the file records (postgres://user:password@host:port/db), shared by every node; empty keeps SQLite at database.path"),
+    key("database.pool_size", "DEPOT_DATABASE_POOL_SIZE", "16", Kind::Integer { min: 1, max: 1024 })
+        .restart()
+        .doc("most PostgreSQL connections one process opens (with database.url)"),
     key("files.default_limit", "DEPOT_FILES_DEFAULT_LIMIT", "25", Kind::Integer { min: 1, max: 10_000 })
         .doc("page size of GET /files when no limit is given"),
     key("files.max_limit", "DEPOT_FILES_MAX_LIMIT", "100", Kind::Integer { min: 1, max: 10_000 })

@@ -35,6 +35,9 @@ pub struct Server {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Database {
     pub path: PathBuf,
+    /// PostgreSQL URL; empty keeps SQLite at `path`.
+    pub url: Secret,
+    pub pool_size: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -279,6 +282,8 @@ impl Settings {
             },
             database: Database {
                 path: in_data("database.path", "depot.sqlite3"),
+                url: Secret::new(text("database.url")),
+                pool_size: int("database.pool_size"),
             },
             files: Files {
                 default_limit: int("files.default_limit"),

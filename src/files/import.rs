@@ -95,6 +95,11 @@ pub enum ImportError {
 
 /// Reads, checks and inserts every record of `path`, or none. Returns how many were added.
 pub fn import_file(repo: &mut FilesRepo, path: &Path) -> Result<usize, ImportError> {
+    insert_rows(repo, read_rows(path)?)
+}
+
+/// Reads and checks every record of `path` (JSON lines or CSV).
+pub fn read_rows(path: &Path) -> Result<Vec<ImportRow>, ImportError> {
     let shown = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| ImportError::Read {
         path: shown.clone(),
@@ -102,24 +107,31 @@ pub fn import_file(repo: &mut FilesRepo, path: &Path) -> Result<usize, ImportErr
     })?;
     let text = String::from_utf8(bytes).map_err(|_| ImportError::NotUtf8 { path: shown })?;
     let format = ImportFormat::detect(path, &text);
-    let rows = parse_records(&text, format, Utc::now())?;
-    insert_rows(repo, rows)
+    parse_records(&text, format, Utc::now())
 }
 
 /// One transaction for all rows; a key already in the database names its line.
 pub fn insert_rows(repo: &mut FilesRepo, rows: Vec<ImportRow>) -> Result<usize, ImportError> {
+    insert_rows_with(rows, |records| repo.insert_many(records))
+}
+
+/// `insert_rows` through any all-or-nothing bulk insert (`FilesDb::bulk_insert` for the
+/// backend in use): a key already in the database names its line.
+pub fn insert_rows_with(
+    rows: Vec<ImportRow>,
+    insert_all: impl FnOnce(Vec<NewFileRecord>) -> Result<usize, RepoError>,
+) -> Result<usize, ImportError> {
     let lines: HashMap<String, u64> = rows
         .iter()
         .map(|r| (r.record.key.clone(), r.line))
         .collect();
-    repo.insert_many(rows.into_iter().map(|r| r.record).collect())
-        .map_err(|e| match e {
-            RepoError::Conflict { key } => ImportError::KeyExists {
-                line: lines.get(&key).copied().unwrap_or(0),
-                key,
-            },
-            other => ImportError::Repo(other),
-        })
+    insert_all(rows.into_iter().map(|r| r.record).collect()).map_err(|e| match e {
+        RepoError::Conflict { key } => ImportError::KeyExists {
+            line: lines.get(&key).copied().unwrap_or(0),
+            key,
+        },
+        other => ImportError::Repo(other),
+    })
 }
 
 /// Parses and checks every row; `now` is the creation time of rows without `createdAt`.

@@ -1,14 +1,16 @@
-//! `FilesDb`: the handle the HTTP layer shares (Clone, Send, Sync). One writer connection
-//! and a few reader connections (WAL lets reads run beside a write), each behind a std
-//! mutex; every call runs on tokio's blocking pool so SQLite never stalls an async thread.
+//! `SqliteStore`: the SQLite backend of the file records. One writer connection and a few
+//! reader connections (WAL lets reads run beside a write), each behind a std mutex; every
+//! call runs on tokio's blocking pool so SQLite never stalls an async thread.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+
+use futures_util::future::BoxFuture;
 use tokio::sync::Semaphore;
 
-use super::cache::ReadCache;
+use super::store::RecordStore;
 
 use super::query::ListQuery;
 use super::record::{FileRecord, NewFileRecord, Permission};
@@ -17,14 +19,15 @@ use super::repo::{FilesRepo, Page, RepoError};
 /// Upper bound on reader connections, whatever the core count.
 const MAX_READERS: usize = 8;
 
-#[derive(Clone)]
-pub struct FilesDb {
+/// How often the daemon asks the database whether another process wrote: the longest a
+/// cached read can miss such a write (SQLite's `PRAGMA data_version`, PostgreSQL's change
+/// counter as the fallback of its notifications).
+pub const EXTERNAL_WRITE_POLL: Duration = Duration::from_millis(100);
+
+/// The SQLite backend: one writer, a few readers and a watcher connection.
+pub struct SqliteStore {
     inner: Arc<Inner>,
 }
-
-/// How often the daemon asks SQLite whether another process wrote (`PRAGMA
-/// data_version`): the longest a cached read can miss such a write.
-pub const EXTERNAL_WRITE_POLL: Duration = Duration::from_millis(100);
 
 struct Inner {
     writer: Mutex<FilesRepo>,
@@ -34,144 +37,39 @@ struct Inner {
     /// load that parking and waking costs more than the query.
     free_readers: Arc<Semaphore>,
     next_reader: AtomicUsize,
-    /// Read results, once the daemon enables caching (see `enable_read_cache`).
-    cache: OnceLock<Arc<ReadCache>>,
+    /// Its own connection: `data_version` changes when *another* connection commits, so
+    /// it must never be one of the readers (or the writer).
+    watcher: Arc<Mutex<FilesRepo>>,
 }
 
-impl FilesDb {
+impl SqliteStore {
     /// Opens and migrates the database, with one reader per core (at most 8).
     /// Blocking: call it at start-up, before serving.
-    pub fn open(path: impl AsRef<Path>) -> Result<FilesDb, RepoError> {
+    pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore, RepoError> {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Self::open_with_readers(path, cores.min(MAX_READERS))
     }
 
-    pub fn open_with_readers(path: impl AsRef<Path>, readers: usize) -> Result<FilesDb, RepoError> {
+    pub fn open_with_readers(
+        path: impl AsRef<Path>,
+        readers: usize,
+    ) -> Result<SqliteStore, RepoError> {
         let path = path.as_ref();
         // The writer migrates first, so readers always see the latest schema.
         let writer = FilesRepo::open(path)?;
         let readers = (0..readers.max(1))
             .map(|_| FilesRepo::open_reader(path).map(Mutex::new))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(FilesDb {
+        let watcher = Arc::new(Mutex::new(FilesRepo::open_reader(path)?));
+        Ok(SqliteStore {
             inner: Arc::new(Inner {
-                cache: OnceLock::new(),
                 writer: Mutex::new(writer),
                 free_readers: Arc::new(Semaphore::new(readers.len())),
                 readers,
                 next_reader: AtomicUsize::new(0),
+                watcher,
             }),
         })
-    }
-
-    /// Caches reads from now on, invalidated by this handle's writes at once and by other
-    /// processes' writes within `EXTERNAL_WRITE_POLL` (a task polls until `shutdown`).
-    /// Needs a tokio runtime; every clone of this handle shares the cache.
-    pub fn enable_read_cache(
-        &self,
-        path: impl AsRef<Path>,
-        shutdown: crate::shutdown::Shutdown,
-    ) -> Result<(), RepoError> {
-        let watcher = FilesRepo::open_reader(path.as_ref())?;
-        // The baseline is read before anything is cached: a write landing between the
-        // first cached read and the first poll must count as a change.
-        let mut seen = watcher.data_version()?;
-        let cache = Arc::new(ReadCache::default());
-        if self.inner.cache.set(cache.clone()).is_err() {
-            return Ok(());
-        }
-        tokio::spawn(async move {
-            let watcher = Arc::new(Mutex::new(watcher));
-            loop {
-                tokio::select! {
-                    _ = shutdown.wait() => return,
-                    _ = tokio::time::sleep(EXTERNAL_WRITE_POLL) => {}
-                }
-                let conn = watcher.clone();
-                let version = tokio::task::spawn_blocking(move || lock(&conn).data_version()).await;
-                match version {
-                    Ok(Ok(v)) => {
-                        if v != seen {
-                            cache.invalidate();
-                            seen = v;
-                        }
-                    }
-                    // Unknown state: serve nothing stale.
-                    _ => cache.invalidate(),
-                }
-            }
-        });
-        Ok(())
-    }
-
-    fn cache(&self) -> Option<&Arc<ReadCache>> {
-        self.inner.cache.get()
-    }
-
-    pub async fn insert(&self, record: NewFileRecord) -> Result<FileRecord, RepoError> {
-        self.write(move |repo| repo.insert(record)).await
-    }
-
-    pub async fn insert_many(&self, records: Vec<NewFileRecord>) -> Result<usize, RepoError> {
-        self.write(move |repo| repo.insert_many(records)).await
-    }
-
-    pub async fn delete_by_key(&self, key: String) -> Result<FileRecord, RepoError> {
-        self.write(move |repo| repo.delete_by_key(&key)).await
-    }
-
-    pub async fn get_by_key(&self, key: String) -> Result<Option<FileRecord>, RepoError> {
-        let Some(cache) = self.cache() else {
-            return self.read(move |repo| repo.get_by_key(&key)).await;
-        };
-        if let Some(hit) = cache.record(&key) {
-            return Ok(hit);
-        }
-        let generation = cache.generation();
-        let lookup = key.clone();
-        let record = cache
-            .record_flight
-            .run((generation, key.clone()), || {
-                self.read(move |repo| repo.get_by_key(&lookup))
-            })
-            .await?;
-        cache.put_record(generation, key, record.clone());
-        Ok(record)
-    }
-
-    pub async fn list(
-        &self,
-        query: ListQuery,
-        include_private: bool,
-    ) -> Result<Arc<Page>, RepoError> {
-        let Some(cache) = self.cache() else {
-            return self
-                .read(move |repo| repo.list(&query, include_private))
-                .await
-                .map(Arc::new);
-        };
-        if let Some(hit) = cache.list(&query, include_private) {
-            return Ok(hit);
-        }
-        let generation = cache.generation();
-        let asked = query.clone();
-        let page = cache
-            .list_flight
-            .run(
-                (generation, query.clone(), include_private),
-                || async move {
-                    self.read(move |repo| repo.list(&asked, include_private))
-                        .await
-                        .map(Arc::new)
-                },
-            )
-            .await?;
-        cache.put_list(generation, query, include_private, page.clone());
-        Ok(page)
-    }
-
-    pub async fn count(&self, permission: Option<Permission>) -> Result<u64, RepoError> {
-        self.read(move |repo| repo.count(permission)).await
     }
 
     async fn read<T, F>(&self, f: F) -> Result<T, RepoError>
@@ -199,14 +97,52 @@ impl FilesDb {
         F: FnOnce(&mut FilesRepo) -> Result<T, RepoError> + Send + 'static,
     {
         let inner = Arc::clone(&self.inner);
-        let result = tokio::task::spawn_blocking(move || f(&mut lock(&inner.writer)))
+        tokio::task::spawn_blocking(move || f(&mut lock(&inner.writer)))
             .await
-            .map_err(|_| RepoError::Task)?;
-        // Also after a failed write: it may have changed something before failing.
-        if let Some(cache) = self.cache() {
-            cache.invalidate();
-        }
-        result
+            .map_err(|_| RepoError::Task)?
+    }
+}
+
+impl RecordStore for SqliteStore {
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn insert(&self, new: NewFileRecord) -> BoxFuture<'_, Result<FileRecord, RepoError>> {
+        Box::pin(self.write(move |repo| repo.insert(new)))
+    }
+
+    fn insert_many(&self, records: Vec<NewFileRecord>) -> BoxFuture<'_, Result<usize, RepoError>> {
+        Box::pin(self.write(move |repo| repo.insert_many(records)))
+    }
+
+    fn get_by_key(&self, key: String) -> BoxFuture<'_, Result<Option<FileRecord>, RepoError>> {
+        Box::pin(self.read(move |repo| repo.get_by_key(&key)))
+    }
+
+    fn delete_by_key(&self, key: String) -> BoxFuture<'_, Result<FileRecord, RepoError>> {
+        Box::pin(self.write(move |repo| repo.delete_by_key(&key)))
+    }
+
+    fn count(&self, permission: Option<Permission>) -> BoxFuture<'_, Result<u64, RepoError>> {
+        Box::pin(self.read(move |repo| repo.count(permission)))
+    }
+
+    fn list(
+        &self,
+        query: ListQuery,
+        include_private: bool,
+    ) -> BoxFuture<'_, Result<Page, RepoError>> {
+        Box::pin(self.read(move |repo| repo.list(&query, include_private)))
+    }
+
+    fn change_marker(&self) -> BoxFuture<'_, Result<i64, RepoError>> {
+        let watcher = Arc::clone(&self.inner.watcher);
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || lock(&watcher).data_version())
+                .await
+                .map_err(|_| RepoError::Task)?
+        })
     }
 }
 
@@ -248,6 +184,8 @@ mod tests {
             created_at: None,
         }
     }
+
+    use crate::files::FilesDb;
 
     fn assert_send_sync_clone<T: Send + Sync + Clone>() {}
 

@@ -59,6 +59,25 @@ pub enum RepoError {
     },
     #[error("the database task stopped unexpectedly")]
     Task,
+    /// Display is only the operation: SQL text stays in `source` for the logs.
+    #[error("database error while {op}")]
+    Postgres {
+        op: &'static str,
+        #[source]
+        source: tokio_postgres::Error,
+    },
+    /// The server is down, refusing or restarting: answered 503 and passes by itself.
+    #[error("the files database (PostgreSQL) is unreachable while {op}; try again")]
+    Unreachable {
+        op: &'static str,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The URL holds a password, so the parse error is not repeated.
+    #[error("database.url is not a valid postgres://user:password@host:port/db URL")]
+    BadUrl,
+    #[error("the files database holds an invalid value: {what}")]
+    Corrupt { what: &'static str },
 }
 
 impl RepoError {
@@ -427,12 +446,25 @@ pub(crate) struct ListPlan {
     nothing: bool,
 }
 
+/// The permission a list request is restricted to (`Some(None)`: both), or `None` when
+/// it can match nothing (private records asked for without access). Every backend
+/// applies the same rule through this.
+pub(crate) fn effective_permission(
+    query: &ListQuery,
+    include_private: bool,
+) -> Option<Option<Permission>> {
+    match (include_private, query.permission) {
+        (true, p) => Some(p),
+        (false, None | Some(Permission::Public)) => Some(Some(Permission::Public)),
+        (false, Some(Permission::Private)) => None,
+    }
+}
+
 impl ListPlan {
     pub(crate) fn new(query: &ListQuery, include_private: bool) -> ListPlan {
-        let (permission, nothing) = match (include_private, query.permission) {
-            (true, p) => (p, false),
-            (false, None | Some(Permission::Public)) => (Some(Permission::Public), false),
-            (false, Some(Permission::Private)) => (Some(Permission::Private), true),
+        let (permission, nothing) = match effective_permission(query, include_private) {
+            Some(p) => (p, false),
+            None => (Some(Permission::Private), true),
         };
         let name = match query.file_name.as_deref() {
             None | Some("") => NameFilter::None,

@@ -2,6 +2,7 @@
 //! the repository, the signer or `writes`, answer. Every error goes through `ApiError`.
 
 use super::query::download_from_params;
+use super::s3::S3Objects;
 use super::writes::{self, Content, DEFAULT_BUCKET, Upload, Uploads};
 use super::{FileRecord, FilesDb, ListQuery, Permission, download, key_from_params};
 use crate::config::Settings;
@@ -133,7 +134,11 @@ pub async fn delete_file(
 ) -> Result<Response, ApiError> {
     auth::require_admin(&headers, &settings.auth)?;
     let key = key_from_params(&params)?;
-    writes::delete(&files, objects.as_ref(), key).await?;
+    let s3 = S3Objects::from_settings(&settings.signing).map_err(writes::WriteError::from)?;
+    match s3 {
+        Some(s3) => writes::delete_s3(&files, &s3, key).await?,
+        None => writes::delete(&files, objects.as_ref(), key).await?,
+    }
     Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
 }
 

@@ -4,10 +4,11 @@
 //! exists exactly when its record does" can be restored after a `kill -9` at any point.
 //! Used by `POST /files`, `DELETE /file` and `depot files add`; no HTTP here.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{FileRecord, FilesDb, FilesRepo, NewFileRecord, Permission, RecordError, RepoError};
+use super::s3::{Body, S3Error, S3Objects};
+use super::{FileRecord, FilesDb, NewFileRecord, Permission, RecordError, RepoError};
 use crate::config::settings::Signing;
 use crate::objects::{IntentOp, ObjectError, ObjectStore, object_path};
 
@@ -16,14 +17,8 @@ pub const DEFAULT_BUCKET: &str = "depot";
 
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
-    /// Uploads would land in the embedded store while signed URLs point at the endpoint.
-    #[error(
-        "uploads are refused while signing.endpoint is set ({endpoint}): depot would keep the \
-         content in its embedded object store, but signed URLs point at the endpoint, where \
-         nothing would be uploaded. Upload the object to the endpoint with an S3 tool and \
-         record it with `depot files import`, or unset signing.endpoint to use the embedded store"
-    )]
-    S3Endpoint { endpoint: String },
+    #[error(transparent)]
+    S3(#[from] S3Error),
     #[error("uploads need the embedded object store, which is off: set objects.enabled = true")]
     NoObjectStore,
     #[error(transparent)]
@@ -73,11 +68,17 @@ impl Upload {
     }
 }
 
-/// Where uploads go: the embedded object store. Made only when uploads can be honest, so
-/// a refused upload is refused before its body is read.
+/// Where uploads go: the S3 endpoint when `signing.endpoint` is set (where signed URLs
+/// point), else the embedded object store. Made only when uploads can be honest, so a
+/// refused upload is refused before its body is read.
 pub struct Uploads {
     files: FilesDb,
-    objects: Arc<ObjectStore>,
+    target: Target,
+}
+
+enum Target {
+    Embedded(Arc<ObjectStore>),
+    S3(S3Objects),
 }
 
 impl Uploads {
@@ -86,13 +87,11 @@ impl Uploads {
         objects: Option<Arc<ObjectStore>>,
         signing: &Signing,
     ) -> Result<Uploads, WriteError> {
-        if let Some(endpoint) = &signing.endpoint {
-            return Err(WriteError::S3Endpoint {
-                endpoint: endpoint.clone(),
-            });
-        }
-        let objects = objects.ok_or(WriteError::NoObjectStore)?;
-        Ok(Uploads { files, objects })
+        let target = match S3Objects::from_settings(signing)? {
+            Some(s3) => Target::S3(s3),
+            None => Target::Embedded(objects.ok_or(WriteError::NoObjectStore)?),
+        };
+        Ok(Uploads { files, target })
     }
 
     /// Writes the content, then the record. A failure removes the content again; a kill
@@ -102,9 +101,14 @@ impl Uploads {
         new: NewFileRecord,
         content: Content,
     ) -> Result<FileRecord, WriteError> {
+        let store = match &self.target {
+            Target::Embedded(store) => store.clone(),
+            Target::S3(s3) => return self.store_s3(s3, new, content).await,
+        };
         let (bucket, key) = (new.bucket.clone(), new.key.clone());
-        let store = self.objects.clone();
+        let writer = store.clone();
         let pending = blocking("object write", move || {
+            let store = writer;
             let pending = store.begin(IntentOp::Put, &bucket, &key)?;
             let put = match content {
                 Content::Bytes(bytes) => store.put(&bucket, &key, &bytes),
@@ -126,7 +130,6 @@ impl Uploads {
                 Ok(record)
             }
             Err(e) => {
-                let store = self.objects.clone();
                 let removed = blocking("object delete", move || {
                     Ok(store.delete(&new.bucket, &new.key)?)
                 })
@@ -142,6 +145,43 @@ impl Uploads {
             }
         }
     }
+
+    /// The object first, then the record; a refused record deletes the object again.
+    async fn store_s3(
+        &self,
+        s3: &S3Objects,
+        new: NewFileRecord,
+        content: Content,
+    ) -> Result<FileRecord, WriteError> {
+        let body = match content {
+            Content::Bytes(bytes) => Body::Bytes(bytes),
+            Content::File(path) => Body::File(path),
+        };
+        s3.put(&new.bucket, &new.key, body).await?;
+        match self.files.insert(new.clone()).await {
+            Ok(record) => Ok(record),
+            Err(e) => {
+                if let Err(error) = s3.delete(&new.bucket, &new.key).await {
+                    tracing::warn!(error = %error, bucket = %new.bucket, key = %new.key,
+                        "record refused and its object at the S3 endpoint not removed");
+                }
+                Err(e.into())
+            }
+        }
+    }
+}
+
+/// Removes the record of `key`, then its object at the S3 endpoint. The record goes first:
+/// the catalogue is what clients see; an object whose delete failed is logged, not kept
+/// in any list (S3 has no intent files to finish it later).
+pub async fn delete_s3(files: &FilesDb, s3: &S3Objects, key: String) -> Result<(), WriteError> {
+    let record = files.delete_by_key(key).await?;
+    if let Err(error) = s3.delete(&record.bucket, &record.key).await {
+        tracing::warn!(error = %error, bucket = %record.bucket, key = %record.key,
+            "record deleted but its object at the S3 endpoint not");
+        return Err(error.into());
+    }
+    Ok(())
 }
 
 /// Removes the record of `key` and, from the embedded store when it is on, its object.
@@ -205,9 +245,12 @@ pub struct Recovery {
 /// Finishes the writes that killed processes left half done: removes their temp files,
 /// and for each intent nobody holds, removes the object when no record of it exists. Live
 /// writers (this daemon's or a `depot files add` beside it) hold their files locked and
-/// are left alone, so this is safe at any time; the daemon runs it at start.
-pub fn recover(database: &Path, objects: &ObjectStore) -> Result<Recovery, RepoError> {
-    let repo = FilesRepo::open(database)?;
+/// are left alone, so this is safe at any time; the daemon runs it at start. `lookup`
+/// finds a record by key in whichever backend holds the records.
+pub fn recover(
+    objects: &ObjectStore,
+    mut lookup: impl FnMut(&str) -> Result<Option<FileRecord>, RepoError>,
+) -> Result<Recovery, RepoError> {
     let mut recovery = Recovery {
         temp_files: objects.sweep_dead_temp_files(),
         ..Recovery::default()
@@ -218,9 +261,7 @@ pub fn recover(database: &Path, objects: &ObjectStore) -> Result<Recovery, RepoE
             unfinished.finish();
             continue;
         };
-        let has_record = repo
-            .get_by_key(&intent.key)?
-            .is_some_and(|record| record.bucket == intent.bucket);
+        let has_record = lookup(&intent.key)?.is_some_and(|record| record.bucket == intent.bucket);
         if !has_record {
             match objects.delete(&intent.bucket, &intent.key) {
                 Ok(()) => recovery.orphans_removed += 1,
@@ -290,7 +331,7 @@ mod tests {
     fn recovery_pairs_objects_with_records_and_leaves_the_rest_alone() {
         let dir = tempfile::tempdir().unwrap();
         let database = dir.path().join("files.sqlite3");
-        let mut repo = FilesRepo::open(&database).unwrap();
+        let mut repo = crate::files::FilesRepo::open(&database).unwrap();
         let store = ObjectStore::open(dir.path().join("objects")).unwrap();
 
         // An upload killed after its object, before its record.
@@ -319,7 +360,7 @@ mod tests {
         store.put("bkt", "placed/by/hand", b"operator's").unwrap();
         std::fs::write(dir.path().join("objects/.tmp/put-dead"), b"half").unwrap();
 
-        let recovery = recover(&database, &store).unwrap();
+        let recovery = recover(&store, |k| repo.get_by_key(k)).unwrap();
         assert_eq!(
             recovery,
             Recovery {
@@ -338,7 +379,10 @@ mod tests {
             assert!(store.stat("bkt", kept).is_ok(), "{kept}");
         }
         // Nothing is left to resolve but the live write, which finishes on its own.
-        assert_eq!(recover(&database, &store).unwrap(), Recovery::default());
+        assert_eq!(
+            recover(&store, |k| repo.get_by_key(k)).unwrap(),
+            Recovery::default()
+        );
         live.finish();
         assert!(store.unfinished().is_empty());
     }
@@ -358,12 +402,14 @@ mod tests {
             expires_secs: 900,
             public_url: None,
         };
-        let refused = Uploads::new(files.clone(), Some(store.clone()), &signing);
-        assert!(
-            matches!(&refused, Err(WriteError::S3Endpoint { endpoint }) if endpoint == "https://s3.example.com"),
-            "{:?}",
-            refused.err()
-        );
+        // With an endpoint, uploads go there: no embedded store needed.
+        assert!(matches!(
+            Uploads::new(files.clone(), None, &signing),
+            Ok(Uploads {
+                target: Target::S3(_),
+                ..
+            })
+        ));
         signing.endpoint = None;
         assert!(matches!(
             Uploads::new(files.clone(), None, &signing),

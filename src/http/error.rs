@@ -148,7 +148,7 @@ impl From<crate::files::RepoError> for ApiError {
             E::NotFound { .. } => ApiError::NotFound(e.to_string()),
             E::Conflict { .. } => ApiError::Conflict(e.to_string()),
             E::Invalid(e) => e.into(),
-            E::Busy { .. } => ApiError::Unavailable(e.to_string()),
+            E::Busy { .. } | E::Unreachable { .. } => ApiError::Unavailable(e.to_string()),
             other => ApiError::Internal(other.detail()),
         }
     }
@@ -171,7 +171,11 @@ impl From<crate::files::writes::WriteError> for ApiError {
         use crate::files::writes::WriteError as E;
         match e {
             // The configuration in force cannot take uploads: nothing the request can fix.
-            E::S3Endpoint { .. } | E::NoObjectStore => ApiError::Conflict(e.to_string()),
+            E::NoObjectStore => ApiError::Conflict(e.to_string()),
+            E::S3(crate::files::s3::S3Error::Unreachable { .. }) => {
+                ApiError::Unavailable(e.to_string())
+            }
+            E::S3(_) => ApiError::Internal(e.to_string()),
             E::Record(e) => e.into(),
             E::Repo(e) => e.into(),
             E::Object(e) => e.into(),

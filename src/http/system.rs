@@ -18,6 +18,8 @@ pub fn health(state: &Arc<AppState>) -> Response {
         "translations": translations(state),
         "stores": {
             "translations": state.translations.store_health(),
+            "records": records(state),
+            "objects": objects(state),
         },
     });
     warp::reply::json(&body).into_response()
@@ -37,6 +39,26 @@ pub fn openapi() -> Response {
     static BODY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     let body = BODY.get_or_init(|| super::routes::openapi().to_string());
     warp::reply::with_header(body.as_str(), "content-type", "application/json").into_response()
+}
+
+/// Where the file records live and whether the last look at them succeeded.
+fn records(state: &Arc<AppState>) -> serde_json::Value {
+    let last_error = state.files.last_error();
+    serde_json::json!({
+        "kind": state.files.kind(),
+        "reachable": last_error.is_none(),
+        "lastError": last_error,
+    })
+}
+
+/// Where file content lives: an S3-compatible endpoint (not probed: `reachable` is
+/// null until a write finds out) or the embedded store.
+fn objects(state: &Arc<AppState>) -> serde_json::Value {
+    if state.config.settings().signing.endpoint.is_some() {
+        serde_json::json!({ "kind": "s3", "reachable": null, "lastError": null })
+    } else {
+        serde_json::json!({ "kind": "embedded", "reachable": true, "lastError": null })
+    }
 }
 
 /// The translations part of `/health`: the served version, its key counts and warnings,

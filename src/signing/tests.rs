@@ -837,3 +837,131 @@ proptest! {
         prop_assert_eq!(verify_url(&local_verifier(), &p.url, now), Err(VerifyError::Expired));
     }
 }
+
+/// The signer of AWS's documented header-signing examples ("Signature Calculations for the
+/// Authorization Header", Amazon S3 API reference).
+fn aws_example_signer() -> Signer {
+    Signer::new(
+        target(
+            "https://s3.amazonaws.com",
+            Addressing::VirtualHost,
+            "us-east-1",
+        ),
+        credentials(
+            "AKIAIOSFODNN7EXAMPLE",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            None,
+        ),
+    )
+    .unwrap()
+}
+
+fn header<'a>(signed: &'a SignedRequest, name: &str) -> &'a str {
+    signed
+        .headers
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap()
+}
+
+#[test]
+fn header_signing_matches_aws_get_object_example() {
+    let signed = aws_example_signer()
+        .sign_headers(
+            "GET",
+            "examplebucket",
+            "test.txt",
+            time("20130524T000000Z"),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+            &[("Range", "bytes=0-9")],
+        )
+        .unwrap();
+    assert_eq!(
+        signed.url,
+        "https://examplebucket.s3.amazonaws.com/test.txt"
+    );
+    assert_eq!(
+        header(&signed, "authorization"),
+        "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,\
+         SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,\
+         Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41"
+    );
+    assert_eq!(header(&signed, "x-amz-date"), "20130524T000000Z");
+}
+
+#[test]
+fn header_signing_matches_aws_put_object_example() {
+    let signed = aws_example_signer()
+        .sign_headers(
+            "PUT",
+            "examplebucket",
+            "test$file.text",
+            time("20130524T000000Z"),
+            "44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072",
+            &[
+                ("date", "Fri, 24 May 2013 00:00:00 GMT"),
+                ("x-amz-storage-class", "REDUCED_REDUNDANCY"),
+            ],
+        )
+        .unwrap();
+    assert_eq!(
+        signed.url,
+        "https://examplebucket.s3.amazonaws.com/test%24file.text"
+    );
+    assert_eq!(
+        header(&signed, "authorization"),
+        "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,\
+         SignedHeaders=date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class,\
+         Signature=98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd"
+    );
+}
+
+#[test]
+fn header_signing_carries_the_session_token_and_refuses_bad_targets() {
+    let signer = Signer::new(
+        target("http://127.0.0.1:9000", Addressing::Path, "us-east-1"),
+        credentials("AKIAIOSFODNN7EXAMPLE", "secret", Some("tok/en")),
+    )
+    .unwrap();
+    let signed = signer
+        .sign_headers(
+            "DELETE",
+            "bkt",
+            "a b/c",
+            time("20260101T000000Z"),
+            UNSIGNED_PAYLOAD,
+            &[],
+        )
+        .unwrap();
+    assert_eq!(signed.url, "http://127.0.0.1:9000/bkt/a%20b/c");
+    assert_eq!(header(&signed, "x-amz-security-token"), "tok/en");
+    assert_eq!(header(&signed, "x-amz-content-sha256"), "UNSIGNED-PAYLOAD");
+    assert!(
+        header(&signed, "authorization")
+            .contains("SignedHeaders=host;x-amz-content-sha256;x-amz-date;x-amz-security-token,")
+    );
+    assert!(signed.headers.iter().all(|(n, _)| n != "host"));
+    assert!(matches!(
+        signer.sign_headers(
+            "PUT",
+            "",
+            "k",
+            time("20260101T000000Z"),
+            UNSIGNED_PAYLOAD,
+            &[]
+        ),
+        Err(SigningError::Bucket(_))
+    ));
+    assert!(matches!(
+        signer.sign_headers(
+            "PUT",
+            "b",
+            "",
+            time("20260101T000000Z"),
+            UNSIGNED_PAYLOAD,
+            &[]
+        ),
+        Err(SigningError::EmptyKey)
+    ));
+}

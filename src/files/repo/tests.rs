@@ -1,6 +1,163 @@
+//! The repository suite. The behaviour tests are generic over `SuiteRepo` and run
+//! against every backend (`both!`): SQLite in memory and PostgreSQL on a real server
+//! (tests/support/pg.rs, one server per test process, one database per test). The rest
+//! pin SQLite's own mechanics (pragmas, query plans, migrations from old files).
+
 use super::*;
 use chrono::TimeZone;
 use proptest::prelude::*;
+
+/// The calls the shared suite makes, as the SQLite repository spells them.
+trait SuiteRepo: Sized {
+    fn fresh() -> Self;
+    fn insert(&mut self, new: NewFileRecord) -> Result<FileRecord, RepoError>;
+    fn insert_many(&mut self, records: Vec<NewFileRecord>) -> Result<usize, RepoError>;
+    fn get_by_key(&self, key: &str) -> Result<Option<FileRecord>, RepoError>;
+    fn delete_by_key(&mut self, key: &str) -> Result<FileRecord, RepoError>;
+    fn count(&self, permission: Option<Permission>) -> Result<u64, RepoError>;
+    fn list(&mut self, query: &ListQuery, include_private: bool) -> Result<Page, RepoError>;
+    /// There is no update API yet; the schema must still keep counts and search right.
+    fn rename_and_make_private(&mut self, id: i64, name: &str);
+}
+
+impl SuiteRepo for FilesRepo {
+    fn fresh() -> Self {
+        FilesRepo::open_in_memory().unwrap()
+    }
+    fn insert(&mut self, new: NewFileRecord) -> Result<FileRecord, RepoError> {
+        FilesRepo::insert(self, new)
+    }
+    fn insert_many(&mut self, records: Vec<NewFileRecord>) -> Result<usize, RepoError> {
+        FilesRepo::insert_many(self, records)
+    }
+    fn get_by_key(&self, key: &str) -> Result<Option<FileRecord>, RepoError> {
+        FilesRepo::get_by_key(self, key)
+    }
+    fn delete_by_key(&mut self, key: &str) -> Result<FileRecord, RepoError> {
+        FilesRepo::delete_by_key(self, key)
+    }
+    fn count(&self, permission: Option<Permission>) -> Result<u64, RepoError> {
+        FilesRepo::count(self, permission)
+    }
+    fn list(&mut self, query: &ListQuery, include_private: bool) -> Result<Page, RepoError> {
+        FilesRepo::list(self, query, include_private)
+    }
+    fn rename_and_make_private(&mut self, id: i64, name: &str) {
+        self.conn
+            .execute(
+                "UPDATE files SET permission = 'private', file_name = ?2 WHERE id = ?1",
+                params![id, name],
+            )
+            .unwrap();
+    }
+}
+
+#[path = "../../../tests/support/pg.rs"]
+mod pg_engine;
+
+mod pg_suite {
+    use super::*;
+    use crate::files::postgres::PgStore;
+    use crate::files::store::RecordStore;
+    use std::sync::OnceLock;
+
+    /// The PostgreSQL store driven synchronously, so the suite reads the same for both.
+    pub struct PgRepo {
+        runtime: tokio::runtime::Runtime,
+        store: Option<PgStore>,
+        name: String,
+    }
+
+    impl Drop for PgRepo {
+        fn drop(&mut self) {
+            drop(self.store.take());
+            server().drop_database(&self.name);
+        }
+    }
+
+    impl PgRepo {
+        fn store(&self) -> &PgStore {
+            self.store.as_ref().unwrap()
+        }
+    }
+
+    pub fn server() -> &'static pg_engine::Postgres {
+        static SERVER: OnceLock<pg_engine::Postgres> = OnceLock::new();
+        SERVER.get_or_init(pg_engine::Postgres::start)
+    }
+
+    impl SuiteRepo for PgRepo {
+        fn fresh() -> Self {
+            let name = server().create_database();
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            let store = runtime
+                .block_on(PgStore::connect(&server().url(&name), 2))
+                .unwrap();
+            PgRepo {
+                runtime,
+                store: Some(store),
+                name,
+            }
+        }
+        fn insert(&mut self, new: NewFileRecord) -> Result<FileRecord, RepoError> {
+            self.runtime.block_on(self.store().insert(new))
+        }
+        fn insert_many(&mut self, records: Vec<NewFileRecord>) -> Result<usize, RepoError> {
+            self.runtime.block_on(self.store().insert_many(records))
+        }
+        fn get_by_key(&self, key: &str) -> Result<Option<FileRecord>, RepoError> {
+            self.runtime
+                .block_on(self.store().get_by_key(key.to_owned()))
+        }
+        fn delete_by_key(&mut self, key: &str) -> Result<FileRecord, RepoError> {
+            self.runtime
+                .block_on(self.store().delete_by_key(key.to_owned()))
+        }
+        fn count(&self, permission: Option<Permission>) -> Result<u64, RepoError> {
+            self.runtime.block_on(self.store().count(permission))
+        }
+        fn list(&mut self, query: &ListQuery, include_private: bool) -> Result<Page, RepoError> {
+            self.runtime
+                .block_on(self.store().list(query.clone(), include_private))
+        }
+        fn rename_and_make_private(&mut self, id: i64, name: &str) {
+            let url = server().url(&self.name);
+            let name = name.to_owned();
+            self.runtime.block_on(async move {
+                let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                    .await
+                    .unwrap();
+                tokio::spawn(conn);
+                client
+                    .execute(
+                        "UPDATE files SET permission = 'private', file_name = $2, name_folded = $3 WHERE id = $1",
+                        &[&id, &name, &fold(&name)],
+                    )
+                    .await
+                    .unwrap();
+            });
+        }
+    }
+}
+
+/// One test per backend for a generic suite function.
+macro_rules! both {
+    ($name:ident) => {
+        mod $name {
+            #[test]
+            fn sqlite() {
+                super::$name::<super::FilesRepo>();
+            }
+            #[test]
+            fn postgres() {
+                super::$name::<super::pg_suite::PgRepo>();
+            }
+        }
+    };
+}
 
 fn key(i: u64) -> String {
     format!("00000000-0000-4000-8000-{i:012}-original")
@@ -23,8 +180,8 @@ fn rec(i: u64, name: &str, permission: Permission, created_ms: i64) -> NewFileRe
     }
 }
 
-fn repo_with(records: Vec<NewFileRecord>) -> FilesRepo {
-    let mut repo = FilesRepo::open_in_memory().unwrap();
+fn repo_with<R: SuiteRepo>(records: Vec<NewFileRecord>) -> R {
+    let mut repo = R::fresh();
     repo.insert_many(records).unwrap();
     repo
 }
@@ -46,7 +203,7 @@ fn ids(page: &Page) -> Vec<i64> {
     page.records.iter().map(|r| r.id).collect()
 }
 
-fn search(repo: &mut FilesRepo, needle: &str) -> (Vec<String>, u64) {
+fn search<R: SuiteRepo>(repo: &mut R, needle: &str) -> (Vec<String>, u64) {
     let page = repo.list(&q(Some(needle), None, 1, 100), true).unwrap();
     (
         page.records.iter().map(|r| r.file_name.clone()).collect(),
@@ -97,9 +254,8 @@ fn a_file_that_is_not_a_database_is_an_open_error() {
     );
 }
 
-#[test]
-fn insert_returns_the_stored_record() {
-    let mut repo = FilesRepo::open_in_memory().unwrap();
+fn insert_returns_the_stored_record<R: SuiteRepo>() {
+    let mut repo = R::fresh();
     let mut new = rec(1, "a.txt", Permission::Private, 0);
     new.created_at = Some(at(0) + chrono::Duration::nanoseconds(123_456_789));
     let stored = repo.insert(new).unwrap();
@@ -112,10 +268,10 @@ fn insert_returns_the_stored_record() {
     assert_eq!(repo.get_by_key(&key(2)).unwrap(), None);
     assert_eq!(repo.get_by_key("anything at all").unwrap(), None);
 }
+both!(insert_returns_the_stored_record);
 
-#[test]
-fn insert_without_created_at_uses_now() {
-    let mut repo = FilesRepo::open_in_memory().unwrap();
+fn insert_without_created_at_uses_now<R: SuiteRepo>() {
+    let mut repo = R::fresh();
     let mut new = rec(1, "a.txt", Permission::Public, 0);
     new.created_at = None;
     let before = truncate_to_millis(Utc::now());
@@ -123,10 +279,10 @@ fn insert_without_created_at_uses_now() {
     assert!(stored.created_at >= before && stored.created_at <= Utc::now());
     assert_eq!(stored.created_at, truncate_to_millis(stored.created_at));
 }
+both!(insert_without_created_at_uses_now);
 
-#[test]
-fn duplicate_key_is_a_conflict() {
-    let mut repo = repo_with(vec![rec(1, "a.txt", Permission::Public, 0)]);
+fn duplicate_key_is_a_conflict<R: SuiteRepo>() {
+    let mut repo = repo_with::<R>(vec![rec(1, "a.txt", Permission::Public, 0)]);
     let err = repo
         .insert(rec(1, "b.txt", Permission::Public, 1))
         .unwrap_err();
@@ -136,9 +292,9 @@ fn duplicate_key_is_a_conflict() {
     );
     assert!(matches!(err, RepoError::Conflict { .. }));
 }
+both!(duplicate_key_is_a_conflict);
 
-#[test]
-fn keys_of_any_s3_shape_are_stored_and_found_byte_for_byte() {
+fn keys_of_any_s3_shape_are_stored_and_found_byte_for_byte<R: SuiteRepo>() {
     let keys = [
         "a",
         "a/",
@@ -150,7 +306,7 @@ fn keys_of_any_s3_shape_are_stored_and_found_byte_for_byte() {
         "_",
         "100%_match",
     ];
-    let mut repo = FilesRepo::open_in_memory().unwrap();
+    let mut repo = R::fresh();
     for (i, k) in keys.iter().enumerate() {
         let mut r = rec(i as u64, "f.txt", Permission::Public, i as i64);
         r.key = (*k).into();
@@ -172,10 +328,10 @@ fn keys_of_any_s3_shape_are_stored_and_found_byte_for_byte() {
         Some("100%_match".into())
     );
 }
+both!(keys_of_any_s3_shape_are_stored_and_found_byte_for_byte);
 
-#[test]
-fn invalid_record_is_refused_before_sql() {
-    let mut repo = FilesRepo::open_in_memory().unwrap();
+fn invalid_record_is_refused_before_sql<R: SuiteRepo>() {
+    let mut repo = R::fresh();
     let mut bad = rec(1, "a.txt", Permission::Public, 0);
     bad.key = "line\nbreak".into();
     assert!(matches!(
@@ -189,10 +345,10 @@ fn invalid_record_is_refused_before_sql() {
     ));
     assert_eq!(repo.count(None).unwrap(), 0);
 }
+both!(invalid_record_is_refused_before_sql);
 
-#[test]
-fn insert_many_rolls_back_everything_on_a_duplicate() {
-    let mut repo = repo_with(vec![rec(1, "first.txt", Permission::Public, 0)]);
+fn insert_many_rolls_back_everything_on_a_duplicate<R: SuiteRepo>() {
+    let mut repo = repo_with::<R>(vec![rec(1, "first.txt", Permission::Public, 0)]);
     // Against the database.
     let err = repo
         .insert_many(vec![
@@ -221,10 +377,10 @@ fn insert_many_rolls_back_everything_on_a_duplicate() {
             .is_ok()
     );
 }
+both!(insert_many_rolls_back_everything_on_a_duplicate);
 
-#[test]
-fn list_orders_newest_first_then_id_descending() {
-    let mut repo = repo_with(vec![
+fn list_orders_newest_first_then_id_descending<R: SuiteRepo>() {
+    let mut repo = repo_with::<R>(vec![
         rec(1, "old.txt", Permission::Public, 0),
         rec(2, "tie-a.txt", Permission::Public, 50),
         rec(3, "new.txt", Permission::Public, 100),
@@ -238,9 +394,9 @@ fn list_orders_newest_first_then_id_descending() {
     );
     assert_eq!(page.total, 5);
 }
+both!(list_orders_newest_first_then_id_descending);
 
-#[test]
-fn pages_are_stable_and_cover_every_record_once() {
+fn pages_are_stable_and_cover_every_record_once<R: SuiteRepo>() {
     let records: Vec<_> = (1..=23)
         .map(|i| {
             rec(
@@ -251,7 +407,7 @@ fn pages_are_stable_and_cover_every_record_once() {
             )
         })
         .collect();
-    let mut repo = repo_with(records);
+    let mut repo = repo_with::<R>(records);
     let everything = ids(&repo.list(&q(None, None, 1, 100), true).unwrap());
     let mut paged = Vec::new();
     for page in 1..=5 {
@@ -278,8 +434,9 @@ fn pages_are_stable_and_cover_every_record_once() {
         }
     );
 }
+both!(pages_are_stable_and_cover_every_record_once);
 
-fn mixed_repo() -> FilesRepo {
+fn mixed_repo<R: SuiteRepo>() -> R {
     repo_with(vec![
         rec(1, "Holiday Photo.png", Permission::Public, 1),
         rec(2, "holiday-plan.pdf", Permission::Private, 2),
@@ -289,9 +446,8 @@ fn mixed_repo() -> FilesRepo {
     ])
 }
 
-#[test]
-fn totals_follow_every_filter() {
-    let mut repo = mixed_repo();
+fn totals_follow_every_filter<R: SuiteRepo>() {
+    let mut repo = mixed_repo::<R>();
     type Case<'a> = (Option<&'a str>, Option<Permission>, bool, &'a [&'a str]);
     let cases: &[Case] = &[
         (
@@ -370,10 +526,10 @@ fn totals_follow_every_filter() {
         assert_eq!(names(&page), first_two, "{label}");
     }
 }
+both!(totals_follow_every_filter);
 
-#[test]
-fn file_name_match_ignores_unicode_case() {
-    let mut repo = repo_with(vec![
+fn file_name_match_ignores_unicode_case<R: SuiteRepo>() {
+    let mut repo = repo_with::<R>(vec![
         rec(1, "äbc-report.txt", Permission::Public, 1),
         rec(2, "ÄBC.txt", Permission::Public, 2),
         rec(3, "abc.txt", Permission::Public, 3),
@@ -395,10 +551,10 @@ fn file_name_match_ignores_unicode_case() {
     // No accent folding: a plain "a" is not "ä".
     assert_eq!(search(&mut repo, "abc."), (vec!["abc.txt".to_string()], 1));
 }
+both!(file_name_match_ignores_unicode_case);
 
-#[test]
-fn percent_underscore_and_quotes_match_themselves() {
-    let mut repo = repo_with(vec![
+fn percent_underscore_and_quotes_match_themselves<R: SuiteRepo>() {
+    let mut repo = repo_with::<R>(vec![
         rec(1, "100% done.txt", Permission::Public, 1),
         rec(2, "100 done.txt", Permission::Public, 2),
         rec(3, "a_b.txt", Permission::Public, 3),
@@ -419,9 +575,9 @@ fn percent_underscore_and_quotes_match_themselves() {
     assert_eq!(search(&mut repo, "OR y AND"), one("x OR y AND z.txt"));
     assert_eq!(search(&mut repo, "NEAR("), (vec![], 0));
 }
+both!(percent_underscore_and_quotes_match_themselves);
 
-#[test]
-fn short_needles_scan_and_still_page() {
+fn short_needles_scan_and_still_page<R: SuiteRepo>() {
     let records: Vec<_> = (1..=12)
         .map(|i| {
             rec(
@@ -432,17 +588,17 @@ fn short_needles_scan_and_still_page() {
             )
         })
         .collect();
-    let mut repo = repo_with(records);
+    let mut repo = repo_with::<R>(records);
     let page = repo.list(&q(Some("xY"), None, 2, 3), true).unwrap();
     assert_eq!(page.total, 4);
     assert_eq!(ids(&page), vec![3]);
     let page = repo.list(&q(Some("x"), None, 1, 3), true).unwrap();
     assert_eq!((page.total, ids(&page)), (4, vec![12, 9, 6]));
 }
+both!(short_needles_scan_and_still_page);
 
-#[test]
-fn delete_returns_the_record_and_updates_counts_and_search() {
-    let mut repo = mixed_repo();
+fn delete_returns_the_record_and_updates_counts_and_search<R: SuiteRepo>() {
+    let mut repo = mixed_repo::<R>();
     let gone = repo.delete_by_key(&key(2)).unwrap();
     assert_eq!(gone.file_name, "holiday-plan.pdf");
     assert_eq!(repo.count(None).unwrap(), 4);
@@ -453,17 +609,12 @@ fn delete_returns_the_record_and_updates_counts_and_search() {
         RepoError::NotFound { .. }
     ));
 }
+both!(delete_returns_the_record_and_updates_counts_and_search);
 
-#[test]
-fn counts_follow_updates_of_name_and_permission() {
+fn counts_follow_updates_of_name_and_permission<R: SuiteRepo>() {
     // No update API yet, but the triggers must keep counts and index right for one.
-    let mut repo = mixed_repo();
-    repo.conn
-        .execute(
-            "UPDATE files SET permission = 'private', file_name = 'renamed.txt' WHERE id = 1",
-            [],
-        )
-        .unwrap();
+    let mut repo = mixed_repo::<R>();
+    repo.rename_and_make_private(1, "renamed.txt");
     assert_eq!(repo.count(Some(Permission::Private)).unwrap(), 3);
     assert_eq!(repo.count(Some(Permission::Public)).unwrap(), 2);
     assert_eq!(
@@ -472,6 +623,7 @@ fn counts_follow_updates_of_name_and_permission() {
     );
     assert_eq!(search(&mut repo, "Photo"), (vec![], 0));
 }
+both!(counts_follow_updates_of_name_and_permission);
 
 /// The first schema exactly as release 1 created it, typed out rather than taken from
 /// MIGRATIONS, so an edit there cannot hide a broken upgrade.
@@ -533,7 +685,7 @@ fn plan_of(conn: &Connection, sql: &str, values: Vec<Value>) -> Vec<String> {
 
 #[test]
 fn list_queries_use_the_indexes() {
-    let repo = mixed_repo();
+    let repo: FilesRepo = mixed_repo();
     let plans = |query: &ListQuery, include_private, access| {
         let plan = ListPlan::new(query, include_private);
         let (rows, rows_values) = plan.rows_sql(query, access);
@@ -701,7 +853,7 @@ fn both_access_paths_give_the_same_page() {
             rec(i, &name, p, (i as i64 * 7) % 11)
         })
         .collect();
-    let repo = repo_with(records);
+    let repo: FilesRepo = repo_with(records);
     for query in [
         q(Some("report"), None, 1, 5),
         q(Some("report"), None, 2, 5),
@@ -762,58 +914,105 @@ fn text_from(
         .prop_map(|chars| chars.into_iter().collect())
 }
 
+type Files = Vec<(String, bool, i64)>;
+
+fn search_matches_a_naive_filter<R: SuiteRepo>(
+    files: Files,
+    needle: String,
+    permission: Option<Permission>,
+    include_private: bool,
+    (page_no, limit): (u64, u64),
+) -> Result<(), TestCaseError> {
+    let records: Vec<NewFileRecord> = files
+        .iter()
+        .enumerate()
+        .map(|(i, (name, private, t))| {
+            let p = if *private {
+                Permission::Private
+            } else {
+                Permission::Public
+            };
+            rec(i as u64, name, p, *t)
+        })
+        .collect();
+    let mut repo = repo_with::<R>(records.clone());
+    let folded = fold(&needle);
+    let mut expected: Vec<(i64, i64, String)> = records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| fold(&r.file_name).contains(&folded))
+        .filter(|(_, r)| permission.is_none_or(|p| r.permission == p))
+        .filter(|(_, r)| include_private || r.permission == Permission::Public)
+        .map(|(i, r)| {
+            (
+                r.created_at.unwrap().timestamp_millis(),
+                i as i64 + 1,
+                r.file_name.clone(),
+            )
+        })
+        .collect();
+    expected.sort_by_key(|e| std::cmp::Reverse((e.0, e.1)));
+    let query = q(Some(&needle), permission, 1, 100);
+    let page = repo.list(&query, include_private).unwrap();
+    let got: Vec<(i64, i64, String)> = page
+        .records
+        .iter()
+        .map(|r| (r.created_at.timestamp_millis(), r.id, r.file_name.clone()))
+        .collect();
+    prop_assert_eq!(page.total, expected.len() as u64);
+    prop_assert_eq!(&got, &expected);
+    // Any page is the same slice of that order, with the same total.
+    let query = q(Some(&needle), permission, page_no, limit);
+    let page = repo.list(&query, include_private).unwrap();
+    let slice: Vec<i64> = expected
+        .iter()
+        .skip(query.offset() as usize)
+        .take(limit as usize)
+        .map(|e| e.1)
+        .collect();
+    prop_assert_eq!(page.total, expected.len() as u64);
+    prop_assert_eq!(ids(&page), slice);
+    Ok(())
+}
+
+fn files_strategy() -> impl Strategy<Value = Files> {
+    proptest::collection::vec((text_from(ALPHABET, 1..=8), any::<bool>(), 0i64..6), 0..24)
+}
+
+fn permission_strategy() -> impl Strategy<Value = Option<Permission>> {
+    proptest::option::of(prop_oneof![
+        Just(Permission::Public),
+        Just(Permission::Private)
+    ])
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
-    fn search_matches_a_naive_filter(
-        files in proptest::collection::vec(
-            (text_from(ALPHABET, 1..=8), any::<bool>(), 0i64..6),
-            0..24,
-        ),
+    fn sqlite_search_matches_a_naive_filter(
+        files in files_strategy(),
         needle in text_from(ALPHABET, 1..=4),
-        permission in proptest::option::of(prop_oneof![Just(Permission::Public), Just(Permission::Private)]),
+        permission in permission_strategy(),
         include_private in any::<bool>(),
-        (page_no, limit) in (1u64..5, 1u64..6),
+        paging in (1u64..5, 1u64..6),
     ) {
-        let records: Vec<NewFileRecord> = files
-            .iter()
-            .enumerate()
-            .map(|(i, (name, private, t))| {
-                let p = if *private { Permission::Private } else { Permission::Public };
-                rec(i as u64, name, p, *t)
-            })
-            .collect();
-        let mut repo = repo_with(records.clone());
-        let folded = fold(&needle);
-        let mut expected: Vec<(i64, i64, String)> = records
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| fold(&r.file_name).contains(&folded))
-            .filter(|(_, r)| permission.is_none_or(|p| r.permission == p))
-            .filter(|(_, r)| include_private || r.permission == Permission::Public)
-            .map(|(i, r)| (r.created_at.unwrap().timestamp_millis(), i as i64 + 1, r.file_name.clone()))
-            .collect();
-        expected.sort_by_key(|e| std::cmp::Reverse((e.0, e.1)));
-        let query = q(Some(&needle), permission, 1, 100);
-        let page = repo.list(&query, include_private).unwrap();
-        let got: Vec<(i64, i64, String)> = page
-            .records
-            .iter()
-            .map(|r| (r.created_at.timestamp_millis(), r.id, r.file_name.clone()))
-            .collect();
-        prop_assert_eq!(page.total, expected.len() as u64);
-        prop_assert_eq!(&got, &expected);
-        // Any page is the same slice of that order, with the same total.
-        let query = q(Some(&needle), permission, page_no, limit);
-        let page = repo.list(&query, include_private).unwrap();
-        let slice: Vec<i64> = expected
-            .iter()
-            .skip(query.offset() as usize)
-            .take(limit as usize)
-            .map(|e| e.1)
-            .collect();
-        prop_assert_eq!(page.total, expected.len() as u64);
-        prop_assert_eq!(ids(&page), slice);
+        search_matches_a_naive_filter::<FilesRepo>(files, needle, permission, include_private, paging)?;
+    }
+}
+
+proptest! {
+    // Each case is a new database on the server: fewer cases, the same generator.
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn postgres_search_matches_a_naive_filter(
+        files in files_strategy(),
+        needle in text_from(ALPHABET, 1..=4),
+        permission in permission_strategy(),
+        include_private in any::<bool>(),
+        paging in (1u64..5, 1u64..6),
+    ) {
+        search_matches_a_naive_filter::<pg_suite::PgRepo>(files, needle, permission, include_private, paging)?;
     }
 }

@@ -1,0 +1,191 @@
+//! File content on a real S3-compatible server that verifies signatures (`s3s-fs`,
+//! installed by scripts/test), records on PostgreSQL: an upload through one node is stored
+//! at the endpoint and downloads through the other node's signed URL; a delete removes
+//! both halves.
+
+#[path = "support/pg.rs"]
+mod pg;
+mod support;
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use support::{Daemon, eventually};
+
+const ADMIN_KEY: &str = "admin-key-1";
+const ACCESS_KEY: &str = "AKIADEPOTTESTS3FS001";
+const SECRET_KEY: &str = "s3s-fs-secret-for-depot-tests";
+const INSTALL_HINT: &str = "s3s-fs is needed for this test: install it with \
+     `cargo install s3s-fs --version 0.14.1 --locked --features binary`, or run scripts/test";
+
+/// `s3s-fs` on a free loopback port over `root`; killed on drop.
+struct S3Server {
+    child: Child,
+    endpoint: String,
+}
+
+impl Drop for S3Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn s3s_fs() -> PathBuf {
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join("s3s-fs"))
+            .find(|p| p.is_file())
+    });
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+        .map(|home| home.join("bin/s3s-fs"))
+        .filter(|p| p.is_file());
+    on_path
+        .or(cargo_home)
+        .unwrap_or_else(|| panic!("{INSTALL_HINT}"))
+}
+
+async fn start_s3(root: &Path) -> S3Server {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(s3s_fs())
+        .args(["--host", "127.0.0.1", "--port", &port.to_string()])
+        .args(["--access-key", ACCESS_KEY, "--secret-key", SECRET_KEY])
+        .arg(root)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start s3s-fs ({e}): {INSTALL_HINT}"));
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let up = eventually(Duration::from_secs(20), || async {
+        reqwest::get(&endpoint).await.ok().map(|_| ())
+    })
+    .await;
+    assert!(up.is_some(), "s3s-fs did not start on {endpoint}");
+    S3Server { child, endpoint }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upload_through_one_node_is_in_s3_and_downloads_through_the_other() {
+    let server = pg::Postgres::start();
+    let url = server.url(&server.create_database());
+    let s3_root = tempfile::tempdir().unwrap();
+    // s3s-fs keeps a bucket as a folder of its root.
+    std::fs::create_dir(s3_root.path().join("depot-files")).unwrap();
+    let s3 = start_s3(s3_root.path()).await;
+    let env = [
+        ("DEPOT_DATABASE_URL", url.as_str()),
+        ("DEPOT_ADMIN_KEYS", ADMIN_KEY),
+        ("DEPOT_SIGNING_ENDPOINT", s3.endpoint.as_str()),
+        ("DEPOT_SIGNING_ACCESS_KEY_ID", ACCESS_KEY),
+        ("DEPOT_SIGNING_SECRET_ACCESS_KEY", SECRET_KEY),
+    ];
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = Daemon::start(dir_a.path(), &[], &env).await;
+    let b = Daemon::start(dir_b.path(), &[], &env).await;
+
+    let content: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+    let form = reqwest::multipart::Form::new()
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(content.clone()).file_name("data.bin"),
+        )
+        .text("bucket", "depot-files")
+        .text("permission", "public");
+    let response = reqwest::Client::new()
+        .post(a.url("/files"))
+        .bearer_auth(ADMIN_KEY)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201, "{}", response.text().await.unwrap());
+    let record: serde_json::Value = response.json().await.unwrap();
+    let key = record["key"].as_str().unwrap().to_owned();
+    // The object sits in the S3 server's folder.
+    assert_eq!(
+        std::fs::read(s3_root.path().join("depot-files").join(&key)).unwrap(),
+        content
+    );
+    // Node B signs a URL that the S3 server accepts.
+    let signed = eventually(Duration::from_secs(10), || async {
+        let response = reqwest::get(b.url(&format!("/file?key={key}")))
+            .await
+            .ok()?;
+        (response.status() == 200).then_some(())?;
+        let body: serde_json::Value = response.json().await.ok()?;
+        body["signedUrl"].as_str().map(str::to_owned)
+    })
+    .await
+    .expect("node B sees the record");
+    assert!(signed.starts_with(&s3.endpoint), "{signed}");
+    let download = reqwest::get(&signed).await.unwrap();
+    assert_eq!(download.status(), 200);
+    assert_eq!(download.bytes().await.unwrap().to_vec(), content);
+
+    // A delete through B removes both halves.
+    let response = reqwest::Client::new()
+        .delete(b.url(&format!("/file?key={key}")))
+        .bearer_auth(ADMIN_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 204);
+    assert!(!s3_root.path().join("depot-files").join(&key).exists());
+    let gone = reqwest::get(a.url(&format!("/file?key={key}")))
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unreachable_s3_endpoint_answers_503_and_writes_no_record() {
+    let dir = tempfile::tempdir().unwrap();
+    // A port nothing listens on.
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let env = [
+        ("DEPOT_ADMIN_KEYS", ADMIN_KEY),
+        ("DEPOT_SIGNING_ENDPOINT", endpoint.as_str()),
+        ("DEPOT_SIGNING_ACCESS_KEY_ID", ACCESS_KEY),
+        ("DEPOT_SIGNING_SECRET_ACCESS_KEY", SECRET_KEY),
+    ];
+    let node = Daemon::start(dir.path(), &[], &env).await;
+    let form = reqwest::multipart::Form::new()
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(b"hello".to_vec()).file_name("a.txt"),
+        )
+        .text("permission", "public");
+    let response = reqwest::Client::new()
+        .post(node.url("/files"))
+        .bearer_auth(ADMIN_KEY)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 503);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(
+        body["message"],
+        "the S3 object store (signing.endpoint) is unreachable while storing an object; try again"
+    );
+    let list: serde_json::Value = reqwest::get(node.url("/files"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list["meta"]["total"], "0");
+}
