@@ -6,7 +6,7 @@
 
 use arbitrary::Arbitrary;
 use chrono::{DateTime, TimeDelta, Utc};
-use depot::config::Secret;
+use depot::secret::Secret;
 use depot::signing::{
     Addressing, Credentials, PresignedRequest, Signer, SigningTarget, VerifyError, Verifier,
 };

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use chrono::{NaiveDateTime, TimeDelta};
-use depot::config::Secret;
+use depot::secret::Secret;
 use depot::signing::{PresignedRequest, Verifier, verify_presigned};
 
 fn verifiers() -> &'static HashMap<String, Verifier> {

@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use depot::files::routes::{Content, store_new};
+use depot::files::writes::{Content, Uploads};
 use depot::files::{NewFileRecord, Permission};
 use depot::server::AppState;
 use warp::filters::BoxedFilter;
@@ -96,8 +96,13 @@ async fn seed(
     key: &str,
     permission: Permission,
     content: &[u8],
-) -> Result<(), depot::http::ApiError> {
+) -> Result<(), depot::files::writes::WriteError> {
     let objects = state.objects.as_ref().expect("embedded store on").store.clone();
+    let uploads = Uploads::new(
+        state.files.clone(),
+        Some(objects),
+        &state.config.settings().signing,
+    )?;
     let new = NewFileRecord {
         file_name: key.rsplit('/').next().unwrap_or(key).to_owned(),
         description: "seeded by the fuzz target".into(),
@@ -108,7 +113,8 @@ async fn seed(
         key: key.into(),
         created_at: None,
     };
-    store_new(&state.files, &objects, new, Content::Bytes(content.to_vec()))
+    uploads
+        .store(new, Content::Bytes(content.to_vec()))
         .await
         .map(|_| ())
 }
