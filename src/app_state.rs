@@ -111,20 +111,8 @@ impl AppState {
             return Ok(signer.clone());
         }
         let signing = &settings.signing;
-        let (target, credentials) = match &signing.endpoint {
-            Some(endpoint) => (
-                SigningTarget {
-                    endpoint: endpoint.clone(),
-                    addressing: signing.addressing,
-                    region: signing.region.clone(),
-                },
-                Credentials {
-                    access_key_id: signing.access_key_id.clone(),
-                    secret_access_key: signing.secret_access_key.clone(),
-                    session_token: signing.session_token.clone(),
-                },
-            ),
-            None => (
+        let (target, credentials) = signing.endpoint_signing().unwrap_or_else(|| {
+            (
                 SigningTarget {
                     endpoint: format!(
                         "{}/objects",
@@ -136,8 +124,8 @@ impl AppState {
                     region: signing.region.clone(),
                 },
                 self.embedded_credentials.clone(),
-            ),
-        };
+            )
+        });
         let signer = Arc::new(Signer::new(target, credentials)?);
         *cached = Some((settings, signer.clone()));
         Ok(signer)

@@ -62,6 +62,27 @@ pub struct Signing {
 }
 
 impl Signing {
+    /// What signs for `signing.endpoint` (target and credentials), when it is set; `None`
+    /// signs for the embedded store. The daemon's URL signer, the S3 writes and the check
+    /// at load all take it from here.
+    pub fn endpoint_signing(
+        &self,
+    ) -> Option<(crate::signing::SigningTarget, crate::signing::Credentials)> {
+        let endpoint = self.endpoint.as_ref()?;
+        Some((
+            crate::signing::SigningTarget {
+                endpoint: endpoint.clone(),
+                addressing: self.addressing,
+                region: self.region.clone(),
+            },
+            crate::signing::Credentials {
+                access_key_id: self.access_key_id.clone(),
+                secret_access_key: self.secret_access_key.clone(),
+                session_token: self.session_token.clone(),
+            },
+        ))
+    }
+
     /// The signing settings as a whole, checked at load (and reload) rather than at the
     /// first `GET /file`: with `signing.endpoint` set, both credentials are required, and
     /// the endpoint, region and key id must make a signer; without it, the region and
@@ -91,18 +112,8 @@ impl Signing {
                         missing.join(" and "),
                     ));
                 }
-                (
-                    SigningTarget {
-                        endpoint: endpoint.clone(),
-                        addressing: self.addressing,
-                        region: self.region.clone(),
-                    },
-                    Credentials {
-                        access_key_id: self.access_key_id.clone(),
-                        secret_access_key: self.secret_access_key.clone(),
-                        session_token: self.session_token.clone(),
-                    },
-                )
+                self.endpoint_signing()
+                    .unwrap_or_else(|| unreachable!("the endpoint is set"))
             }
             // The embedded store's own credentials are generated at start and always valid.
             None => (

@@ -10,7 +10,7 @@ use bytes::Bytes;
 use tokio::io::AsyncReadExt;
 
 use crate::config::settings::Signing;
-use crate::signing::{Credentials, Signer, SigningError, SigningTarget, UNSIGNED_PAYLOAD};
+use crate::signing::{Signer, SigningError, UNSIGNED_PAYLOAD};
 
 /// A stuck endpoint must not hold a request forever; generous, since bodies may be large.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -58,21 +58,10 @@ pub struct S3Objects {
 impl S3Objects {
     /// For `signing.endpoint`; `None` when no endpoint is set.
     pub fn from_settings(signing: &Signing) -> Result<Option<S3Objects>, S3Error> {
-        let Some(endpoint) = &signing.endpoint else {
+        let Some((target, credentials)) = signing.endpoint_signing() else {
             return Ok(None);
         };
-        let signer = Signer::new(
-            SigningTarget {
-                endpoint: endpoint.clone(),
-                addressing: signing.addressing,
-                region: signing.region.clone(),
-            },
-            Credentials {
-                access_key_id: signing.access_key_id.clone(),
-                secret_access_key: signing.secret_access_key.clone(),
-                session_token: signing.session_token.clone(),
-            },
-        )?;
+        let signer = Signer::new(target, credentials)?;
         crate::sheets::install_tls_provider();
         let http = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
