@@ -184,10 +184,13 @@ def config_editor():
 
 def sample():
     status = open(f"/proc/{PID}/status").read()
-    rss_kb = int(next(l.split()[1] for l in status.splitlines() if l.startswith("VmRSS:")))
-    threads = int(next(l.split()[1] for l in status.splitlines() if l.startswith("Threads:")))
+    def field(name):
+        return int(next(l.split()[1] for l in status.splitlines() if l.startswith(name + ":")))
+
+    # RssAnon is the heap (what depot allocates); RssFile is mapped files (the binary, and
+    # SQLite's pages when it maps the database), shown apart to tell the two kinds of growth.
     fds = len(os.listdir(f"/proc/{PID}/fd"))
-    return rss_kb, fds, threads
+    return field("VmRSS"), field("RssAnon"), field("RssFile"), fds, field("Threads")
 
 
 def main():
@@ -199,10 +202,11 @@ def main():
     series = []
     while time.monotonic() < deadline:
         time.sleep(min(SAMPLE, max(0.0, deadline - time.monotonic())))
-        rss, fds, threads = sample()
+        rss, anon, mapped, fds, threads = sample()
         with lock:
-            series.append((time.monotonic() - start, rss, fds, threads, counts["requests"]))
-        print(f"t={series[-1][0]:6.0f}s rss={rss / 1024:.1f}MB fds={fds} threads={threads} "
+            series.append((time.monotonic() - start, rss, fds, threads, counts["requests"], anon, mapped))
+        print(f"t={series[-1][0]:6.0f}s rss={rss / 1024:.1f}MB anon={anon / 1024:.1f}MB "
+              f"file={mapped / 1024:.1f}MB fds={fds} threads={threads} "
               f"requests={series[-1][4]}", file=sys.stderr, flush=True)
     for w in workers:
         w.join(timeout=60)
@@ -219,10 +223,10 @@ def main():
         if status != 200 or data != content:
             mismatched += 1
 
-    print("| t (s) | RSS (MB) | open fds | threads | requests so far |")
-    print("|---|---|---|---|---|")
-    for t, rss, fds, threads, n in series:
-        print(f"| {t:.0f} | {rss / 1024:.1f} | {fds} | {threads} | {n} |")
+    print("| t (s) | RSS (MB) | of it heap (MB) | of it files (MB) | open fds | threads | requests so far |")
+    print("|---|---|---|---|---|---|---|")
+    for t, rss, fds, threads, n, anon, mapped in series:
+        print(f"| {t:.0f} | {rss / 1024:.1f} | {anon / 1024:.1f} | {mapped / 1024:.1f} | {fds} | {threads} | {n} |")
     print()
     print("counts:", json.dumps(counts), f"kept uploads checked: {len(kept)}, mismatched: {mismatched}")
 

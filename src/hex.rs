@@ -1,7 +1,21 @@
 //! Lowercase hexadecimal of bytes: content hashes (versions, ETags), random names, UUIDs,
-//! signatures. One writer, so every hex string depot makes is spelled the same way.
+//! signatures. One writer, so every hex string depot makes is spelled the same way. Percent
+//! escapes (`crate::percent`) take their uppercase digits and the digit reader from here.
 
 const DIGITS: &[u8; 16] = b"0123456789abcdef";
+
+/// Uppercase digits, as RFC 3986 §2.1 asks of percent escapes (and SigV4 requires).
+pub(crate) const UPPER_DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+
+/// The value of one hex digit of either case.
+pub(crate) fn digit_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
 
 /// `bytes` as lowercase hex.
 pub fn encode(bytes: &[u8]) -> String {

@@ -4,6 +4,7 @@
 
 pub mod accept;
 pub mod auth;
+pub mod consent_callback;
 pub mod cors;
 pub mod error;
 pub mod filters;

@@ -15,6 +15,7 @@ pub mod http;
 pub mod logging;
 pub mod objects;
 pub mod parallel;
+pub mod percent;
 pub mod producer;
 pub mod secret;
 pub mod server;

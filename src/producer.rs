@@ -162,7 +162,7 @@ impl Producer {
         &self,
         path: &str,
         query: &[(String, String)],
-    ) -> Option<warp::reply::Response> {
+    ) -> Option<consent::CallbackPage> {
         let pending = self
             .consent
             .lock()
@@ -207,7 +207,11 @@ impl Producer {
             if !on_daemon {
                 match consent::bind_callback(&session.callback).await {
                     Ok(listener) => {
-                        tokio::spawn(session.clone().serve_callback(listener, stop.clone()));
+                        tokio::spawn(crate::http::consent_callback::serve(
+                            session.clone(),
+                            listener,
+                            stop.clone(),
+                        ));
                     }
                     Err(e) => {
                         tracing::warn!(error = %e, "the consent callback cannot be served; run `depot auth`")

@@ -10,6 +10,7 @@ use chrono::{DateTime, Datelike, NaiveDate, TimeDelta, Timelike, Utc};
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
+use crate::percent;
 use crate::secret::Secret;
 
 type HmacSha256 = Hmac<Sha256>;
@@ -530,14 +531,6 @@ pub fn verify_presigned(
     .verify(request, now)
 }
 
-/// Percent-decodes a raw path piece (the handler's bucket and key); `None` when an escape is
-/// malformed or the bytes are not UTF-8.
-pub fn percent_decode(raw: &str) -> Option<String> {
-    let mut out = Vec::with_capacity(raw.len());
-    decode_into(raw.as_bytes(), &mut out).ok()?;
-    String::from_utf8(out).ok()
-}
-
 /// Percent-encodes `input` the SigV4 way: every byte except `A-Za-z0-9-._~` as `%XX` with
 /// uppercase hex; `/` is kept when `keep_slash` (paths), encoded otherwise (query values).
 pub fn aws_encode(input: &str, keep_slash: bool) -> String {
@@ -547,50 +540,9 @@ pub fn aws_encode(input: &str, keep_slash: bool) -> String {
 }
 
 fn encode_into(out: &mut String, bytes: &[u8], keep_slash: bool) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    for &b in bytes {
-        if is_unreserved(b) || (keep_slash && b == b'/') {
-            out.push(char::from(b));
-        } else {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0x0f)]));
-        }
-    }
-}
-
-fn is_unreserved(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
-}
-
-struct MalformedEscape;
-
-fn decode_into(raw: &[u8], out: &mut Vec<u8>) -> Result<(), MalformedEscape> {
-    let mut i = 0;
-    while i < raw.len() {
-        if raw[i] == b'%' {
-            let high = raw.get(i + 1).and_then(|&b| hex_value(b));
-            let low = raw.get(i + 2).and_then(|&b| hex_value(b));
-            let (Some(high), Some(low)) = (high, low) else {
-                return Err(MalformedEscape);
-            };
-            out.push(high << 4 | low);
-            i += 3;
-        } else {
-            out.push(raw[i]);
-            i += 1;
-        }
-    }
-    Ok(())
-}
-
-fn hex_value(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
+    percent::encode_into(out, bytes, |b| {
+        percent::is_unreserved(b) || (keep_slash && b == b'/')
+    });
 }
 
 fn canonical_path(raw: &str, out: &mut String) -> Result<(), VerifyError> {
@@ -603,7 +555,8 @@ fn canonical_path(raw: &str, out: &mut String) -> Result<(), VerifyError> {
             out.push('/');
         }
         segment.clear();
-        decode_into(raw_segment.as_bytes(), &mut segment).map_err(|_| VerifyError::InvalidUri)?;
+        percent::decode_into(raw_segment.as_bytes(), &mut segment)
+            .map_err(|_| VerifyError::InvalidUri)?;
         encode_into(out, &segment, false);
     }
     Ok(())
@@ -954,11 +907,11 @@ impl ParsedQuery {
                 ))
             };
             buf.clear();
-            decode_into(raw_name.as_bytes(), &mut buf).map_err(|_| malformed())?;
+            percent::decode_into(raw_name.as_bytes(), &mut buf).map_err(|_| malformed())?;
             let mut encoded_name = String::with_capacity(buf.len());
             encode_into(&mut encoded_name, &buf, false);
             buf.clear();
-            decode_into(raw_value.as_bytes(), &mut buf).map_err(|_| malformed())?;
+            percent::decode_into(raw_value.as_bytes(), &mut buf).map_err(|_| malformed())?;
             // X-Amz-* names are all unreserved characters: their canonical form is the name.
             let slot = match encoded_name.as_str() {
                 "X-Amz-Algorithm" => Some(&mut query.algorithm),
@@ -1076,8 +1029,8 @@ impl ParsedQuery {
             return Err(VerifyError::SignatureMismatch);
         }
         for (i, pair) in bytes.chunks_exact(2).enumerate() {
-            let high = hex_value(pair[0]).unwrap_or(0);
-            let low = hex_value(pair[1]).unwrap_or(0);
+            let high = crate::hex::digit_value(pair[0]).unwrap_or(0);
+            let low = crate::hex::digit_value(pair[1]).unwrap_or(0);
             decoded[i] = high << 4 | low;
         }
         Ok(Auth {

@@ -51,6 +51,11 @@ impl<K: Hash + Eq, V: Clone> Map<K, V> {
 
     fn put(&self, generation: u64, key: K, value: V) {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        // A result computed before the entries already here (a slow query that raced a
+        // write) is stale: storing it would also throw away the newer entries.
+        if generation < inner.0 {
+            return;
+        }
         if inner.0 != generation || inner.1.len() >= MAX_ENTRIES {
             inner.0 = generation;
             inner.1.clear();
@@ -115,5 +120,21 @@ mod tests {
         // A result computed before the write is not stored as current.
         cache.put_list(g, ListQuery::default(), true, page);
         assert_eq!(cache.list(&ListQuery::default(), true), None);
+    }
+
+    #[test]
+    fn a_late_result_of_an_older_generation_keeps_the_newer_entries() {
+        let cache = ReadCache::default();
+        let old = cache.generation();
+        cache.invalidate();
+        let current = cache.generation();
+        let page = Arc::new(Page {
+            records: vec![],
+            total: 1,
+        });
+        cache.put_list(current, ListQuery::default(), true, page.clone());
+        cache.put_list(old, ListQuery::default(), false, page.clone());
+        assert_eq!(cache.list(&ListQuery::default(), true), Some(page));
+        assert_eq!(cache.list(&ListQuery::default(), false), None);
     }
 }

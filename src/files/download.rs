@@ -2,8 +2,6 @@
 //! record's `fileName` (RFC 6266), which `GET /file?download=true` signs into the URL as
 //! `response-content-disposition`. Pure text work.
 
-use std::fmt::Write as _;
-
 /// `attachment; filename="<ASCII fallback>"; filename*=UTF-8''<percent-encoded name>`.
 ///
 /// The fallback is for clients that do not read `filename*` (RFC 6266 §4.3): every
@@ -23,13 +21,7 @@ pub fn attachment(file_name: &str) -> String {
         }
     }));
     out.push_str("\"; filename*=UTF-8''");
-    for &b in file_name.as_bytes() {
-        if is_attr_char(b) {
-            out.push(char::from(b));
-        } else {
-            let _ = write!(out, "%{b:02X}");
-        }
-    }
+    crate::percent::encode_into(&mut out, file_name.as_bytes(), is_attr_char);
     out
 }
 

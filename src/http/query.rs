@@ -3,7 +3,7 @@
 //! some other text and answer for a parameter the client never sent.
 
 use super::ApiError;
-use crate::signing::percent_decode;
+use crate::percent;
 use std::convert::Infallible;
 use warp::{Filter, Rejection};
 
@@ -36,7 +36,7 @@ pub fn parse(raw: &str) -> Result<Vec<(String, String)>, ApiError> {
 }
 
 fn decode(text: &str) -> Option<String> {
-    percent_decode(&text.replace('+', " "))
+    percent::decode(&text.replace('+', " "))
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! `/health`, `/metrics` and `/openapi.json`.
 
+use super::consent_callback;
 use crate::server::AppState;
 use std::sync::Arc;
 use warp::Reply;
@@ -127,6 +128,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                 state
                     .producer
                     .answer_consent(path.as_str(), &params)
+                    .map(consent_callback::into_response)
                     .unwrap_or_else(|| {
                         ApiError::NotFound(
                             "no consent flow is under way; run `depot auth` to start one".into(),

@@ -6,7 +6,8 @@
 use super::{ObjectStore, S3Error, parse_range};
 use crate::files::FilesDb;
 use crate::http::routes::PathParams;
-use crate::signing::{PresignedRequest, Verifier, percent_decode};
+use crate::percent;
+use crate::signing::{PresignedRequest, Verifier};
 use bytes::{Bytes, BytesMut};
 use std::sync::Arc;
 use tokio::io::AsyncReadExt;
@@ -58,7 +59,7 @@ impl ObjectsEndpoint {
 
     async fn try_answer(&self, request: ObjectRequest) -> Result<Response, S3Error> {
         let decode = |raw: &str| {
-            percent_decode(raw).ok_or_else(|| {
+            percent::decode(raw).ok_or_else(|| {
                 S3Error::new(
                     StatusCode::BAD_REQUEST,
                     "InvalidURI",
@@ -181,7 +182,7 @@ fn response_overrides(query: &str) -> Result<Vec<(HeaderName, HeaderValue)>, S3E
     let mut found: Vec<(HeaderName, HeaderValue)> = Vec::new();
     for piece in query.split('&') {
         let (raw_name, raw_value) = piece.split_once('=').unwrap_or((piece, ""));
-        let Some((param, header)) = percent_decode(raw_name).and_then(|name| {
+        let Some((param, header)) = percent::decode(raw_name).and_then(|name| {
             RESPONSE_OVERRIDES
                 .iter()
                 .find(|(param, _)| *param == name)
@@ -194,7 +195,7 @@ fn response_overrides(query: &str) -> Result<Vec<(HeaderName, HeaderValue)>, S3E
                 "{param} must appear once"
             )));
         }
-        let value = percent_decode(raw_value)
+        let value = percent::decode(raw_value)
             .and_then(|v| HeaderValue::from_bytes(v.as_bytes()).ok())
             .ok_or_else(|| {
                 S3Error::invalid_argument(format!(

@@ -10,7 +10,6 @@ use crate::secret::Secret;
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::sync::mpsc;
-use warp::Filter;
 
 pub const SCOPE: &str = "https://www.googleapis.com/auth/spreadsheets.readonly";
 
@@ -134,7 +133,7 @@ impl Session {
     }
 
     /// Answers a request that reached the callback path (see `answer_callback`).
-    pub fn answer(&self, got_path: &str, query: &[(String, String)]) -> warp::reply::Response {
+    pub fn answer(&self, got_path: &str, query: &[(String, String)]) -> CallbackPage {
         answer_callback(
             &self.callback.path,
             &self.state,
@@ -142,27 +141,6 @@ impl Session {
             query,
             &self.outcome,
         )
-    }
-
-    /// Serves the callback on its own listener until the browser answered (or `stop`).
-    pub async fn serve_callback(
-        self: std::sync::Arc<Self>,
-        listener: tokio::net::TcpListener,
-        stop: crate::shutdown::Shutdown,
-    ) {
-        let session = self;
-        let route = warp::path::full()
-            .and(warp::query::<Vec<(String, String)>>())
-            .map(
-                move |full: warp::path::FullPath, query: Vec<(String, String)>| {
-                    session.answer(full.as_str(), &query)
-                },
-            );
-        warp::serve(route)
-            .incoming(listener)
-            .graceful(async move { stop.wait().await })
-            .run()
-            .await;
     }
 }
 
@@ -204,11 +182,22 @@ pub async fn obtain_refresh_token(
         try_open_browser(&session.url);
     }
     let stop = crate::shutdown::Shutdown::new();
-    let server = tokio::spawn(std::sync::Arc::new(session).serve_callback(listener, stop.clone()));
+    let server = tokio::spawn(crate::http::consent_callback::serve(
+        std::sync::Arc::new(session),
+        listener,
+        stop.clone(),
+    ));
     let result = finish(settings, answers).await;
     stop.trigger();
     let _ = server.await;
     result
+}
+
+/// What the callback answers the browser: a status and a one-line HTML page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallbackPage {
+    pub status: u16,
+    pub html: String,
 }
 
 /// The browser's request: on the callback path with our `state`, a code or an error ends
@@ -220,8 +209,7 @@ fn answer_callback(
     got_path: &str,
     query: &[(String, String)],
     outcome: &mpsc::UnboundedSender<Outcome>,
-) -> warp::reply::Response {
-    use warp::Reply;
+) -> CallbackPage {
     let get = |name: &str| {
         query
             .iter()
@@ -233,9 +221,7 @@ fn answer_callback(
             "<!doctype html><meta charset=utf-8><title>depot</title><p>{}</p>",
             text.replace('&', "&amp;").replace('<', "&lt;")
         );
-        let status =
-            warp::http::StatusCode::from_u16(status).unwrap_or(warp::http::StatusCode::BAD_REQUEST);
-        warp::reply::with_status(warp::reply::html(html), status).into_response()
+        CallbackPage { status, html }
     };
     if got_path != path {
         return page(404, "Not the depot OAuth callback.");
@@ -426,7 +412,7 @@ mod tests {
             &q(&[("state", "evil"), ("code", "c")]),
             &tx,
         );
-        assert_eq!(r.status(), 400);
+        assert_eq!(r.status, 400);
         let r = answer_callback(
             "/cb",
             "good",
@@ -434,7 +420,7 @@ mod tests {
             &q(&[("state", "good"), ("code", "c")]),
             &tx,
         );
-        assert_eq!(r.status(), 404);
+        assert_eq!(r.status, 404);
         assert!(rx.try_recv().is_err());
         let r = answer_callback(
             "/cb",
@@ -443,7 +429,7 @@ mod tests {
             &q(&[("state", "good"), ("error", "access_denied")]),
             &tx,
         );
-        assert_eq!(r.status(), 400);
+        assert_eq!(r.status, 400);
         assert!(matches!(rx.try_recv(), Ok(Outcome::Denied(e)) if e == "access_denied"));
         let r = answer_callback(
             "/cb",
@@ -452,7 +438,7 @@ mod tests {
             &q(&[("state", "good"), ("code", "c0de")]),
             &tx,
         );
-        assert_eq!(r.status(), 200);
+        assert_eq!(r.status, 200);
         assert!(matches!(rx.try_recv(), Ok(Outcome::Code(c)) if c == "c0de"));
     }
 }

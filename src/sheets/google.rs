@@ -423,16 +423,7 @@ fn fresh_until(sent: Instant, expires_in: u64) -> Instant {
 
 /// Percent-encodes one URL path segment: everything but RFC 3986 unreserved characters.
 fn encode_segment(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for byte in text.bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                out.push(char::from(byte));
-            }
-            _ => out.push_str(&format!("%{byte:02X}")),
-        }
-    }
-    out
+    crate::percent::encode(text, crate::percent::is_unreserved)
 }
 
 /// A sheet name as an A1 range of the whole sheet. Always quoted, so that names such as

@@ -112,7 +112,6 @@ fn warnings_header(warnings: &[String]) -> Option<HeaderValue> {
 /// `text` encoded for the header, cut after whole characters with `...` when it would
 /// pass `max` bytes (so that the item still decodes to UTF-8).
 fn percent_encode_text(text: &str, max: usize) -> String {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut out = String::with_capacity(text.len().min(max));
     let mut buf = [0u8; 4];
     for c in text.chars() {
@@ -127,11 +126,7 @@ fn percent_encode_text(text: &str, max: usize) -> String {
             out.push(c);
             continue;
         }
-        for &b in bytes.iter() {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0x0F)]));
-        }
+        crate::percent::encode_into(&mut out, bytes, |_| false);
     }
     out
 }

@@ -138,9 +138,8 @@ pub(super) fn push_char(out: &mut Vec<u8>, c: char) {
 
 /// `value` as exactly `digits` upper-case hex digits.
 pub(super) fn push_hex(out: &mut Vec<u8>, value: u32, digits: u32) {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     for shift in (0..digits).rev() {
-        out.push(HEX[((value >> (shift * 4)) & 0xF) as usize]);
+        out.push(crate::hex::UPPER_DIGITS[((value >> (shift * 4)) & 0xF) as usize]);
     }
 }
 
