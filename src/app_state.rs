@@ -59,6 +59,16 @@ impl AppState {
             path: data_dir.display().to_string(),
             reason: e.to_string(),
         })?;
+        // Uploads a killed daemon was spooling (to the S3 endpoint) are of no use now.
+        let swept = crate::objects::sweep_dead_spool_files(
+            &data_dir.join(crate::files::writes::UPLOAD_SPOOL_DIR),
+        );
+        if swept > 0 {
+            tracing::info!(
+                files = swept,
+                "removed uploads a killed process left spooled"
+            );
+        }
         let embedded_credentials = EmbeddedCredentials::load_or_create(data_dir)?;
         let files =
             tokio::runtime::Handle::current().block_on(FilesDb::open_for(&settings.database))?;

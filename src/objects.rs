@@ -9,6 +9,7 @@ mod pending;
 mod range;
 pub mod routes;
 mod s3_error;
+mod spool;
 mod temp;
 mod xml;
 
@@ -26,6 +27,7 @@ pub use names::{object_path, validate_bucket, validate_key};
 pub use pending::{Intent, IntentOp, Pending, Unfinished};
 pub use range::{ByteRange, RangeError, parse_range};
 pub use s3_error::S3Error;
+pub use spool::{Spool, Spooled, sweep_dead as sweep_dead_spool_files};
 pub use xml::s3_error_xml;
 
 use temp::TempFile;
@@ -160,6 +162,44 @@ impl ObjectStore {
         key: &str,
         reader: &mut impl Read,
     ) -> Result<ObjectMeta, ObjectError> {
+        // Names checked before anything is written.
+        self.path_of(bucket, key)?;
+        let (temp, mut file) = TempFile::create(&self.root.join(TEMP_DIR))?;
+        io::copy(reader, &mut file).map_err(ObjectError::io("write", &temp.path))?;
+        file.flush().map_err(ObjectError::io("write", &temp.path))?;
+        file.sync_all()
+            .map_err(ObjectError::io("flush to disk", &temp.path))?;
+        self.install(temp, file, bucket, key)
+    }
+
+    /// Where uploads are spooled so that `put_spooled` takes them with a rename.
+    pub fn spool_dir(&self) -> PathBuf {
+        self.root.join(TEMP_DIR)
+    }
+
+    /// Takes a spooled upload as the object: moved into place when it was spooled in
+    /// `spool_dir` (no copy of a large upload), copied otherwise.
+    pub fn put_spooled(
+        &self,
+        bucket: &str,
+        key: &str,
+        spooled: Spooled,
+    ) -> Result<ObjectMeta, ObjectError> {
+        if spooled.path().parent() != Some(self.spool_dir().as_path()) {
+            return self.put_file(bucket, key, spooled.path());
+        }
+        let Spooled { temp, file, .. } = spooled;
+        self.install(temp, file, bucket, key)
+    }
+
+    /// Moves a written and flushed temp file into place as `bucket`/`key`.
+    fn install(
+        &self,
+        temp: TempFile,
+        file: File,
+        bucket: &str,
+        key: &str,
+    ) -> Result<ObjectMeta, ObjectError> {
         let dest = self.path_of(bucket, key)?;
         let conflict = || ObjectError::KeyConflict {
             bucket: bucket.to_owned(),
@@ -170,12 +210,6 @@ impl ObjectStore {
             io::ErrorKind::NotADirectory | io::ErrorKind::AlreadyExists => conflict(),
             _ => ObjectError::io("create folder", parent)(e),
         })?;
-
-        let (temp, mut file) = TempFile::create(&self.root.join(TEMP_DIR))?;
-        io::copy(reader, &mut file).map_err(ObjectError::io("write", &temp.path))?;
-        file.flush().map_err(ObjectError::io("write", &temp.path))?;
-        file.sync_all()
-            .map_err(ObjectError::io("flush to disk", &temp.path))?;
         fs::rename(&temp.path, &dest).map_err(|e| match e.kind() {
             io::ErrorKind::IsADirectory
             | io::ErrorKind::DirectoryNotEmpty

@@ -959,6 +959,92 @@ async fn admin_uploads_then_deletes_record_and_object() {
     assert_eq!(list["meta"]["total"], "0");
 }
 
+/// Files in the embedded store's temp folder, where uploads are spooled as they arrive.
+fn spooled_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir.join("data/objects/.tmp"))
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn uploads_are_spooled_to_disk_and_leave_nothing_behind() {
+    use tokio::io::AsyncWriteExt;
+
+    let dir = temp();
+    let daemon = Daemon::start(dir.path(), &[], &[API_KEYS, ADMIN_KEYS]).await;
+    let admin = format!("Bearer {ADMIN_KEY}");
+    let auth = [("Authorization", admin.as_str())];
+
+    // A few MiB go to disk chunk by chunk and are renamed into place: no copy stays.
+    let content: Vec<u8> = (0..3_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    let reply = send(
+        "POST",
+        &daemon.url("/files"),
+        &auth,
+        Some(upload_form("big.bin", &content)),
+    )
+    .await;
+    assert_eq!(reply.status, 201, "{}", reply.text());
+    let key = serde_json::from_slice::<Value>(&reply.body).unwrap()["key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let download = get(&signed_url(&daemon, &key, Some(ADMIN_KEY)).await, &[]).await;
+    assert_eq!(download.body, content);
+    assert_eq!(spooled_files(dir.path()), Vec::<String>::new());
+
+    // Forms refused while read: their spool goes too, and no record is written.
+    let two_files = upload_form("a.bin", b"first").part(
+        "file",
+        reqwest::multipart::Part::bytes(b"second".to_vec()).file_name("b.bin"),
+    );
+    let long_field = upload_form("a.bin", b"a").text("description", "d".repeat(70_000));
+    for (form, expected) in [
+        (two_files, "more than one 'file' field"),
+        (long_field, "form field 'description' is longer than"),
+    ] {
+        let reply = send("POST", &daemon.url("/files"), &auth, Some(form)).await;
+        assert_eq!(reply.status, 400, "{}", reply.text());
+        assert!(reply.error_message().contains(expected), "{}", reply.text());
+    }
+    assert_eq!(spooled_files(dir.path()), Vec::<String>::new());
+
+    // A client that goes away in the middle of its upload leaves no spool file either.
+    let mut socket = tokio::net::TcpStream::connect(&daemon.addr).await.unwrap();
+    let boundary = "depot-test-boundary";
+    let head = format!(
+        "POST /files HTTP/1.1\r\nHost: x\r\nAuthorization: {admin}\r\n\
+         Content-Type: multipart/form-data; boundary={boundary}\r\n\
+         Content-Length: 50000000\r\n\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"cut.bin\"\r\n\r\n"
+    );
+    socket.write_all(head.as_bytes()).await.unwrap();
+    socket.write_all(&vec![b'x'; 2_000_000]).await.unwrap();
+    socket.flush().await.unwrap();
+    let spooling = support::eventually(Duration::from_secs(10), || async {
+        (!spooled_files(dir.path()).is_empty()).then_some(())
+    })
+    .await;
+    assert!(spooling.is_some(), "the upload is spooled while it arrives");
+    drop(socket);
+    let cleaned = support::eventually(Duration::from_secs(10), || async {
+        spooled_files(dir.path()).is_empty().then_some(())
+    })
+    .await;
+    assert!(
+        cleaned.is_some(),
+        "left behind: {:?}",
+        spooled_files(dir.path())
+    );
+    let (_, list) = get_json(&daemon, "/files", Some(READER_KEY)).await;
+    assert_eq!(list["meta"]["total"], "1");
+}
+
 // ------------------------------------------------------------------ 5, 6. the command line
 
 fn stderr_lines(output: &std::process::Output) -> Vec<String> {

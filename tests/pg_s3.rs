@@ -109,11 +109,18 @@ async fn upload_through_one_node_is_in_s3_and_downloads_through_the_other() {
     assert_eq!(response.status(), 201, "{}", response.text().await.unwrap());
     let record: serde_json::Value = response.json().await.unwrap();
     let key = record["key"].as_str().unwrap().to_owned();
-    // The object sits in the S3 server's folder.
+    // The object sits in the S3 server's folder; the spool it was streamed from is gone.
     assert_eq!(
         std::fs::read(s3_root.path().join("depot-files").join(&key)).unwrap(),
         content
     );
+    // (In the embedded store's temp folder, which is on by default; else data/.uploads.)
+    let spool: Vec<_> = ["data/objects/.tmp", "data/.uploads"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(dir_a.path().join(d)).ok())
+        .flat_map(|entries| entries.flatten().map(|e| e.path()))
+        .collect();
+    assert!(spool.is_empty(), "{spool:?}");
     // Node B signs a URL that the S3 server accepts.
     let signed = eventually(Duration::from_secs(10), || async {
         let response = reqwest::get(b.url(&format!("/file?key={key}")))

@@ -38,7 +38,7 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
             .enabled
             .then(|| ObjectStore::open(settings.objects.root.clone()).map(Arc::new))
             .transpose()?;
-        let uploads = Uploads::new(files, objects, &settings.signing)?;
+        let uploads = Uploads::new(files, objects, &settings.signing, &settings.server.data_dir)?;
         for path in options.paths {
             let file_name = path
                 .file_name()

@@ -3,12 +3,12 @@
 
 use super::query::download_from_params;
 use super::s3::S3Objects;
-use super::writes::{self, Content, DEFAULT_BUCKET, Upload, Uploads};
+use super::writes::{self, Content, DEFAULT_BUCKET, Upload, Uploads, WriteError};
 use super::{FileRecord, FilesDb, ListQuery, Permission, download, key_from_params};
 use crate::config::Settings;
 use crate::http::ApiError;
 use crate::http::auth;
-use crate::objects::ObjectStore;
+use crate::objects::{ObjectStore, Spooled};
 use crate::signing::Signer;
 use bytes::Buf;
 use futures_util::TryStreamExt;
@@ -16,6 +16,11 @@ use serde::Serialize;
 use std::sync::Arc;
 use warp::http::{HeaderMap, StatusCode};
 use warp::reply::{Reply, Response};
+
+/// The longest text field of an upload form read: past every record field's own limit
+/// (a description is at most 4096 characters), so those limits give the precise error,
+/// while a huge text field cannot fill memory.
+const FIELD_LIMIT: usize = 64 * 1024;
 
 #[derive(Serialize)]
 struct ListBody<'a> {
@@ -117,10 +122,10 @@ pub async fn create_file(
 ) -> Result<Response, ApiError> {
     auth::require_admin(&headers, &settings.auth)?;
     // Refused before the body is read.
-    let uploads = Uploads::new(files, objects, &settings.signing)?;
-    let (upload, content) = read_form(form).await?;
+    let uploads = Uploads::new(files, objects, &settings.signing, &settings.server.data_dir)?;
+    let (upload, content) = read_form(form, &uploads).await?;
     let record = uploads
-        .store(upload.into_record()?, Content::Bytes(content))
+        .store(upload.into_record()?, Content::Spooled(content))
         .await?;
     Ok(warp::reply::with_status(warp::reply::json(&record), StatusCode::CREATED).into_response())
 }
@@ -142,11 +147,14 @@ pub async fn delete_file(
     Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
 }
 
-/// The upload's fields and its content.
-async fn read_form(form: warp::multipart::FormData) -> Result<(Upload, Vec<u8>), ApiError> {
+/// The upload's fields, and its content spooled to disk as it arrives.
+async fn read_form(
+    form: warp::multipart::FormData,
+    uploads: &Uploads,
+) -> Result<(Upload, Spooled), ApiError> {
     let bad = |m: String| ApiError::BadRequest(m);
     let mut parts = form;
-    let mut file: Option<(String, Vec<u8>, Option<String>)> = None;
+    let mut file: Option<(String, Spooled, Option<String>)> = None;
     let mut bucket = None;
     let mut permission = None;
     let mut description = None;
@@ -157,22 +165,40 @@ async fn read_form(form: warp::multipart::FormData) -> Result<(Upload, Vec<u8>),
         .map_err(|e| bad(format!("the multipart body is malformed: {e}")))?
     {
         let name = part.name().to_owned();
-        let file_name = part.filename().map(str::to_owned);
-        let content_type = part.content_type().map(str::to_owned);
-        let bytes = read_part(part)
-            .await
-            .map_err(|e| bad(format!("cannot read form field '{name}': {e}")))?;
+        let unreadable = |e: warp::Error| bad(format!("cannot read form field '{name}': {e}"));
+        if name == "file" {
+            let file_name = part
+                .filename()
+                .filter(|n| !n.trim().is_empty())
+                .ok_or_else(|| bad("the 'file' field must carry a file name".into()))?
+                .to_owned();
+            if file.is_some() {
+                return Err(bad("the form has more than one 'file' field".into()));
+            }
+            let content_type = part.content_type().map(str::to_owned);
+            let mut spool = uploads.spool().await?;
+            let mut stream = part.stream();
+            while let Some(mut chunk) = stream.try_next().await.map_err(unreadable)? {
+                while chunk.has_remaining() {
+                    let piece = chunk.chunk();
+                    spool.write(piece).await.map_err(WriteError::from)?;
+                    let n = piece.len();
+                    chunk.advance(n);
+                }
+            }
+            file = Some((
+                file_name,
+                spool.finish().await.map_err(WriteError::from)?,
+                content_type,
+            ));
+            continue;
+        }
+        let bytes = read_field(part).await?;
         let text = || {
             String::from_utf8(bytes.clone())
                 .map_err(|_| bad(format!("form field '{name}' must be UTF-8 text")))
         };
         match name.as_str() {
-            "file" => {
-                let file_name = file_name
-                    .filter(|n| !n.trim().is_empty())
-                    .ok_or_else(|| bad("the 'file' field must carry a file name".into()))?;
-                file = Some((file_name, bytes, content_type));
-            }
             "bucket" => bucket = Some(text()?),
             "permission" => {
                 let value = text()?;
@@ -212,18 +238,29 @@ async fn read_form(form: warp::multipart::FormData) -> Result<(Upload, Vec<u8>),
     Ok((upload, content))
 }
 
-async fn read_part(part: warp::multipart::Part) -> Result<Vec<u8>, warp::Error> {
-    part.stream()
-        .try_fold(Vec::new(), |mut acc, mut chunk| async move {
-            while chunk.has_remaining() {
-                let piece = chunk.chunk();
-                acc.extend_from_slice(piece);
-                let n = piece.len();
-                chunk.advance(n);
-            }
-            Ok(acc)
-        })
+/// A text field's bytes, at most `FIELD_LIMIT` of them (only the file part may be large).
+async fn read_field(part: warp::multipart::Part) -> Result<Vec<u8>, ApiError> {
+    let name = part.name().to_owned();
+    let mut stream = part.stream();
+    let mut out = Vec::new();
+    while let Some(mut chunk) = stream
+        .try_next()
         .await
+        .map_err(|e| ApiError::BadRequest(format!("cannot read form field '{name}': {e}")))?
+    {
+        while chunk.has_remaining() {
+            let piece = chunk.chunk();
+            if out.len() + piece.len() > FIELD_LIMIT {
+                return Err(ApiError::BadRequest(format!(
+                    "form field '{name}' is longer than {FIELD_LIMIT} bytes"
+                )));
+            }
+            out.extend_from_slice(piece);
+            let n = piece.len();
+            chunk.advance(n);
+        }
+    }
+    Ok(out)
 }
 
 /// `GET /files`, `GET /file`, `POST /files` and `DELETE /file`.

@@ -1,6 +1,6 @@
 //! File content at an S3-compatible endpoint (`signing.endpoint`): PUT and DELETE of one
 //! object, signed in the `Authorization` header (SigV4, unsigned payload) and streamed
-//! from a file or sent from memory as the caller holds it. No HTTP server side here.
+//! from a file. No HTTP server side here.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -41,13 +41,6 @@ pub enum S3Error {
     },
 }
 
-/// What to store.
-pub enum Body {
-    Bytes(Vec<u8>),
-    /// Streamed from disk in chunks, never whole in memory.
-    File(std::path::PathBuf),
-}
-
 /// The objects at one endpoint with one set of credentials.
 #[derive(Clone)]
 pub struct S3Objects {
@@ -76,22 +69,18 @@ impl S3Objects {
         }))
     }
 
-    /// Stores the object; done when the endpoint answered 2xx.
-    pub async fn put(&self, bucket: &str, key: &str, body: Body) -> Result<(), S3Error> {
+    /// Stores the file at `path` as the object, streamed from disk in chunks (never whole
+    /// in memory); done when the endpoint answered 2xx.
+    pub async fn put_file(&self, bucket: &str, key: &str, path: &Path) -> Result<(), S3Error> {
         let op = "storing an object";
-        let (length, body) = match body {
-            Body::Bytes(bytes) => (bytes.len() as u64, reqwest::Body::from(bytes)),
-            Body::File(path) => {
-                let file = open(&path).await?;
-                let length = file
-                    .metadata()
-                    .await
-                    .map_err(|source| read_error(&path, source))?
-                    .len();
-                (length, reqwest::Body::wrap_stream(stream_file(file)))
-            }
-        };
-        let length = length.to_string();
+        let file = open(path).await?;
+        let length = file
+            .metadata()
+            .await
+            .map_err(|source| read_error(path, source))?
+            .len()
+            .to_string();
+        let body = reqwest::Body::wrap_stream(stream_file(file));
         let signed = self.signer.sign_headers(
             "PUT",
             bucket,

@@ -4,13 +4,13 @@
 //! exists exactly when its record does" can be restored after a `kill -9` at any point.
 //! Used by `POST /files`, `DELETE /file` and `depot files add`; no HTTP here.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::s3::{Body, S3Error, S3Objects};
+use super::s3::{S3Error, S3Objects};
 use super::{FileRecord, FilesDb, NewFileRecord, Permission, RecordError, RepoError};
 use crate::config::settings::Signing;
-use crate::objects::{IntentOp, ObjectError, ObjectStore, object_path};
+use crate::objects::{IntentOp, ObjectError, ObjectStore, Spool, Spooled, object_path};
 
 /// The bucket of uploads that name none.
 pub const DEFAULT_BUCKET: &str = "depot";
@@ -33,9 +33,13 @@ pub enum WriteError {
     Task(&'static str, String),
 }
 
-/// The content of a new record: an upload's bytes, or a local file to copy.
+/// Where uploads are spooled, inside the data folder, when no embedded store takes them
+/// (its temp folder is used when it does, so that storing the upload is a rename).
+pub const UPLOAD_SPOOL_DIR: &str = ".uploads";
+
+/// The content of a new record: an upload spooled to disk, or a local file to copy.
 pub enum Content {
-    Bytes(Vec<u8>),
+    Spooled(Spooled),
     File(PathBuf),
 }
 
@@ -74,6 +78,7 @@ impl Upload {
 pub struct Uploads {
     files: FilesDb,
     target: Target,
+    spool_dir: PathBuf,
 }
 
 enum Target {
@@ -86,12 +91,27 @@ impl Uploads {
         files: FilesDb,
         objects: Option<Arc<ObjectStore>>,
         signing: &Signing,
+        data_dir: &Path,
     ) -> Result<Uploads, WriteError> {
+        let spool_dir = match &objects {
+            Some(store) => store.spool_dir(),
+            None => data_dir.join(UPLOAD_SPOOL_DIR),
+        };
         let target = match S3Objects::from_settings(signing)? {
             Some(s3) => Target::S3(s3),
             None => Target::Embedded(objects.ok_or(WriteError::NoObjectStore)?),
         };
-        Ok(Uploads { files, target })
+        Ok(Uploads {
+            files,
+            target,
+            spool_dir,
+        })
+    }
+
+    /// A spool for an upload's content, to pass to `store` as `Content::Spooled` once
+    /// written.
+    pub async fn spool(&self) -> Result<Spool, WriteError> {
+        Ok(Spool::create(self.spool_dir.clone()).await?)
     }
 
     /// Writes the content, then the record. A failure removes the content again; a kill
@@ -111,7 +131,7 @@ impl Uploads {
             let store = writer;
             let pending = store.begin(IntentOp::Put, &bucket, &key)?;
             let put = match content {
-                Content::Bytes(bytes) => store.put(&bucket, &key, &bytes),
+                Content::Spooled(spooled) => store.put_spooled(&bucket, &key, spooled),
                 Content::File(path) => store.put_file(&bucket, &key, &path),
             };
             match put {
@@ -153,11 +173,12 @@ impl Uploads {
         new: NewFileRecord,
         content: Content,
     ) -> Result<FileRecord, WriteError> {
-        let body = match content {
-            Content::Bytes(bytes) => Body::Bytes(bytes),
-            Content::File(path) => Body::File(path),
+        // The spool (removed when dropped) lives until the endpoint has the content.
+        let (path, _spool) = match content {
+            Content::Spooled(spooled) => (spooled.path().to_owned(), Some(spooled)),
+            Content::File(path) => (path, None),
         };
-        s3.put(&new.bucket, &new.key, body).await?;
+        s3.put_file(&new.bucket, &new.key, &path).await?;
         match self.files.insert(new.clone()).await {
             Ok(record) => Ok(record),
             Err(e) => {
@@ -404,7 +425,7 @@ mod tests {
         };
         // With an endpoint, uploads go there: no embedded store needed.
         assert!(matches!(
-            Uploads::new(files.clone(), None, &signing),
+            Uploads::new(files.clone(), None, &signing, dir.path()),
             Ok(Uploads {
                 target: Target::S3(_),
                 ..
@@ -412,9 +433,9 @@ mod tests {
         ));
         signing.endpoint = None;
         assert!(matches!(
-            Uploads::new(files.clone(), None, &signing),
+            Uploads::new(files.clone(), None, &signing, dir.path()),
             Err(WriteError::NoObjectStore)
         ));
-        assert!(Uploads::new(files, Some(store), &signing).is_ok());
+        assert!(Uploads::new(files, Some(store), &signing, dir.path()).is_ok());
     }
 }
