@@ -40,7 +40,7 @@ run() {
   local dir=$WORK/$name port
   mkdir -p "$dir"
   port=$(free_port)
-  (cd "$dir" && env DEPOT_ADMIN_KEYS=bench-admin DEPOT_BODY_LIMIT_BYTES=$((4 << 30)) "$@" \
+  (cd "$dir" && exec env DEPOT_ADMIN_KEYS=bench-admin DEPOT_BODY_LIMIT_BYTES=$((4 << 30)) "$@" \
     "$BIN" serve --listen "127.0.0.1:$port" --log-level warn 2>"$dir/daemon.log") &
   local pid=$!
   PIDS+=($pid)
