@@ -30,7 +30,18 @@ libfuzzer_sys::fuzz_target!(|input: &str| {
     let others = |vars: &[(String, String)]| -> Vec<(String, String)> {
         vars.iter().filter(|(n, _)| n != NAME).cloned().collect()
     };
-    assert_eq!(others(&after), others(&before), "set_var changed other variables");
-    let set: Vec<&String> = after.iter().filter(|(n, _)| n == NAME).map(|(_, v)| v).collect();
-    assert!(!set.is_empty() && set.iter().all(|v| *v == value), "{NAME} reads back as {set:?}, set {value:?}");
+    assert_eq!(
+        others(&after),
+        others(&before),
+        "set_var changed other variables"
+    );
+    let set: Vec<&String> = after
+        .iter()
+        .filter(|(n, _)| n == NAME)
+        .map(|(_, v)| v)
+        .collect();
+    assert!(
+        !set.is_empty() && set.iter().all(|v| *v == value),
+        "{NAME} reads back as {set:?}, set {value:?}"
+    );
 });

@@ -28,7 +28,10 @@ libfuzzer_sys::fuzz_target!(|text: &str| {
                 assert_eq!(filter.as_str(), line);
                 assert_eq!(filter.segments().join("."), line);
                 let count = filter.segments().len();
-                assert!((1..=MAX_FILTER_SEGMENTS).contains(&count), "{count} segments");
+                assert!(
+                    (1..=MAX_FILTER_SEGMENTS).contains(&count),
+                    "{count} segments"
+                );
                 assert!(filter.segments().iter().all(|s| !s.is_empty()));
                 assert!(line.chars().count() <= MAX_FILTER_CHARS);
                 filters.push(filter);

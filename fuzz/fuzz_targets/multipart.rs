@@ -77,9 +77,15 @@ libfuzzer_sys::fuzz_target!(|input: Input| {
                 && part.extra_headers.iter().all(|line| {
                     plain(line)
                         && line.contains(':')
-                        && !line.trim_start().to_ascii_lowercase().starts_with("content-")
+                        && !line
+                            .trim_start()
+                            .to_ascii_lowercase()
+                            .starts_with("content-")
                 })
-                && !part.body.windows(delimiter.len()).any(|w| w == delimiter.as_bytes())
+                && !part
+                    .body
+                    .windows(delimiter.len())
+                    .any(|w| w == delimiter.as_bytes())
         });
     let mut body = Vec::new();
     let mut last_file = None;
@@ -95,7 +101,9 @@ libfuzzer_sys::fuzz_target!(|input: Input| {
         if name == "file" {
             last_file = Some(part.body.clone());
         }
-        body.extend(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"").bytes());
+        body.extend(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"").bytes(),
+        );
         if let Some(file_name) = &part.file_name {
             body.extend(format!("; filename=\"{file_name}\"").bytes());
         }
@@ -121,7 +129,10 @@ libfuzzer_sys::fuzz_target!(|input: Input| {
     let mut headers = vec![
         ("host".to_owned(), HOST.as_bytes().to_vec()),
         ("content-type".to_owned(), content_type.into_bytes()),
-        ("content-length".to_owned(), body.len().to_string().into_bytes()),
+        (
+            "content-length".to_owned(),
+            body.len().to_string().into_bytes(),
+        ),
     ];
     if input.admin {
         headers.push(("authorization".to_owned(), app::bearer(ADMIN_KEY)));
@@ -148,7 +159,9 @@ libfuzzer_sys::fuzz_target!(|input: Input| {
         Vec::new()
     };
 
-    let url = app.signed_url(&key).expect("the stored record has a signed URL");
+    let url = app
+        .signed_url(&key)
+        .expect("the stored record has a signed URL");
     let mut headers = vec![("host".to_owned(), HOST.as_bytes().to_vec())];
     if let Some(range) = &input.range {
         headers.push(("range".to_owned(), range.clone().into_bytes()));
@@ -163,7 +176,9 @@ libfuzzer_sys::fuzz_target!(|input: Input| {
             200 if clean => assert_eq!(object.body, content, "the object is not the uploaded file"),
             200 => {}
             206 if clean => assert!(
-                content.windows(object.body.len().max(1)).any(|w| w == object.body)
+                content
+                    .windows(object.body.len().max(1))
+                    .any(|w| w == object.body)
                     || object.body.is_empty(),
                 "a range that is not part of the upload"
             ),

@@ -31,7 +31,10 @@ enum Path {
     /// `/objects/` then the fuzzer's text.
     Objects(String),
     /// The signed URL of seeded record `n` (path and query), plus `extra` after the query.
-    Signed { record: u8, extra: String },
+    Signed {
+        record: u8,
+        extra: String,
+    },
     Raw(String),
 }
 
@@ -64,7 +67,16 @@ enum Value {
 }
 
 const WORDS: [&str; 16] = [
-    "true", "false", "json", "android", "ios", "yml", "xlf", "po", "public", "private",
+    "true",
+    "false",
+    "json",
+    "android",
+    "ios",
+    "yml",
+    "xlf",
+    "po",
+    "public",
+    "private",
     "en_US",
     "en_US.CORE",
     "*.tag1",
@@ -209,7 +221,10 @@ libfuzzer_sys::fuzz_target!(|input: Input| {
             .unwrap_or_default();
         if under_objects && content_type.contains("xml") {
             let body = String::from_utf8_lossy(&reply.body);
-            assert!(body.contains("<Error>") && body.contains("<Code>"), "{body}");
+            assert!(
+                body.contains("<Error>") && body.contains("<Code>"),
+                "{body}"
+            );
         } else {
             let body: serde_json::Value = serde_json::from_slice(&reply.body).unwrap_or_else(|e| {
                 panic!(
@@ -219,7 +234,10 @@ libfuzzer_sys::fuzz_target!(|input: Input| {
                 )
             });
             assert_eq!(body["statusCode"], reply.status, "{body}");
-            assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
+            assert!(
+                body["message"].as_str().is_some_and(|m| !m.is_empty()),
+                "{body}"
+            );
         }
     }
 });

@@ -25,7 +25,17 @@ enum Cell {
 }
 
 const LOCALES: [&str; 12] = [
-    "en_US", "pl_PL", "en", "EN", "en-us", "de_DE", "pt_BR", "zh-Hant-TW", "x", "*", "en.US",
+    "en_US",
+    "pl_PL",
+    "en",
+    "EN",
+    "en-us",
+    "de_DE",
+    "pt_BR",
+    "zh-Hant-TW",
+    "x",
+    "*",
+    "en.US",
     "sr_Latn",
 ];
 const TAGS: [&str; 4] = ["tag1", "tag2", "CORE", "*"];
@@ -56,7 +66,11 @@ fn hostile_cells() -> &'static [String] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../tests/fixtures/sheets/hostile.sheet.json");
         let rows = depot::sheets::local::read_grid(&path, None).expect("hostile fixture");
-        let mut cells: Vec<String> = rows.into_iter().flatten().filter(|c| !c.is_empty()).collect();
+        let mut cells: Vec<String> = rows
+            .into_iter()
+            .flatten()
+            .filter(|c| !c.is_empty())
+            .collect();
         cells.dedup();
         cells
     })
@@ -123,7 +137,9 @@ libfuzzer_sys::fuzz_target!(|input: Input| {
     if let Some(keep) = input.one_locale
         && !sel.locales.is_empty()
     {
-        let one = sel.locales.swap_remove(usize::from(keep) % sel.locales.len());
+        let one = sel
+            .locales
+            .swap_remove(usize::from(keep) % sel.locales.len());
         sel = Selection { locales: vec![one] };
     }
     let opts = RenderOptions {

@@ -8,7 +8,7 @@ use arbitrary::Arbitrary;
 use chrono::{DateTime, TimeDelta, Utc};
 use depot::secret::Secret;
 use depot::signing::{
-    Addressing, Credentials, PresignedRequest, Signer, SigningTarget, VerifyError, Verifier,
+    Addressing, Credentials, PresignedRequest, Signer, SigningTarget, Verifier, VerifyError,
 };
 
 #[derive(Debug, Arbitrary)]
@@ -23,13 +23,26 @@ enum Endpoint {
 #[derive(Debug, Arbitrary)]
 enum Change {
     /// Replace the byte at `at` (of method + host + path + query, as one text) with `with`.
-    Byte { at: u16, with: u8 },
-    Insert { at: u16, text: String },
-    Remove { at: u16, len: u8 },
+    Byte {
+        at: u16,
+        with: u8,
+    },
+    Insert {
+        at: u16,
+        text: String,
+    },
+    Remove {
+        at: u16,
+        len: u8,
+    },
     /// Move a query parameter to the end (the canonical query sorts: still accepted).
-    Reorder { index: u8 },
+    Reorder {
+        index: u8,
+    },
     /// Re-encode one query character as `%XX` (the same canonical query: still accepted).
-    Escape { at: u16 },
+    Escape {
+        at: u16,
+    },
 }
 
 #[derive(Debug, Arbitrary)]
@@ -74,7 +87,11 @@ impl Received {
     /// bytes, and the query's decoded pairs (sorted, signature aside). `None` when a part
     /// does not decode (the verifier refuses those).
     fn meaning(&self) -> Option<(String, String, Vec<Vec<u8>>, Vec<(Vec<u8>, Vec<u8>)>)> {
-        let path = self.path.split('/').map(decode).collect::<Option<Vec<_>>>()?;
+        let path = self
+            .path
+            .split('/')
+            .map(decode)
+            .collect::<Option<Vec<_>>>()?;
         let mut pairs = Vec::new();
         for piece in self.query.split('&').filter(|p| !p.is_empty()) {
             let (name, value) = piece.split_once('=').unwrap_or((piece, ""));
@@ -84,7 +101,12 @@ impl Received {
             }
         }
         pairs.sort();
-        Some((self.method.clone(), self.host.trim().to_owned(), path, pairs))
+        Some((
+            self.method.clone(),
+            self.host.trim().to_owned(),
+            path,
+            pairs,
+        ))
     }
 }
 
@@ -222,7 +244,12 @@ libfuzzer_sys::fuzz_target!(|input: Input| {
     let later = now + TimeDelta::seconds(i64::from(input.delay));
     let outcome = verifier.verify(&signed.as_request(), later);
     if u64::from(input.delay) < expires {
-        assert_eq!(outcome, Ok(()), "refused {} s after signing\n{url}", input.delay);
+        assert_eq!(
+            outcome,
+            Ok(()),
+            "refused {} s after signing\n{url}",
+            input.delay
+        );
     } else {
         assert_eq!(outcome, Err(VerifyError::Expired), "{url}");
     }
@@ -237,7 +264,10 @@ libfuzzer_sys::fuzz_target!(|input: Input| {
         request = changed;
         let accepted = verifier.verify(&request.as_request(), now).is_ok();
         if was_accepted && matches!(c, Change::Reorder { .. } | Change::Escape { .. }) {
-            assert!(accepted, "{c:?} of an accepted request is refused: {request:?}");
+            assert!(
+                accepted,
+                "{c:?} of an accepted request is refused: {request:?}"
+            );
         }
         if accepted {
             assert_eq!(

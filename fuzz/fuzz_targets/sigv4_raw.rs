@@ -22,9 +22,8 @@ fn verifiers() -> &'static HashMap<String, Verifier> {
         for v in vectors["vectors"].as_array().expect("vector list") {
             let id = v["access_key"].as_str().expect("access_key").to_owned();
             let secret = v["secret_key"].as_str().expect("secret_key");
-            out.entry(id.clone()).or_insert_with(|| {
-                Verifier::new(id, Secret::new(secret), TimeDelta::minutes(5))
-            });
+            out.entry(id.clone())
+                .or_insert_with(|| Verifier::new(id, Secret::new(secret), TimeDelta::minutes(5)));
         }
         out
     })
@@ -63,7 +62,11 @@ libfuzzer_sys::fuzz_target!(|text: &str| {
         .get(key_id)
         .or_else(|| verifiers.values().next())
         .expect("a verifier");
-    for now in [date, date + TimeDelta::seconds(1), date + TimeDelta::days(8)] {
+    for now in [
+        date,
+        date + TimeDelta::seconds(1),
+        date + TimeDelta::days(8),
+    ] {
         let outcome = verifier.verify(&request, now);
         if let Err(e) = &outcome {
             // Every refusal has an S3 code and a message that echoes at most a little.

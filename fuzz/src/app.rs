@@ -31,7 +31,11 @@ pub const SEEDED: [(&str, Permission, &[u8]); 3] = [
         Permission::Private,
         b"\x00\xff private bytes",
     ),
-    ("a0a0a0a0-b1b1-4c2c-8d3d-e4e4e4e4e4e4", Permission::Public, b""),
+    (
+        "a0a0a0a0-b1b1-4c2c-8d3d-e4e4e4e4e4e4",
+        Permission::Public,
+        b"",
+    ),
 ];
 
 pub struct App {
@@ -55,7 +59,10 @@ fn open() -> App {
         env_file: dir.join(".env.service"),
         process_env: vec![],
         flags: vec![
-            ("server.data_dir".into(), dir.join("data").display().to_string()),
+            (
+                "server.data_dir".into(),
+                dir.join("data").display().to_string(),
+            ),
             ("auth.api_keys".into(), API_KEY.into()),
             ("auth.admin_keys".into(), ADMIN_KEY.into()),
             ("producer.enabled".into(), "false".into()),
@@ -65,18 +72,27 @@ fn open() -> App {
     };
     let loaded = depot::config::load(&sources).expect("configuration loads");
     let handle = depot::config::ConfigHandle::new(sources, loaded);
-    let state = Arc::new(AppState::open(handle).expect("stores open"));
+    // A runtime with its own worker: `AppState::open` blocks on the database pool's
+    // opening through the current runtime's handle, as the daemon's blocking threads do.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let state = {
+        let _context = runtime.enter();
+        Arc::new(AppState::open(handle).expect("stores open"))
+    };
 
     let sheet = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/sheets/hostile.sheet.json");
     let rows = depot::sheets::local::read_grid(&sheet, None).expect("fixture sheet reads");
     let document = depot::translations::sheet::convert(rows).expect("fixture sheet converts");
-    state.translations.put(document).expect("translations stored");
+    state
+        .translations
+        .put(document)
+        .expect("translations stored");
 
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("tokio runtime");
     for (key, permission, content) in SEEDED {
         runtime
             .block_on(seed(&state, key, permission, content))
@@ -97,11 +113,18 @@ async fn seed(
     permission: Permission,
     content: &[u8],
 ) -> Result<(), depot::files::writes::WriteError> {
-    let objects = state.objects.as_ref().expect("embedded store on").store.clone();
+    let objects = state
+        .objects
+        .as_ref()
+        .expect("embedded store on")
+        .store
+        .clone();
+    let settings = state.config.settings();
     let uploads = Uploads::new(
         state.files.clone(),
         Some(objects),
-        &state.config.settings().signing,
+        &settings.signing,
+        &settings.server.data_dir,
     )?;
     let new = NewFileRecord {
         file_name: key.rsplit('/').next().unwrap_or(key).to_owned(),
@@ -113,8 +136,10 @@ async fn seed(
         key: key.into(),
         created_at: None,
     };
+    let mut spool = uploads.spool().await?;
+    spool.write(content).await?;
     uploads
-        .store(new, Content::Bytes(content.to_vec()))
+        .store(new, Content::Spooled(spool.finish().await?))
         .await
         .map(|_| ())
 }
@@ -224,4 +249,3 @@ pub fn path_and_query(url: &str) -> &str {
         .find('/')
         .map_or("/", |start| &after_scheme[start..])
 }
-

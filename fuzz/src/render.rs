@@ -38,17 +38,29 @@ pub fn select(doc: &Document, filters: &[Filter]) -> Option<Selection> {
     let mut last_locale = None;
     for ls in &sel.locales {
         assert!(ls.locale < doc.locales.len(), "{sel:?}");
-        assert!(last_locale < Some(ls.locale), "locales out of order: {sel:?}");
+        assert!(
+            last_locale < Some(ls.locale),
+            "locales out of order: {sel:?}"
+        );
         last_locale = Some(ls.locale);
         assert!(ls.entries.windows(2).all(|w| w[0] < w[1]), "{sel:?}");
         for &e in &ls.entries {
-            let text = doc.entries.get(e).and_then(|entry| entry.texts[ls.locale].as_ref());
-            assert!(text.is_some(), "entry {e} has no text in locale {}", ls.locale);
+            let text = doc
+                .entries
+                .get(e)
+                .and_then(|entry| entry.texts[ls.locale].as_ref());
+            assert!(
+                text.is_some(),
+                "entry {e} has no text in locale {}",
+                ls.locale
+            );
         }
     }
     // The one-off `select` resolves the same filters to the same selection.
     assert_eq!(
-        depot::translations::filter::select(doc, filters).ok().as_ref(),
+        depot::translations::filter::select(doc, filters)
+            .ok()
+            .as_ref(),
         Some(&sel)
     );
     Some(sel)

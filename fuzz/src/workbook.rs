@@ -27,7 +27,12 @@ impl Kind {
                 "xl/worksheets/sheet2.xml",
                 "[Content_Types].xml",
             ],
-            Kind::Ods => &["content.xml", "styles.xml", "meta.xml", "META-INF/manifest.xml"],
+            Kind::Ods => &[
+                "content.xml",
+                "styles.xml",
+                "meta.xml",
+                "META-INF/manifest.xml",
+            ],
         }
     }
 
@@ -50,7 +55,9 @@ pub fn fixture_members(name: &str) -> Vec<(String, Vec<u8>)> {
         .map(|i| {
             let mut member = archive.by_index(i).expect("fixture member");
             let mut content = Vec::new();
-            member.read_to_end(&mut content).expect("fixture member reads");
+            member
+                .read_to_end(&mut content)
+                .expect("fixture member reads");
             (member.name().expect("member name").into_owned(), content)
         })
         .collect()
@@ -89,7 +96,9 @@ pub fn build(kind: Kind, data: &[u8]) -> Vec<u8> {
     let stored = SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     let mut written = Vec::new();
     for (name, content) in fixture {
-        writer.start_file(name.as_str(), stored).expect("zip member");
+        writer
+            .start_file(name.as_str(), stored)
+            .expect("zip member");
         writer
             .write_all(replaced(name).unwrap_or(content))
             .expect("zip write");
