@@ -16,6 +16,7 @@ S3S_FS=${S3S_FS:-$(command -v s3s-fs || echo "$HOME/.cargo/bin/s3s-fs")}
 [ -x "$S3S_FS" ] || { echo "s3s-fs is needed: cargo install s3s-fs --version 0.14.1 --locked --features binary" >&2; exit 1; }
 if [ -z "${DEPOT_BIN:-}" ]; then cargo build --release --quiet; fi
 BIN=${DEPOT_BIN:-$PWD/target/release/depot}
+unset DEPOT_BIN # not a setting of depot
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() {

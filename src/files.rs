@@ -7,6 +7,7 @@ pub mod cache;
 pub mod download;
 pub mod import;
 pub mod migrations;
+pub mod names;
 pub mod pool;
 pub mod postgres;
 pub mod query;

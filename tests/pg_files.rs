@@ -217,6 +217,39 @@ async fn postgres_nodes_see_each_others_writes_and_the_cli_s() {
     // A node started later migrates nothing and sees the same.
     let c = Daemon::start(temp().path(), &[], &env).await;
     assert_eq!(total(&c).await, "60");
+
+    // `files seed` loads PostgreSQL through COPY, in batches (here three).
+    let output = support::depot(dir_a.path())
+        .args(["files", "seed", "100001"])
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.starts_with("seeded 100001 records in "), "{stdout}");
+    wait_total(&c, "100061").await;
+    let mut by_permission = 0;
+    for permission in ["public", "private"] {
+        let (status, body) = get(
+            &c,
+            &format!("/files?permission={permission}"),
+            Some(READER_KEY),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+        by_permission += body["meta"]["total"]
+            .as_str()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap();
+        assert_eq!(body["data"].as_array().unwrap().len(), 25);
+    }
+    assert_eq!(by_permission, 100_061);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

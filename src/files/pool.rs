@@ -10,6 +10,7 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 use tokio::sync::Semaphore;
 
+use super::names::NameIndex;
 use super::store::RecordStore;
 
 use super::query::ListQuery;
@@ -122,6 +123,14 @@ impl RecordStore for SqliteStore {
 
     fn delete_by_key(&self, key: String) -> BoxFuture<'_, Result<FileRecord, RepoError>> {
         Box::pin(self.write(move |repo| repo.delete_by_key(&key)))
+    }
+
+    fn name_index(&self) -> BoxFuture<'_, Result<NameIndex, RepoError>> {
+        Box::pin(self.read(|repo| repo.name_index()))
+    }
+
+    fn get_by_ids(&self, ids: Vec<i64>) -> BoxFuture<'_, Result<Vec<FileRecord>, RepoError>> {
+        Box::pin(self.read(move |repo| repo.get_by_ids(&ids)))
     }
 
     fn count(&self, permission: Option<Permission>) -> BoxFuture<'_, Result<u64, RepoError>> {

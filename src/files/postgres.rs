@@ -20,6 +20,7 @@ use tokio_postgres::{AsyncMessage, IsolationLevel, NoTls, Row};
 
 use crate::shutdown::Shutdown;
 
+use super::names::NameIndex;
 use super::query::ListQuery;
 use super::record::{FileRecord, NewFileRecord, Permission, truncate_to_millis};
 use super::repo::{Page, RepoError, effective_permission, fold};
@@ -396,6 +397,47 @@ impl PgStore {
         row.as_ref().map(row_to_record).transpose()
     }
 
+    /// Every record's id, permission and name in list order, streamed into the index.
+    async fn name_index(&self) -> Result<NameIndex, RepoError> {
+        use futures_util::TryStreamExt;
+        let op = "reading the file names";
+        let client = self.client(op).await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT id, permission, file_name FROM files ORDER BY created_at DESC, id DESC",
+            )
+            .await
+            .map_err(pg_error(op))?;
+        let rows = client
+            .query_raw(&stmt, std::iter::empty::<i64>())
+            .await
+            .map_err(pg_error(op))?;
+        futures_util::pin_mut!(rows);
+        let mut index = NameIndex::default();
+        while let Some(row) = rows.try_next().await.map_err(pg_error(op))? {
+            let permission = row.get::<_, &str>(1).parse().map_err(RepoError::Invalid)?;
+            index.push(row.get(0), permission, row.get(2));
+        }
+        Ok(index)
+    }
+
+    /// The records with these ids, in this order (ids of no record are left out).
+    async fn by_ids(&self, ids: Vec<i64>) -> Result<Vec<FileRecord>, RepoError> {
+        let op = "reading file records by id";
+        let client = self.client(op).await?;
+        let stmt = client
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM files WHERE id = ANY($1)"))
+            .await
+            .map_err(pg_error(op))?;
+        let rows = client.query(&stmt, &[&ids]).await.map_err(pg_error(op))?;
+        let mut found = std::collections::HashMap::with_capacity(rows.len());
+        for row in &rows {
+            let record = row_to_record(row)?;
+            found.insert(record.id, record);
+        }
+        Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
+    }
+
     async fn delete(&self, key: String) -> Result<FileRecord, RepoError> {
         let op = "deleting a file record";
         let client = self.client(op).await?;
@@ -532,6 +574,14 @@ impl RecordStore for PgStore {
 
     fn delete_by_key(&self, key: String) -> BoxFuture<'_, Result<FileRecord, RepoError>> {
         Box::pin(self.delete(key))
+    }
+
+    fn name_index(&self) -> BoxFuture<'_, Result<NameIndex, RepoError>> {
+        Box::pin(self.name_index())
+    }
+
+    fn get_by_ids(&self, ids: Vec<i64>) -> BoxFuture<'_, Result<Vec<FileRecord>, RepoError>> {
+        Box::pin(self.by_ids(ids))
     }
 
     fn count(&self, permission: Option<Permission>) -> BoxFuture<'_, Result<u64, RepoError>> {

@@ -10,6 +10,7 @@ use rusqlite::types::Value;
 use rusqlite::{Connection, ErrorCode, OptionalExtension, Row, TransactionBehavior, params};
 
 use super::migrations;
+use super::names::NameIndex;
 use super::query::ListQuery;
 use super::record::{FileRecord, NewFileRecord, Permission, RecordError, truncate_to_millis};
 
@@ -265,6 +266,55 @@ impl FilesRepo {
             true,
         );
         count_with(&self.conn, plan.scope_count_sql())
+    }
+
+    /// Every record's id, permission and name in list order, into the name index.
+    pub fn name_index(&self) -> Result<NameIndex, RepoError> {
+        let op = "reading the file names";
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT id, permission, file_name FROM files INDEXED BY files_by_created
+                 ORDER BY created_at DESC, id DESC",
+            )
+            .map_err(RepoError::db(op))?;
+        let mut rows = stmt.query([]).map_err(RepoError::db(op))?;
+        let mut index = NameIndex::default();
+        while let Some(row) = rows.next().map_err(RepoError::db(op))? {
+            let text = |i| {
+                row.get_ref(i)
+                    .and_then(|v| v.as_str().map_err(Into::into))
+                    .map_err(RepoError::db(op))
+            };
+            let permission = text(1)?.parse().map_err(RepoError::Invalid)?;
+            let id = row.get(0).map_err(RepoError::db(op))?;
+            index.push(id, permission, text(2)?);
+        }
+        Ok(index)
+    }
+
+    /// The records with these ids, in this order (ids of no record are left out).
+    pub fn get_by_ids(&self, ids: &[i64]) -> Result<Vec<FileRecord>, RepoError> {
+        let op = "reading file records by id";
+        let mut found = std::collections::HashMap::with_capacity(ids.len());
+        // A bounded number of parameters per statement, whatever `files.max_limit` is.
+        for chunk in ids.chunks(500) {
+            let marks = vec!["?"; chunk.len()].join(",");
+            let mut stmt = self
+                .conn
+                .prepare_cached(&format!(
+                    "SELECT {COLUMNS} FROM files WHERE id IN ({marks})"
+                ))
+                .map_err(RepoError::db(op))?;
+            let rows = stmt
+                .query_map(rusqlite::params_from_iter(chunk), row_to_record)
+                .map_err(RepoError::db(op))?;
+            for record in rows {
+                let record = record.map_err(RepoError::db(op))?;
+                found.insert(record.id, record);
+            }
+        }
+        Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
     }
 
     /// One page, newest first. `include_private: false` restricts to public records

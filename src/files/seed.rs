@@ -5,11 +5,12 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use rusqlite::{TransactionBehavior, params};
 
 use super::migrations::{COUNT_INSERT_TRIGGER, FTS_INSERT_TRIGGER, KEY_INDEX};
 use super::repo::{FilesRepo, RepoError};
+use super::{NewFileRecord, Permission};
 
 /// Records are spread over this many days before now.
 const SPREAD_DAYS: i64 = 3 * 365;
@@ -25,8 +26,7 @@ pub struct SeedReport {
 /// Adds `n` records to the database at `path` (created and migrated if needed), with a
 /// random seed taken from the clock so that seeding twice never repeats keys.
 pub fn seed(path: &Path, n: u64) -> Result<SeedReport, RepoError> {
-    let clock = Utc::now().timestamp_nanos_opt().unwrap_or(0);
-    seed_with(path, n, clock as u64 ^ u64::from(std::process::id()))
+    seed_with(path, n, clock_seed())
 }
 
 /// Same records for the same `rng_seed` (and day): for benches that cache their database.
@@ -37,6 +37,36 @@ pub fn seed_with(path: &Path, n: u64, rng_seed: u64) -> Result<SeedReport, RepoE
     Ok(SeedReport {
         inserted: n,
         elapsed: started.elapsed(),
+    })
+}
+
+/// A seed taken from the clock, so that seeding twice never repeats keys.
+pub fn clock_seed() -> u64 {
+    let clock = Utc::now().timestamp_nanos_opt().unwrap_or(0);
+    clock as u64 ^ u64::from(std::process::id())
+}
+
+/// The same generated records as `seed` writes to SQLite, as records to load through a
+/// repository's `bulk_insert` (PostgreSQL's COPY), in creation order.
+pub fn fake_records(n: u64, rng_seed: u64) -> impl Iterator<Item = NewFileRecord> {
+    let mut fake = Faker::new(rng_seed, Utc::now().timestamp_millis(), n);
+    let mut buf = FakeRecord::default();
+    (0..n).map(move |_| {
+        fake.next_record(&mut buf);
+        NewFileRecord {
+            file_name: buf.file_name.clone(),
+            description: buf.description.clone(),
+            bucket: buf.bucket.to_owned(),
+            status: buf.status,
+            file_type: buf.file_type.to_owned(),
+            permission: if buf.permission == "private" {
+                Permission::Private
+            } else {
+                Permission::Public
+            },
+            key: buf.key.clone(),
+            created_at: DateTime::from_timestamp_millis(buf.created_at),
+        }
     })
 }
 

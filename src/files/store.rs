@@ -9,6 +9,7 @@ use futures_util::future::BoxFuture;
 use tokio::sync::Notify;
 
 use super::cache::ReadCache;
+use super::names::{NameIndex, NameIndexSlot};
 use super::pool::{EXTERNAL_WRITE_POLL, SqliteStore};
 use super::postgres::PgStore;
 use super::query::ListQuery;
@@ -32,6 +33,10 @@ pub trait RecordStore: Send + Sync + 'static {
         self.insert_many(records)
     }
     fn delete_by_key(&self, key: String) -> BoxFuture<'_, Result<FileRecord, RepoError>>;
+    /// Every record's id, permission and name, in list order (see `names`).
+    fn name_index(&self) -> BoxFuture<'_, Result<NameIndex, RepoError>>;
+    /// The records with these ids, in this order (ids of no record are left out).
+    fn get_by_ids(&self, ids: Vec<i64>) -> BoxFuture<'_, Result<Vec<FileRecord>, RepoError>>;
     fn count(&self, permission: Option<Permission>) -> BoxFuture<'_, Result<u64, RepoError>>;
     fn list(
         &self,
@@ -54,6 +59,9 @@ pub struct FilesDb {
     cache: Arc<OnceLock<Arc<ReadCache>>>,
     /// The last error of the change watch (None: the backend answered), for `/health`.
     last_error: Arc<Mutex<Option<String>>>,
+    /// File names in memory for uncached `fileName` searches (with the read cache only:
+    /// its generation says when the index is current).
+    names: Arc<NameIndexSlot>,
 }
 
 impl FilesDb {
@@ -85,6 +93,7 @@ impl FilesDb {
             store,
             cache: Arc::new(OnceLock::new()),
             last_error: Arc::new(Mutex::new(None)),
+            names: Arc::new(NameIndexSlot::default()),
         }
     }
 
@@ -217,14 +226,166 @@ impl FilesDb {
             .list_flight
             .run(
                 (generation, query.clone(), include_private),
-                || async move { self.store.list(asked, include_private).await.map(Arc::new) },
+                || async move { self.list_uncached(asked, include_private, generation).await },
             )
             .await?;
         cache.put_list(generation, query, include_private, page.clone());
         Ok(page)
     }
 
+    /// A name search from the name index when it is current, else from the backend (and
+    /// the index rebuilt in the background, when due).
+    async fn list_uncached(
+        &self,
+        query: ListQuery,
+        include_private: bool,
+        generation: u64,
+    ) -> Result<Arc<Page>, RepoError> {
+        let Some(needle) = query.file_name.as_deref().filter(|n| !n.is_empty()) else {
+            return self.store.list(query, include_private).await.map(Arc::new);
+        };
+        let Some(index) = self.names.at(generation) else {
+            self.rebuild_names_when_due(generation);
+            return self.store.list(query, include_private).await.map(Arc::new);
+        };
+        let Some(permission) = super::repo::effective_permission(&query, include_private) else {
+            return Ok(Arc::new(Page {
+                records: Vec::new(),
+                total: 0,
+            }));
+        };
+        let folded = super::repo::fold(needle);
+        let Some(hits) = index.search(&folded, permission, query.offset(), query.limit) else {
+            return self.store.list(query, include_private).await.map(Arc::new);
+        };
+        let wanted = hits.ids.len();
+        let records = if wanted == 0 {
+            Vec::new()
+        } else {
+            self.store.get_by_ids(hits.ids).await?
+        };
+        if records.len() != wanted {
+            // Deleted since the index was built (the generation moves on soon after):
+            // answer from the backend rather than a short page.
+            return self.store.list(query, include_private).await.map(Arc::new);
+        }
+        Ok(Arc::new(Page {
+            records,
+            total: hits.total,
+        }))
+    }
+
+    fn rebuild_names_when_due(&self, generation: u64) {
+        if !self.names.begin_rebuild() {
+            return;
+        }
+        let this = self.clone();
+        tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            match this.store.name_index().await {
+                Ok(index) => {
+                    tracing::debug!(
+                        records = index.len(),
+                        bytes = index.heap_bytes(),
+                        took_ms = started.elapsed().as_millis() as u64,
+                        "file name index rebuilt"
+                    );
+                    this.names.built(generation, index, started.elapsed());
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "cannot build the file name index; searching the database");
+                    this.names.failed(started.elapsed());
+                }
+            }
+        });
+    }
+
     pub async fn count(&self, permission: Option<Permission>) -> Result<u64, RepoError> {
         self.store.count(permission).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// Searches answered from the name index give exactly what the backend's own query
+    /// gives, for needles dense and sparse, folded and literal, in every scope and page.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn name_index_answers_as_the_database_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("files.sqlite3");
+        super::super::seed::seed_with(&path, 3000, 7).unwrap();
+        let db = FilesDb::open(&path).unwrap();
+        let mut tricky = Vec::new();
+        for (i, name) in [
+            "100% done.txt",
+            "a_b.txt",
+            "ÄBC-report.txt",
+            "STRASSE straße.txt",
+            "x",
+        ]
+        .iter()
+        .enumerate()
+        {
+            tricky.push(NewFileRecord {
+                file_name: (*name).to_owned(),
+                description: String::new(),
+                bucket: "bkt".into(),
+                status: 0,
+                file_type: "txt".into(),
+                permission: if i % 2 == 0 {
+                    Permission::Private
+                } else {
+                    Permission::Public
+                },
+                key: format!("tricky-{i}"),
+                created_at: None,
+            });
+        }
+        db.insert_many(tricky).await.unwrap();
+        db.enable_read_cache(Shutdown::new()).await.unwrap();
+
+        // The first search finds no index, is answered by the database and starts one.
+        let first = ListQuery {
+            file_name: Some("report".into()),
+            ..ListQuery::default()
+        };
+        db.list(first, true).await.unwrap();
+        let generation = db.cache().unwrap().generation();
+        for _ in 0..200 {
+            if db.names.at(generation).is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(db.names.at(generation).is_some(), "the index was built");
+
+        let needles = [
+            "e", "re", "rep", "REPORT", "img_1", "ä", "äbc", "strasse", "ß", "%", "_", "a_b",
+            "100%", "фото", "café", "zzz-none", ".",
+        ];
+        for needle in needles {
+            for permission in [None, Some(Permission::Public), Some(Permission::Private)] {
+                for include_private in [true, false] {
+                    for (page, limit) in [(1, 25), (2, 7), (40, 100), (100_000, 25)] {
+                        let query = ListQuery {
+                            permission,
+                            file_name: Some(needle.into()),
+                            page,
+                            limit,
+                        };
+                        let from_index = db.list(query.clone(), include_private).await.unwrap();
+                        let from_database =
+                            db.store.list(query.clone(), include_private).await.unwrap();
+                        assert_eq!(
+                            *from_index, from_database,
+                            "{query:?} private: {include_private}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

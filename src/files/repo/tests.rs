@@ -16,6 +16,8 @@ trait SuiteRepo: Sized {
     fn delete_by_key(&mut self, key: &str) -> Result<FileRecord, RepoError>;
     fn count(&self, permission: Option<Permission>) -> Result<u64, RepoError>;
     fn list(&mut self, query: &ListQuery, include_private: bool) -> Result<Page, RepoError>;
+    fn name_index(&self) -> Result<NameIndex, RepoError>;
+    fn get_by_ids(&self, ids: Vec<i64>) -> Result<Vec<FileRecord>, RepoError>;
     /// There is no update API yet; the schema must still keep counts and search right.
     fn rename_and_make_private(&mut self, id: i64, name: &str);
 }
@@ -38,6 +40,12 @@ impl SuiteRepo for FilesRepo {
     }
     fn count(&self, permission: Option<Permission>) -> Result<u64, RepoError> {
         FilesRepo::count(self, permission)
+    }
+    fn name_index(&self) -> Result<NameIndex, RepoError> {
+        FilesRepo::name_index(self)
+    }
+    fn get_by_ids(&self, ids: Vec<i64>) -> Result<Vec<FileRecord>, RepoError> {
+        FilesRepo::get_by_ids(self, &ids)
     }
     fn list(&mut self, query: &ListQuery, include_private: bool) -> Result<Page, RepoError> {
         FilesRepo::list(self, query, include_private)
@@ -118,6 +126,12 @@ mod pg_suite {
         }
         fn count(&self, permission: Option<Permission>) -> Result<u64, RepoError> {
             self.runtime.block_on(self.store().count(permission))
+        }
+        fn name_index(&self) -> Result<NameIndex, RepoError> {
+            self.runtime.block_on(self.store().name_index())
+        }
+        fn get_by_ids(&self, ids: Vec<i64>) -> Result<Vec<FileRecord>, RepoError> {
+            self.runtime.block_on(self.store().get_by_ids(ids))
         }
         fn list(&mut self, query: &ListQuery, include_private: bool) -> Result<Page, RepoError> {
             self.runtime
@@ -596,6 +610,34 @@ fn short_needles_scan_and_still_page<R: SuiteRepo>() {
     assert_eq!((page.total, ids(&page)), (4, vec![12, 9, 6]));
 }
 both!(short_needles_scan_and_still_page);
+
+fn name_index_and_lookup_by_id_follow_the_list<R: SuiteRepo>() {
+    let mut repo = mixed_repo::<R>();
+    repo.delete_by_key(&key(3)).unwrap();
+    let index = repo.name_index().unwrap();
+    assert_eq!(index.len(), 4);
+    let listed = repo.list(&ListQuery::default(), true).unwrap().records;
+    let ids: Vec<i64> = listed.iter().map(|r| r.id).collect();
+    // Newest first, as the list; a deleted record is gone from both.
+    let hits = index.search("", None, 0, 25);
+    assert!(
+        hits.is_none(),
+        "an empty needle is the list itself, not a search"
+    );
+    let hits = index.search(".", None, 0, 25).unwrap();
+    assert_eq!(hits.ids, ids);
+    let holiday = index
+        .search("holiday", Some(Permission::Private), 0, 25)
+        .unwrap();
+    assert_eq!(holiday.total, 2);
+    // By id, in the order asked; an id of no record is left out.
+    let mut asked = vec![ids[2], 999_999, ids[0]];
+    let found = repo.get_by_ids(asked.clone()).unwrap();
+    asked.remove(1);
+    assert_eq!(found.iter().map(|r| r.id).collect::<Vec<_>>(), asked);
+    assert_eq!(found[1], listed[0]);
+}
+both!(name_index_and_lookup_by_id_follow_the_list);
 
 fn delete_returns_the_record_and_updates_counts_and_search<R: SuiteRepo>() {
     let mut repo = mixed_repo::<R>();
