@@ -14,6 +14,7 @@
 #   DURATION=5s CHANGES=20 KEYS=5000 benches/redis_compare.sh
 #
 # Needs redis-server, wrk and python3 (Debian: apt-get install -y redis-server wrk).
+# DEPOT_BIN=path skips the release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PARTS=${PARTS:-throughput propagation memory}
@@ -27,18 +28,7 @@ LOCALES=${LOCALES:-20}
 for tool in redis-server wrk python3; do
   command -v "$tool" >/dev/null || { echo "$tool is needed: apt-get install -y ${tool/python3/python3}" >&2; exit 1; }
 done
-cargo build --release --quiet
-BIN=$PWD/target/release/depot
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. benches/common.sh
 
 REDIS_PORT=$(free_port)
 mkdir -p "$WORK/redis"

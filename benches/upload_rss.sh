@@ -14,18 +14,7 @@ cd "$(dirname "$0")/.."
 SIZE_MB=${SIZE_MB:-1024}
 S3S_FS=${S3S_FS:-$(command -v s3s-fs || echo "$HOME/.cargo/bin/s3s-fs")}
 [ -x "$S3S_FS" ] || { echo "s3s-fs is needed: cargo install s3s-fs --version 0.14.1 --locked --features binary" >&2; exit 1; }
-if [ -z "${DEPOT_BIN:-}" ]; then cargo build --release --quiet; fi
-BIN=${DEPOT_BIN:-$PWD/target/release/depot}
-unset DEPOT_BIN # not a setting of depot
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+. benches/common.sh
 field() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
 
 head -c "$((SIZE_MB * 1024 * 1024))" /dev/urandom > "$WORK/upload.bin"
