@@ -91,6 +91,15 @@ impl AppState {
         } else {
             None
         };
+        // Writes to the S3 endpoint a killed process left half done (not fatal: an endpoint
+        // that cannot be reached now is tried again at the next start).
+        if let Ok(Some(s3)) = crate::files::s3::S3Objects::from_settings(&settings.signing) {
+            let recovered = tokio::runtime::Handle::current()
+                .block_on(crate::files::writes::recover_s3(&files, &s3, data_dir));
+            if let Err(error) = recovered {
+                tracing::warn!(%error, "cannot finish the writes to the S3 endpoint cut short");
+            }
+        }
         let translations = Arc::new(TranslationService::open(&settings.translations)?);
         Ok(AppState {
             producer: Arc::new(Producer::new(config.clone(), translations.clone())),

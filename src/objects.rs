@@ -25,6 +25,8 @@ pub use content_type::content_type;
 pub use credentials::{CredentialsError, EmbeddedCredentials};
 pub use names::{object_path, validate_bucket, validate_key};
 pub use pending::{Intent, IntentOp, Pending, Unfinished};
+/// Intents in a folder of their own (writes to an S3 endpoint).
+pub use pending::{begin_in as begin_intent_in, unfinished as unfinished_intents_in};
 pub use range::{ByteRange, RangeError, parse_range};
 pub use s3_error::S3Error;
 pub use spool::{Spool, Spooled, sweep_dead as sweep_dead_spool_files};

@@ -50,6 +50,8 @@ fn s3s_fs() -> PathBuf {
 }
 
 async fn start_s3(root: &Path) -> S3Server {
+    // This process's reqwest clients (the wait below) need the TLS provider depot uses.
+    depot::sheets::install_tls_provider();
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -195,4 +197,70 @@ async fn unreachable_s3_endpoint_answers_503_and_writes_no_record() {
         .await
         .unwrap();
     assert_eq!(list["meta"]["total"], "0");
+}
+
+/// A kill between an upload's object and its record (or a delete's record and its object)
+/// leaves an intent in `data/.pending-s3`; the next start removes the objects that have
+/// no record at the endpoint and keeps the rest. (SQLite records: the rule is the same.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writes_cut_short_by_a_kill_are_finished_at_the_next_start() {
+    let s3_root = tempfile::tempdir().unwrap();
+    let bucket = s3_root.path().join("depot-files");
+    std::fs::create_dir(&bucket).unwrap();
+    let s3 = start_s3(s3_root.path()).await;
+    let env = [
+        ("DEPOT_ADMIN_KEYS", ADMIN_KEY),
+        ("DEPOT_SIGNING_ENDPOINT", s3.endpoint.as_str()),
+        ("DEPOT_SIGNING_ACCESS_KEY_ID", ACCESS_KEY),
+        ("DEPOT_SIGNING_SECRET_ACCESS_KEY", SECRET_KEY),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    // What the killed process left: three objects at the endpoint and their intents
+    // (unlocked: their writer is gone); only "kept" got its record.
+    let intents = dir.path().join("data/.pending-s3");
+    std::fs::create_dir_all(&intents).unwrap();
+    for (i, (op, key)) in [("put", "orphan"), ("put", "kept"), ("delete", "deleted")]
+        .iter()
+        .enumerate()
+    {
+        std::fs::write(bucket.join(key), b"content").unwrap();
+        std::fs::write(
+            intents.join(format!("{i}.json")),
+            format!(r#"{{"op":"{op}","bucket":"depot-files","key":"{key}"}}"#),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        dir.path().join("kept.jsonl"),
+        r#"{"fileName":"kept.bin","bucket":"depot-files","key":"kept","permission":"public","fileType":"bin"}"#,
+    )
+    .unwrap();
+    let output = support::depot(dir.path())
+        .args(["files", "import", "kept.jsonl"])
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+
+    let daemon = Daemon::start(dir.path(), &[], &env).await;
+    assert!(
+        !bucket.join("orphan").exists(),
+        "an object without its record is removed"
+    );
+    assert!(
+        !bucket.join("deleted").exists(),
+        "a delete cut short is finished"
+    );
+    assert!(
+        bucket.join("kept").exists(),
+        "an object with its record stays"
+    );
+    let left: Vec<_> = std::fs::read_dir(&intents).unwrap().flatten().collect();
+    assert!(left.is_empty(), "{left:?}");
+    let (status, _) = daemon.get_json("/file?key=kept").await;
+    assert_eq!(status, 200);
 }

@@ -141,7 +141,7 @@ pub async fn delete_file(
     let key = key_from_params(&params)?;
     let s3 = S3Objects::from_settings(&settings.signing).map_err(writes::WriteError::from)?;
     match s3 {
-        Some(s3) => writes::delete_s3(&files, &s3, key).await?,
+        Some(s3) => writes::delete_s3(&files, &s3, key, &settings.server.data_dir).await?,
         None => writes::delete(&files, objects.as_ref(), key).await?,
     }
     Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())

@@ -37,6 +37,10 @@ pub enum WriteError {
 /// (its temp folder is used when it does, so that storing the upload is a rename).
 pub const UPLOAD_SPOOL_DIR: &str = ".uploads";
 
+/// Intents of writes to the S3 endpoint, inside the data folder: this node's own, resolved
+/// at its next start (`recover_s3`).
+pub const S3_INTENTS_DIR: &str = ".pending-s3";
+
 /// The content of a new record: an upload spooled to disk, or a local file to copy.
 pub enum Content {
     Spooled(Spooled),
@@ -79,6 +83,7 @@ pub struct Uploads {
     files: FilesDb,
     target: Target,
     spool_dir: PathBuf,
+    intents_dir: PathBuf,
 }
 
 enum Target {
@@ -105,6 +110,7 @@ impl Uploads {
             files,
             target,
             spool_dir,
+            intents_dir: data_dir.join(S3_INTENTS_DIR),
         })
     }
 
@@ -166,25 +172,38 @@ impl Uploads {
         }
     }
 
-    /// The object first, then the record; a refused record deletes the object again.
+    /// The object first, then the record; a refused record deletes the object again. An
+    /// intent names the object until both halves agree, so that a kill in between is
+    /// resolved at the next start.
     async fn store_s3(
         &self,
         s3: &S3Objects,
         new: NewFileRecord,
         content: Content,
     ) -> Result<FileRecord, WriteError> {
+        let pending = begin_intent(&self.intents_dir, IntentOp::Put, &new.bucket, &new.key).await?;
         // The spool (removed when dropped) lives until the endpoint has the content.
         let (path, _spool) = match content {
             Content::Spooled(spooled) => (spooled.path().to_owned(), Some(spooled)),
             Content::File(path) => (path, None),
         };
-        s3.put_file(&new.bucket, &new.key, &path).await?;
+        if let Err(e) = s3.put_file(&new.bucket, &new.key, &path).await {
+            // The endpoint may have stored it before the error: the intent stays.
+            drop(pending);
+            return Err(e.into());
+        }
         match self.files.insert(new.clone()).await {
-            Ok(record) => Ok(record),
+            Ok(record) => {
+                pending.finish();
+                Ok(record)
+            }
             Err(e) => {
-                if let Err(error) = s3.delete(&new.bucket, &new.key).await {
-                    tracing::warn!(error = %error, bucket = %new.bucket, key = %new.key,
-                        "record refused and its object at the S3 endpoint not removed");
+                match s3.delete(&new.bucket, &new.key).await {
+                    Ok(()) => pending.finish(),
+                    Err(error) => {
+                        tracing::warn!(error = %error, bucket = %new.bucket, key = %new.key,
+                            "record refused and its object at the S3 endpoint not removed; the next start removes it")
+                    }
                 }
                 Err(e.into())
             }
@@ -195,14 +214,78 @@ impl Uploads {
 /// Removes the record of `key`, then its object at the S3 endpoint. The record goes first:
 /// the catalogue is what clients see; an object whose delete failed is logged, not kept
 /// in any list (S3 has no intent files to finish it later).
-pub async fn delete_s3(files: &FilesDb, s3: &S3Objects, key: String) -> Result<(), WriteError> {
-    let record = files.delete_by_key(key).await?;
+pub async fn delete_s3(
+    files: &FilesDb,
+    s3: &S3Objects,
+    key: String,
+    data_dir: &Path,
+) -> Result<(), WriteError> {
+    let Some(record) = files.get_by_key(key.clone()).await? else {
+        return Err(RepoError::NotFound { key }.into());
+    };
+    let intents = data_dir.join(S3_INTENTS_DIR);
+    let pending = begin_intent(&intents, IntentOp::Delete, &record.bucket, &record.key).await?;
+    files.delete_by_key(key).await?;
     if let Err(error) = s3.delete(&record.bucket, &record.key).await {
         tracing::warn!(error = %error, bucket = %record.bucket, key = %record.key,
-            "record deleted but its object at the S3 endpoint not");
+            "record deleted but its object at the S3 endpoint not yet; the next start removes it");
         return Err(error.into());
     }
+    pending.finish();
     Ok(())
+}
+
+/// Resolves the writes to the S3 endpoint that a killed process left half done (its
+/// intents in `<data_dir>/.pending-s3`): an object whose record does not exist is deleted
+/// at the endpoint. An endpoint that cannot be reached leaves the intent for the next start.
+/// Returns how many intents were resolved.
+pub async fn recover_s3(
+    files: &FilesDb,
+    s3: &S3Objects,
+    data_dir: &Path,
+) -> Result<usize, WriteError> {
+    let dir = data_dir.join(S3_INTENTS_DIR);
+    let unfinished = blocking("intent read", move || {
+        Ok(crate::objects::unfinished_intents_in(&dir))
+    })
+    .await?;
+    let mut resolved = 0;
+    for note in unfinished {
+        let Some(intent) = &note.intent else {
+            // Killed before the intent was whole: nothing was sent yet.
+            note.finish();
+            continue;
+        };
+        let record = files.get_by_key(intent.key.clone()).await?;
+        let has_record = record.is_some_and(|r| r.bucket == intent.bucket);
+        if !has_record && let Err(error) = s3.delete(&intent.bucket, &intent.key).await {
+            tracing::warn!(%error, bucket = %intent.bucket, key = %intent.key,
+                "cannot remove an object left without its record at the S3 endpoint; trying again at the next start");
+            continue;
+        }
+        resolved += 1;
+        note.finish();
+    }
+    if resolved > 0 {
+        tracing::info!(
+            resolved,
+            "writes to the S3 endpoint cut short were finished"
+        );
+    }
+    Ok(resolved)
+}
+
+async fn begin_intent(
+    dir: &Path,
+    op: IntentOp,
+    bucket: &str,
+    key: &str,
+) -> Result<crate::objects::Pending, WriteError> {
+    let (dir, bucket, key) = (dir.to_owned(), bucket.to_owned(), key.to_owned());
+    blocking("intent write", move || {
+        Ok(crate::objects::begin_intent_in(&dir, op, &bucket, &key)?)
+    })
+    .await
 }
 
 /// Removes the record of `key` and, from the embedded store when it is on, its object.

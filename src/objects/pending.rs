@@ -104,8 +104,15 @@ impl Unfinished {
     }
 }
 
+/// Notes kept outside an embedded store: writes to an S3 endpoint keep theirs in a folder
+/// of the data folder (see `files::writes`). The folder is created when missing.
+pub fn begin_in(dir: &Path, op: IntentOp, bucket: &str, key: &str) -> Result<Pending, ObjectError> {
+    fs::create_dir_all(dir).map_err(ObjectError::io("create folder", dir))?;
+    Pending::begin(dir, op, bucket, key)
+}
+
 /// The notes in `dir` that no live process holds.
-pub(super) fn unfinished(dir: &Path) -> Vec<Unfinished> {
+pub fn unfinished(dir: &Path) -> Vec<Unfinished> {
     let Ok(entries) = fs::read_dir(dir) else {
         return Vec::new();
     };
