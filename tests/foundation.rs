@@ -40,17 +40,8 @@ async fn fresh_start_without_config_answers_health() {
 /// `config check` prints `key = value  # origin (env NAME)` for every key (commented out
 /// for masked secrets and the `SERVICE_*` settings).
 fn effective(dir: &std::path::Path, args: &[&str], env: &[(&str, &str)], key: &str) -> String {
-    let output = support::depot(dir)
-        .args(["config", "check"])
-        .args(args)
-        .envs(env.iter().copied())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let args: Vec<&str> = ["config", "check"].iter().chain(args).copied().collect();
+    let output = support::run_ok(dir, &args, env.iter().copied());
     let stdout = String::from_utf8(output.stdout).unwrap();
     stdout
         .lines()

@@ -61,15 +61,10 @@ fn records_jsonl() -> String {
 
 fn import(dir: &Path, env: &[(&str, &str)]) {
     std::fs::write(dir.join("records.jsonl"), records_jsonl()).unwrap();
-    let output = support::depot(dir)
-        .args(["files", "import", "records.jsonl"])
-        .envs(env.iter().copied())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let output = support::run_ok(
+        dir,
+        &["files", "import", "records.jsonl"],
+        env.iter().copied(),
     );
     assert_eq!(
         String::from_utf8_lossy(&output.stdout),
@@ -219,17 +214,8 @@ async fn postgres_nodes_see_each_others_writes_and_the_cli_s() {
     assert_eq!(total(&c).await, "60");
 
     // `files seed` loads PostgreSQL through COPY, in batches (here three).
-    let output = support::depot(dir_a.path())
-        .args(["files", "seed", "100001"])
-        .envs(env.iter().copied())
-        .output()
-        .unwrap();
+    let output = support::run_ok(dir_a.path(), &["files", "seed", "100001"], env);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
     assert!(stdout.starts_with("seeded 100001 records in "), "{stdout}");
     wait_total(&c, "100061").await;
     let mut by_permission = 0;

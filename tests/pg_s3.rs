@@ -235,16 +235,7 @@ async fn writes_cut_short_by_a_kill_are_finished_at_the_next_start() {
         r#"{"fileName":"kept.bin","bucket":"depot-files","key":"kept","permission":"public","fileType":"bin"}"#,
     )
     .unwrap();
-    let output = support::depot(dir.path())
-        .args(["files", "import", "kept.jsonl"])
-        .envs(env.iter().copied())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    support::run_ok(dir.path(), &["files", "import", "kept.jsonl"], env);
 
     let daemon = Daemon::start(dir.path(), &[], &env).await;
     assert!(

@@ -43,15 +43,10 @@ async fn node(redis: &RedisServer) -> (tempfile::TempDir, Daemon) {
 /// `depot produce --once` of the sheet text `csv`; panics unless it stored or found it.
 fn produce_once(dir: &Path, redis: &RedisServer, csv: &str) {
     std::fs::write(dir.join("sheet.csv"), csv).unwrap();
-    let output = support::depot(dir)
-        .args(["produce", "--once", "--source", "sheet.csv"])
-        .envs(on_redis(redis))
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    support::run_ok(
+        dir,
+        &["produce", "--once", "--source", "sheet.csv"],
+        on_redis(redis),
     );
 }
 

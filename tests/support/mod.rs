@@ -36,6 +36,27 @@ pub fn run(dir: &Path, args: &[&str]) -> Output {
     depot(dir).args(args).output().expect("depot runs")
 }
 
+/// Runs a depot command with extra environment variables and asserts that it succeeded,
+/// showing its stderr when it did not.
+pub fn run_ok<K, V>(dir: &Path, args: &[&str], env: impl IntoIterator<Item = (K, V)>) -> Output
+where
+    K: AsRef<std::ffi::OsStr>,
+    V: AsRef<std::ffi::OsStr>,
+{
+    let output = depot(dir)
+        .args(args)
+        .envs(env)
+        .output()
+        .expect("depot runs");
+    assert!(
+        output.status.success(),
+        "depot {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
 /// A running `depot serve`; killed when dropped.
 pub struct Daemon {
     pub child: Child,
