@@ -5,10 +5,13 @@
 #     to /health measured just before on the same node;
 #  2. uncached fileName search (a new needle and limit per request, benches/files_search.lua)
 #     from one client: p50 and p99;
-#  3. write-to-visible latency across two PostgreSQL nodes (benches/visible.py).
+#  3. write-to-visible latency across two PostgreSQL nodes (benches/visible.py);
+#  4. `depot files import` of RECORDS records from a CSV file into an empty PostgreSQL
+#     database (COPY), timed.
 #
 #   benches/pg_compare.sh
 #   RECORDS=100000 DURATION=5s benches/pg_compare.sh
+#   PARTS=import benches/pg_compare.sh          # only some of: http visible import
 #
 # Starts its own PostgreSQL (Debian's postgresql package) in a temporary folder as the
 # system user depot-pg (created if missing; PostgreSQL refuses to run as root), on a free
@@ -21,6 +24,8 @@ THREADS=${THREADS:-2}
 RECORDS=${RECORDS:-1000000}
 SEARCH_DURATION=${SEARCH_DURATION:-20s}
 VISIBLE_SAMPLES=${VISIBLE_SAMPLES:-200}
+PARTS=${PARTS:-http visible import}
+part() { [[ " $PARTS " == *" $1 "* ]]; }
 
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
@@ -80,27 +85,56 @@ rows() {
   SEARCH_ROWS+="| $name | $rps | $p50 | $p99 |"$'\n'
 }
 
-echo "seeding $RECORDS records into SQLite and into PostgreSQL..." >&2
-(mkdir -p "$WORK/sqlite" && cd "$WORK/sqlite" && "$BIN" files seed "$RECORDS" >&2)
-(cd "$WORK" && DEPOT_DATABASE_URL=$PG_URL "$BIN" files seed "$RECORDS" >&2)
+if part http || part visible; then
+  echo "seeding $RECORDS records into SQLite and into PostgreSQL..." >&2
+  (mkdir -p "$WORK/sqlite" && cd "$WORK/sqlite" && "$BIN" files seed "$RECORDS" >&2)
+  (cd "$WORK" && DEPOT_DATABASE_URL=$PG_URL "$BIN" files seed "$RECORDS" >&2)
+fi
 
-SEARCH_ROWS=""
-echo "| backend | endpoint | requests/s | p50 | p99 | /health just before | vs /health |"
-echo "|---|---|---|---|---|---|---|"
-start_node sqlite
-rows SQLite "$NODE"
-kill "$NODE_PID"
-start_node pg-a DEPOT_DATABASE_URL="$PG_URL"
-PG_A=$NODE
-rows PostgreSQL "$PG_A"
-echo
-echo "Uncached fileName search, one client, $SEARCH_DURATION (benches/files_search.lua):"
-echo
-echo "| backend | requests/s | p50 | p99 |"
-echo "|---|---|---|---|"
-printf '%s' "$SEARCH_ROWS"
-echo
-start_node pg-b DEPOT_DATABASE_URL="$PG_URL"
-PG_B=$NODE
-echo "Write-to-visible across two PostgreSQL nodes ($VISIBLE_SAMPLES uploads):"
-python3 "$SCRIPTS/visible.py" "$PG_A" "$PG_B" "$VISIBLE_SAMPLES"
+if part http; then
+  SEARCH_ROWS=""
+  echo "| backend | endpoint | requests/s | p50 | p99 | /health just before | vs /health |"
+  echo "|---|---|---|---|---|---|---|"
+  start_node sqlite
+  rows SQLite "$NODE"
+  kill "$NODE_PID"
+  start_node pg-a DEPOT_DATABASE_URL="$PG_URL"
+  rows PostgreSQL "$NODE"
+  kill "$NODE_PID"
+  echo
+  echo "Uncached fileName search, one client, $SEARCH_DURATION (benches/files_search.lua):"
+  echo
+  echo "| backend | requests/s | p50 | p99 |"
+  echo "|---|---|---|---|"
+  printf '%s' "$SEARCH_ROWS"
+  echo
+fi
+
+if part visible; then
+  start_node pg-a DEPOT_DATABASE_URL="$PG_URL"
+  PG_A=$NODE
+  start_node pg-b DEPOT_DATABASE_URL="$PG_URL"
+  echo "Write-to-visible across two PostgreSQL nodes ($VISIBLE_SAMPLES uploads):"
+  python3 "$SCRIPTS/visible.py" "$PG_A" "$NODE" "$VISIBLE_SAMPLES"
+fi
+
+if part import; then
+  python3 - "$WORK/records.csv" "$RECORDS" <<'PY'
+import csv, sys
+words = ["annual", "report", "holiday", "photo", "invoice", "café", "straße", "отчёт"]
+with open(sys.argv[1], "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["fileName", "description", "bucket", "status", "fileType", "permission", "key", "createdAt"])
+    for i in range(int(sys.argv[2])):
+        w.writerow([f"{words[i % 8]} {words[i // 8 % 8]} {i}.pdf", f"record {i}", "depot-files", i % 3,
+                    "pdf", "private" if i % 5 == 0 else "public", f"imported/{i:09d}.pdf",
+                    f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}T10:{i % 60:02d}:00.{i % 1000:03d}Z"])
+PY
+  as_pg "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U depot imported
+  start=$(date +%s.%N)
+  (cd "$WORK" && DEPOT_DATABASE_URL="postgres://depot@127.0.0.1:$PG_PORT/imported" \
+    "$BIN" files import records.csv >&2)
+  end=$(date +%s.%N)
+  printf 'files import of %s records from CSV into PostgreSQL: %.1f s\n' "$RECORDS" \
+    "$(python3 -c "print($end - $start)")"
+fi
