@@ -81,18 +81,47 @@ pub fn read_grid(
     let sheet_name = sheet_name.filter(|name| !name.is_empty());
     let rows = match extension.as_str() {
         "json" => json_grid(&bytes, &shown)?,
-        "xlsx" => workbook_grid::<Xlsx<_>>(bytes, &shown, "xlsx", sheet_name)?,
-        "ods" => {
-            ods_content_complete(&bytes).map_err(|reason| LocalSheetError::Workbook {
-                path: shown.clone(),
-                kind: "ods",
-                reason,
-            })?;
-            workbook_grid::<Ods<_>>(bytes, &shown, "ods", sheet_name)?
+        "xlsx" | "ods" => {
+            let kind = if extension == "xlsx" { "xlsx" } else { "ods" };
+            // calamine's own checks are debug assertions in places (a column name too long
+            // for a u32 overflows a multiplication): a damaged workbook must be an error
+            // naming the file, never a panic of the reading thread.
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                workbook_rows(bytes, &shown, kind, sheet_name)
+            }))
+            .unwrap_or_else(|_| {
+                Err(LocalSheetError::Workbook {
+                    path: shown.clone(),
+                    kind,
+                    reason: "the workbook is damaged: its reader failed on it".to_owned(),
+                })
+            })?
         }
         _ => return Err(LocalSheetError::Unsupported { path: shown }),
     };
     Ok(super::normalise(rows))
+}
+
+fn workbook_rows(
+    bytes: Vec<u8>,
+    shown: &str,
+    kind: &'static str,
+    sheet_name: Option<&str>,
+) -> Result<Vec<Vec<String>>, LocalSheetError> {
+    if kind == "xlsx" {
+        return workbook_grid::<Xlsx<_>>(bytes, shown, kind, sheet_name, xlsx_cells_grid);
+    }
+    ods_content_complete(&bytes).map_err(|reason| LocalSheetError::Workbook {
+        path: shown.to_owned(),
+        kind,
+        reason,
+    })?;
+    workbook_grid::<Ods<_>>(bytes, shown, kind, sheet_name, |workbook, name| {
+        workbook
+            .worksheet_range(name)
+            .map(|range| range_grid(&range))
+            .map_err(|e| e.to_string())
+    })
 }
 
 fn csv_grid(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
@@ -228,6 +257,7 @@ fn workbook_grid<R>(
     path: &str,
     kind: &'static str,
     sheet_name: Option<&str>,
+    grid_of: impl FnOnce(&mut R, &str) -> Result<Vec<Vec<String>>, String>,
 ) -> Result<Vec<Vec<String>>, LocalSheetError>
 where
     R: Reader<Cursor<Vec<u8>>>,
@@ -264,10 +294,70 @@ where
             })?,
     };
     let name = chosen.name.clone();
-    let range = workbook
-        .worksheet_range(&name)
-        .map_err(|e| unreadable(format!("sheet '{name}': {e}")))?;
-    Ok(range_grid(&range))
+    grid_of(&mut workbook, &name).map_err(|e| unreadable(format!("sheet '{name}': {e}")))
+}
+
+/// Columns an `.xlsx` sheet may use: the locale columns depot accepts plus key levels, tags
+/// and room for notes. A cell further right is refused rather than placed: calamine sizes a
+/// dense range by the furthest cell, and a cell named `XFD1048576` (or, in a damaged file,
+/// far past it) asked for hundreds of gigabytes and aborted the process (found by fuzzing).
+const MAX_XLSX_COLUMNS: u32 = (crate::translations::model::MAX_LOCALES + 100) as u32;
+/// Cells of the grid, empty ones included, that an `.xlsx` sheet may make: far beyond the
+/// largest sheets depot is built for (50,000 keys x 20 locales), small enough that a sheet
+/// of scattered far-away cells cannot exhaust memory.
+const MAX_XLSX_GRID_CELLS: usize = 20_000_000;
+
+/// The grid of an `.xlsx` sheet from its cells one by one (not calamine's dense range), with
+/// empty cells left out, and bounded as above.
+fn xlsx_cells_grid(
+    workbook: &mut Xlsx<Cursor<Vec<u8>>>,
+    name: &str,
+) -> Result<Vec<Vec<String>>, String> {
+    let mut reader = workbook
+        .worksheet_cells_reader(name)
+        .map_err(|e| e.to_string())?;
+    let mut grid: Vec<Vec<String>> = Vec::new();
+    let mut cells = 0usize;
+    while let Some(cell) = reader.next_cell().map_err(|e| e.to_string())? {
+        let (row, column) = cell.get_position();
+        let text = display_text(&Data::from(cell.get_value().clone()));
+        if text.is_empty() {
+            continue;
+        }
+        let place = || crate::translations::sheet::cell_name(column as usize, row as usize + 1);
+        if column >= MAX_XLSX_COLUMNS {
+            return Err(format!(
+                "cell {} is past column {MAX_XLSX_COLUMNS}, the last one depot reads \
+                 ({} locales, key levels, tags and notes)",
+                place(),
+                crate::translations::model::MAX_LOCALES
+            ));
+        }
+        let (row, column) = (row as usize, column as usize);
+        let new_rows = (row + 1).saturating_sub(grid.len());
+        let new_cells = if row < grid.len() {
+            (column + 1).saturating_sub(grid[row].len())
+        } else {
+            column + 1
+        };
+        cells = cells.saturating_add(new_rows).saturating_add(new_cells);
+        if cells > MAX_XLSX_GRID_CELLS {
+            return Err(format!(
+                "the sheet spreads over more than {MAX_XLSX_GRID_CELLS} cells (cell {}); \
+                 depot reads sheets up to that size",
+                place()
+            ));
+        }
+        if row >= grid.len() {
+            grid.resize_with(row + 1, Vec::new);
+        }
+        let cells_of_row = &mut grid[row];
+        if column >= cells_of_row.len() {
+            cells_of_row.resize_with(column + 1, String::new);
+        }
+        cells_of_row[column] = text;
+    }
+    Ok(grid)
 }
 
 /// calamine 0.38 loops forever on an `.ods` whose `content.xml` ends inside a table (a
@@ -468,6 +558,66 @@ mod tests {
         rows.iter()
             .map(|row| row.iter().map(|cell| cell.to_string()).collect())
             .collect()
+    }
+
+    /// `basic.xlsx` with its first worksheet's cells replaced by `cells` (`<c>` elements of
+    /// one row each), written to a temp file.
+    fn xlsx_with_cells(dir: &Path, rows: &[&str]) -> std::path::PathBuf {
+        use std::io::{Read, Write};
+        let bytes = std::fs::read(fixture("basic.xlsx")).unwrap();
+        let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
+        let mut out = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let sheet_data: String = rows
+            .iter()
+            .map(|cells| format!("<row>{cells}</row>"))
+            .collect();
+        for i in 0..archive.len() {
+            let mut member = archive.by_index(i).unwrap();
+            let name = member.name().unwrap().into_owned();
+            let mut content = Vec::new();
+            member.read_to_end(&mut content).unwrap();
+            if name == "xl/worksheets/sheet1.xml" {
+                content = format!(
+                    "<worksheet xmlns=\"http://schemas.openxmlformats.org/spreadsheetml/2006/main\">\
+                     <sheetData>{sheet_data}</sheetData></worksheet>"
+                )
+                .into_bytes();
+            }
+            out.start_file(name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            out.write_all(&content).unwrap();
+        }
+        let path = dir.join("far.xlsx");
+        std::fs::write(&path, out.finish().unwrap().into_inner()).unwrap();
+        path
+    }
+
+    #[test]
+    fn xlsx_cells_far_away_are_refused_not_allocated() {
+        let dir = tempfile::tempdir().unwrap();
+        let cell = |at: &str, text: &str| {
+            format!(r#"<c r="{at}" t="inlineStr"><is><t>{text}</t></is></c>"#)
+        };
+        let header = format!("{}{}", cell("A1", ">>>"), cell("B1", "en_US"));
+        // Excel's last cell, and a damaged reference far past it (what the fuzzer found:
+        // calamine sized a dense range by it and the allocation aborted the process).
+        let far_refs = ["XFD1048576".to_owned(), format!("C{}7", "G".repeat(60))];
+        for far in far_refs {
+            let path = xlsx_with_cells(dir.path(), &[&header, &cell(&far, "x")]);
+            let err = read_grid(&path, None).unwrap_err().to_string();
+            assert!(err.contains("far.xlsx"), "{err}");
+        }
+        // A cell far down in a legal column is read, its place kept.
+        let path = xlsx_with_cells(
+            dir.path(),
+            &[
+                &header,
+                &format!("{}{}", cell("A5000", "KEY"), cell("B5000", "Text")),
+            ],
+        );
+        let grid = read_grid(&path, None).unwrap();
+        assert_eq!(grid.len(), 5000);
+        assert_eq!(grid[4999], ["KEY", "Text"]);
     }
 
     fn csv_text(text: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
