@@ -89,8 +89,8 @@ impl Signing {
     /// `signing.public_url` must make one for the embedded store.
     pub fn check(&self) -> Result<(), String> {
         use crate::signing::{Credentials, Signer, SigningError, SigningTarget};
-        let (target, credentials) = match &self.endpoint {
-            Some(endpoint) => {
+        let (target, credentials) = match self.endpoint_signing() {
+            Some((target, credentials)) => {
                 let missing: Vec<&str> = [
                     ("signing.access_key_id", self.access_key_id.is_empty()),
                     (
@@ -103,17 +103,17 @@ impl Signing {
                 .collect();
                 if !missing.is_empty() {
                     return Err(format!(
-                        "signing.endpoint is set ({endpoint}) but {} {} empty: set {} \
+                        "signing.endpoint is set ({}) but {} {} empty: set {} \
                          (env DEPOT_SIGNING_ACCESS_KEY_ID, DEPOT_SIGNING_SECRET_ACCESS_KEY) to the \
                          endpoint's credentials, or leave signing.endpoint empty to sign for \
                          the embedded store",
+                        target.endpoint,
                         missing.join(" and "),
                         if missing.len() == 1 { "is" } else { "are" },
                         missing.join(" and "),
                     ));
                 }
-                self.endpoint_signing()
-                    .unwrap_or_else(|| unreachable!("the endpoint is set"))
+                (target, credentials)
             }
             // The embedded store's own credentials are generated at start and always valid.
             None => (

@@ -126,9 +126,7 @@ impl NameIndex {
         }
         Some(hits)
     }
-}
 
-impl NameIndex {
     /// The first entry at or after `from` whose name ends after byte `at`: an exponential
     /// search from `from`, then a binary search within the last step.
     fn entry_holding(&self, from: usize, at: usize) -> usize {
@@ -164,14 +162,20 @@ impl NameIndexSlot {
     }
 
     /// Whether a rebuild may start now; if so, the caller must run it and call `built`
-    /// (or `failed`).
+    /// (or `failed`). The index held until then is let go: it is stale (a rebuild is only
+    /// asked for when the generation moved on, or at start), and keeping it would hold two
+    /// copies while the new one is built.
     pub fn begin_rebuild(&self) -> bool {
         let due = self
             .not_before
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .is_none_or(|at| Instant::now() >= at);
-        due && !self.rebuilding.swap(true, Ordering::AcqRel)
+        if !due || self.rebuilding.swap(true, Ordering::AcqRel) {
+            return false;
+        }
+        *self.current.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        true
     }
 
     /// Stores an index of `generation` that took `took` to build.

@@ -46,9 +46,13 @@ pub struct NewFileRecord {
     pub created_at: Option<DateTime<Utc>>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Permission {
+    /// What an upload that names no permission gets.
+    #[default]
     Public,
     Private,
 }

@@ -179,12 +179,8 @@ async fn read_form(
             let mut spool = uploads.spool().await?;
             let mut stream = part.stream();
             while let Some(mut chunk) = stream.try_next().await.map_err(unreadable)? {
-                while chunk.has_remaining() {
-                    let piece = chunk.chunk();
-                    spool.write(piece).await.map_err(WriteError::from)?;
-                    let n = piece.len();
-                    chunk.advance(n);
-                }
+                let bytes = chunk.copy_to_bytes(chunk.remaining());
+                spool.write(&bytes).await.map_err(WriteError::from)?;
             }
             file = Some((
                 file_name,
@@ -231,7 +227,7 @@ async fn read_form(
         file_name,
         content_type,
         bucket: bucket.unwrap_or_else(|| DEFAULT_BUCKET.to_owned()),
-        permission: permission.unwrap_or(Permission::Public),
+        permission: permission.unwrap_or_default(),
         description: description.unwrap_or_default(),
         status: status.unwrap_or(0),
     };
@@ -248,17 +244,12 @@ async fn read_field(part: warp::multipart::Part) -> Result<Vec<u8>, ApiError> {
         .await
         .map_err(|e| ApiError::BadRequest(format!("cannot read form field '{name}': {e}")))?
     {
-        while chunk.has_remaining() {
-            let piece = chunk.chunk();
-            if out.len() + piece.len() > FIELD_LIMIT {
-                return Err(ApiError::BadRequest(format!(
-                    "form field '{name}' is longer than {FIELD_LIMIT} bytes"
-                )));
-            }
-            out.extend_from_slice(piece);
-            let n = piece.len();
-            chunk.advance(n);
+        if out.len() + chunk.remaining() > FIELD_LIMIT {
+            return Err(ApiError::BadRequest(format!(
+                "form field '{name}' is longer than {FIELD_LIMIT} bytes"
+            )));
         }
+        out.extend_from_slice(&chunk.copy_to_bytes(chunk.remaining()));
     }
     Ok(out)
 }

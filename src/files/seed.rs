@@ -59,11 +59,7 @@ pub fn fake_records(n: u64, rng_seed: u64) -> impl Iterator<Item = NewFileRecord
             bucket: buf.bucket.to_owned(),
             status: buf.status,
             file_type: buf.file_type.to_owned(),
-            permission: if buf.permission == "private" {
-                Permission::Private
-            } else {
-                Permission::Public
-            },
+            permission: buf.permission,
             key: buf.key.clone(),
             created_at: DateTime::from_timestamp_millis(buf.created_at),
         }
@@ -115,7 +111,7 @@ fn bulk_load(repo: &mut FilesRepo, n: u64, rng_seed: u64) -> Result<(), RepoErro
                     buf.bucket,
                     buf.status,
                     buf.file_type,
-                    buf.permission,
+                    buf.permission.as_str(),
                     buf.key,
                     buf.created_at,
                 ])
@@ -272,7 +268,7 @@ struct FakeRecord {
     bucket: &'static str,
     status: i64,
     file_type: &'static str,
-    permission: &'static str,
+    permission: Permission,
     key: String,
     created_at: i64,
 }
@@ -327,9 +323,9 @@ impl Faker {
         };
         out.file_type = if rng.below(2) == 0 { ext } else { media };
         out.permission = if rng.below(5) == 0 {
-            "private"
+            Permission::Private
         } else {
-            "public"
+            Permission::Public
         };
         let (a, b) = (rng.next_u64(), rng.next_u64());
         out.key.clear();

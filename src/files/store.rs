@@ -244,22 +244,40 @@ impl FilesDb {
         include_private: bool,
         generation: u64,
     ) -> Result<Arc<Page>, RepoError> {
+        match self
+            .search_name_index(&query, include_private, generation)
+            .await?
+        {
+            Some(page) => Ok(Arc::new(page)),
+            None => self.store.list(query, include_private).await.map(Arc::new),
+        }
+    }
+
+    /// The page of a `fileName` search from the name index; `None` when the index cannot
+    /// answer it (no name filter, no current index, a needle it cannot hold, or a record
+    /// deleted since the index was built, which would make the page short).
+    async fn search_name_index(
+        &self,
+        query: &ListQuery,
+        include_private: bool,
+        generation: u64,
+    ) -> Result<Option<Page>, RepoError> {
         let Some(needle) = query.file_name.as_deref().filter(|n| !n.is_empty()) else {
-            return self.store.list(query, include_private).await.map(Arc::new);
+            return Ok(None);
         };
         let Some(index) = self.names.at(generation) else {
             self.rebuild_names_when_due(generation);
-            return self.store.list(query, include_private).await.map(Arc::new);
+            return Ok(None);
         };
-        let Some(permission) = super::repo::effective_permission(&query, include_private) else {
-            return Ok(Arc::new(Page {
+        let Some(permission) = super::repo::effective_permission(query, include_private) else {
+            return Ok(Some(Page {
                 records: Vec::new(),
                 total: 0,
             }));
         };
         let folded = super::repo::fold(needle);
         let Some(hits) = index.search(&folded, permission, query.offset(), query.limit) else {
-            return self.store.list(query, include_private).await.map(Arc::new);
+            return Ok(None);
         };
         let wanted = hits.ids.len();
         let records = if wanted == 0 {
@@ -267,12 +285,7 @@ impl FilesDb {
         } else {
             self.store.get_by_ids(hits.ids).await?
         };
-        if records.len() != wanted {
-            // Deleted since the index was built (the generation moves on soon after):
-            // answer from the backend rather than a short page.
-            return self.store.list(query, include_private).await.map(Arc::new);
-        }
-        Ok(Arc::new(Page {
+        Ok((records.len() == wanted).then_some(Page {
             records,
             total: hits.total,
         }))

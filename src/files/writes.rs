@@ -212,8 +212,8 @@ impl Uploads {
 }
 
 /// Removes the record of `key`, then its object at the S3 endpoint. The record goes first:
-/// the catalogue is what clients see; an object whose delete failed is logged, not kept
-/// in any list (S3 has no intent files to finish it later).
+/// the catalogue is what clients see. An intent names the object until it is gone, so an
+/// object whose delete failed (or was cut by a kill) is removed at the next start.
 pub async fn delete_s3(
     files: &FilesDb,
     s3: &S3Objects,

@@ -560,8 +560,8 @@ mod tests {
             .collect()
     }
 
-    /// `basic.xlsx` with its first worksheet's cells replaced by `cells` (`<c>` elements of
-    /// one row each), written to a temp file.
+    /// `basic.xlsx` with its first worksheet's rows replaced by `rows` (each the `<c>`
+    /// elements of one row), written to a temp file.
     fn xlsx_with_cells(dir: &Path, rows: &[&str]) -> std::path::PathBuf {
         use std::io::{Read, Write};
         let bytes = std::fs::read(fixture("basic.xlsx")).unwrap();
