@@ -1,6 +1,11 @@
 # Sourced by the bench scripts that start processes: the depot binary to measure (BIN: the
 # release build, made here, unless DEPOT_BIN names one), a scratch folder (WORK) removed at
-# exit, the processes listed in PIDS stopped at exit, and free_port.
+# exit, the processes listed in PIDS stopped at exit, free_port, and the wrk settings the
+# load scripts share (each overridable from the environment).
+
+DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-64}
+THREADS=${THREADS:-2}
 
 if [ -z "${DEPOT_BIN:-}" ]; then cargo build --release --quiet; fi
 BIN=${DEPOT_BIN:-$PWD/target/release/depot}

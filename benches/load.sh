@@ -16,21 +16,11 @@
 # Needs wrk (Debian: apt-get install wrk) and python3 (to generate the sheet).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DURATION=${DURATION:-10s}
-CONNECTIONS=${CONNECTIONS:-64}
-THREADS=${THREADS:-2}
 RECORDS=${RECORDS:-1000000}
 PORT=${PORT:-3917}
 
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
-if [ -n "${DEPOT_BIN:-}" ]; then
-  BIN=$DEPOT_BIN
-else
-  cargo build --release --quiet
-  BIN=$PWD/target/release/depot
-fi
-WORK=$(mktemp -d)
-trap 'kill $DAEMON 2>/dev/null || true; rm -rf "$WORK"' EXIT
+. benches/common.sh
 
 python3 - "$WORK/sheet.csv" <<'PY'
 import csv, sys
@@ -57,6 +47,7 @@ printf 'hello, small object\n' > small.txt
 SMALL_KEY=$("$BIN" files add small.txt | python3 -c 'import json,sys; print(json.load(sys.stdin)["key"])')
 "$BIN" serve --listen "127.0.0.1:$PORT" --log-level warn 2>daemon.log &
 DAEMON=$!
+PIDS+=($DAEMON)
 BASE="http://127.0.0.1:$PORT"
 for _ in $(seq 100); do curl -sf "$BASE/health" >/dev/null && break; sleep 0.1; done
 

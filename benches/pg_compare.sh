@@ -18,9 +18,6 @@
 # port. Needs wrk, curl and python3. DEPOT_BIN=path skips the release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DURATION=${DURATION:-10s}
-CONNECTIONS=${CONNECTIONS:-64}
-THREADS=${THREADS:-2}
 RECORDS=${RECORDS:-1000000}
 SEARCH_DURATION=${SEARCH_DURATION:-20s}
 VISIBLE_SAMPLES=${VISIBLE_SAMPLES:-200}

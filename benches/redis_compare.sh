@@ -18,9 +18,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PARTS=${PARTS:-throughput propagation memory}
-DURATION=${DURATION:-10s}
-CONNECTIONS=${CONNECTIONS:-64}
-THREADS=${THREADS:-2}
 CHANGES=${CHANGES:-100}
 KEYS=${KEYS:-50000}
 LOCALES=${LOCALES:-20}
