@@ -97,6 +97,7 @@ fn load_snapshot(
     }
     let mut settings = Settings::from_resolved(&resolved);
     settings.signing.check().map_err(ConfigError::Invalid)?;
+    settings.webhooks.check().map_err(ConfigError::Invalid)?;
     let token_bytes = if settings.google.token_store == settings::TokenStore::Json {
         let bytes = layers::read_optional(&settings.google.token_file)?;
         settings.service.refresh_token =
@@ -189,9 +190,10 @@ fn resolved_path<'a>(settings: &'a Settings, key: &str) -> Option<&'a std::path:
         "translations.sled_path" => &settings.translations.sled_path,
         "translations.file_path" => &settings.translations.file_path,
         "google.token_file" => &settings.google.token_file,
+        "google.credentials_file" => settings.google.credentials_file.as_deref()?,
         "producer.source" => match &settings.producer.source {
             settings::SheetSource::LocalFile(path) => path,
-            settings::SheetSource::Google => return None,
+            settings::SheetSource::Google | settings::SheetSource::Url(_) => return None,
         },
         _ => return None,
     })

@@ -25,3 +25,4 @@ pub mod signing;
 pub mod singleflight;
 pub mod time;
 pub mod translations;
+pub mod webhooks;

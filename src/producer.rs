@@ -10,12 +10,15 @@ pub mod lease;
 use crate::config::ConfigHandle;
 use crate::config::settings::{Google, Service, Settings, SheetSource as SourceSetting};
 use crate::sheets::consent;
-use crate::sheets::{SheetSource, SourceError, source_for};
+use crate::sheets::{Fetched, SheetSource, SourceError, source_for};
 use crate::shutdown::Shutdown;
+use crate::singleflight::SingleFlight;
 use crate::translations::model::Document;
 use crate::translations::service::TranslationService;
 use crate::translations::sheet::{self, SheetError};
 use crate::translations::store::{PutOutcome, StoreError};
+use crate::translations::versions::VersionSummary;
+use crate::webhooks::Announcer;
 use chrono::{DateTime, Utc};
 use lease::{Lease, SyncRecord};
 use std::net::SocketAddr;
@@ -36,6 +39,22 @@ pub enum CycleError {
     Store(#[from] StoreError),
     #[error("the sync task stopped: {0}")]
     Task(String),
+    #[error(
+        "the source answered that the sheet is unchanged, but no translations are loaded; \
+         the next sync reads it whole"
+    )]
+    UnchangedWithoutDocument,
+}
+
+impl CycleError {
+    /// True when the sheet's source failed or gave something unusable (as opposed to the
+    /// store): `POST /translations/sync` answers 502 for these.
+    pub fn is_source(&self) -> bool {
+        matches!(
+            self,
+            CycleError::Source(_) | CycleError::Sheet(_) | CycleError::UnchangedWithoutDocument
+        )
+    }
 }
 
 /// Why a sheet gives nothing to publish or to write.
@@ -89,10 +108,14 @@ pub fn convert(grid: Vec<Vec<String>>) -> Result<Document, ConvertError> {
 pub struct CycleReport {
     pub outcome: PutOutcome,
     pub version: String,
+    /// When the current version was stored.
+    pub updated_at: Option<DateTime<Utc>>,
     pub keys: usize,
     pub locales: usize,
     /// The sheet's warnings as `CELL message`.
     pub warnings: Vec<String>,
+    /// The new version's summary, when this cycle stored one.
+    pub summary: Option<VersionSummary>,
 }
 
 /// The producer's state for `/health`.
@@ -121,6 +144,10 @@ pub struct Producer {
     daemon: OnceLock<SocketAddr>,
     /// The lease shared with the producers of other nodes, on a shared store (made by `run`).
     lease: OnceLock<Arc<Lease>>,
+    /// The cycle under way, which `sync_now` joins instead of starting another.
+    flight: SingleFlight<(), CycleReport>,
+    /// Announces each version this producer stores to `webhooks.urls`.
+    webhooks: Arc<Announcer>,
 }
 
 /// The settings a source is made from.
@@ -129,6 +156,7 @@ type SourceKey = (SourceSetting, Google, Service);
 impl Producer {
     pub fn new(config: ConfigHandle, translations: Arc<TranslationService>) -> Producer {
         Producer {
+            webhooks: Arc::new(Announcer::new(config.clone())),
             config,
             translations,
             status: Mutex::new(ProducerStatus::default()),
@@ -136,7 +164,22 @@ impl Producer {
             consent: Mutex::new(None),
             daemon: OnceLock::new(),
             lease: OnceLock::new(),
+            flight: SingleFlight::default(),
         }
+    }
+
+    /// The webhook announcer (its deliveries are shown in `/health`).
+    pub fn webhooks(&self) -> &Arc<Announcer> {
+        &self.webhooks
+    }
+
+    /// `POST /translations/sync`: a cycle now, or the result of the one under way. It runs
+    /// as a task of its own, so a client that hangs up does not cut a sync short.
+    pub async fn sync_now(self: &Arc<Self>) -> Result<CycleReport, CycleError> {
+        let this = self.clone();
+        tokio::spawn(async move { this.cycle().await })
+            .await
+            .map_err(|e| CycleError::Task(e.to_string()))?
     }
 
     /// When producers share a lease (a shared store), for `/health`: `held`, `standby`
@@ -267,15 +310,33 @@ impl Producer {
             .clone()
     }
 
-    /// One sync with the current settings: fetch, convert, store if changed.
+    /// One sync with the current settings: fetch, convert, store if changed, announce a
+    /// new version. A cycle asked for while one runs shares that one's result.
     pub async fn cycle(&self) -> Result<CycleReport, CycleError> {
+        self.flight.run((), || self.cycle_once()).await
+    }
+
+    async fn cycle_once(&self) -> Result<CycleReport, CycleError> {
         let settings = self.config.settings();
         let result = match self.source(&settings) {
-            Ok(source) => self.cycle_with(source.as_ref()).await,
+            Ok(source) => {
+                let result = self.cycle_with(source.as_ref(), &settings).await;
+                if result.is_err() {
+                    source.not_stored();
+                }
+                result
+            }
             Err(e) => Err(e.into()),
         };
         self.record(&result);
         self.record_shared().await;
+        if let Ok(CycleReport {
+            summary: Some(summary),
+            ..
+        }) = &result
+        {
+            self.webhooks.announce(summary);
+        }
         result
     }
 
@@ -326,32 +387,57 @@ impl Producer {
         }
     }
 
-    async fn cycle_with(&self, source: &dyn SheetSource) -> Result<CycleReport, CycleError> {
-        let grid = source.fetch().await?;
+    async fn cycle_with(
+        &self,
+        source: &dyn SheetSource,
+        settings: &Settings,
+    ) -> Result<CycleReport, CycleError> {
+        let grid = match source.fetch().await? {
+            Fetched::Grid(grid) => grid,
+            Fetched::Unchanged => return self.unchanged(),
+        };
         let translations = self.translations.clone();
+        let keep = settings.translations.keep_versions;
         tokio::task::spawn_blocking(move || {
             let document = convert(grid)?;
-            let warnings = document
-                .warnings
-                .iter()
-                .map(|w| format!("{} {}", w.cell, w.message))
-                .collect();
+            let warnings = warning_lines(&document);
             let (keys, locales) = (document.entries.len(), document.locales.len());
-            let outcome = translations.put(document)?;
-            let version = translations
-                .current()
-                .map(|live| live.stored.version.clone())
-                .unwrap_or_default();
+            let put = translations.put(document, keep)?;
+            let current = translations.current();
             Ok(CycleReport {
-                outcome,
-                version,
+                outcome: put.outcome,
+                version: current
+                    .as_ref()
+                    .map(|live| live.stored.version.clone())
+                    .unwrap_or_default(),
+                updated_at: current.map(|live| live.stored.updated_at),
                 keys,
                 locales,
                 warnings,
+                summary: put.summary,
             })
         })
         .await
         .map_err(|e| CycleError::Task(e.to_string()))?
+    }
+
+    /// The report of a cycle whose source said the sheet has not changed: the current
+    /// version stays, nothing is converted.
+    fn unchanged(&self) -> Result<CycleReport, CycleError> {
+        let live = self
+            .translations
+            .current()
+            .ok_or(CycleError::UnchangedWithoutDocument)?;
+        let document = &live.stored.document;
+        Ok(CycleReport {
+            outcome: PutOutcome::Unchanged,
+            version: live.stored.version.clone(),
+            updated_at: Some(live.stored.updated_at),
+            keys: document.entries.len(),
+            locales: document.locales.len(),
+            warnings: warning_lines(document),
+            summary: None,
+        })
     }
 
     fn record(&self, result: &Result<CycleReport, CycleError>) {
@@ -471,6 +557,15 @@ async fn lease_changed(changes: &mut Option<tokio::sync::watch::Receiver<bool>>)
         // The lease task ended (shutdown); the shutdown branch ends the loop.
         std::future::pending::<()>().await;
     }
+}
+
+/// A document's warnings as `CELL message` lines.
+fn warning_lines(document: &Document) -> Vec<String> {
+    document
+        .warnings
+        .iter()
+        .map(|w| format!("{} {}", w.cell, w.message))
+        .collect()
 }
 
 fn far_future() -> tokio::time::Instant {

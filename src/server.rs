@@ -61,6 +61,12 @@ pub async fn serve_state(
         spawn_log_level_follower(&config, shutdown.clone()),
         tokio::spawn(state.producer.clone().run(shutdown.clone())),
     ];
+    // Event streams never end by themselves: end them when the shutdown starts.
+    let closing = (state.clone(), shutdown.clone());
+    tasks.push(tokio::spawn(async move {
+        closing.1.wait().await;
+        closing.0.translations.close_events();
+    }));
     // A shared store changes under this node: follow it.
     tasks.extend(crate::translations::follow::spawn(
         &state.translations,

@@ -4,6 +4,8 @@
 pub mod consent;
 pub mod google;
 pub mod local;
+pub mod service_account;
+pub mod url;
 
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use std::future::Future;
@@ -11,14 +13,36 @@ use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::Arc;
 
+/// What a fetch gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fetched {
+    /// The sheet's grid.
+    Grid(Vec<Vec<String>>),
+    /// The source said the sheet has not changed since the last fetch (HTTP 304).
+    Unchanged,
+}
+
+impl Fetched {
+    /// The grid, for callers that never send validators (a first fetch).
+    pub fn into_grid(self) -> Vec<Vec<String>> {
+        match self {
+            Fetched::Grid(grid) => grid,
+            Fetched::Unchanged => Vec::new(),
+        }
+    }
+}
+
 /// A grid, or why there is none.
-pub type FetchResult = Result<Vec<Vec<String>>, SourceError>;
+pub type FetchResult = Result<Fetched, SourceError>;
 
 /// One kind of spreadsheet source. (Boxed futures keep the trait usable as `dyn`.)
 pub trait SheetSource: Send + Sync {
     /// What is read, for logs and messages.
     fn describe(&self) -> String;
     fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>>;
+    /// Told that the last fetched grid was not stored (it did not convert, or the store
+    /// failed): a source that fetches conditionally must read it whole next time.
+    fn not_stored(&self) {}
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -27,6 +51,8 @@ pub enum SourceError {
     Local(#[from] local::LocalSheetError),
     #[error(transparent)]
     Google(#[from] google::GoogleError),
+    #[error(transparent)]
+    Url(#[from] url::UrlSheetError),
     #[error("reading the sheet stopped: {0}")]
     Task(String),
 }
@@ -42,7 +68,24 @@ pub fn source_for(settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceErr
             &settings.google,
             &settings.service,
         )?),
+        SourceSetting::Url(address) => {
+            Arc::new(url::UrlSheet::new(address, settings.google.timeout_secs)?)
+        }
     })
+}
+
+impl SheetSource for url::UrlSheet {
+    fn describe(&self) -> String {
+        url::UrlSheet::describe(self)
+    }
+
+    fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>> {
+        Box::pin(url::UrlSheet::fetch(self))
+    }
+
+    fn not_stored(&self) {
+        self.forget();
+    }
 }
 
 impl SheetSource for google::GoogleSheets {
@@ -51,7 +94,12 @@ impl SheetSource for google::GoogleSheets {
     }
 
     fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>> {
-        Box::pin(async move { self.fetch_grid().await.map_err(SourceError::from) })
+        Box::pin(async move {
+            self.fetch_grid()
+                .await
+                .map(Fetched::Grid)
+                .map_err(SourceError::from)
+        })
     }
 }
 
@@ -74,6 +122,7 @@ impl SheetSource for LocalSource {
             tokio::task::spawn_blocking(move || local::read_grid(&path, Some(&sheet_name)))
                 .await
                 .map_err(|e| SourceError::Task(e.to_string()))?
+                .map(Fetched::Grid)
                 .map_err(SourceError::from)
         })
     }

@@ -1,6 +1,7 @@
 //! Translations: the document model, the stores that keep it, and (as they land) the sheet
 //! conversion, filters, formats and the HTTP route.
 
+pub mod events;
 pub mod filter;
 pub mod follow;
 pub mod formats;
@@ -11,3 +12,4 @@ pub mod routes;
 pub mod service;
 pub mod sheet;
 pub mod store;
+pub mod versions;

@@ -23,6 +23,7 @@ fn settings(fake: &FakeGoogle, timeout_secs: u64) -> (Google, Service) {
         timeout_secs,
         token_store: TokenStore::Env,
         token_file: "data.json".into(),
+        credentials_file: None,
     };
     let service = Service {
         client_id: c.client_id.clone(),

@@ -546,7 +546,9 @@ async fn a_stored_document_that_cannot_be_served_neither_stops_serve_nor_is_serv
     let dir = tempfile::tempdir().unwrap();
     {
         let store = SledStore::open(&dir.path().join("data/translations.sled")).unwrap();
-        store.save(&deep_document(100_000)).unwrap();
+        let deep = deep_document(100_000);
+        let summary = depot::translations::versions::VersionSummary::between(None, &deep);
+        store.save(&deep, &summary, 10).unwrap();
         store.flush().unwrap();
     }
     write_csv(
@@ -605,7 +607,7 @@ async fn a_document_past_the_limits_is_never_stored() {
     let refused = tokio::task::spawn_blocking(move || {
         state
             .translations
-            .put(deep_document(MAX_KEY_DEPTH + 1).document)
+            .put(deep_document(MAX_KEY_DEPTH + 1).document, 10)
             .unwrap_err()
             .to_string()
     })

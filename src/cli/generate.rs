@@ -11,7 +11,7 @@ use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use crate::secret::Secret;
 
 use crate::atomic_file::Durability;
-use crate::sheets::{SourceError, consent, source_for};
+use crate::sheets::{Fetched, SourceError, consent, source_for};
 use crate::translations::filter::{self, Filter};
 use crate::translations::formats::{self, Format, Prepared};
 use crate::translations::layout::{self, LayoutOptions};
@@ -395,7 +395,8 @@ async fn fetch(settings: &Settings, sources: &Sources) -> Result<Vec<Vec<String>
         }
         other => other,
     };
-    grid.map_err(|e| match e {
+    // A source built for this run has no validators to send, so it always gives a grid.
+    grid.map(Fetched::into_grid).map_err(|e| match e {
         // The local reader's message already names the file.
         SourceError::Local(e) => Failure(e.to_string()),
         e => Failure(format!("cannot read the sheet {describe}: {e}")),

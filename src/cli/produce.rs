@@ -11,6 +11,9 @@ use crate::translations::service::TranslationService;
 use crate::translations::store::PutOutcome;
 use std::sync::Arc;
 
+/// How long `--once` waits for webhook deliveries: their five tries end within a minute.
+const WEBHOOK_DRAIN: std::time::Duration = std::time::Duration::from_secs(90);
+
 pub fn run(sources: Sources, once: bool) -> Result<(), Failure> {
     let loaded = load_config(&sources)?;
     let settings = loaded.settings.clone();
@@ -37,6 +40,8 @@ pub fn run(sources: Sources, once: bool) -> Result<(), Failure> {
                     println!("unchanged: version {} is current", report.version)
                 }
             }
+            // The new version's webhooks are delivered (or given up) before the exit.
+            producer.webhooks().drain(WEBHOOK_DRAIN).await;
             Ok(())
         } else {
             let shutdown = Shutdown::new();

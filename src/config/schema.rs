@@ -160,12 +160,16 @@ pub const KEYS: &[Key] = &[
     key("translations.redis_prefix", "DEPOT_TRANSLATIONS_REDIS_PREFIX", "depot:", Kind::NonEmpty)
         .restart()
         .doc("prefix of every Redis key and channel depot uses, so several deployments can share one Redis"),
+    key("translations.keep_versions", "DEPOT_TRANSLATIONS_KEEP_VERSIONS", "10", Kind::Integer { min: 1, max: 1000 })
+        .doc("stored versions kept for GET /translations?version= and /translations/versions (the current one included)"),
+    key("translations.events_heartbeat_secs", "DEPOT_TRANSLATIONS_EVENTS_HEARTBEAT_SECS", "15", Kind::Integer { min: 1, max: 3600 })
+        .doc("seconds between the comment lines that keep GET /translations/events streams open through proxies"),
     key("producer.enabled", "DEPOT_PRODUCER_ENABLED", "true", Kind::Bool)
         .doc("run the spreadsheet sync inside `depot serve`"),
     key("producer.interval_secs", "DEPOT_PRODUCER_INTERVAL_SECS", "300", Kind::Integer { min: 1, max: 86_400 })
         .doc("seconds between the end of one sync and the start of the next"),
     key("producer.source", "DEPOT_PRODUCER_SOURCE", "google", Kind::NonEmpty)
-        .doc("\"google\", or the path of a local .csv/.xlsx/.ods sheet"),
+        .doc("\"google\", the path of a local .csv/.xlsx/.ods sheet, or an http(s):// URL of a CSV (a sheet published to the web)"),
     key("producer.lease_secs", "DEPOT_PRODUCER_LEASE_SECS", "15", Kind::Integer { min: 2, max: 3600 })
         .doc("with storage \"redis\": lifetime of the producer lease that lets one node at a time sync; a node that dies is replaced after at most this long"),
     key("google.token_url", "DEPOT_GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token", Kind::Url { optional: false })
@@ -180,12 +184,20 @@ pub const KEYS: &[Key] = &[
         .doc("where the refresh token is read and saved: env (SERVICE_REFRESH_TOKEN in .env.service) or json (the token file); --config-format sets it"),
     key("google.token_file", "DEPOT_TOKEN_FILE", "data.json", Kind::NonEmpty)
         .doc("JSON data file holding {\"SERVICE_REFRESH_TOKEN\": ...} when token_store is json"),
+    key("google.credentials_file", "DEPOT_GOOGLE_CREDENTIALS_FILE", "", Kind::Text)
+        .doc("a service account's JSON key; when set, the sheet is read as that account (share the sheet with its client_email) instead of with SERVICE_CLIENT_ID/SECRET and a refresh token"),
     key("auth.api_keys", "DEPOT_API_KEYS", "", Kind::List)
         .secret()
         .doc("keys that may read private file records (Authorization: Bearer <key>); none means reads are open"),
     key("auth.admin_keys", "DEPOT_ADMIN_KEYS", "", Kind::List)
         .secret()
-        .doc("keys that may write (POST /files, DELETE /file); none means writes are off"),
+        .doc("keys that may write (POST /files, DELETE /file, POST /translations/sync); none means writes are off"),
+    key("webhooks.urls", "DEPOT_WEBHOOKS_URLS", "", Kind::List)
+        .secret()
+        .doc("URLs that get a signed POST for every new translations version (hook URLs often hold a token, so they are masked)"),
+    key("webhooks.secret", "DEPOT_WEBHOOKS_SECRET", "", Kind::Text)
+        .secret()
+        .doc("key of the HMAC-SHA256 Depot-Signature header of every webhook delivery; required with webhooks.urls"),
     key("log.level", "DEPOT_LOG_LEVEL", "info", Kind::LogLevel)
         .doc("error, warn, info, debug or trace"),
     key("log.format", "DEPOT_LOG_FORMAT", "text", Kind::OneOf(&["text", "json"]))

@@ -18,6 +18,7 @@ pub struct Settings {
     pub producer: Producer,
     pub google: Google,
     pub auth: Auth,
+    pub webhooks: Webhooks,
     pub log: Log,
     pub service: Service,
 }
@@ -184,12 +185,18 @@ pub struct Translations {
     /// `redis://` or `rediss://`; may hold a password.
     pub redis_url: Secret,
     pub redis_prefix: String,
+    /// Stored versions kept for `?version=` and `/translations/versions`.
+    pub keep_versions: usize,
+    /// Seconds between the comment lines that keep `/translations/events` streams open.
+    pub events_heartbeat_secs: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SheetSource {
     Google,
     LocalFile(PathBuf),
+    /// A CSV at an `http(s)://` URL (a sheet published to the web).
+    Url(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,6 +216,8 @@ pub struct Google {
     pub timeout_secs: u64,
     pub token_store: TokenStore,
     pub token_file: PathBuf,
+    /// A service account's JSON key: used instead of the OAuth client and refresh token.
+    pub credentials_file: Option<PathBuf>,
 }
 
 /// Where the refresh token lives (`--config-format`).
@@ -224,6 +233,38 @@ pub enum TokenStore {
 pub struct Auth {
     pub api_keys: Vec<Secret>,
     pub admin_keys: Vec<Secret>,
+}
+
+/// Where each new translations version is announced (SPEC §8).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Webhooks {
+    /// Receivers' URLs; secret, as hook URLs often carry a token.
+    pub urls: Vec<Secret>,
+    pub secret: Secret,
+}
+
+impl Webhooks {
+    /// Every URL is http(s) and, with any URL, a secret signs the deliveries.
+    pub fn check(&self) -> Result<(), String> {
+        for (i, url) in self.urls.iter().enumerate() {
+            let parsed = url::Url::parse(url.expose()).ok();
+            if !parsed.is_some_and(|u| matches!(u.scheme(), "http" | "https") && u.has_host()) {
+                return Err(format!(
+                    "webhooks.urls: item {} is not an http:// or https:// URL",
+                    i + 1
+                ));
+            }
+        }
+        if !self.urls.is_empty() && self.secret.is_empty() {
+            return Err(
+                "webhooks.urls is set but webhooks.secret is empty: set webhooks.secret \
+                 (env DEPOT_WEBHOOKS_SECRET) to a random string that receivers use to verify \
+                 the Depot-Signature header"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -247,6 +288,12 @@ pub struct Service {
     pub spreadsheet_id: String,
     pub spreadsheet_name: String,
     pub redirect_uri: String,
+}
+
+/// Whether a `producer.source` names a sheet on the web rather than a local file.
+pub fn is_web_url(source: &str) -> bool {
+    let lower = source.get(..8).unwrap_or(source).to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
 }
 
 impl Settings {
@@ -328,12 +375,16 @@ impl Settings {
                 file_path: in_data("translations.file_path", "translations.json"),
                 redis_url: Secret::new(text("translations.redis_url")),
                 redis_prefix: text("translations.redis_prefix"),
+                keep_versions: usize::try_from(int("translations.keep_versions"))
+                    .unwrap_or(usize::MAX),
+                events_heartbeat_secs: int("translations.events_heartbeat_secs"),
             },
             producer: Producer {
                 enabled: flag("producer.enabled"),
                 interval_secs: int("producer.interval_secs"),
                 source: match text("producer.source") {
                     s if s == "google" => SheetSource::Google,
+                    s if is_web_url(&s) => SheetSource::Url(s),
                     s => SheetSource::LocalFile(path(s)),
                 },
                 lease_secs: int("producer.lease_secs"),
@@ -348,10 +399,18 @@ impl Settings {
                     _ => TokenStore::Env,
                 },
                 token_file: path(text("google.token_file")),
+                credentials_file: match text("google.credentials_file") {
+                    s if s.is_empty() => None,
+                    s => Some(path(s)),
+                },
             },
             auth: Auth {
                 api_keys: list("auth.api_keys"),
                 admin_keys: list("auth.admin_keys"),
+            },
+            webhooks: Webhooks {
+                urls: list("webhooks.urls"),
+                secret: Secret::new(text("webhooks.secret")),
             },
             log: Log {
                 level: text("log.level"),

@@ -34,6 +34,9 @@ pub enum ApiError {
     /// cannot carry).
     #[error("{0}")]
     Unprocessable(String),
+    /// The upstream the request depended on (the sheet's source) failed.
+    #[error("{0}")]
+    BadGateway(String),
     #[error("{0}")]
     Unavailable(String),
     /// Something failed on our side. The text is logged, the client sees a generic message.
@@ -63,6 +66,7 @@ impl ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -125,6 +129,35 @@ impl From<crate::translations::service::ServeTranslationsError> for ApiError {
             ) => ApiError::Unprocessable(e.to_string()),
             E::Render(e) => ApiError::Internal(e.to_string()),
             E::Task(e) => ApiError::Internal(e),
+        }
+    }
+}
+
+impl From<crate::translations::store::StoreError> for ApiError {
+    fn from(e: crate::translations::store::StoreError) -> ApiError {
+        use crate::translations::store::StoreError as E;
+        match e {
+            E::Unreachable { .. } => ApiError::Unavailable(e.to_string()),
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+/// A sync asked for over HTTP: the source's failures are the upstream's (502, with the
+/// source's error, which never holds a secret); the store's are ours.
+impl From<crate::producer::CycleError> for ApiError {
+    fn from(e: crate::producer::CycleError) -> ApiError {
+        use crate::producer::CycleError as E;
+        use crate::translations::store::StoreError as S;
+        match e {
+            e if e.is_source() => ApiError::BadGateway(format!(
+                "the sync failed: {e}; the last good version is still served"
+            )),
+            E::Store(e @ (S::EmptyDocument | S::Unservable(_))) => {
+                ApiError::BadGateway(format!("the sync failed: {e}"))
+            }
+            E::Store(e) => e.into(),
+            other => ApiError::Internal(other.to_string()),
         }
     }
 }

@@ -319,6 +319,36 @@ fn schemas() -> Value {
                 },
             },
         },
+        "SyncResult": {
+            "type": "object",
+            "required": ["version", "changed", "updatedAt", "warnings"],
+            "properties": {
+                "version": {"type": "string", "description": "the current version after the sync"},
+                "changed": {"type": "boolean", "description": "true when this sync stored a new version"},
+                "updatedAt": {"type": "string", "format": "date-time"},
+                "warnings": {"type": "array", "items": {"type": "string"}, "description": "the sheet's warnings, each naming its cell"},
+            },
+        },
+        "Versions": {
+            "type": "object",
+            "required": ["versions"],
+            "properties": {
+                "versions": {"type": "array", "items": schema_ref("VersionSummary")},
+            },
+        },
+        "VersionSummary": {
+            "type": "object",
+            "required": ["version", "previousVersion", "updatedAt", "keyCounts", "added", "removed", "changed"],
+            "properties": {
+                "version": {"type": "string"},
+                "previousVersion": nullable_text,
+                "updatedAt": {"type": "string", "format": "date-time"},
+                "keyCounts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+                "added": {"type": "integer", "minimum": 0, "description": "(locale, key) texts new against the version before"},
+                "removed": {"type": "integer", "minimum": 0},
+                "changed": {"type": "integer", "minimum": 0},
+            },
+        },
         "Warning": {
             "type": "object",
             "required": ["cell", "row", "message"],

@@ -189,6 +189,11 @@ pub const TRANSLATIONS: Route = Route {
             "true: write the $$$ column as the format's comments",
             Schema::Boolean,
         ),
+        query(
+            "version",
+            "a kept version (GET /translations/versions): served immutable, with every filter and format",
+            Schema::Text,
+        ),
         Param {
             name: "If-None-Match",
             location: "header",
@@ -211,7 +216,10 @@ pub const TRANSLATIONS: Route = Route {
             ..reply(304, "If-None-Match matched", Content::Empty)
         },
         error(400, "unknown parameter, malformed filter or unknown format"),
-        error(404, "no filter matched anything"),
+        error(
+            404,
+            "no filter matched anything, or the version is not kept",
+        ),
         error(422, "a text the chosen format cannot carry"),
         error(503, "no translations loaded yet"),
     ],
@@ -219,6 +227,68 @@ pub const TRANSLATIONS: Route = Route {
         "GET",
         "/translations",
         "The current translations, filtered, in one of six formats",
+    )
+};
+
+pub const TRANSLATIONS_SYNC: Route = Route {
+    responses: &[
+        reply(
+            200,
+            "the sync's result: the current version and whether it changed",
+            Content::Json("SyncResult"),
+        ),
+        error(401, "no admin key"),
+        error(
+            403,
+            "not an admin key, or writes are off (no auth.admin_keys)",
+        ),
+        error(
+            502,
+            "the sheet's source failed or gave no usable sheet; the last good version is still served",
+        ),
+        error(503, "the translations store cannot be reached"),
+    ],
+    access: Access::AdminKey,
+    ..route(
+        "POST",
+        "/translations/sync",
+        "Sync the sheet now (or wait for the sync under way); admin key",
+    )
+};
+
+pub const TRANSLATIONS_EVENTS: Route = Route {
+    params: &[Param {
+        name: "Last-Event-ID",
+        location: "header",
+        required: false,
+        description: "the last version the client saw: the current one is sent at once only when it differs",
+        schema: Schema::Text,
+    }],
+    responses: &[reply(
+        200,
+        "Server-Sent Events: `event: version`, `id:` the version, `data: {\"version\",\"updatedAt\"}` for every new version; a comment line every translations.events_heartbeat_secs",
+        Content::Text("text/event-stream"),
+    )],
+    ..route(
+        "GET",
+        "/translations/events",
+        "A stream of the new translations versions (Server-Sent Events)",
+    )
+};
+
+pub const TRANSLATIONS_VERSIONS: Route = Route {
+    responses: &[
+        reply(
+            200,
+            "the kept versions, newest first",
+            Content::Json("Versions"),
+        ),
+        error(503, "the translations store cannot be reached"),
+    ],
+    ..route(
+        "GET",
+        "/translations/versions",
+        "The kept versions with their key counts and what changed against the one before",
     )
 };
 
@@ -460,6 +530,9 @@ pub const ROUTES: &[&Route] = &[
     &FILE_GET,
     &FILE_DELETE,
     &TRANSLATIONS,
+    &TRANSLATIONS_SYNC,
+    &TRANSLATIONS_EVENTS,
+    &TRANSLATIONS_VERSIONS,
     &OAUTH_CALLBACK,
     &OBJECT_GET,
     &OBJECT_HEAD,

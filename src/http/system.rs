@@ -22,6 +22,8 @@ pub fn health(state: &Arc<AppState>) -> Response {
             "records": records(state),
             "objects": objects(state),
         },
+        // The last delivery to each of webhooks.urls (URLs shown without path or query).
+        "webhooks": state.producer.webhooks().deliveries(),
     });
     warp::reply::json(&body).into_response()
 }

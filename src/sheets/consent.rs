@@ -371,6 +371,7 @@ mod tests {
             timeout_secs: 5,
             token_store: TokenStore::Env,
             token_file: "data.json".into(),
+            credentials_file: None,
         };
         let service = Service {
             client_id: "id-1".into(),

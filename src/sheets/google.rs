@@ -2,6 +2,7 @@
 //! until shortly before it expires), reads one sheet with `values.get` and returns its grid.
 //! Every call has a timeout; no secret ever reaches an error message or a log line.
 
+use super::service_account::{JWT_BEARER, ServiceAccount, ServiceAccountError};
 use crate::config::settings::{Google, Service};
 use crate::secret::Secret;
 use serde_json::Value;
@@ -72,6 +73,14 @@ pub enum GoogleError {
     Connection { host: String, reason: String },
     #[error("cannot set up the HTTPS client: {0}")]
     Client(String),
+    #[error(transparent)]
+    ServiceAccount(#[from] ServiceAccountError),
+    #[error(
+        "Google refused the service account's signed assertion ({reason}): the key in \
+         google.credentials_file was deleted, disabled or altered; create a new JSON key for \
+         the service account and point google.credentials_file at it"
+    )]
+    AssertionRefused { reason: String },
 }
 
 fn missing_hint(variable: &str) -> &'static str {
@@ -123,6 +132,9 @@ impl GoogleError {
 pub struct GoogleSheets {
     google: Google,
     service: Service,
+    /// Set when `google.credentials_file` names a service account key: it signs an
+    /// assertion for each access token instead of trading the refresh token.
+    account: Option<ServiceAccount>,
     http: reqwest::Client,
     token: Mutex<Option<AccessToken>>,
 }
@@ -150,10 +162,23 @@ struct Reply {
 impl GoogleSheets {
     /// Checks that the credentials are there and builds the HTTP client.
     pub fn new(google: &Google, service: &Service) -> Result<GoogleSheets, GoogleError> {
+        let account = google
+            .credentials_file
+            .as_deref()
+            .map(ServiceAccount::from_file)
+            .transpose()?;
+        // A service account needs no OAuth client and no refresh token.
+        let oauth = account.is_none();
         let required = [
-            ("SERVICE_CLIENT_ID", service.client_id.is_empty()),
-            ("SERVICE_CLIENT_SECRET", service.client_secret.is_empty()),
-            ("SERVICE_REFRESH_TOKEN", service.refresh_token.is_empty()),
+            ("SERVICE_CLIENT_ID", oauth && service.client_id.is_empty()),
+            (
+                "SERVICE_CLIENT_SECRET",
+                oauth && service.client_secret.is_empty(),
+            ),
+            (
+                "SERVICE_REFRESH_TOKEN",
+                oauth && service.refresh_token.is_empty(),
+            ),
             ("SERVICE_SPREADSHEET_ID", service.spreadsheet_id.is_empty()),
         ];
         if let Some((variable, _)) = required.iter().find(|(_, missing)| *missing) {
@@ -172,6 +197,7 @@ impl GoogleSheets {
         Ok(GoogleSheets {
             google,
             service: service.clone(),
+            account,
             http,
             token: Mutex::new(None),
         })
@@ -187,6 +213,14 @@ impl GoogleSheets {
 
     /// What is read, for logs and messages.
     pub fn describe(&self) -> String {
+        let via = self
+            .account
+            .as_ref()
+            .map_or_else(String::new, |a| format!(" as {}", a.client_email));
+        format!("{}{via}", self.describe_sheet())
+    }
+
+    fn describe_sheet(&self) -> String {
         match self.service.spreadsheet_name.as_str() {
             "" => format!(
                 "Google spreadsheet {} (first sheet)",
@@ -282,6 +316,9 @@ impl GoogleSheets {
     }
 
     async fn refresh(&self) -> Result<(Secret, u64), GoogleError> {
+        if let Some(account) = &self.account {
+            return self.exchange_assertion(account).await;
+        }
         let url = &self.google.token_url;
         let form = [
             ("grant_type", "refresh_token"),
@@ -303,6 +340,38 @@ impl GoogleSheets {
                 reason: self.redact(&join(&error, &description), None),
             },
             _ => self.status_error(&reply, url, &join(&error, &description), None),
+        })
+    }
+
+    /// The jwt-bearer grant: a freshly signed assertion for an access token.
+    async fn exchange_assertion(
+        &self,
+        account: &ServiceAccount,
+    ) -> Result<(Secret, u64), GoogleError> {
+        let url = &self.google.token_url;
+        let assertion = account.assertion(
+            crate::sheets::consent::SCOPE,
+            url,
+            chrono::Utc::now().timestamp(),
+        )?;
+        let form = [
+            ("grant_type", JWT_BEARER),
+            ("assertion", assertion.expose()),
+        ];
+        let reply = self.send(self.http.post(url).form(&form), url).await?;
+        if (200..300).contains(&reply.status) {
+            return parse_token(&reply.body).map_err(|what| GoogleError::InvalidResponse {
+                url: url.clone(),
+                what,
+            });
+        }
+        let (error, description) = oauth_error(&reply.body);
+        let reason = self.redact(&join(&error, &description), Some(&assertion));
+        Err(match error.as_str() {
+            "invalid_grant" | "invalid_client" | "unauthorized_client" => {
+                GoogleError::AssertionRefused { reason }
+            }
+            _ => self.status_error(&reply, url, &reason, Some(&assertion)),
         })
     }
 

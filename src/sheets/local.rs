@@ -124,6 +124,12 @@ fn workbook_rows(
     })
 }
 
+/// The grid of CSV bytes that came from elsewhere (a sheet published to the web as CSV);
+/// `shown` names them in errors.
+pub fn csv_bytes_grid(bytes: &[u8], shown: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
+    csv_grid(bytes, shown).map(super::normalise)
+}
+
 fn csv_grid(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
     let failed = |e: csv::Error| LocalSheetError::Csv {
         path: path.to_owned(),

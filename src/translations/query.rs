@@ -14,6 +14,8 @@ pub struct TranslationQuery {
     pub format: Format,
     pub keep_locale: bool,
     pub comments: bool,
+    /// A kept version to serve instead of the current one (`version=`).
+    pub version: Option<String>,
     /// See `cache_key`; made once per request, it is used up to four times.
     key: String,
 }
@@ -21,13 +23,17 @@ pub struct TranslationQuery {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum QueryError {
     #[error(
-        "unknown parameter '{0}'; allowed: filters[] (repeatable), format, keepLocale, comments"
+        "unknown parameter '{0}'; allowed: filters[] (repeatable), format, keepLocale, comments, version"
     )]
     UnknownParameter(String),
     #[error("format must be one of json, android, ios, yml, xlf, po, got '{0}'")]
     Format(String),
     #[error("{name} must be true or false, got '{value}'")]
     Bool { name: &'static str, value: String },
+    #[error(
+        "version must be the id of a kept version (GET /translations/versions lists them), got an empty value"
+    )]
+    EmptyVersion,
     #[error("{name} is given more than once")]
     Repeated { name: &'static str },
     #[error(transparent)]
@@ -40,6 +46,7 @@ impl TranslationQuery {
         let mut format = None;
         let mut keep_locale = None;
         let mut comments = None;
+        let mut version = None;
         for (name, value) in params {
             match name.as_str() {
                 "format" => set_once(&mut format, "format", || {
@@ -51,6 +58,10 @@ impl TranslationQuery {
                     boolean("keepLocale", value)
                 })?,
                 "comments" => set_once(&mut comments, "comments", || boolean("comments", value))?,
+                "version" => set_once(&mut version, "version", || match value.trim() {
+                    "" => Err(QueryError::EmptyVersion),
+                    v => Ok(v.to_owned()),
+                })?,
                 n if is_filter_name(n) => texts.push(value.clone()),
                 other => return Err(QueryError::UnknownParameter(other.to_owned())),
             }
@@ -76,6 +87,7 @@ impl TranslationQuery {
             format,
             keep_locale,
             comments,
+            version,
             key,
         })
     }

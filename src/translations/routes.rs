@@ -1,18 +1,25 @@
-//! `GET /translations`: parse the query, answer 304 when the client has this version,
-//! else serve the cached rendition (rendering it on first demand) in the best encoding,
-//! with a `Depot-Warnings` header naming what the body left out.
+//! The translations routes. `GET /translations`: parse the query, answer 304 when the
+//! client has this version, else serve the cached rendition (rendering it on first demand)
+//! in the best encoding, with a `Depot-Warnings` header naming what the body left out.
+//! Delivery (SPEC §8): `POST /translations/sync`, `GET /translations/versions`, and the
+//! event stream of `translations/events.rs`.
 
 use super::query::TranslationQuery;
-use super::service::{Rendition, TranslationService};
+use super::service::{Live, Rendition, TranslationService};
+use crate::app_state::AppState;
 use crate::compression::{self, Encoding};
 use crate::http::ApiError;
+use crate::translations::store::PutOutcome;
 use std::sync::Arc;
+use warp::Reply;
 use warp::http::{HeaderMap, HeaderValue, StatusCode, header};
 use warp::reply::Response;
 
 /// Clients revalidate every time (content changes whenever the sheet does); a matching
 /// `If-None-Match` costs one hash and no body.
 const CACHE_CONTROL: &str = "no-cache";
+/// A version asked for by its id never changes.
+const CACHE_CONTROL_IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
 /// Names what a body left out (keys whose names collide in a flat format), so a response
 /// never drops a text without a word. The value is a list of quoted strings (RFC 8941
@@ -33,10 +40,17 @@ pub async fn get_translations(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let query = TranslationQuery::from_params(&params)?;
-    let live = service.serving()?;
+    let cache_control = match query.version {
+        Some(_) => CACHE_CONTROL_IMMUTABLE,
+        None => CACHE_CONTROL,
+    };
+    let live = match &query.version {
+        None => service.serving()?,
+        Some(version) => kept(&service, version).await?,
+    };
     let etag = TranslationService::etag(&live.stored.version, &query);
     if client_has(&headers, &etag) {
-        return Ok(not_modified(&etag));
+        return Ok(not_modified(&etag, cache_control));
     }
     let wanted = compression::negotiate(
         headers
@@ -44,7 +58,44 @@ pub async fn get_translations(
             .and_then(|v| v.to_str().ok()),
     );
     let rendition = service.rendition(live, query, wanted).await?;
-    Ok(respond(&rendition, wanted))
+    Ok(respond(&rendition, wanted, cache_control))
+}
+
+/// A kept version, or 404 naming where the kept ones are listed.
+async fn kept(service: &Arc<TranslationService>, version: &str) -> Result<Arc<Live>, ApiError> {
+    let (service, id) = (service.clone(), version.to_owned());
+    let found = tokio::task::spawn_blocking(move || service.kept(&id))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))??;
+    found.ok_or_else(|| {
+        let shown: String = version.chars().take(80).collect();
+        ApiError::NotFound(format!(
+            "version '{shown}' is not kept (only the last translations.keep_versions are); \
+             GET /translations/versions lists the kept versions"
+        ))
+    })
+}
+
+/// `POST /translations/sync` (admin key): a sync now, or the result of the one under way.
+pub async fn sync(state: Arc<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+    crate::http::auth::require_admin(&headers, &state.config.settings().auth)?;
+    let report = state.producer.sync_now().await?;
+    let body = serde_json::json!({
+        "version": report.version,
+        "changed": report.outcome == PutOutcome::Stored,
+        "updatedAt": report.updated_at.map(crate::time::iso_millis),
+        "warnings": report.warnings,
+    });
+    Ok(warp::reply::json(&body).into_response())
+}
+
+/// `GET /translations/versions`: the kept versions, newest first.
+pub async fn versions(service: Arc<TranslationService>) -> Result<Response, ApiError> {
+    let history = tokio::task::spawn_blocking(move || service.versions())
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))??;
+    let body = serde_json::json!({ "versions": history.versions });
+    Ok(warp::reply::json(&body).into_response())
 }
 
 /// `If-None-Match` holds our ETag (or `*`), weak or strong.
@@ -58,14 +109,14 @@ fn client_has(headers: &HeaderMap, etag: &str) -> bool {
         .any(|tag| tag == etag || tag == "*")
 }
 
-fn not_modified(etag: &str) -> Response {
+fn not_modified(etag: &str, cache_control: &'static str) -> Response {
     let mut response = Response::new(Default::default());
     *response.status_mut() = StatusCode::NOT_MODIFIED;
-    set_validators(response.headers_mut(), etag);
+    set_validators(response.headers_mut(), etag, cache_control);
     response
 }
 
-fn respond(rendition: &Rendition, wanted: Encoding) -> Response {
+fn respond(rendition: &Rendition, wanted: Encoding, cache_control: &'static str) -> Response {
     let (body, used) = rendition.body(wanted);
     let mut response = Response::new(body.into());
     let headers = response.headers_mut();
@@ -76,7 +127,7 @@ fn respond(rendition: &Rendition, wanted: Encoding) -> Response {
     if let Some(name) = used.header() {
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(name));
     }
-    set_validators(headers, &rendition.etag);
+    set_validators(headers, &rendition.etag, cache_control);
     if let Some(value) = warnings_header(&rendition.warnings) {
         headers.insert(WARNINGS_HEADER, value);
     }
@@ -131,33 +182,62 @@ fn percent_encode_text(text: &str, max: usize) -> String {
     out
 }
 
-fn set_validators(headers: &mut HeaderMap, etag: &str) {
+fn set_validators(headers: &mut HeaderMap, etag: &str, cache_control: &'static str) {
     if let Ok(value) = HeaderValue::from_str(etag) {
         headers.insert(header::ETAG, value);
     }
     headers.insert(
         header::CACHE_CONTROL,
-        HeaderValue::from_static(CACHE_CONTROL),
+        HeaderValue::from_static(cache_control),
     );
     headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
 }
 
-/// `GET /translations`.
-pub fn routes(state: Arc<crate::app_state::AppState>) -> warp::filters::BoxedFilter<(Response,)> {
-    use crate::app_state::AppState;
+/// `GET /translations`, `POST /translations/sync`, `GET /translations/events`,
+/// `GET /translations/versions`.
+pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
     use crate::http::error::respond;
     use crate::http::filters::with_state;
     use crate::http::query;
     use crate::http::routes::{self as table, on};
     use warp::Filter;
 
-    on(&table::TRANSLATIONS)
-        .and(with_state(state))
+    let translations = on(&table::TRANSLATIONS)
+        .and(with_state(state.clone()))
         .and(query::params())
         .and(warp::header::headers_cloned())
         .then(|_, state: Arc<AppState>, params, headers| async move {
             respond(get_translations(state.translations.clone(), params, headers).await)
-        })
+        });
+    let sync = on(&table::TRANSLATIONS_SYNC)
+        .and(with_state(state.clone()))
+        .and(warp::header::headers_cloned())
+        .then(
+            |_, state: Arc<AppState>, headers| async move { respond(sync(state, headers).await) },
+        );
+    let events = on(&table::TRANSLATIONS_EVENTS)
+        .and(with_state(state.clone()))
+        .and(warp::header::optional::<String>("last-event-id"))
+        .map(|_, state: Arc<AppState>, last: Option<String>| {
+            let heartbeat = state.config.settings().translations.events_heartbeat_secs;
+            super::events::stream(
+                &state.translations,
+                last,
+                std::time::Duration::from_secs(heartbeat),
+            )
+        });
+    let versions = on(&table::TRANSLATIONS_VERSIONS)
+        .and(with_state(state))
+        .then(|_, state: Arc<AppState>| async move {
+            respond(versions(state.translations.clone()).await)
+        });
+    translations
+        .or(sync)
+        .unify()
+        .or(events)
+        .unify()
+        .or(versions)
+        .unify()
         .boxed()
 }
 

@@ -13,10 +13,12 @@ use super::query::TranslationQuery;
 use super::store::{
     FileStore, PutOutcome, RedisStore, SledStore, StoreError, StoredDocument, TranslationStore,
 };
+use super::versions::{History, VersionSummary, is_version_id};
 use crate::compression::{Encoding, MIN_COMPRESS_LEN, compress};
 use crate::config::settings::{Storage, Translations as TranslationSettings};
 use crate::singleflight::SingleFlight;
 use bytes::Bytes;
+use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
@@ -25,6 +27,11 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 /// past it the cache starts over. Keeps a client that sends endless filter combinations
 /// from growing memory without limit.
 const CACHE_BUDGET_BYTES: usize = 64 * 1024 * 1024;
+/// Upper bound of cached bodies of versions other than the current one (`?version=`),
+/// which apps pinned to a release ask for again and again.
+const PINNED_CACHE_BUDGET_BYTES: usize = 16 * 1024 * 1024;
+/// Older versions kept indexed in memory for `?version=`; each costs its document's size.
+const PINNED_VERSIONS_IN_MEMORY: usize = 2;
 
 /// One rendered body and its compressed variants, made on first demand.
 #[derive(Debug)]
@@ -86,6 +93,48 @@ struct Cache {
     bytes: usize,
 }
 
+/// Bodies of versions other than the current one, keyed by version and query.
+#[derive(Default)]
+struct PinnedCache {
+    entries: HashMap<String, Arc<Rendition>>,
+    bytes: usize,
+}
+
+fn pinned_key(version: &str, query: &TranslationQuery) -> String {
+    format!("{version}|{}", query.cache_key())
+}
+
+/// A new current version, as `GET /translations/events` announces it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionEvent {
+    pub version: String,
+    pub updated_at: DateTime<Utc>,
+}
+
+impl VersionEvent {
+    fn of(stored: &StoredDocument) -> VersionEvent {
+        VersionEvent {
+            version: stored.version.clone(),
+            updated_at: stored.updated_at,
+        }
+    }
+}
+
+/// A subscriber's view of the served versions (`GET /translations/events`).
+pub struct Subscription {
+    pub versions: tokio::sync::watch::Receiver<Option<VersionEvent>>,
+    /// Turns true when the daemon shuts down: streams end so connections can close.
+    pub closed: tokio::sync::watch::Receiver<bool>,
+}
+
+/// What `put` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PutReport {
+    pub outcome: PutOutcome,
+    /// The new version's summary, when this put stored one.
+    pub summary: Option<VersionSummary>,
+}
+
 /// The current document with what serving it needs, built once per version.
 pub struct Live {
     pub stored: StoredDocument,
@@ -119,8 +168,14 @@ pub struct TranslationService {
     /// The compare-then-save of `put` must not interleave with another writer.
     write: Mutex<()>,
     cache: Mutex<Cache>,
+    pinned_cache: Mutex<PinnedCache>,
+    /// Older versions indexed for `?version=`, most recently used last.
+    pinned: Mutex<Vec<Arc<Live>>>,
     /// Concurrent misses of one (version, query, encoding) render once.
     flight: Arc<SingleFlight<String, Arc<Rendition>>>,
+    /// The version served, for every subscriber of `/translations/events`.
+    events: tokio::sync::watch::Sender<Option<VersionEvent>>,
+    closed: tokio::sync::watch::Sender<bool>,
 }
 
 impl TranslationService {
@@ -161,6 +216,9 @@ impl TranslationService {
                 (None, Some(e.to_string()))
             }
         };
+        let event = live
+            .as_ref()
+            .map(|l: &Arc<Live>| VersionEvent::of(&l.stored));
         TranslationService {
             store,
             shared: None,
@@ -168,8 +226,59 @@ impl TranslationService {
             load_error: RwLock::new(load_error),
             write: Mutex::new(()),
             cache: Mutex::new(Cache::default()),
+            pinned_cache: Mutex::new(PinnedCache::default()),
+            pinned: Mutex::new(Vec::new()),
             flight: Arc::new(SingleFlight::default()),
+            events: tokio::sync::watch::channel(event).0,
+            closed: tokio::sync::watch::channel(false).0,
         }
+    }
+
+    /// The served version now and at every change (`GET /translations/events`).
+    pub fn subscribe(&self) -> Subscription {
+        Subscription {
+            versions: self.events.subscribe(),
+            closed: self.closed.subscribe(),
+        }
+    }
+
+    /// Ends every event stream (shutdown), so their connections can close.
+    pub fn close_events(&self) {
+        self.closed.send_replace(true);
+    }
+
+    /// The kept versions, newest first (blocking: the store is read).
+    pub fn versions(&self) -> Result<History, StoreError> {
+        self.store.history()
+    }
+
+    /// A kept version, indexed for serving (blocking: an older version is read from the
+    /// store and indexed on first demand); `None` when the store does not keep it.
+    pub fn kept(&self, version: &str) -> Result<Option<Arc<Live>>, StoreError> {
+        if let Some(live) = self.current().filter(|l| l.stored.version == version) {
+            return Ok(Some(live));
+        }
+        if !is_version_id(version) {
+            return Ok(None);
+        }
+        {
+            let mut pinned = self.pinned.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(at) = pinned.iter().position(|l| l.stored.version == version) {
+                let live = pinned.remove(at);
+                pinned.push(live.clone());
+                return Ok(Some(live));
+            }
+        }
+        let Some(stored) = self.store.load_version(version)? else {
+            return Ok(None);
+        };
+        let live = Arc::new(Live::new(stored));
+        let mut pinned = self.pinned.lock().unwrap_or_else(PoisonError::into_inner);
+        if pinned.len() >= PINNED_VERSIONS_IN_MEMORY {
+            pinned.remove(0);
+        }
+        pinned.push(live.clone());
+        Ok(Some(live))
     }
 
     /// The current document and its index.
@@ -202,25 +311,45 @@ impl TranslationService {
         }
     }
 
-    /// Stores a new document and makes it current (blocking). Unchanged content is not
-    /// written again; an empty document, or one past the limits of what can be served,
-    /// is refused and the current one kept.
-    pub fn put(&self, document: Document) -> Result<PutOutcome, StoreError> {
+    /// Stores a new document, keeps it as a version beside at most `keep - 1` older ones
+    /// and makes it current (blocking). Unchanged content is not written again; an empty
+    /// document, or one past the limits of what can be served, is refused and the current
+    /// one kept.
+    pub fn put(&self, document: Document, keep: usize) -> Result<PutReport, StoreError> {
         if document.is_empty() {
             return Err(StoreError::EmptyDocument);
         }
         document.check_limits()?;
         let stored = StoredDocument::new(document)?;
         let _writer = self.write.lock().unwrap_or_else(PoisonError::into_inner);
-        if self
-            .current()
+        let previous = self.current();
+        let unchanged = PutReport {
+            outcome: PutOutcome::Unchanged,
+            summary: None,
+        };
+        if previous
+            .as_ref()
             .is_some_and(|live| live.stored.version == stored.version)
         {
-            return Ok(PutOutcome::Unchanged);
+            return Ok(unchanged);
         }
-        self.store.save(&stored)?;
+        let summary = VersionSummary::between(previous.as_ref().map(|l| &l.stored), &stored);
+        if self.store.save(&stored, &summary, keep)? == PutOutcome::Unchanged {
+            // Another node made this content current first; its follower brings it here.
+            return Ok(unchanged);
+        }
         // Index before swapping, so readers switch from one complete version to the next.
-        let live = Arc::new(Live::new(stored));
+        let event = VersionEvent::of(&stored);
+        self.make_current(Arc::new(Live::new(stored)));
+        self.events.send_replace(Some(event));
+        Ok(PutReport {
+            outcome: PutOutcome::Stored,
+            summary: Some(summary),
+        })
+    }
+
+    /// Swaps in a new current version and lets go of what belonged to the old one.
+    fn make_current(&self, live: Arc<Live>) {
         *self.live.write().unwrap_or_else(PoisonError::into_inner) = Some(live);
         *self
             .load_error
@@ -228,26 +357,22 @@ impl TranslationService {
             .unwrap_or_else(PoisonError::into_inner) = None;
         // The old version's bodies are of no more use.
         *self.cache.lock().unwrap_or_else(PoisonError::into_inner) = Cache::default();
-        Ok(PutOutcome::Stored)
     }
 
     /// Makes a version that another process stored current (blocking: it indexes the
     /// document), unless the served version is no longer `expected` (a put on this node
     /// made a newer one current meanwhile; the follower compares again on its next round).
     pub fn adopt(&self, stored: StoredDocument, expected: Option<&str>) -> bool {
+        let event = VersionEvent::of(&stored);
         let live = Arc::new(Live::new(stored));
         {
-            let mut slot = self.live.write().unwrap_or_else(PoisonError::into_inner);
-            if slot.as_ref().map(|l| l.stored.version.as_str()) != expected {
+            let _writer = self.write.lock().unwrap_or_else(PoisonError::into_inner);
+            if self.current().as_ref().map(|l| l.stored.version.as_str()) != expected {
                 return false;
             }
-            *slot = Some(live);
+            self.make_current(live);
         }
-        *self
-            .load_error
-            .write()
-            .unwrap_or_else(PoisonError::into_inner) = None;
-        *self.cache.lock().unwrap_or_else(PoisonError::into_inner) = Cache::default();
+        self.events.send_replace(Some(event));
         true
     }
 
@@ -265,10 +390,17 @@ impl TranslationService {
 
     /// The cached rendition, if `query` was rendered for `version` before.
     pub fn cached(&self, version: &str, query: &TranslationQuery) -> Option<Arc<Rendition>> {
-        let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        (cache.version == version)
-            .then(|| cache.entries.get(query.cache_key()).cloned())
-            .flatten()
+        {
+            let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+            if cache.version == version {
+                return cache.entries.get(query.cache_key()).cloned();
+            }
+        }
+        let pinned = self
+            .pinned_cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        pinned.entries.get(&pinned_key(version, query)).cloned()
     }
 
     /// The rendition of `query` with `wanted` ready: from the cache, or rendered (and
@@ -340,12 +472,24 @@ impl TranslationService {
             br: OnceLock::new(),
             warnings: rendered.warnings.iter().map(ToString::to_string).collect(),
         });
-        // A render of a version that is no longer current (a sync landed meanwhile) is
-        // served to its client but not cached: it would push out the current version's.
+        // A render of a version that is not current (asked for with `?version=`, or a sync
+        // landed meanwhile) goes to the cache of pinned versions: it must not push out the
+        // current version's bodies.
         let is_current = self
             .current()
             .is_some_and(|current| current.stored.version == stored.version);
         if !is_current {
+            let mut pinned = self
+                .pinned_cache
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if pinned.bytes > PINNED_CACHE_BUDGET_BYTES {
+                *pinned = PinnedCache::default();
+            }
+            pinned.bytes += rendition.identity.len();
+            pinned
+                .entries
+                .insert(pinned_key(&stored.version, query), rendition.clone());
             return Ok(rendition);
         }
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
@@ -372,7 +516,13 @@ impl TranslationService {
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         if cache.version == version {
             cache.bytes += compressed;
+            return;
         }
+        drop(cache);
+        self.pinned_cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .bytes += compressed;
     }
 
     /// Makes accepted writes durable (shutdown).

@@ -12,6 +12,7 @@ pub use redis::RedisStore;
 pub use sled_store::SledStore;
 
 use super::model::{Document, LimitError};
+use super::versions::{History, VersionSummary};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -98,13 +99,26 @@ impl StoreHealth {
 /// A translations backend. Methods block (disk or network I/O); async callers use
 /// `spawn_blocking`. Writers are serialised by the caller.
 pub trait TranslationStore: Send + Sync {
-    /// Makes `stored` the current document, atomically: after a crash, `load` returns the
-    /// old document or the new one, never a mix.
-    fn save(&self, stored: &StoredDocument) -> Result<(), StoreError>;
+    /// Makes `stored` the current document, atomically, and keeps it as a version with
+    /// `summary`, beside at most `keep - 1` older ones: after a crash, `load` returns the
+    /// old document or the new one, never a mix. `Unchanged` when the store's current
+    /// version already is this one (another node stored it first).
+    fn save(
+        &self,
+        stored: &StoredDocument,
+        summary: &VersionSummary,
+        keep: usize,
+    ) -> Result<PutOutcome, StoreError>;
 
     /// The current document as last saved, if one ever was. A document that does not
     /// decode, or that no longer fits the limits of what can be served, is `Corrupt`.
     fn load(&self) -> Result<Option<StoredDocument>, StoreError>;
+
+    /// A kept version's document; `None` when the store does not keep that version.
+    fn load_version(&self, version: &str) -> Result<Option<StoredDocument>, StoreError>;
+
+    /// The kept versions, newest (the current one) first.
+    fn history(&self) -> Result<History, StoreError>;
 
     /// Makes every accepted write durable (called on shutdown).
     fn flush(&self) -> Result<(), StoreError>;
@@ -133,6 +147,50 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<StoredDocument, StoreError> {
     Ok(stored)
 }
 
+/// The bytes every backend keeps for the list of kept versions.
+pub(crate) fn encode_history(history: &History) -> Result<Vec<u8>, StoreError> {
+    serde_json::to_vec(history).map_err(|e| StoreError::Io(e.to_string()))
+}
+
+pub(crate) fn encode_summary(summary: &VersionSummary) -> Result<Vec<u8>, StoreError> {
+    serde_json::to_vec(summary).map_err(|e| StoreError::Io(e.to_string()))
+}
+
+pub(crate) fn decode_summary(bytes: &[u8]) -> Result<VersionSummary, StoreError> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| StoreError::Corrupt(format!("a kept version's summary: {e}")))
+}
+
+pub(crate) fn decode_history(bytes: &[u8]) -> Result<History, StoreError> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| StoreError::Corrupt(format!("the list of kept versions: {e}")))
+}
+
+/// The current document of a store that keeps a history beside its documents: the
+/// newest version's document, read again when a save made a newer one current (and pruned
+/// the one just read) between the two reads; the legacy single document while no history
+/// exists.
+pub(crate) fn load_current(
+    history: impl Fn() -> Result<Option<History>, StoreError>,
+    version: impl Fn(&str) -> Result<Option<StoredDocument>, StoreError>,
+    legacy: impl FnOnce() -> Result<Option<StoredDocument>, StoreError>,
+) -> Result<Option<StoredDocument>, StoreError> {
+    for _ in 0..10 {
+        let Some(history) = history()? else {
+            return legacy();
+        };
+        let Some(current) = history.current() else {
+            return Ok(None);
+        };
+        if let Some(stored) = version(&current.version)? {
+            return Ok(Some(stored));
+        }
+    }
+    Err(StoreError::Corrupt(
+        "the current version's document is missing from the store".into(),
+    ))
+}
+
 #[cfg(test)]
 pub(crate) mod suite {
     //! The one test suite every backend passes.
@@ -158,13 +216,79 @@ pub(crate) mod suite {
         }
     }
 
+    /// Saves `stored` as the service does: summarised against the store's current version.
+    pub fn save(store: &dyn TranslationStore, stored: &StoredDocument, keep: usize) -> PutOutcome {
+        let previous = store.load().ok().flatten();
+        let summary = VersionSummary::between(previous.as_ref(), stored);
+        store.save(stored, &summary, keep).unwrap()
+    }
+
     pub fn starts_empty(store: &dyn TranslationStore) {
         assert_eq!(store.load().unwrap(), None);
+        assert_eq!(store.history().unwrap(), History::default());
+        assert_eq!(store.load_version(&"0".repeat(64)).unwrap(), None);
+    }
+
+    /// The last `keep` versions stay loadable, newest first, each with its summary; older
+    /// ones are gone, and a version stored again moves up instead of appearing twice.
+    pub fn kept_versions_are_listed_newest_first_and_pruned(store: &dyn TranslationStore) {
+        let versions: Vec<_> = (0..5)
+            .map(|i| StoredDocument::new(doc(&format!("v{i}"))).unwrap())
+            .collect();
+        for v in &versions {
+            assert_eq!(save(store, v, 3), PutOutcome::Stored);
+        }
+        let listed: Vec<String> = store
+            .history()
+            .unwrap()
+            .versions
+            .iter()
+            .map(|v| v.version.clone())
+            .collect();
+        let newest: Vec<String> = versions
+            .iter()
+            .rev()
+            .take(3)
+            .map(|v| v.version.clone())
+            .collect();
+        assert_eq!(listed, newest);
+        let head = store.history().unwrap().versions[0].clone();
+        assert_eq!(
+            head.previous_version.as_deref(),
+            Some(versions[3].version.as_str())
+        );
+        assert_eq!((head.added, head.removed, head.changed), (0, 0, 1));
+        for (i, v) in versions.iter().enumerate() {
+            let kept = store.load_version(&v.version).unwrap();
+            assert_eq!(kept.as_ref(), (i >= 2).then_some(v), "version {i}");
+        }
+        // An older kept version made current again.
+        assert_eq!(save(store, &versions[2], 3), PutOutcome::Stored);
+        assert_eq!(store.load().unwrap().unwrap(), versions[2]);
+        let listed: Vec<String> = store
+            .history()
+            .unwrap()
+            .versions
+            .iter()
+            .map(|v| v.version.clone())
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                versions[2].version.clone(),
+                versions[4].version.clone(),
+                versions[3].version.clone()
+            ]
+        );
+        assert_eq!(
+            store.load_version(&versions[3].version).unwrap().as_ref(),
+            Some(&versions[3])
+        );
     }
 
     pub fn save_then_load_returns_the_document_with_version_and_time(store: &dyn TranslationStore) {
         let stored = StoredDocument::new(doc("Yes")).unwrap();
-        store.save(&stored).unwrap();
+        assert_eq!(save(store, &stored, 10), PutOutcome::Stored);
         let got = store.load().unwrap().unwrap();
         assert_eq!(got, stored);
         assert_eq!(got.version.len(), 64);
@@ -172,10 +296,10 @@ pub(crate) mod suite {
 
     pub fn a_new_save_replaces_the_old_document(store: &dyn TranslationStore) {
         let first = StoredDocument::new(doc("Yes")).unwrap();
-        store.save(&first).unwrap();
+        save(store, &first, 10);
         let second = StoredDocument::new(doc("Yes!")).unwrap();
         assert_ne!(second.version, first.version);
-        store.save(&second).unwrap();
+        save(store, &second, 10);
         assert_eq!(store.load().unwrap().unwrap(), second);
     }
 
@@ -186,7 +310,7 @@ pub(crate) mod suite {
             .collect();
         let versions: std::collections::HashSet<_> =
             docs.iter().map(|d| d.version.clone()).collect();
-        store.save(&docs[0]).unwrap();
+        save(store.as_ref(), &docs[0], 3);
         let reader = {
             let store = store.clone();
             std::thread::spawn(move || {
@@ -197,7 +321,7 @@ pub(crate) mod suite {
             })
         };
         for d in &docs {
-            store.save(d).unwrap();
+            save(store.as_ref(), d, 3);
         }
         reader.join().unwrap();
         assert!(versions.contains(&store.load().unwrap().unwrap().version));
@@ -209,10 +333,11 @@ pub(crate) mod suite {
         open: impl Fn(&std::path::Path) -> Arc<dyn TranslationStore>,
         plant: impl Fn(&std::path::Path, &[u8]),
     ) {
-        let cases: [fn(&dyn TranslationStore); 3] = [
+        let cases: [fn(&dyn TranslationStore); 4] = [
             starts_empty,
             save_then_load_returns_the_document_with_version_and_time,
             a_new_save_replaces_the_old_document,
+            kept_versions_are_listed_newest_first_and_pruned,
         ];
         for case in cases {
             let dir = tempfile::tempdir().unwrap();
@@ -223,12 +348,21 @@ pub(crate) mod suite {
         // What was saved survives reopening.
         let dir = tempfile::tempdir().unwrap();
         let stored = StoredDocument::new(doc("kept")).unwrap();
+        let older = StoredDocument::new(doc("older")).unwrap();
         {
             let store = open(dir.path());
-            store.save(&stored).unwrap();
+            save(store.as_ref(), &older, 10);
+            save(store.as_ref(), &stored, 10);
             store.flush().unwrap();
         }
-        assert_eq!(open(dir.path()).load().unwrap().unwrap(), stored);
+        // ... and so do the kept versions and their summaries.
+        let reopened = open(dir.path());
+        assert_eq!(reopened.load().unwrap().unwrap(), stored);
+        assert_eq!(
+            reopened.load_version(&older.version).unwrap().unwrap(),
+            older
+        );
+        assert_eq!(reopened.history().unwrap().versions.len(), 2);
         // Bytes that are not a document, or a document past the limits, load as Corrupt
         // (the store still opens, so a sync can replace them).
         let mut deep = StoredDocument::new(doc("deep")).unwrap();
@@ -246,7 +380,7 @@ pub(crate) mod suite {
                 "{:?}",
                 store.load()
             );
-            store.save(&stored).unwrap();
+            save(store.as_ref(), &stored, 10);
             assert_eq!(store.load().unwrap().unwrap(), stored);
         }
     }

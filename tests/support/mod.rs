@@ -282,7 +282,11 @@ impl TestServer {
         let state = self.state.clone();
         tokio::task::spawn_blocking(move || {
             let document = depot::translations::sheet::convert(rows).expect("sheet converts");
-            state.translations.put(document).expect("document stored")
+            state
+                .translations
+                .put(document, 10)
+                .expect("document stored")
+                .outcome
         })
         .await
         .expect("put task runs")

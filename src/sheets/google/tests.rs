@@ -13,6 +13,7 @@ fn google() -> Google {
         timeout_secs: 30,
         token_store: TokenStore::Env,
         token_file: "data.json".into(),
+        credentials_file: None,
     }
 }
 

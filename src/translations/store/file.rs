@@ -1,11 +1,22 @@
-//! The file backend: one JSON document, written to a temporary file in the same folder,
-//! synced, then renamed over the old one (rename is atomic on POSIX file systems).
+//! The file backend: each kept version is one JSON document in a folder beside the
+//! configured file (`translations.json` → `translations.versions/<version>.json`) with the
+//! list of kept versions in `history.json` there; every file is written to a temporary file
+//! in the same folder, synced, then renamed over the old one (atomic on POSIX file
+//! systems). The list is the truth; the configured file is rewritten last with the current
+//! document, for tools and people that read it.
 
-use super::{StoreError, StoredDocument, TranslationStore, decode, encode};
+use super::{
+    PutOutcome, StoreError, StoredDocument, TranslationStore, decode, decode_history, encode,
+    encode_history, load_current,
+};
+use crate::translations::versions::{History, VersionSummary, is_version_id};
 use std::path::{Path, PathBuf};
 
 pub struct FileStore {
+    /// The current document, as stores written before versions were kept have it.
     path: PathBuf,
+    /// The kept versions and their list.
+    versions: PathBuf,
 }
 
 impl FileStore {
@@ -13,25 +24,95 @@ impl FileStore {
     pub fn open(path: &Path) -> Result<FileStore, StoreError> {
         Ok(FileStore {
             path: path.to_path_buf(),
+            versions: path.with_extension("versions"),
         })
+    }
+
+    fn version_path(&self, version: &str) -> PathBuf {
+        self.versions.join(format!("{version}.json"))
+    }
+
+    fn history_path(&self) -> PathBuf {
+        self.versions.join("history.json")
+    }
+
+    fn read(&self, path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
+        match std::fs::read(path) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(StoreError::Open {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            }),
+        }
+    }
+
+    fn read_history(&self) -> Result<Option<History>, StoreError> {
+        self.read(&self.history_path())?
+            .map(|bytes| decode_history(&bytes))
+            .transpose()
+    }
+
+    fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+        crate::atomic_file::write(path, bytes)
+            .map_err(|e| StoreError::Io(format!("{}: {e}", path.display())))
     }
 }
 
 impl TranslationStore for FileStore {
-    fn save(&self, stored: &StoredDocument) -> Result<(), StoreError> {
-        crate::atomic_file::write(&self.path, &encode(stored)?)
-            .map_err(|e| StoreError::Io(e.to_string()))
+    fn save(
+        &self,
+        stored: &StoredDocument,
+        summary: &VersionSummary,
+        keep: usize,
+    ) -> Result<PutOutcome, StoreError> {
+        let mut history = self.read_history()?.unwrap_or_default();
+        if history
+            .current()
+            .is_some_and(|c| c.version == stored.version)
+        {
+            return Ok(PutOutcome::Unchanged);
+        }
+        std::fs::create_dir_all(&self.versions).map_err(|e| StoreError::Open {
+            path: self.versions.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        let bytes = encode(stored)?;
+        // The document first: the list names only versions whose document is there.
+        self.write(&self.version_path(&stored.version), &bytes)?;
+        let pruned = history.push(summary.clone(), keep);
+        self.write(&self.history_path(), &encode_history(&history)?)?;
+        self.write(&self.path, &bytes)?;
+        for version in pruned.iter().filter(|v| is_version_id(v)) {
+            // A file already gone is what we wanted.
+            let _ = std::fs::remove_file(self.version_path(version));
+        }
+        Ok(PutOutcome::Stored)
     }
 
     fn load(&self) -> Result<Option<StoredDocument>, StoreError> {
-        match std::fs::read(&self.path) {
-            Ok(bytes) => decode(&bytes).map(Some),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(StoreError::Open {
-                path: self.path.display().to_string(),
-                reason: e.to_string(),
-            }),
+        load_current(
+            || self.read_history(),
+            |version| self.load_version(version),
+            || {
+                self.read(&self.path)?
+                    .map(|bytes| decode(&bytes))
+                    .transpose()
+            },
+        )
+    }
+
+    fn load_version(&self, version: &str) -> Result<Option<StoredDocument>, StoreError> {
+        if !is_version_id(version) {
+            return Ok(None);
         }
+        self.read(&self.version_path(version))?
+            .map(|bytes| decode(&bytes))
+            .transpose()
+    }
+
+    fn history(&self) -> Result<History, StoreError> {
+        Ok(self.read_history()?.unwrap_or_default())
     }
 
     /// Every save is already synced.

@@ -7,6 +7,7 @@
 use super::{PutOutcome, StoreError, StoreHealth, StoredDocument, TranslationStore};
 use crate::config::schema::mask_url_password;
 use crate::config::settings::Translations as TranslationSettings;
+use crate::translations::versions::{History, VersionSummary, is_version_id};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig, PubSubStream};
 use redis::{FromRedisValue, Script, ScriptInvocation};
 use std::future::Future;
@@ -20,15 +21,14 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(3);
 /// A whole document may be tens of megabytes.
 const TRANSFER_TIMEOUT: Duration = Duration::from_secs(120);
-/// Versions whose documents stay in Redis: the current one and two before it, so a node
-/// that read an id just before a switch can still load its document.
-const KEEP_VERSIONS: u32 = 3;
 /// A document written by a producer that died before making it current expires after this.
 const ORPHAN_TTL_SECS: u64 = 3600;
 
 /// Makes a stored document current in one atomic step: checks it is there, makes it
-/// current (unless it already is), keeps the newest `KEEP_VERSIONS` documents, publishes.
-/// KEYS: current id, versions list, the document. ARGV: version, channel, keep, doc prefix.
+/// current (unless it already is), records its summary, keeps the newest `keep` versions
+/// (documents and summaries), publishes. A version stored again moves to the front.
+/// KEYS: current id, versions list, the document, summaries hash.
+/// ARGV: version, channel, keep, doc prefix, summary JSON.
 static MAKE_CURRENT: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -38,11 +38,15 @@ end
 if redis.call('GET', KEYS[1]) == ARGV[1] then return 0 end
 redis.call('PERSIST', KEYS[3])
 redis.call('SET', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[4], ARGV[1], ARGV[5])
 redis.call('LREM', KEYS[2], 0, ARGV[1])
 redis.call('LPUSH', KEYS[2], ARGV[1])
 local keep = tonumber(ARGV[3])
 for _, old in ipairs(redis.call('LRANGE', KEYS[2], keep, -1)) do
-  if old ~= ARGV[1] then redis.call('DEL', ARGV[4] .. old) end
+  if old ~= ARGV[1] then
+    redis.call('DEL', ARGV[4] .. old)
+    redis.call('HDEL', KEYS[4], old)
+  end
 end
 redis.call('LTRIM', KEYS[2], 0, keep - 1)
 redis.call('PUBLISH', ARGV[2], ARGV[1])
@@ -234,8 +238,14 @@ impl RedisStore {
         ))
     }
 
-    /// Writes the document under its own key, then makes it current and announces it.
-    pub async fn store(&self, stored: &StoredDocument) -> Result<PutOutcome, StoreError> {
+    /// Writes the document under its own key, then makes it current, keeps it with its
+    /// summary among the newest `keep` versions, and announces it.
+    pub async fn store(
+        &self,
+        stored: &StoredDocument,
+        summary: &VersionSummary,
+        keep: usize,
+    ) -> Result<PutOutcome, StoreError> {
         if stored.document.is_empty() {
             return Err(StoreError::EmptyDocument);
         }
@@ -261,10 +271,12 @@ impl RedisStore {
                     .key(self.key("current"))
                     .key(self.key("versions"))
                     .key(&doc_key)
+                    .key(self.key("summaries"))
                     .arg(&stored.version)
                     .arg(self.channel())
-                    .arg(KEEP_VERSIONS)
-                    .arg(self.key("doc:")),
+                    .arg(keep.max(1))
+                    .arg(self.key("doc:"))
+                    .arg(super::encode_summary(summary)?),
                 COMMAND_TIMEOUT,
             )
             .await?;
@@ -273,6 +285,43 @@ impl RedisStore {
         } else {
             PutOutcome::Unchanged
         })
+    }
+
+    /// The kept versions, newest first, with their summaries. Versions kept by a depot that
+    /// did not record summaries yet are left out.
+    pub async fn kept_versions(&self) -> Result<History, StoreError> {
+        let ids: Vec<String> = self
+            .query(
+                redis::cmd("LRANGE")
+                    .arg(self.key("versions"))
+                    .arg(0)
+                    .arg(-1),
+                COMMAND_TIMEOUT,
+            )
+            .await?;
+        if ids.is_empty() {
+            return Ok(History::default());
+        }
+        let summaries: Vec<Option<Vec<u8>>> = self
+            .query(
+                redis::cmd("HMGET").arg(self.key("summaries")).arg(&ids),
+                COMMAND_TIMEOUT,
+            )
+            .await?;
+        let versions = summaries
+            .into_iter()
+            .flatten()
+            .map(|bytes| super::decode_summary(&bytes))
+            .collect::<Result<_, _>>()?;
+        Ok(History { versions })
+    }
+
+    /// A kept version's document, if Redis still keeps it.
+    pub async fn load_kept(&self, version: &str) -> Result<Option<StoredDocument>, StoreError> {
+        match self.fetch(version).await? {
+            Some(bytes) => RedisStore::decode(version, &bytes).map(Some),
+            None => Ok(None),
+        }
     }
 
     /// A subscription to the channel of new versions, on its own connection (a subscribed
@@ -294,12 +343,28 @@ impl RedisStore {
 }
 
 impl TranslationStore for RedisStore {
-    fn save(&self, stored: &StoredDocument) -> Result<(), StoreError> {
-        self.block_on(self.store(stored)).map(|_| ())
+    fn save(
+        &self,
+        stored: &StoredDocument,
+        summary: &VersionSummary,
+        keep: usize,
+    ) -> Result<PutOutcome, StoreError> {
+        self.block_on(self.store(stored, summary, keep))
     }
 
     fn load(&self) -> Result<Option<StoredDocument>, StoreError> {
         self.block_on(self.load_current())
+    }
+
+    fn load_version(&self, version: &str) -> Result<Option<StoredDocument>, StoreError> {
+        if !is_version_id(version) {
+            return Ok(None);
+        }
+        self.block_on(self.load_kept(version))
+    }
+
+    fn history(&self) -> Result<History, StoreError> {
+        self.block_on(self.kept_versions())
     }
 
     /// Redis persists by its own configuration; nothing is buffered here.
@@ -347,6 +412,8 @@ pub(crate) mod tests {
                 std::process::id(),
                 NEXT.fetch_add(1, Ordering::Relaxed)
             ),
+            keep_versions: 10,
+            events_heartbeat_secs: 15,
         }
     }
 
@@ -405,9 +472,10 @@ pub(crate) mod tests {
         let versions: Vec<StoredDocument> = (0..5)
             .map(|i| StoredDocument::new(super::super::suite::doc(&format!("v{i}"))).unwrap())
             .collect();
+        let summary = |v: &StoredDocument| VersionSummary::between(None, v);
         for v in &versions {
             assert_eq!(
-                runtime.block_on(store.store(v)).unwrap(),
+                runtime.block_on(store.store(v, &summary(v), 3)).unwrap(),
                 PutOutcome::Stored
             );
         }
@@ -455,7 +523,9 @@ pub(crate) mod tests {
         // Storing it later makes it current and permanent; an older kept version can
         // become current again.
         assert_eq!(
-            runtime.block_on(store.store(&orphan)).unwrap(),
+            runtime
+                .block_on(store.store(&orphan, &summary(&orphan), 3))
+                .unwrap(),
             PutOutcome::Stored
         );
         let ttl: i64 = runtime
@@ -466,7 +536,9 @@ pub(crate) mod tests {
             .unwrap();
         assert_eq!(ttl, -1);
         assert_eq!(
-            runtime.block_on(store.store(&versions[3])).unwrap(),
+            runtime
+                .block_on(store.store(&versions[3], &summary(&versions[3]), 3))
+                .unwrap(),
             PutOutcome::Stored
         );
         assert_eq!(store.load().unwrap().unwrap().version, versions[3].version);

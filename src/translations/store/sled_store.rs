@@ -1,10 +1,23 @@
-//! The sled backend (default): the current document is one value under one key, and a
-//! single-key insert is atomic in sled, so a crash leaves either version, never a mix.
+//! The sled backend (default): each kept version's document is one value under its own
+//! key, and the list of kept versions (newest, the current one, first) one more. A save
+//! writes the document, the new list and the removal of pruned documents in one atomic
+//! batch, so a crash leaves the old state or the new one, never a mix.
 
-use super::{StoreError, StoredDocument, TranslationStore, decode, encode};
+use super::{
+    PutOutcome, StoreError, StoredDocument, TranslationStore, decode, decode_history, encode,
+    load_current,
+};
+use crate::translations::versions::{History, VersionSummary};
 use std::path::Path;
 
-const CURRENT: &[u8] = b"current";
+/// Where stores written before versions were kept hold their one document; read while no
+/// history exists, removed by the first save.
+const LEGACY_CURRENT: &[u8] = b"current";
+const HISTORY: &[u8] = b"history";
+
+fn doc_key(version: &str) -> Vec<u8> {
+    format!("doc:{version}").into_bytes()
+}
 
 /// sled's page cache defaults to 1 GiB and keeps the pages of every version written in
 /// it, which showed as resident memory growing with each sync. The service holds the
@@ -54,19 +67,64 @@ fn io(e: sled::Error) -> StoreError {
     StoreError::Io(e.to_string())
 }
 
+impl SledStore {
+    fn read_history(&self) -> Result<Option<History>, StoreError> {
+        self.db
+            .get(HISTORY)
+            .map_err(io)?
+            .map(|bytes| decode_history(&bytes))
+            .transpose()
+    }
+}
+
 impl TranslationStore for SledStore {
-    fn save(&self, stored: &StoredDocument) -> Result<(), StoreError> {
-        self.db.insert(CURRENT, encode(stored)?).map_err(io)?;
+    fn save(
+        &self,
+        stored: &StoredDocument,
+        summary: &VersionSummary,
+        keep: usize,
+    ) -> Result<PutOutcome, StoreError> {
+        let mut history = self.read_history()?.unwrap_or_default();
+        if history
+            .current()
+            .is_some_and(|c| c.version == stored.version)
+        {
+            return Ok(PutOutcome::Unchanged);
+        }
+        let pruned = history.push(summary.clone(), keep);
+        let mut batch = sled::Batch::default();
+        batch.insert(doc_key(&stored.version), encode(stored)?);
+        batch.insert(HISTORY, super::encode_history(&history)?);
+        for version in &pruned {
+            batch.remove(doc_key(version));
+        }
+        batch.remove(LEGACY_CURRENT);
+        self.db.apply_batch(batch).map_err(io)?;
         self.flush()?;
         release_replaced_values();
-        Ok(())
+        Ok(PutOutcome::Stored)
     }
 
     fn load(&self) -> Result<Option<StoredDocument>, StoreError> {
-        match self.db.get(CURRENT).map_err(io)? {
+        load_current(
+            || self.read_history(),
+            |version| self.load_version(version),
+            || match self.db.get(LEGACY_CURRENT).map_err(io)? {
+                Some(bytes) => decode(&bytes).map(Some),
+                None => Ok(None),
+            },
+        )
+    }
+
+    fn load_version(&self, version: &str) -> Result<Option<StoredDocument>, StoreError> {
+        match self.db.get(doc_key(version)).map_err(io)? {
             Some(bytes) => decode(&bytes).map(Some),
             None => Ok(None),
         }
+    }
+
+    fn history(&self) -> Result<History, StoreError> {
+        Ok(self.read_history()?.unwrap_or_default())
     }
 
     fn flush(&self) -> Result<(), StoreError> {
@@ -89,7 +147,7 @@ mod tests {
             |dir| Arc::new(SledStore::open(&dir.join("t.sled")).unwrap()),
             |dir, bytes| {
                 let store = SledStore::open(&dir.join("t.sled")).unwrap();
-                store.db.insert(CURRENT, bytes).unwrap();
+                store.db.insert(LEGACY_CURRENT, bytes).unwrap();
                 store.flush().unwrap();
             },
         );
