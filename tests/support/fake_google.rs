@@ -7,6 +7,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use warp::Filter;
@@ -14,6 +16,10 @@ use warp::http::{HeaderMap, Method, Response, StatusCode};
 
 /// The scope `depot auth` asks for.
 pub const READONLY_SCOPE: &str = "https://www.googleapis.com/auth/spreadsheets.readonly";
+/// The full Sheets scope (also enough to read).
+const SCOPE: &str = "https://www.googleapis.com/auth/spreadsheets";
+/// The grant type of a service account's signed assertion (RFC 7523).
+const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 /// What the fake accepts and serves.
 #[derive(Debug, Clone)]
@@ -100,6 +106,8 @@ struct Inner {
     refresh_tokens: HashSet<String>,
     issued_refresh_tokens: Vec<String>,
     codes: HashMap<String, Grant>,
+    /// Service accounts by client_email: the PKCS#1 DER of the public key Google keeps.
+    service_accounts: HashMap<String, Vec<u8>>,
     token_lifetime_secs: u64,
     deny_consent: bool,
     faults: Vec<(Endpoint, Fault, Times)>,
@@ -125,6 +133,7 @@ impl FakeGoogle {
             refresh_tokens: HashSet::from([config.refresh_token.clone()]),
             issued_refresh_tokens: Vec::new(),
             codes: HashMap::new(),
+            service_accounts: HashMap::new(),
             token_lifetime_secs: 3600,
             deny_consent: false,
             faults: Vec::new(),
@@ -219,6 +228,15 @@ impl FakeGoogle {
     }
 
     /// Lifetime (`expires_in`) of access tokens issued from now on.
+    /// Registers a service account: assertions signed by the private key whose public half
+    /// is `public_key_der` (PKCS#1) and issued by `client_email` are accepted.
+    pub fn add_service_account(&self, client_email: &str, public_key_der: Vec<u8>) {
+        self.state
+            .lock()
+            .service_accounts
+            .insert(client_email.to_owned(), public_key_der);
+    }
+
     pub fn set_token_lifetime(&self, secs: u64) {
         self.state.lock().token_lifetime_secs = secs;
     }
@@ -332,6 +350,14 @@ impl State {
         let form = parse_form(&String::from_utf8_lossy(&request.body));
         let field = |name: &str| form.get(name).map(String::as_str).unwrap_or("");
         let grant_type = field("grant_type");
+        if grant_type == JWT_BEARER {
+            let host = request
+                .headers
+                .get("host")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            return self.jwt_bearer(field("assertion"), host);
+        }
         if grant_type != "refresh_token" && grant_type != "authorization_code" {
             return oauth_error(
                 StatusCode::BAD_REQUEST,
@@ -405,6 +431,73 @@ impl State {
             inner.issued_refresh_tokens.push(refresh.clone());
             body["refresh_token"] = json!(refresh);
         }
+        json_reply(StatusCode::OK, &body)
+    }
+
+    /// The jwt-bearer grant as Google checks it: an RS256 JWT whose signature verifies with
+    /// the registered key of its issuer, addressed to this token URL, for the Sheets scope,
+    /// issued now and valid for at most an hour.
+    fn jwt_bearer(&self, assertion: &str, host: &str) -> Reply {
+        let refuse =
+            |description: &str| oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", description);
+        let parts: Vec<&str> = assertion.split('.').collect();
+        let [header, claims, signature] = parts.as_slice() else {
+            return refuse(
+                "Invalid JWT: Token must be a short-lived token and in a reasonable timeframe",
+            );
+        };
+        let decode = |part: &str| {
+            URL_SAFE_NO_PAD
+                .decode(part)
+                .ok()
+                .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
+        };
+        let (Some(header), Some(claims), Ok(signature)) = (
+            decode(header),
+            decode(claims),
+            URL_SAFE_NO_PAD.decode(signature),
+        ) else {
+            return refuse("Invalid JWT: the assertion is not base64url JSON");
+        };
+        if header["alg"] != "RS256" {
+            return refuse("Invalid JWT: alg must be RS256");
+        }
+        let issuer = claims["iss"].as_str().unwrap_or("");
+        let Some(public_key) = self.lock().service_accounts.get(issuer).cloned() else {
+            return refuse("Invalid JWT Signature.");
+        };
+        let signed = format!("{}.{}", parts[0], parts[1]);
+        let verified = ring::signature::UnparsedPublicKey::new(
+            &ring::signature::RSA_PKCS1_2048_8192_SHA256,
+            public_key,
+        )
+        .verify(signed.as_bytes(), &signature);
+        if verified.is_err() {
+            return refuse("Invalid JWT Signature.");
+        }
+        let expected_audience = format!("http://{host}/token");
+        if claims["aud"].as_str() != Some(expected_audience.as_str()) {
+            return refuse(&format!(
+                "Invalid JWT: aud must be {expected_audience}, got {}",
+                claims["aud"]
+            ));
+        }
+        let scopes = claims["scope"].as_str().unwrap_or("");
+        if !scopes.split(' ').any(|s| s == READONLY_SCOPE || s == SCOPE) {
+            return refuse("Invalid JWT: no scope the Sheets API accepts");
+        }
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let (Some(iat), Some(exp)) = (claims["iat"].as_i64(), claims["exp"].as_i64()) else {
+            return refuse("Invalid JWT: iat and exp are required");
+        };
+        if iat > now + 60 || exp < now || exp - iat > 3600 {
+            return refuse(
+                "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.",
+            );
+        }
+        let body = self.lock().issue_access_token();
         json_reply(StatusCode::OK, &body)
     }
 

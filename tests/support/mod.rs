@@ -4,8 +4,10 @@
 //! functions below install it before any client is made.
 #![allow(dead_code)]
 
+pub mod csv_server;
 pub mod engines;
 pub mod fake_google;
+pub mod service_account;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
