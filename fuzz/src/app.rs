@@ -98,6 +98,9 @@ fn open() -> App {
             .block_on(seed(&state, key, permission, content))
             .expect("seeded record stored");
     }
+    // An event stream lasts until the daemon shuts down, and `warp::test` reads a body to
+    // its end: closed, a stream answers its headers and ends at once.
+    state.translations.close_events();
     let router = depot::server::router(state.clone());
     App {
         runtime,
