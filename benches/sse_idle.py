@@ -7,6 +7,8 @@
 #
 #   python3 benches/sse_idle.py --base http://127.0.0.1:PORT --pid PID --admin-key KEY
 #       --sheet /abs/sheet.csv [--clients 10000] [--batch 250] [--sample 200] [--idle 5]
+# With --plain (on a fresh daemon), the same count of idle kept-alive connections that made
+# one GET /health each instead: what an idle HTTP connection costs without a stream.
 import argparse
 import asyncio
 import os
@@ -16,7 +18,7 @@ import time
 from urllib.parse import urlsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sse_client import EventStream, request, summary, sync, write_sheet  # noqa: E402
+from sse_client import EventStream, read_head, request, summary, sync, write_sheet  # noqa: E402
 
 CONNECT_TIMEOUT = 30.0  # seconds for one stream to open and send its first event
 EVENT_TIMEOUT = 20.0  # seconds for the new version to reach a stream
@@ -34,6 +36,13 @@ def snapshot(pid):
     """RSS (KiB), threads and open fds of a process."""
     return {"rss": status_field(pid, "VmRSS"), "threads": status_field(pid, "Threads"),
             "fds": len(os.listdir(f"/proc/{pid}/fd"))}
+
+
+def cpu_ms(pid):
+    """User + system CPU time a process has used, in ms (clock ticks of 10 ms)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 def fmt(s):
@@ -67,6 +76,51 @@ async def open_stream(host, port, version):
         return None, f"{type(e).__name__}: {e}"
 
 
+async def open_plain(host, port):
+    """A kept-alive connection that made one GET /health and then sits idle."""
+    async def go():
+        reader, writer = await asyncio.open_connection(host, port)
+        writer.write(f"GET /health HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+        await writer.drain()
+        status, headers = await read_head(reader)
+        await reader.readexactly(int(headers["content-length"]))
+        if status != 200:
+            raise RuntimeError(f"/health answered {status}")
+        return writer
+    try:
+        return await asyncio.wait_for(go(), CONNECT_TIMEOUT), None
+    except Exception as e:  # noqa: BLE001 - counted and reported
+        return None, f"{type(e).__name__}: {e}"
+
+
+async def plain(a, host, port):
+    """--plain: the same count of idle kept-alive HTTP/1.1 connections, each after one
+    GET /health, on a fresh daemon: what any idle connection costs, stream or not."""
+    await asyncio.sleep(a.idle)
+    before = snapshot(a.pid)
+    writers, errors = [], {}
+    for start in range(0, a.clients, a.batch):
+        n = min(a.batch, a.clients - start)
+        for w, err in await asyncio.gather(*(open_plain(host, port) for _ in range(n))):
+            if w is not None:
+                writers.append(w)
+            else:
+                errors[err] = errors.get(err, 0) + 1
+    await asyncio.sleep(a.idle)
+    after = snapshot(a.pid)
+    n = len(writers)
+    print(f"for comparison, {n} idle kept-alive connections after one GET /health each "
+          f"(a fresh daemon):")
+    for err, count in sorted(errors.items(), key=lambda kv: -kv[1]):
+        print(f"  FAILED to open: {count} x {err}")
+    print(f"  daemon before: {fmt(before)}; with them: {fmt(after)}")
+    print(f"  per connection: {(after['rss'] - before['rss']) * 1024 / max(n, 1):.0f} bytes of RSS")
+    for w in writers:
+        w.close()
+    if errors:
+        raise SystemExit("FAILED: a connection did not open")
+
+
 async def wait_new(stream, old):
     """(version, monotonic time) of the first `version` event on `stream` not naming `old`."""
     while True:
@@ -88,6 +142,8 @@ async def main():
     p.add_argument("--health", type=int, default=200)
     p.add_argument("--keys", type=int, default=1000)
     p.add_argument("--locales", type=int, default=5)
+    p.add_argument("--plain", action="store_true",
+                   help="idle kept-alive connections after one GET /health instead of streams")
     a = p.parse_args()
     u = urlsplit(a.base)
     host, port = u.hostname, u.port
@@ -95,8 +151,15 @@ async def main():
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if hard < a.clients + 100:
         raise SystemExit(f"the open-file limit ({hard}) is below {a.clients} streams")
+    if a.plain:
+        return await plain(a, host, port)
 
+    await sync(host, port, a.admin_key)
+    # A sync of a changed sheet without streams, to compare with the one with them.
+    write_sheet(a.sheet, a.keys, a.locales, "no-streams")
+    t = time.monotonic()
     first = await sync(host, port, a.admin_key)
+    sync_alone_ms = (time.monotonic() - t) * 1000
     version = first["version"]
     health_before = await health_latency(host, port, a.health)
     await asyncio.sleep(a.idle)
@@ -134,6 +197,7 @@ async def main():
     # it answers the POST, so an event may come first: a negative figure).
     pending = [asyncio.create_task(asyncio.wait_for(wait_new(s, version), EVENT_TIMEOUT)) for s in sample]
     await asyncio.sleep(0.5)
+    cpu_before = cpu_ms(a.pid)
     sent = time.monotonic()
     answer = await sync(host, port, a.admin_key)
     answered = time.monotonic()
@@ -141,7 +205,9 @@ async def main():
     if not answer.get("changed") or new == version:
         raise SystemExit(f"the sync did not store a new version: {answer}")
     results = await asyncio.gather(*pending, return_exceptions=True)
+    sync_cpu_ms = cpu_ms(a.pid) - cpu_before
     sample_ms = [(r[1] - answered) * 1000 for r in results if isinstance(r, tuple) and r[0] == new]
+    sample_sent_ms = [(r[1] - sent) * 1000 for r in results if isinstance(r, tuple) and r[0] == new]
     sample_missed = len(results) - len(sample_ms)
     rest = [s for s in streams if id(s) not in sample_ids]
     reached_rest = 0
@@ -175,11 +241,16 @@ async def main():
     print(f"  with {n} streams:    {summary(health_with)}")
     print(f"  after they closed ({len(health_closed)}): {summary(health_closed)}")
     print(f"GET /translations with the streams open: {status}, {len(body)} bytes, {translations_ms:.1f} ms")
-    print(f"sync with the streams open: POST answered in {(answered - sent) * 1000:.1f} ms")
+    print(f"sync with the streams open: POST answered in {(answered - sent) * 1000:.1f} ms "
+          f"(without streams: {sync_alone_ms:.1f} ms); daemon CPU from the POST to the "
+          f"sample's last event: {sync_cpu_ms:.0f} ms")
     print(f"  sample of {len(sample)} streams: {len(sample_ms)} read the event"
           + (f", {sample_missed} did NOT within {EVENT_TIMEOUT:.0f} s" if sample_missed else "")
-          + (f"; after the answer: {summary(sample_ms)}" if sample_ms else ""))
+          + (f"; after the answer: {summary(sample_ms)}; after the POST was sent: "
+             f"{summary(sample_sent_ms)}" if sample_ms else ""))
     print(f"  the other {len(rest)} streams: {reached_rest} read the event")
+    if errors or sample_missed or reached_rest < len(rest):
+        raise SystemExit("FAILED: a stream did not open, or did not read the new version")
 
 
 if __name__ == "__main__":
