@@ -453,17 +453,20 @@ async fn kept_versions_are_listed_and_served_immutable_across_a_restart() {
     }
 }
 
+/// What a receiver got: the `Depot-Signature` header and the raw body of each request.
+type Seen = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
+
 /// A webhook receiver on loopback that fails the first `failures` requests with 500.
 struct Receiver {
     url: String,
-    seen: Arc<Mutex<Vec<(String, Vec<u8>)>>>,
+    seen: Seen,
     _stop: tokio::sync::oneshot::Sender<()>,
 }
 
 impl Receiver {
     async fn start(failures: usize) -> Receiver {
         use warp::Filter;
-        let seen: Arc<Mutex<Vec<(String, Vec<u8>)>>> = Arc::default();
+        let seen: Seen = Arc::default();
         let record = seen.clone();
         let route = warp::post()
             .and(warp::header::<String>("depot-signature"))
