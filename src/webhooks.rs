@@ -6,6 +6,7 @@
 //! it, so a version is announced once however many nodes run.
 
 use crate::config::ConfigHandle;
+use crate::error_chain::error_chain;
 use crate::secret::Secret;
 use crate::translations::versions::VersionSummary;
 use chrono::{DateTime, Utc};
@@ -227,17 +228,6 @@ pub fn shown_url(url: &str) -> String {
         }
         Err(_) => "a configured URL".to_owned(),
     }
-}
-
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 #[cfg(test)]

@@ -475,22 +475,12 @@ impl Receiver {
                 let mut seen = record.lock().unwrap();
                 seen.push((signature, body.to_vec()));
                 let status = if seen.len() <= failures { 500 } else { 200 };
-                warp::reply::with_status("ok", warp::http::StatusCode::from_u16(status).unwrap())
-            });
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!(
-            "http://{}/hooks/depot?token=t0k3n",
-            listener.local_addr().unwrap()
-        );
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        tokio::spawn(
-            warp::serve(route)
-                .incoming(listener)
-                .graceful(async move {
-                    let _ = stopped.await;
-                })
-                .run(),
-        );
+                let status = warp::http::StatusCode::from_u16(status).unwrap();
+                warp::Reply::into_response(warp::reply::with_status("ok", status))
+            })
+            .boxed();
+        let (addr, stop) = support::serve_on_loopback(route).await;
+        let url = format!("http://{addr}/hooks/depot?token=t0k3n");
         Receiver {
             url,
             seen,

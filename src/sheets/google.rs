@@ -4,6 +4,7 @@
 
 use super::service_account::{JWT_BEARER, ServiceAccount, ServiceAccountError};
 use crate::config::settings::{Google, Service};
+use crate::error_chain::error_chain;
 use crate::secret::Secret;
 use serde_json::Value;
 use std::time::{Duration, Instant};
@@ -150,6 +151,13 @@ struct AccessToken {
 enum Target<'a> {
     Spreadsheet,
     Sheet(&'a str),
+}
+
+/// What the token endpoint said.
+enum TokenAnswer {
+    Issued(Result<(Secret, u64), GoogleError>),
+    /// The answer, its OAuth `error` and `error_description`.
+    Refused(Reply, String, String),
 }
 
 /// A whole HTTP answer.
@@ -326,14 +334,10 @@ impl GoogleSheets {
             ("client_secret", self.service.client_secret.expose()),
             ("refresh_token", self.service.refresh_token.expose()),
         ];
-        let reply = self.send(self.http.post(url).form(&form), url).await?;
-        if (200..300).contains(&reply.status) {
-            return parse_token(&reply.body).map_err(|what| GoogleError::InvalidResponse {
-                url: url.clone(),
-                what,
-            });
-        }
-        let (error, description) = oauth_error(&reply.body);
+        let (reply, error, description) = match self.request_token(&form).await? {
+            TokenAnswer::Issued(token) => return token,
+            TokenAnswer::Refused(reply, error, description) => (reply, error, description),
+        };
         Err(match (reply.status, error.as_str()) {
             (_, "invalid_grant") => GoogleError::InvalidGrant,
             (_, "invalid_client" | "unauthorized_client") => GoogleError::InvalidClient {
@@ -341,6 +345,23 @@ impl GoogleSheets {
             },
             _ => self.status_error(&reply, url, &join(&error, &description), None),
         })
+    }
+
+    /// Posts `form` to the token endpoint: the token and its lifetime, or Google's refusal
+    /// with its OAuth `error` and `error_description` for the grant to explain.
+    async fn request_token(&self, form: &[(&str, &str)]) -> Result<TokenAnswer, GoogleError> {
+        let url = &self.google.token_url;
+        let reply = self.send(self.http.post(url).form(form), url).await?;
+        if (200..300).contains(&reply.status) {
+            return Ok(TokenAnswer::Issued(parse_token(&reply.body).map_err(
+                |what| GoogleError::InvalidResponse {
+                    url: url.clone(),
+                    what,
+                },
+            )));
+        }
+        let (error, description) = oauth_error(&reply.body);
+        Ok(TokenAnswer::Refused(reply, error, description))
     }
 
     /// The jwt-bearer grant: a freshly signed assertion for an access token.
@@ -358,14 +379,10 @@ impl GoogleSheets {
             ("grant_type", JWT_BEARER),
             ("assertion", assertion.expose()),
         ];
-        let reply = self.send(self.http.post(url).form(&form), url).await?;
-        if (200..300).contains(&reply.status) {
-            return parse_token(&reply.body).map_err(|what| GoogleError::InvalidResponse {
-                url: url.clone(),
-                what,
-            });
-        }
-        let (error, description) = oauth_error(&reply.body);
+        let (reply, error, description) = match self.request_token(&form).await? {
+            TokenAnswer::Issued(token) => return token,
+            TokenAnswer::Refused(reply, error, description) => (reply, error, description),
+        };
         let reason = self.redact(&join(&error, &description), Some(&assertion));
         Err(match error.as_str() {
             "invalid_grant" | "invalid_client" | "unauthorized_client" => {
@@ -526,18 +543,6 @@ fn host_of(url: &str) -> String {
         },
         Err(_) => url.to_owned(),
     }
-}
-
-/// An error and its causes on one line ("error sending request: connection refused").
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 fn join(error: &str, description: &str) -> String {

@@ -144,15 +144,9 @@ impl UrlSheet {
                 secs: self.timeout_secs,
             }
         } else {
-            let mut reason = error.to_string();
-            let mut source = std::error::Error::source(error);
-            while let Some(cause) = source {
-                reason = format!("{reason}: {cause}");
-                source = cause.source();
-            }
             UrlSheetError::Connection {
                 url: self.shown.clone(),
-                reason: reason.replace(&self.url, &self.shown),
+                reason: crate::error_chain::error_chain(error).replace(&self.url, &self.shown),
             }
         }
         .into()

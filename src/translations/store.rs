@@ -223,6 +223,12 @@ pub(crate) mod suite {
         store.save(stored, &summary, keep).unwrap()
     }
 
+    /// The ids of the kept versions, newest first.
+    fn kept_ids(store: &dyn TranslationStore) -> Vec<String> {
+        let history = store.history().unwrap();
+        history.versions.into_iter().map(|v| v.version).collect()
+    }
+
     pub fn starts_empty(store: &dyn TranslationStore) {
         assert_eq!(store.load().unwrap(), None);
         assert_eq!(store.history().unwrap(), History::default());
@@ -238,13 +244,7 @@ pub(crate) mod suite {
         for v in &versions {
             assert_eq!(save(store, v, 3), PutOutcome::Stored);
         }
-        let listed: Vec<String> = store
-            .history()
-            .unwrap()
-            .versions
-            .iter()
-            .map(|v| v.version.clone())
-            .collect();
+        let listed = kept_ids(store);
         let newest: Vec<String> = versions
             .iter()
             .rev()
@@ -265,13 +265,7 @@ pub(crate) mod suite {
         // An older kept version made current again.
         assert_eq!(save(store, &versions[2], 3), PutOutcome::Stored);
         assert_eq!(store.load().unwrap().unwrap(), versions[2]);
-        let listed: Vec<String> = store
-            .history()
-            .unwrap()
-            .versions
-            .iter()
-            .map(|v| v.version.clone())
-            .collect();
+        let listed = kept_ids(store);
         assert_eq!(
             listed,
             [

@@ -169,6 +169,15 @@ impl History {
             .collect()
     }
 
+    /// `push`, unless `summary`'s version is current already (another writer stored it):
+    /// then nothing changes and `None` says so.
+    pub fn admit(&mut self, summary: &VersionSummary, keep: usize) -> Option<Vec<String>> {
+        if self.current().is_some_and(|c| c.version == summary.version) {
+            return None;
+        }
+        Some(self.push(summary.clone(), keep))
+    }
+
     pub fn current(&self) -> Option<&VersionSummary> {
         self.versions.first()
     }

@@ -41,18 +41,11 @@ impl CsvServer {
         let state = inner.clone();
         let route = warp::path!("pub" / "sheet.csv")
             .and(warp::header::headers_cloned())
-            .map(move |headers: HeaderMap| answer(&state, &headers, validators));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = oneshot::channel::<()>();
-        tokio::spawn(
-            warp::serve(route)
-                .incoming(listener)
-                .graceful(async move {
-                    let _ = stopped.await;
-                })
-                .run(),
-        );
+            .map(move |headers: HeaderMap| {
+                warp::Reply::into_response(answer(&state, &headers, validators))
+            })
+            .boxed();
+        let (addr, stop) = super::serve_on_loopback(route).await;
         CsvServer {
             inner,
             url: format!("http://{addr}/pub/sheet.csv?output=csv"),

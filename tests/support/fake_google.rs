@@ -144,10 +144,6 @@ impl FakeGoogle {
             config,
             inner: Mutex::new(inner),
         });
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("a loopback port for the fake Google");
-        let base = format!("http://{}", listener.local_addr().expect("bound address"));
         let for_routes = state.clone();
         let routes = warp::method()
             .and(warp::path::full())
@@ -165,19 +161,13 @@ impl FakeGoogle {
                             headers,
                             body: body.to_vec(),
                         };
-                        state.handle(request).await
+                        warp::Reply::into_response(state.handle(request).await)
                     }
                 },
-            );
-        let (stop, stopped) = oneshot::channel::<()>();
-        tokio::spawn(
-            warp::serve(routes)
-                .incoming(listener)
-                .graceful(async move {
-                    let _ = stopped.await;
-                })
-                .run(),
-        );
+            )
+            .boxed();
+        let (addr, stop) = super::serve_on_loopback(routes).await;
+        let base = format!("http://{addr}");
         FakeGoogle {
             state,
             base,

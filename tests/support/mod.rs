@@ -59,6 +59,27 @@ where
     output
 }
 
+/// Serves `routes` on a free loopback port until the returned sender fires or is dropped
+/// (the in-process servers the tests talk to: fake Google, CSV host, webhook receiver).
+pub async fn serve_on_loopback(
+    routes: warp::filters::BoxedFilter<(warp::reply::Response,)>,
+) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a loopback port");
+    let addr = listener.local_addr().expect("the bound address");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(
+        warp::serve(routes)
+            .incoming(listener)
+            .graceful(async move {
+                let _ = stopped.await;
+            })
+            .run(),
+    );
+    (addr, stop)
+}
+
 /// A running `depot serve`; killed when dropped.
 pub struct Daemon {
     pub child: Child,

@@ -67,12 +67,9 @@ impl TranslationStore for FileStore {
         keep: usize,
     ) -> Result<PutOutcome, StoreError> {
         let mut history = self.read_history()?.unwrap_or_default();
-        if history
-            .current()
-            .is_some_and(|c| c.version == stored.version)
-        {
+        let Some(pruned) = history.admit(summary, keep) else {
             return Ok(PutOutcome::Unchanged);
-        }
+        };
         std::fs::create_dir_all(&self.versions).map_err(|e| StoreError::Open {
             path: self.versions.display().to_string(),
             reason: e.to_string(),
@@ -80,7 +77,6 @@ impl TranslationStore for FileStore {
         let bytes = encode(stored)?;
         // The document first: the list names only versions whose document is there.
         self.write(&self.version_path(&stored.version), &bytes)?;
-        let pruned = history.push(summary.clone(), keep);
         self.write(&self.history_path(), &encode_history(&history)?)?;
         self.write(&self.path, &bytes)?;
         for version in pruned.iter().filter(|v| is_version_id(v)) {

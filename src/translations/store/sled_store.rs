@@ -85,13 +85,9 @@ impl TranslationStore for SledStore {
         keep: usize,
     ) -> Result<PutOutcome, StoreError> {
         let mut history = self.read_history()?.unwrap_or_default();
-        if history
-            .current()
-            .is_some_and(|c| c.version == stored.version)
-        {
+        let Some(pruned) = history.admit(summary, keep) else {
             return Ok(PutOutcome::Unchanged);
-        }
-        let pruned = history.push(summary.clone(), keep);
+        };
         let mut batch = sled::Batch::default();
         batch.insert(doc_key(&stored.version), encode(stored)?);
         batch.insert(HISTORY, super::encode_history(&history)?);
