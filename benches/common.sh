@@ -19,5 +19,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Starts a throwaway redis-server on a free loopback port (data in $WORK/redis, stopped by
+# cleanup) and sets REDIS_PORT once it answers.
+start_redis() {
+  REDIS_PORT=$(free_port)
+  mkdir -p "$WORK/redis"
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$WORK/redis" --save "" \
+    --appendonly no --logfile redis.log &
+  PIDS+=($!)
+  for _ in $(seq 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.05; done
+}
+
 # A free TCP port on the loopback interface.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }

@@ -27,12 +27,7 @@ for tool in redis-server wrk python3; do
 done
 . benches/common.sh
 
-REDIS_PORT=$(free_port)
-mkdir -p "$WORK/redis"
-redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$WORK/redis" --save "" \
-  --appendonly no --logfile redis.log &
-PIDS+=($!)
-for _ in $(seq 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.05; done
+start_redis
 export DEPOT_TRANSLATIONS_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0"
 
 # Writes a sheet of $2 keys x $3 locales to $1; $4 goes into every text of the first key

@@ -60,12 +60,7 @@ if [[ " $PARTS " == *" one "* ]]; then
 fi
 
 if [[ " $PARTS " == *" two "* ]]; then
-  REDIS_PORT=$(free_port)
-  mkdir -p "$WORK/redis"
-  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --dir "$WORK/redis" --save "" \
-    --appendonly no --logfile redis.log &
-  PIDS+=($!)
-  for _ in $(seq 100); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.05; done
+  start_redis
   REDIS=(DEPOT_TRANSLATIONS_STORAGE=redis DEPOT_TRANSLATIONS_REDIS_URL="redis://127.0.0.1:$REDIS_PORT/0")
   sheet "$WORK/two.csv" "$KEYS" "$LOCALES"
   read -r A_PID A < <(serve "$WORK/a" "${REDIS[@]}" DEPOT_PRODUCER_SOURCE="$WORK/two.csv")
