@@ -191,7 +191,7 @@ fn resolved_path<'a>(settings: &'a Settings, key: &str) -> Option<&'a std::path:
         "google.token_file" => &settings.google.token_file,
         "producer.source" => match &settings.producer.source {
             settings::SheetSource::LocalFile(path) => path,
-            settings::SheetSource::Google => return None,
+            settings::SheetSource::Google | settings::SheetSource::Example => return None,
         },
         _ => return None,
     })

@@ -121,6 +121,9 @@ pub struct Producer {
     daemon: OnceLock<SocketAddr>,
     /// The lease shared with the producers of other nodes, on a shared store (made by `run`).
     lease: OnceLock<Arc<Lease>>,
+    /// Held by each cycle, so that a sync asked for now (`sync_now`) and the loop's never
+    /// overlap.
+    cycling: tokio::sync::Mutex<()>,
 }
 
 /// The settings a source is made from.
@@ -136,6 +139,7 @@ impl Producer {
             consent: Mutex::new(None),
             daemon: OnceLock::new(),
             lease: OnceLock::new(),
+            cycling: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -243,9 +247,25 @@ impl Producer {
             .map(|s| s.url.clone())
     }
 
+    /// The source this producer reads: inside `depot serve` the example sheet stands in
+    /// while no spreadsheet is configured (SPEC §10 "First run").
+    fn chosen_source(&self, settings: &Settings) -> SourceSetting {
+        match self.daemon.get() {
+            Some(_) => settings.producer.source.for_daemon(&settings.service),
+            None => settings.producer.source.clone(),
+        }
+    }
+
+    /// The kind of source read now (`google`, `local`, `example`), for `/health` and the
+    /// console.
+    pub fn source_kind(&self) -> &'static str {
+        self.chosen_source(&self.config.settings()).kind()
+    }
+
     fn source(&self, settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceError> {
+        let chosen = self.chosen_source(settings);
         let key = (
-            settings.producer.source.clone(),
+            chosen.clone(),
             settings.google.clone(),
             settings.service.clone(),
         );
@@ -255,7 +275,18 @@ impl Producer {
         {
             return Ok(source.clone());
         }
-        let source = source_for(settings)?;
+        let source = if chosen == settings.producer.source {
+            source_for(settings)?
+        } else {
+            tracing::info!(
+                source = crate::sheets::example::EXAMPLE_NAME,
+                "no spreadsheet is configured: serving the example sheet; set SERVICE_SPREADSHEET_ID \
+                 (with the other SERVICE_* values) or producer.source to serve your own"
+            );
+            let mut settings = settings.clone();
+            settings.producer.source = chosen;
+            source_for(&settings)?
+        };
         *cached = Some((key, source.clone()));
         Ok(source)
     }
@@ -267,8 +298,20 @@ impl Producer {
             .clone()
     }
 
+    /// One sync now, outside the loop's schedule (the console's "sync now"): waits for a
+    /// cycle under way, then runs its own, and logs the outcome as the loop does.
+    pub async fn sync_now(&self) -> Result<CycleReport, CycleError> {
+        let result = self.cycle().await;
+        match &result {
+            Ok(report) => log_success(report),
+            Err(e) => tracing::warn!(error = %e, "translations sync asked for now failed"),
+        }
+        result
+    }
+
     /// One sync with the current settings: fetch, convert, store if changed.
     pub async fn cycle(&self) -> Result<CycleReport, CycleError> {
+        let _one_at_a_time = self.cycling.lock().await;
         let settings = self.config.settings();
         let result = match self.source(&settings) {
             Ok(source) => self.cycle_with(source.as_ref()).await,

@@ -2,6 +2,7 @@
 //! texts as displayed, trailing empty cells dropped, as the Sheets API `values.get` returns.
 
 pub mod consent;
+pub mod example;
 pub mod google;
 pub mod local;
 
@@ -42,6 +43,7 @@ pub fn source_for(settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceErr
             &settings.google,
             &settings.service,
         )?),
+        SourceSetting::Example => Arc::new(example::ExampleSheet),
     })
 }
 

@@ -190,6 +190,31 @@ pub struct Translations {
 pub enum SheetSource {
     Google,
     LocalFile(PathBuf),
+    /// The example sheet built into the binary (`examples/translations.csv`): chosen by
+    /// `producer.source = "example"`, and by `depot serve` on a first run (SPEC §10).
+    Example,
+}
+
+impl SheetSource {
+    /// The source `depot serve` reads: the configured one, or the example sheet when no
+    /// spreadsheet is configured at all (`google` without `SERVICE_SPREADSHEET_ID`), so the
+    /// first command shows translations at once. Other commands keep the configured source
+    /// (and its "set SERVICE_SPREADSHEET_ID" error).
+    pub fn for_daemon(&self, service: &Service) -> SheetSource {
+        match self {
+            SheetSource::Google if service.spreadsheet_id.is_empty() => SheetSource::Example,
+            other => other.clone(),
+        }
+    }
+
+    /// How `/health` and the console name it: `google`, `local` or `example`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SheetSource::Google => "google",
+            SheetSource::LocalFile(_) => "local",
+            SheetSource::Example => "example",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -334,6 +359,7 @@ impl Settings {
                 interval_secs: int("producer.interval_secs"),
                 source: match text("producer.source") {
                     s if s == "google" => SheetSource::Google,
+                    s if s == "example" => SheetSource::Example,
                     s => SheetSource::LocalFile(path(s)),
                 },
                 lease_secs: int("producer.lease_secs"),

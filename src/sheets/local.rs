@@ -102,6 +102,12 @@ pub fn read_grid(
     Ok(super::normalise(rows))
 }
 
+/// Reads the value grid of CSV text held in memory (the example sheet built into the
+/// binary); `name` stands for the file in messages.
+pub fn csv_text_grid(text: &str, name: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
+    Ok(super::normalise(csv_grid(text.as_bytes(), name)?))
+}
+
 fn workbook_rows(
     bytes: Vec<u8>,
     shown: &str,
