@@ -310,9 +310,15 @@ impl Console {
         params: &[(String, String)],
     ) -> Result<Response, ApiError> {
         only(params, &["fileName", "permission", "page"])?;
+        // The form sends "any" as an empty value.
+        let given: Vec<(String, String)> = params
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .cloned()
+            .collect();
         let settings = self.state.config.settings();
         let query = crate::files::ListQuery::from_params(
-            params,
+            &given,
             settings.files.default_limit,
             settings.files.max_limit,
         )?;
