@@ -86,10 +86,7 @@ impl Console {
     }
 
     fn overview(&self, viewer: &Viewer, params: &[(String, String)]) -> Result<Response, ApiError> {
-        let synced = match only(params, &["synced"])? {
-            [] => false,
-            _ => true,
-        };
+        let synced = !only(params, &["synced"])?.is_empty();
         let settings = self.state.config.settings();
         let status = self.state.producer.status();
         let live = self.state.translations.current();
@@ -156,7 +153,7 @@ impl Console {
         html(StatusCode::OK, &page)
     }
 
-    fn translations(
+    async fn translations(
         &self,
         viewer: &Viewer,
         params: &[(String, String)],
@@ -164,9 +161,22 @@ impl Console {
         let search =
             views::Search::from_params(params).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let live = self.state.translations.serving()?;
+        // A scan of every text of a big sheet: off the async threads.
+        let (found, sections, tags) = {
+            let (live, search) = (live.clone(), search.clone());
+            tokio::task::spawn_blocking(move || {
+                let doc = &live.stored.document;
+                let base = crate::translations::service::base_locale(doc);
+                (
+                    views::search(doc, &search, base),
+                    views::sections(doc),
+                    views::tags(doc),
+                )
+            })
+            .await
+            .map_err(|e| ApiError::Internal(format!("the search task stopped: {e}")))?
+        };
         let doc = &live.stored.document;
-        let base = crate::translations::service::base_locale(doc);
-        let found = views::search(doc, &search, base);
         let (found, error, status) = match found {
             Ok(found) => (found, None, StatusCode::OK),
             Err(e) => (
@@ -215,11 +225,9 @@ impl Console {
                 &doc.locales,
                 search.locale.as_deref().unwrap_or_default(),
             ),
-            sections: pages::Choice::list(
-                &views::sections(doc),
-                search.section.as_deref().unwrap_or_default(),
-            ),
-            tags: pages::Choice::list(&views::tags(doc), search.tag.as_deref().unwrap_or_default()),
+            section: search.section.clone().unwrap_or_default(),
+            sections,
+            tags: pages::Choice::list(&tags, search.tag.as_deref().unwrap_or_default()),
             error,
             columns,
             rows: found.rows,
@@ -281,10 +289,8 @@ impl Console {
             Err(e) => (None, Some(e.public_message()), e.status()),
         };
         let total = body.as_ref().map_or(0, |b| b.len());
-        let shown = body.map(|b| {
-            let text = String::from_utf8_lossy(&b[..b.len().min(PREVIEW_BYTES)]).into_owned();
-            text
-        });
+        let shown =
+            body.map(|b| String::from_utf8_lossy(&b[..b.len().min(PREVIEW_BYTES)]).into_owned());
         let extension = format.parse::<Format>().map_or("txt", |f| f.extension());
         let page = pages::Preview {
             chrome: self.chrome(viewer, "Preview", "preview"),
@@ -420,13 +426,14 @@ impl Console {
         params: &[(String, String)],
     ) -> Result<Response, ApiError> {
         only(params, &["next"])?;
+        let chrome = self.chrome(viewer, "Log in", "");
         let page = pages::Login {
-            chrome: self.chrome(viewer, "Log in", ""),
-            next: safe_next(field(params, "next")),
-            error: (!self.chrome(viewer, "", "").keys_configured).then(|| {
+            error: (!chrome.keys_configured).then(|| {
                 "No API keys are configured: the console is open to everyone on this address."
                     .to_owned()
             }),
+            chrome,
+            next: safe_next(field(params, "next")),
         };
         html(StatusCode::OK, &page)
     }
@@ -704,7 +711,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                     }
                     let answer = match route.path {
                         "/" => console.overview(&viewer, &params),
-                        "/console/translations" => console.translations(&viewer, &params),
+                        "/console/translations" => console.translations(&viewer, &params).await,
                         "/console/preview" => console.preview(&viewer, &params).await,
                         "/console/files" => console.files(&viewer, &params).await,
                         "/console/file" => console.file(&viewer, &params).await,

@@ -64,7 +64,7 @@ async fn fill(browser: &Browser, id: &str, value: &str) {
 async fn choose(browser: &Browser, id: &str, value: &str) {
     let select = browser.driver.find(By::Id(id)).await.unwrap();
     select
-        .find(By::XPath(&format!(
+        .find(By::XPath(format!(
             ".//option[normalize-space(.)='{value}']"
         )))
         .await
@@ -77,9 +77,7 @@ async fn choose(browser: &Browser, id: &str, value: &str) {
 async fn submit(browser: &Browser, label: &str) {
     browser
         .driver
-        .find(By::XPath(&format!(
-            "//button[normalize-space(.)='{label}']"
-        )))
+        .find(By::XPath(format!("//button[normalize-space(.)='{label}']")))
         .await
         .unwrap()
         .click()

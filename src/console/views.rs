@@ -374,17 +374,14 @@ pub fn placeholders(text: &str) -> Vec<String> {
     found
 }
 
-/// The section paths of a document (every key's parents), in sheet order, for the
-/// section filter.
+/// The top-level sections of a document, in sheet order, offered by the section filter
+/// (deeper ones are typed: `COMMON.BUTTONS`); a few hundred at most in real sheets.
 pub fn sections(doc: &Document) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for entry in &doc.entries {
-        for depth in 1..entry.path.len() {
-            let section = entry.path[..depth].join(".");
-            if seen.insert(section.clone()) {
-                out.push(section);
-            }
+    for entry in doc.entries.iter().filter(|e| e.path.len() > 1) {
+        if seen.insert(entry.path[0].as_str()) {
+            out.push(entry.path[0].clone());
         }
     }
     out
