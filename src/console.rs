@@ -773,26 +773,25 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                 .unwrap_or_else(|e| console.error_page(&viewer, e))
         })
         .boxed();
-    page(&table::CONSOLE_OVERVIEW)
-        .or(page(&table::CONSOLE_TRANSLATIONS))
-        .unify()
-        .or(page(&table::CONSOLE_PREVIEW))
-        .unify()
-        .or(page(&table::CONSOLE_FILES))
-        .unify()
-        .or(page(&table::CONSOLE_FILE))
-        .unify()
-        .or(page(&table::CONSOLE_LOGIN_FORM))
-        .unify()
-        .or(form(&table::CONSOLE_LOGIN))
-        .unify()
-        .or(form(&table::CONSOLE_LOGOUT))
-        .unify()
-        .or(form(&table::CONSOLE_SYNC))
-        .unify()
-        .or(upload)
-        .unify()
-        .boxed()
+    let pages = [
+        &table::CONSOLE_OVERVIEW,
+        &table::CONSOLE_TRANSLATIONS,
+        &table::CONSOLE_PREVIEW,
+        &table::CONSOLE_FILES,
+        &table::CONSOLE_FILE,
+        &table::CONSOLE_LOGIN_FORM,
+    ]
+    .map(page);
+    let forms = [
+        &table::CONSOLE_LOGIN,
+        &table::CONSOLE_LOGOUT,
+        &table::CONSOLE_SYNC,
+    ]
+    .map(form);
+    pages
+        .into_iter()
+        .chain(forms)
+        .fold(upload, |all, one| all.or(one).unify().boxed())
 }
 
 #[cfg(test)]

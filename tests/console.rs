@@ -43,19 +43,40 @@ async fn login(daemon: &Daemon, key: &str) -> String {
     cookie.split(';').next().unwrap().to_owned()
 }
 
-/// The CSRF token on a page of this session.
-async fn csrf(daemon: &Daemon, cookie: &str) -> String {
-    let page = client()
-        .get(daemon.url("/"))
+/// The page at `path` for the session of `cookie`.
+async fn page(daemon: &Daemon, path: &str, cookie: &str) -> String {
+    client()
+        .get(daemon.url(path))
         .header("cookie", cookie)
         .send()
         .await
         .unwrap()
         .text()
         .await
-        .unwrap();
-    let at = page.find("name=\"csrf\" value=\"").expect("a csrf field") + 19;
-    page[at..at + 64].to_owned()
+        .unwrap()
+}
+
+/// Posts a url-encoded form with the session of `cookie`.
+async fn post<T: serde::Serialize + ?Sized>(
+    daemon: &Daemon,
+    path: &str,
+    cookie: &str,
+    form: &T,
+) -> reqwest::Response {
+    client()
+        .post(daemon.url(path))
+        .header("cookie", cookie)
+        .form(form)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// The CSRF token on a page of this session.
+async fn csrf(daemon: &Daemon, cookie: &str) -> String {
+    let html = page(daemon, "/", cookie).await;
+    let at = html.find("name=\"csrf\" value=\"").expect("a csrf field") + 19;
+    html[at..at + 64].to_owned()
 }
 
 #[tokio::test]
@@ -119,36 +140,30 @@ async fn forms_without_the_sessions_csrf_token_are_refused_with_403() {
         (vec![("note", "no token")], "carries no CSRF token"),
         (vec![("csrf", "forged")], "CSRF token is not this session"),
     ] {
-        let response = client()
-            .post(daemon.url("/console/sync"))
-            .header("cookie", &cookie)
-            .form(&form)
-            .send()
-            .await
-            .unwrap();
+        let response = post(&daemon, "/console/sync", &cookie, &form).await;
         assert_eq!(response.status(), StatusCode::FORBIDDEN);
         let page = response.text().await.unwrap();
         assert!(page.contains(why), "{page}");
     }
     // The same form with the session's token goes through.
-    let response = client()
-        .post(daemon.url("/console/sync"))
-        .header("cookie", &cookie)
-        .form(&[("csrf", token.as_str())])
-        .send()
-        .await
-        .unwrap();
+    let response = post(
+        &daemon,
+        "/console/sync",
+        &cookie,
+        &[("csrf", token.as_str())],
+    )
+    .await;
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     assert_eq!(response.headers()["location"], "/?synced=1");
     // Another session's token is not this one's.
     let other = login(&daemon, ADMIN).await;
-    let response = client()
-        .post(daemon.url("/console/logout"))
-        .header("cookie", &other)
-        .form(&[("csrf", token.as_str())])
-        .send()
-        .await
-        .unwrap();
+    let response = post(
+        &daemon,
+        "/console/logout",
+        &other,
+        &[("csrf", token.as_str())],
+    )
+    .await;
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
 }
 
@@ -157,35 +172,19 @@ async fn admin_actions_are_hidden_from_readers_and_refused_to_them() {
     let dir = tempfile::tempdir().unwrap();
     let daemon = keyed_daemon(dir.path()).await;
     let cookie = login(&daemon, READER).await;
-    let overview = client()
-        .get(daemon.url("/"))
-        .header("cookie", &cookie)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let overview = page(&daemon, "/", &cookie).await;
     assert!(!overview.contains("Sync now"));
     let token = csrf(&daemon, &cookie).await;
-    let response = client()
-        .post(daemon.url("/console/sync"))
-        .header("cookie", &cookie)
-        .form(&[("csrf", token.as_str())])
-        .send()
-        .await
-        .unwrap();
+    let response = post(
+        &daemon,
+        "/console/sync",
+        &cookie,
+        &[("csrf", token.as_str())],
+    )
+    .await;
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
     assert!(response.text().await.unwrap().contains("admin key"));
-    let files = client()
-        .get(daemon.url("/console/files"))
-        .header("cookie", &cookie)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let files = page(&daemon, "/console/files", &cookie).await;
     assert!(!files.contains("enctype=\"multipart/form-data\""));
     // Uploads without an admin session are refused before the body is read.
     let form = reqwest::multipart::Form::new().part(
@@ -201,13 +200,13 @@ async fn admin_actions_are_hidden_from_readers_and_refused_to_them() {
         .unwrap();
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
     // Logged out, the session no longer works.
-    client()
-        .post(daemon.url("/console/logout"))
-        .header("cookie", &cookie)
-        .form(&[("csrf", token.as_str())])
-        .send()
-        .await
-        .unwrap();
+    post(
+        &daemon,
+        "/console/logout",
+        &cookie,
+        &[("csrf", token.as_str())],
+    )
+    .await;
     let response = client()
         .get(daemon.url("/"))
         .header("cookie", &cookie)

@@ -75,14 +75,26 @@ async fn choose(browser: &Browser, id: &str, value: &str) {
 }
 
 async fn submit(browser: &Browser, label: &str) {
+    click(
+        browser,
+        By::XPath(format!("//button[normalize-space(.)='{label}']")),
+    )
+    .await;
+}
+
+async fn click(browser: &Browser, by: By) {
     browser
         .driver
-        .find(By::XPath(format!("//button[normalize-space(.)='{label}']")))
+        .find(by)
         .await
         .unwrap()
         .click()
         .await
         .unwrap();
+}
+
+async fn count(browser: &Browser, css: &str) -> usize {
+    browser.driver.find_all(By::Css(css)).await.unwrap().len()
 }
 
 async fn href(browser: &Browser, by: By) -> String {
@@ -164,14 +176,7 @@ async fn the_console_works_in_a_real_browser() {
     wait_for_text(&browser, "Sync done").await;
 
     // Translations: search, filter by locale and problems.
-    browser
-        .driver
-        .find(By::LinkText("Translations"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&browser, By::LinkText("Translations")).await;
     wait_for_text(&browser, "key(s)").await;
     fill(&browser, "q", "zapisz").await;
     submit(&browser, "Search").await;
@@ -193,14 +198,7 @@ async fn the_console_works_in_a_real_browser() {
     assert_eq!(missing.len(), 1);
 
     // Preview: the exact /translations URL, its answer, and a download of it.
-    browser
-        .driver
-        .find(By::LinkText("Preview"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&browser, By::LinkText("Preview")).await;
     fill(&browser, "filters", "pl_PL.COMMON").await;
     choose(&browser, "format", "android").await;
     submit(&browser, "Preview").await;
@@ -223,14 +221,7 @@ async fn the_console_works_in_a_real_browser() {
         .await
         .unwrap();
     assert_eq!(shown.trim(), served.trim());
-    browser
-        .driver
-        .find(By::LinkText("Download"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&browser, By::LinkText("Download")).await;
     let saved = wait_for_file(&downloads, "translations.xml").await;
     assert_eq!(std::fs::read_to_string(saved).unwrap(), served);
 
@@ -240,68 +231,24 @@ async fn the_console_works_in_a_real_browser() {
     wait_for_text(&browser, "xx_XX").await;
 
     // Files: paging, search, a record and its download through the signed URL.
-    browser
-        .driver
-        .find(By::LinkText("Files"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&browser, By::LinkText("Files")).await;
     let text = wait_for_text(&browser, "41 record(s), page 1 of 2").await;
     assert!(text.contains("Upload"), "{text}");
-    assert_eq!(
-        browser
-            .driver
-            .find_all(By::Css("tbody tr"))
-            .await
-            .unwrap()
-            .len(),
-        25
-    );
+    assert_eq!(count(&browser, "tbody tr").await, 25);
     browser.screenshot(&shots, "files").await;
-    browser
-        .driver
-        .find(By::LinkText("Next page"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&browser, By::LinkText("Next page")).await;
     wait_for_text(&browser, "page 2 of 2").await;
-    assert_eq!(
-        browser
-            .driver
-            .find_all(By::Css("tbody tr"))
-            .await
-            .unwrap()
-            .len(),
-        16
-    );
+    assert_eq!(count(&browser, "tbody tr").await, 16);
     fill(&browser, "fileName", "hello").await;
     submit(&browser, "Find").await;
     wait_for_text(&browser, "1 record(s)").await;
-    browser
-        .driver
-        .find(By::LinkText("hello.txt"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&browser, By::LinkText("hello.txt")).await;
     let text = wait_for_text(&browser, "a first file").await;
     assert!(text.contains("signed URL"), "{text}");
     browser.screenshot(&shots, "file").await;
     let link = href(&browser, By::Id("download")).await;
     assert!(link.contains("X-Amz-Signature="), "{link}");
-    browser
-        .driver
-        .find(By::Id("download"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&browser, By::Id("download")).await;
     let saved = wait_for_file(&downloads, "hello.txt").await;
     assert_eq!(
         std::fs::read_to_string(saved).unwrap(),
