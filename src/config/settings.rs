@@ -416,6 +416,30 @@ mod tests {
     }
 
     #[test]
+    fn the_daemon_reads_the_example_only_while_no_spreadsheet_is_configured() {
+        let mut service = Service {
+            client_id: String::new(),
+            client_secret: Secret::default(),
+            refresh_token: Secret::default(),
+            spreadsheet_id: String::new(),
+            spreadsheet_name: String::new(),
+            redirect_uri: String::new(),
+        };
+        assert_eq!(
+            SheetSource::Google.for_daemon(&service),
+            SheetSource::Example
+        );
+        let local = SheetSource::LocalFile(PathBuf::from("/s.csv"));
+        assert_eq!(local.for_daemon(&service), local);
+        service.spreadsheet_id = "1abc".into();
+        assert_eq!(
+            SheetSource::Google.for_daemon(&service),
+            SheetSource::Google
+        );
+        assert_eq!(SheetSource::Example.kind(), "example");
+    }
+
+    #[test]
     fn an_endpoint_needs_both_credentials_named_in_the_error() {
         let endpoint = Some("http://127.0.0.1:9000");
         assert_eq!(signing(endpoint, "AKIA1", "secret").check(), Ok(()));
