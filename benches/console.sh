@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Console pages at scale, against a release build on loopback: 1,000,000 file records and
 # a 50,000-key x 20-locale sheet. For each page: its weight (the HTML is the whole page:
-# the console loads no other asset) and the server time (first byte minus request sent,
-# median and 90th percentile of RUNS requests after one warm-up), measured with curl.
+# the console loads no other asset) and the server time (first byte minus request sent):
+# of the first request (cold caches), then the median and 90th percentile of RUNS more,
+# measured with curl.
 #
 #   benches/console.sh                 # RUNS=20
 #   RECORDS=100000 benches/console.sh  # a smaller catalogue
@@ -50,26 +51,28 @@ for _ in $(seq 200); do curl -sf "$BASE/health" >/dev/null && break; sleep 0.1; 
 KEY=$(curl -s "$BASE/files?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["key"])')
 ENCODED_KEY=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$KEY")
 
-# Prints "| page | KB | median ms | p90 ms |" for one path (shown as $2 when given).
+# Prints "| page | KB | first ms | median ms | p90 ms |" for one path (shown as $2 when
+# given).
 measure() {
-  local path=$1 label=${2:-$1} times=()
-  curl -s -o /dev/null "$BASE$path"
-  local size
+  local path=$1 label=${2:-$1} times=() first size
+  # The first request fills the caches (file records, renditions).
+  first=$(curl -s -o /dev/null -w '%{time_starttransfer} %{time_pretransfer}' "$BASE$path")
   size=$(curl -s -o /dev/null -w '%{size_download}' "$BASE$path")
   for _ in $(seq "$RUNS"); do
     times+=("$(curl -s -o /dev/null -w '%{time_starttransfer} %{time_pretransfer}' "$BASE$path")")
   done
   printf '%s\n' "${times[@]}" | python3 -c '
 import sys
-path, size = sys.argv[1], int(sys.argv[2])
+path, size, first = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
 ms = sorted((float(a) - float(b)) * 1000 for a, b in (l.split() for l in sys.stdin))
 p = lambda q: ms[min(len(ms) - 1, int(q * len(ms)))]
-print(f"| `{path}` | {size / 1024:.1f} | {p(0.5):.1f} | {p(0.9):.1f} |")
-' "$label" "$size"
+cold = (float(first[0]) - float(first[1])) * 1000
+print(f"| `{path}` | {size / 1024:.1f} | {cold:.2f} | {p(0.5):.2f} | {p(0.9):.2f} |")
+' "$label" "$size" "$first"
 }
 
-echo "| page | weight (KB) | server time, median (ms) | p90 (ms) |"
-echo "|---|---:|---:|---:|"
+echo "| page | weight (KB) | first request (ms) | server time, median (ms) | p90 (ms) |"
+echo "|---|---:|---:|---:|---:|"
 for path in \
   "/" \
   "/console/translations" \

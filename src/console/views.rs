@@ -262,34 +262,26 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
         {
             continue;
         }
-        let base_text = base
-            .and_then(|b| entry.texts.get(b))
-            .and_then(Option::as_deref);
-        let cell = |i: usize| {
-            let text = entry.texts.get(i).cloned().flatten();
-            let missing = text.is_none() && base_text.is_some();
-            let mismatch = match (&text, base_text) {
-                (Some(t), Some(b)) => placeholders(t) != placeholders(b),
-                _ => false,
-            };
-            Cell {
-                locale: doc.locales[i].clone(),
-                text,
-                missing,
-                mismatch,
-            }
+        // Cheap checks first, on borrowed texts: most entries of a big sheet are skipped.
+        let text = |i: usize| entry.texts.get(i).and_then(Option::as_deref);
+        let base_text = base.and_then(text);
+        let base_marks = std::cell::OnceCell::new();
+        let missing = |i: usize| text(i).is_none() && base_text.is_some();
+        let mismatch = |i: usize| match (text(i), base_text) {
+            (Some(t), Some(b)) => placeholders(t) != *base_marks.get_or_init(|| placeholders(b)),
+            _ => false,
         };
         let wanted = match search.problems {
             Problems::All => true,
-            Problems::Missing => shown.iter().any(|&i| cell(i).missing),
-            Problems::Placeholders => shown.iter().any(|&i| cell(i).mismatch),
+            Problems::Missing => shown.iter().any(|&i| missing(i)),
+            Problems::Placeholders => shown.iter().any(|&i| mismatch(i)),
         };
         if !wanted {
             continue;
         }
-        let key = entry.path.join(".");
         if !needle.is_empty()
-            && !contains_folded(&key, &needle)
+            && !entry.path.iter().any(|p| contains_folded(p, &needle))
+            && !(needle.contains('.') && contains_folded(&entry.path.join("."), &needle))
             && !entry
                 .texts
                 .iter()
@@ -300,10 +292,18 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
         }
         if total >= first && rows.len() < ROWS_PER_PAGE {
             rows.push(Row {
-                key,
+                key: entry.path.join("."),
                 tags: entry.tags.clone(),
                 comment: entry.comment.clone(),
-                cells: shown.iter().map(|&i| cell(i)).collect(),
+                cells: shown
+                    .iter()
+                    .map(|&i| Cell {
+                        locale: doc.locales[i].clone(),
+                        text: text(i).map(str::to_owned),
+                        missing: missing(i),
+                        mismatch: mismatch(i),
+                    })
+                    .collect(),
             });
         }
         total += 1;
@@ -327,9 +327,10 @@ fn contains_folded(text: &str, needle: &str) -> bool {
     }
 }
 
-/// The placeholders of a text, sorted: `{name}` / `{name:type}` and printf-style `%s`,
-/// `%d`, `%1$s`, `%@` (a literal `%%` is not one).
-pub fn placeholders(text: &str) -> Vec<String> {
+/// The placeholders of a text, sorted: the name of `{name}` / `{name:type}`, and printf-style
+/// `%s`, `%d`, `%1$s`, `%@` whole (a literal `%%` is not one). Borrowed from the text: the
+/// search compares them for every text of a sheet.
+pub fn placeholders(text: &str) -> Vec<&str> {
     let mut found = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -342,7 +343,7 @@ pub fn placeholders(text: &str) -> Vec<String> {
                     if !name.is_empty()
                         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
                     {
-                        found.push(format!("{{{name}}}"));
+                        found.push(name);
                     }
                     i += end + 2;
                     continue;
@@ -361,7 +362,7 @@ pub fn placeholders(text: &str) -> Vec<String> {
                 if let Some(&conv) = rest.get(digits)
                     && b"sdif@lu".contains(&conv)
                 {
-                    found.push(text[i..i + 2 + digits].to_owned());
+                    found.push(&text[i..i + 2 + digits]);
                     i += 2 + digits;
                     continue;
                 }
@@ -370,7 +371,7 @@ pub fn placeholders(text: &str) -> Vec<String> {
         }
         i += 1;
     }
-    found.sort();
+    found.sort_unstable();
     found
 }
 
@@ -510,9 +511,9 @@ mod tests {
     fn placeholders_of_both_styles_are_found() {
         assert_eq!(
             placeholders("Hi {name}, %1$s and %d, 100%%"),
-            ["%1$s", "%d", "{name}"]
+            ["%1$s", "%d", "name"]
         );
-        assert_eq!(placeholders("{count:int} {{x"), ["{count}"]);
+        assert_eq!(placeholders("{count:int} {{x"), ["count"]);
         assert!(placeholders("plain").is_empty());
     }
 }
