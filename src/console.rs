@@ -85,7 +85,11 @@ impl Console {
         html(status, &page).unwrap_or_else(ApiError::into_response)
     }
 
-    fn overview(&self, viewer: &Viewer, params: &[(String, String)]) -> Result<Response, ApiError> {
+    async fn overview(
+        &self,
+        viewer: &Viewer,
+        params: &[(String, String)],
+    ) -> Result<Response, ApiError> {
         let synced = !only(params, &["synced"])?.is_empty();
         let settings = self.state.config.settings();
         let status = self.state.producer.status();
@@ -116,18 +120,24 @@ impl Console {
             Some(e) => format!("Sync failed: {e}"),
         });
         let (bars, findings) = match &live {
+            // A pass over every text of the sheet: off the async threads.
             Some(live) => {
-                let doc = &live.stored.document;
-                let base = crate::translations::service::base_locale(doc);
+                let (live, settings) = (live.clone(), settings.clone());
                 let chosen = if source == "example" {
                     SheetSource::Example
                 } else {
                     settings.producer.source.clone()
                 };
-                (
-                    views::completeness(doc, base),
-                    views::findings(&doc.warnings, &chosen, &settings.service.spreadsheet_id),
-                )
+                tokio::task::spawn_blocking(move || {
+                    let doc = &live.stored.document;
+                    let base = crate::translations::service::base_locale(doc);
+                    (
+                        views::completeness(doc, base),
+                        views::findings(&doc.warnings, &chosen, &settings.service.spreadsheet_id),
+                    )
+                })
+                .await
+                .map_err(|e| ApiError::Internal(format!("the overview task stopped: {e}")))?
             }
             None => (Vec::new(), Vec::new()),
         };
@@ -710,7 +720,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                         return to_login(route.path, &raw);
                     }
                     let answer = match route.path {
-                        "/" => console.overview(&viewer, &params),
+                        "/" => console.overview(&viewer, &params).await,
                         "/console/translations" => console.translations(&viewer, &params).await,
                         "/console/preview" => console.preview(&viewer, &params).await,
                         "/console/files" => console.files(&viewer, &params).await,
