@@ -279,15 +279,7 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
         if !wanted {
             continue;
         }
-        if !needle.is_empty()
-            && !entry.path.iter().any(|p| contains_folded(p, &needle))
-            && !(needle.contains('.') && contains_folded(&entry.path.join("."), &needle))
-            && !entry
-                .texts
-                .iter()
-                .flatten()
-                .any(|t| contains_folded(t, &needle))
-        {
+        if !needle.is_empty() && !holds(entry, &needle) {
             continue;
         }
         if total >= first && rows.len() < ROWS_PER_PAGE {
@@ -313,6 +305,18 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
         total,
         pages: total.div_ceil(ROWS_PER_PAGE).max(1),
     })
+}
+
+/// Whether a key (a segment, or the dotted path when the needle has a dot) or a text of
+/// any locale holds `needle` (lower-cased), ignoring case.
+fn holds(entry: &crate::translations::model::Entry, needle: &str) -> bool {
+    entry.path.iter().any(|p| contains_folded(p, needle))
+        || (needle.contains('.') && contains_folded(&entry.path.join("."), needle))
+        || entry
+            .texts
+            .iter()
+            .flatten()
+            .any(|t| contains_folded(t, needle))
 }
 
 /// Whether `text` holds `needle` (already lower-cased), ignoring case.
