@@ -107,11 +107,13 @@ impl Console {
                 },
             )
         };
-        let source = self.state.producer.source_kind();
-        let source_label = match (&settings.producer.source, source) {
-            (_, "example") => crate::sheets::example::EXAMPLE_NAME.to_owned(),
-            (SheetSource::LocalFile(path), _) => format!("local file {}", path.display()),
-            _ => format!("Google spreadsheet {}", settings.service.spreadsheet_id),
+        let chosen = self.state.producer.chosen_source(&settings);
+        let source_label = match &chosen {
+            SheetSource::Example => crate::sheets::example::EXAMPLE_NAME.to_owned(),
+            SheetSource::LocalFile(path) => format!("local file {}", path.display()),
+            SheetSource::Google => {
+                format!("Google spreadsheet {}", settings.service.spreadsheet_id)
+            }
         };
         let notice = synced.then(|| match &status.last_error {
             None => {
@@ -123,11 +125,6 @@ impl Console {
             // A pass over every text of the sheet: off the async threads.
             Some(live) => {
                 let (live, settings) = (live.clone(), settings.clone());
-                let chosen = if source == "example" {
-                    SheetSource::Example
-                } else {
-                    settings.producer.source.clone()
-                };
                 tokio::task::spawn_blocking(move || {
                     let doc = &live.stored.document;
                     let base = crate::translations::service::base_locale(doc);

@@ -249,7 +249,7 @@ impl Producer {
 
     /// The source this producer reads: inside `depot serve` the example sheet stands in
     /// while no spreadsheet is configured (SPEC §10 "First run").
-    fn chosen_source(&self, settings: &Settings) -> SourceSetting {
+    pub fn chosen_source(&self, settings: &Settings) -> SourceSetting {
         match self.daemon.get() {
             Some(_) => settings.producer.source.for_daemon(&settings.service),
             None => settings.producer.source.clone(),
