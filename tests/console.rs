@@ -331,3 +331,43 @@ async fn the_api_routes_answer_as_before_beside_the_console() {
     let wrong = client().delete(daemon.url("/")).send().await.unwrap();
     assert_eq!(wrong.status(), 405);
 }
+
+#[tokio::test]
+async fn the_overview_lists_the_sheets_findings_by_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    // Row 3 repeats the key of row 2; row 4 has texts but no key.
+    std::fs::write(
+        dir.path().join("sheet.csv"),
+        ">>>,en,pl\nHELLO,Hello,Cześć\nHELLO,Hi,\n,orphan,sierota\nBYE,Bye,\n",
+    )
+    .unwrap();
+    let daemon = Daemon::start(dir.path(), &["--set", "producer.source=sheet.csv"], &[]).await;
+    let health = support::eventually(std::time::Duration::from_secs(10), || async {
+        let (_, health) = daemon.get_json("/health").await;
+        (health["translations"]["loaded"] == true).then_some(health)
+    })
+    .await
+    .expect("the sheet loads");
+    let warnings = health["translations"]["warnings"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(!warnings.is_empty(), "{health}");
+    let page = daemon.get("/").await.text().await.unwrap();
+    assert!(
+        page.contains(&format!("Findings ({})", warnings.len())),
+        "{page}"
+    );
+    for warning in &warnings {
+        let cell = warning["cell"].as_str().unwrap();
+        assert!(
+            page.contains(&format!("<strong>{cell}</strong>")),
+            "{cell}: {page}"
+        );
+    }
+    // A local sheet has no Google cell to link to.
+    assert!(!page.contains("docs.google.com"));
+    assert!(page.contains("local file"), "{page}");
+    // pl lacks BYE: one of the base locale's two keys.
+    assert!(page.contains("1 / 2 (50 %)"), "{page}");
+}
