@@ -6,6 +6,7 @@ mod config_cmd;
 mod files;
 mod generate;
 mod produce;
+mod progress;
 mod serve;
 
 use crate::config::{self, Loaded, Sources};
@@ -57,6 +58,12 @@ pub enum Command {
     /// Inspect the configuration.
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Print shell completions: depot completions bash > /etc/bash_completion.d/depot
+    Completions {
+        /// The shell.
+        #[arg(value_parser = ["bash", "zsh", "fish"])]
+        shell: String,
+    },
 }
 
 /// `--data-dir`, for every command that reads or writes the data folder.
@@ -115,6 +122,9 @@ pub enum FilesCommand {
     Import {
         /// The records file.
         file: PathBuf,
+        /// No progress on stderr.
+        #[arg(short, long)]
+        quiet: bool,
         #[command(flatten)]
         data: DataDirArg,
     },
@@ -123,6 +133,9 @@ pub enum FilesCommand {
     Seed {
         /// How many records.
         count: u64,
+        /// No progress on stderr.
+        #[arg(short, long)]
+        quiet: bool,
         #[command(flatten)]
         data: DataDirArg,
     },
@@ -264,12 +277,37 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 description: args.description.clone(),
             },
         ),
-        Command::Files(FilesCommand::Import { ref file, ref data }) => {
-            files::import(&sources(data.flags()), file.clone())
-        }
-        Command::Files(FilesCommand::Seed { count, ref data }) => {
-            files::seed(&sources(data.flags()), count)
-        }
+        Command::Files(FilesCommand::Import {
+            ref file,
+            quiet,
+            ref data,
+        }) => files::import(&sources(data.flags()), file.clone(), quiet),
+        Command::Files(FilesCommand::Seed {
+            count,
+            quiet,
+            ref data,
+        }) => files::seed(&sources(data.flags()), count, quiet),
+        Command::Completions { ref shell } => completions(shell),
+    }
+}
+
+/// `depot completions bash|zsh|fish`: the completion script of the whole command line.
+fn completions(shell: &str) -> Result<(), Failure> {
+    use clap::CommandFactory;
+    use clap_complete::Shell;
+    let shell = match shell {
+        "zsh" => Shell::Zsh,
+        "fish" => Shell::Fish,
+        _ => Shell::Bash,
+    };
+    // Written to a buffer first: clap_complete panics on a write error (a closed pipe).
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "depot", &mut script);
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(&script).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
     }
 }
 

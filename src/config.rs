@@ -193,7 +193,9 @@ fn resolved_path<'a>(settings: &'a Settings, key: &str) -> Option<&'a std::path:
         "google.credentials_file" => settings.google.credentials_file.as_deref()?,
         "producer.source" => match &settings.producer.source {
             settings::SheetSource::LocalFile(path) => path,
-            settings::SheetSource::Google | settings::SheetSource::Url(_) => return None,
+            settings::SheetSource::Google
+            | settings::SheetSource::Url(_)
+            | settings::SheetSource::Example => return None,
         },
         _ => return None,
     })

@@ -9,6 +9,7 @@ pub mod atomic_file;
 pub mod cli;
 pub mod compression;
 pub mod config;
+pub mod console;
 pub mod error_chain;
 pub mod files;
 pub mod hex;

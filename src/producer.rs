@@ -177,9 +177,14 @@ impl Producer {
     /// as a task of its own, so a client that hangs up does not cut a sync short.
     pub async fn sync_now(self: &Arc<Self>) -> Result<CycleReport, CycleError> {
         let this = self.clone();
-        tokio::spawn(async move { this.cycle().await })
+        let result = tokio::spawn(async move { this.cycle().await })
             .await
-            .map_err(|e| CycleError::Task(e.to_string()))?
+            .map_err(|e| CycleError::Task(e.to_string()))?;
+        match &result {
+            Ok(report) => log_success(report),
+            Err(e) => tracing::warn!(error = %e, "translations sync asked for now failed"),
+        }
+        result
     }
 
     /// When producers share a lease (a shared store), for `/health`: `held`, `standby`
@@ -286,9 +291,25 @@ impl Producer {
             .map(|s| s.url.clone())
     }
 
+    /// The source this producer reads: inside `depot serve` the example sheet stands in
+    /// while no spreadsheet is configured (SPEC §10 "First run").
+    pub fn chosen_source(&self, settings: &Settings) -> SourceSetting {
+        match self.daemon.get() {
+            Some(_) => settings.producer.source.for_daemon(&settings.service),
+            None => settings.producer.source.clone(),
+        }
+    }
+
+    /// The kind of source read now (`google`, `local`, `example`), for `/health` and the
+    /// console.
+    pub fn source_kind(&self) -> &'static str {
+        self.chosen_source(&self.config.settings()).kind()
+    }
+
     fn source(&self, settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceError> {
+        let chosen = self.chosen_source(settings);
         let key = (
-            settings.producer.source.clone(),
+            chosen.clone(),
             settings.google.clone(),
             settings.service.clone(),
         );
@@ -298,7 +319,18 @@ impl Producer {
         {
             return Ok(source.clone());
         }
-        let source = source_for(settings)?;
+        let source = if chosen == settings.producer.source {
+            source_for(settings)?
+        } else {
+            tracing::info!(
+                source = crate::sheets::example::EXAMPLE_NAME,
+                "no spreadsheet is configured: serving the example sheet; set SERVICE_SPREADSHEET_ID \
+                 (with the other SERVICE_* values) or producer.source to serve your own"
+            );
+            let mut settings = settings.clone();
+            settings.producer.source = chosen;
+            source_for(&settings)?
+        };
         *cached = Some((key, source.clone()));
         Ok(source)
     }

@@ -2,6 +2,7 @@
 //! texts as displayed, trailing empty cells dropped, as the Sheets API `values.get` returns.
 
 pub mod consent;
+pub mod example;
 pub mod google;
 pub mod local;
 pub mod service_account;
@@ -71,6 +72,7 @@ pub fn source_for(settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceErr
         SourceSetting::Url(address) => {
             Arc::new(url::UrlSheet::new(address, settings.google.timeout_secs)?)
         }
+        SourceSetting::Example => Arc::new(example::ExampleSheet),
     })
 }
 

@@ -264,6 +264,14 @@ fn get_targets(key: &str, object: &str) -> Vec<String> {
         "/oauth2callback".into(),
         object.into(),
         "/no/such/route".into(),
+        // The console's pages ("/" shows ages in seconds, so its length may change
+        // between two requests; every target covers its path).
+        "/console/translations".into(),
+        "/console/translations?page=0".into(),
+        "/console/preview?format=android".into(),
+        "/console/files".into(),
+        format!("/console/file?{key}"),
+        "/console/login".into(),
     ]
 }
 

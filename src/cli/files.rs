@@ -1,6 +1,7 @@
 //! `depot files add|import|seed`: get records into the catalogue from the command line.
 //! Works next to a running daemon: SQLite (WAL) and the object store's atomic writes allow it.
 
+use super::progress::Progress;
 use super::{Failure, load_config};
 use crate::config::layers::absolute;
 use crate::config::{Settings, Sources};
@@ -62,14 +63,18 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
 }
 
 /// Loads records (JSON lines or CSV) in one transaction: all rows or none.
-pub fn import(sources: &Sources, file: PathBuf) -> Result<(), Failure> {
+pub fn import(sources: &Sources, file: PathBuf, quiet: bool) -> Result<(), Failure> {
     let settings = load_config(sources)?.settings;
     let path = absolute(file.clone());
     let runtime = super::runtime()?;
     let files = runtime.block_on(FilesDb::open_for(&settings.database))?;
+    let progress = Progress::new(quiet, "importing", None);
+    progress.step(&format!("reading {}", file.display()));
     let imported = import::read_rows(&path).and_then(|rows| {
+        progress.step(&format!("inserting {} records", rows.len()));
         import::insert_rows_with(rows, |records| runtime.block_on(files.bulk_insert(records)))
     });
+    progress.finish();
     let count = imported.map_err(|e| match e {
         // These name the file already.
         ImportError::Read { .. } | ImportError::NotUtf8 { .. } | ImportError::Repo(_) => {
@@ -82,12 +87,23 @@ pub fn import(sources: &Sources, file: PathBuf) -> Result<(), Failure> {
 }
 
 /// Adds `count` generated records (benchmarks and load tests).
-pub fn seed(sources: &Sources, count: u64) -> Result<(), Failure> {
+pub fn seed(sources: &Sources, count: u64, quiet: bool) -> Result<(), Failure> {
     let settings = load_config(sources)?.settings;
+    let progress = Progress::new(quiet, "seeding records", Some(count));
     if !settings.database.url.is_empty() {
-        return seed_postgres(&settings, count);
+        return seed_postgres(&settings, count, &progress);
     }
-    let report = seed::seed(&settings.database.path, count)?;
+    let report = seed::seed_with_progress(
+        &settings.database.path,
+        count,
+        seed::clock_seed(),
+        &|step| match step {
+            seed::Step::Inserted(n) => progress.add(n),
+            seed::Step::Indexing => progress.step("indexing"),
+        },
+    );
+    progress.finish();
+    let report = report?;
     println!(
         "seeded {} records in {:.1} s into {}",
         report.inserted,
@@ -101,7 +117,7 @@ pub fn seed(sources: &Sources, count: u64) -> Result<(), Failure> {
 const SEED_BATCH: usize = 50_000;
 
 /// PostgreSQL is seeded through the repository's COPY path, a batch at a time.
-fn seed_postgres(settings: &Settings, count: u64) -> Result<(), Failure> {
+fn seed_postgres(settings: &Settings, count: u64, progress: &Progress) -> Result<(), Failure> {
     let started = std::time::Instant::now();
     let runtime = super::runtime()?;
     let files = runtime.block_on(FilesDb::open_for(&settings.database))?;
@@ -109,8 +125,11 @@ fn seed_postgres(settings: &Settings, count: u64) -> Result<(), Failure> {
     let mut inserted = 0;
     while records.peek().is_some() {
         let batch: Vec<_> = records.by_ref().take(SEED_BATCH).collect();
-        inserted += runtime.block_on(files.bulk_insert(batch))?;
+        let n = runtime.block_on(files.bulk_insert(batch))?;
+        progress.add(n as u64);
+        inserted += n;
     }
+    progress.finish();
     println!(
         "seeded {inserted} records in {:.1} s into PostgreSQL (database.url)",
         started.elapsed().as_secs_f64()

@@ -5,6 +5,7 @@
 //! `--format` may name several formats: one fetch and one conversion serve all of them,
 //! and the files of every format are rendered and written on all cores.
 
+use super::progress::Progress;
 use super::{Failure, load_config};
 use crate::config::Sources;
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
@@ -162,8 +163,13 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
         .collect::<Result<Vec<_>, _>>()?;
     let settings = load_config(&sources)?.settings;
     let runtime = super::runtime()?;
-    let grid = runtime.block_on(fetch(&settings, &sources))?;
-    let doc = crate::producer::convert(grid)?;
+    let progress = Progress::new(args.quiet, "generate", None);
+    progress.step("reading the sheet");
+    let grid = runtime.block_on(fetch(&settings, &sources));
+    progress.step("converting the sheet");
+    let doc = grid.and_then(|grid| Ok(crate::producer::convert(grid)?));
+    progress.finish();
+    let doc = doc?;
     let say = |line: String| {
         if !args.quiet {
             eprintln!("{line}");
@@ -256,6 +262,7 @@ fn write_files(
     };
     // After a failure the files not started yet are skipped (`None`): the run fails anyway.
     let failed = AtomicBool::new(false);
+    let progress = Progress::new(args.quiet, "writing files", Some(jobs.len() as u64));
     let staged = crate::parallel::map(threads, jobs, |job| -> Result<_, Failure> {
         if failed.load(Ordering::Relaxed) {
             return Ok(None);
@@ -269,8 +276,10 @@ fn write_files(
         if outcome.is_err() {
             failed.store(true, Ordering::Relaxed);
         }
+        progress.add(1);
         outcome
     });
+    progress.finish();
     let mut files = Vec::with_capacity(jobs.len());
     let mut warnings = Vec::new();
     let mut failure = None;

@@ -169,7 +169,7 @@ pub const KEYS: &[Key] = &[
     key("producer.interval_secs", "DEPOT_PRODUCER_INTERVAL_SECS", "300", Kind::Integer { min: 1, max: 86_400 })
         .doc("seconds between the end of one sync and the start of the next"),
     key("producer.source", "DEPOT_PRODUCER_SOURCE", "google", Kind::NonEmpty)
-        .doc("\"google\", the path of a local .csv/.xlsx/.ods sheet, or an http(s):// URL of a CSV (a sheet published to the web)"),
+        .doc("\"google\", \"example\" (the sheet built into depot; also what `depot serve` reads while no spreadsheet is configured), the path of a local .csv/.xlsx/.ods sheet, or an http(s):// URL of a CSV (a sheet published to the web)"),
     key("producer.lease_secs", "DEPOT_PRODUCER_LEASE_SECS", "15", Kind::Integer { min: 2, max: 3600 })
         .doc("with storage \"redis\": lifetime of the producer lease that lets one node at a time sync; a node that dies is replaced after at most this long"),
     key("google.token_url", "DEPOT_GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token", Kind::Url { optional: false })

@@ -197,6 +197,32 @@ pub enum SheetSource {
     LocalFile(PathBuf),
     /// A CSV at an `http(s)://` URL (a sheet published to the web).
     Url(String),
+    /// The example sheet built into the binary (`examples/translations.csv`): chosen by
+    /// `producer.source = "example"`, and by `depot serve` on a first run (SPEC §10).
+    Example,
+}
+
+impl SheetSource {
+    /// The source `depot serve` reads: the configured one, or the example sheet when no
+    /// spreadsheet is configured at all (`google` without `SERVICE_SPREADSHEET_ID`), so the
+    /// first command shows translations at once. Other commands keep the configured source
+    /// (and its "set SERVICE_SPREADSHEET_ID" error).
+    pub fn for_daemon(&self, service: &Service) -> SheetSource {
+        match self {
+            SheetSource::Google if service.spreadsheet_id.is_empty() => SheetSource::Example,
+            other => other.clone(),
+        }
+    }
+
+    /// How `/health` and the console name it: `google`, `local`, `url` or `example`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SheetSource::Google => "google",
+            SheetSource::LocalFile(_) => "local",
+            SheetSource::Example => "example",
+            SheetSource::Url(_) => "url",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -385,6 +411,7 @@ impl Settings {
                 source: match text("producer.source") {
                     s if s == "google" => SheetSource::Google,
                     s if is_web_url(&s) => SheetSource::Url(s),
+                    s if s == "example" => SheetSource::Example,
                     s => SheetSource::LocalFile(path(s)),
                 },
                 lease_secs: int("producer.lease_secs"),
@@ -446,6 +473,30 @@ mod tests {
             expires_secs: 900,
             public_url: None,
         }
+    }
+
+    #[test]
+    fn the_daemon_reads_the_example_only_while_no_spreadsheet_is_configured() {
+        let mut service = Service {
+            client_id: String::new(),
+            client_secret: Secret::default(),
+            refresh_token: Secret::default(),
+            spreadsheet_id: String::new(),
+            spreadsheet_name: String::new(),
+            redirect_uri: String::new(),
+        };
+        assert_eq!(
+            SheetSource::Google.for_daemon(&service),
+            SheetSource::Example
+        );
+        let local = SheetSource::LocalFile(PathBuf::from("/s.csv"));
+        assert_eq!(local.for_daemon(&service), local);
+        service.spreadsheet_id = "1abc".into();
+        assert_eq!(
+            SheetSource::Google.for_daemon(&service),
+            SheetSource::Google
+        );
+        assert_eq!(SheetSource::Example.kind(), "example");
     }
 
     #[test]

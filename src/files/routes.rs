@@ -94,23 +94,34 @@ pub async fn get_file(
             "this file record is private: send 'Authorization: Bearer <api key>'".into(),
         ));
     }
-    let disposition = download.then(|| download::attachment(&record.file_name));
-    let overrides: Vec<(&str, &str)> = disposition
-        .iter()
-        .map(|d| ("response-content-disposition", d.as_str()))
-        .collect();
-    let signed_url = signer.presign_get_with(
-        &record.bucket,
-        &record.key,
-        settings.signing.expires_secs,
-        chrono::Utc::now(),
-        &overrides,
-    )?;
+    let signed_url = signed_url(&record, &settings, &signer, download)?;
     Ok(warp::reply::json(&SignedRecord {
         record: &record,
         signed_url,
     })
     .into_response())
+}
+
+/// The presigned GET URL of a record's content; with `download`, it also signs an
+/// attachment disposition with the record's file name (also the console's download link).
+pub fn signed_url(
+    record: &FileRecord,
+    settings: &Settings,
+    signer: &Signer,
+    download: bool,
+) -> Result<String, ApiError> {
+    let disposition = download.then(|| download::attachment(&record.file_name));
+    let overrides: Vec<(&str, &str)> = disposition
+        .iter()
+        .map(|d| ("response-content-disposition", d.as_str()))
+        .collect();
+    Ok(signer.presign_get_with(
+        &record.bucket,
+        &record.key,
+        settings.signing.expires_secs,
+        chrono::Utc::now(),
+        &overrides,
+    )?)
 }
 
 pub async fn create_file(
@@ -123,7 +134,7 @@ pub async fn create_file(
     auth::require_admin(&headers, &settings.auth)?;
     // Refused before the body is read.
     let uploads = Uploads::new(files, objects, &settings.signing, &settings.server.data_dir)?;
-    let (upload, content) = read_form(form, &uploads).await?;
+    let (upload, content, _) = read_form(form, &uploads, &[]).await?;
     let record = uploads
         .store(upload.into_record()?, Content::Spooled(content))
         .await?;
@@ -147,11 +158,13 @@ pub async fn delete_file(
     Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
 }
 
-/// The upload's fields, and its content spooled to disk as it arrives.
-async fn read_form(
+/// The upload's fields, and its content spooled to disk as it arrives; text fields named
+/// in `extra` (the console's `csrf`) are handed back instead of refused.
+pub(crate) async fn read_form(
     form: warp::multipart::FormData,
     uploads: &Uploads,
-) -> Result<(Upload, Spooled), ApiError> {
+    extra: &[&str],
+) -> Result<(Upload, Spooled, Vec<(String, String)>), ApiError> {
     let bad = |m: String| ApiError::BadRequest(m);
     let mut parts = form;
     let mut file: Option<(String, Spooled, Option<String>)> = None;
@@ -159,6 +172,7 @@ async fn read_form(
     let mut permission = None;
     let mut description = None;
     let mut status = None;
+    let mut extras = Vec::new();
     while let Some(part) = parts
         .try_next()
         .await
@@ -214,6 +228,7 @@ async fn read_form(
                         .map_err(|_| bad(format!("status must be an integer, got '{value}'")))?,
                 );
             }
+            other if extra.contains(&other) => extras.push((name.clone(), text()?)),
             other => {
                 return Err(bad(format!(
                     "unknown form field '{other}'; allowed: file, bucket, permission, description, status"
@@ -231,7 +246,7 @@ async fn read_form(
         description: description.unwrap_or_default(),
         status: status.unwrap_or(0),
     };
-    Ok((upload, content))
+    Ok((upload, content, extras))
 }
 
 /// A text field's bytes, at most `FIELD_LIMIT` of them (only the file part may be large).

@@ -31,9 +31,31 @@ pub fn seed(path: &Path, n: u64) -> Result<SeedReport, RepoError> {
 
 /// Same records for the same `rng_seed` (and day): for benches that cache their database.
 pub fn seed_with(path: &Path, n: u64, rng_seed: u64) -> Result<SeedReport, RepoError> {
+    seed_with_progress(path, n, rng_seed, &|_| {})
+}
+
+/// Where a seeding is, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// This many more records were inserted.
+    Inserted(u64),
+    /// Every record is in; the indexes are being built.
+    Indexing,
+}
+
+/// Records inserted between two progress reports.
+const PROGRESS_EVERY: u64 = 10_000;
+
+/// `seed_with`, telling `progress` how it goes.
+pub fn seed_with_progress(
+    path: &Path,
+    n: u64,
+    rng_seed: u64,
+    progress: &dyn Fn(Step),
+) -> Result<SeedReport, RepoError> {
     let started = Instant::now();
     let mut repo = FilesRepo::open(path)?;
-    bulk_load(&mut repo, n, rng_seed)?;
+    bulk_load(&mut repo, n, rng_seed, progress)?;
     Ok(SeedReport {
         inserted: n,
         elapsed: started.elapsed(),
@@ -66,7 +88,12 @@ pub fn fake_records(n: u64, rng_seed: u64) -> impl Iterator<Item = NewFileRecord
     })
 }
 
-fn bulk_load(repo: &mut FilesRepo, n: u64, rng_seed: u64) -> Result<(), RepoError> {
+fn bulk_load(
+    repo: &mut FilesRepo,
+    n: u64,
+    rng_seed: u64,
+    progress: &dyn Fn(Step),
+) -> Result<(), RepoError> {
     let conn = repo.connection_mut();
     let op = "seeding file records";
     let db = RepoError::db;
@@ -102,7 +129,8 @@ fn bulk_load(repo: &mut FilesRepo, n: u64, rng_seed: u64) -> Result<(), RepoErro
             .map_err(db(op))?;
         let mut fake = Faker::new(rng_seed, Utc::now().timestamp_millis(), n);
         let mut buf = FakeRecord::default();
-        for _ in 0..n {
+        let mut reported = 0;
+        for i in 1..=n {
             fake.next_record(&mut buf);
             insert
                 .execute(params![
@@ -116,8 +144,13 @@ fn bulk_load(repo: &mut FilesRepo, n: u64, rng_seed: u64) -> Result<(), RepoErro
                     buf.created_at,
                 ])
                 .map_err(db(op))?;
+            if i % PROGRESS_EVERY == 0 || i == n {
+                progress(Step::Inserted(i - reported));
+                reported = i;
+            }
         }
     }
+    progress(Step::Indexing);
     tx.execute(
         "UPDATE file_counts SET n = n + (SELECT count(*) FROM files
             WHERE id >= ?1 AND files.permission = file_counts.permission)",

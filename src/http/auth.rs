@@ -50,12 +50,18 @@ pub fn access(headers: &HeaderMap, auth: &Auth) -> Result<Access, ApiError> {
             Access::Anonymous
         });
     };
+    key_access(key, auth).ok_or_else(|| ApiError::Unauthorized("the API key is not valid".into()))
+}
+
+/// What a presented key may do: `Admin` for an admin key, `Reader` for an API key, `None`
+/// for an unknown one (also the console's login).
+pub fn key_access(key: &str, auth: &Auth) -> Option<Access> {
     if matches_any(key, &auth.admin_keys) {
-        Ok(Access::Admin)
+        Some(Access::Admin)
     } else if matches_any(key, &auth.api_keys) {
-        Ok(Access::Reader)
+        Some(Access::Reader)
     } else {
-        Err(ApiError::Unauthorized("the API key is not valid".into()))
+        None
     }
 }
 

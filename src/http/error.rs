@@ -72,15 +72,20 @@ impl ApiError {
         }
     }
 
-    pub fn into_response(self) -> Response {
-        let status = self.status();
-        let message = match &self {
+    /// The message a client may see; an internal error is logged and answered generically.
+    pub fn public_message(&self) -> String {
+        match self {
             ApiError::Internal(detail) => {
                 tracing::error!(%detail, "internal error");
                 "internal error; the server log has the details".to_owned()
             }
             other => other.to_string(),
-        };
+        }
+    }
+
+    pub fn into_response(self) -> Response {
+        let status = self.status();
+        let message = self.public_message();
         let body = ErrorBody {
             status_code: status.as_u16(),
             error: status.canonical_reason().unwrap_or("Error"),

@@ -520,6 +520,140 @@ pub const OBJECT_HEAD: Route = Route {
     )
 };
 
+const PAGE_RESPONSES: &[Reply] = &[
+    reply(
+        200,
+        "an HTML page of the console",
+        Content::Text("text/html"),
+    ),
+    reply(
+        303,
+        "a redirect: to the login form, or after a form was handled",
+        Content::Empty,
+    ),
+    reply(
+        400,
+        "a bad query parameter or form field (HTML page naming it)",
+        Content::Text("text/html"),
+    ),
+    reply(
+        401,
+        "no session, or a wrong key at login (HTML page)",
+        Content::Text("text/html"),
+    ),
+    reply(
+        403,
+        "a missing or wrong CSRF token, or not an admin session (HTML page)",
+        Content::Text("text/html"),
+    ),
+];
+
+const fn page(method: &'static str, path: &'static str, summary: &'static str) -> Route {
+    Route {
+        responses: PAGE_RESPONSES,
+        ..route(method, path, summary)
+    }
+}
+
+/// The console (SPEC §10): HTML pages for people, behind a login when API keys exist.
+pub const CONSOLE_OVERVIEW: Route = page(
+    "GET",
+    "/",
+    "Console: sync state, completeness per locale, findings, sync now",
+);
+pub const CONSOLE_TRANSLATIONS: Route = Route {
+    params: &[
+        query(
+            "q",
+            "text looked for in keys and every locale's texts",
+            Schema::Text,
+        ),
+        query(
+            "locale",
+            "show this locale beside the base locale",
+            Schema::Text,
+        ),
+        query("section", "keys under this section path", Schema::Text),
+        query("tag", "keys carrying this tag", Schema::Text),
+        query("show", "all, missing or placeholders", Schema::Text),
+        query(
+            "page",
+            "page number, default 1",
+            Schema::Integer { minimum: 1 },
+        ),
+    ],
+    ..page(
+        "GET",
+        "/console/translations",
+        "Console: search the translations",
+    )
+};
+pub const CONSOLE_PREVIEW: Route = Route {
+    params: &[
+        query(
+            "filters",
+            "filters, comma-separated (as filters[] of /translations)",
+            Schema::Text,
+        ),
+        query(
+            "format",
+            "output format, json by default",
+            Schema::Enum(format_names),
+        ),
+    ],
+    ..page(
+        "GET",
+        "/console/preview",
+        "Console: preview a /translations answer and its URL",
+    )
+};
+pub const CONSOLE_FILES: Route = Route {
+    params: &[
+        query(
+            "fileName",
+            "case-insensitive substring of the file name",
+            Schema::Text,
+        ),
+        query(
+            "permission",
+            "public or private",
+            Schema::Enum(permission_names),
+        ),
+        query(
+            "page",
+            "page number, default 1",
+            Schema::Integer { minimum: 1 },
+        ),
+    ],
+    ..page("GET", "/console/files", "Console: the file catalogue")
+};
+pub const CONSOLE_FILE: Route = Route {
+    params: &[KEY_PARAM],
+    ..page(
+        "GET",
+        "/console/file",
+        "Console: one file record and its download",
+    )
+};
+pub const CONSOLE_LOGIN_FORM: Route = page("GET", "/console/login", "Console: the login form");
+pub const CONSOLE_LOGIN: Route = page(
+    "POST",
+    "/console/login",
+    "Console: log in with an API key (form field key); sets the session cookie",
+);
+pub const CONSOLE_LOGOUT: Route = page("POST", "/console/logout", "Console: log out (CSRF token)");
+// The console's writes take the admin session's cookie, not a bearer key.
+pub const CONSOLE_SYNC: Route = page(
+    "POST",
+    "/console/sync",
+    "Console: sync the translations now (admin session, CSRF token)",
+);
+pub const CONSOLE_UPLOAD: Route = page(
+    "POST",
+    "/console/upload",
+    "Console: upload a file (admin session, CSRF token, multipart)",
+);
+
 /// Every route the server answers, in the order of the OpenAPI document.
 pub const ROUTES: &[&Route] = &[
     &HEALTH,
@@ -536,6 +670,16 @@ pub const ROUTES: &[&Route] = &[
     &OAUTH_CALLBACK,
     &OBJECT_GET,
     &OBJECT_HEAD,
+    &CONSOLE_OVERVIEW,
+    &CONSOLE_TRANSLATIONS,
+    &CONSOLE_PREVIEW,
+    &CONSOLE_FILES,
+    &CONSOLE_FILE,
+    &CONSOLE_LOGIN_FORM,
+    &CONSOLE_LOGIN,
+    &CONSOLE_LOGOUT,
+    &CONSOLE_SYNC,
+    &CONSOLE_UPLOAD,
 ];
 
 /// Raw (still percent-encoded) values of a template's `{...}` segments, in order.

@@ -92,6 +92,9 @@ fn translations(state: &Arc<AppState>) -> serde_json::Value {
             })
         }
     };
+    // Where the translations come from: `google`, `local`, or `example` (the sheet built
+    // into depot, read while no spreadsheet is configured).
+    part["source"] = state.producer.source_kind().into();
     // Why the stored document is not served, until a sync replaces it.
     part["loadError"] = service.load_error().into();
     part["lastSyncAt"] = sync.last_sync_at.map(crate::time::iso_millis).into();

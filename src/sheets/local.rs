@@ -124,8 +124,8 @@ fn workbook_rows(
     })
 }
 
-/// The grid of CSV bytes that came from elsewhere (a sheet published to the web as CSV);
-/// `shown` names them in errors.
+/// The grid of CSV bytes held in memory (a sheet published to the web, the example sheet
+/// built into the binary); `shown` names them in errors.
 pub fn csv_bytes_grid(bytes: &[u8], shown: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
     csv_grid(bytes, shown).map(super::normalise)
 }

@@ -269,6 +269,9 @@ impl TestServer {
                     dir.path().join("data").display().to_string(),
                 ),
                 ("server.listen".into(), "127.0.0.1:0".into()),
+                // The tests store their own sheets (`put_sheet`); a producer would serve
+                // the built-in example sheet meanwhile (no spreadsheet is configured).
+                ("producer.enabled".into(), "false".into()),
             ],
         };
         let loaded = depot::config::load(&sources).expect("configuration loads");

@@ -1,0 +1,162 @@
+//! The console's pages: one askama template per page (`templates/console/`), checked
+//! against these structs when the crate compiles. Every page extends `base.html`, which
+//! reads `chrome`.
+
+use super::views::{Finding, LocaleProgress, Row};
+use askama::Template;
+
+/// What every page's frame shows: the title, the current page, who is logged in.
+#[derive(Debug, Clone, Default)]
+pub struct Chrome {
+    pub title: &'static str,
+    /// `overview`, `translations`, `preview`, `files` or empty.
+    pub page: &'static str,
+    /// The session's CSRF token (for the logout form), when logged in.
+    pub csrf: Option<String>,
+    /// "admin" or "reader", when logged in.
+    pub role: &'static str,
+    /// Whether a login exists at all (some API or admin key is configured).
+    pub keys_configured: bool,
+    /// The example sheet is served (first run).
+    pub example: bool,
+}
+
+#[derive(Template)]
+#[template(path = "console/overview.html")]
+pub struct Overview {
+    pub chrome: Chrome,
+    pub notice: Option<String>,
+    pub source: String,
+    pub version: Option<String>,
+    pub version_age: String,
+    pub last_attempt: String,
+    pub last_success: String,
+    pub next_run: String,
+    pub last_error: Option<String>,
+    /// The CSRF token of the "sync now" form, shown to admins only.
+    pub sync_csrf: Option<String>,
+    pub bars: Vec<LocaleProgress>,
+    pub findings: Vec<Finding>,
+}
+
+/// One option of a select: its value, its label, whether it is chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    pub value: String,
+    pub label: String,
+    pub selected: bool,
+}
+
+impl Choice {
+    /// Options whose label is their value, `chosen` selected.
+    pub fn list<S: AsRef<str>>(values: &[S], chosen: &str) -> Vec<Choice> {
+        values
+            .iter()
+            .map(|v| Choice {
+                value: v.as_ref().to_owned(),
+                label: v.as_ref().to_owned(),
+                selected: v.as_ref() == chosen,
+            })
+            .collect()
+    }
+}
+
+#[derive(Template)]
+#[template(path = "console/translations.html")]
+pub struct Translations {
+    pub chrome: Chrome,
+    pub q: String,
+    pub shows: Vec<Choice>,
+    pub locales: Vec<Choice>,
+    pub section: String,
+    pub sections: Vec<String>,
+    pub tags: Vec<Choice>,
+    pub error: Option<String>,
+    pub columns: Vec<String>,
+    pub rows: Vec<Row>,
+    pub total: usize,
+    pub page: usize,
+    pub pages: usize,
+    pub prev: Option<String>,
+    pub next: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "console/preview.html")]
+pub struct Preview {
+    pub chrome: Chrome,
+    pub filters: String,
+    pub formats: Vec<Choice>,
+    pub error: Option<String>,
+    /// The exact `/translations` URL of this preview.
+    pub url: String,
+    pub download_name: String,
+    pub body: Option<String>,
+    pub truncated: bool,
+    pub shown_kb: usize,
+    pub total_kb: usize,
+}
+
+/// A file record as the list shows it.
+pub struct FileRow {
+    pub file_name: String,
+    pub file_type: String,
+    pub permission: &'static str,
+    pub bucket: String,
+    pub created_at: String,
+    pub link: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/files.html")]
+pub struct Files {
+    pub chrome: Chrome,
+    pub file_name: String,
+    pub permissions: Vec<Choice>,
+    pub error: Option<String>,
+    pub records: Vec<FileRow>,
+    pub total: u64,
+    pub page: u64,
+    pub pages: u64,
+    pub prev: Option<String>,
+    pub next: Option<String>,
+    /// The CSRF token of the upload form, shown to admins only.
+    pub upload_csrf: Option<String>,
+}
+
+/// One record's details.
+pub struct RecordView {
+    pub file_name: String,
+    pub key: String,
+    pub description: String,
+    pub bucket: String,
+    pub file_type: String,
+    pub permission: &'static str,
+    pub status: i64,
+    pub created_at: String,
+}
+
+#[derive(Template)]
+#[template(path = "console/file.html")]
+pub struct File {
+    pub chrome: Chrome,
+    pub record: RecordView,
+    pub download_url: String,
+    pub expires_secs: u64,
+}
+
+#[derive(Template)]
+#[template(path = "console/login.html")]
+pub struct Login {
+    pub chrome: Chrome,
+    pub next: String,
+    pub error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "console/error.html")]
+pub struct Error {
+    pub chrome: Chrome,
+    pub status: String,
+    pub message: String,
+}

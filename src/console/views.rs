@@ -1,0 +1,523 @@
+//! What the console pages show, computed from plain data without I/O: completeness per
+//! locale, findings with links to their sheet cells, the translation search with its
+//! highlights, and the paging of both lists.
+
+use crate::config::settings::SheetSource;
+use crate::translations::model::{Document, Warning};
+
+/// Rows per page of the translations search.
+pub const ROWS_PER_PAGE: usize = 25;
+/// Longest search text accepted, in characters.
+const MAX_SEARCH_CHARS: usize = 200;
+
+/// One locale's bar on the overview.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocaleProgress {
+    pub locale: String,
+    /// Keys of the base locale that this locale has a text for.
+    pub done: usize,
+    /// Keys of the base locale.
+    pub of: usize,
+    pub percent: u32,
+    pub is_base: bool,
+}
+
+/// Completeness of every locale against the base locale, in sheet order.
+pub fn completeness(doc: &Document, base: Option<usize>) -> Vec<LocaleProgress> {
+    let Some(base) = base else {
+        return Vec::new();
+    };
+    let mut done = vec![0usize; doc.locales.len()];
+    let mut of = 0;
+    for entry in &doc.entries {
+        if entry.texts.get(base).is_none_or(Option::is_none) {
+            continue;
+        }
+        of += 1;
+        for (count, text) in done.iter_mut().zip(&entry.texts) {
+            if text.is_some() {
+                *count += 1;
+            }
+        }
+    }
+    doc.locales
+        .iter()
+        .zip(done)
+        .enumerate()
+        .map(|(i, (locale, done))| LocaleProgress {
+            locale: locale.clone(),
+            done,
+            of,
+            percent: percent(done, of),
+            is_base: i == base,
+        })
+        .collect()
+}
+
+fn percent(part: usize, whole: usize) -> u32 {
+    if whole == 0 {
+        return 100;
+    }
+    // Rounded down, so 100 % means every key.
+    u32::try_from(part.min(whole) * 100 / whole).unwrap_or(100)
+}
+
+/// A problem to show, with where it is in the sheet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub cell: String,
+    pub message: String,
+    /// The cell in the Google sheet, when the source is one.
+    pub link: Option<String>,
+}
+
+/// The findings of the served document: today its conversion warnings (each names a cell).
+/// The one place to add the checks of issue 14 when they exist.
+pub fn findings(warnings: &[Warning], source: &SheetSource, spreadsheet_id: &str) -> Vec<Finding> {
+    warnings
+        .iter()
+        .map(|w| Finding {
+            cell: w.cell.clone(),
+            message: w.message.clone(),
+            link: cell_link(source, spreadsheet_id, &w.cell),
+        })
+        .collect()
+}
+
+/// The URL that opens a Google sheet at `cell` (A1); none for other sources.
+pub fn cell_link(source: &SheetSource, spreadsheet_id: &str, cell: &str) -> Option<String> {
+    let plain_cell = !cell.is_empty() && cell.bytes().all(|b| b.is_ascii_alphanumeric());
+    (matches!(source, SheetSource::Google) && !spreadsheet_id.is_empty() && plain_cell).then(|| {
+        format!(
+            "https://docs.google.com/spreadsheets/d/{}/edit#gid=0&range={cell}",
+            crate::percent::encode(spreadsheet_id, crate::percent::is_unreserved)
+        )
+    })
+}
+
+/// What the translations page was asked for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Search {
+    /// Case-insensitive text looked for in keys and in every locale's texts.
+    pub text: String,
+    pub locale: Option<String>,
+    /// A section path (`COMMON` or `COMMON.BUTTONS`): keys under it.
+    pub section: Option<String>,
+    pub tag: Option<String>,
+    pub problems: Problems,
+    pub page: usize,
+}
+
+/// Which rows to list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Problems {
+    #[default]
+    All,
+    /// A locale lacks a text the base locale has.
+    Missing,
+    /// A text's placeholders differ from the base locale's.
+    Placeholders,
+}
+
+impl Problems {
+    pub fn name(self) -> &'static str {
+        match self {
+            Problems::All => "all",
+            Problems::Missing => "missing",
+            Problems::Placeholders => "placeholders",
+        }
+    }
+}
+
+/// Why a search cannot run; each message names the parameter and what it takes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    #[error("unknown parameter '{0}'; allowed: q, locale, section, tag, show, page")]
+    Unknown(String),
+    #[error("{0} is given more than once")]
+    Repeated(String),
+    #[error("q must be at most {MAX_SEARCH_CHARS} characters, got {0}")]
+    TooLong(usize),
+    #[error("show must be all, missing or placeholders, got '{0}'")]
+    Show(String),
+    #[error("page must be an integer from 1 to 1000000, got '{0}'")]
+    Page(String),
+    #[error("locale '{asked}' is not in the sheet; its locales: {known}")]
+    Locale { asked: String, known: String },
+}
+
+impl Search {
+    /// Reads `q`, `locale`, `section`, `tag`, `show`, `page` (empty values mean "any").
+    pub fn from_params(params: &[(String, String)]) -> Result<Search, SearchError> {
+        let mut search = Search {
+            page: 1,
+            ..Search::default()
+        };
+        let mut seen: Vec<&str> = Vec::new();
+        for (name, value) in params {
+            if seen.contains(&name.as_str()) {
+                return Err(SearchError::Repeated(name.clone()));
+            }
+            let value = value.trim();
+            let some = || (!value.is_empty()).then(|| value.to_owned());
+            match name.as_str() {
+                "q" => {
+                    let len = value.chars().count();
+                    if len > MAX_SEARCH_CHARS {
+                        return Err(SearchError::TooLong(len));
+                    }
+                    search.text = value.to_owned();
+                }
+                "locale" => search.locale = some(),
+                "section" => search.section = some(),
+                "tag" => search.tag = some(),
+                "show" => {
+                    search.problems = match value {
+                        "" | "all" => Problems::All,
+                        "missing" => Problems::Missing,
+                        "placeholders" => Problems::Placeholders,
+                        other => return Err(SearchError::Show(other.to_owned())),
+                    }
+                }
+                "page" => {
+                    search.page = match value.parse::<usize>() {
+                        Ok(p) if (1..=1_000_000).contains(&p) => p,
+                        _ => return Err(SearchError::Page(value.to_owned())),
+                    }
+                }
+                other => return Err(SearchError::Unknown(other.to_owned())),
+            }
+            seen.push(name);
+        }
+        Ok(search)
+    }
+}
+
+/// One text of a row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cell {
+    pub locale: String,
+    pub text: Option<String>,
+    /// The base locale has a text and this one has none.
+    pub missing: bool,
+    /// Its placeholders differ from the base locale's.
+    pub mismatch: bool,
+}
+
+/// One key of the search result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub key: String,
+    pub tags: Vec<String>,
+    pub comment: Option<String>,
+    pub cells: Vec<Cell>,
+}
+
+/// A page of the search result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub rows: Vec<Row>,
+    pub total: usize,
+    pub pages: usize,
+}
+
+/// Runs `search` over `doc`; `base` is the locale that missing texts and placeholders are
+/// compared with.
+pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Found, SearchError> {
+    let locale = match &search.locale {
+        None => None,
+        Some(asked) => Some(
+            doc.locales
+                .iter()
+                .position(|l| l.eq_ignore_ascii_case(asked))
+                .ok_or_else(|| SearchError::Locale {
+                    asked: asked.clone(),
+                    known: doc.locales.join(", "),
+                })?,
+        ),
+    };
+    // The columns shown: the base and the chosen locale, or every locale.
+    let shown: Vec<usize> = match locale {
+        Some(l) => base
+            .filter(|&b| b != l)
+            .into_iter()
+            .chain(std::iter::once(l))
+            .collect(),
+        None => (0..doc.locales.len()).collect(),
+    };
+    let needle = search.text.to_lowercase();
+    let section: Option<Vec<&str>> = search.section.as_deref().map(|s| s.split('.').collect());
+    let mut total = 0;
+    let first = (search.page - 1).saturating_mul(ROWS_PER_PAGE);
+    let mut rows = Vec::new();
+    for entry in &doc.entries {
+        if let Some(section) = &section
+            && (entry.path.len() <= section.len()
+                || !entry.path.iter().zip(section).all(|(a, b)| a == b))
+        {
+            continue;
+        }
+        if let Some(tag) = &search.tag
+            && !entry.tags.iter().any(|t| t == tag)
+        {
+            continue;
+        }
+        // Cheap checks first, on borrowed texts: most entries of a big sheet are skipped.
+        let text = |i: usize| entry.texts.get(i).and_then(Option::as_deref);
+        let base_text = base.and_then(text);
+        let base_marks = std::cell::OnceCell::new();
+        let missing = |i: usize| text(i).is_none() && base_text.is_some();
+        let mismatch = |i: usize| match (text(i), base_text) {
+            (Some(t), Some(b)) => placeholders(t) != *base_marks.get_or_init(|| placeholders(b)),
+            _ => false,
+        };
+        let wanted = match search.problems {
+            Problems::All => true,
+            Problems::Missing => shown.iter().any(|&i| missing(i)),
+            Problems::Placeholders => shown.iter().any(|&i| mismatch(i)),
+        };
+        if !wanted {
+            continue;
+        }
+        if !needle.is_empty() && !holds(entry, &needle) {
+            continue;
+        }
+        if total >= first && rows.len() < ROWS_PER_PAGE {
+            rows.push(Row {
+                key: entry.path.join("."),
+                tags: entry.tags.clone(),
+                comment: entry.comment.clone(),
+                cells: shown
+                    .iter()
+                    .map(|&i| Cell {
+                        locale: doc.locales[i].clone(),
+                        text: text(i).map(str::to_owned),
+                        missing: missing(i),
+                        mismatch: mismatch(i),
+                    })
+                    .collect(),
+            });
+        }
+        total += 1;
+    }
+    Ok(Found {
+        rows,
+        total,
+        pages: total.div_ceil(ROWS_PER_PAGE).max(1),
+    })
+}
+
+/// Whether a key (a segment, or the dotted path when the needle has a dot) or a text of
+/// any locale holds `needle` (lower-cased), ignoring case.
+fn holds(entry: &crate::translations::model::Entry, needle: &str) -> bool {
+    entry.path.iter().any(|p| contains_folded(p, needle))
+        || (needle.contains('.') && contains_folded(&entry.path.join("."), needle))
+        || entry
+            .texts
+            .iter()
+            .flatten()
+            .any(|t| contains_folded(t, needle))
+}
+
+/// Whether `text` holds `needle` (already lower-cased), ignoring case.
+fn contains_folded(text: &str, needle: &str) -> bool {
+    if needle.is_ascii() {
+        let needle = needle.as_bytes();
+        text.as_bytes()
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+    } else {
+        text.to_lowercase().contains(needle)
+    }
+}
+
+/// The placeholders of a text, sorted: the name of `{name}` / `{name:type}`, and printf-style
+/// `%s`, `%d`, `%1$s`, `%@` whole (a literal `%%` is not one). Borrowed from the text: the
+/// search compares them for every text of a sheet.
+pub fn placeholders(text: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => {
+                if let Some(end) = text[i + 1..].find('}') {
+                    let inner = &text[i + 1..i + 1 + end];
+                    let name = inner.split(':').next().unwrap_or_default();
+                    if !name.is_empty()
+                        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    {
+                        found.push(name);
+                    }
+                    i += end + 2;
+                    continue;
+                }
+            }
+            b'%' => {
+                let rest = &bytes[i + 1..];
+                if rest.first() == Some(&b'%') {
+                    i += 2;
+                    continue;
+                }
+                let digits = rest
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit() || **b == b'$')
+                    .count();
+                if let Some(&conv) = rest.get(digits)
+                    && b"sdif@lu".contains(&conv)
+                {
+                    found.push(&text[i..i + 2 + digits]);
+                    i += 2 + digits;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    found.sort_unstable();
+    found
+}
+
+/// The top-level sections of a document, in sheet order, offered by the section filter
+/// (deeper ones are typed: `COMMON.BUTTONS`); a few hundred at most in real sheets.
+pub fn sections(doc: &Document) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for entry in doc.entries.iter().filter(|e| e.path.len() > 1) {
+        if seen.insert(entry.path[0].as_str()) {
+            out.push(entry.path[0].clone());
+        }
+    }
+    out
+}
+
+/// The tags of a document, in first-seen order.
+pub fn tags(doc: &Document) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for tag in doc.entries.iter().flat_map(|e| &e.tags) {
+        if seen.insert(tag.as_str()) {
+            out.push(tag.clone());
+        }
+    }
+    out
+}
+
+/// "3 minutes ago" for a duration in seconds.
+pub fn age(seconds: i64) -> String {
+    let s = seconds.max(0);
+    match s {
+        0..60 => format!("{s} s ago"),
+        60..3600 => format!("{} min ago", s / 60),
+        3600..86_400 => format!("{} h ago", s / 3600),
+        _ => format!("{} days ago", s / 86_400),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translations::model::Entry;
+
+    fn doc() -> Document {
+        let entry = |path: &[&str], texts: &[Option<&str>], tags: &[&str]| Entry {
+            path: path.iter().map(|s| s.to_string()).collect(),
+            texts: texts.iter().map(|t| t.map(str::to_owned)).collect(),
+            tags: tags.iter().map(|s| s.to_string()).collect(),
+            comment: None,
+        };
+        Document {
+            locales: vec!["en".into(), "pl".into()],
+            entries: vec![
+                entry(&["CORE", "YES"], &[Some("Yes"), Some("Tak")], &["core"]),
+                entry(&["CORE", "HI"], &[Some("Hi {name}"), Some("Cześć")], &[]),
+                entry(&["HOME", "TITLE"], &[Some("Home"), None], &["home"]),
+            ],
+            warnings: vec![],
+        }
+    }
+
+    #[test]
+    fn completeness_counts_the_base_keys_each_locale_has() {
+        let bars = completeness(&doc(), Some(0));
+        assert_eq!((bars[0].done, bars[0].of, bars[0].percent), (3, 3, 100));
+        assert_eq!((bars[1].done, bars[1].of, bars[1].percent), (2, 3, 66));
+        assert!(bars[0].is_base && !bars[1].is_base);
+    }
+
+    #[test]
+    fn findings_link_to_the_google_cell_only_for_google_sheets() {
+        let w = [Warning {
+            cell: "B9".into(),
+            row: 9,
+            message: "duplicate key".into(),
+        }];
+        let google = findings(&w, &SheetSource::Google, "abc");
+        assert_eq!(
+            google[0].link.as_deref(),
+            Some("https://docs.google.com/spreadsheets/d/abc/edit#gid=0&range=B9")
+        );
+        assert_eq!(findings(&w, &SheetSource::Example, "abc")[0].link, None);
+    }
+
+    #[test]
+    fn search_finds_keys_and_texts_in_any_locale_and_flags_problems() {
+        let d = doc();
+        let run = |params: &[(&str, &str)]| {
+            let params: Vec<(String, String)> = params
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect();
+            search(&d, &Search::from_params(&params).unwrap(), Some(0)).unwrap()
+        };
+        assert_eq!(run(&[("q", "tak")]).rows[0].key, "CORE.YES");
+        assert_eq!(run(&[("q", "home.t")]).rows[0].key, "HOME.TITLE");
+        assert_eq!(run(&[("section", "CORE")]).total, 2);
+        assert_eq!(run(&[("tag", "home")]).total, 1);
+        let missing = run(&[("show", "missing")]);
+        assert_eq!(missing.total, 1);
+        assert!(missing.rows[0].cells[1].missing);
+        let mismatch = run(&[("show", "placeholders"), ("locale", "PL")]);
+        assert_eq!(mismatch.rows[0].key, "CORE.HI");
+        assert!(mismatch.rows[0].cells[1].mismatch);
+        assert_eq!(run(&[("page", "2")]).rows.len(), 0);
+    }
+
+    #[test]
+    fn bad_search_parameters_name_what_is_allowed() {
+        let err = |params: &[(&str, &str)]| {
+            let params: Vec<(String, String)> = params
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect();
+            match Search::from_params(&params) {
+                Err(e) => e.to_string(),
+                Ok(s) => search(&doc(), &s, Some(0)).unwrap_err().to_string(),
+            }
+        };
+        assert_eq!(
+            err(&[("page", "0")]),
+            "page must be an integer from 1 to 1000000, got '0'"
+        );
+        assert_eq!(
+            err(&[("show", "x")]),
+            "show must be all, missing or placeholders, got 'x'"
+        );
+        assert_eq!(
+            err(&[("locale", "xx")]),
+            "locale 'xx' is not in the sheet; its locales: en, pl"
+        );
+        assert!(err(&[("bogus", "1")]).starts_with("unknown parameter 'bogus'"));
+    }
+
+    #[test]
+    fn placeholders_of_both_styles_are_found() {
+        assert_eq!(
+            placeholders("Hi {name}, %1$s and %d, 100%%"),
+            ["%1$s", "%d", "name"]
+        );
+        assert_eq!(placeholders("{count:int} {{x"), ["count"]);
+        assert!(placeholders("plain").is_empty());
+    }
+}

@@ -1,0 +1,69 @@
+//! A newcomer's first command (`depot serve` in an empty folder, nothing configured) shows
+//! translations and the console at once, from the example sheet built into the binary; a
+//! configured source replaces it.
+
+mod support;
+
+use std::time::Duration;
+use support::Daemon;
+
+async fn loaded(daemon: &Daemon) -> serde_json::Value {
+    support::eventually(Duration::from_secs(10), || async {
+        let (_, health) = daemon.get_json("/health").await;
+        (health["translations"]["loaded"] == true).then_some(health)
+    })
+    .await
+    .expect("translations load")
+}
+
+#[tokio::test]
+async fn a_first_serve_in_an_empty_folder_shows_the_example_translations_and_the_console() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start(dir.path(), &[], &[]).await;
+    let health = loaded(&daemon).await;
+    assert_eq!(health["translations"]["source"], "example", "{health}");
+    assert_eq!(health["translations"]["lastError"], serde_json::Value::Null);
+
+    let response = daemon
+        .get("/translations?filters[]=pl_PL.COMMON.BUTTONS")
+        .await;
+    assert_eq!(response.status(), 200);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["pl_PL"]["COMMON"]["BUTTONS"]["SAVE"], "Zapisz");
+
+    let console = daemon.get("/").await;
+    assert_eq!(console.status(), 200);
+    let page = console.text().await.unwrap();
+    assert!(page.contains("First run:"), "{page}");
+    assert!(page.contains("de_DE"), "{page}");
+
+    let log = daemon.log();
+    assert!(
+        log.contains("no spreadsheet is configured: serving the example sheet"),
+        "{log}"
+    );
+    // Nothing was read from the folder: the sheet is inside the binary.
+    assert!(!dir.path().join("examples").exists());
+}
+
+#[tokio::test]
+async fn a_configured_source_replaces_the_example() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mine.csv"), ">>>,en\nHELLO,Hello\n").unwrap();
+    let daemon = Daemon::start(dir.path(), &["--set", "producer.source=mine.csv"], &[]).await;
+    let health = loaded(&daemon).await;
+    assert_eq!(health["translations"]["source"], "local");
+    let body: serde_json::Value = daemon.get("/translations").await.json().await.unwrap();
+    assert_eq!(body, serde_json::json!({"en": {"HELLO": "Hello"}}));
+    let page = daemon.get("/").await.text().await.unwrap();
+    assert!(!page.contains("First run:"));
+}
+
+#[test]
+fn other_commands_keep_asking_for_a_spreadsheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = support::run(dir.path(), &["generate", "-p", "out"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("SERVICE_"), "{err}");
+}
