@@ -261,6 +261,21 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
         .collect()
 }
 
+/// Keys whose flat names meet, per family of formats: (formats, first entry, later entry,
+/// name). Those renders keep the first and report the later one.
+pub fn name_clashes(doc: &Document) -> Vec<(&'static str, usize, usize, String)> {
+    let mut clashes: Vec<_> = flatten::name_clashes(doc, flatten::NameStyle::Android)
+        .into_iter()
+        .map(|(kept, lost, name)| ("android", kept, lost, name))
+        .collect();
+    clashes.extend(
+        flatten::name_clashes(doc, flatten::NameStyle::Plain)
+            .into_iter()
+            .map(|(kept, lost, name)| ("ios, stringsdict, xlf and po", kept, lost, name)),
+    );
+    clashes
+}
+
 /// Below this many selected texts, preparing costs more than it saves.
 const PREPARE_FROM_TEXTS: usize = 10_000;
 

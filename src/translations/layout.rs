@@ -306,6 +306,7 @@ mod tests {
 
     fn doc(locales: &[&str], rows: &[(&str, &[Option<&str>])]) -> Document {
         Document {
+            findings: Vec::new(),
             locales: locales.iter().map(|l| l.to_string()).collect(),
             entries: rows
                 .iter()

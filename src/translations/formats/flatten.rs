@@ -367,6 +367,19 @@ pub(super) fn collisions(doc: &Document, style: NameStyle) -> Vec<String> {
     warnings
 }
 
+/// Every pair of entries whose unprefixed flat names in `style` are equal, as (first
+/// entry, later entry, name), for the checks before publishing.
+pub(super) fn name_clashes(doc: &Document, style: NameStyle) -> Vec<(usize, usize, String)> {
+    let names = Names::build(doc, style, true, None);
+    if !names.any_shared {
+        return Vec::new();
+    }
+    (0..doc.entries.len())
+        .filter(|&e| names.group[e] != e)
+        .map(|e| (names.group[e], e, names.base(e).to_owned()))
+        .collect()
+}
+
 fn push_path_name(out: &mut String, path: &[String], style: NameStyle) {
     for (i, segment) in path.iter().enumerate() {
         if i > 0 {
@@ -488,6 +501,7 @@ mod tests {
 
     fn doc(locales: &[&str], paths: &[&str]) -> Document {
         Document {
+            findings: Vec::new(),
             locales: locales.iter().map(|l| l.to_string()).collect(),
             entries: paths
                 .iter()

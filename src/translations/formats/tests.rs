@@ -434,6 +434,7 @@ fn golden_files_of_the_basic_sheet() {
 fn commented_doc() -> Document {
     let nasty = "a -- b */ c\nsecond # line\r\n-->\u{1}\u{2028}end-";
     Document {
+        findings: Vec::new(),
         locales: vec!["en".into()],
         entries: vec![
             Entry {
@@ -501,6 +502,7 @@ fn comments_are_written_only_on_request_and_never_break_the_file() {
 
 fn one_text(text: &str) -> Document {
     Document {
+        findings: Vec::new(),
         locales: vec!["en".into(), "pl".into()],
         entries: vec![Entry {
             path: vec!["S".into(), "K".into()],
@@ -708,6 +710,7 @@ fn arbitrary_doc() -> impl Strategy<Value = Document> {
             prop::option::of(hostile_string(0, 20)),
         );
         prop::collection::vec(entry, n_entries).prop_map(move |entries| Document {
+            findings: Vec::new(),
             locales: pool[..n_locales].iter().map(|s| s.to_string()).collect(),
             entries: entries
                 .into_iter()
@@ -800,7 +803,7 @@ proptest! {
         ),
         keep_locale in any::<bool>(),
     ) {
-        let doc = Document {
+        let doc = Document { findings: Vec::new(),
             locales: vec!["en".into(), "EN".into()],
             entries: paths
                 .iter()
@@ -856,6 +859,7 @@ fn clashing_doc() -> impl Strategy<Value = Document> {
         prop::option::of("[a-z]{0,5}"),
     );
     prop::collection::vec(entry, 1..14).prop_map(|entries| Document {
+        findings: Vec::new(),
         locales: vec!["en".into(), "en_core".into(), "pl".into()],
         entries: entries
             .into_iter()
@@ -931,6 +935,7 @@ fn a_large_selection_renders_through_prepared_with_the_same_bodies() {
         .map(|i| format!("{}{}", char::from(b'a' + i / 26), char::from(b'a' + i % 26)))
         .collect();
     let doc = Document {
+        findings: Vec::new(),
         entries: (0..200)
             .map(|k| Entry {
                 path: vec![format!("S{}", k / 20), format!("K{k}")],
@@ -1011,6 +1016,7 @@ fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
     entries.push(entry(&["ÜN".into()]));
     entries.push(entry(&["_N".into()]));
     let doc = Document {
+        findings: Vec::new(),
         locales: vec!["en".into(), "pl".into()],
         entries,
         warnings: Vec::new(),

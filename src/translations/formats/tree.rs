@@ -349,6 +349,7 @@ mod tests {
 
     fn doc(rows: &[(&str, Option<&str>, Option<&str>)]) -> Document {
         Document {
+            findings: Vec::new(),
             locales: vec!["en".into(), "pl".into()],
             entries: rows
                 .iter()

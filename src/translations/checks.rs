@@ -1,0 +1,166 @@
+//! Checks before publishing (SPEC §9): what would make an app show a wrong text or crash on
+//! a format string. Run on every converted sheet; each finding names its sheet cell.
+//! Keys defined twice are found while the rows are read (`sheet`); the rest is here.
+
+use std::collections::BTreeSet;
+
+use super::formats::name_clashes;
+use super::model::{Document, PluralCategory, Warning};
+use super::placeholders::{self, COUNT};
+use super::plurals;
+use super::sheet::cell_name;
+
+/// Where an entry's cells are: its key column and the rows that gave it texts (with the
+/// plural category of each), in sheet order. Parallel to `Document::entries`.
+#[derive(Debug, Clone)]
+pub struct EntryCells {
+    pub key_column: usize,
+    pub rows: Vec<(Option<PluralCategory>, usize)>,
+}
+
+impl EntryCells {
+    /// The last row that wrote `category` (the row whose texts are kept).
+    fn row_of(&self, category: Option<PluralCategory>) -> usize {
+        (self.rows.iter().rev())
+            .find(|(c, _)| *c == category)
+            .or(self.rows.first())
+            .map_or(1, |(_, row)| *row)
+    }
+}
+
+/// The base locale the placeholders of the other locales are compared with: the first
+/// English locale, else the first (the same base as xlf's `source-language` over HTTP).
+pub fn base_locale(doc: &Document) -> Option<usize> {
+    super::service::base_locale(doc)
+}
+
+/// Every finding of `doc`. `cells[e]` locates entry `e`; `text_columns[l]` is locale
+/// `l`'s column.
+pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Vec<Warning> {
+    let mut findings = Vec::new();
+    let mut found = |column: usize, row: usize, message: String| {
+        findings.push(Warning {
+            cell: cell_name(column, row),
+            row,
+            message,
+        });
+    };
+    let base = base_locale(doc);
+    // Per locale: the CLDR categories it uses (None: unknown to CLDR, not checked).
+    let used: Vec<Option<Vec<PluralCategory>>> =
+        doc.locales.iter().map(|l| plurals::categories(l)).collect();
+    for (e, entry) in doc.entries.iter().enumerate() {
+        let Some(at) = cells.get(e) else { break };
+        let path = || entry.path.join(".");
+        let plural = entry.plural.is_some();
+        let base_names = (base.map(|b| names_of(entry.texts_in(b), plural))).unwrap_or_default();
+        for (locale, code) in doc.locales.iter().enumerate() {
+            let column = text_columns.get(locale).copied().unwrap_or(at.key_column);
+            let texts: Vec<(Option<PluralCategory>, &str)> = match &entry.plural {
+                None => entry.texts[locale]
+                    .as_deref()
+                    .map(|t| (None, t))
+                    .into_iter()
+                    .collect(),
+                Some(plural) => plural.forms_in(locale).map(|(c, t)| (Some(c), t)).collect(),
+            };
+            if texts.is_empty() {
+                continue;
+            }
+            for &(category, text) in &texts {
+                if placeholders::has_braces(text)
+                    && let Err(error) = placeholders::parse(text)
+                {
+                    found(
+                        column,
+                        at.row_of(category),
+                        format!("{} ({code}): {error}", path()),
+                    );
+                }
+            }
+            if let Some(plural) = &entry.plural {
+                let first_row = at.row_of(texts[0].0);
+                if plural.text(PluralCategory::Other, locale).is_none() {
+                    let message = format!(
+                        "plural {:?} ({code}) has no 'other' form: add a row {}[other]; every \
+                         locale needs one",
+                        path(),
+                        entry.path.last().map_or("", String::as_str)
+                    );
+                    found(column, first_row, message);
+                }
+                if let Some(Some(used)) = used.get(locale) {
+                    for &(category, _) in &texts {
+                        let Some(category) = category.filter(|c| !used.contains(c)) else {
+                            continue;
+                        };
+                        let message = format!(
+                            "plural {:?}: {code} does not use the category '{}' (CLDR: {}), so \
+                             no app shows this text; remove it or move it to a category {code} \
+                             uses",
+                            path(),
+                            category.name(),
+                            used.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+                        );
+                        found(column, at.row_of(Some(category)), message);
+                    }
+                }
+            }
+            if Some(locale) != base
+                && let Some(base) = base
+                && entry.locale_content(base).is_some()
+            {
+                let here = names_of(texts.iter().map(|(_, t)| *t), plural);
+                if here != base_names {
+                    let missing: Vec<_> = base_names
+                        .difference(&here)
+                        .map(|n| format!("{{{n}}}"))
+                        .collect();
+                    let extra: Vec<_> = here
+                        .difference(&base_names)
+                        .map(|n| format!("{{{n}}}"))
+                        .collect();
+                    let mut message = format!(
+                        "{:?} ({code}): placeholders differ from the base locale {}:",
+                        path(),
+                        doc.locales[base]
+                    );
+                    if !missing.is_empty() {
+                        message.push_str(&format!(" missing {}", missing.join(", ")));
+                    }
+                    if !extra.is_empty() {
+                        message.push_str(&format!(" extra {}", extra.join(", ")));
+                    }
+                    found(column, at.row_of(texts[0].0), message);
+                }
+            }
+        }
+    }
+    for (formats, kept, lost, name) in name_clashes(doc) {
+        let (Some(kept_entry), Some(at)) = (doc.entries.get(kept), cells.get(lost)) else {
+            continue;
+        };
+        let message = format!(
+            "{:?} and {:?} (row {}) both become the name {name:?} in {formats}: those formats \
+             keep the first and leave this one out; rename one of them",
+            doc.entries[lost].path.join("."),
+            kept_entry.path.join("."),
+            cells
+                .get(kept)
+                .and_then(|c| c.rows.first())
+                .map_or(0, |r| r.1),
+        );
+        found(at.key_column, at.rows.first().map_or(1, |r| r.1), message);
+    }
+    findings
+}
+
+/// The placeholder names of some texts (a plural entry's forms together, `count` left
+/// out there: a form like "One file" rightly omits the quantity).
+fn names_of<'t>(texts: impl IntoIterator<Item = &'t str>, plural: bool) -> BTreeSet<&'t str> {
+    texts
+        .into_iter()
+        .flat_map(placeholders::names)
+        .filter(|n| !plural || *n != COUNT)
+        .collect()
+}
