@@ -1,6 +1,8 @@
 //! The typed settings every part of depot reads. Built only from a validated `Resolved`,
 //! so a `Settings` value is always complete and valid.
 
+use crate::translations::fallback::Fallbacks;
+use crate::translations::formats::PlaceholderMode;
 use super::layers::{Resolved, Value, absolute};
 use crate::secret::Secret;
 pub use crate::signing::Addressing;
@@ -184,6 +186,9 @@ pub struct Translations {
     /// `redis://` or `rediss://`; may hold a password.
     pub redis_url: Secret,
     pub redis_prefix: String,
+    /// `translations.fallback` (validated when the layers were read).
+    pub fallbacks: Fallbacks,
+    pub placeholders: PlaceholderMode,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,6 +204,8 @@ pub struct Producer {
     pub source: SheetSource,
     /// Lifetime of the producer lease in a shared store.
     pub lease_secs: u64,
+    /// Refuse to publish a sheet with findings (SPEC §9).
+    pub strict: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -328,6 +335,11 @@ impl Settings {
                 file_path: in_data("translations.file_path", "translations.json"),
                 redis_url: Secret::new(text("translations.redis_url")),
                 redis_prefix: text("translations.redis_prefix"),
+                fallbacks: match r.get("translations.fallback") {
+                    Value::List(items) => Fallbacks::parse(items).unwrap_or_default(),
+                    _ => Fallbacks::default(),
+                },
+                placeholders: text("translations.placeholders").parse().unwrap_or_default(),
             },
             producer: Producer {
                 enabled: flag("producer.enabled"),
@@ -337,6 +349,7 @@ impl Settings {
                     s => SheetSource::LocalFile(path(s)),
                 },
                 lease_secs: int("producer.lease_secs"),
+                strict: flag("producer.strict"),
             },
             google: Google {
                 token_url: text("google.token_url"),

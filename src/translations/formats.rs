@@ -6,10 +6,12 @@
 
 mod android;
 mod arena;
+mod convert;
 mod escape;
 mod flatten;
 mod fxhash;
 mod ios;
+mod ios_dict;
 mod json;
 mod po;
 mod texts;
@@ -44,16 +46,19 @@ pub enum Format {
     Yml,
     Xlf,
     Po,
+    /// The plural entries of ios, as `Localizable.stringsdict` (SPEC §9).
+    Stringsdict,
 }
 
 impl Format {
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::Json,
         Format::Android,
         Format::Ios,
         Format::Yml,
         Format::Xlf,
         Format::Po,
+        Format::Stringsdict,
     ];
 
     /// The name used in `format=` and `--format`.
@@ -65,6 +70,7 @@ impl Format {
             Format::Yml => "yml",
             Format::Xlf => "xlf",
             Format::Po => "po",
+            Format::Stringsdict => "stringsdict",
         }
     }
 
@@ -76,6 +82,7 @@ impl Format {
             Format::Yml => "application/yaml; charset=utf-8",
             Format::Xlf => "application/xliff+xml; charset=utf-8",
             Format::Po => "text/x-gettext-translation; charset=utf-8",
+            Format::Stringsdict => "application/x-plist",
         }
     }
 
@@ -88,6 +95,7 @@ impl Format {
             Format::Yml => "yml",
             Format::Xlf => "xlf",
             Format::Po => "po",
+            Format::Stringsdict => "stringsdict",
         }
     }
 }
@@ -100,7 +108,7 @@ impl fmt::Display for Format {
 
 /// A `format` value that names none of the six formats.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("format must be one of json, android, ios, yml, xlf, po; got '{value}'")]
+#[error("format must be one of json, android, ios, yml, xlf, po, stringsdict; got '{value}'")]
 pub struct UnknownFormat {
     pub value: String,
 }
@@ -129,6 +137,48 @@ pub struct RenderOptions {
     /// Index in `Document::locales` of the base locale: xlf's `source-language` and
     /// `<source>`. `None`: `source-language="en"` and every `<source>` holds the key path.
     pub base_locale: Option<usize>,
+    /// How `{name}` placeholders are written (SPEC §9).
+    pub placeholders: PlaceholderMode,
+}
+
+/// `placeholders=keep` (the default: texts as the sheet writes them) or `convert` (each
+/// format's own syntax).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum PlaceholderMode {
+    #[default]
+    Keep,
+    Convert,
+}
+
+impl PlaceholderMode {
+    pub const NAMES: [&'static str; 2] = ["keep", "convert"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PlaceholderMode::Keep => "keep",
+            PlaceholderMode::Convert => "convert",
+        }
+    }
+}
+
+/// A `placeholders` value other than keep or convert.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("placeholders must be one of keep, convert; got '{value}'")]
+pub struct UnknownPlaceholderMode {
+    pub value: String,
+}
+
+impl FromStr for PlaceholderMode {
+    type Err = UnknownPlaceholderMode;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        [PlaceholderMode::Keep, PlaceholderMode::Convert]
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(value))
+            .ok_or_else(|| UnknownPlaceholderMode {
+                value: value.to_owned(),
+            })
+    }
 }
 
 /// A rendered body plus what the caller should report (name conflicts, first key kept).
@@ -248,7 +298,7 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
             let warnings = match format {
                 Format::Json | Format::Yml => &tree,
                 Format::Android => &android,
-                Format::Ios | Format::Xlf | Format::Po => &plain,
+                Format::Ios | Format::Xlf | Format::Po | Format::Stringsdict => &plain,
             };
             let mut shown: Vec<String> =
                 warnings.iter().take(KNOWN_WARNINGS_MAX).cloned().collect();
@@ -386,13 +436,13 @@ fn render_with(
             };
             let texts = prepared.map_or(Texts::Rows(doc), Prepared::texts);
             if format == Format::Json {
-                json::render(tree, sel, texts, without_locale, &mut body)?;
+                json::render(tree, sel, texts, opts, without_locale, &mut body)?;
             } else {
                 yml::render(tree, sel, texts, opts, without_locale, &mut body)?;
             }
             tree.warnings.clone()
         }
-        Format::Android | Format::Ios | Format::Xlf | Format::Po => {
+        Format::Android | Format::Ios | Format::Xlf | Format::Po | Format::Stringsdict => {
             let style = if format == Format::Android {
                 flatten::NameStyle::Android
             } else {
@@ -418,6 +468,7 @@ fn render_with(
                 Format::Android => android::render(&flat, opts, &mut body)?,
                 Format::Ios => ios::render(&flat, opts, &mut body)?,
                 Format::Xlf => xlf::render(&flat, opts, &mut body)?,
+                Format::Stringsdict => ios_dict::render(&flat, opts, &mut body)?,
                 _ => po::render(&flat, opts, &mut body)?,
             }
             flat.warnings
@@ -480,6 +531,7 @@ fn estimate_len(doc: &Document, sel: &Selection, format: Format) -> usize {
         Format::Ios => 40,
         Format::Android => 64,
         Format::Po => 96,
+        Format::Stringsdict => 400,
         // the base text is written again as <source> in every locale
         Format::Xlf => 160 + avg_text,
     };

@@ -178,10 +178,10 @@ impl<'a> Order<'a> {
 /// `text` in `syntax`. A text whose braces do not parse is returned as it is (the checks
 /// report it). In printf syntaxes a literal `%` becomes `%%` when the result is a format
 /// string (it has a placeholder, or `always_format`: plural forms).
-pub fn convert<'t>(
+pub fn convert<'t, 'o>(
     text: &'t str,
     syntax: Syntax,
-    order: &Order<'_>,
+    order: impl FnOnce() -> Order<'o>,
     always_format: bool,
 ) -> Cow<'t, str> {
     let icu = matches!(syntax, Syntax::Icu { .. });
@@ -200,6 +200,7 @@ pub fn convert<'t>(
             .any(|p| matches!(p, Piece::Placeholder { .. }));
     let mut out = String::with_capacity(text.len() + 8);
     let mut extra = Vec::new();
+    let order = order();
     for piece in pieces {
         match (syntax, piece) {
             (Syntax::Android | Syntax::Ios, Piece::Literal(s)) if is_format => {
@@ -284,7 +285,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn android(text: &str, base: &str) -> String {
-        convert(text, Syntax::Android, &Order::new([base], false), false).into_owned()
+        convert(text, Syntax::Android, || Order::new([base], false), false).into_owned()
     }
 
     #[test]
@@ -341,7 +342,7 @@ mod tests {
         let ios = convert(
             "{p:float}% of {name}",
             Syntax::Ios,
-            &Order::new(["{name} {p:float}"], false),
+            || Order::new(["{name} {p:float}"], false),
             false,
         );
         assert_eq!(ios, "%2$f%% of %1$@");
@@ -351,20 +352,20 @@ mod tests {
 
     #[test]
     fn count_is_argument_one_in_plurals() {
-        let order = Order::new(["{count} files in {folder}"], true);
+        let order = || Order::new(["{count} files in {folder}"], true);
         assert_eq!(
-            convert("{folder}: {count} files", Syntax::Ios, &order, true),
+            convert("{folder}: {count} files", Syntax::Ios, order, true),
             "%2$@: %1$ld files"
         );
         assert_eq!(
-            convert("one file", Syntax::Android, &order, true),
+            convert("one file", Syntax::Android, order, true),
             "one file"
         );
     }
 
     #[test]
     fn icu_quotes_braces_apostrophes_and_hash() {
-        let order = Order::default();
+        let order = Order::default;
         assert_eq!(
             convert(
                 "it's {{x}} {n:int} {f:float} #{count}",
@@ -375,7 +376,7 @@ mod tests {
             "it''s '{'x'}' {n, number, integer} {f, number} '#'#"
         );
         assert_eq!(
-            convert("{count}", Syntax::Icu { in_plural: false }, &order, false),
+            convert("{count}", Syntax::Icu { in_plural: false }, order, false),
             "{count}"
         );
     }
@@ -386,7 +387,7 @@ mod tests {
             convert(
                 "{n:int} of %{x} {{",
                 Syntax::Rails,
-                &Order::default(),
+                Order::default,
                 false
             ),
             "%{n} of %%{x} {"
@@ -435,16 +436,16 @@ mod tests {
             let text: String = shuffled.iter().map(|n| format!("{{{n}}}{literal}")).collect();
             let order = Order::new([base.as_str()], plural);
             for syntax in [Syntax::Android, Syntax::Ios] {
-                let converted = convert(&text, syntax, &order, plural);
+                let converted = convert(&text, syntax, || order.clone(), plural);
                 let expected: Vec<usize> = shuffled
                     .iter()
                     .map(|n| order.names.iter().position(|m| m == n).unwrap() + 1)
                     .collect();
                 prop_assert_eq!(printf_numbers(&converted), expected);
             }
-            let icu = convert(&text, Syntax::Icu { in_plural: false }, &order, false);
+            let icu = convert(&text, Syntax::Icu { in_plural: false }, || order.clone(), false);
             prop_assert_eq!(names_of_icu(&icu), shuffled.clone());
-            let rails = convert(&text, Syntax::Rails, &order, false);
+            let rails = convert(&text, Syntax::Rails, || order.clone(), false);
             let back: Vec<&str> = rails.split("%{").skip(1).map(|s| s.split('}').next().unwrap()).collect();
             prop_assert_eq!(back, shuffled);
         }

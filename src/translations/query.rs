@@ -1,8 +1,9 @@
 //! The query of `GET /translations`: `filters[]` (repeatable; also `filters` and
-//! `filters[N]`), `format`, `keepLocale`, `comments`. Anything else is refused by name.
+//! `filters[N]`), `format`, `keepLocale`, `comments`, `placeholders`, `fallback`. Anything
+//! else is refused by name.
 
 use super::filter::{Filter, FilterError};
-use super::formats::Format;
+use super::formats::{Format, PlaceholderMode};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TranslationQuery {
@@ -14,6 +15,10 @@ pub struct TranslationQuery {
     pub format: Format,
     pub keep_locale: bool,
     pub comments: bool,
+    /// `keep` or `convert`; `None`: the daemon's `translations.placeholders`.
+    pub placeholders: Option<PlaceholderMode>,
+    /// Take missing texts along `translations.fallback`.
+    pub fallback: bool,
     /// See `cache_key`; made once per request, it is used up to four times.
     key: String,
 }
@@ -21,11 +26,14 @@ pub struct TranslationQuery {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum QueryError {
     #[error(
-        "unknown parameter '{0}'; allowed: filters[] (repeatable), format, keepLocale, comments"
+        "unknown parameter '{0}'; allowed: filters[] (repeatable), format, keepLocale, comments, \
+         placeholders, fallback"
     )]
     UnknownParameter(String),
-    #[error("format must be one of json, android, ios, yml, xlf, po, got '{0}'")]
+    #[error("format must be one of json, android, ios, yml, xlf, po, stringsdict, got '{0}'")]
     Format(String),
+    #[error("placeholders must be one of keep, convert, got '{0}'")]
+    Placeholders(String),
     #[error("{name} must be true or false, got '{value}'")]
     Bool { name: &'static str, value: String },
     #[error("{name} is given more than once")]
@@ -40,6 +48,8 @@ impl TranslationQuery {
         let mut format = None;
         let mut keep_locale = None;
         let mut comments = None;
+        let mut placeholders = None;
+        let mut fallback = None;
         for (name, value) in params {
             match name.as_str() {
                 "format" => set_once(&mut format, "format", || {
@@ -51,6 +61,12 @@ impl TranslationQuery {
                     boolean("keepLocale", value)
                 })?,
                 "comments" => set_once(&mut comments, "comments", || boolean("comments", value))?,
+                "placeholders" => set_once(&mut placeholders, "placeholders", || {
+                    value
+                        .parse::<PlaceholderMode>()
+                        .map_err(|_| QueryError::Placeholders(value.clone()))
+                })?,
+                "fallback" => set_once(&mut fallback, "fallback", || boolean("fallback", value))?,
                 n if is_filter_name(n) => texts.push(value.clone()),
                 other => return Err(QueryError::UnknownParameter(other.to_owned())),
             }
@@ -66,8 +82,9 @@ impl TranslationQuery {
             keep_locale.unwrap_or(false),
             comments.unwrap_or(false),
         );
+        let fallback = fallback.unwrap_or(false);
         let key = format!(
-            "{format:?}|{keep_locale}|{comments}|{}",
+            "{format:?}|{keep_locale}|{comments}|{placeholders:?}|{fallback}|{}",
             texts.join("\u{1f}")
         );
         Ok(TranslationQuery {
@@ -76,6 +93,8 @@ impl TranslationQuery {
             format,
             keep_locale,
             comments,
+            placeholders,
+            fallback,
             key,
         })
     }
@@ -167,5 +186,21 @@ mod tests {
         assert!(err(&[("keepLocale", "maybe")]).contains("keepLocale must be true or false"));
         assert!(err(&[("format", "po"), ("format", "po")]).contains("more than once"));
         assert!(err(&[("filters[]", "en..CORE")]).contains("en..CORE"));
+        assert_eq!(
+            err(&[("placeholders", "printf")]),
+            "placeholders must be one of keep, convert, got 'printf'"
+        );
+        assert!(err(&[("fallback", "yes")]).contains("fallback must be true or false"));
+    }
+
+    #[test]
+    fn placeholders_and_fallback_shape_the_cache_key() {
+        let q = |pairs: &[(&str, &str)]| TranslationQuery::from_params(&params(pairs)).unwrap();
+        let convert = q(&[("placeholders", "convert"), ("fallback", "true")]);
+        assert_eq!(convert.placeholders, Some(PlaceholderMode::Convert));
+        assert!(convert.fallback);
+        assert_ne!(convert.cache_key(), q(&[]).cache_key());
+        assert_ne!(q(&[("fallback", "1")]).cache_key(), q(&[]).cache_key());
+        assert_eq!(q(&[("format", "stringsdict")]).format, Format::Stringsdict);
     }
 }

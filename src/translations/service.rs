@@ -7,7 +7,10 @@
 //! freed once in-flight responses end.
 
 use super::filter::{FilterIndex, SelectError};
-use super::formats::{Format, RenderError, RenderOptions, known_warnings, render};
+use super::fallback::Fallbacks;
+use super::formats::{
+    Format, PlaceholderMode, RenderError, RenderOptions, known_warnings, render,
+};
 use super::model::Document;
 use super::query::TranslationQuery;
 use super::store::{
@@ -121,6 +124,16 @@ pub struct TranslationService {
     cache: Mutex<Cache>,
     /// Concurrent misses of one (version, query, encoding) render once.
     flight: Arc<SingleFlight<String, Arc<Rendition>>>,
+    /// `translations.fallback` and `translations.placeholders` (SPEC §9).
+    texts: TextSettings,
+}
+
+/// How texts are served beyond the query: the fallback chains `fallback=true` follows
+/// and the placeholder mode when the query names none. Fixed at start-up.
+#[derive(Debug, Clone, Default)]
+pub struct TextSettings {
+    pub fallbacks: Fallbacks,
+    pub placeholders: PlaceholderMode,
 }
 
 impl TranslationService {
@@ -136,6 +149,10 @@ impl TranslationService {
         };
         let mut service = TranslationService::with_store(store);
         service.shared = shared;
+        service.texts = TextSettings {
+            fallbacks: settings.fallbacks.clone(),
+            placeholders: settings.placeholders,
+        };
         Ok(service)
     }
 
@@ -169,6 +186,7 @@ impl TranslationService {
             write: Mutex::new(()),
             cache: Mutex::new(Cache::default()),
             flight: Arc::new(SingleFlight::default()),
+            texts: TextSettings::default(),
         }
     }
 
@@ -320,8 +338,20 @@ impl TranslationService {
         query: &TranslationQuery,
     ) -> Result<Arc<Rendition>, ServeTranslationsError> {
         let stored = &live.stored;
-        let doc = &stored.document;
-        let selected = live.index.select(&query.filters)?;
+        // fallback=true renders a copy with the missing texts filled, indexed anew
+        let filled = query
+            .fallback
+            .then(|| self.texts.fallbacks.apply(&stored.document))
+            .flatten()
+            .map(|doc| {
+                let index = FilterIndex::new(&doc);
+                (doc, index)
+            });
+        let (doc, index) = match &filled {
+            Some((doc, index)) => (doc, index),
+            None => (&stored.document, &live.index),
+        };
+        let selected = index.select(&query.filters)?;
         if !selected.unmatched.is_empty() {
             tracing::debug!(unmatched = ?selected.unmatched, "some filters matched nothing");
         }
@@ -330,6 +360,7 @@ impl TranslationService {
             comments: query.comments,
             keep_locale: query.keep_locale,
             base_locale: base_locale(doc),
+            placeholders: query.placeholders.unwrap_or(self.texts.placeholders),
         };
         let rendered = render(doc, &selection, query.format, &options)?;
         let rendition = Arc::new(Rendition {

@@ -5,6 +5,7 @@
 use crate::translations::formats::escape::{Specials, clean_comment, escape_into, push_char};
 use crate::translations::formats::flatten::{Flat, FlatKey};
 use crate::translations::formats::{Format, RenderError, RenderOptions};
+use crate::translations::plurals;
 
 pub(super) fn render(
     flat: &Flat<'_>,
@@ -22,6 +23,10 @@ pub(super) fn render(
             character,
             reason: NUL_REASON,
         })?;
+        out.extend_from_slice(b"\\n\"\n");
+        // msgfmt needs it for msgid_plural; with several locales no one rule fits
+        out.extend_from_slice(b"\"Plural-Forms: ");
+        out.extend_from_slice(plurals::gettext(only.code).header.as_bytes());
         out.extend_from_slice(b"\\n\"\n");
     }
     out.extend_from_slice(
@@ -50,17 +55,29 @@ pub(super) fn render(
                 character,
                 reason: NUL_REASON,
             };
+            let text_error = |character| RenderError::UnrepresentableText {
+                format: Format::Po,
+                locale: loc.code.to_owned(),
+                key: key.dotted_path(),
+                character,
+                reason: NUL_REASON,
+            };
             push_name_string(out, b"msgctxt ", &key).map_err(key_error)?;
             push_name_string(out, b"msgid ", &key).map_err(key_error)?;
-            push_po_string(out, b"msgstr ", &[key.text]).map_err(|character| {
-                RenderError::UnrepresentableText {
-                    format: Format::Po,
-                    locale: loc.code.to_owned(),
-                    key: key.dotted_path(),
-                    character,
-                    reason: NUL_REASON,
-                }
-            })?;
+            let Some(plural) = &key.entry.plural else {
+                push_po_string(out, b"msgstr ", &[key.text]).map_err(text_error)?;
+                continue;
+            };
+            push_name_string(out, b"msgid_plural ", &key).map_err(key_error)?;
+            // One msgstr per slot of the locale's Plural-Forms, each holding the text of
+            // the category that slot stands for (`other`'s where the sheet has none).
+            for (slot, &category) in plurals::gettext(loc.code).slots.iter().enumerate() {
+                let text = plural
+                    .text(category, loc.locale)
+                    .unwrap_or(key.text);
+                let keyword = format!("msgstr[{slot}] ");
+                push_po_string(out, keyword.as_bytes(), &[text]).map_err(text_error)?;
+            }
         }
     }
     Ok(())

@@ -244,7 +244,7 @@ fn read_flat(
             }
             pairs
         }
-        Format::Json | Format::Yml => unreachable!("tree formats"),
+        Format::Json | Format::Yml | Format::Stringsdict => unreachable!("not a flat format"),
     };
     Ok(pairs)
 }
@@ -265,6 +265,17 @@ fn is_flat(format: Format) -> bool {
 }
 
 /// Renders and reads back; panics with the body when the reader disagrees.
+/// The formats that write every selected key (stringsdict holds plural entries only;
+/// tests/plurals.rs and `plurals` below read it).
+const PLAIN_FORMATS: [Format; 6] = [
+    Format::Json,
+    Format::Android,
+    Format::Ios,
+    Format::Yml,
+    Format::Xlf,
+    Format::Po,
+];
+
 fn assert_round_trip(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) {
     let body = render_str(doc, sel, format, opts);
     if is_flat(format) {
@@ -292,7 +303,7 @@ fn every_hostile_text_reads_back_exactly_in_every_format() {
         base_locale: Some(0),
         ..RenderOptions::default()
     };
-    for format in Format::ALL {
+    for format in PLAIN_FORMATS {
         // single locale: no prefix
         assert_round_trip(&doc, &only(&doc, 0), format, &opts);
         assert_round_trip(&doc, &only(&doc, 1), format, &opts);
@@ -310,7 +321,7 @@ fn every_hostile_text_reads_back_exactly_in_every_format() {
 #[test]
 fn hostile_texts_render_without_warnings() {
     let doc = hostile();
-    for format in Format::ALL {
+    for format in PLAIN_FORMATS {
         let r = render(
             &doc,
             &Selection::all(&doc),
@@ -462,7 +473,7 @@ fn comments_are_written_only_on_request_and_never_break_the_file() {
         comments: true,
         ..RenderOptions::default()
     };
-    for format in Format::ALL {
+    for format in PLAIN_FORMATS {
         assert_round_trip(&doc, &sel, format, &with);
         let without = render_str(&doc, &sel, format, &RenderOptions::default());
         assert!(
@@ -666,10 +677,13 @@ fn format_names_parse_case_insensitively_and_list_the_choices_on_error() {
     }
     assert_eq!(
         "yaml".parse::<Format>().unwrap_err().to_string(),
-        "format must be one of json, android, ios, yml, xlf, po; got 'yaml'"
+        "format must be one of json, android, ios, yml, xlf, po, stringsdict; got 'yaml'"
     );
     let exts: Vec<_> = Format::ALL.iter().map(|f| f.extension()).collect();
-    assert_eq!(exts, ["json", "xml", "strings", "yml", "xlf", "po"]);
+    assert_eq!(
+        exts,
+        ["json", "xml", "strings", "yml", "xlf", "po", "stringsdict"]
+    );
     assert_eq!(
         Format::Po.content_type(),
         "text/x-gettext-translation; charset=utf-8"
@@ -753,7 +767,7 @@ fn must_refuse(doc: &Document, sel: &Selection, format: Format, opts: &RenderOpt
             .any(|s| s.chars().any(xml_forbidden)),
         Format::Android => texts.iter().any(|s| s.contains('\0')),
         Format::Po => texts.iter().chain(&keys).any(|s| s.contains('\0')),
-        Format::Json | Format::Ios | Format::Yml => false,
+        Format::Json | Format::Ios | Format::Yml | Format::Stringsdict => false,
     }
 }
 
@@ -769,8 +783,8 @@ proptest! {
         base in prop::option::of(0usize..1),
     ) {
         let sel = if single { only(&doc, 0) } else { Selection::all(&doc) };
-        let opts = RenderOptions { comments, keep_locale, base_locale: base };
-        for format in Format::ALL {
+        let opts = RenderOptions { comments, keep_locale, base_locale: base, ..RenderOptions::default() };
+        for format in PLAIN_FORMATS {
             let refuse = must_refuse(&doc, &sel, format, &opts);
             match render(&doc, &sel, format, &opts) {
                 Ok(rendered) => {
@@ -817,7 +831,7 @@ proptest! {
             warnings: Vec::new(),
         };
         for sel in [only(&doc, 0), Selection::all(&doc)] {
-            for format in Format::ALL {
+            for format in PLAIN_FORMATS {
                 let opts = RenderOptions { keep_locale, ..RenderOptions::default() };
                 let rendered = render(&doc, &sel, format, &opts).unwrap();
                 let body = String::from_utf8(rendered.body).unwrap();
@@ -908,10 +922,10 @@ proptest! {
             some_of(&doc, &[1], &keep),
             some_of(&doc, &[2], &[true]),
         ];
-        let opts = RenderOptions { comments, keep_locale, base_locale: Some(2) };
+        let opts = RenderOptions { comments, keep_locale, base_locale: Some(2), ..RenderOptions::default() };
         let outcome = |r: Result<Rendered, RenderError>| r.map_err(|e| e.to_string());
         for sel in &selections {
-            for format in Format::ALL {
+            for format in PLAIN_FORMATS {
                 prop_assert_eq!(
                     outcome(prepared.render(sel, format, &opts)),
                     outcome(render(&doc, sel, format, &opts)),
@@ -954,7 +968,7 @@ fn a_large_selection_renders_through_prepared_with_the_same_bodies() {
         comments: true,
         ..RenderOptions::default()
     };
-    for format in Format::ALL {
+    for format in PLAIN_FORMATS {
         let one_off = render_with(&doc, None, &all, format, &opts, false).unwrap();
         assert_eq!(
             render(&doc, &all, format, &opts).unwrap(),
@@ -1025,7 +1039,13 @@ fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
     let formats: Vec<Format> = known.iter().map(|(f, _)| *f).collect();
     assert_eq!(
         formats,
-        [Format::Android, Format::Ios, Format::Xlf, Format::Po]
+        [
+            Format::Android,
+            Format::Ios,
+            Format::Xlf,
+            Format::Po,
+            Format::Stringsdict
+        ]
     );
     for (format, warnings) in &known {
         assert_eq!(warnings.len(), KNOWN_WARNINGS_MAX + 1, "{format}");

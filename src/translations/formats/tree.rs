@@ -26,6 +26,8 @@ pub(super) struct Leaf<'a> {
     pub(super) name: &'a str,
     pub(super) entry: &'a Entry,
     pub(super) text: &'a str,
+    /// Index in `Document::locales` (a plural entry's forms are read from the entry).
+    pub(super) locale: usize,
 }
 
 /// Forwards a walk without its locale level, for a file that holds one locale's tree.
@@ -267,7 +269,7 @@ impl<'a> Tree<'a> {
             }
             sink.open(&self.doc.locales[ls.locale], 0, first_locale)?;
             first_locale = false;
-            self.walk_children(stamp, &live, &text, sink)?;
+            self.walk_children(stamp, ls.locale, &live, &text, sink)?;
             sink.close(0)?;
         }
         Ok(())
@@ -279,6 +281,7 @@ impl<'a> Tree<'a> {
     fn walk_children(
         &self,
         stamp: usize,
+        locale: usize,
         live: &[usize],
         text: &[&str],
         sink: &mut impl TreeSink,
@@ -310,6 +313,7 @@ impl<'a> Tree<'a> {
                     name,
                     entry: &self.doc.entries[node.entry],
                     text: text[child],
+                    locale,
                 };
                 sink.leaf(&leaf, depth, first)?;
             }

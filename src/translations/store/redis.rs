@@ -347,6 +347,8 @@ pub(crate) mod tests {
                 std::process::id(),
                 NEXT.fetch_add(1, Ordering::Relaxed)
             ),
+            fallbacks: Default::default(),
+            placeholders: Default::default(),
         }
     }
 
