@@ -265,7 +265,10 @@ fn has_plurals(doc: &Document, selection: &Selection) -> bool {
 /// (`producer.strict`).
 fn summarise_findings(doc: &Document, say: &impl Fn(String)) {
     for finding in &doc.findings {
-        say(format!("depot: finding: {} {}", finding.cell, finding.message));
+        say(format!(
+            "depot: finding: {} {}",
+            finding.cell, finding.message
+        ));
     }
     if !doc.findings.is_empty() {
         say(format!(

@@ -423,7 +423,11 @@ fn locale_map(raw: &Raw) -> Result<Vec<String>, String> {
             .iter()
             .map(|(from, to)| match to {
                 toml::Value::String(to) => Ok(format!("{from}={to}")),
-                other => Err(wrong_type("must map each locale to a locale code string", other, true)),
+                other => Err(wrong_type(
+                    "must map each locale to a locale code string",
+                    other,
+                    true,
+                )),
             })
             .collect::<Result<_, _>>()?,
         Raw::Toml(other) => {

@@ -1,11 +1,11 @@
 //! The typed settings every part of depot reads. Built only from a validated `Resolved`,
 //! so a `Settings` value is always complete and valid.
 
-use crate::translations::fallback::Fallbacks;
-use crate::translations::formats::PlaceholderMode;
 use super::layers::{Resolved, Value, absolute};
 use crate::secret::Secret;
 pub use crate::signing::Addressing;
+use crate::translations::fallback::Fallbacks;
+use crate::translations::formats::PlaceholderMode;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -339,7 +339,9 @@ impl Settings {
                     Value::List(items) => Fallbacks::parse(items).unwrap_or_default(),
                     _ => Fallbacks::default(),
                 },
-                placeholders: text("translations.placeholders").parse().unwrap_or_default(),
+                placeholders: text("translations.placeholders")
+                    .parse()
+                    .unwrap_or_default(),
             },
             producer: Producer {
                 enabled: flag("producer.enabled"),

@@ -198,9 +198,9 @@ fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, Layout
         Format::Android => PathBuf::from(android_folder(&folder_tag(locale, opts.format)?))
             .join(format!("{}.{ext}", stem.unwrap_or("strings"))),
         Format::Ios | Format::Stringsdict => {
-            PathBuf::from(format!("{}.lproj", folder_tag(locale, opts.format)?))
+            { PathBuf::from(format!("{}.lproj", folder_tag(locale, opts.format)?)) }
+                .join(format!("{}.{ext}", stem.unwrap_or("Localizable")))
         }
-            .join(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
         // `--filename` replaces the `<locale>` stem; the locale stays in the name (as for
         // yml/xlf/po) so that several locales do not overwrite one file.
         Format::Json => PathBuf::from(match stem {

@@ -186,7 +186,7 @@ pub fn convert<'t, 'o>(
 ) -> Cow<'t, str> {
     let icu = matches!(syntax, Syntax::Icu { .. });
     let needs_work = has_braces(text)
-        || (icu && (text.contains('\'') || text.contains('#')))
+        || (icu && text.contains(['\'', '#', '<']))
         || (always_format && text.contains('%'));
     if !needs_work {
         return Cow::Borrowed(text);
@@ -268,11 +268,12 @@ pub fn convert<'t, 'o>(
 }
 
 /// ICU quoting: an apostrophe is doubled (then it is always a literal one), `#` inside a
-/// plural is quoted.
+/// plural is quoted, and so is `<`, which formatjs reads as the start of a rich-text tag.
 fn push_icu_literal(out: &mut String, s: &str, in_plural: bool) {
     for c in s.chars() {
         match c {
             '\'' => out.push_str("''"),
+            '<' => out.push_str("'<'"),
             '#' if in_plural => out.push_str("'#'"),
             c => out.push(c),
         }
@@ -373,7 +374,7 @@ mod tests {
                 &order,
                 false
             ),
-            "it''s '{'x'}' {n, number, integer} {f, number} '#'#"
+            "it''s '{'x'}' '<'b> {n, number, integer} {f, number} '#'#"
         );
         assert_eq!(
             convert("{count}", Syntax::Icu { in_plural: false }, order, false),
@@ -384,12 +385,7 @@ mod tests {
     #[test]
     fn rails_keeps_names_only() {
         assert_eq!(
-            convert(
-                "{n:int} of %{x} {{",
-                Syntax::Rails,
-                Order::default,
-                false
-            ),
+            convert("{n:int} of %{x} {{", Syntax::Rails, Order::default, false),
             "%{n} of %%{x} {"
         );
     }

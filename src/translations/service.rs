@@ -6,11 +6,9 @@
 //! version: when a new version becomes current the cache is emptied, so old bodies are
 //! freed once in-flight responses end.
 
-use super::filter::{FilterIndex, SelectError};
 use super::fallback::Fallbacks;
-use super::formats::{
-    Format, PlaceholderMode, RenderError, RenderOptions, known_warnings, render,
-};
+use super::filter::{FilterIndex, SelectError};
+use super::formats::{Format, PlaceholderMode, RenderError, RenderOptions, known_warnings, render};
 use super::model::Document;
 use super::query::TranslationQuery;
 use super::store::{

@@ -1,10 +1,10 @@
 //! android `strings.xml`, escaped for what aapt2 does to a `<string>`: XML first, then its
 //! own backslash escapes, quote toggling, whitespace collapsing and `@`/`?` references.
 
+use crate::translations::formats::convert::Converter;
 use crate::translations::formats::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex, push_xml_char,
 };
-use crate::translations::formats::convert::Converter;
 use crate::translations::formats::flatten::{Flat, FlatKey};
 use crate::translations::formats::{Format, RenderError, RenderOptions};
 use crate::translations::placeholders::Syntax;

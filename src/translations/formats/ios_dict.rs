@@ -3,8 +3,8 @@
 //! `value` rule (`NSStringPluralRuleType`, integer `ld`) holds a string per category.
 //! Plain keys stay in `Localizable.strings`.
 
-use crate::translations::formats::convert::Converter;
 use crate::translations::formats::android::push_xml_comment;
+use crate::translations::formats::convert::Converter;
 use crate::translations::formats::escape::push_xml_str;
 use crate::translations::formats::flatten::Flat;
 use crate::translations::formats::{Format, RenderError, RenderOptions};

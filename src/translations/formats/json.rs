@@ -5,12 +5,12 @@
 use std::convert::Infallible;
 
 use crate::translations::formats::convert::Converter;
-use crate::translations::formats::{RenderError, RenderOptions};
-use crate::translations::placeholders::Syntax;
 use crate::translations::formats::escape::{Specials, escape_into, push_hex};
 use crate::translations::formats::texts::Texts;
 use crate::translations::formats::tree::{Leaf, Tree, TreeSink, WithoutLocale};
+use crate::translations::formats::{RenderError, RenderOptions};
 use crate::translations::model::Selection;
+use crate::translations::placeholders::Syntax;
 
 struct Json<'o> {
     out: &'o mut Vec<u8>,

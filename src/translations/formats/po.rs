@@ -72,9 +72,7 @@ pub(super) fn render(
             // One msgstr per slot of the locale's Plural-Forms, each holding the text of
             // the category that slot stands for (`other`'s where the sheet has none).
             for (slot, &category) in plurals::gettext(loc.code).slots.iter().enumerate() {
-                let text = plural
-                    .text(category, loc.locale)
-                    .unwrap_or(key.text);
+                let text = plural.text(category, loc.locale).unwrap_or(key.text);
                 let keyword = format!("msgstr[{slot}] ");
                 push_po_string(out, keyword.as_bytes(), &[text]).map_err(text_error)?;
             }

@@ -4,10 +4,10 @@
 
 use std::convert::Infallible;
 
+use crate::translations::formats::convert::Converter;
 use crate::translations::formats::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex,
 };
-use crate::translations::formats::convert::Converter;
 use crate::translations::formats::texts::Texts;
 use crate::translations::formats::tree::{Leaf, Tree, TreeSink, WithoutLocale};
 use crate::translations::formats::{RenderError, RenderOptions};
