@@ -34,6 +34,12 @@ pub enum CycleError {
     Sheet(#[from] ConvertError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(
+        "producer.strict refuses to publish this sheet: the checks found {count} problem(s), \
+         the first at {first}; fix them in the sheet (all are listed by `depot generate`), or \
+         set producer.strict = false"
+    )]
+    Findings { count: usize, first: String },
     #[error("the sync task stopped: {0}")]
     Task(String),
 }
@@ -82,6 +88,18 @@ pub fn convert(grid: Vec<Vec<String>>) -> Result<Document, ConvertError> {
         header_row: header.map_or(0, |h| h + 1),
         why,
     })
+}
+
+/// With `producer.strict`, a sheet with findings of the checks (SPEC §9) is not
+/// published: the last good version stays served and `/health` shows this error.
+fn refuse_findings(document: &Document, strict: bool) -> Result<(), CycleError> {
+    match document.findings.first() {
+        Some(first) if strict => Err(CycleError::Findings {
+            count: document.findings.len(),
+            first: format!("{} ({})", first.cell, first.message),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// What one successful cycle did.
@@ -329,8 +347,10 @@ impl Producer {
     async fn cycle_with(&self, source: &dyn SheetSource) -> Result<CycleReport, CycleError> {
         let grid = source.fetch().await?;
         let translations = self.translations.clone();
+        let strict = self.config.settings().producer.strict;
         tokio::task::spawn_blocking(move || {
             let document = convert(grid)?;
+            refuse_findings(&document, strict)?;
             let warnings = document
                 .warnings
                 .iter()

@@ -748,3 +748,153 @@ X,,,
     finding("B13", "both become the name \"x_a_b\"");
     assert!(err.contains("finding(s) in the sheet's checks"), "{err}");
 }
+
+// ------------------------------------------------------------------ over HTTP
+
+async fn served(daemon: &support::Daemon, query: &str) -> reqwest::Response {
+    let url = daemon.url(&format!("/translations{query}"));
+    support::eventually(std::time::Duration::from_secs(20), || async {
+        let response = reqwest::get(&url).await.ok()?;
+        (response.status() != 503).then_some(response)
+    })
+    .await
+    .expect("translations are served")
+}
+
+#[tokio::test]
+async fn http_serves_stringsdict_conversion_and_fallback_and_names_what_it_left_out() {
+    let dir = workdir();
+    // pl lacks TITLE here: fallback=true takes the English one
+    let sheet = std::fs::read_to_string(dir.path().join("sheet.csv")).unwrap();
+    let sheet = sheet.replace("\"{n:int} plików ma {name}\"", "\"\"");
+    std::fs::write(dir.path().join("sheet.csv"), sheet).unwrap();
+    let daemon = support::Daemon::start(
+        dir.path(),
+        &[
+            "--set",
+            "producer.source=sheet.csv",
+            "--set",
+            "translations.fallback=*=en",
+        ],
+        &[],
+    )
+    .await;
+
+    let dict = served(&daemon, "?format=stringsdict&filters[]=pl").await;
+    assert_eq!(dict.headers()["content-type"], "application/x-plist");
+    let body = dict.text().await.unwrap();
+    assert!(
+        body.contains("<key>app_files</key>") && body.contains("<key>few</key>"),
+        "{body}"
+    );
+
+    let ios = served(&daemon, "?format=ios&filters[]=pl").await;
+    let warnings = ios.headers()["depot-warnings"].to_str().unwrap().to_owned();
+    assert!(warnings.contains("format=stringsdict"), "{warnings}");
+    assert!(!ios.text().await.unwrap().contains("app_files"));
+
+    let android = served(&daemon, "?format=android&filters[]=en&placeholders=convert").await;
+    let body = android.text().await.unwrap();
+    assert!(body.contains(">%1$s has %2$d files</string>"), "{body}");
+    assert!(
+        body.contains("<item quantity=\"other\">%1$d files in %2$s</item>"),
+        "{body}"
+    );
+
+    let without = served(&daemon, "?filters[]=pl").await.text().await.unwrap();
+    assert!(!without.contains("TITLE"), "{without}");
+    let with = served(&daemon, "?filters[]=pl&fallback=true")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        with.contains(r#""TITLE":"{name} has {n:int} files""#),
+        "{with}"
+    );
+
+    for (query, message) in [
+        (
+            "?placeholders=printf",
+            "placeholders must be one of keep, convert, got 'printf'",
+        ),
+        (
+            "?fallback=maybe",
+            "fallback must be true or false, got 'maybe'",
+        ),
+        ("?format=plist", "stringsdict"),
+    ] {
+        let response = served(&daemon, query).await;
+        assert_eq!(response.status(), 400, "{query}");
+        assert!(response.text().await.unwrap().contains(message), "{query}");
+    }
+
+    // the findings of the checks are in /health, each with its cell
+    let health: serde_json::Value = reqwest::get(daemon.url("/health"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let findings = health["translations"]["findings"].as_array().unwrap();
+    assert!(findings.is_empty(), "{findings:?}");
+}
+
+#[tokio::test]
+async fn strict_producer_refuses_a_sheet_with_findings_and_health_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("sheet.csv"),
+        ">>>,en,pl\nHELLO,Hello {name},Cześć {imie}\n",
+    )
+    .unwrap();
+    let daemon = support::Daemon::start(
+        dir.path(),
+        &[
+            "--set",
+            "producer.source=sheet.csv",
+            "--set",
+            "producer.strict=true",
+        ],
+        &[],
+    )
+    .await;
+    let error = support::eventually(std::time::Duration::from_secs(20), || async {
+        let health: serde_json::Value = reqwest::get(daemon.url("/health"))
+            .await
+            .ok()?
+            .json()
+            .await
+            .ok()?;
+        health["translations"]["lastError"]
+            .as_str()
+            .map(str::to_owned)
+    })
+    .await
+    .expect("the sync fails");
+    assert!(
+        error.contains("producer.strict refuses to publish") && error.contains("C2"),
+        "{error}"
+    );
+    assert_eq!(
+        reqwest::get(daemon.url("/translations"))
+            .await
+            .unwrap()
+            .status(),
+        503
+    );
+    drop(daemon);
+
+    // without strict the same sheet is published, its finding in /health
+    let daemon =
+        support::Daemon::start(dir.path(), &["--set", "producer.source=sheet.csv"], &[]).await;
+    served(&daemon, "").await;
+    let health: serde_json::Value = reqwest::get(daemon.url("/health"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let findings = &health["translations"]["findings"];
+    assert_eq!(findings[0]["cell"], "C2", "{findings}");
+}

@@ -477,6 +477,34 @@ fn render_with(
     Ok(Rendered { body, warnings })
 }
 
+/// What a flat body over HTTP says about plural entries it cannot hold, for
+/// `Depot-Warnings`: ios `.strings` leaves them to the `.stringsdict` (which `generate`
+/// writes beside it, so it does not say this); a po body of several locales states no
+/// `Plural-Forms`, which msgfmt needs for them.
+pub fn plurals_left_out(doc: &Document, sel: &Selection, format: Format) -> Option<String> {
+    let several_locales = sel.locales.iter().filter(|l| !l.entries.is_empty()).count() > 1;
+    if format != Format::Ios && !(format == Format::Po && several_locales) {
+        return None;
+    }
+    let selected = sel.entries_in_any_locale(doc.entries.len());
+    let mut plural = (doc.entries.iter().zip(selected))
+        .filter(|(entry, selected)| *selected && entry.plural.is_some())
+        .map(|(entry, _)| entry);
+    let first = plural.next()?.path.join(".");
+    let count = 1 + plural.count();
+    Some(match format {
+        Format::Ios => format!(
+            "{count} plural entr{} (first: {first}) are not in .strings: ask format=stringsdict for them",
+            if count == 1 { "y" } else { "ies" }
+        ),
+        _ => format!(
+            "po with several locales states no Plural-Forms, which msgfmt needs for its {count} \
+             plural entr{} (first: {first}): ask one locale per file",
+            if count == 1 { "y" } else { "ies" }
+        ),
+    })
+}
+
 /// The renderers index freely after this, so a selection built for another document
 /// becomes an error rather than a panic.
 fn check_selection(doc: &Document, sel: &Selection) -> Result<(), RenderError> {

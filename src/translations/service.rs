@@ -8,7 +8,9 @@
 
 use super::fallback::Fallbacks;
 use super::filter::{FilterIndex, SelectError};
-use super::formats::{Format, PlaceholderMode, RenderError, RenderOptions, known_warnings, render};
+use super::formats::{
+    Format, PlaceholderMode, RenderError, RenderOptions, known_warnings, plurals_left_out, render,
+};
 use super::model::Document;
 use super::query::TranslationQuery;
 use super::store::{
@@ -367,7 +369,9 @@ impl TranslationService {
             identity: Bytes::from(rendered.body),
             gzip: OnceLock::new(),
             br: OnceLock::new(),
-            warnings: rendered.warnings.iter().map(ToString::to_string).collect(),
+            warnings: (rendered.warnings.iter().map(ToString::to_string))
+                .chain(plurals_left_out(doc, &selection, query.format))
+                .collect(),
         });
         // A render of a version that is no longer current (a sync landed meanwhile) is
         // served to its client but not cached: it would push out the current version's.
