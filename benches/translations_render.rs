@@ -52,16 +52,20 @@ fn document() -> Document {
         .map(|k| {
             let mut texts: Vec<Option<String>> = (0..LOCALES).map(|l| text(k, l)).collect();
             let plural = (k % 10 == 5).then(|| {
-                let forms = [PluralCategory::One, PluralCategory::Few, PluralCategory::Other]
-                    .into_iter()
-                    .enumerate()
-                    .map(|(n, category)| PluralForm {
-                        category,
-                        texts: (0..LOCALES)
-                            .map(|l| text(k + n, l).map(|t| format!("{{count}} {t}")))
-                            .collect(),
-                    })
-                    .collect();
+                let forms = [
+                    PluralCategory::One,
+                    PluralCategory::Few,
+                    PluralCategory::Other,
+                ]
+                .into_iter()
+                .enumerate()
+                .map(|(n, category)| PluralForm {
+                    category,
+                    texts: (0..LOCALES)
+                        .map(|l| text(k + n, l).map(|t| format!("{{count}} {t}")))
+                        .collect(),
+                })
+                .collect();
                 Box::new(Plural { forms })
             });
             if let Some(plural) = &plural {

@@ -64,6 +64,8 @@ fn kill_9_while_storing_into_redis_never_leaves_a_current_version_that_fails_to_
         file_path: "unused".into(),
         redis_url: Secret::new(redis.url()),
         redis_prefix: "depot:".into(),
+        fallbacks: Default::default(),
+        placeholders: Default::default(),
     })
     .unwrap();
 

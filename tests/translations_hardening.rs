@@ -537,6 +537,7 @@ fn deep_document(levels: usize) -> StoredDocument {
             ..Entry::default()
         }],
         warnings: Vec::new(),
+        findings: Vec::new(),
     })
     .unwrap()
 }

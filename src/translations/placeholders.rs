@@ -369,9 +369,9 @@ mod tests {
         let order = Order::default;
         assert_eq!(
             convert(
-                "it's {{x}} {n:int} {f:float} #{count}",
+                "it's {{x}} <b> {n:int} {f:float} #{count}",
                 Syntax::Icu { in_plural: true },
-                &order,
+                order,
                 false
             ),
             "it''s '{'x'}' '<'b> {n, number, integer} {f, number} '#'#"

@@ -206,7 +206,7 @@ mod tests {
             h if h.contains("n%100 < 20") => {
                 if n == 1 {
                     0
-                } else if n == 0 || (n % 100 > 0 && n % 100 < 20) {
+                } else if n == 0 || (1..20).contains(&(n % 100)) {
                     1
                 } else {
                     2
