@@ -19,6 +19,9 @@ use support::run;
 
 const LOCALES: [&str; 4] = ["en", "pl", "ru", "ar"];
 
+/// `--placeholders`: whether it converts, and its value.
+const MODES: [(bool, &str); 2] = [(false, "keep"), (true, "convert")];
+
 /// The plural entry `APP.FILES`: per category, the text of each locale ("" = none).
 const FILES: [(&str, [&str; 4]); 6] = [
     ("zero", ["", "", "", "لا ملفات في {folder}"]),
@@ -151,6 +154,22 @@ fn generate(dir: &Path, out: &str, args: &[&str]) -> PathBuf {
     dir.join(out)
 }
 
+/// `generate -f format` into `out` once per `--placeholders` mode, each in a folder of its
+/// own: (converts, mode, folder, output path).
+fn generate_each_mode(
+    format: &str,
+    out: &str,
+) -> Vec<(bool, &'static str, tempfile::TempDir, PathBuf)> {
+    MODES
+        .into_iter()
+        .map(|(convert, mode)| {
+            let dir = workdir();
+            let path = generate(dir.path(), out, &["-f", format, "--placeholders", mode]);
+            (convert, mode, dir, path)
+        })
+        .collect()
+}
+
 fn workdir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     write_sheet(dir.path());
@@ -184,8 +203,6 @@ fn tool_ok(name: &str, args: &[&str], dir: &Path, stdin: Option<&[u8]>, hint: &s
     String::from_utf8(out.stdout).unwrap()
 }
 
-const AAPT_HINT: &str =
-    "install Debian's aapt package (aapt and aapt2): apt-get install -y aapt, or run scripts/test";
 const GNUSTEP_HINT: &str =
     "install GNUstep's plist tools: apt-get install -y gnustep-base-runtime, or run scripts/test";
 const GETTEXT_HINT: &str = "install gettext: apt-get install -y gettext, or run scripts/test";
@@ -254,82 +271,14 @@ fn aapt_plurals(dump: &str) -> BTreeMap<(String, String), BTreeMap<String, Strin
     found
 }
 
-fn build_android(res_parent: &Path) -> [BTreeMap<(String, String), BTreeMap<String, String>>; 2] {
-    std::fs::write(
-        res_parent.join("AndroidManifest.xml"),
-        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<manifest \
-         xmlns:android=\"http://schemas.android.com/apk/res/android\" package=\"com.example.depot\"/>\n",
-    )
-    .unwrap();
-    let dir = res_parent;
-    tool_ok(
-        "aapt",
-        &[
-            "package",
-            "-f",
-            "-M",
-            "AndroidManifest.xml",
-            "-S",
-            "res",
-            "-F",
-            "aapt.apk",
-        ],
-        dir,
-        None,
-        AAPT_HINT,
-    );
-    let aapt = tool_ok(
-        "aapt",
-        &["dump", "--values", "resources", "aapt.apk"],
-        dir,
-        None,
-        AAPT_HINT,
-    );
-    tool_ok(
-        "aapt2",
-        &["compile", "--dir", "res", "-o", "compiled.zip"],
-        dir,
-        None,
-        AAPT_HINT,
-    );
-    tool_ok(
-        "aapt2",
-        &[
-            "link",
-            "-o",
-            "aapt2.apk",
-            "--manifest",
-            "AndroidManifest.xml",
-            "compiled.zip",
-        ],
-        dir,
-        None,
-        AAPT_HINT,
-    );
-    let aapt2 = tool_ok(
-        "aapt2",
-        &["dump", "resources", "aapt2.apk"],
-        dir,
-        None,
-        AAPT_HINT,
-    );
-    [aapt_plurals(&aapt), aapt2_plurals(&aapt2)]
-}
-
 #[test]
 fn android_plurals_compile_with_aapt_and_aapt2_and_hold_the_sheet_texts() {
-    for convert in [false, true] {
-        let dir = workdir();
-        let mode = if convert { "convert" } else { "keep" };
-        generate(
-            dir.path(),
-            "app/res",
-            &["-f", "android", "--placeholders", mode],
-        );
-        for (tool, plurals) in ["aapt", "aapt2"]
-            .iter()
-            .zip(build_android(&dir.path().join("app")))
-        {
+    for (convert, mode, _dir, res) in generate_each_mode("android", "app/res") {
+        let [aapt, aapt2] = support::android::build_with_aapt_and_aapt2(&res);
+        for (tool, plurals) in [
+            ("aapt", aapt_plurals(&aapt)),
+            ("aapt2", aapt2_plurals(&aapt2)),
+        ] {
             for (locale, code) in LOCALES.iter().enumerate() {
                 let want = if convert {
                     converted_forms(locale, Syntax::Android)
@@ -429,10 +378,7 @@ fn parse_ascii_plist(s: &str) -> Plist {
 
 #[test]
 fn stringsdict_is_read_by_gnustep_with_the_plural_rule_structure() {
-    for convert in [false, true] {
-        let dir = workdir();
-        let mode = if convert { "convert" } else { "keep" };
-        let out = generate(dir.path(), "ios", &["-f", "ios", "--placeholders", mode]);
+    for (convert, mode, dir, out) in generate_each_mode("ios", "ios") {
         for (locale, code) in LOCALES.iter().enumerate() {
             let folder = out.join(format!("{code}.lproj"));
             let strings = std::fs::read_to_string(folder.join("Localizable.strings")).unwrap();
@@ -572,10 +518,7 @@ fn icu_text(elements: &serde_json::Value) -> String {
 
 #[test]
 fn json_plurals_parse_with_formatjs_and_hold_the_sheet_texts() {
-    for convert in [false, true] {
-        let dir = workdir();
-        let mode = if convert { "convert" } else { "keep" };
-        let out = generate(dir.path(), "json", &["-f", "json", "--placeholders", mode]);
+    for (convert, mode, _dir, out) in generate_each_mode("json", "json") {
         for (locale, code) in LOCALES.iter().enumerate() {
             let json: serde_json::Value = serde_json::from_str(
                 &std::fs::read_to_string(out.join(format!("{code}.json"))).unwrap(),
@@ -830,12 +773,7 @@ async fn http_serves_stringsdict_conversion_and_fallback_and_names_what_it_left_
     }
 
     // the findings of the checks are in /health, each with its cell
-    let health: serde_json::Value = reqwest::get(daemon.url("/health"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, health) = daemon.get_json("/health").await;
     let findings = health["translations"]["findings"].as_array().unwrap();
     assert!(findings.is_empty(), "{findings:?}");
 }
@@ -889,12 +827,7 @@ async fn strict_producer_refuses_a_sheet_with_findings_and_health_says_why() {
     let daemon =
         support::Daemon::start(dir.path(), &["--set", "producer.source=sheet.csv"], &[]).await;
     served(&daemon, "").await;
-    let health: serde_json::Value = reqwest::get(daemon.url("/health"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, health) = daemon.get_json("/health").await;
     let findings = &health["translations"]["findings"];
     assert_eq!(findings[0]["cell"], "C2", "{findings}");
 }

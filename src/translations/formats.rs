@@ -118,12 +118,9 @@ impl FromStr for Format {
 
     /// Case-insensitive, so `--format JSON` works as users type it.
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.name().eq_ignore_ascii_case(value))
-            .ok_or_else(|| UnknownFormat {
-                value: value.to_owned(),
-            })
+        by_name(Format::ALL, Format::name, value).ok_or_else(|| UnknownFormat {
+            value: value.to_owned(),
+        })
     }
 }
 
@@ -172,13 +169,21 @@ impl FromStr for PlaceholderMode {
     type Err = UnknownPlaceholderMode;
 
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        [PlaceholderMode::Keep, PlaceholderMode::Convert]
-            .into_iter()
-            .find(|m| m.name().eq_ignore_ascii_case(value))
-            .ok_or_else(|| UnknownPlaceholderMode {
-                value: value.to_owned(),
-            })
+        let all = [PlaceholderMode::Keep, PlaceholderMode::Convert];
+        by_name(all, PlaceholderMode::name, value).ok_or_else(|| UnknownPlaceholderMode {
+            value: value.to_owned(),
+        })
     }
+}
+
+/// The one of `all` whose name is `value`, ignoring ASCII case.
+fn by_name<T: Copy, const N: usize>(
+    all: [T; N],
+    name: fn(T) -> &'static str,
+    value: &str,
+) -> Option<T> {
+    all.into_iter()
+        .find(|&t| name(t).eq_ignore_ascii_case(value))
 }
 
 /// A rendered body plus what the caller should report (name conflicts, first key kept).
@@ -298,7 +303,9 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
             let warnings = match format {
                 Format::Json | Format::Yml => &tree,
                 Format::Android => &android,
-                Format::Ios | Format::Xlf | Format::Po | Format::Stringsdict => &plain,
+                Format::Ios | Format::Xlf | Format::Po => &plain,
+                // it holds plural entries only; their collisions are findings (`checks`)
+                Format::Stringsdict => return (format, Vec::new()),
             };
             let mut shown: Vec<String> =
                 warnings.iter().take(KNOWN_WARNINGS_MAX).cloned().collect();

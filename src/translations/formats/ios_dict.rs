@@ -5,12 +5,10 @@
 
 use crate::translations::formats::android::push_xml_comment;
 use crate::translations::formats::convert::Converter;
-use crate::translations::formats::escape::push_xml_str;
+use crate::translations::formats::escape::{XML_CONTROL_REASON, push_xml_str};
 use crate::translations::formats::flatten::Flat;
 use crate::translations::formats::{Format, RenderError, RenderOptions};
 use crate::translations::placeholders::Syntax;
-
-const CONTROL_REASON: &str = "an XML property list cannot hold control characters other than tab, line feed and carriage return";
 
 pub(super) fn render(
     flat: &Flat<'_>,
@@ -34,7 +32,7 @@ pub(super) fn render(
                 format: Format::Stringsdict,
                 key: key.dotted_path(),
                 character,
-                reason: CONTROL_REASON,
+                reason: XML_CONTROL_REASON,
             };
             if opts.comments
                 && let Some(comment) = &key.entry.comment
@@ -67,7 +65,7 @@ pub(super) fn render(
                         locale: loc.code.to_owned(),
                         key: key.dotted_path(),
                         character,
-                        reason: CONTROL_REASON,
+                        reason: XML_CONTROL_REASON,
                     },
                 )?;
                 out.extend_from_slice(b"</string>\n");

@@ -267,14 +267,11 @@ fn is_flat(format: Format) -> bool {
 /// Renders and reads back; panics with the body when the reader disagrees.
 /// The formats that write every selected key (stringsdict holds plural entries only;
 /// tests/plurals.rs and `plurals` below read it).
-const PLAIN_FORMATS: [Format; 6] = [
-    Format::Json,
-    Format::Android,
-    Format::Ios,
-    Format::Yml,
-    Format::Xlf,
-    Format::Po,
-];
+fn plain_formats() -> impl Iterator<Item = Format> {
+    Format::ALL
+        .into_iter()
+        .filter(|&f| f != Format::Stringsdict)
+}
 
 fn assert_round_trip(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) {
     let body = render_str(doc, sel, format, opts);
@@ -303,7 +300,7 @@ fn every_hostile_text_reads_back_exactly_in_every_format() {
         base_locale: Some(0),
         ..RenderOptions::default()
     };
-    for format in PLAIN_FORMATS {
+    for format in plain_formats() {
         // single locale: no prefix
         assert_round_trip(&doc, &only(&doc, 0), format, &opts);
         assert_round_trip(&doc, &only(&doc, 1), format, &opts);
@@ -321,7 +318,7 @@ fn every_hostile_text_reads_back_exactly_in_every_format() {
 #[test]
 fn hostile_texts_render_without_warnings() {
     let doc = hostile();
-    for format in PLAIN_FORMATS {
+    for format in plain_formats() {
         let r = render(
             &doc,
             &Selection::all(&doc),
@@ -473,7 +470,7 @@ fn comments_are_written_only_on_request_and_never_break_the_file() {
         comments: true,
         ..RenderOptions::default()
     };
-    for format in PLAIN_FORMATS {
+    for format in plain_formats() {
         assert_round_trip(&doc, &sel, format, &with);
         let without = render_str(&doc, &sel, format, &RenderOptions::default());
         assert!(
@@ -784,7 +781,7 @@ proptest! {
     ) {
         let sel = if single { only(&doc, 0) } else { Selection::all(&doc) };
         let opts = RenderOptions { comments, keep_locale, base_locale: base, ..RenderOptions::default() };
-        for format in PLAIN_FORMATS {
+        for format in plain_formats() {
             let refuse = must_refuse(&doc, &sel, format, &opts);
             match render(&doc, &sel, format, &opts) {
                 Ok(rendered) => {
@@ -831,7 +828,7 @@ proptest! {
             warnings: Vec::new(),
         };
         for sel in [only(&doc, 0), Selection::all(&doc)] {
-            for format in PLAIN_FORMATS {
+            for format in plain_formats() {
                 let opts = RenderOptions { keep_locale, ..RenderOptions::default() };
                 let rendered = render(&doc, &sel, format, &opts).unwrap();
                 let body = String::from_utf8(rendered.body).unwrap();
@@ -925,7 +922,7 @@ proptest! {
         let opts = RenderOptions { comments, keep_locale, base_locale: Some(2), ..RenderOptions::default() };
         let outcome = |r: Result<Rendered, RenderError>| r.map_err(|e| e.to_string());
         for sel in &selections {
-            for format in PLAIN_FORMATS {
+            for format in plain_formats() {
                 prop_assert_eq!(
                     outcome(prepared.render(sel, format, &opts)),
                     outcome(render(&doc, sel, format, &opts)),
@@ -968,7 +965,7 @@ fn a_large_selection_renders_through_prepared_with_the_same_bodies() {
         comments: true,
         ..RenderOptions::default()
     };
-    for format in PLAIN_FORMATS {
+    for format in plain_formats() {
         let one_off = render_with(&doc, None, &all, format, &opts, false).unwrap();
         assert_eq!(
             render(&doc, &all, format, &opts).unwrap(),
@@ -1039,13 +1036,7 @@ fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
     let formats: Vec<Format> = known.iter().map(|(f, _)| *f).collect();
     assert_eq!(
         formats,
-        [
-            Format::Android,
-            Format::Ios,
-            Format::Xlf,
-            Format::Po,
-            Format::Stringsdict
-        ]
+        [Format::Android, Format::Ios, Format::Xlf, Format::Po]
     );
     for (format, warnings) in &known {
         assert_eq!(warnings.len(), KNOWN_WARNINGS_MAX + 1, "{format}");

@@ -2,12 +2,10 @@
 //! and what translators recognise), `resname` the flat name; `<source>` holds the base
 //! locale's text (the key path where it has none), `<target>` the locale's.
 
-use crate::translations::formats::escape::{clean_comment, push_xml_str};
+use crate::translations::formats::escape::{XML_CONTROL_REASON, clean_comment, push_xml_str};
 use crate::translations::formats::flatten::{Flat, FlatKey};
 use crate::translations::formats::{Format, RenderError, RenderOptions};
 use crate::translations::model::PluralCategory;
-
-const CONTROL_REASON: &str = "XML 1.0 cannot hold control characters other than tab, line feed and carriage return, nor U+FFFE/U+FFFF, not even as &#N;";
 
 pub(super) fn render(
     flat: &Flat<'_>,
@@ -94,7 +92,7 @@ impl Unit<'_, '_> {
             format: Format::Xlf,
             key: self.key.dotted_path(),
             character,
-            reason: CONTROL_REASON,
+            reason: XML_CONTROL_REASON,
         }
     }
 
@@ -104,7 +102,7 @@ impl Unit<'_, '_> {
             locale: locale.to_owned(),
             key: self.key.dotted_path(),
             character,
-            reason: CONTROL_REASON,
+            reason: XML_CONTROL_REASON,
         }
     }
 
