@@ -720,7 +720,7 @@ mod tests {
 
     use super::*;
     use crate::translations::filter::test_support::{Tree, document, fixture, tree};
-    use crate::translations::model::Selection;
+    use crate::translations::model::{LocaleContent, Selection};
 
     fn grid(rows: &[&[&str]]) -> Vec<Vec<String>> {
         rows.iter()
@@ -1190,6 +1190,76 @@ mod tests {
             " ", "*",
         ])
         .prop_map(String::from)
+    }
+
+    #[test]
+    fn plural_rows_make_one_entry_with_forms_in_cldr_order() {
+        let doc = convert(grid(&[
+            &[">>>", ">>>", "###", "en", "pl"],
+            &["CART", "", "shop"],
+            &["", "ITEMS[other]", "a", "{count} items", "{count} rzeczy"],
+            &["", "ITEMS[one]", "b", "One item", "{count} rzecz"],
+            &["", "ITEMS[few]", "", "", "{count} rzeczy"],
+            &["", "LIST[0]", "", "zero", ""],
+        ]))
+        .unwrap();
+        assert_eq!(paths(&doc), ["CART.ITEMS", "CART.LIST[0]"]);
+        let items = entry(&doc, "CART.ITEMS");
+        assert_eq!(items.tags, ["shop", "a", "b"]);
+        let plural = items.plural.as_ref().unwrap();
+        let categories: Vec<_> = plural.forms.iter().map(|f| f.category).collect();
+        assert_eq!(
+            categories,
+            [
+                PluralCategory::One,
+                PluralCategory::Few,
+                PluralCategory::Other
+            ]
+        );
+        // texts stand for the entry: its `other` text
+        assert_eq!(
+            items.texts,
+            [Some("{count} items".into()), Some("{count} rzeczy".into())]
+        );
+        assert_eq!(plural.text(PluralCategory::Few, 0), None);
+        assert_eq!(doc.key_counts(), [("en".into(), 2), ("pl".into(), 1)]);
+        assert_eq!(
+            items.locale_content(1),
+            Some(LocaleContent::Plural(vec![
+                (PluralCategory::One, "{count} rzecz"),
+                (PluralCategory::Few, "{count} rzeczy"),
+                (PluralCategory::Other, "{count} rzeczy"),
+            ]))
+        );
+        assert_eq!(doc.warnings, []);
+        // no finding: English has no `few` text, Polish uses `few`
+        assert_eq!(doc.findings.len(), 0, "{:?}", doc.findings);
+    }
+
+    #[test]
+    fn a_word_in_brackets_that_is_no_category_skips_the_row() {
+        let doc = convert(grid(&[
+            &[">>>", "en"],
+            &["ITEMS[One]", "x"],
+            &["ITEMS[other]", "y"],
+            &["ITEMS", "z"],
+        ]))
+        .unwrap();
+        assert_eq!(paths(&doc), ["ITEMS"]);
+        assert_eq!(doc.warnings[0].cell, "A2");
+        assert!(
+            doc.warnings[0]
+                .message
+                .contains("\"One\" in \"ITEMS[One]\" is not a plural category")
+        );
+        // a plain row for a plural entry is refused, and a finding
+        assert_eq!(doc.warnings[1].cell, "A4");
+        assert!(
+            doc.findings.iter().any(|f| f.cell == "A4"),
+            "{:?}",
+            doc.findings
+        );
+        assert_eq!(entry(&doc, "ITEMS").texts, [Some("y".into())]);
     }
 
     proptest! {
