@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::formats::name_clashes;
-use super::model::{Document, PluralCategory, Warning};
+use super::model::{Document, Entry, PluralCategory, Warning};
 use super::placeholders::{self, COUNT};
 use super::plurals;
 use super::sheet::cell_name;
@@ -53,21 +53,25 @@ pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Ve
         let Some(at) = cells.get(e) else { break };
         let path = || entry.path.join(".");
         let plural = entry.plural.is_some();
-        let base_names = (base.map(|b| names_of(entry.texts_in(b), plural))).unwrap_or_default();
+        // This runs for every text of the sheet: nothing here allocates unless a text has
+        // a brace.
+        let mut buffer: TextsBuffer<'_> = [(None, ""); PluralCategory::ALL.len()];
+        let base_names = match base {
+            Some(b) => {
+                let n = texts_of(entry, b, &mut buffer);
+                names_of(buffer[..n].iter().map(|(_, t)| *t), plural)
+            }
+            None => BTreeSet::new(),
+        };
+        let base_has_text = base.is_some_and(|b| entry.texts.get(b).is_some_and(Option::is_some));
         for (locale, code) in doc.locales.iter().enumerate() {
             let column = text_columns.get(locale).copied().unwrap_or(at.key_column);
-            let texts: Vec<(Option<PluralCategory>, &str)> = match &entry.plural {
-                None => entry.texts[locale]
-                    .as_deref()
-                    .map(|t| (None, t))
-                    .into_iter()
-                    .collect(),
-                Some(plural) => plural.forms_in(locale).map(|(c, t)| (Some(c), t)).collect(),
-            };
+            let n = texts_of(entry, locale, &mut buffer);
+            let texts = &buffer[..n];
             if texts.is_empty() {
                 continue;
             }
-            for &(category, text) in &texts {
+            for &(category, text) in texts {
                 if placeholders::has_braces(text)
                     && let Err(error) = placeholders::parse(text)
                 {
@@ -90,7 +94,7 @@ pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Ve
                     found(column, first_row, message);
                 }
                 if let Some(Some(used)) = used.get(locale) {
-                    for &(category, _) in &texts {
+                    for &(category, _) in texts {
                         let Some(category) = category.filter(|c| !used.contains(c)) else {
                             continue;
                         };
@@ -107,8 +111,8 @@ pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Ve
                 }
             }
             if Some(locale) != base
+                && base_has_text
                 && let Some(base) = base
-                && entry.locale_content(base).is_some()
             {
                 let here = names_of(texts.iter().map(|(_, t)| *t), plural);
                 if here != base_names {
@@ -153,6 +157,31 @@ pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Ve
         found(at.key_column, at.rows.first().map_or(1, |r| r.1), message);
     }
     findings
+}
+
+/// Room for an entry's texts in one locale: one, or a plural entry's forms.
+type TextsBuffer<'e> = [(Option<PluralCategory>, &'e str); PluralCategory::ALL.len()];
+
+/// Puts `entry`'s texts of `locale` in `buffer` (without allocating: this runs for every
+/// text of the sheet) and gives their number.
+fn texts_of<'e>(entry: &'e Entry, locale: usize, buffer: &mut TextsBuffer<'e>) -> usize {
+    match &entry.plural {
+        None => match entry.texts.get(locale).and_then(Option::as_deref) {
+            Some(text) => {
+                buffer[0] = (None, text);
+                1
+            }
+            None => 0,
+        },
+        Some(plural) => {
+            let mut n = 0;
+            for (slot, form) in buffer.iter_mut().zip(plural.forms_in(locale)) {
+                *slot = (Some(form.0), form.1);
+                n += 1;
+            }
+            n
+        }
+    }
 }
 
 /// The placeholder names of some texts (a plural entry's forms together, `count` left
