@@ -196,7 +196,7 @@ fn tool_ok(name: &str, args: &[&str], dir: &Path, stdin: Option<&[u8]>, hint: &s
     let out = tool(name, args, dir, stdin, hint);
     assert!(
         out.status.success(),
-        "{name} {args:?} refused it:\n{}{}",
+        "{name} {args:?} refused it (if the tool itself is missing a part: {hint}):\n{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );

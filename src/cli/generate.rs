@@ -203,8 +203,10 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     let base = layout::find_base(&doc, &args.base);
     let per_language = language.is_none() && !args.merge;
     let mut formats = args.formats();
-    // ios plural entries go to Localizable.stringsdict beside Localizable.strings
+    // ios plural entries go to Localizable.stringsdict beside Localizable.strings (stdout
+    // takes one body: `-f stringsdict` asks for that one)
     if let Some(at) = formats.iter().position(|&f| f == Format::Ios)
+        && !args.to_stdout()
         && !formats.contains(&Format::Stringsdict)
         && has_plurals(&doc, &selection)
     {
