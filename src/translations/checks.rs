@@ -2,11 +2,9 @@
 //! a format string. Run on every converted sheet; each finding names its sheet cell.
 //! Keys defined twice are found while the rows are read (`sheet`); the rest is here.
 
-use std::collections::BTreeSet;
-
 use super::formats::name_clashes;
 use super::model::{Document, Entry, PluralCategory, Warning};
-use super::placeholders::{self, COUNT};
+use super::placeholders::{self, COUNT, Piece};
 use super::plurals;
 use super::sheet::cell_name;
 
@@ -49,6 +47,8 @@ pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Ve
     // Per locale: the CLDR categories it uses (None: unknown to CLDR, not checked).
     let used: Vec<Option<Vec<PluralCategory>>> =
         doc.locales.iter().map(|l| plurals::categories(l)).collect();
+    // reused for every entry: the placeholder names of the base text and of another's
+    let (mut base_names, mut here) = (Vec::new(), Vec::new());
     for (e, entry) in doc.entries.iter().enumerate() {
         let Some(at) = cells.get(e) else { break };
         let path = || entry.path.join(".");
@@ -56,13 +56,11 @@ pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Ve
         // This runs for every text of the sheet: nothing here allocates unless a text has
         // a brace.
         let mut buffer: TextsBuffer<'_> = [(None, ""); PluralCategory::ALL.len()];
-        let base_names = match base {
-            Some(b) => {
-                let n = texts_of(entry, b, &mut buffer);
-                names_of(buffer[..n].iter().map(|(_, t)| *t), plural)
-            }
-            None => BTreeSet::new(),
-        };
+        base_names.clear();
+        if let Some(b) = base {
+            let n = texts_of(entry, b, &mut buffer);
+            let _ = names_of(&buffer[..n], plural, &mut base_names);
+        }
         let base_has_text = base.is_some_and(|b| entry.texts.get(b).is_some_and(Option::is_some));
         for (locale, code) in doc.locales.iter().enumerate() {
             let column = text_columns.get(locale).copied().unwrap_or(at.key_column);
@@ -71,15 +69,11 @@ pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Ve
             if texts.is_empty() {
                 continue;
             }
+            // the brace check and the names in one scan of each text
             for &(category, text) in texts {
-                if placeholders::has_braces(text)
-                    && let Err(error) = placeholders::parse(text)
-                {
-                    found(
-                        column,
-                        at.row_of(category),
-                        format!("{} ({code}): {error}", path()),
-                    );
+                if let Err(error) = names_of(&[(category, text)], plural, &mut here) {
+                    let message = format!("{} ({code}): {error}", path());
+                    found(column, at.row_of(category), message);
                 }
             }
             if let Some(plural) = &entry.plural {
@@ -114,14 +108,14 @@ pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Ve
                 && base_has_text
                 && let Some(base) = base
             {
-                let here = names_of(texts.iter().map(|(_, t)| *t), plural);
+                let _ = names_of(texts, plural, &mut here);
                 if here != base_names {
-                    let missing: Vec<_> = base_names
-                        .difference(&here)
+                    let missing: Vec<_> = (base_names.iter())
+                        .filter(|n| !here.contains(n))
                         .map(|n| format!("{{{n}}}"))
                         .collect();
-                    let extra: Vec<_> = here
-                        .difference(&base_names)
+                    let extra: Vec<_> = (here.iter())
+                        .filter(|n| !base_names.contains(n))
                         .map(|n| format!("{{{n}}}"))
                         .collect();
                     let mut message = format!(
@@ -185,11 +179,26 @@ fn texts_of<'e>(entry: &'e Entry, locale: usize, buffer: &mut TextsBuffer<'e>) -
 }
 
 /// The placeholder names of some texts (a plural entry's forms together, `count` left
-/// out there: a form like "One file" rightly omits the quantity).
-fn names_of<'t>(texts: impl IntoIterator<Item = &'t str>, plural: bool) -> BTreeSet<&'t str> {
-    texts
-        .into_iter()
-        .flat_map(placeholders::names)
-        .filter(|n| !plural || *n != COUNT)
-        .collect()
+/// out there: a form like "One file" rightly omits the quantity) into `names`, sorted,
+/// each once; the first brace error, if any. Allocates only for a text with a brace.
+fn names_of<'t>(
+    texts: &[(Option<PluralCategory>, &'t str)],
+    plural: bool,
+    names: &mut Vec<&'t str>,
+) -> Result<(), placeholders::BraceError> {
+    names.clear();
+    let mut result = Ok(());
+    for &(_, text) in texts.iter().filter(|(_, t)| placeholders::has_braces(t)) {
+        let scanned = placeholders::scan(text, |piece| {
+            if let Piece::Placeholder { name, .. } = piece
+                && !(plural && name == COUNT)
+            {
+                names.push(name);
+            }
+        });
+        result = result.and(scanned);
+    }
+    names.sort_unstable();
+    names.dedup();
+    result
 }

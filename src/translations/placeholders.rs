@@ -50,6 +50,13 @@ pub fn has_braces(text: &str) -> bool {
 /// Splits `text` into literals, literal braces and placeholders.
 pub fn parse(text: &str) -> Result<Vec<Piece<'_>>, BraceError> {
     let mut pieces = Vec::new();
+    scan(text, |piece| pieces.push(piece))?;
+    Ok(pieces)
+}
+
+/// Hands each piece of `text` to `piece`, in order, without allocating (the checks scan
+/// every text of a sheet); stops at the first brace that does not parse.
+pub fn scan<'t>(text: &'t str, mut piece: impl FnMut(Piece<'t>)) -> Result<(), BraceError> {
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut i = 0;
@@ -60,11 +67,11 @@ pub fn parse(text: &str) -> Result<Vec<Piece<'_>>, BraceError> {
     while let Some(found) = memchr::memchr2(b'{', b'}', &bytes[i..]) {
         let at = i + found;
         if at > start {
-            pieces.push(Piece::Literal(&text[start..at]));
+            piece(Piece::Literal(&text[start..at]));
         }
         let brace = bytes[at];
         if bytes.get(at + 1) == Some(&brace) {
-            pieces.push(Piece::Brace(char::from(brace)));
+            piece(Piece::Brace(char::from(brace)));
             i = at + 2;
         } else if brace == b'}' {
             return Err(error('}', at));
@@ -80,15 +87,15 @@ pub fn parse(text: &str) -> Result<Vec<Piece<'_>>, BraceError> {
             if !is_name(name) {
                 return Err(error('{', at));
             }
-            pieces.push(Piece::Placeholder { name, kind });
+            piece(Piece::Placeholder { name, kind });
             i = at + 1 + close + 1;
         }
         start = i;
     }
     if start < text.len() {
-        pieces.push(Piece::Literal(&text[start..]));
+        piece(Piece::Literal(&text[start..]));
     }
-    Ok(pieces)
+    Ok(())
 }
 
 /// `[A-Za-z_][A-Za-z0-9_]*`: what every target syntax accepts as an argument name.
@@ -107,12 +114,15 @@ pub fn names(text: &str) -> Vec<&str> {
     if !has_braces(text) {
         return names;
     }
-    for piece in parse(text).unwrap_or_default() {
+    let scanned = scan(text, |piece| {
         if let Piece::Placeholder { name, .. } = piece
             && !names.contains(&name)
         {
             names.push(name);
         }
+    });
+    if scanned.is_err() {
+        names.clear();
     }
     names
 }
@@ -191,80 +201,97 @@ pub fn convert<'t, 'o>(
     if !needs_work {
         return Cow::Borrowed(text);
     }
-    let Ok(pieces) = parse(text) else {
-        return Cow::Borrowed(text);
-    };
-    let is_format = always_format
-        || pieces
-            .iter()
-            .any(|p| matches!(p, Piece::Placeholder { .. }));
     let mut out = String::with_capacity(text.len() + 8);
-    let mut extra = Vec::new();
-    let order = order();
-    for piece in pieces {
-        match (syntax, piece) {
-            (Syntax::Android | Syntax::Ios, Piece::Literal(s)) if is_format => {
-                out.push_str(&s.replace('%', "%%"))
-            }
-            (Syntax::Rails, Piece::Literal(s)) => out.push_str(&s.replace("%{", "%%{")),
-            (Syntax::Icu { in_plural }, Piece::Literal(s)) => {
-                push_icu_literal(&mut out, s, in_plural)
-            }
-            (_, Piece::Literal(s)) => out.push_str(s),
-            (Syntax::Icu { .. }, Piece::Brace(c)) => {
-                out.push('\'');
-                out.push(c);
-                out.push('\'');
-            }
-            (_, Piece::Brace(c)) => out.push(c),
-            (Syntax::Android | Syntax::Ios, Piece::Placeholder { name, kind }) => {
-                let n = order.number(name, &mut extra);
-                let ios = syntax == Syntax::Ios;
-                let conversion = match kind {
-                    // the quantity is an integer whatever the sheet says
-                    _ if name == COUNT && order.names.first() == Some(&COUNT) => {
-                        if ios {
-                            "ld"
-                        } else {
-                            "d"
-                        }
-                    }
-                    Kind::Text => {
-                        if ios {
-                            "@"
-                        } else {
-                            "s"
-                        }
-                    }
-                    Kind::Int => {
-                        if ios {
-                            "ld"
-                        } else {
-                            "d"
-                        }
-                    }
-                    Kind::Float => "f",
-                };
-                let _ = write!(out, "%{n}${conversion}");
-            }
-            (Syntax::Rails, Piece::Placeholder { name, .. }) => {
-                let _ = write!(out, "%{{{name}}}");
-            }
-            (Syntax::Icu { in_plural }, Piece::Placeholder { name, kind }) => match kind {
-                _ if in_plural && name == COUNT => out.push('#'),
-                Kind::Text => {
-                    let _ = write!(out, "{{{name}}}");
-                }
-                Kind::Int => {
-                    let _ = write!(out, "{{{name}, number, integer}}");
-                }
-                Kind::Float => {
-                    let _ = write!(out, "{{{name}, number}}");
-                }
-            },
-        }
+    if convert_into(&mut out, text, syntax, order, always_format) {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
     }
-    Cow::Owned(out)
+}
+
+/// `convert`, appended to `out`; false (and nothing appended) when the braces of `text`
+/// do not parse, so the caller writes it as it is.
+pub fn convert_into<'o>(
+    out: &mut String,
+    text: &str,
+    syntax: Syntax,
+    order: impl FnOnce() -> Order<'o>,
+    always_format: bool,
+) -> bool {
+    let mut any_placeholder = false;
+    let scanned = scan(text, |piece| {
+        any_placeholder |= matches!(piece, Piece::Placeholder { .. });
+    });
+    if scanned.is_err() {
+        return false;
+    }
+    let is_format = always_format || any_placeholder;
+    let mut extra = Vec::new();
+    // The numbering reads the base text: only printf placeholders need it.
+    let mut order = Some(order);
+    let mut numbers: Option<Order<'o>> = None;
+    let _ = scan(text, |piece| match (syntax, piece) {
+        (Syntax::Android | Syntax::Ios, Piece::Literal(s)) if is_format => {
+            push_replacing(out, s, "%", "%%")
+        }
+        (Syntax::Rails, Piece::Literal(s)) => push_replacing(out, s, "%{", "%%{"),
+        (Syntax::Icu { in_plural }, Piece::Literal(s)) => push_icu_literal(out, s, in_plural),
+        (_, Piece::Literal(s)) => out.push_str(s),
+        (Syntax::Icu { .. }, Piece::Brace(c)) => {
+            out.push('\'');
+            out.push(c);
+            out.push('\'');
+        }
+        (_, Piece::Brace(c)) => out.push(c),
+        (Syntax::Android | Syntax::Ios, Piece::Placeholder { name, kind }) => {
+            let numbers =
+                numbers.get_or_insert_with(|| order.take().map(|f| f()).unwrap_or_default());
+            let n = numbers.number(name, &mut extra);
+            let ios = syntax == Syntax::Ios;
+            // the quantity is an integer whatever the sheet says
+            let quantity = name == COUNT && numbers.names.first() == Some(&COUNT);
+            let conversion = match (kind, ios) {
+                _ if quantity || kind == Kind::Int => {
+                    if ios {
+                        "ld"
+                    } else {
+                        "d"
+                    }
+                }
+                (Kind::Float, _) => "f",
+                (_, true) => "@",
+                (_, false) => "s",
+            };
+            let _ = write!(out, "%{n}${conversion}");
+        }
+        (Syntax::Rails, Piece::Placeholder { name, .. }) => {
+            let _ = write!(out, "%{{{name}}}");
+        }
+        (Syntax::Icu { in_plural }, Piece::Placeholder { name, kind }) => match kind {
+            _ if in_plural && name == COUNT => out.push('#'),
+            Kind::Text => {
+                let _ = write!(out, "{{{name}}}");
+            }
+            Kind::Int => {
+                let _ = write!(out, "{{{name}, number, integer}}");
+            }
+            Kind::Float => {
+                let _ = write!(out, "{{{name}, number}}");
+            }
+        },
+    });
+    true
+}
+
+/// `s` with every `from` written as `to`, without a String of its own.
+fn push_replacing(out: &mut String, s: &str, from: &str, to: &str) {
+    let mut last = 0;
+    for (at, _) in s.match_indices(from) {
+        out.push_str(&s[last..at]);
+        out.push_str(to);
+        last = at + from.len();
+    }
+    out.push_str(&s[last..]);
 }
 
 /// ICU quoting: an apostrophe is doubled (then it is always a literal one), `#` inside a

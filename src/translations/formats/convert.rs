@@ -37,11 +37,30 @@ impl Converter {
         let Some(syntax) = self.syntax else {
             return Cow::Borrowed(text);
         };
-        let plural = entry.plural.is_some();
-        let order = || match self.base {
-            Some(base) => Order::new(entry.texts_in(base), plural),
-            None => Order::new([], plural),
-        };
-        placeholders::convert(text, syntax, order, plural)
+        placeholders::convert(text, syntax, self.order(entry), entry.plural.is_some())
+    }
+
+    /// `text` as `text` gives it, appended to `out` (a json plural message is built
+    /// from its forms this way, without a String per form).
+    pub(super) fn push_text(&self, out: &mut String, entry: &Entry, text: &str) {
+        let converted = self.syntax.is_some_and(|syntax| {
+            let plural = entry.plural.is_some();
+            placeholders::convert_into(out, text, syntax, self.order(entry), plural)
+        });
+        if !converted {
+            out.push_str(text);
+        }
+    }
+
+    /// The argument numbers of `entry`'s placeholders, from its base locale text(s).
+    fn order<'e>(&self, entry: &'e Entry) -> impl FnOnce() -> Order<'e> {
+        let base = self.base;
+        move || {
+            let plural = entry.plural.is_some();
+            match base {
+                Some(base) => Order::new(entry.texts_in(base), plural),
+                None => Order::new([], plural),
+            }
+        }
     }
 }

@@ -51,7 +51,7 @@ impl TreeSink for Json<'_> {
                     self.scratch.push(' ');
                     self.scratch.push_str(category.name());
                     self.scratch.push_str(" {");
-                    self.scratch.push_str(&self.plural.text(leaf.entry, text));
+                    self.plural.push_text(&mut self.scratch, leaf.entry, text);
                     self.scratch.push('}');
                 }
                 self.scratch.push('}');
