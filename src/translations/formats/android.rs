@@ -25,7 +25,7 @@ pub(super) fn render(
                 push_xml_comment(out, comment);
                 out.extend_from_slice(b" -->\n");
             }
-            let element: &[u8] = if key.entry.plural.is_some() {
+            let element: &[u8] = if key.plural.is_some() {
                 b"plurals"
             } else {
                 b"string"
@@ -37,8 +37,8 @@ pub(super) fn render(
             out.extend_from_slice(key.prefix.as_bytes());
             out.extend_from_slice(key.base.as_bytes());
             out.push(b'"');
-            match &key.entry.plural {
-                None => push_string(out, &converter.text(key.entry, key.text))
+            match key.plural {
+                None => push_string(out, &converter.text(key.entry, false, key.text))
                     .map_err(|character| unrepresentable(&key, loc.code, character))?,
                 Some(plural) => {
                     out.extend_from_slice(b">\n");
@@ -46,7 +46,7 @@ pub(super) fn render(
                         out.extend_from_slice(b"        <item quantity=\"");
                         out.extend_from_slice(category.name().as_bytes());
                         out.push(b'"');
-                        push_string(out, &converter.text(key.entry, text))
+                        push_string(out, &converter.text(key.entry, true, text))
                             .map_err(|character| unrepresentable(&key, loc.code, character))?;
                         out.extend_from_slice(b"</item>\n");
                     }

@@ -33,19 +33,20 @@ impl Converter {
     }
 
     /// `text` (a plain entry's, or one form of a plural entry's) as the format writes it.
-    pub(super) fn text<'t>(&self, entry: &Entry, text: &'t str) -> Cow<'t, str> {
+    /// `plural`: `text` is a form of a plural entry (the caller knows it without reading
+    /// `entry`, which is only read when a placeholder needs numbering).
+    pub(super) fn text<'t>(&self, entry: &Entry, plural: bool, text: &'t str) -> Cow<'t, str> {
         let Some(syntax) = self.syntax else {
             return Cow::Borrowed(text);
         };
-        placeholders::convert(text, syntax, self.order(entry), entry.plural.is_some())
+        placeholders::convert(text, syntax, self.order(entry, plural), plural)
     }
 
-    /// `text` as `text` gives it, appended to `out` (a json plural message is built
-    /// from its forms this way, without a String per form).
-    pub(super) fn push_text(&self, out: &mut String, entry: &Entry, text: &str) {
+    /// A form of a plural entry as `text` gives it, appended to `out` (a json plural
+    /// message is built from its forms this way, without a String per form).
+    pub(super) fn push_form(&self, out: &mut String, entry: &Entry, text: &str) {
         let converted = self.syntax.is_some_and(|syntax| {
-            let plural = entry.plural.is_some();
-            placeholders::convert_into(out, text, syntax, self.order(entry), plural)
+            placeholders::convert_into(out, text, syntax, self.order(entry, true), true)
         });
         if !converted {
             out.push_str(text);
@@ -53,14 +54,11 @@ impl Converter {
     }
 
     /// The argument numbers of `entry`'s placeholders, from its base locale text(s).
-    fn order<'e>(&self, entry: &'e Entry) -> impl FnOnce() -> Order<'e> {
+    fn order<'e>(&self, entry: &'e Entry, plural: bool) -> impl FnOnce() -> Order<'e> {
         let base = self.base;
-        move || {
-            let plural = entry.plural.is_some();
-            match base {
-                Some(base) => Order::new(entry.texts_in(base), plural),
-                None => Order::new([], plural),
-            }
+        move || match base {
+            Some(base) => Order::new(entry.texts_in(base), plural),
+            None => Order::new([], plural),
         }
     }
 }

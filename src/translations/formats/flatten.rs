@@ -8,7 +8,7 @@ use crate::translations::formats::arena::StrArena;
 use crate::translations::formats::fxhash::{FxHashMap, FxHashSet};
 use crate::translations::formats::texts::Texts;
 
-use crate::translations::model::{Document, Entry, Selection};
+use crate::translations::model::{Document, Entry, Plural, Selection};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum NameStyle {
@@ -37,6 +37,8 @@ pub(super) struct FlatKey<'a> {
     pub(super) prefix: &'a str,
     pub(super) base: &'a str,
     pub(super) text: &'a str,
+    /// The forms of a plural entry (read through `Texts::plural`, not `entry`).
+    pub(super) plural: Option<&'a Plural>,
 }
 
 impl FlatKey<'_> {
@@ -254,6 +256,7 @@ impl<'a> Flat<'a> {
                 prefix: &loc.prefix,
                 base: self.base(e),
                 text,
+                plural: self.texts.plural(self.doc, e),
             })
         })
     }

@@ -20,7 +20,7 @@ pub(super) fn render(
     let converter = Converter::new(opts, Syntax::Ios);
     for (pos, loc) in flat.locales.iter().enumerate() {
         // plural entries live in the .stringsdict (`ios_dict`)
-        for key in flat.keys(pos, loc).filter(|k| k.entry.plural.is_none()) {
+        for key in flat.keys(pos, loc).filter(|k| k.plural.is_none()) {
             if opts.comments
                 && let Some(comment) = &key.entry.comment
             {
@@ -33,7 +33,7 @@ pub(super) fn render(
             push_strings_escaped(out, key.prefix);
             push_strings_escaped(out, key.base);
             out.extend_from_slice(b"\" = \"");
-            push_strings_escaped(out, &converter.text(key.entry, key.text));
+            push_strings_escaped(out, &converter.text(key.entry, false, key.text));
             out.extend_from_slice(b"\";\n");
         }
     }

@@ -24,7 +24,7 @@ pub(super) fn render(
     let converter = Converter::new(opts, Syntax::Ios);
     for (pos, loc) in flat.locales.iter().enumerate() {
         for key in flat.keys(pos, loc) {
-            let Some(plural) = &key.entry.plural else {
+            let Some(plural) = key.plural else {
                 continue;
             };
             let key = &key;
@@ -59,7 +59,7 @@ pub(super) fn render(
                 out.extend_from_slice(b"      <key>");
                 out.extend_from_slice(category.name().as_bytes());
                 out.extend_from_slice(b"</key>\n      <string>");
-                push_xml_str(out, &converter.text(key.entry, text), false).map_err(
+                push_xml_str(out, &converter.text(key.entry, true, text), false).map_err(
                     |character| RenderError::UnrepresentableText {
                         format: Format::Stringsdict,
                         locale: loc.code.to_owned(),

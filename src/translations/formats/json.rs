@@ -41,8 +41,8 @@ impl TreeSink for Json<'_> {
 
     fn leaf(&mut self, leaf: &Leaf<'_>, _depth: usize, first: bool) -> Result<(), RenderError> {
         self.key(leaf.name, first)?;
-        match &leaf.entry.plural {
-            None => push_json_str(self.out, &self.plain.text(leaf.entry, leaf.text)),
+        match leaf.plural {
+            None => push_json_str(self.out, &self.plain.text(leaf.entry, false, leaf.text)),
             Some(plural) => {
                 // {count, plural, one {…} other {…}}
                 self.scratch.clear();
@@ -51,7 +51,7 @@ impl TreeSink for Json<'_> {
                     self.scratch.push(' ');
                     self.scratch.push_str(category.name());
                     self.scratch.push_str(" {");
-                    self.plural.push_text(&mut self.scratch, leaf.entry, text);
+                    self.plural.push_form(&mut self.scratch, leaf.entry, text);
                     self.scratch.push('}');
                 }
                 self.scratch.push('}');

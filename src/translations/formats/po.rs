@@ -35,6 +35,8 @@ pub(super) fn render(
           \"Content-Transfer-Encoding: 8bit\\n\"\n",
     );
     for (pos, loc) in flat.locales.iter().enumerate() {
+        // the locale's Plural-Forms, looked up at its first plural entry
+        let mut gettext = None;
         for key in flat.keys(pos, loc) {
             out.push(b'\n');
             if opts.comments
@@ -64,14 +66,15 @@ pub(super) fn render(
             };
             push_name_string(out, b"msgctxt ", &key).map_err(key_error)?;
             push_name_string(out, b"msgid ", &key).map_err(key_error)?;
-            let Some(plural) = &key.entry.plural else {
+            let Some(plural) = key.plural else {
                 push_po_string(out, b"msgstr ", &[key.text]).map_err(text_error)?;
                 continue;
             };
             push_name_string(out, b"msgid_plural ", &key).map_err(key_error)?;
             // One msgstr per slot of the locale's Plural-Forms, each holding the text of
             // the category that slot stands for (`other`'s where the sheet has none).
-            for (slot, &category) in plurals::gettext(loc.code).slots.iter().enumerate() {
+            let slots = *gettext.get_or_insert_with(|| plurals::gettext(loc.code).slots);
+            for (slot, &category) in slots.iter().enumerate() {
                 let text = plural.text(category, loc.locale).unwrap_or(key.text);
                 let keyword = format!("msgstr[{slot}] ");
                 push_po_string(out, keyword.as_bytes(), &[text]).map_err(text_error)?;

@@ -44,7 +44,7 @@ pub(super) fn render(
                 indent: "      ",
                 comments: opts.comments,
             };
-            let Some(plural) = &key.entry.plural else {
+            let Some(plural) = key.plural else {
                 unit.write(out)?;
                 continue;
             };

@@ -65,10 +65,10 @@ impl TreeSink for Yml<'_> {
             }
         }
         self.key(leaf.name, depth);
-        match &leaf.entry.plural {
+        match leaf.plural {
             None => {
                 self.out.push(b' ');
-                push_double_quoted(self.out, &self.converter.text(leaf.entry, leaf.text));
+                push_double_quoted(self.out, &self.converter.text(leaf.entry, false, leaf.text));
                 self.out.push(b'\n');
             }
             // Rails i18n: a map of categories under the key
@@ -77,7 +77,7 @@ impl TreeSink for Yml<'_> {
                 for (category, text) in plural.forms_in(leaf.locale) {
                     self.key(category.name(), depth + 1);
                     self.out.push(b' ');
-                    push_double_quoted(self.out, &self.converter.text(leaf.entry, text));
+                    push_double_quoted(self.out, &self.converter.text(leaf.entry, true, text));
                     self.out.push(b'\n');
                 }
             }
