@@ -70,12 +70,15 @@ pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Ve
                 continue;
             }
             // the brace check and the names in one scan of each text
+            here.clear();
             for &(category, text) in texts {
-                if let Err(error) = names_of(&[(category, text)], plural, &mut here) {
+                if let Err(error) = push_names(text, plural, &mut here) {
                     let message = format!("{} ({code}): {error}", path());
                     found(column, at.row_of(category), message);
                 }
             }
+            here.sort_unstable();
+            here.dedup();
             if let Some(plural) = &entry.plural {
                 let first_row = at.row_of(texts[0].0);
                 if plural.text(PluralCategory::Other, locale).is_none() {
@@ -108,7 +111,6 @@ pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Ve
                 && base_has_text
                 && let Some(base) = base
             {
-                let _ = names_of(texts, plural, &mut here);
                 if here != base_names {
                     let missing: Vec<_> = (base_names.iter())
                         .filter(|n| !here.contains(n))
@@ -188,17 +190,28 @@ fn names_of<'t>(
 ) -> Result<(), placeholders::BraceError> {
     names.clear();
     let mut result = Ok(());
-    for &(_, text) in texts.iter().filter(|(_, t)| placeholders::has_braces(t)) {
-        let scanned = placeholders::scan(text, |piece| {
-            if let Piece::Placeholder { name, .. } = piece
-                && !(plural && name == COUNT)
-            {
-                names.push(name);
-            }
-        });
-        result = result.and(scanned);
+    for &(_, text) in texts {
+        result = result.and(push_names(text, plural, names));
     }
     names.sort_unstable();
     names.dedup();
     result
+}
+
+/// Appends the placeholder names of `text` (see `names_of`); its brace error, if any.
+fn push_names<'t>(
+    text: &'t str,
+    plural: bool,
+    names: &mut Vec<&'t str>,
+) -> Result<(), placeholders::BraceError> {
+    if !placeholders::has_braces(text) {
+        return Ok(());
+    }
+    placeholders::scan(text, |piece| {
+        if let Piece::Placeholder { name, .. } = piece
+            && !(plural && name == COUNT)
+        {
+            names.push(name);
+        }
+    })
 }

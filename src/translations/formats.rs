@@ -321,16 +321,20 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
 /// Keys whose flat names meet, per family of formats: (formats, first entry, later entry,
 /// name). Those renders keep the first and report the later one.
 pub fn name_clashes(doc: &Document) -> Vec<(&'static str, usize, usize, String)> {
-    let mut clashes: Vec<_> = flatten::name_clashes(doc, flatten::NameStyle::Android)
+    // Keys whose plain names meet have equal android names too (android only folds
+    // more), so one pass over the android names finds both kinds.
+    flatten::name_clashes(doc, flatten::NameStyle::Android)
         .into_iter()
-        .map(|(kept, lost, name)| ("android", kept, lost, name))
-        .collect();
-    clashes.extend(
-        flatten::name_clashes(doc, flatten::NameStyle::Plain)
-            .into_iter()
-            .map(|(kept, lost, name)| ("ios, stringsdict, xlf and po", kept, lost, name)),
-    );
-    clashes
+        .map(|(kept, lost, name)| {
+            let plain = |e: usize| flatten::plain_name(&doc.entries[e].path);
+            let formats = if plain(kept) == plain(lost) {
+                "android, ios, stringsdict, xlf and po"
+            } else {
+                "android"
+            };
+            (formats, kept, lost, name)
+        })
+        .collect()
 }
 
 /// Below this many selected texts, preparing costs more than it saves.

@@ -218,19 +218,25 @@ pub fn convert_into<'o>(
     order: impl FnOnce() -> Order<'o>,
     always_format: bool,
 ) -> bool {
+    // printf syntaxes escape `%` only in a format string, so they look for a placeholder
+    // first; the others write in one scan
+    let printf = matches!(syntax, Syntax::Android | Syntax::Ios);
     let mut any_placeholder = false;
-    let scanned = scan(text, |piece| {
-        any_placeholder |= matches!(piece, Piece::Placeholder { .. });
-    });
-    if scanned.is_err() {
-        return false;
+    if printf && !always_format {
+        let scanned = scan(text, |piece| {
+            any_placeholder |= matches!(piece, Piece::Placeholder { .. });
+        });
+        if scanned.is_err() {
+            return false;
+        }
     }
     let is_format = always_format || any_placeholder;
+    let start = out.len();
     let mut extra = Vec::new();
     // The numbering reads the base text: only printf placeholders need it.
     let mut order = Some(order);
     let mut numbers: Option<Order<'o>> = None;
-    let _ = scan(text, |piece| match (syntax, piece) {
+    let scanned = scan(text, |piece| match (syntax, piece) {
         (Syntax::Android | Syntax::Ios, Piece::Literal(s)) if is_format => {
             push_replacing(out, s, "%", "%%")
         }
@@ -280,6 +286,11 @@ pub fn convert_into<'o>(
             }
         },
     });
+    if scanned.is_err() {
+        // what was written of a text that does not parse goes: the caller writes it as is
+        out.truncate(start);
+        return false;
+    }
     true
 }
 
@@ -297,6 +308,10 @@ fn push_replacing(out: &mut String, s: &str, from: &str, to: &str) {
 /// ICU quoting: an apostrophe is doubled (then it is always a literal one), `#` inside a
 /// plural is quoted, and so is `<`, which formatjs reads as the start of a rich-text tag.
 fn push_icu_literal(out: &mut String, s: &str, in_plural: bool) {
+    if !s.contains(['\'', '<', '#']) {
+        out.push_str(s);
+        return;
+    }
     for c in s.chars() {
         match c {
             '\'' => out.push_str("''"),

@@ -370,6 +370,13 @@ pub(super) fn collisions(doc: &Document, style: NameStyle) -> Vec<String> {
     warnings
 }
 
+/// The unprefixed plain name of a key path (ios, xlf, po).
+pub(super) fn plain_name(path: &[String]) -> String {
+    let mut name = String::new();
+    push_path_name(&mut name, path, NameStyle::Plain);
+    name
+}
+
 /// Every pair of entries whose unprefixed flat names in `style` are equal, as (first
 /// entry, later entry, name), for the checks before publishing.
 pub(super) fn name_clashes(doc: &Document, style: NameStyle) -> Vec<(usize, usize, String)> {
