@@ -1,5 +1,6 @@
 //! Sheet conversion and filtering on a large sheet: 50 sections × 20 subsections × 50 keys
-//! (50,000 keys) × 20 locales, with section and key tags.
+//! (50,000 keys) × 20 locales, with section and key tags; one key in ten is a plural entry
+//! (`KEY[one]`, `KEY[few]`, `KEY[other]` rows, texts with `{count}`).
 
 use std::hint::black_box;
 
@@ -11,6 +12,8 @@ const SECTIONS: usize = 50;
 const SUBSECTIONS: usize = 20;
 const KEYS: usize = 50;
 const LOCALES: usize = 20;
+/// Keys with `k % 10 == PLURAL` are plural entries: 10% of them.
+const PLURAL: usize = 5;
 
 fn locale(i: usize) -> String {
     format!("l{i:02}_R{i:02}")
@@ -28,23 +31,32 @@ fn grid() -> Vec<Vec<String>> {
             rows.push(vec![String::new(), String::new(), format!("U{u:02}")]);
             for k in 0..KEYS {
                 let tags = if k % 10 == 0 { "hot, t1" } else { "t1" };
-                let mut row = vec![
-                    tags.to_owned(),
-                    String::new(),
-                    String::new(),
-                    format!("K{k:02}"),
-                    "note".to_owned(),
-                ];
-                for l in 0..LOCALES {
-                    // Some holes, so that per-locale filtering has work to do.
-                    let text = if (k + l) % 13 == 0 {
-                        String::new()
-                    } else {
-                        format!("Text {s}.{u}.{k} in {l}")
-                    };
-                    row.push(text);
+                let forms: &[&str] = if k % 10 == PLURAL {
+                    &["[one]", "[few]", "[other]"]
+                } else {
+                    &[""]
+                };
+                for form in forms {
+                    let mut row = vec![
+                        tags.to_owned(),
+                        String::new(),
+                        String::new(),
+                        format!("K{k:02}{form}"),
+                        "note".to_owned(),
+                    ];
+                    for l in 0..LOCALES {
+                        // Some holes, so that per-locale filtering has work to do.
+                        let text = if (k + l) % 13 == 0 {
+                            String::new()
+                        } else if form.is_empty() {
+                            format!("Text {s}.{u}.{k} in {l}")
+                        } else {
+                            format!("{{count}} texts {s}.{u}.{k} in {l}")
+                        };
+                        row.push(text);
+                    }
+                    rows.push(row);
                 }
-                rows.push(row);
             }
         }
     }

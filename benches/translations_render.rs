@@ -1,11 +1,14 @@
-//! Rendering speed of the six formats on a large sheet: 50,000 keys × 20 locales,
-//! three-level paths, ~50-character texts with some quotes and ampersands.
+//! Rendering speed of the formats on a large sheet: 50,000 keys × 20 locales, three-level
+//! paths, ~50-character texts with some quotes and ampersands; one key in ten is a plural
+//! entry with `one`, `few` and `other` forms.
 
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use depot::translations::formats::{Format, Prepared, RenderOptions, render};
-use depot::translations::model::{Document, Entry, LocaleSelection, Selection};
+use depot::translations::model::{
+    Document, Entry, LocaleSelection, Plural, PluralCategory, PluralForm, Selection,
+};
 
 const KEYS: usize = 50_000;
 const LOCALES: usize = 20;
@@ -34,34 +37,59 @@ fn document() -> Document {
         "settings",
         "now",
     ];
+    let text = |k: usize, l: usize| {
+        let mut text = String::with_capacity(64);
+        let mut i = k * 7 + l * 3;
+        while text.len() < 50 {
+            text.push_str(words[i % words.len()]);
+            text.push(' ');
+            i = i * 31 + 17;
+        }
+        text.pop();
+        Some(text)
+    };
     let entries = (0..KEYS)
-        .map(|k| Entry {
-            path: vec![
-                format!("SECTION_{}", k / 2_000),
-                format!("GROUP_{}", (k / 50) % 40),
-                format!("KEY_{k}"),
-            ],
-            texts: (0..LOCALES)
-                .map(|l| {
-                    let mut text = String::with_capacity(64);
-                    let mut i = k * 7 + l * 3;
-                    while text.len() < 50 {
-                        text.push_str(words[i % words.len()]);
-                        text.push(' ');
-                        i = i * 31 + 17;
-                    }
-                    text.pop();
-                    Some(text)
+        .map(|k| {
+            let mut texts: Vec<Option<String>> = (0..LOCALES).map(|l| text(k, l)).collect();
+            let plural = (k % 10 == 5).then(|| {
+                let forms = [
+                    PluralCategory::One,
+                    PluralCategory::Few,
+                    PluralCategory::Other,
+                ]
+                .into_iter()
+                .enumerate()
+                .map(|(n, category)| PluralForm {
+                    category,
+                    texts: (0..LOCALES)
+                        .map(|l| text(k + n, l).map(|t| format!("{{count}} {t}")))
+                        .collect(),
                 })
-                .collect(),
-            tags: Vec::new(),
-            comment: (k % 10 == 0).then(|| "Shown on the save dialog".to_owned()),
+                .collect();
+                Box::new(Plural { forms })
+            });
+            if let Some(plural) = &plural {
+                // a plural entry's texts are its `other` forms (see `Entry::plural`)
+                texts = plural.forms[2].texts.clone();
+            }
+            Entry {
+                path: vec![
+                    format!("SECTION_{}", k / 2_000),
+                    format!("GROUP_{}", (k / 50) % 40),
+                    format!("KEY_{k}"),
+                ],
+                texts,
+                tags: Vec::new(),
+                comment: (k % 10 == 0).then(|| "Shown on the save dialog".to_owned()),
+                plural,
+            }
         })
         .collect();
     Document {
         locales,
         entries,
         warnings: Vec::new(),
+        findings: Vec::new(),
     }
 }
 

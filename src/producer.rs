@@ -37,6 +37,12 @@ pub enum CycleError {
     Sheet(#[from] ConvertError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(
+        "producer.strict refuses to publish this sheet: the checks found {count} problem(s), \
+         the first at {first}; fix them in the sheet (all are listed by `depot generate`), or \
+         set producer.strict = false"
+    )]
+    Findings { count: usize, first: String },
     #[error("the sync task stopped: {0}")]
     Task(String),
     #[error(
@@ -47,12 +53,15 @@ pub enum CycleError {
 }
 
 impl CycleError {
-    /// True when the sheet's source failed or gave something unusable (as opposed to the
-    /// store): `POST /translations/sync` answers 502 for these.
+    /// True when the sheet's source failed or gave something unusable or refused by
+    /// `producer.strict` (as opposed to the store): `POST /translations/sync` answers 502.
     pub fn is_source(&self) -> bool {
         matches!(
             self,
-            CycleError::Source(_) | CycleError::Sheet(_) | CycleError::UnchangedWithoutDocument
+            CycleError::Source(_)
+                | CycleError::Sheet(_)
+                | CycleError::Findings { .. }
+                | CycleError::UnchangedWithoutDocument
         )
     }
 }
@@ -101,6 +110,18 @@ pub fn convert(grid: Vec<Vec<String>>) -> Result<Document, ConvertError> {
         header_row: header.map_or(0, |h| h + 1),
         why,
     })
+}
+
+/// With `producer.strict`, a sheet with findings of the checks (SPEC §9) is not
+/// published: the last good version stays served and `/health` shows this error.
+fn refuse_findings(document: &Document, strict: bool) -> Result<(), CycleError> {
+    match document.findings.first() {
+        Some(first) if strict => Err(CycleError::Findings {
+            count: document.findings.len(),
+            first: format!("{} ({})", first.cell, first.message),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// What one successful cycle did.
@@ -430,8 +451,10 @@ impl Producer {
         };
         let translations = self.translations.clone();
         let keep = settings.translations.keep_versions;
+        let strict = settings.producer.strict;
         tokio::task::spawn_blocking(move || {
             let document = convert(grid)?;
+            refuse_findings(&document, strict)?;
             let warnings = warning_lines(&document);
             let (keys, locales) = (document.entries.len(), document.locales.len());
             let put = translations.put(document, keep)?;

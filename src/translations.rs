@@ -1,12 +1,16 @@
 //! Translations: the document model, the stores that keep it, and (as they land) the sheet
 //! conversion, filters, formats and the HTTP route.
 
+pub mod checks;
 pub mod events;
+pub mod fallback;
 pub mod filter;
 pub mod follow;
 pub mod formats;
 pub mod layout;
 pub mod model;
+pub mod placeholders;
+pub mod plurals;
 pub mod query;
 pub mod routes;
 pub mod service;

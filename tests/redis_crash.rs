@@ -66,6 +66,8 @@ fn kill_9_while_storing_into_redis_never_leaves_a_current_version_that_fails_to_
         redis_prefix: "depot:".into(),
         keep_versions: 10,
         events_heartbeat_secs: 15,
+        fallbacks: Default::default(),
+        placeholders: Default::default(),
     })
     .unwrap();
 

@@ -8,15 +8,12 @@ mod support;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 use depot::translations::model::{Document, Entry, MAX_KEY_DEPTH, MAX_LOCALES};
 use depot::translations::store::{SledStore, StoredDocument, TranslationStore};
 use support::{Daemon, TestServer, eventually, run};
-
-const INSTALL_HINT: &str = "install Debian's aapt package, which ships aapt and aapt2: \
-                            apt-get install -y aapt";
 
 // ------------------------------------------------------------------ helpers
 
@@ -53,26 +50,6 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// Runs an Android build tool; a missing tool fails the test with the install hint.
-fn tool(name: &str, args: &[&str], dir: &Path) -> Output {
-    Command::new(name)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {name} ({e}): {INSTALL_HINT}"))
-}
-
-fn tool_ok(name: &str, args: &[&str], dir: &Path) -> String {
-    let out = tool(name, args, dir);
-    assert!(
-        out.status.success(),
-        "{name} {args:?} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// Every `(name, value)` a resource dump of aapt (`dump --values resources`) or aapt2
 /// (`dump resources`) lists for string resources, over every configuration.
 fn dumped_strings(dump: &str) -> BTreeMap<String, Vec<String>> {
@@ -102,52 +79,7 @@ fn dumped_strings(dump: &str) -> BTreeMap<String, Vec<String>> {
 /// Builds the resource folder `res` (what `depot generate --format android` wrote) with
 /// aapt and with aapt2, without android.jar, and returns each tool's dump of the strings.
 fn build_with_aapt_and_aapt2(res: &Path) -> [BTreeMap<String, Vec<String>>; 2] {
-    let project = res.parent().unwrap();
-    std::fs::write(
-        project.join("AndroidManifest.xml"),
-        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<manifest \
-         xmlns:android=\"http://schemas.android.com/apk/res/android\" package=\"com.example.depot\"/>\n",
-    )
-    .unwrap();
-    let res_name = res.file_name().unwrap().to_str().unwrap();
-    tool_ok(
-        "aapt",
-        &[
-            "package",
-            "-f",
-            "-M",
-            "AndroidManifest.xml",
-            "-S",
-            res_name,
-            "-F",
-            "aapt.apk",
-        ],
-        project,
-    );
-    let aapt = tool_ok(
-        "aapt",
-        &["dump", "--values", "resources", "aapt.apk"],
-        project,
-    );
-    tool_ok(
-        "aapt2",
-        &["compile", "--dir", res_name, "-o", "compiled.zip"],
-        project,
-    );
-    tool_ok(
-        "aapt2",
-        &[
-            "link",
-            "-o",
-            "aapt2.apk",
-            "--manifest",
-            "AndroidManifest.xml",
-            "compiled.zip",
-        ],
-        project,
-    );
-    let aapt2 = tool_ok("aapt2", &["dump", "resources", "aapt2.apk"], project);
-    [dumped_strings(&aapt), dumped_strings(&aapt2)]
+    support::android::build_with_aapt_and_aapt2(res).map(|dump| dumped_strings(&dump))
 }
 
 fn folders(dir: &Path) -> Vec<String> {
@@ -537,6 +469,7 @@ fn deep_document(levels: usize) -> StoredDocument {
             ..Entry::default()
         }],
         warnings: Vec::new(),
+        findings: Vec::new(),
     })
     .unwrap()
 }

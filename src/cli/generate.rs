@@ -14,7 +14,7 @@ use crate::secret::Secret;
 use crate::atomic_file::Durability;
 use crate::sheets::{Fetched, SourceError, consent, source_for};
 use crate::translations::filter::{self, Filter};
-use crate::translations::formats::{self, Format, Prepared};
+use crate::translations::formats::{self, Format, PlaceholderMode, Prepared};
 use crate::translations::layout::{self, LayoutOptions};
 use crate::translations::model::{Document, Selection};
 use clap::Args;
@@ -82,6 +82,18 @@ pub struct GenerateArgs {
     /// Write the sheet's $$$ column as the format's comments.
     #[arg(long)]
     pub comments: bool,
+    /// {name} placeholders: keep writes texts as they are, convert writes each format's
+    /// syntax (%1$s, %1$@, %{name}, ICU). Default: translations.placeholders (keep).
+    #[arg(
+        long,
+        value_name = "MODE",
+        value_parser = PossibleValuesParser::new(PlaceholderMode::NAMES)
+            .try_map(|name| name.parse::<PlaceholderMode>())
+    )]
+    pub placeholders: Option<PlaceholderMode>,
+    /// Take a missing text along the fallback chain of translations.fallback.
+    #[arg(long)]
+    pub fallback: bool,
     /// Print errors only.
     #[arg(short, long)]
     pub quiet: bool,
@@ -178,6 +190,15 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     for w in &doc.warnings {
         say(format!("depot: warning: {} {}", w.cell, w.message));
     }
+    summarise_findings(&doc, &say);
+    let fallbacks = &settings.translations.fallbacks;
+    if args.fallback && fallbacks.is_empty() {
+        say("depot: warning: --fallback has no effect: translations.fallback names no chain (e.g. { pl = \"en_US\" })".to_owned());
+    }
+    let doc = match args.fallback.then(|| fallbacks.apply(&doc)).flatten() {
+        Some(filled) => filled,
+        None => doc,
+    };
 
     let selection = filter::select(&doc, &filters)?;
     let language = args
@@ -187,7 +208,16 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
         .transpose()?;
     let base = layout::find_base(&doc, &args.base);
     let per_language = language.is_none() && !args.merge;
-    let formats = args.formats();
+    let mut formats = args.formats();
+    // ios plural entries go to Localizable.stringsdict beside Localizable.strings (stdout
+    // takes one body: `-f stringsdict` asks for that one)
+    if let Some(at) = formats.iter().position(|&f| f == Format::Ios)
+        && !args.to_stdout()
+        && !formats.contains(&Format::Stringsdict)
+        && has_plurals(&doc, &selection)
+    {
+        formats.insert(at + 1, Format::Stringsdict);
+    }
     if per_language {
         warn_about_base(&doc, &selection, base, &args.base, &formats, &say);
     }
@@ -200,6 +230,9 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
             filename: args.filename.clone(),
             base,
             comments: args.comments,
+            placeholders: args
+                .placeholders
+                .unwrap_or(settings.translations.placeholders),
         };
         let files = layout::plan(&doc, &selection, &options)?;
         jobs.extend(files.into_iter().map(|file| Job { format, file }));
@@ -227,6 +260,30 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     std::mem::forget(prepared);
     std::mem::forget(doc);
     Ok(())
+}
+
+/// Whether a selected entry is a plural one.
+fn has_plurals(doc: &Document, selection: &Selection) -> bool {
+    let selected = selection.entries_in_any_locale(doc.entries.len());
+    (doc.entries.iter().zip(selected)).any(|(entry, selected)| selected && entry.plural.is_some())
+}
+
+/// The findings of the checks before publishing (SPEC §9), each with its cell, then how
+/// many there are: `generate` writes the files anyway, the producer may refuse them
+/// (`producer.strict`).
+fn summarise_findings(doc: &Document, say: &impl Fn(String)) {
+    for finding in &doc.findings {
+        say(format!(
+            "depot: finding: {} {}",
+            finding.cell, finding.message
+        ));
+    }
+    if !doc.findings.is_empty() {
+        say(format!(
+            "depot: {} finding(s) in the sheet's checks (placeholders, plurals, braces, duplicate keys, name collisions); the files are written anyway; a producer with producer.strict would refuse this sheet",
+            doc.findings.len()
+        ));
+    }
 }
 
 /// Renders and writes every planned file under `--path`: each is staged as soon as it is

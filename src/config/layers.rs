@@ -411,7 +411,35 @@ fn validate(key: &Key, raw: &Raw) -> Result<Value, String> {
                 .map(Value::List),
         },
         Kind::List => list(raw).map(Value::List),
+        Kind::LocaleMap => locale_map(raw).map(Value::List),
     }
+}
+
+/// A locale map as `from=to` items, checked as `Fallbacks` reads them.
+fn locale_map(raw: &Raw) -> Result<Vec<String>, String> {
+    let items = match raw {
+        Raw::Text(s) => split_list(s),
+        Raw::Toml(toml::Value::Table(entries)) => entries
+            .iter()
+            .map(|(from, to)| match to {
+                toml::Value::String(to) => Ok(format!("{from}={to}")),
+                other => Err(wrong_type(
+                    "must map each locale to a locale code string",
+                    other,
+                    true,
+                )),
+            })
+            .collect::<Result<_, _>>()?,
+        Raw::Toml(other) => {
+            return Err(wrong_type(
+                "must be a table of locale = locale (e.g. { pt_BR = \"pt_PT\", \"*\" = \"en_US\" })",
+                other,
+                false,
+            ));
+        }
+    };
+    crate::translations::fallback::Fallbacks::parse(&items).map_err(|e| e.to_string())?;
+    Ok(items)
 }
 
 fn list(raw: &Raw) -> Result<Vec<String>, String> {

@@ -34,6 +34,9 @@ pub enum Kind {
     Origins,
     /// A log level.
     LogLevel,
+    /// Locale → locale (a TOML table `{ pt_BR = "pt_PT", "*" = "en_US" }`, or
+    /// `pt_BR=pt_PT,*=en_US` in the environment); kept as `from=to` items.
+    LocaleMap,
 }
 
 /// One configuration key.
@@ -164,12 +167,20 @@ pub const KEYS: &[Key] = &[
         .doc("stored versions kept for GET /translations?version= and /translations/versions (the current one included)"),
     key("translations.events_heartbeat_secs", "DEPOT_TRANSLATIONS_EVENTS_HEARTBEAT_SECS", "15", Kind::Integer { min: 1, max: 3600 })
         .doc("seconds between the comment lines that keep GET /translations/events streams open through proxies"),
+    key("translations.fallback", "DEPOT_TRANSLATIONS_FALLBACK", "", Kind::LocaleMap)
+        .restart()
+        .doc("fallback chains for fallback=true / --fallback: a table mapping a locale to the locale it borrows missing texts from, \"*\" for every other locale, e.g. { pt_BR=\"pt_PT\", \"*\"=\"en_US\" } (environment: pt_BR=pt_PT,*=en_US)"),
+    key("translations.placeholders", "DEPOT_TRANSLATIONS_PLACEHOLDERS", "keep", Kind::OneOf(&["keep", "convert"]))
+        .restart()
+        .doc("{name} placeholders when a request names none: keep writes texts as they are, convert writes each format's syntax (%1$s, %1$@, %{name}, ICU)"),
     key("producer.enabled", "DEPOT_PRODUCER_ENABLED", "true", Kind::Bool)
         .doc("run the spreadsheet sync inside `depot serve`"),
     key("producer.interval_secs", "DEPOT_PRODUCER_INTERVAL_SECS", "300", Kind::Integer { min: 1, max: 86_400 })
         .doc("seconds between the end of one sync and the start of the next"),
     key("producer.source", "DEPOT_PRODUCER_SOURCE", "google", Kind::NonEmpty)
         .doc("\"google\", \"example\" (the sheet built into depot; also what `depot serve` reads while no spreadsheet is configured), the path of a local .csv/.xlsx/.ods sheet, or an http(s):// URL of a CSV (a sheet published to the web)"),
+    key("producer.strict", "DEPOT_PRODUCER_STRICT", "false", Kind::Bool)
+        .doc("refuse to publish a sheet with findings of the checks (placeholders, plurals, braces, duplicate keys, name collisions); the last good version stays served"),
     key("producer.lease_secs", "DEPOT_PRODUCER_LEASE_SECS", "15", Kind::Integer { min: 2, max: 3600 })
         .doc("with storage \"redis\": lifetime of the producer lease that lets one node at a time sync; a node that dies is replaced after at most this long"),
     key("google.token_url", "DEPOT_GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token", Kind::Url { optional: false })
@@ -327,6 +338,7 @@ pub fn commented_toml() -> String {
         let value = match key.kind {
             Kind::Integer { .. } | Kind::Bool => key.default.to_owned(),
             Kind::List | Kind::Origins => "[]".to_owned(),
+            Kind::LocaleMap => "{}".to_owned(),
             _ => format!("\"{}\"", key.default),
         };
         let mode = if key.live { "live" } else { "restart" };

@@ -4,6 +4,8 @@
 use super::layers::{Resolved, Value, absolute};
 use crate::secret::Secret;
 pub use crate::signing::Addressing;
+use crate::translations::fallback::Fallbacks;
+use crate::translations::formats::PlaceholderMode;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -189,6 +191,9 @@ pub struct Translations {
     pub keep_versions: usize,
     /// Seconds between the comment lines that keep `/translations/events` streams open.
     pub events_heartbeat_secs: u64,
+    /// `translations.fallback` (validated when the layers were read).
+    pub fallbacks: Fallbacks,
+    pub placeholders: PlaceholderMode,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -232,6 +237,8 @@ pub struct Producer {
     pub source: SheetSource,
     /// Lifetime of the producer lease in a shared store.
     pub lease_secs: u64,
+    /// Refuse to publish a sheet with findings (SPEC §9).
+    pub strict: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -404,6 +411,13 @@ impl Settings {
                 keep_versions: usize::try_from(int("translations.keep_versions"))
                     .unwrap_or(usize::MAX),
                 events_heartbeat_secs: int("translations.events_heartbeat_secs"),
+                fallbacks: match r.get("translations.fallback") {
+                    Value::List(items) => Fallbacks::parse(items).unwrap_or_default(),
+                    _ => Fallbacks::default(),
+                },
+                placeholders: text("translations.placeholders")
+                    .parse()
+                    .unwrap_or_default(),
             },
             producer: Producer {
                 enabled: flag("producer.enabled"),
@@ -415,6 +429,7 @@ impl Settings {
                     s => SheetSource::LocalFile(path(s)),
                 },
                 lease_secs: int("producer.lease_secs"),
+                strict: flag("producer.strict"),
             },
             google: Google {
                 token_url: text("google.token_url"),

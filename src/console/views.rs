@@ -425,7 +425,7 @@ mod tests {
             path: path.iter().map(|s| s.to_string()).collect(),
             texts: texts.iter().map(|t| t.map(str::to_owned)).collect(),
             tags: tags.iter().map(|s| s.to_string()).collect(),
-            comment: None,
+            ..Entry::default()
         };
         Document {
             locales: vec!["en".into(), "pl".into()],
@@ -434,7 +434,7 @@ mod tests {
                 entry(&["CORE", "HI"], &[Some("Hi {name}"), Some("Cześć")], &[]),
                 entry(&["HOME", "TITLE"], &[Some("Home"), None], &["home"]),
             ],
-            warnings: vec![],
+            ..Document::default()
         }
     }
 

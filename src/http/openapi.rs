@@ -512,7 +512,7 @@ mod tests {
         let formats = find(&params("/translations", "get"), "format");
         assert_eq!(
             formats["schema"]["enum"],
-            json!(["json", "android", "ios", "yml", "xlf", "po"])
+            json!(["json", "android", "ios", "yml", "xlf", "po", "stringsdict"])
         );
         assert_eq!(find(&params("/file", "get"), "key")["required"], true);
         let key = find(&params("/objects/{bucket}/{key}", "get"), "key");

@@ -159,6 +159,10 @@ fn format_names() -> Vec<&'static str> {
         .collect()
 }
 
+fn placeholder_modes() -> Vec<&'static str> {
+    crate::translations::formats::PlaceholderMode::NAMES.to_vec()
+}
+
 fn permission_names() -> Vec<&'static str> {
     use crate::files::Permission;
     [Permission::Public, Permission::Private]
@@ -193,6 +197,16 @@ pub const TRANSLATIONS: Route = Route {
             "version",
             "a kept version (GET /translations/versions): served immutable, with every filter and format",
             Schema::Text,
+        ),
+        query(
+            "placeholders",
+            "keep: {name} placeholders as the sheet writes them; convert: each format's syntax (%1$s, %1$@, %{name}, ICU); default translations.placeholders",
+            Schema::Enum(placeholder_modes),
+        ),
+        query(
+            "fallback",
+            "true: a missing text is taken along the chain of translations.fallback",
+            Schema::Boolean,
         ),
         Param {
             name: "If-None-Match",

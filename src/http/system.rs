@@ -83,6 +83,8 @@ fn translations(state: &Arc<AppState>) -> serde_json::Value {
                 "updatedAt": crate::time::iso_millis(live.stored.updated_at),
                 "keyCounts": counts,
                 "warnings": live.stored.document.warnings,
+                // The checks before publishing (SPEC §9), each naming its cell.
+                "findings": live.stored.document.findings,
                 // What a whole-locale render of each format leaves out (name collisions).
                 "renderWarnings": live
                     .render_warnings

@@ -818,8 +818,10 @@ mod tests {
             .map(|i| [0, 63, 64, 69].contains(&i).then(|| format!("t{i}")))
             .collect();
         let doc = Document {
+            findings: Vec::new(),
             locales,
             entries: vec![Entry {
+                plural: None,
                 path: vec!["K".into()],
                 texts,
                 tags: vec!["tag".into()],
@@ -877,6 +879,7 @@ mod tests {
                         continue;
                     }
                     entries.push(Entry {
+                        plural: None,
                         path,
                         texts,
                         tags: tags.into_iter().map(String::from).collect(),
@@ -884,6 +887,7 @@ mod tests {
                     });
                 }
                 Document {
+                    findings: Vec::new(),
                     locales: LOCALES[..locales].iter().map(|l| (*l).to_owned()).collect(),
                     entries,
                     warnings: Vec::new(),

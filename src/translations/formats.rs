@@ -6,10 +6,12 @@
 
 mod android;
 mod arena;
+mod convert;
 mod escape;
 mod flatten;
 mod fxhash;
 mod ios;
+mod ios_dict;
 mod json;
 mod po;
 mod texts;
@@ -44,16 +46,19 @@ pub enum Format {
     Yml,
     Xlf,
     Po,
+    /// The plural entries of ios, as `Localizable.stringsdict` (SPEC §9).
+    Stringsdict,
 }
 
 impl Format {
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 7] = [
         Format::Json,
         Format::Android,
         Format::Ios,
         Format::Yml,
         Format::Xlf,
         Format::Po,
+        Format::Stringsdict,
     ];
 
     /// The name used in `format=` and `--format`.
@@ -65,6 +70,7 @@ impl Format {
             Format::Yml => "yml",
             Format::Xlf => "xlf",
             Format::Po => "po",
+            Format::Stringsdict => "stringsdict",
         }
     }
 
@@ -76,6 +82,7 @@ impl Format {
             Format::Yml => "application/yaml; charset=utf-8",
             Format::Xlf => "application/xliff+xml; charset=utf-8",
             Format::Po => "text/x-gettext-translation; charset=utf-8",
+            Format::Stringsdict => "application/x-plist",
         }
     }
 
@@ -88,6 +95,7 @@ impl Format {
             Format::Yml => "yml",
             Format::Xlf => "xlf",
             Format::Po => "po",
+            Format::Stringsdict => "stringsdict",
         }
     }
 }
@@ -100,7 +108,7 @@ impl fmt::Display for Format {
 
 /// A `format` value that names none of the six formats.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("format must be one of json, android, ios, yml, xlf, po; got '{value}'")]
+#[error("format must be one of json, android, ios, yml, xlf, po, stringsdict; got '{value}'")]
 pub struct UnknownFormat {
     pub value: String,
 }
@@ -110,12 +118,9 @@ impl FromStr for Format {
 
     /// Case-insensitive, so `--format JSON` works as users type it.
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Format::ALL
-            .into_iter()
-            .find(|f| f.name().eq_ignore_ascii_case(value))
-            .ok_or_else(|| UnknownFormat {
-                value: value.to_owned(),
-            })
+        by_name(Format::ALL, Format::name, value).ok_or_else(|| UnknownFormat {
+            value: value.to_owned(),
+        })
     }
 }
 
@@ -129,6 +134,56 @@ pub struct RenderOptions {
     /// Index in `Document::locales` of the base locale: xlf's `source-language` and
     /// `<source>`. `None`: `source-language="en"` and every `<source>` holds the key path.
     pub base_locale: Option<usize>,
+    /// How `{name}` placeholders are written (SPEC §9).
+    pub placeholders: PlaceholderMode,
+}
+
+/// `placeholders=keep` (the default: texts as the sheet writes them) or `convert` (each
+/// format's own syntax).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum PlaceholderMode {
+    #[default]
+    Keep,
+    Convert,
+}
+
+impl PlaceholderMode {
+    pub const NAMES: [&'static str; 2] = ["keep", "convert"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PlaceholderMode::Keep => "keep",
+            PlaceholderMode::Convert => "convert",
+        }
+    }
+}
+
+/// A `placeholders` value other than keep or convert.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("placeholders must be one of keep, convert; got '{value}'")]
+pub struct UnknownPlaceholderMode {
+    pub value: String,
+}
+
+impl FromStr for PlaceholderMode {
+    type Err = UnknownPlaceholderMode;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        let all = [PlaceholderMode::Keep, PlaceholderMode::Convert];
+        by_name(all, PlaceholderMode::name, value).ok_or_else(|| UnknownPlaceholderMode {
+            value: value.to_owned(),
+        })
+    }
+}
+
+/// The one of `all` whose name is `value`, ignoring ASCII case.
+fn by_name<T: Copy, const N: usize>(
+    all: [T; N],
+    name: fn(T) -> &'static str,
+    value: &str,
+) -> Option<T> {
+    all.into_iter()
+        .find(|&t| name(t).eq_ignore_ascii_case(value))
 }
 
 /// A rendered body plus what the caller should report (name conflicts, first key kept).
@@ -249,6 +304,8 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
                 Format::Json | Format::Yml => &tree,
                 Format::Android => &android,
                 Format::Ios | Format::Xlf | Format::Po => &plain,
+                // it holds plural entries only; their collisions are findings (`checks`)
+                Format::Stringsdict => return (format, Vec::new()),
             };
             let mut shown: Vec<String> =
                 warnings.iter().take(KNOWN_WARNINGS_MAX).cloned().collect();
@@ -258,6 +315,25 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
             (format, shown)
         })
         .filter(|(_, warnings)| !warnings.is_empty())
+        .collect()
+}
+
+/// Keys whose flat names meet, per family of formats: (formats, first entry, later entry,
+/// name). Those renders keep the first and report the later one.
+pub fn name_clashes(doc: &Document) -> Vec<(&'static str, usize, usize, String)> {
+    // Keys whose plain names meet have equal android names too (android only folds
+    // more), so one pass over the android names finds both kinds.
+    flatten::name_clashes(doc, flatten::NameStyle::Android)
+        .into_iter()
+        .map(|(kept, lost, name)| {
+            let plain = |e: usize| flatten::plain_name(&doc.entries[e].path);
+            let formats = if plain(kept) == plain(lost) {
+                "android, ios, stringsdict, xlf and po"
+            } else {
+                "android"
+            };
+            (formats, kept, lost, name)
+        })
         .collect()
 }
 
@@ -371,13 +447,13 @@ fn render_with(
             };
             let texts = prepared.map_or(Texts::Rows(doc), Prepared::texts);
             if format == Format::Json {
-                json::render(tree, sel, texts, without_locale, &mut body)?;
+                json::render(tree, sel, texts, opts, without_locale, &mut body)?;
             } else {
                 yml::render(tree, sel, texts, opts, without_locale, &mut body)?;
             }
             tree.warnings.clone()
         }
-        Format::Android | Format::Ios | Format::Xlf | Format::Po => {
+        Format::Android | Format::Ios | Format::Xlf | Format::Po | Format::Stringsdict => {
             let style = if format == Format::Android {
                 flatten::NameStyle::Android
             } else {
@@ -403,12 +479,41 @@ fn render_with(
                 Format::Android => android::render(&flat, opts, &mut body)?,
                 Format::Ios => ios::render(&flat, opts, &mut body)?,
                 Format::Xlf => xlf::render(&flat, opts, &mut body)?,
+                Format::Stringsdict => ios_dict::render(&flat, opts, &mut body)?,
                 _ => po::render(&flat, opts, &mut body)?,
             }
             flat.warnings
         }
     };
     Ok(Rendered { body, warnings })
+}
+
+/// What a flat body over HTTP says about plural entries it cannot hold, for
+/// `Depot-Warnings`: ios `.strings` leaves them to the `.stringsdict` (which `generate`
+/// writes beside it, so it does not say this); a po body of several locales states no
+/// `Plural-Forms`, which msgfmt needs for them.
+pub fn plurals_left_out(doc: &Document, sel: &Selection, format: Format) -> Option<String> {
+    let several_locales = sel.locales.iter().filter(|l| !l.entries.is_empty()).count() > 1;
+    if format != Format::Ios && !(format == Format::Po && several_locales) {
+        return None;
+    }
+    let selected = sel.entries_in_any_locale(doc.entries.len());
+    let mut plural = (doc.entries.iter().zip(selected))
+        .filter(|(entry, selected)| *selected && entry.plural.is_some())
+        .map(|(entry, _)| entry);
+    let first = plural.next()?.path.join(".");
+    let count = 1 + plural.count();
+    Some(match format {
+        Format::Ios => format!(
+            "{count} plural entr{} (first: {first}) are not in .strings: ask format=stringsdict for them",
+            if count == 1 { "y" } else { "ies" }
+        ),
+        _ => format!(
+            "po with several locales states no Plural-Forms, which msgfmt needs for its {count} \
+             plural entr{} (first: {first}): ask one locale per file",
+            if count == 1 { "y" } else { "ies" }
+        ),
+    })
 }
 
 /// The renderers index freely after this, so a selection built for another document
@@ -465,6 +570,7 @@ fn estimate_len(doc: &Document, sel: &Selection, format: Format) -> usize {
         Format::Ios => 40,
         Format::Android => 64,
         Format::Po => 96,
+        Format::Stringsdict => 400,
         // the base text is written again as <source> in every locale
         Format::Xlf => 160 + avg_text,
     };

@@ -10,7 +10,7 @@ use icu_locale_core::LanguageIdentifier;
 use thiserror::Error;
 
 use super::filter::same_locale;
-use super::formats::{Format, RenderOptions};
+use super::formats::{Format, PlaceholderMode, RenderOptions};
 use super::model::{Document, Entry, Selection};
 
 /// File stem used by `--merge` and `--language` when no `--filename` is given.
@@ -29,6 +29,8 @@ pub struct LayoutOptions {
     /// `--base` as resolved by `find_base`.
     pub base: Option<usize>,
     pub comments: bool,
+    /// `--placeholders`.
+    pub placeholders: PlaceholderMode,
 }
 
 /// One file to write.
@@ -114,6 +116,7 @@ pub fn plan(
         comments: opts.comments,
         keep_locale: false,
         base_locale: opts.base,
+        placeholders: opts.placeholders,
     };
     let ext = format.extension();
     if let Some(language) = opts.language {
@@ -194,8 +197,10 @@ fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, Layout
     Ok(match opts.format {
         Format::Android => PathBuf::from(android_folder(&folder_tag(locale, opts.format)?))
             .join(format!("{}.{ext}", stem.unwrap_or("strings"))),
-        Format::Ios => PathBuf::from(format!("{}.lproj", folder_tag(locale, opts.format)?))
-            .join(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
+        Format::Ios | Format::Stringsdict => {
+            { PathBuf::from(format!("{}.lproj", folder_tag(locale, opts.format)?)) }
+                .join(format!("{}.{ext}", stem.unwrap_or("Localizable")))
+        }
         // `--filename` replaces the `<locale>` stem; the locale stays in the name (as for
         // yml/xlf/po) so that several locales do not overwrite one file.
         Format::Json => PathBuf::from(match stem {
@@ -216,7 +221,7 @@ fn base_path(opts: &LayoutOptions) -> Option<PathBuf> {
         Format::Android => {
             Some(PathBuf::from("values").join(format!("{}.{ext}", stem.unwrap_or("strings"))))
         }
-        Format::Ios => Some(
+        Format::Ios | Format::Stringsdict => Some(
             PathBuf::from("Base.lproj").join(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
         ),
         _ => None,
@@ -306,6 +311,7 @@ mod tests {
 
     fn doc(locales: &[&str], rows: &[(&str, &[Option<&str>])]) -> Document {
         Document {
+            findings: Vec::new(),
             locales: locales.iter().map(|l| l.to_string()).collect(),
             entries: rows
                 .iter()
@@ -338,6 +344,7 @@ mod tests {
             filename: None,
             base: None,
             comments: false,
+            placeholders: PlaceholderMode::Keep,
         }
     }
 

@@ -25,6 +25,10 @@ pub struct Document {
     pub entries: Vec<Entry>,
     /// Problems met while converting, each naming its sheet cell.
     pub warnings: Vec<Warning>,
+    /// What the checks before publishing found (SPEC §9), each naming its sheet cell.
+    /// Unlike `warnings`, `producer.strict` refuses to publish a document with any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<Warning>,
 }
 
 /// One key: its path below the locale, its text per locale, tags and translator comment.
@@ -39,6 +43,116 @@ pub struct Entry {
     pub tags: Vec<String>,
     /// The `$$$` column of the key's row, when present and non-empty.
     pub comment: Option<String>,
+    /// The forms of a plural entry (`KEY[one]`, `KEY[other]` rows); `None` for a plain
+    /// key. For a plural entry, `texts[i]` is `Some` exactly when some form has a text in
+    /// locale `i` (it holds the `other` text, else the first form's), so everything that
+    /// only asks "has this key a text here" (selection, filters, counts, name conflicts)
+    /// treats both kinds alike; the renderers read the forms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plural: Option<Box<Plural>>,
+}
+
+/// The CLDR plural categories, in CLDR order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PluralCategory {
+    Zero,
+    One,
+    Two,
+    Few,
+    Many,
+    Other,
+}
+
+impl PluralCategory {
+    pub const ALL: [PluralCategory; 6] = [
+        PluralCategory::Zero,
+        PluralCategory::One,
+        PluralCategory::Two,
+        PluralCategory::Few,
+        PluralCategory::Many,
+        PluralCategory::Other,
+    ];
+
+    /// The name written in the sheet (`ITEMS[few]`) and in every format.
+    pub fn name(self) -> &'static str {
+        match self {
+            PluralCategory::Zero => "zero",
+            PluralCategory::One => "one",
+            PluralCategory::Two => "two",
+            PluralCategory::Few => "few",
+            PluralCategory::Many => "many",
+            PluralCategory::Other => "other",
+        }
+    }
+
+    /// Exact, lower-case name only: the sheet is the contract, `[One]` is a typo to report.
+    pub fn from_name(name: &str) -> Option<PluralCategory> {
+        PluralCategory::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// The texts of a plural entry: one form per category the sheet wrote, in CLDR order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plural {
+    pub forms: Vec<PluralForm>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PluralForm {
+    pub category: PluralCategory,
+    /// `texts[i]` is this category's text for `Document::locales[i]`.
+    pub texts: Vec<Option<String>>,
+}
+
+impl Plural {
+    /// The (category, text) pairs locale `locale` has, in CLDR order.
+    pub fn forms_in(&self, locale: usize) -> impl Iterator<Item = (PluralCategory, &str)> {
+        self.forms.iter().filter_map(move |form| {
+            let text = form.texts.get(locale)?.as_deref()?;
+            Some((form.category, text))
+        })
+    }
+
+    /// The text of `category` in `locale`, if the sheet has one.
+    pub fn text(&self, category: PluralCategory, locale: usize) -> Option<&str> {
+        self.forms
+            .iter()
+            .find(|f| f.category == category)?
+            .texts
+            .get(locale)?
+            .as_deref()
+    }
+}
+
+/// What an entry says in one locale: the equality-friendly view for comparing versions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LocaleContent<'a> {
+    Text(&'a str),
+    /// (category, text) in CLDR order; never empty.
+    Plural(Vec<(PluralCategory, &'a str)>),
+}
+
+impl Entry {
+    /// The entry's content in locale `locale`; `None` where it has no text there.
+    pub fn locale_content(&self, locale: usize) -> Option<LocaleContent<'_>> {
+        match &self.plural {
+            None => Some(LocaleContent::Text(self.texts.get(locale)?.as_deref()?)),
+            Some(plural) => {
+                let forms: Vec<_> = plural.forms_in(locale).collect();
+                (!forms.is_empty()).then_some(LocaleContent::Plural(forms))
+            }
+        }
+    }
+
+    /// Every text of locale `locale`: the text, or each plural form's.
+    pub fn texts_in(&self, locale: usize) -> Vec<&str> {
+        match self.locale_content(locale) {
+            None => Vec::new(),
+            Some(LocaleContent::Text(text)) => vec![text],
+            Some(LocaleContent::Plural(forms)) => forms.into_iter().map(|(_, t)| t).collect(),
+        }
+    }
 }
 
 /// A conversion problem, with the A1 cell it points at (e.g. `B9`) and its 1-based row.

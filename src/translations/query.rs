@@ -1,8 +1,9 @@
 //! The query of `GET /translations`: `filters[]` (repeatable; also `filters` and
-//! `filters[N]`), `format`, `keepLocale`, `comments`. Anything else is refused by name.
+//! `filters[N]`), `format`, `keepLocale`, `comments`, `placeholders`, `fallback`. Anything
+//! else is refused by name.
 
 use super::filter::{Filter, FilterError};
-use super::formats::Format;
+use super::formats::{Format, PlaceholderMode};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TranslationQuery {
@@ -14,6 +15,10 @@ pub struct TranslationQuery {
     pub format: Format,
     pub keep_locale: bool,
     pub comments: bool,
+    /// `keep` or `convert`; `None`: the daemon's `translations.placeholders`.
+    pub placeholders: Option<PlaceholderMode>,
+    /// Take missing texts along `translations.fallback`.
+    pub fallback: bool,
     /// A kept version to serve instead of the current one (`version=`).
     pub version: Option<String>,
     /// See `cache_key`; made once per request, it is used up to four times.
@@ -23,11 +28,14 @@ pub struct TranslationQuery {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum QueryError {
     #[error(
-        "unknown parameter '{0}'; allowed: filters[] (repeatable), format, keepLocale, comments, version"
+        "unknown parameter '{0}'; allowed: filters[] (repeatable), format, keepLocale, comments, \
+         placeholders, fallback, version"
     )]
     UnknownParameter(String),
-    #[error("format must be one of json, android, ios, yml, xlf, po, got '{0}'")]
+    #[error("format must be one of json, android, ios, yml, xlf, po, stringsdict, got '{0}'")]
     Format(String),
+    #[error("placeholders must be one of keep, convert, got '{0}'")]
+    Placeholders(String),
     #[error("{name} must be true or false, got '{value}'")]
     Bool { name: &'static str, value: String },
     #[error(
@@ -46,6 +54,8 @@ impl TranslationQuery {
         let mut format = None;
         let mut keep_locale = None;
         let mut comments = None;
+        let mut placeholders = None;
+        let mut fallback = None;
         let mut version = None;
         for (name, value) in params {
             match name.as_str() {
@@ -58,6 +68,12 @@ impl TranslationQuery {
                     boolean("keepLocale", value)
                 })?,
                 "comments" => set_once(&mut comments, "comments", || boolean("comments", value))?,
+                "placeholders" => set_once(&mut placeholders, "placeholders", || {
+                    value
+                        .parse::<PlaceholderMode>()
+                        .map_err(|_| QueryError::Placeholders(value.clone()))
+                })?,
+                "fallback" => set_once(&mut fallback, "fallback", || boolean("fallback", value))?,
                 "version" => set_once(&mut version, "version", || match value.trim() {
                     "" => Err(QueryError::EmptyVersion),
                     v => Ok(v.to_owned()),
@@ -77,8 +93,9 @@ impl TranslationQuery {
             keep_locale.unwrap_or(false),
             comments.unwrap_or(false),
         );
+        let fallback = fallback.unwrap_or(false);
         let key = format!(
-            "{format:?}|{keep_locale}|{comments}|{}",
+            "{format:?}|{keep_locale}|{comments}|{placeholders:?}|{fallback}|{}",
             texts.join("\u{1f}")
         );
         Ok(TranslationQuery {
@@ -87,6 +104,8 @@ impl TranslationQuery {
             format,
             keep_locale,
             comments,
+            placeholders,
+            fallback,
             version,
             key,
         })
@@ -179,5 +198,21 @@ mod tests {
         assert!(err(&[("keepLocale", "maybe")]).contains("keepLocale must be true or false"));
         assert!(err(&[("format", "po"), ("format", "po")]).contains("more than once"));
         assert!(err(&[("filters[]", "en..CORE")]).contains("en..CORE"));
+        assert_eq!(
+            err(&[("placeholders", "printf")]),
+            "placeholders must be one of keep, convert, got 'printf'"
+        );
+        assert!(err(&[("fallback", "yes")]).contains("fallback must be true or false"));
+    }
+
+    #[test]
+    fn placeholders_and_fallback_shape_the_cache_key() {
+        let q = |pairs: &[(&str, &str)]| TranslationQuery::from_params(&params(pairs)).unwrap();
+        let convert = q(&[("placeholders", "convert"), ("fallback", "true")]);
+        assert_eq!(convert.placeholders, Some(PlaceholderMode::Convert));
+        assert!(convert.fallback);
+        assert_ne!(convert.cache_key(), q(&[]).cache_key());
+        assert_ne!(q(&[("fallback", "1")]).cache_key(), q(&[]).cache_key());
+        assert_eq!(q(&[("format", "stringsdict")]).format, Format::Stringsdict);
     }
 }

@@ -6,8 +6,11 @@
 //! version: when a new version becomes current the cache is emptied, so old bodies are
 //! freed once in-flight responses end.
 
+use super::fallback::Fallbacks;
 use super::filter::{FilterIndex, SelectError};
-use super::formats::{Format, RenderError, RenderOptions, known_warnings, render};
+use super::formats::{
+    Format, PlaceholderMode, RenderError, RenderOptions, known_warnings, plurals_left_out, render,
+};
 use super::model::Document;
 use super::query::TranslationQuery;
 use super::store::{
@@ -176,6 +179,16 @@ pub struct TranslationService {
     /// The version served, for every subscriber of `/translations/events`.
     events: tokio::sync::watch::Sender<Option<VersionEvent>>,
     closed: tokio::sync::watch::Sender<bool>,
+    /// `translations.fallback` and `translations.placeholders` (SPEC §9).
+    texts: TextSettings,
+}
+
+/// How texts are served beyond the query: the fallback chains `fallback=true` follows
+/// and the placeholder mode when the query names none. Fixed at start-up.
+#[derive(Debug, Clone, Default)]
+pub struct TextSettings {
+    pub fallbacks: Fallbacks,
+    pub placeholders: PlaceholderMode,
 }
 
 impl TranslationService {
@@ -191,6 +204,10 @@ impl TranslationService {
         };
         let mut service = TranslationService::with_store(store);
         service.shared = shared;
+        service.texts = TextSettings {
+            fallbacks: settings.fallbacks.clone(),
+            placeholders: settings.placeholders,
+        };
         Ok(service)
     }
 
@@ -231,6 +248,7 @@ impl TranslationService {
             flight: Arc::new(SingleFlight::default()),
             events: tokio::sync::watch::channel(event).0,
             closed: tokio::sync::watch::channel(false).0,
+            texts: TextSettings::default(),
         }
     }
 
@@ -452,8 +470,20 @@ impl TranslationService {
         query: &TranslationQuery,
     ) -> Result<Arc<Rendition>, ServeTranslationsError> {
         let stored = &live.stored;
-        let doc = &stored.document;
-        let selected = live.index.select(&query.filters)?;
+        // fallback=true renders a copy with the missing texts filled, indexed anew
+        let filled = query
+            .fallback
+            .then(|| self.texts.fallbacks.apply(&stored.document))
+            .flatten()
+            .map(|doc| {
+                let index = FilterIndex::new(&doc);
+                (doc, index)
+            });
+        let (doc, index) = match &filled {
+            Some((doc, index)) => (doc, index),
+            None => (&stored.document, &live.index),
+        };
+        let selected = index.select(&query.filters)?;
         if !selected.unmatched.is_empty() {
             tracing::debug!(unmatched = ?selected.unmatched, "some filters matched nothing");
         }
@@ -462,6 +492,7 @@ impl TranslationService {
             comments: query.comments,
             keep_locale: query.keep_locale,
             base_locale: base_locale(doc),
+            placeholders: query.placeholders.unwrap_or(self.texts.placeholders),
         };
         let rendered = render(doc, &selection, query.format, &options)?;
         let rendition = Arc::new(Rendition {
@@ -470,7 +501,9 @@ impl TranslationService {
             identity: Bytes::from(rendered.body),
             gzip: OnceLock::new(),
             br: OnceLock::new(),
-            warnings: rendered.warnings.iter().map(ToString::to_string).collect(),
+            warnings: (rendered.warnings.iter().map(ToString::to_string))
+                .chain(plurals_left_out(doc, &selection, query.format))
+                .collect(),
         });
         // A render of a version that is not current (asked for with `?version=`, or a sync
         // landed meanwhile) goes to the cache of pinned versions: it must not push out the

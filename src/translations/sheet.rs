@@ -6,8 +6,11 @@ use std::collections::HashMap;
 
 use thiserror::Error;
 
+use super::checks::{self, EntryCells};
 use super::filter::locale_key;
-use super::model::{Document, Entry, MAX_KEY_DEPTH, MAX_LOCALES, Warning};
+use super::model::{
+    Document, Entry, MAX_KEY_DEPTH, MAX_LOCALES, Plural, PluralCategory, PluralForm, Warning,
+};
 
 /// Header cell of a key column; the n-th one from the left is nesting level n.
 pub const KEY_MARK: &str = ">>>";
@@ -94,11 +97,7 @@ pub fn cell_name(column: usize, row: usize) -> String {
 }
 
 fn warn(warnings: &mut Vec<Warning>, column: usize, row: usize, message: String) {
-    warnings.push(Warning {
-        cell: cell_name(column, row),
-        row,
-        message,
-    });
+    warnings.push(cell_warning(column, row, message));
 }
 
 /// What each column of the header means.
@@ -219,6 +218,8 @@ const ROOT: usize = 0;
 struct Builder {
     header: Header,
     warnings: Vec<Warning>,
+    /// Findings met while reading rows (keys defined twice); `checks` adds the rest.
+    findings: Vec<Warning>,
     levels: Vec<Level>,
     nodes: Vec<Node>,
     /// Distinct key names, so that `children` is keyed by two integers.
@@ -235,6 +236,23 @@ struct Slot {
     node: usize,
     row: usize,
     live: bool,
+    key_column: usize,
+    /// The rows that gave it texts (with their plural category), for the checks' cells.
+    rows: Vec<(Option<PluralCategory>, usize)>,
+}
+
+/// Splits a plural key cell `ITEMS[few]` into `ITEMS` and its category; `Err` holds a
+/// bracketed word that is no category. A key without a trailing `[word]` is returned as
+/// it is (`LIST[0]` stays a plain key).
+fn plural_key(key: &str) -> (&str, Option<Result<PluralCategory, &str>>) {
+    let Some(open) = key.strip_suffix(']').and_then(|k| k.rfind('[')) else {
+        return (key, None);
+    };
+    let (name, word) = (key[..open].trim_end(), &key[open + 1..key.len() - 1]);
+    if name.is_empty() || word.is_empty() || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return (key, None);
+    }
+    (name, Some(PluralCategory::from_name(word).ok_or(word)))
 }
 
 /// The cells of one row, read through the header.
@@ -255,6 +273,7 @@ impl Builder {
         Builder {
             header,
             warnings,
+            findings: Vec::new(),
             levels: vec![Level::Empty; depth],
             nodes: vec![Node {
                 parent: None,
@@ -370,7 +389,21 @@ impl Builder {
             self.row_without_key(&cells, row, number);
             return;
         };
-        for &(level, column, key) in &cells.keys {
+        let (deepest_key, category) = match plural_key(deepest_key) {
+            (key, None) => (key, None),
+            (key, Some(Ok(category))) => (key, Some(category)),
+            (_, Some(Err(word))) => {
+                let message = format!(
+                    "{word:?} in {deepest_key:?} is not a plural category: row skipped; write \
+                     one of zero, one, two, few, many, other (lower case), e.g. \"ITEMS[one]\""
+                );
+                warn(&mut self.warnings, key_column, number, message);
+                return;
+            }
+        };
+        let last = cells.keys.len() - 1;
+        for (i, &(level, column, key)) in cells.keys.iter().enumerate() {
+            let key = if i == last { deepest_key } else { key };
             self.levels[level..].fill(Level::Empty);
             if key.contains('.') {
                 self.levels[level] = Level::Refused {
@@ -421,7 +454,7 @@ impl Builder {
                 column: key_column,
                 row: number,
             };
-            self.define(node, deepest, cells.texts, cells.comment, place);
+            self.define(node, deepest, cells.texts, cells.comment, place, category);
         }
     }
 
@@ -479,6 +512,7 @@ impl Builder {
         texts: Vec<Option<String>>,
         comment: Option<String>,
         at: Place,
+        category: Option<PluralCategory>,
     ) {
         if self.nodes[node].holds_keys {
             let message = format!(
@@ -509,20 +543,60 @@ impl Builder {
         }
         if let Some(index) = self.nodes[node].entry {
             let slot = &mut self.entries[index];
-            for (kept, new) in slot.entry.texts.iter_mut().zip(texts) {
-                if new.is_some() {
-                    *kept = new;
+            let dotted = slot.entry.path.join(".");
+            let message = match (&mut slot.entry.plural, category) {
+                (Some(plural), Some(category)) => {
+                    let known = plural.forms.iter().any(|f| f.category == category);
+                    merge_form(plural, category, texts);
+                    slot.rows.push((Some(category), at.row));
+                    if !known {
+                        if comment.is_some() {
+                            slot.entry.comment = comment;
+                        }
+                        return;
+                    }
+                    format!(
+                        "duplicate plural form \"{dotted}[{}]\" (entry first on row {}): its \
+                         non-empty texts on this row replace the earlier ones",
+                        category.name(),
+                        slot.row
+                    )
                 }
-            }
+                (None, None) => {
+                    for (kept, new) in slot.entry.texts.iter_mut().zip(texts) {
+                        if new.is_some() {
+                            *kept = new;
+                        }
+                    }
+                    slot.rows.push((None, at.row));
+                    format!(
+                        "duplicate key {dotted:?} (first on row {}): its non-empty texts on this \
+                         row replace the earlier ones",
+                        slot.row
+                    )
+                }
+                (Some(_), None) | (None, Some(_)) => {
+                    let (was, is) = match category {
+                        Some(_) => ("a plain key", "a plural form"),
+                        None => ("a plural entry", "a plain key"),
+                    };
+                    let message = format!(
+                        "{dotted:?} is {was} (row {}) and {is} on this row: this row was \
+                         skipped; write every row of a plural entry as KEY[category]",
+                        slot.row
+                    );
+                    self.findings
+                        .push(cell_warning(at.column, at.row, message.clone()));
+                    warn(&mut self.warnings, at.column, at.row, message);
+                    return;
+                }
+            };
             if comment.is_some() {
                 slot.entry.comment = comment;
             }
-            let message = format!(
-                "duplicate key {:?} (first on row {}): its non-empty texts on this row replace \
-                 the earlier ones",
-                slot.entry.path.join("."),
-                slot.row
-            );
+            // A key defined twice is also a finding: strict mode refuses it.
+            self.findings
+                .push(cell_warning(at.column, at.row, message.clone()));
             warn(&mut self.warnings, at.column, at.row, message);
             return;
         }
@@ -530,6 +604,15 @@ impl Builder {
             .current_path(deepest)
             .map(|(name, _)| name.clone())
             .collect();
+        let (texts, plural) = match category {
+            None => (texts, None),
+            Some(category) => {
+                let mut plural = Plural::default();
+                merge_form(&mut plural, category, texts);
+                // filled in by `finish`, once every form is known
+                (Vec::new(), Some(Box::new(plural)))
+            }
+        };
         self.nodes[node].entry = Some(self.entries.len());
         self.entries.push(Slot {
             entry: Entry {
@@ -537,20 +620,39 @@ impl Builder {
                 texts,
                 tags: Vec::new(),
                 comment,
+                plural,
             },
             node,
             row: at.row,
             live: true,
+            key_column: at.column,
+            rows: vec![(category, at.row)],
         });
     }
 
     fn finish(self) -> Document {
         let nodes = self.nodes;
+        let locale_count = self.header.locales.len();
         let mut chain = Vec::new();
+        let mut cells = Vec::new();
         let entries = (self.entries.into_iter())
             .filter(|slot| slot.live)
             .map(|slot| {
                 let mut entry = slot.entry;
+                if let Some(plural) = &mut entry.plural {
+                    plural.forms.sort_by_key(|f| f.category);
+                    entry.texts = (0..locale_count)
+                        .map(|locale| {
+                            let other = plural.text(PluralCategory::Other, locale);
+                            let any = || plural.forms_in(locale).next().map(|(_, t)| t);
+                            other.or_else(any).map(str::to_owned)
+                        })
+                        .collect();
+                }
+                cells.push(EntryCells {
+                    key_column: slot.key_column,
+                    rows: slot.rows,
+                });
                 chain.clear();
                 let mut at = Some(slot.node);
                 while let Some(node) = at {
@@ -567,11 +669,38 @@ impl Builder {
                 entry
             })
             .collect();
-        Document {
+        let text_columns: Vec<usize> = self.header.locales.iter().map(|(c, _)| *c).collect();
+        let mut doc = Document {
             locales: self.header.locales.into_iter().map(|(_, l)| l).collect(),
             entries,
             warnings: self.warnings,
+            findings: self.findings,
+        };
+        let found = checks::check(&doc, &cells, &text_columns);
+        doc.findings.extend(found);
+        doc
+    }
+}
+
+/// Adds `texts` as the form `category` (replacing the non-empty ones of an earlier row).
+fn merge_form(plural: &mut Plural, category: PluralCategory, texts: Vec<Option<String>>) {
+    match plural.forms.iter_mut().find(|f| f.category == category) {
+        Some(form) => {
+            for (kept, new) in form.texts.iter_mut().zip(texts) {
+                if new.is_some() {
+                    *kept = new;
+                }
+            }
         }
+        None => plural.forms.push(PluralForm { category, texts }),
+    }
+}
+
+fn cell_warning(column: usize, row: usize, message: String) -> Warning {
+    Warning {
+        cell: cell_name(column, row),
+        row,
+        message,
     }
 }
 
@@ -591,7 +720,7 @@ mod tests {
 
     use super::*;
     use crate::translations::filter::test_support::{Tree, document, fixture, tree};
-    use crate::translations::model::Selection;
+    use crate::translations::model::{LocaleContent, Selection};
 
     fn grid(rows: &[&[&str]]) -> Vec<Vec<String>> {
         rows.iter()
@@ -1061,6 +1190,76 @@ mod tests {
             " ", "*",
         ])
         .prop_map(String::from)
+    }
+
+    #[test]
+    fn plural_rows_make_one_entry_with_forms_in_cldr_order() {
+        let doc = convert(grid(&[
+            &[">>>", ">>>", "###", "en", "pl"],
+            &["CART", "", "shop"],
+            &["", "ITEMS[other]", "a", "{count} items", "{count} rzeczy"],
+            &["", "ITEMS[one]", "b", "One item", "{count} rzecz"],
+            &["", "ITEMS[few]", "", "", "{count} rzeczy"],
+            &["", "LIST[0]", "", "zero", ""],
+        ]))
+        .unwrap();
+        assert_eq!(paths(&doc), ["CART.ITEMS", "CART.LIST[0]"]);
+        let items = entry(&doc, "CART.ITEMS");
+        assert_eq!(items.tags, ["shop", "a", "b"]);
+        let plural = items.plural.as_ref().unwrap();
+        let categories: Vec<_> = plural.forms.iter().map(|f| f.category).collect();
+        assert_eq!(
+            categories,
+            [
+                PluralCategory::One,
+                PluralCategory::Few,
+                PluralCategory::Other
+            ]
+        );
+        // texts stand for the entry: its `other` text
+        assert_eq!(
+            items.texts,
+            [Some("{count} items".into()), Some("{count} rzeczy".into())]
+        );
+        assert_eq!(plural.text(PluralCategory::Few, 0), None);
+        assert_eq!(doc.key_counts(), [("en".into(), 2), ("pl".into(), 1)]);
+        assert_eq!(
+            items.locale_content(1),
+            Some(LocaleContent::Plural(vec![
+                (PluralCategory::One, "{count} rzecz"),
+                (PluralCategory::Few, "{count} rzeczy"),
+                (PluralCategory::Other, "{count} rzeczy"),
+            ]))
+        );
+        assert_eq!(doc.warnings, []);
+        // no finding: English has no `few` text, Polish uses `few`
+        assert_eq!(doc.findings.len(), 0, "{:?}", doc.findings);
+    }
+
+    #[test]
+    fn a_word_in_brackets_that_is_no_category_skips_the_row() {
+        let doc = convert(grid(&[
+            &[">>>", "en"],
+            &["ITEMS[One]", "x"],
+            &["ITEMS[other]", "y"],
+            &["ITEMS", "z"],
+        ]))
+        .unwrap();
+        assert_eq!(paths(&doc), ["ITEMS"]);
+        assert_eq!(doc.warnings[0].cell, "A2");
+        assert!(
+            doc.warnings[0]
+                .message
+                .contains("\"One\" in \"ITEMS[One]\" is not a plural category")
+        );
+        // a plain row for a plural entry is refused, and a finding
+        assert_eq!(doc.warnings[1].cell, "A4");
+        assert!(
+            doc.findings.iter().any(|f| f.cell == "A4"),
+            "{:?}",
+            doc.findings
+        );
+        assert_eq!(entry(&doc, "ITEMS").texts, [Some("y".into())]);
     }
 
     proptest! {

@@ -201,8 +201,10 @@ pub(crate) mod suite {
 
     pub fn doc(text: &str) -> Document {
         Document {
+            findings: Vec::new(),
             locales: vec!["en".into(), "pl".into()],
             entries: vec![Entry {
+                plural: None,
                 path: vec!["CORE".into(), "YES".into()],
                 texts: vec![Some(text.into()), None],
                 tags: vec!["t1".into()],

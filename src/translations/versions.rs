@@ -4,7 +4,7 @@
 //! The summary is computed once, when a version is stored, from the two documents in
 //! memory; listing versions then reads summaries only, never documents.
 
-use super::model::{Document, Entry};
+use super::model::{Document, Entry, LocaleContent};
 use super::store::StoredDocument;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -96,9 +96,10 @@ struct Diff {
     changed: usize,
 }
 
-/// The text of `entry` in the locale at `index`, as the diff compares it.
-fn text_of(entry: &Entry, index: usize) -> Option<&str> {
-    entry.texts.get(index).and_then(Option::as_deref)
+/// What `entry` says in the locale at `index`, as the diff compares it: its text, or every
+/// form of a plural entry (a changed form is a changed text).
+fn text_of(entry: &Entry, index: usize) -> Option<LocaleContent<'_>> {
+    entry.locale_content(index)
 }
 
 fn count_texts(document: &Document) -> usize {
@@ -208,7 +209,7 @@ mod tests {
                     ..Entry::default()
                 })
                 .collect(),
-            warnings: Vec::new(),
+            ..Document::default()
         })
         .unwrap()
     }
@@ -254,6 +255,32 @@ mod tests {
             Some(old.version.as_str())
         );
         assert_eq!((summary.added, summary.removed, summary.changed), (3, 4, 1));
+    }
+
+    #[test]
+    fn a_changed_plural_form_is_a_changed_text() {
+        use crate::translations::model::{Plural, PluralCategory, PluralForm};
+        let plural = |other: &str| {
+            let mut stored = doc(&["en"], &[("ITEMS", &[Some(other)])]);
+            stored.document.entries[0].plural = Some(Box::new(Plural {
+                forms: vec![
+                    PluralForm {
+                        category: PluralCategory::One,
+                        texts: vec![Some("{count} item".into())],
+                    },
+                    PluralForm {
+                        category: PluralCategory::Other,
+                        texts: vec![Some(other.into())],
+                    },
+                ],
+            }));
+            stored
+        };
+        let (old, new) = (plural("{count} items"), plural("{count} things"));
+        let summary = VersionSummary::between(Some(&old), &new);
+        assert_eq!((summary.added, summary.removed, summary.changed), (0, 0, 1));
+        let same = VersionSummary::between(Some(&old), &plural("{count} items"));
+        assert_eq!((same.added, same.removed, same.changed), (0, 0, 0));
     }
 
     #[test]

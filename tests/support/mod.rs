@@ -4,6 +4,7 @@
 //! functions below install it before any client is made.
 #![allow(dead_code)]
 
+pub mod android;
 pub mod csv_server;
 pub mod engines;
 pub mod fake_google;

@@ -1,11 +1,13 @@
 //! android `strings.xml`, escaped for what aapt2 does to a `<string>`: XML first, then its
 //! own backslash escapes, quote toggling, whitespace collapsing and `@`/`?` references.
 
+use crate::translations::formats::convert::Converter;
 use crate::translations::formats::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex, push_xml_char,
 };
 use crate::translations::formats::flatten::{Flat, FlatKey};
 use crate::translations::formats::{Format, RenderError, RenderOptions};
+use crate::translations::placeholders::Syntax;
 
 pub(super) fn render(
     flat: &Flat<'_>,
@@ -13,6 +15,7 @@ pub(super) fn render(
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
     out.extend_from_slice(b"<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n");
+    let converter = Converter::new(opts, Syntax::Android);
     for (pos, loc) in flat.locales.iter().enumerate() {
         for key in flat.keys(pos, loc) {
             if opts.comments
@@ -22,22 +25,52 @@ pub(super) fn render(
                 push_xml_comment(out, comment);
                 out.extend_from_slice(b" -->\n");
             }
-            out.extend_from_slice(b"    <string name=\"");
+            let element: &[u8] = if key.plural.is_some() {
+                b"plurals"
+            } else {
+                b"string"
+            };
+            out.extend_from_slice(b"    <");
+            out.extend_from_slice(element);
+            out.extend_from_slice(b" name=\"");
             // [a-z0-9_] only: nothing to escape
             out.extend_from_slice(key.prefix.as_bytes());
             out.extend_from_slice(key.base.as_bytes());
             out.push(b'"');
-            let tag_end = out.len();
-            out.push(b'>');
-            push_android_text(out, key.text)
-                .map_err(|character| unrepresentable(&key, loc.code, character))?;
-            if key.text.contains('%') && !formats_ok(key.text, &out[tag_end + 1..]) {
-                out.splice(tag_end..tag_end, *b" formatted=\"false\"");
+            match key.plural {
+                None => push_string(out, &converter.text(key.entry, false, key.text))
+                    .map_err(|character| unrepresentable(&key, loc.code, character))?,
+                Some(plural) => {
+                    out.extend_from_slice(b">\n");
+                    for (category, text) in plural.forms_in(loc.locale) {
+                        out.extend_from_slice(b"        <item quantity=\"");
+                        out.extend_from_slice(category.name().as_bytes());
+                        out.push(b'"');
+                        push_string(out, &converter.text(key.entry, true, text))
+                            .map_err(|character| unrepresentable(&key, loc.code, character))?;
+                        out.extend_from_slice(b"</item>\n");
+                    }
+                    out.extend_from_slice(b"    ");
+                }
             }
-            out.extend_from_slice(b"</string>\n");
+            out.extend_from_slice(b"</");
+            out.extend_from_slice(element);
+            out.extend_from_slice(b">\n");
         }
     }
     out.extend_from_slice(b"</resources>\n");
+    Ok(())
+}
+
+/// `>` and the escaped `text` of an element whose start tag is open, with
+/// `formatted="false"` added to the tag when aapt would refuse the text as a format string.
+fn push_string(out: &mut Vec<u8>, text: &str) -> Result<(), char> {
+    let tag_end = out.len();
+    out.push(b'>');
+    push_android_text(out, text)?;
+    if text.contains('%') && !formats_ok(text, &out[tag_end + 1..]) {
+        out.splice(tag_end..tag_end, *b" formatted=\"false\"");
+    }
     Ok(())
 }
 
@@ -97,7 +130,7 @@ pub(super) fn push_android_text(out: &mut Vec<u8>, text: &str) -> Result<(), cha
 }
 
 /// An XML comment may not contain `--` nor end with `-`.
-fn push_xml_comment(out: &mut Vec<u8>, comment: &str) {
+pub(super) fn push_xml_comment(out: &mut Vec<u8>, comment: &str) {
     let comment = clean_comment(comment);
     let mut prev_dash = false;
     for c in comment.chars() {

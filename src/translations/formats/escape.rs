@@ -148,6 +148,9 @@ pub(super) fn xml_forbidden(c: char) -> bool {
     matches!(c, '\0'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}')
 }
 
+/// Why an XML format (xlf, stringsdict) refuses a character.
+pub(super) const XML_CONTROL_REASON: &str = "XML 1.0 cannot hold control characters other than tab, line feed and carriage return, nor U+FFFE/U+FFFF, not even as &#N;";
+
 /// Specials for XML text and attributes: markup, whitespace that attribute-value and
 /// end-of-line normalisation would change, and C1 controls (written as references).
 pub(super) const XML_SPECIALS: Specials = Specials::new(b"&<>\"", true, true);

@@ -8,7 +8,7 @@ use crate::translations::formats::arena::StrArena;
 use crate::translations::formats::fxhash::{FxHashMap, FxHashSet};
 use crate::translations::formats::texts::Texts;
 
-use crate::translations::model::{Document, Entry, Selection};
+use crate::translations::model::{Document, Entry, Plural, Selection};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum NameStyle {
@@ -37,6 +37,8 @@ pub(super) struct FlatKey<'a> {
     pub(super) prefix: &'a str,
     pub(super) base: &'a str,
     pub(super) text: &'a str,
+    /// The forms of a plural entry (read through `Texts::plural`, not `entry`).
+    pub(super) plural: Option<&'a Plural>,
 }
 
 impl FlatKey<'_> {
@@ -254,6 +256,7 @@ impl<'a> Flat<'a> {
                 prefix: &loc.prefix,
                 base: self.base(e),
                 text,
+                plural: self.texts.plural(self.doc, e),
             })
         })
     }
@@ -365,6 +368,26 @@ pub(super) fn collisions(doc: &Document, style: NameStyle) -> Vec<String> {
         }
     }
     warnings
+}
+
+/// The unprefixed plain name of a key path (ios, xlf, po).
+pub(super) fn plain_name(path: &[String]) -> String {
+    let mut name = String::new();
+    push_path_name(&mut name, path, NameStyle::Plain);
+    name
+}
+
+/// Every pair of entries whose unprefixed flat names in `style` are equal, as (first
+/// entry, later entry, name), for the checks before publishing.
+pub(super) fn name_clashes(doc: &Document, style: NameStyle) -> Vec<(usize, usize, String)> {
+    let names = Names::build(doc, style, true, None);
+    if !names.any_shared {
+        return Vec::new();
+    }
+    (0..doc.entries.len())
+        .filter(|&e| names.group[e] != e)
+        .map(|e| (names.group[e], e, names.base(e).to_owned()))
+        .collect()
 }
 
 fn push_path_name(out: &mut String, path: &[String], style: NameStyle) {
@@ -488,6 +511,7 @@ mod tests {
 
     fn doc(locales: &[&str], paths: &[&str]) -> Document {
         Document {
+            findings: Vec::new(),
             locales: locales.iter().map(|l| l.to_string()).collect(),
             entries: paths
                 .iter()

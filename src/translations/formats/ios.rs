@@ -1,22 +1,26 @@
 //! ios `Localizable.strings`: `"name" = "text";` lines, UTF-8. Only escapes that Apple's
 //! (CFPropertyList) and GNUstep's strings parsers both read the same way, never a raw line
-//! break inside quotes.
+//! break inside quotes. Plural entries are left to the `.stringsdict` beside it.
 
 use std::convert::Infallible;
 
+use crate::translations::formats::convert::Converter;
 use crate::translations::formats::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex,
 };
 use crate::translations::formats::flatten::Flat;
 use crate::translations::formats::{RenderError, RenderOptions};
+use crate::translations::placeholders::Syntax;
 
 pub(super) fn render(
     flat: &Flat<'_>,
     opts: &RenderOptions,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
+    let converter = Converter::new(opts, Syntax::Ios);
     for (pos, loc) in flat.locales.iter().enumerate() {
-        for key in flat.keys(pos, loc) {
+        // plural entries live in the .stringsdict (`ios_dict`)
+        for key in flat.keys(pos, loc).filter(|k| k.plural.is_none()) {
             if opts.comments
                 && let Some(comment) = &key.entry.comment
             {
@@ -29,7 +33,7 @@ pub(super) fn render(
             push_strings_escaped(out, key.prefix);
             push_strings_escaped(out, key.base);
             out.extend_from_slice(b"\" = \"");
-            push_strings_escaped(out, key.text);
+            push_strings_escaped(out, &converter.text(key.entry, false, key.text));
             out.extend_from_slice(b"\";\n");
         }
     }

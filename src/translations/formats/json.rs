@@ -4,14 +4,21 @@
 
 use std::convert::Infallible;
 
-use crate::translations::formats::RenderError;
+use crate::translations::formats::convert::Converter;
 use crate::translations::formats::escape::{Specials, escape_into, push_hex};
 use crate::translations::formats::texts::Texts;
 use crate::translations::formats::tree::{Leaf, Tree, TreeSink, WithoutLocale};
+use crate::translations::formats::{RenderError, RenderOptions};
 use crate::translations::model::Selection;
+use crate::translations::placeholders::Syntax;
 
 struct Json<'o> {
     out: &'o mut Vec<u8>,
+    /// Plain texts: ICU syntax with `placeholders=convert`, as they are with `keep`.
+    plain: Converter,
+    /// Plural forms: ICU syntax whatever the mode, since the whole value is a message.
+    plural: Converter,
+    scratch: String,
 }
 
 impl Json<'_> {
@@ -34,7 +41,23 @@ impl TreeSink for Json<'_> {
 
     fn leaf(&mut self, leaf: &Leaf<'_>, _depth: usize, first: bool) -> Result<(), RenderError> {
         self.key(leaf.name, first)?;
-        push_json_str(self.out, leaf.text);
+        match leaf.plural {
+            None => push_json_str(self.out, &self.plain.text(leaf.entry, false, leaf.text)),
+            Some(plural) => {
+                // {count, plural, one {…} other {…}}
+                self.scratch.clear();
+                self.scratch.push_str("{count, plural,");
+                for (category, text) in plural.forms_in(leaf.locale) {
+                    self.scratch.push(' ');
+                    self.scratch.push_str(category.name());
+                    self.scratch.push_str(" {");
+                    self.plural.push_form(&mut self.scratch, leaf.entry, text);
+                    self.scratch.push('}');
+                }
+                self.scratch.push('}');
+                push_json_str(self.out, &self.scratch);
+            }
+        }
         Ok(())
     }
 
@@ -50,11 +73,17 @@ pub(super) fn render(
     tree: &Tree<'_>,
     sel: &Selection,
     texts: Texts<'_>,
+    opts: &RenderOptions,
     without_locale: bool,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
     out.push(b'{');
-    let mut sink = Json { out: &mut *out };
+    let mut sink = Json {
+        out: &mut *out,
+        plain: Converter::new(opts, Syntax::Icu { in_plural: false }),
+        plural: Converter::always(opts, Syntax::Icu { in_plural: true }),
+        scratch: String::new(),
+    };
     if without_locale {
         tree.walk(sel, texts, &mut WithoutLocale(&mut sink))?;
     } else {

@@ -5,6 +5,7 @@
 use crate::translations::formats::escape::{Specials, clean_comment, escape_into, push_char};
 use crate::translations::formats::flatten::{Flat, FlatKey};
 use crate::translations::formats::{Format, RenderError, RenderOptions};
+use crate::translations::plurals;
 
 pub(super) fn render(
     flat: &Flat<'_>,
@@ -23,6 +24,10 @@ pub(super) fn render(
             reason: NUL_REASON,
         })?;
         out.extend_from_slice(b"\\n\"\n");
+        // msgfmt needs it for msgid_plural; with several locales no one rule fits
+        out.extend_from_slice(b"\"Plural-Forms: ");
+        out.extend_from_slice(plurals::gettext(only.code).header.as_bytes());
+        out.extend_from_slice(b"\\n\"\n");
     }
     out.extend_from_slice(
         b"\"MIME-Version: 1.0\\n\"\n\
@@ -30,6 +35,8 @@ pub(super) fn render(
           \"Content-Transfer-Encoding: 8bit\\n\"\n",
     );
     for (pos, loc) in flat.locales.iter().enumerate() {
+        // the locale's Plural-Forms, looked up at its first plural entry
+        let mut gettext = None;
         for key in flat.keys(pos, loc) {
             out.push(b'\n');
             if opts.comments
@@ -50,17 +57,28 @@ pub(super) fn render(
                 character,
                 reason: NUL_REASON,
             };
+            let text_error = |character| RenderError::UnrepresentableText {
+                format: Format::Po,
+                locale: loc.code.to_owned(),
+                key: key.dotted_path(),
+                character,
+                reason: NUL_REASON,
+            };
             push_name_string(out, b"msgctxt ", &key).map_err(key_error)?;
             push_name_string(out, b"msgid ", &key).map_err(key_error)?;
-            push_po_string(out, b"msgstr ", &[key.text]).map_err(|character| {
-                RenderError::UnrepresentableText {
-                    format: Format::Po,
-                    locale: loc.code.to_owned(),
-                    key: key.dotted_path(),
-                    character,
-                    reason: NUL_REASON,
-                }
-            })?;
+            let Some(plural) = key.plural else {
+                push_po_string(out, b"msgstr ", &[key.text]).map_err(text_error)?;
+                continue;
+            };
+            push_name_string(out, b"msgid_plural ", &key).map_err(key_error)?;
+            // One msgstr per slot of the locale's Plural-Forms, each holding the text of
+            // the category that slot stands for (`other`'s where the sheet has none).
+            let slots = *gettext.get_or_insert_with(|| plurals::gettext(loc.code).slots);
+            for (slot, &category) in slots.iter().enumerate() {
+                let text = plural.text(category, loc.locale).unwrap_or(key.text);
+                let keyword = format!("msgstr[{slot}] ");
+                push_po_string(out, keyword.as_bytes(), &[text]).map_err(text_error)?;
+            }
         }
     }
     Ok(())

@@ -5,11 +5,13 @@
 //! lie side by side.
 
 use crate::translations::formats::arena::StrArena;
-use crate::translations::model::Document;
+use crate::translations::model::{Document, Plural};
 
 /// Every text of a document, one buffer per locale, indexed by entry.
 pub(super) struct Columns {
     by_locale: Vec<StrArena>,
+    /// Which entries are plural, so a render need not visit each entry to learn it.
+    plural: Vec<bool>,
 }
 
 impl Columns {
@@ -31,7 +33,8 @@ impl Columns {
                 column.push(entry.texts.get(locale).and_then(Option::as_deref));
             }
         }
-        Columns { by_locale }
+        let plural = doc.entries.iter().map(|e| e.plural.is_some()).collect();
+        Columns { by_locale, plural }
     }
 }
 
@@ -43,6 +46,17 @@ pub(super) enum Texts<'a> {
 }
 
 impl<'a> Texts<'a> {
+    /// The plural forms of `entry` when it is a plural entry. From columns, a plain entry
+    /// is told apart without visiting it (a cache miss per text on a large sheet).
+    pub(super) fn plural(self, doc: &'a Document, entry: usize) -> Option<&'a Plural> {
+        if let Texts::Columns(columns) = self
+            && !columns.plural.get(entry).copied().unwrap_or(false)
+        {
+            return None;
+        }
+        doc.entries.get(entry)?.plural.as_deref()
+    }
+
     /// The text of `entry` in `locale`; `None` when it has none.
     pub(super) fn get(self, entry: usize, locale: usize) -> Option<&'a str> {
         match self {
@@ -60,6 +74,7 @@ mod tests {
     #[test]
     fn columns_give_what_the_rows_give() {
         let doc = Document {
+            findings: Vec::new(),
             locales: vec!["en".into(), "pl".into(), "de".into()],
             entries: vec![
                 Entry {

@@ -7,7 +7,7 @@ use crate::translations::formats::RenderError;
 use crate::translations::formats::arena::StrArena;
 use crate::translations::formats::fxhash::FxHashMap;
 use crate::translations::formats::texts::Texts;
-use crate::translations::model::{Document, Entry, Selection};
+use crate::translations::model::{Document, Entry, Plural, Selection};
 
 const NONE: usize = usize::MAX;
 const ROOT: usize = 0;
@@ -26,6 +26,10 @@ pub(super) struct Leaf<'a> {
     pub(super) name: &'a str,
     pub(super) entry: &'a Entry,
     pub(super) text: &'a str,
+    /// Index in `Document::locales`, for the forms of a plural entry.
+    pub(super) locale: usize,
+    /// The forms of a plural entry (read through `Texts::plural`, not `entry`).
+    pub(super) plural: Option<&'a Plural>,
 }
 
 /// Forwards a walk without its locale level, for a file that holds one locale's tree.
@@ -267,7 +271,7 @@ impl<'a> Tree<'a> {
             }
             sink.open(&self.doc.locales[ls.locale], 0, first_locale)?;
             first_locale = false;
-            self.walk_children(stamp, &live, &text, sink)?;
+            self.walk_children(stamp, ls.locale, texts, &live, &text, sink)?;
             sink.close(0)?;
         }
         Ok(())
@@ -279,6 +283,8 @@ impl<'a> Tree<'a> {
     fn walk_children(
         &self,
         stamp: usize,
+        locale: usize,
+        texts: Texts<'_>,
         live: &[usize],
         text: &[&str],
         sink: &mut impl TreeSink,
@@ -310,6 +316,8 @@ impl<'a> Tree<'a> {
                     name,
                     entry: &self.doc.entries[node.entry],
                     text: text[child],
+                    locale,
+                    plural: texts.plural(self.doc, node.entry),
                 };
                 sink.leaf(&leaf, depth, first)?;
             }
@@ -349,6 +357,7 @@ mod tests {
 
     fn doc(rows: &[(&str, Option<&str>, Option<&str>)]) -> Document {
         Document {
+            findings: Vec::new(),
             locales: vec!["en".into(), "pl".into()],
             entries: rows
                 .iter()

@@ -2,14 +2,13 @@
 //! and what translators recognise), `resname` the flat name; `<source>` holds the base
 //! locale's text (the key path where it has none), `<target>` the locale's.
 
-use crate::translations::formats::escape::{clean_comment, push_xml_str};
-use crate::translations::formats::flatten::Flat;
+use crate::translations::formats::escape::{XML_CONTROL_REASON, clean_comment, push_xml_str};
+use crate::translations::formats::flatten::{Flat, FlatKey};
 use crate::translations::formats::{Format, RenderError, RenderOptions};
+use crate::translations::model::PluralCategory;
 
-const CONTROL_REASON: &str = "XML 1.0 cannot hold control characters other than tab, line feed and carriage return, nor U+FFFE/U+FFFF, not even as &#N;";
-
-pub(super) fn render<'a>(
-    flat: &Flat<'a>,
+pub(super) fn render(
+    flat: &Flat<'_>,
     opts: &RenderOptions,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
@@ -31,56 +30,121 @@ pub(super) fn render<'a>(
         out.extend_from_slice(xsd_language(loc.code)?.as_bytes());
         out.extend_from_slice(b"\">\n    <body>\n");
         for key in flat.keys(pos, loc) {
-            let key = &key;
-            // errors build the path only when they happen
-            let key_error = |character| RenderError::UnrepresentableKey {
-                format: Format::Xlf,
-                key: key.dotted_path(),
-                character,
-                reason: CONTROL_REASON,
-            };
-            let text_error = |locale: &'a str| {
-                move |character| RenderError::UnrepresentableText {
-                    format: Format::Xlf,
-                    locale: locale.to_owned(),
-                    key: key.dotted_path(),
-                    character,
-                    reason: CONTROL_REASON,
-                }
-            };
             let id = flat.dotted_path(key.index);
-            out.extend_from_slice(b"      <trans-unit id=\"");
-            push_xml_str(out, &id, true).map_err(key_error)?;
-            out.extend_from_slice(b"\" resname=\"");
-            push_xml_str(out, key.prefix, true).map_err(key_error)?;
-            push_xml_str(out, key.base, true).map_err(key_error)?;
-            out.extend_from_slice(b"\" xml:space=\"preserve\">\n        <source>");
-            let base_text = opts
-                .base_locale
-                .and_then(|base| Some((base, flat.texts.get(key.index, base)?)));
-            match base_text {
-                Some((base, text)) => {
-                    push_xml_str(out, text, false).map_err(text_error(&doc.locales[base]))?
-                }
-                None => push_xml_str(out, &id, false).map_err(key_error)?,
+            let mut unit = Unit {
+                flat,
+                key: &key,
+                locale: loc.code,
+                id: &id,
+                category: None,
+                base_text: opts
+                    .base_locale
+                    .and_then(|base| Some((base, flat.texts.get(key.index, base)?))),
+                text: key.text,
+                indent: "      ",
+                comments: opts.comments,
+            };
+            let Some(plural) = key.plural else {
+                unit.write(out)?;
+                continue;
+            };
+            // gettext's convention for plural groups, which XLIFF 1.2 tools know
+            out.extend_from_slice(b"      <group id=\"");
+            push_xml_str(out, &id, true).map_err(|c| unit.key_error(c))?;
+            out.extend_from_slice(b"\" restype=\"x-gettext-plurals\">\n");
+            unit.indent = "        ";
+            for (category, text) in plural.forms_in(loc.locale) {
+                unit.category = Some(category);
+                unit.text = text;
+                unit.base_text = opts.base_locale.and_then(|base| {
+                    let text = (plural.text(category, base))
+                        .or_else(|| plural.text(PluralCategory::Other, base))?;
+                    Some((base, text))
+                });
+                unit.write(out)?;
             }
-            out.extend_from_slice(b"</source>\n        <target>");
-            push_xml_str(out, key.text, false).map_err(text_error(loc.code))?;
-            out.extend_from_slice(b"</target>\n");
-            if opts.comments
-                && let Some(comment) = &key.entry.comment
-            {
-                out.extend_from_slice(b"        <note>");
-                // clean_comment leaves nothing XML refuses
-                let _ = push_xml_str(out, &clean_comment(comment), false);
-                out.extend_from_slice(b"</note>\n");
-            }
-            out.extend_from_slice(b"      </trans-unit>\n");
+            out.extend_from_slice(b"      </group>\n");
         }
         out.extend_from_slice(b"    </body>\n  </file>\n");
     }
     out.extend_from_slice(b"</xliff>\n");
     Ok(())
+}
+
+/// One `<trans-unit>`: a plain key, or one category of a plural entry (its id then ends
+/// in `[category]`).
+struct Unit<'u, 'a> {
+    flat: &'u Flat<'a>,
+    key: &'u FlatKey<'u>,
+    locale: &'u str,
+    id: &'u str,
+    category: Option<PluralCategory>,
+    /// The base locale and its text, for `<source>` (else the id).
+    base_text: Option<(usize, &'u str)>,
+    text: &'u str,
+    indent: &'static str,
+    comments: bool,
+}
+
+impl Unit<'_, '_> {
+    fn key_error(&self, character: char) -> RenderError {
+        RenderError::UnrepresentableKey {
+            format: Format::Xlf,
+            key: self.key.dotted_path(),
+            character,
+            reason: XML_CONTROL_REASON,
+        }
+    }
+
+    fn text_error(&self, locale: &str, character: char) -> RenderError {
+        RenderError::UnrepresentableText {
+            format: Format::Xlf,
+            locale: locale.to_owned(),
+            key: self.key.dotted_path(),
+            character,
+            reason: XML_CONTROL_REASON,
+        }
+    }
+
+    fn write(&self, out: &mut Vec<u8>) -> Result<(), RenderError> {
+        let indent = self.indent.as_bytes();
+        out.extend_from_slice(indent);
+        out.extend_from_slice(b"<trans-unit id=\"");
+        push_xml_str(out, self.id, true).map_err(|c| self.key_error(c))?;
+        if let Some(category) = self.category {
+            out.push(b'[');
+            out.extend_from_slice(category.name().as_bytes());
+            out.push(b']');
+        }
+        out.extend_from_slice(b"\" resname=\"");
+        push_xml_str(out, self.key.prefix, true).map_err(|c| self.key_error(c))?;
+        push_xml_str(out, self.key.base, true).map_err(|c| self.key_error(c))?;
+        out.extend_from_slice(b"\" xml:space=\"preserve\">\n");
+        out.extend_from_slice(indent);
+        out.extend_from_slice(b"  <source>");
+        match self.base_text {
+            Some((base, text)) => push_xml_str(out, text, false)
+                .map_err(|c| self.text_error(&self.flat.doc.locales[base], c))?,
+            None => push_xml_str(out, self.id, false).map_err(|c| self.key_error(c))?,
+        }
+        out.extend_from_slice(b"</source>\n");
+        out.extend_from_slice(indent);
+        out.extend_from_slice(b"  <target>");
+        push_xml_str(out, self.text, false).map_err(|c| self.text_error(self.locale, c))?;
+        out.extend_from_slice(b"</target>\n");
+        if self.comments
+            && let Some(comment) = &self.key.entry.comment
+        {
+            out.extend_from_slice(indent);
+            out.extend_from_slice(b"  <note>");
+            // clean_comment leaves nothing XML refuses
+            let _ = push_xml_str(out, &clean_comment(comment), false);
+            out.extend_from_slice(b"</note>\n");
+        }
+        out.extend_from_slice(indent);
+        out.extend_from_slice(b"</trans-unit>\n");
+        Ok(())
+    }
 }
 
 /// The strict schema types `source-language`/`target-language` as `xsd:language`

@@ -4,6 +4,7 @@
 
 use std::convert::Infallible;
 
+use crate::translations::formats::convert::Converter;
 use crate::translations::formats::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex,
 };
@@ -11,6 +12,7 @@ use crate::translations::formats::texts::Texts;
 use crate::translations::formats::tree::{Leaf, Tree, TreeSink, WithoutLocale};
 use crate::translations::formats::{RenderError, RenderOptions};
 use crate::translations::model::Selection;
+use crate::translations::placeholders::Syntax;
 
 /// PyYAML stops looking for a `:` after 1024 characters of an implicit key; longer keys are
 /// written in the explicit `? key` form.
@@ -19,6 +21,7 @@ const IMPLICIT_KEY_MAX: usize = 1000;
 struct Yml<'o> {
     out: &'o mut Vec<u8>,
     comments: bool,
+    converter: Converter,
 }
 
 impl Yml<'_> {
@@ -62,9 +65,23 @@ impl TreeSink for Yml<'_> {
             }
         }
         self.key(leaf.name, depth);
-        self.out.push(b' ');
-        push_double_quoted(self.out, leaf.text);
-        self.out.push(b'\n');
+        match leaf.plural {
+            None => {
+                self.out.push(b' ');
+                push_double_quoted(self.out, &self.converter.text(leaf.entry, false, leaf.text));
+                self.out.push(b'\n');
+            }
+            // Rails i18n: a map of categories under the key
+            Some(plural) => {
+                self.out.push(b'\n');
+                for (category, text) in plural.forms_in(leaf.locale) {
+                    self.key(category.name(), depth + 1);
+                    self.out.push(b' ');
+                    push_double_quoted(self.out, &self.converter.text(leaf.entry, true, text));
+                    self.out.push(b'\n');
+                }
+            }
+        }
         Ok(())
     }
 
@@ -85,6 +102,7 @@ pub(super) fn render(
     let mut sink = Yml {
         out: &mut *out,
         comments: opts.comments,
+        converter: Converter::new(opts, Syntax::Rails),
     };
     if without_locale {
         tree.walk(sel, texts, &mut WithoutLocale(&mut sink))?;

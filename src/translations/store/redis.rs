@@ -414,6 +414,8 @@ pub(crate) mod tests {
             ),
             keep_versions: 10,
             events_heartbeat_secs: 15,
+            fallbacks: Default::default(),
+            placeholders: Default::default(),
         }
     }
 

@@ -1,0 +1,217 @@
+//! Checks before publishing (SPEC §9): what would make an app show a wrong text or crash on
+//! a format string. Run on every converted sheet; each finding names its sheet cell.
+//! Keys defined twice are found while the rows are read (`sheet`); the rest is here.
+
+use super::formats::name_clashes;
+use super::model::{Document, Entry, PluralCategory, Warning};
+use super::placeholders::{self, COUNT, Piece};
+use super::plurals;
+use super::sheet::cell_name;
+
+/// Where an entry's cells are: its key column and the rows that gave it texts (with the
+/// plural category of each), in sheet order. Parallel to `Document::entries`.
+#[derive(Debug, Clone)]
+pub struct EntryCells {
+    pub key_column: usize,
+    pub rows: Vec<(Option<PluralCategory>, usize)>,
+}
+
+impl EntryCells {
+    /// The last row that wrote `category` (the row whose texts are kept).
+    fn row_of(&self, category: Option<PluralCategory>) -> usize {
+        (self.rows.iter().rev())
+            .find(|(c, _)| *c == category)
+            .or(self.rows.first())
+            .map_or(1, |(_, row)| *row)
+    }
+}
+
+/// The base locale the placeholders of the other locales are compared with: the first
+/// English locale, else the first (the same base as xlf's `source-language` over HTTP).
+pub fn base_locale(doc: &Document) -> Option<usize> {
+    super::service::base_locale(doc)
+}
+
+/// Every finding of `doc`. `cells[e]` locates entry `e`; `text_columns[l]` is locale
+/// `l`'s column.
+pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Vec<Warning> {
+    let mut findings = Vec::new();
+    let mut found = |column: usize, row: usize, message: String| {
+        findings.push(Warning {
+            cell: cell_name(column, row),
+            row,
+            message,
+        });
+    };
+    let base = base_locale(doc);
+    // Per locale: the CLDR categories it uses (None: unknown to CLDR, not checked).
+    let used: Vec<Option<Vec<PluralCategory>>> =
+        doc.locales.iter().map(|l| plurals::categories(l)).collect();
+    // reused for every entry: the placeholder names of the base text and of another's
+    let (mut base_names, mut here) = (Vec::new(), Vec::new());
+    for (e, entry) in doc.entries.iter().enumerate() {
+        let Some(at) = cells.get(e) else { break };
+        let path = || entry.path.join(".");
+        let plural = entry.plural.is_some();
+        // This runs for every text of the sheet: nothing here allocates unless a text has
+        // a brace.
+        let mut buffer: TextsBuffer<'_> = [(None, ""); PluralCategory::ALL.len()];
+        base_names.clear();
+        if let Some(b) = base {
+            let n = texts_of(entry, b, &mut buffer);
+            let _ = names_of(&buffer[..n], plural, &mut base_names);
+        }
+        let base_has_text = base.is_some_and(|b| entry.texts.get(b).is_some_and(Option::is_some));
+        for (locale, code) in doc.locales.iter().enumerate() {
+            let column = text_columns.get(locale).copied().unwrap_or(at.key_column);
+            let n = texts_of(entry, locale, &mut buffer);
+            let texts = &buffer[..n];
+            if texts.is_empty() {
+                continue;
+            }
+            // the brace check and the names in one scan of each text
+            here.clear();
+            for &(category, text) in texts {
+                if let Err(error) = push_names(text, plural, &mut here) {
+                    let message = format!("{} ({code}): {error}", path());
+                    found(column, at.row_of(category), message);
+                }
+            }
+            here.sort_unstable();
+            here.dedup();
+            if let Some(plural) = &entry.plural {
+                let first_row = at.row_of(texts[0].0);
+                if plural.text(PluralCategory::Other, locale).is_none() {
+                    let message = format!(
+                        "plural {:?} ({code}) has no 'other' form: add a row {}[other]; every \
+                         locale needs one",
+                        path(),
+                        entry.path.last().map_or("", String::as_str)
+                    );
+                    found(column, first_row, message);
+                }
+                if let Some(Some(used)) = used.get(locale) {
+                    for &(category, _) in texts {
+                        let Some(category) = category.filter(|c| !used.contains(c)) else {
+                            continue;
+                        };
+                        let message = format!(
+                            "plural {:?}: {code} does not use the category '{}' (CLDR: {}), so \
+                             no app shows this text; remove it or move it to a category {code} \
+                             uses",
+                            path(),
+                            category.name(),
+                            used.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+                        );
+                        found(column, at.row_of(Some(category)), message);
+                    }
+                }
+            }
+            if Some(locale) != base
+                && base_has_text
+                && let Some(base) = base
+            {
+                if here != base_names {
+                    let missing: Vec<_> = (base_names.iter())
+                        .filter(|n| !here.contains(n))
+                        .map(|n| format!("{{{n}}}"))
+                        .collect();
+                    let extra: Vec<_> = (here.iter())
+                        .filter(|n| !base_names.contains(n))
+                        .map(|n| format!("{{{n}}}"))
+                        .collect();
+                    let mut message = format!(
+                        "{:?} ({code}): placeholders differ from the base locale {}:",
+                        path(),
+                        doc.locales[base]
+                    );
+                    if !missing.is_empty() {
+                        message.push_str(&format!(" missing {}", missing.join(", ")));
+                    }
+                    if !extra.is_empty() {
+                        message.push_str(&format!(" extra {}", extra.join(", ")));
+                    }
+                    found(column, at.row_of(texts[0].0), message);
+                }
+            }
+        }
+    }
+    for (formats, kept, lost, name) in name_clashes(doc) {
+        let (Some(kept_entry), Some(at)) = (doc.entries.get(kept), cells.get(lost)) else {
+            continue;
+        };
+        let message = format!(
+            "{:?} and {:?} (row {}) both become the name {name:?} in {formats}: those formats \
+             keep the first and leave this one out; rename one of them",
+            doc.entries[lost].path.join("."),
+            kept_entry.path.join("."),
+            cells
+                .get(kept)
+                .and_then(|c| c.rows.first())
+                .map_or(0, |r| r.1),
+        );
+        found(at.key_column, at.rows.first().map_or(1, |r| r.1), message);
+    }
+    findings
+}
+
+/// Room for an entry's texts in one locale: one, or a plural entry's forms.
+type TextsBuffer<'e> = [(Option<PluralCategory>, &'e str); PluralCategory::ALL.len()];
+
+/// Puts `entry`'s texts of `locale` in `buffer` (without allocating: this runs for every
+/// text of the sheet) and gives their number.
+fn texts_of<'e>(entry: &'e Entry, locale: usize, buffer: &mut TextsBuffer<'e>) -> usize {
+    match &entry.plural {
+        None => match entry.texts.get(locale).and_then(Option::as_deref) {
+            Some(text) => {
+                buffer[0] = (None, text);
+                1
+            }
+            None => 0,
+        },
+        Some(plural) => {
+            let mut n = 0;
+            for (slot, form) in buffer.iter_mut().zip(plural.forms_in(locale)) {
+                *slot = (Some(form.0), form.1);
+                n += 1;
+            }
+            n
+        }
+    }
+}
+
+/// The placeholder names of some texts (a plural entry's forms together, `count` left
+/// out there: a form like "One file" rightly omits the quantity) into `names`, sorted,
+/// each once; the first brace error, if any. Allocates only for a text with a brace.
+fn names_of<'t>(
+    texts: &[(Option<PluralCategory>, &'t str)],
+    plural: bool,
+    names: &mut Vec<&'t str>,
+) -> Result<(), placeholders::BraceError> {
+    names.clear();
+    let mut result = Ok(());
+    for &(_, text) in texts {
+        result = result.and(push_names(text, plural, names));
+    }
+    names.sort_unstable();
+    names.dedup();
+    result
+}
+
+/// Appends the placeholder names of `text` (see `names_of`); its brace error, if any.
+fn push_names<'t>(
+    text: &'t str,
+    plural: bool,
+    names: &mut Vec<&'t str>,
+) -> Result<(), placeholders::BraceError> {
+    if !placeholders::has_braces(text) {
+        return Ok(());
+    }
+    placeholders::scan(text, |piece| {
+        if let Piece::Placeholder { name, .. } = piece
+            && !(plural && name == COUNT)
+        {
+            names.push(name);
+        }
+    })
+}
