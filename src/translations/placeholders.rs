@@ -47,7 +47,9 @@ pub fn has_braces(text: &str) -> bool {
     let bytes = text.as_bytes();
     if bytes.len() <= 64 {
         // most texts are short: a loop without early exit (vectorised) beats memchr's setup
-        return bytes.iter().fold(false, |seen, &b| seen | (b == b'{') | (b == b'}'));
+        return bytes
+            .iter()
+            .fold(false, |seen, &b| seen | (b == b'{') | (b == b'}'));
     }
     memchr::memchr2(b'{', b'}', bytes).is_some()
 }
