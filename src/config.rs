@@ -146,6 +146,9 @@ pub fn describe(loaded: &Loaded) -> Vec<String> {
                     toml_text(&layers::Value::Text(schema::shown(key, text)))
                 }
                 _ if masked => "\"***\"".to_owned(),
+                layers::Value::List(items) if key.kind == schema::Kind::LocaleMap => {
+                    locale_map_text(items)
+                }
                 _ => toml_text(&value),
             };
             let mut notes = format!("{origin} (env {})", key.env);
@@ -179,6 +182,15 @@ fn toml_text(value: &layers::Value) -> String {
             toml::Value::Array(items).to_string()
         }
     }
+}
+
+/// `from=to` items as the TOML inline table they came from: `{ "pt_BR" = "pt_PT" }`.
+fn locale_map_text(items: &[String]) -> String {
+    let mut table = toml::map::Map::new();
+    for (from, to) in items.iter().filter_map(|item| item.split_once('=')) {
+        table.insert(from.to_owned(), toml::Value::String(to.to_owned()));
+    }
+    toml::Value::Table(table).to_string()
 }
 
 /// The absolute path a path setting resolves to.

@@ -110,29 +110,28 @@ pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Ve
             if Some(locale) != base
                 && base_has_text
                 && let Some(base) = base
+                && here != base_names
             {
-                if here != base_names {
-                    let missing: Vec<_> = (base_names.iter())
-                        .filter(|n| !here.contains(n))
-                        .map(|n| format!("{{{n}}}"))
-                        .collect();
-                    let extra: Vec<_> = (here.iter())
-                        .filter(|n| !base_names.contains(n))
-                        .map(|n| format!("{{{n}}}"))
-                        .collect();
-                    let mut message = format!(
-                        "{:?} ({code}): placeholders differ from the base locale {}:",
-                        path(),
-                        doc.locales[base]
-                    );
-                    if !missing.is_empty() {
-                        message.push_str(&format!(" missing {}", missing.join(", ")));
-                    }
-                    if !extra.is_empty() {
-                        message.push_str(&format!(" extra {}", extra.join(", ")));
-                    }
-                    found(column, at.row_of(texts[0].0), message);
+                let missing: Vec<_> = (base_names.iter())
+                    .filter(|n| !here.contains(n))
+                    .map(|n| format!("{{{n}}}"))
+                    .collect();
+                let extra: Vec<_> = (here.iter())
+                    .filter(|n| !base_names.contains(n))
+                    .map(|n| format!("{{{n}}}"))
+                    .collect();
+                let mut message = format!(
+                    "{:?} ({code}): placeholders differ from the base locale {}:",
+                    path(),
+                    doc.locales[base]
+                );
+                if !missing.is_empty() {
+                    message.push_str(&format!(" missing {}", missing.join(", ")));
                 }
+                if !extra.is_empty() {
+                    message.push_str(&format!(" extra {}", extra.join(", ")));
+                }
+                found(column, at.row_of(texts[0].0), message);
             }
         }
     }

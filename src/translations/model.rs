@@ -1,7 +1,7 @@
 //! The translation document: what one spreadsheet converts to.
 //!
 //! Kept flat on purpose: one `Entry` per key path, in sheet order, with one text slot per
-//! locale. The nested tree `locale -> SECTION -> ... -> KEY -> text` is a view over it that
+//! locale (a plural entry also holds its forms, one text slot per locale each). The nested tree `locale -> SECTION -> ... -> KEY -> text` is a view over it that
 //! the renderers build; filtering and flattening are simple scans over the flat list.
 
 use serde::{Deserialize, Serialize};
