@@ -593,15 +593,9 @@ fn xlf_plural_groups_are_read_by_libxml2_with_one_unit_per_category() {
     let dir = workdir();
     let out = generate(dir.path(), "xlf", &["-f", "xlf"]);
     for (locale, code) in LOCALES.iter().enumerate() {
-        let file = out.join(format!("messages.{code}.xlf"));
-        let file = file.to_str().unwrap();
-        tool_ok(
-            "xmllint",
-            &["--noout", file],
-            dir.path(),
-            None,
-            XMLLINT_HINT,
-        );
+        let path = out.join(format!("messages.{code}.xlf"));
+        support::xliff_schema::assert_strictly_valid(&path);
+        let file = path.to_str().unwrap();
         let ids = tool_ok(
             "xmllint",
             &[
@@ -638,6 +632,13 @@ fn xlf_plural_groups_are_read_by_libxml2_with_one_unit_per_category() {
         }
         assert_eq!(ids.matches("id=").count(), forms.len(), "{code}");
     }
+    // One file with every locale (a <file> each), placeholders converted: still strict.
+    let merged = generate(
+        dir.path(),
+        "xlf-merged",
+        &["-f", "xlf", "--merge", "--placeholders", "convert"],
+    );
+    support::xliff_schema::assert_strictly_valid(&merged.join("translations.xlf"));
 }
 
 // ------------------------------------------------------------------ checks
