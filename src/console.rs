@@ -270,17 +270,7 @@ impl Console {
             .map(|f| ("filters[]".to_owned(), f.clone()))
             .collect();
         pairs.push(("format".to_owned(), format.clone()));
-        let url = format!(
-            "/translations?{}",
-            pairs
-                .iter()
-                .map(|(n, v)| format!(
-                    "{n}={}",
-                    crate::percent::encode(v, crate::percent::is_unreserved)
-                ))
-                .collect::<Vec<_>>()
-                .join("&")
-        );
+        let url = format!("/translations?{}", encode_pairs(&pairs));
         let answer = async {
             let query = TranslationQuery::from_params(&pairs)?;
             let live = self.state.translations.serving()?;
@@ -614,13 +604,14 @@ fn safe_next(next: Option<&str>) -> String {
     }
 }
 
-fn encode_pairs(pairs: &[(&str, String)]) -> String {
+fn encode_pairs(pairs: &[(impl AsRef<str>, impl AsRef<str>)]) -> String {
     pairs
         .iter()
         .map(|(n, v)| {
             format!(
-                "{n}={}",
-                crate::percent::encode(v, crate::percent::is_unreserved)
+                "{}={}",
+                n.as_ref(),
+                crate::percent::encode(v.as_ref(), crate::percent::is_unreserved)
             )
         })
         .collect::<Vec<_>>()

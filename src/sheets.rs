@@ -130,6 +130,18 @@ impl SheetSource for LocalSource {
     }
 }
 
+/// An HTTP client for calls to other servers (Google, a sheet published on the web, webhook
+/// receivers): rustls on ring, `timeout` for connecting and for each whole call, depot's
+/// user agent.
+pub fn http_client(timeout: std::time::Duration) -> reqwest::Result<reqwest::Client> {
+    install_tls_provider();
+    reqwest::Client::builder()
+        .timeout(timeout)
+        .connect_timeout(timeout)
+        .user_agent(concat!("depot/", env!("CARGO_PKG_VERSION")))
+        .build()
+}
+
 /// Makes rustls use the ring crypto provider (reqwest is built without one, to avoid a
 /// second C crypto library). Idempotent.
 pub fn install_tls_provider() {

@@ -69,15 +69,9 @@ pub struct Announcer {
 
 impl Announcer {
     pub fn new(config: ConfigHandle) -> Announcer {
-        crate::sheets::install_tls_provider();
         // Building a client without a custom TLS root or proxy setting does not fail; if
         // it ever did, deliveries would report the default client's errors.
-        let http = reqwest::Client::builder()
-            .timeout(TRY_TIMEOUT)
-            .connect_timeout(TRY_TIMEOUT)
-            .user_agent(concat!("depot/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .unwrap_or_default();
+        let http = crate::sheets::http_client(TRY_TIMEOUT).unwrap_or_default();
         Announcer {
             config,
             http,

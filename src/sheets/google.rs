@@ -192,13 +192,7 @@ impl GoogleSheets {
         if let Some((variable, _)) = required.iter().find(|(_, missing)| *missing) {
             return Err(GoogleError::Missing { variable });
         }
-        super::install_tls_provider();
-        let timeout = Duration::from_secs(google.timeout_secs);
-        let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(timeout)
-            .user_agent(concat!("depot/", env!("CARGO_PKG_VERSION")))
-            .build()
+        let http = super::http_client(Duration::from_secs(google.timeout_secs))
             .map_err(|e| GoogleError::Client(error_chain(&e)))?;
         let mut google = google.clone();
         google.sheets_url = google.sheets_url.trim_end_matches('/').to_owned();

@@ -48,13 +48,7 @@ pub struct UrlSheet {
 
 impl UrlSheet {
     pub fn new(url: &str, timeout_secs: u64) -> Result<UrlSheet, UrlSheetError> {
-        super::install_tls_provider();
-        let timeout = Duration::from_secs(timeout_secs);
-        let http = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(timeout)
-            .user_agent(concat!("depot/", env!("CARGO_PKG_VERSION")))
-            .build()
+        let http = super::http_client(Duration::from_secs(timeout_secs))
             .map_err(|e| UrlSheetError::Client(e.to_string()))?;
         Ok(UrlSheet {
             url: url.to_owned(),

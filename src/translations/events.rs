@@ -8,6 +8,7 @@
 //! of their own beyond the connection's.
 
 use super::service::{Subscription, TranslationService, VersionEvent};
+use futures_util::StreamExt;
 use futures_util::stream::{self, Stream};
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -21,7 +22,8 @@ pub fn stream(
     last_event_id: Option<String>,
     heartbeat: Duration,
 ) -> Response {
-    let events = versions(service.subscribe(), last_event_id).map_ok_event();
+    let events = versions(service.subscribe(), last_event_id)
+        .map(|event| Ok::<_, Infallible>(to_sse(&event)));
     let body = warp::sse::keep_alive()
         .interval(heartbeat)
         .text("heartbeat")
@@ -75,17 +77,6 @@ struct State {
     /// The version the subscriber has.
     last: Option<String>,
     first: bool,
-}
-
-trait ToSse: Stream<Item = VersionEvent> + Sized {
-    fn map_ok_event(self) -> impl Stream<Item = Result<Event, Infallible>> + Send + 'static;
-}
-
-impl<S: Stream<Item = VersionEvent> + Send + 'static> ToSse for S {
-    fn map_ok_event(self) -> impl Stream<Item = Result<Event, Infallible>> + Send + 'static {
-        use futures_util::StreamExt;
-        self.map(|event| Ok(to_sse(&event)))
-    }
 }
 
 fn to_sse(event: &VersionEvent) -> Event {

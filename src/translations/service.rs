@@ -16,7 +16,7 @@ use super::query::TranslationQuery;
 use super::store::{
     FileStore, PutOutcome, RedisStore, SledStore, StoreError, StoredDocument, TranslationStore,
 };
-use super::versions::{History, VersionSummary, is_version_id};
+use super::versions::{History, VersionSummary};
 use crate::compression::{Encoding, MIN_COMPRESS_LEN, compress};
 use crate::config::settings::{Storage, Translations as TranslationSettings};
 use crate::singleflight::SingleFlight;
@@ -89,18 +89,28 @@ pub enum ServeTranslationsError {
     Task(String),
 }
 
+/// Rendered bodies under a byte budget: past it, the next body starts the map over.
 #[derive(Default)]
-struct Cache {
-    version: String,
+struct Bodies {
     entries: HashMap<String, Arc<Rendition>>,
     bytes: usize,
 }
 
-/// Bodies of versions other than the current one, keyed by version and query.
+impl Bodies {
+    fn keep(&mut self, key: String, rendition: &Arc<Rendition>, budget: usize) {
+        if self.bytes > budget {
+            *self = Bodies::default();
+        }
+        self.bytes += rendition.identity.len();
+        self.entries.insert(key, rendition.clone());
+    }
+}
+
+/// The current version's bodies, keyed by query.
 #[derive(Default)]
-struct PinnedCache {
-    entries: HashMap<String, Arc<Rendition>>,
-    bytes: usize,
+struct Cache {
+    version: String,
+    bodies: Bodies,
 }
 
 fn pinned_key(version: &str, query: &TranslationQuery) -> String {
@@ -171,7 +181,8 @@ pub struct TranslationService {
     /// The compare-then-save of `put` must not interleave with another writer.
     write: Mutex<()>,
     cache: Mutex<Cache>,
-    pinned_cache: Mutex<PinnedCache>,
+    /// Bodies of versions other than the current one, keyed by version and query.
+    pinned_cache: Mutex<Bodies>,
     /// Older versions indexed for `?version=`, most recently used last.
     pinned: Mutex<Vec<Arc<Live>>>,
     /// Concurrent misses of one (version, query, encoding) render once.
@@ -243,7 +254,7 @@ impl TranslationService {
             load_error: RwLock::new(load_error),
             write: Mutex::new(()),
             cache: Mutex::new(Cache::default()),
-            pinned_cache: Mutex::new(PinnedCache::default()),
+            pinned_cache: Mutex::new(Bodies::default()),
             pinned: Mutex::new(Vec::new()),
             flight: Arc::new(SingleFlight::default()),
             events: tokio::sync::watch::channel(event).0,
@@ -275,9 +286,6 @@ impl TranslationService {
     pub fn kept(&self, version: &str) -> Result<Option<Arc<Live>>, StoreError> {
         if let Some(live) = self.current().filter(|l| l.stored.version == version) {
             return Ok(Some(live));
-        }
-        if !is_version_id(version) {
-            return Ok(None);
         }
         {
             let mut pinned = self.pinned.lock().unwrap_or_else(PoisonError::into_inner);
@@ -411,7 +419,7 @@ impl TranslationService {
         {
             let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
             if cache.version == version {
-                return cache.entries.get(query.cache_key()).cloned();
+                return cache.bodies.entries.get(query.cache_key()).cloned();
             }
         }
         let pinned = self
@@ -512,30 +520,26 @@ impl TranslationService {
             .current()
             .is_some_and(|current| current.stored.version == stored.version);
         if !is_current {
-            let mut pinned = self
-                .pinned_cache
+            self.pinned_cache
                 .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            if pinned.bytes > PINNED_CACHE_BUDGET_BYTES {
-                *pinned = PinnedCache::default();
-            }
-            pinned.bytes += rendition.identity.len();
-            pinned
-                .entries
-                .insert(pinned_key(&stored.version, query), rendition.clone());
+                .unwrap_or_else(PoisonError::into_inner)
+                .keep(
+                    pinned_key(&stored.version, query),
+                    &rendition,
+                    PINNED_CACHE_BUDGET_BYTES,
+                );
             return Ok(rendition);
         }
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        if cache.version != stored.version || cache.bytes > CACHE_BUDGET_BYTES {
+        if cache.version != stored.version {
             *cache = Cache {
                 version: stored.version.clone(),
-                ..Cache::default()
+                bodies: Bodies::default(),
             };
         }
-        cache.bytes += rendition.identity.len();
         cache
-            .entries
-            .insert(query.cache_key().to_owned(), rendition.clone());
+            .bodies
+            .keep(query.cache_key().to_owned(), &rendition, CACHE_BUDGET_BYTES);
         Ok(rendition)
     }
 
@@ -548,7 +552,7 @@ impl TranslationService {
         };
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         if cache.version == version {
-            cache.bytes += compressed;
+            cache.bodies.bytes += compressed;
             return;
         }
         drop(cache);
