@@ -8,11 +8,13 @@
 #
 #   benches/generate.sh
 #   RUNS=10 benches/generate.sh
+#   PLURALS=1 benches/generate.sh    # one key in ten a plural entry (KEY[one], KEY[other])
 #
 # Needs hyperfine (Debian: apt-get install hyperfine) and python3 (to write the sheet).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
+PLURALS=${PLURALS:-0}
 
 command -v hyperfine >/dev/null || { echo "hyperfine is needed: apt-get install hyperfine" >&2; exit 1; }
 cargo build --release --quiet
@@ -21,8 +23,9 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 
-python3 - big.csv <<'PY'
+python3 - big.csv "$PLURALS" <<'PY'
 import csv, sys
+plurals = sys.argv[2] == "1"
 locales = ["en_US", "pl_PL", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_BR", "nl_NL", "sv_SE",
            "da_DK", "fi_FI", "nb_NO", "cs_CZ", "sk_SK", "hu_HU", "ro_RO", "bg_BG", "el_GR",
            "tr_TR", "ja_JP"]
@@ -36,6 +39,12 @@ with open(sys.argv[1], "w", newline="") as f:
             w.writerow([f"tag{sub % 5}", "", f"SUB{sub:02d}"])
             for k in range(50):
                 n += 1
+                if plurals and k % 10 == 5:
+                    for form in ["one", "other"]:
+                        w.writerow(["", "", "", f"KEY{k:03d}[{form}]"]
+                                   + [f'{{count}} {l} {form} {n} with "quotes" & <b>tags</b>'
+                                      for l in locales])
+                    continue
                 w.writerow(["", "", "", f"KEY{k:03d}"]
                            + [f'{l} text {n} with "quotes" & <b>tags</b>' for l in locales])
 PY

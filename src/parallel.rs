@@ -1,5 +1,5 @@
-//! Independent pieces of work spread over the machine's cores, for the batch commands:
-//! `depot generate` renders and writes many files from one document.
+//! Independent pieces of work spread over the machine's cores: `depot generate` renders
+//! and writes many files from one document; the checks of a large sheet run in parts.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -2,11 +2,14 @@
 //! a format string. Run on every converted sheet; each finding names its sheet cell.
 //! Keys defined twice are found while the rows are read (`sheet`); the rest is here.
 
+use std::ops::Range;
+
 use super::formats::name_clashes;
 use super::model::{Document, Entry, PluralCategory, Warning};
 use super::placeholders::{self, COUNT, Piece};
 use super::plurals;
 use super::sheet::cell_name;
+use crate::parallel;
 
 /// Where an entry's cells are: its key column and the rows that gave it texts (with the
 /// plural category of each), in sheet order. Parallel to `Document::entries`.
@@ -33,108 +36,177 @@ pub fn base_locale(doc: &Document) -> Option<usize> {
 }
 
 /// Every finding of `doc`. `cells[e]` locates entry `e`; `text_columns[l]` is locale
-/// `l`'s column.
+/// `l`'s column. They run on every text of every sheet, so a large sheet is checked in
+/// parts on every core (the name clashes, which need the whole document, being one part):
+/// the findings are the same, in the same order, either way.
 pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Vec<Warning> {
-    let mut findings = Vec::new();
-    let mut found = |column: usize, row: usize, message: String| {
-        findings.push(Warning {
-            cell: cell_name(column, row),
-            row,
-            message,
-        });
+    enum Part {
+        Texts(Range<usize>),
+        NameClashes,
+    }
+    let texts = doc.entries.len().saturating_mul(doc.locales.len());
+    let threads = if texts >= PARALLEL_FROM_TEXTS {
+        parallel::cores()
+    } else {
+        1
     };
     let base = base_locale(doc);
     // Per locale: the CLDR categories it uses (None: unknown to CLDR, not checked).
     let used: Vec<Option<Vec<PluralCategory>>> =
         doc.locales.iter().map(|l| plurals::categories(l)).collect();
-    // reused for every entry: the placeholder names of the base text and of another's
-    let (mut base_names, mut here) = (Vec::new(), Vec::new());
-    for (e, entry) in doc.entries.iter().enumerate() {
-        let Some(at) = cells.get(e) else { break };
-        let path = || entry.path.join(".");
-        let plural = entry.plural.is_some();
-        // This runs for every text of the sheet: nothing here allocates unless a text has
-        // a brace.
-        let mut buffer: TextsBuffer<'_> = [(None, ""); PluralCategory::ALL.len()];
-        base_names.clear();
-        if let Some(b) = base {
-            let n = texts_of(entry, b, &mut buffer);
-            let _ = names_of(&buffer[..n], plural, &mut base_names);
+    let entries = doc.entries.len();
+    // the longest part first, so that it is not the one left running at the end
+    let parts: Vec<Part> = std::iter::once(Part::NameClashes)
+        .chain(
+            (0..entries)
+                .step_by(ENTRIES_PER_PART)
+                .map(|start| Part::Texts(start..(start + ENTRIES_PER_PART).min(entries))),
+        )
+        .collect();
+    let mut found = parallel::map(threads, &parts, |part| match part {
+        Part::Texts(range) => {
+            let checks = TextChecks {
+                doc,
+                cells,
+                text_columns,
+                base,
+                used: &used,
+            };
+            checks.findings(range.clone())
         }
-        let base_has_text = base.is_some_and(|b| entry.texts.get(b).is_some_and(Option::is_some));
-        for (locale, code) in doc.locales.iter().enumerate() {
-            let column = text_columns.get(locale).copied().unwrap_or(at.key_column);
-            let n = texts_of(entry, locale, &mut buffer);
-            let texts = &buffer[..n];
-            if texts.is_empty() {
-                continue;
+        Part::NameClashes => name_clash_findings(doc, cells),
+    });
+    let clashes = found.remove(0);
+    let mut findings = found.concat();
+    findings.extend(clashes);
+    findings
+}
+
+/// Below this many texts a sheet is checked on the calling thread alone.
+const PARALLEL_FROM_TEXTS: usize = 100_000;
+/// Entries per part of a parallel check: parts small enough to even out the cores.
+const ENTRIES_PER_PART: usize = 4096;
+
+/// What the text checks of one part share.
+struct TextChecks<'d> {
+    doc: &'d Document,
+    cells: &'d [EntryCells],
+    text_columns: &'d [usize],
+    base: Option<usize>,
+    used: &'d [Option<Vec<PluralCategory>>],
+}
+
+impl TextChecks<'_> {
+    /// The findings in the texts of the entries in `range`: braces, placeholders, plurals.
+    fn findings(&self, range: Range<usize>) -> Vec<Warning> {
+        let TextChecks {
+            doc,
+            cells,
+            text_columns,
+            base,
+            used,
+        } = *self;
+        let mut findings = Vec::new();
+        let mut found = |column: usize, row: usize, message: String| {
+            findings.push(finding(column, row, message));
+        };
+        // reused for every entry: the placeholder names of the base text and of another's
+        let (mut base_names, mut here) = (Vec::new(), Vec::new());
+        let entries = doc.entries.get(range.clone()).unwrap_or_default();
+        for (e, entry) in range.zip(entries) {
+            let Some(at) = cells.get(e) else { break };
+            let path = || entry.path.join(".");
+            let plural = entry.plural.is_some();
+            // This runs for every text of the sheet: nothing here allocates unless a text has
+            // a brace.
+            let mut buffer: TextsBuffer<'_> = [(None, ""); PluralCategory::ALL.len()];
+            base_names.clear();
+            if let Some(b) = base {
+                let n = texts_of(entry, b, &mut buffer);
+                let _ = names_of(&buffer[..n], plural, &mut base_names);
             }
-            // the brace check and the names in one scan of each text
-            here.clear();
-            for &(category, text) in texts {
-                if let Err(error) = push_names(text, plural, &mut here) {
-                    let message = format!("{} ({code}): {error}", path());
-                    found(column, at.row_of(category), message);
+            let base_has_text =
+                base.is_some_and(|b| entry.texts.get(b).is_some_and(Option::is_some));
+            for (locale, code) in doc.locales.iter().enumerate() {
+                let column = text_columns.get(locale).copied().unwrap_or(at.key_column);
+                let n = texts_of(entry, locale, &mut buffer);
+                let texts = &buffer[..n];
+                if texts.is_empty() {
+                    continue;
                 }
-            }
-            here.sort_unstable();
-            here.dedup();
-            if let Some(plural) = &entry.plural {
-                let first_row = at.row_of(texts[0].0);
-                if plural.text(PluralCategory::Other, locale).is_none() {
-                    let message = format!(
-                        "plural {:?} ({code}) has no 'other' form: add a row {}[other]; every \
-                         locale needs one",
-                        path(),
-                        entry.path.last().map_or("", String::as_str)
-                    );
-                    found(column, first_row, message);
-                }
-                if let Some(Some(used)) = used.get(locale) {
-                    for &(category, _) in texts {
-                        let Some(category) = category.filter(|c| !used.contains(c)) else {
-                            continue;
-                        };
-                        let message = format!(
-                            "plural {:?}: {code} does not use the category '{}' (CLDR: {}), so \
-                             no app shows this text; remove it or move it to a category {code} \
-                             uses",
-                            path(),
-                            category.name(),
-                            used.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
-                        );
-                        found(column, at.row_of(Some(category)), message);
+                // the brace check and the names in one scan of each text
+                here.clear();
+                for &(category, text) in texts {
+                    if let Err(error) = push_names(text, plural, &mut here) {
+                        let message = format!("{} ({code}): {error}", path());
+                        found(column, at.row_of(category), message);
                     }
                 }
-            }
-            if Some(locale) != base
-                && base_has_text
-                && let Some(base) = base
-                && here != base_names
-            {
-                let missing: Vec<_> = (base_names.iter())
-                    .filter(|n| !here.contains(n))
-                    .map(|n| format!("{{{n}}}"))
-                    .collect();
-                let extra: Vec<_> = (here.iter())
-                    .filter(|n| !base_names.contains(n))
-                    .map(|n| format!("{{{n}}}"))
-                    .collect();
-                let mut message = format!(
-                    "{:?} ({code}): placeholders differ from the base locale {}:",
-                    path(),
-                    doc.locales[base]
-                );
-                if !missing.is_empty() {
-                    message.push_str(&format!(" missing {}", missing.join(", ")));
+                here.sort_unstable();
+                here.dedup();
+                if let Some(plural) = &entry.plural {
+                    let first_row = at.row_of(texts[0].0);
+                    if plural.text(PluralCategory::Other, locale).is_none() {
+                        let message = format!(
+                            "plural {:?} ({code}) has no 'other' form: add a row {}[other]; every \
+                             locale needs one",
+                            path(),
+                            entry.path.last().map_or("", String::as_str)
+                        );
+                        found(column, first_row, message);
+                    }
+                    if let Some(Some(used)) = used.get(locale) {
+                        for &(category, _) in texts {
+                            let Some(category) = category.filter(|c| !used.contains(c)) else {
+                                continue;
+                            };
+                            let message = format!(
+                                "plural {:?}: {code} does not use the category '{}' (CLDR: {}), so \
+                                 no app shows this text; remove it or move it to a category {code} \
+                                 uses",
+                                path(),
+                                category.name(),
+                                used.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+                            );
+                            found(column, at.row_of(Some(category)), message);
+                        }
+                    }
                 }
-                if !extra.is_empty() {
-                    message.push_str(&format!(" extra {}", extra.join(", ")));
+                if Some(locale) != base
+                    && base_has_text
+                    && let Some(base) = base
+                    && here != base_names
+                {
+                    let missing: Vec<_> = (base_names.iter())
+                        .filter(|n| !here.contains(n))
+                        .map(|n| format!("{{{n}}}"))
+                        .collect();
+                    let extra: Vec<_> = (here.iter())
+                        .filter(|n| !base_names.contains(n))
+                        .map(|n| format!("{{{n}}}"))
+                        .collect();
+                    let mut message = format!(
+                        "{:?} ({code}): placeholders differ from the base locale {}:",
+                        path(),
+                        doc.locales[base]
+                    );
+                    if !missing.is_empty() {
+                        message.push_str(&format!(" missing {}", missing.join(", ")));
+                    }
+                    if !extra.is_empty() {
+                        message.push_str(&format!(" extra {}", extra.join(", ")));
+                    }
+                    found(column, at.row_of(texts[0].0), message);
                 }
-                found(column, at.row_of(texts[0].0), message);
             }
         }
+        findings
     }
+}
+
+/// The findings of keys whose flat names meet in some format.
+fn name_clash_findings(doc: &Document, cells: &[EntryCells]) -> Vec<Warning> {
+    let mut findings = Vec::new();
     for (formats, kept, lost, name) in name_clashes(doc) {
         let (Some(kept_entry), Some(at)) = (doc.entries.get(kept), cells.get(lost)) else {
             continue;
@@ -149,9 +221,21 @@ pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Ve
                 .and_then(|c| c.rows.first())
                 .map_or(0, |r| r.1),
         );
-        found(at.key_column, at.rows.first().map_or(1, |r| r.1), message);
+        findings.push(finding(
+            at.key_column,
+            at.rows.first().map_or(1, |r| r.1),
+            message,
+        ));
     }
     findings
+}
+
+fn finding(column: usize, row: usize, message: String) -> Warning {
+    Warning {
+        cell: cell_name(column, row),
+        row,
+        message,
+    }
 }
 
 /// Room for an entry's texts in one locale: one, or a plural entry's forms.

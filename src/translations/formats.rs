@@ -9,7 +9,7 @@ mod arena;
 mod convert;
 mod escape;
 mod flatten;
-mod fxhash;
+pub(crate) mod fxhash;
 mod ios;
 mod ios_dict;
 mod json;
@@ -540,31 +540,43 @@ fn check_selection(doc: &Document, sel: &Selection) -> Result<(), RenderError> {
 
 /// Sized from a sample of the selected texts, so the body is allocated once without a
 /// pass over every text (on a large sheet that pass costs a cache miss per key); the
-/// per-key overhead is each format's markup around a text plus a typical name.
+/// per-key overhead is each format's markup around a text plus a typical name. A plural
+/// entry counts as its forms (each with the markup of a text), so a sheet with many of
+/// them is not reallocated and copied half-way through its body.
 fn estimate_len(doc: &Document, sel: &Selection, format: Format) -> usize {
     const SAMPLES: usize = 256;
     let units: usize = sel.locales.iter().map(|l| l.entries.len()).sum();
     let step = (units / SAMPLES).max(1);
-    let (mut sampled, mut sampled_bytes) = (0usize, 0usize);
+    // sampled units, the texts in them, their bytes
+    let (mut sampled, mut sampled_texts, mut sampled_bytes) = (0usize, 0usize, 0usize);
     let mut seen = 0usize;
     for ls in &sel.locales {
         let mut next = (step - seen % step) % step;
         while next < ls.entries.len() {
-            let text = doc
-                .entries
-                .get(ls.entries[next])
-                .and_then(|e| e.texts.get(ls.locale))
-                .and_then(Option::as_deref);
-            if let Some(text) = text {
+            let entry = doc.entries.get(ls.entries[next]);
+            let text = entry.and_then(|e| e.texts.get(ls.locale)?.as_deref());
+            if let (Some(entry), Some(text)) = (entry, text) {
                 sampled += 1;
-                sampled_bytes += text.len();
+                match &entry.plural {
+                    None => {
+                        sampled_texts += 1;
+                        sampled_bytes += text.len();
+                    }
+                    Some(plural) => {
+                        for (_, form) in plural.forms_in(ls.locale) {
+                            sampled_texts += 1;
+                            sampled_bytes += form.len();
+                        }
+                    }
+                }
             }
             next += step;
         }
         seen += ls.entries.len();
     }
-    let avg_text = sampled_bytes / sampled.max(1);
-    let per_unit = match format {
+    let avg_text = sampled_bytes / sampled_texts.max(1);
+    let texts_per_unit = (sampled_texts * 16 / sampled.max(1)).max(16);
+    let per_text = match format {
         Format::Json => 16,
         Format::Yml => 24,
         Format::Ios => 40,
@@ -574,5 +586,6 @@ fn estimate_len(doc: &Document, sel: &Selection, format: Format) -> usize {
         // the base text is written again as <source> in every locale
         Format::Xlf => 160 + avg_text,
     };
-    units * (avg_text + avg_text / 16 + per_unit) + 256
+    let texts = units * texts_per_unit / 16;
+    texts * (avg_text + avg_text / 16 + per_text) + 256
 }

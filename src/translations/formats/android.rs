@@ -25,22 +25,19 @@ pub(super) fn render(
                 push_xml_comment(out, comment);
                 out.extend_from_slice(b" -->\n");
             }
-            let element: &[u8] = if key.plural.is_some() {
-                b"plurals"
-            } else {
-                b"string"
-            };
-            out.extend_from_slice(b"    <");
-            out.extend_from_slice(element);
-            out.extend_from_slice(b" name=\"");
-            // [a-z0-9_] only: nothing to escape
-            out.extend_from_slice(key.prefix.as_bytes());
-            out.extend_from_slice(key.base.as_bytes());
-            out.push(b'"');
+            // Each tag written whole (constant lengths copy without a call): this runs for
+            // every text.
             match key.plural {
-                None => push_string(out, &converter.text(key.entry, false, key.text))
-                    .map_err(|character| unrepresentable(&key, loc.code, character))?,
+                None => {
+                    out.extend_from_slice(b"    <string name=\"");
+                    push_name(out, &key);
+                    push_string(out, &converter.text(key.entry, false, key.text))
+                        .map_err(|character| unrepresentable(&key, loc.code, character))?;
+                    out.extend_from_slice(b"</string>\n");
+                }
                 Some(plural) => {
+                    out.extend_from_slice(b"    <plurals name=\"");
+                    push_name(out, &key);
                     out.extend_from_slice(b">\n");
                     for (category, text) in plural.forms_in(loc.locale) {
                         out.extend_from_slice(b"        <item quantity=\"");
@@ -50,16 +47,21 @@ pub(super) fn render(
                             .map_err(|character| unrepresentable(&key, loc.code, character))?;
                         out.extend_from_slice(b"</item>\n");
                     }
-                    out.extend_from_slice(b"    ");
+                    out.extend_from_slice(b"    </plurals>\n");
                 }
             }
-            out.extend_from_slice(b"</");
-            out.extend_from_slice(element);
-            out.extend_from_slice(b">\n");
         }
     }
     out.extend_from_slice(b"</resources>\n");
     Ok(())
+}
+
+/// The name attribute's value and its closing quote.
+fn push_name(out: &mut Vec<u8>, key: &FlatKey<'_>) {
+    // [a-z0-9_] only: nothing to escape
+    out.extend_from_slice(key.prefix.as_bytes());
+    out.extend_from_slice(key.base.as_bytes());
+    out.push(b'"');
 }
 
 /// `>` and the escaped `text` of an element whose start tag is open, with

@@ -35,6 +35,17 @@ impl StrArena {
         self.spans.push((start, self.bytes.len()));
     }
 
+    /// Appends every string of `other`, in order.
+    pub(super) fn append(&mut self, other: StrArena) {
+        let offset = self.bytes.len();
+        self.bytes.push_str(&other.bytes);
+        let moved = |(start, end): (usize, usize)| match (start, end) {
+            ABSENT => ABSENT,
+            _ => (start + offset, end + offset),
+        };
+        self.spans.extend(other.spans.into_iter().map(moved));
+    }
+
     /// The string at `index`; `None` when absent or out of range.
     pub(super) fn get(&self, index: usize) -> Option<&str> {
         let &(start, end) = self.spans.get(index)?;
@@ -59,6 +70,14 @@ mod tests {
         assert_eq!(
             (0..5).map(|i| arena.get(i)).collect::<Vec<_>>(),
             [Some("one"), None, Some(""), Some("foür"), None]
+        );
+        let mut more = StrArena::default();
+        more.push(None);
+        more.push(Some("five"));
+        arena.append(more);
+        assert_eq!(
+            (3..7).map(|i| arena.get(i)).collect::<Vec<_>>(),
+            [Some("foür"), None, Some("five"), None]
         );
     }
 }

@@ -3,12 +3,13 @@
 //! `keep_locale`). Conflicts are settled here once, so every flat format drops the same keys.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use crate::translations::formats::arena::StrArena;
 use crate::translations::formats::fxhash::{FxHashMap, FxHashSet};
-use crate::translations::formats::texts::Texts;
+use crate::translations::formats::texts::{Forms, Texts};
 
-use crate::translations::model::{Document, Entry, Plural, Selection};
+use crate::translations::model::{Document, Entry, Selection};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum NameStyle {
@@ -38,7 +39,7 @@ pub(super) struct FlatKey<'a> {
     pub(super) base: &'a str,
     pub(super) text: &'a str,
     /// The forms of a plural entry (read through `Texts::plural`, not `entry`).
-    pub(super) plural: Option<&'a Plural>,
+    pub(super) plural: Option<Forms<'a>>,
 }
 
 impl FlatKey<'_> {
@@ -71,21 +72,42 @@ impl Names {
         unprefixed: bool,
         wanted: Option<&[bool]>,
     ) -> Names {
-        let is_wanted = |e: usize| wanted.is_none_or(|w| w[e]);
-        let mut names = StrArena::with_capacity(doc.entries.len(), 0);
-        let mut scratch = String::new();
-        for (e, entry) in doc.entries.iter().enumerate() {
-            if !is_wanted(e) {
-                names.push(None);
-            } else if style == NameStyle::Android && unprefixed {
-                // The guard depends on the whole name, so build it apart first.
-                scratch.clear();
-                push_path_name(&mut scratch, &entry.path, style);
-                guard_java_name(&mut scratch);
-                names.push(Some(&scratch));
-            } else {
-                names.push_built(|out| push_path_name(out, &entry.path, style));
+        // Reading each key's path segments is a cache miss apiece on a large sheet: the
+        // entries are split between the cores, each naming its own part.
+        let entries = doc.entries.len();
+        let threads = if entries >= PARALLEL_FROM_ENTRIES {
+            crate::parallel::cores()
+        } else {
+            1
+        };
+        let per_part = entries.div_ceil(threads).max(1);
+        let parts: Vec<Range<usize>> = (0..entries)
+            .step_by(per_part)
+            .map(|first| first..(first + per_part).min(entries))
+            .collect();
+        let built = crate::parallel::map(threads, &parts, |part| {
+            let is_wanted = |e: usize| wanted.is_none_or(|w| w[e]);
+            let mut names = StrArena::with_capacity(part.len(), 0);
+            let mut scratch = String::new();
+            for (e, entry) in part.clone().zip(&doc.entries[part.clone()]) {
+                if !is_wanted(e) {
+                    names.push(None);
+                } else if style == NameStyle::Android && unprefixed {
+                    // The guard depends on the whole name, so build it apart first.
+                    scratch.clear();
+                    push_path_name(&mut scratch, &entry.path, style);
+                    guard_java_name(&mut scratch);
+                    names.push(Some(&scratch));
+                } else {
+                    names.push_built(|out| push_path_name(out, &entry.path, style));
+                }
             }
+            names
+        });
+        let mut built = built.into_iter();
+        let mut names = built.next().unwrap_or_default();
+        for part in built {
+            names.append(part);
         }
         let mut group: Vec<usize> = (0..doc.entries.len()).collect();
         let mut any_shared = false;
@@ -110,6 +132,9 @@ impl Names {
         self.names.get(entry).unwrap_or_default()
     }
 }
+
+/// Below this many entries, names are built on the calling thread alone.
+const PARALLEL_FROM_ENTRIES: usize = 20_000;
 
 /// Every entry's key path joined with `.`, as xlf writes unit ids: built once per
 /// document, so the renders do not chase each entry's path segments again.
@@ -256,7 +281,7 @@ impl<'a> Flat<'a> {
                 prefix: &loc.prefix,
                 base: self.base(e),
                 text,
-                plural: self.texts.plural(self.doc, e),
+                plural: self.texts.plural(e),
             })
         })
     }
@@ -427,10 +452,16 @@ fn push_lowered(out: &mut String, s: &str, style: NameStyle) {
 fn guard_java_name(name: &mut String) {
     while name.is_empty()
         || name.starts_with(|c: char| c.is_ascii_digit())
-        || JAVA_RESERVED.binary_search(&name.as_str()).is_ok()
+        || (could_be_reserved(name) && JAVA_RESERVED.binary_search(&name.as_str()).is_ok())
     {
         name.insert(0, '_');
     }
+}
+
+/// Whether `name` can be in `JAVA_RESERVED` at all (only lower-case letters, or `_`): the
+/// usual name (`section_key`) is told apart without the search.
+fn could_be_reserved(name: &str) -> bool {
+    name == "_" || name.bytes().all(|b| b.is_ascii_lowercase())
 }
 
 /// Java keywords and literals, sorted for `binary_search`.
@@ -537,6 +568,7 @@ mod tests {
 
     #[test]
     fn java_reserved_is_sorted_for_binary_search() {
+        assert!(JAVA_RESERVED.iter().all(|word| could_be_reserved(word)));
         assert!(JAVA_RESERVED.windows(2).all(|w| w[0] < w[1]));
     }
 
@@ -603,6 +635,39 @@ mod tests {
             [
                 "keys 'A.B_C' and 'A_B.C' both become the name 'en_a_b_c'; kept 'A.B_C', left out 'A_B.C'",
                 "keys 'A.B_C' and 'a.b.c' both become the name 'en_a_b_c'; kept 'A.B_C', left out 'a.b.c'",
+            ]
+        );
+    }
+
+    /// A sheet large enough to be named on several threads gives the names and clashes
+    /// one thread gives, clashes across the parts' boundaries included.
+    #[test]
+    fn names_built_in_parts_are_the_names_built_at_once() {
+        let count = 2 * PARALLEL_FROM_ENTRIES + 7;
+        let mut paths: Vec<String> = (0..count).map(|i| format!("S{}.K{i}", i % 7)).collect();
+        // the last key clashes with the first, a middle one with a later one
+        paths[count - 1] = "s0_k0".to_owned();
+        paths[count / 2] = format!("S{}.k{}", (count / 2 + 1) % 7, count / 2 + 1);
+        let d = doc(
+            &["en"],
+            &paths.iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        let names = Names::build(&d, NameStyle::Android, true, None);
+        for (e, path) in paths.iter().enumerate() {
+            let mut expected = String::new();
+            push_path_name(&mut expected, &d.entries[e].path, NameStyle::Android);
+            guard_java_name(&mut expected);
+            assert_eq!(names.base(e), expected, "{path}");
+        }
+        assert_eq!(
+            name_clashes(&d, NameStyle::Android),
+            [
+                (
+                    count / 2,
+                    count / 2 + 1,
+                    format!("s{}_k{}", (count / 2 + 1) % 7, count / 2 + 1)
+                ),
+                (0, count - 1, "s0_k0".to_owned()),
             ]
         );
     }

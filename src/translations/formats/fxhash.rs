@@ -1,12 +1,12 @@
-//! A small multiplicative hasher (rustc's "Fx" scheme) for the renderers' name maps. Keys
-//! come from the operator's own sheet, so SipHash's flooding resistance buys nothing here
-//! and cost a quarter of a one-locale json render.
+//! A small multiplicative hasher (rustc's "Fx" scheme) for the name maps of the renderers
+//! and of the sheet conversion. Keys come from the operator's own sheet, so SipHash's
+//! flooding resistance buys nothing here and cost a quarter of a one-locale json render.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 #[derive(Debug, Default, Clone, Copy)]
-pub(super) struct FxHasher(u64);
+pub(crate) struct FxHasher(u64);
 
 const SEED: u64 = 0x517c_c1b7_2722_0a95;
 
@@ -45,5 +45,5 @@ impl Hasher for FxHasher {
     }
 }
 
-pub(super) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-pub(super) type FxHashSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxHashSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;

@@ -6,8 +6,8 @@
 use crate::translations::formats::RenderError;
 use crate::translations::formats::arena::StrArena;
 use crate::translations::formats::fxhash::FxHashMap;
-use crate::translations::formats::texts::Texts;
-use crate::translations::model::{Document, Entry, Plural, Selection};
+use crate::translations::formats::texts::{Forms, Texts};
+use crate::translations::model::{Document, Entry, Selection};
 
 const NONE: usize = usize::MAX;
 const ROOT: usize = 0;
@@ -29,7 +29,7 @@ pub(super) struct Leaf<'a> {
     /// Index in `Document::locales`, for the forms of a plural entry.
     pub(super) locale: usize,
     /// The forms of a plural entry (read through `Texts::plural`, not `entry`).
-    pub(super) plural: Option<&'a Plural>,
+    pub(super) plural: Option<Forms<'a>>,
 }
 
 /// Forwards a walk without its locale level, for a file that holds one locale's tree.
@@ -317,7 +317,7 @@ impl<'a> Tree<'a> {
                     entry: &self.doc.entries[node.entry],
                     text: text[child],
                     locale,
-                    plural: texts.plural(self.doc, node.entry),
+                    plural: texts.plural(node.entry),
                 };
                 sink.leaf(&leaf, depth, first)?;
             }

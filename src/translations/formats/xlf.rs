@@ -41,18 +41,16 @@ pub(super) fn render(
                     .base_locale
                     .and_then(|base| Some((base, flat.texts.get(key.index, base)?))),
                 text: key.text,
-                indent: "      ",
                 comments: opts.comments,
             };
             let Some(plural) = key.plural else {
-                unit.write(out)?;
+                unit.write::<false>(out)?;
                 continue;
             };
             // gettext's convention for plural groups, which XLIFF 1.2 tools know
             out.extend_from_slice(b"      <group id=\"");
             push_xml_str(out, &id, true).map_err(|c| unit.key_error(c))?;
             out.extend_from_slice(b"\" restype=\"x-gettext-plurals\">\n");
-            unit.indent = "        ";
             for (category, text) in plural.forms_in(loc.locale) {
                 unit.category = Some(category);
                 unit.text = text;
@@ -61,7 +59,7 @@ pub(super) fn render(
                         .or_else(|| plural.text(PluralCategory::Other, base))?;
                     Some((base, text))
                 });
-                unit.write(out)?;
+                unit.write::<true>(out)?;
             }
             out.extend_from_slice(b"      </group>\n");
         }
@@ -82,9 +80,41 @@ struct Unit<'u, 'a> {
     /// The base locale and its text, for `<source>` (else the id).
     base_text: Option<(usize, &'u str)>,
     text: &'u str,
-    indent: &'static str,
     comments: bool,
 }
+
+/// The markup of a `<trans-unit>` around its id, resname and texts, whole lines at a time:
+/// a render copies each as one piece of known length (this runs for every text).
+struct UnitTags {
+    open: &'static [u8],
+    source: &'static [u8],
+    target: &'static [u8],
+    target_end: &'static [u8],
+    note: &'static [u8],
+    note_end: &'static [u8],
+    close: &'static [u8],
+}
+
+const UNIT: UnitTags = UnitTags {
+    open: b"      <trans-unit id=\"",
+    source: b"\" xml:space=\"preserve\">\n        <source>",
+    target: b"</source>\n        <target>",
+    target_end: b"</target>\n",
+    note: b"        <note>",
+    note_end: b"</note>\n",
+    close: b"      </trans-unit>\n",
+};
+
+/// A unit inside a plural `<group>`: one level deeper.
+const GROUPED_UNIT: UnitTags = UnitTags {
+    open: b"        <trans-unit id=\"",
+    source: b"\" xml:space=\"preserve\">\n          <source>",
+    target: b"</source>\n          <target>",
+    target_end: b"</target>\n",
+    note: b"          <note>",
+    note_end: b"</note>\n",
+    close: b"        </trans-unit>\n",
+};
 
 impl Unit<'_, '_> {
     fn key_error(&self, character: char) -> RenderError {
@@ -106,10 +136,11 @@ impl Unit<'_, '_> {
         }
     }
 
-    fn write(&self, out: &mut Vec<u8>) -> Result<(), RenderError> {
-        let indent = self.indent.as_bytes();
-        out.extend_from_slice(indent);
-        out.extend_from_slice(b"<trans-unit id=\"");
+    /// The unit; `IN_GROUP`: inside a plural group (a constant, so each piece of markup
+    /// is one too).
+    fn write<const IN_GROUP: bool>(&self, out: &mut Vec<u8>) -> Result<(), RenderError> {
+        let tags = if IN_GROUP { &GROUPED_UNIT } else { &UNIT };
+        out.extend_from_slice(tags.open);
         push_xml_str(out, self.id, true).map_err(|c| self.key_error(c))?;
         if let Some(category) = self.category {
             out.push(b'[');
@@ -119,30 +150,24 @@ impl Unit<'_, '_> {
         out.extend_from_slice(b"\" resname=\"");
         push_xml_str(out, self.key.prefix, true).map_err(|c| self.key_error(c))?;
         push_xml_str(out, self.key.base, true).map_err(|c| self.key_error(c))?;
-        out.extend_from_slice(b"\" xml:space=\"preserve\">\n");
-        out.extend_from_slice(indent);
-        out.extend_from_slice(b"  <source>");
+        out.extend_from_slice(tags.source);
         match self.base_text {
             Some((base, text)) => push_xml_str(out, text, false)
                 .map_err(|c| self.text_error(&self.flat.doc.locales[base], c))?,
             None => push_xml_str(out, self.id, false).map_err(|c| self.key_error(c))?,
         }
-        out.extend_from_slice(b"</source>\n");
-        out.extend_from_slice(indent);
-        out.extend_from_slice(b"  <target>");
+        out.extend_from_slice(tags.target);
         push_xml_str(out, self.text, false).map_err(|c| self.text_error(self.locale, c))?;
-        out.extend_from_slice(b"</target>\n");
+        out.extend_from_slice(tags.target_end);
         if self.comments
             && let Some(comment) = &self.key.entry.comment
         {
-            out.extend_from_slice(indent);
-            out.extend_from_slice(b"  <note>");
+            out.extend_from_slice(tags.note);
             // clean_comment leaves nothing XML refuses
             let _ = push_xml_str(out, &clean_comment(comment), false);
-            out.extend_from_slice(b"</note>\n");
+            out.extend_from_slice(tags.note_end);
         }
-        out.extend_from_slice(indent);
-        out.extend_from_slice(b"</trans-unit>\n");
+        out.extend_from_slice(tags.close);
         Ok(())
     }
 }
