@@ -40,16 +40,26 @@ pub fn base_locale(doc: &Document) -> Option<usize> {
 /// parts on every core (the name clashes, which need the whole document, being one part):
 /// the findings are the same, in the same order, either way.
 pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Vec<Warning> {
-    enum Part {
-        Texts(Range<usize>),
-        NameClashes,
-    }
     let texts = doc.entries.len().saturating_mul(doc.locales.len());
     let threads = if texts >= PARALLEL_FROM_TEXTS {
         parallel::cores()
     } else {
         1
     };
+    check_on(threads, doc, cells, text_columns)
+}
+
+/// `check` on up to `threads` threads.
+fn check_on(
+    threads: usize,
+    doc: &Document,
+    cells: &[EntryCells],
+    text_columns: &[usize],
+) -> Vec<Warning> {
+    enum Part {
+        Texts(Range<usize>),
+        NameClashes,
+    }
     let base = base_locale(doc);
     // Per locale: the CLDR categories it uses (None: unknown to CLDR, not checked).
     let used: Vec<Option<Vec<PluralCategory>>> =
@@ -297,4 +307,62 @@ fn push_names<'t>(
             names.push(name);
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translations::model::{Entry, Plural, PluralForm};
+
+    /// Checked in parts on several threads, a sheet gives the findings one thread gives,
+    /// in the same order: texts by entry, then name clashes.
+    #[test]
+    fn findings_in_parts_are_the_findings_at_once() {
+        let locales = ["en", "pl", "de"];
+        let entries: Vec<Entry> = (0..3 * ENTRIES_PER_PART + 11)
+            .map(|e| {
+                let text = |l: usize| match (e % 997, l) {
+                    (0, 1) => "unbalanced { brace".to_owned(),
+                    (1, 2) => "{other} placeholder".to_owned(),
+                    _ => format!("{{name}} text {e}"),
+                };
+                let plural = (e % 1499 == 0).then(|| {
+                    let texts = (0..locales.len()).map(|l| Some(text(l))).collect();
+                    let forms = vec![PluralForm {
+                        category: PluralCategory::Few,
+                        texts,
+                    }];
+                    Box::new(Plural { forms })
+                });
+                Entry {
+                    // every 2000th key meets the one before it in flat names
+                    path: match e % 2000 {
+                        1 => vec![format!("S.K{}", e - 1)],
+                        _ => vec!["S".to_owned(), format!("K{e}")],
+                    },
+                    texts: (0..locales.len()).map(|l| Some(text(l))).collect(),
+                    plural,
+                    ..Entry::default()
+                }
+            })
+            .collect();
+        let cells: Vec<EntryCells> = (0..entries.len())
+            .map(|e| EntryCells {
+                key_column: 1,
+                rows: vec![(None, e + 2)],
+            })
+            .collect();
+        let doc = Document {
+            locales: locales.map(str::to_owned).to_vec(),
+            entries,
+            ..Document::default()
+        };
+        let columns = [2, 3, 4];
+        let at_once = check_on(1, &doc, &cells, &columns);
+        assert!(at_once.len() > 20, "{}", at_once.len());
+        assert!(at_once.iter().any(|f| f.message.contains("unbalanced")));
+        assert!(at_once.iter().any(|f| f.message.contains("both become")));
+        assert!(at_once.iter().any(|f| f.message.contains("'few'")));
+        assert_eq!(check_on(4, &doc, &cells, &columns), at_once);
+    }
 }
