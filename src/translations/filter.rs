@@ -3,12 +3,12 @@
 //! on one document) resolves filters against a `Document` and returns the union of what they
 //! name, per locale, as a `Selection`.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
 use thiserror::Error;
 
+use super::formats::fxhash::FxHashMap;
 use super::model::{Document, LocaleSelection, Selection};
 
 /// Longest filter accepted, in characters.
@@ -158,7 +158,9 @@ pub fn select(doc: &Document, filters: &[Filter]) -> Result<Selection, SelectErr
 }
 
 /// What filtering needs from a `Document`, laid out for scans: key names and tags as small
-/// integers in flat arrays, and one locale bit set per entry. Scanning the document itself
+/// integers in flat arrays, and one locale bit set per entry. Its maps hash with Fx: their
+/// keys come from the operator's sheet (a request only looks names up), and SipHash was
+/// most of building the index. Scanning the document itself
 /// chases a pointer per string compared and per text looked at, which made one filter over
 /// 50,000 keys cost milliseconds. The `Selection`s it returns index the document it was
 /// built from.
@@ -166,7 +168,7 @@ pub fn select(doc: &Document, filters: &[Filter]) -> Result<Selection, SelectErr
 pub struct FilterIndex {
     locales: Vec<String>,
     /// Every key name and tag of the document, as an id.
-    names: HashMap<String, usize>,
+    names: FxHashMap<String, usize>,
     /// Entry `e`'s path is `paths[path_starts[e]..path_starts[e + 1]]`, as name ids.
     path_starts: Vec<usize>,
     paths: Vec<usize>,
@@ -174,9 +176,9 @@ pub struct FilterIndex {
     tag_starts: Vec<usize>,
     tags: Vec<usize>,
     /// Name id → the entries whose path starts with it, ascending: the first step of a walk.
-    firsts: HashMap<usize, Vec<usize>>,
+    firsts: FxHashMap<usize, Vec<usize>>,
     /// Tag id → the entries carrying it, ascending: a tag filter on the whole document.
-    tagged: HashMap<usize, Vec<usize>>,
+    tagged: FxHashMap<usize, Vec<usize>>,
     /// u64 words per locale bit set.
     words: usize,
     /// Entry `e` has a text in locale `l` when bit `l` of `texts[e * words..][..words]` is set.
@@ -188,13 +190,13 @@ impl FilterIndex {
         let words = doc.locales.len().div_ceil(64).max(1);
         let mut index = FilterIndex {
             locales: doc.locales.clone(),
-            names: HashMap::new(),
+            names: FxHashMap::default(),
             path_starts: vec![0],
             paths: Vec::new(),
             tag_starts: vec![0],
             tags: Vec::new(),
-            firsts: HashMap::new(),
-            tagged: HashMap::new(),
+            firsts: FxHashMap::default(),
+            tagged: FxHashMap::default(),
             words,
             texts: Vec::with_capacity(doc.entries.len() * words),
         };
