@@ -1,11 +1,23 @@
 //! Independent pieces of work spread over the machine's cores: `depot generate` renders
 //! and writes many files from one document; the checks of a large sheet run in parts.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The number of cores this process may use.
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `0..len` cut into contiguous ranges, one per core when `worth_it` (one range when not,
+/// or when `len` is 0), for `map` over a large piece of work that splits evenly.
+pub fn ranges(len: usize, worth_it: bool) -> Vec<Range<usize>> {
+    let parts = if worth_it { cores() } else { 1 };
+    let per_part = len.div_ceil(parts).max(1);
+    (0..len)
+        .step_by(per_part)
+        .map(|first| first..(first + per_part).min(len))
+        .collect()
 }
 
 /// `work` applied to every item on up to `threads` threads (the calling one included),
@@ -61,6 +73,19 @@ mod tests {
             i * 2
         });
         assert_eq!(out, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn ranges_cover_the_length_once_in_order() {
+        for len in [0, 1, 7, 1000] {
+            for worth_it in [false, true] {
+                let ranges = ranges(len, worth_it);
+                let covered: Vec<usize> = ranges.iter().cloned().flatten().collect();
+                assert_eq!(covered, (0..len).collect::<Vec<_>>(), "{len} {worth_it}");
+                assert!(ranges.len() <= cores().max(1));
+            }
+        }
+        assert_eq!(ranges(1000, false).len(), 1);
     }
 
     #[test]

@@ -3,7 +3,6 @@
 //! `keep_locale`). Conflicts are settled here once, so every flat format drops the same keys.
 
 use std::borrow::Cow;
-use std::ops::Range;
 
 use crate::translations::formats::arena::StrArena;
 use crate::translations::formats::fxhash::{FxHashMap, FxHashSet};
@@ -75,17 +74,8 @@ impl Names {
         // Reading each key's path segments is a cache miss apiece on a large sheet: the
         // entries are split between the cores, each naming its own part.
         let entries = doc.entries.len();
-        let threads = if entries >= PARALLEL_FROM_ENTRIES {
-            crate::parallel::cores()
-        } else {
-            1
-        };
-        let per_part = entries.div_ceil(threads).max(1);
-        let parts: Vec<Range<usize>> = (0..entries)
-            .step_by(per_part)
-            .map(|first| first..(first + per_part).min(entries))
-            .collect();
-        let built = crate::parallel::map(threads, &parts, |part| {
+        let parts = crate::parallel::ranges(entries, entries >= PARALLEL_FROM_ENTRIES);
+        let built = crate::parallel::map(parts.len(), &parts, |part| {
             let is_wanted = |e: usize| wanted.is_none_or(|w| w[e]);
             let mut names = StrArena::with_capacity(part.len(), 0);
             let mut scratch = String::new();

@@ -38,17 +38,9 @@ impl Columns {
         // Copying every text is a good part of a one-off render of a large selection:
         // the locales are split between the cores, each reading the rows for its own.
         let locales = doc.locales.len();
-        let threads = if doc.entries.len().saturating_mul(locales) >= PARALLEL_FROM_TEXTS {
-            crate::parallel::cores()
-        } else {
-            1
-        };
-        let per_part = locales.div_ceil(threads).max(1);
-        let parts: Vec<Range<usize>> = (0..locales)
-            .step_by(per_part)
-            .map(|first| first..(first + per_part).min(locales))
-            .collect();
-        let built = crate::parallel::map(threads, &parts, |part| {
+        let large = doc.entries.len().saturating_mul(locales) >= PARALLEL_FROM_TEXTS;
+        let parts = crate::parallel::ranges(locales, large);
+        let built = crate::parallel::map(parts.len(), &parts, |part| {
             let entries = doc.entries.len();
             let texts = lay_out(doc, part.clone(), entries, |entry| once(&entry.texts[..]));
             let forms = lay_out(doc, part.clone(), categories.len(), |entry| {
