@@ -13,10 +13,16 @@ pub fn cores() -> usize {
 /// or when `len` is 0), for `map` over a large piece of work that splits evenly.
 pub fn ranges(len: usize, worth_it: bool) -> Vec<Range<usize>> {
     let parts = if worth_it { cores() } else { 1 };
-    let per_part = len.div_ceil(parts).max(1);
+    chunks(len, len.div_ceil(parts))
+}
+
+/// `0..len` cut into contiguous ranges of `size` (the last one shorter), for `map` over
+/// uneven work: many small parts keep every thread busy.
+pub fn chunks(len: usize, size: usize) -> Vec<Range<usize>> {
+    let size = size.max(1);
     (0..len)
-        .step_by(per_part)
-        .map(|first| first..(first + per_part).min(len))
+        .step_by(size)
+        .map(|first| first..(first + size).min(len))
         .collect()
 }
 
@@ -86,6 +92,8 @@ mod tests {
             }
         }
         assert_eq!(ranges(1000, false).len(), 1);
+        assert_eq!(chunks(10, 4), [0..4, 4..8, 8..10]);
+        assert!(chunks(0, 4).is_empty());
     }
 
     #[test]

@@ -64,14 +64,10 @@ fn check_on(
     // Per locale: the CLDR categories it uses (None: unknown to CLDR, not checked).
     let used: Vec<Option<Vec<PluralCategory>>> =
         doc.locales.iter().map(|l| plurals::categories(l)).collect();
-    let entries = doc.entries.len();
+    let texts = parallel::chunks(doc.entries.len(), ENTRIES_PER_PART);
     // the longest part first, so that it is not the one left running at the end
     let parts: Vec<Part> = std::iter::once(Part::NameClashes)
-        .chain(
-            (0..entries)
-                .step_by(ENTRIES_PER_PART)
-                .map(|start| Part::Texts(start..(start + ENTRIES_PER_PART).min(entries))),
-        )
+        .chain(texts.into_iter().map(Part::Texts))
         .collect();
     let mut found = parallel::map(threads, &parts, |part| match part {
         Part::Texts(range) => {

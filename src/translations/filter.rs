@@ -158,12 +158,12 @@ pub fn select(doc: &Document, filters: &[Filter]) -> Result<Selection, SelectErr
 }
 
 /// What filtering needs from a `Document`, laid out for scans: key names and tags as small
-/// integers in flat arrays, and one locale bit set per entry. Its maps hash with Fx: their
-/// keys come from the operator's sheet (a request only looks names up), and SipHash was
-/// most of building the index. Scanning the document itself
+/// integers in flat arrays, and one locale bit set per entry. Scanning the document itself
 /// chases a pointer per string compared and per text looked at, which made one filter over
 /// 50,000 keys cost milliseconds. The `Selection`s it returns index the document it was
-/// built from.
+/// built from. Its maps hash with Fx, as the renderers' do: their keys come from the
+/// operator's sheet (a request only looks names up), so SipHash's flooding resistance
+/// buys nothing.
 #[derive(Debug, Clone)]
 pub struct FilterIndex {
     locales: Vec<String>,

@@ -4,8 +4,6 @@
 
 use std::collections::HashMap;
 
-use super::formats::fxhash::FxHashMap;
-
 use thiserror::Error;
 
 use super::checks::{self, EntryCells};
@@ -197,8 +195,7 @@ impl Header {
 enum Level {
     Empty,
     Name {
-        /// Index in `Builder::name_list`.
-        name: usize,
+        name: String,
         node: usize,
     },
     /// A key cell refused for holding a `.`: rows below it are skipped too, rather than
@@ -231,13 +228,10 @@ struct Builder {
     findings: Vec<Warning>,
     levels: Vec<Level>,
     nodes: Vec<Node>,
-    /// Distinct key names and their ids, so that `children` is keyed by two integers and
-    /// a level holds its name without a copy of its own.
-    names: FxHashMap<String, usize>,
-    /// Name id → name.
-    name_list: Vec<String>,
+    /// Distinct key names, so that `children` is keyed by two integers.
+    names: HashMap<String, usize>,
     /// (parent node, name id) → child node.
-    children: FxHashMap<(usize, usize), usize>,
+    children: HashMap<(usize, usize), usize>,
     /// Every entry in first-appearance order, including those that lost their texts to a
     /// section; those are dropped at the end.
     entries: Vec<Slot>,
@@ -271,7 +265,7 @@ fn plural_key(key: &str) -> (&str, Option<Result<PluralCategory, &str>>) {
 struct RowCells<'a> {
     /// (level, column, trimmed key) of every non-empty key cell, level 0 first.
     keys: Vec<(usize, usize, &'a str)>,
-    tags: Vec<&'a str>,
+    tags: Vec<String>,
     /// (column, tag) of the tags refused for holding a `.`.
     dotted_tags: Vec<(usize, &'a str)>,
     comment: Option<String>,
@@ -293,9 +287,8 @@ impl Builder {
                 holds_keys: false,
                 tags: Vec::new(),
             }],
-            names: FxHashMap::default(),
-            name_list: Vec::new(),
-            children: FxHashMap::default(),
+            names: HashMap::new(),
+            children: HashMap::new(),
             entries: Vec::new(),
         }
     }
@@ -327,29 +320,22 @@ impl Builder {
             .map(|(level, &column)| (level, column, cell(column).trim()))
             .filter(|(_, _, key)| !key.is_empty())
             .collect();
-        let mut tags: Vec<&str> = Vec::new();
+        let mut tags: Vec<String> = Vec::new();
         let mut dotted_tags = Vec::new();
         for &column in &self.header.tags {
             for tag in cell(column).split(',').map(str::trim) {
                 if tag.contains('.') {
                     dotted_tags.push((column, tag));
-                } else if !tag.is_empty() && !tags.contains(&tag) {
-                    tags.push(tag);
+                } else if !tag.is_empty() && !tags.iter().any(|t| t == tag) {
+                    tags.push(tag.to_owned());
                 }
             }
         }
-        // Joined without a list of their own: every row of a large sheet may have one.
-        let mut comment: Option<String> = None;
-        for c in (self.header.comments.iter()).map(|&c| cell(c).trim()) {
-            match &mut comment {
-                _ if c.is_empty() => {}
-                None => comment = Some(c.to_owned()),
-                Some(joined) => {
-                    joined.push('\n');
-                    joined.push_str(c);
-                }
-            }
-        }
+        let comments: Vec<&str> = (self.header.comments.iter())
+            .map(|&c| cell(c).trim())
+            .filter(|c| !c.is_empty())
+            .collect();
+        let comment = (!comments.is_empty()).then(|| comments.join("\n"));
         RowCells {
             keys,
             tags,
@@ -360,19 +346,13 @@ impl Builder {
         }
     }
 
-    /// The id of `name`, given one when new.
-    fn name_id(&mut self, name: &str) -> usize {
-        if let Some(&id) = self.names.get(name) {
-            return id;
-        }
-        let id = self.name_list.len();
-        self.names.insert(name.to_owned(), id);
-        self.name_list.push(name.to_owned());
-        id
-    }
-
-    /// The node named `name` (an id) below `parent`, created when new.
-    fn child(&mut self, parent: usize, name: usize) -> usize {
+    /// The node named `name` below `parent`, created when new.
+    fn child(&mut self, parent: usize, name: &str) -> usize {
+        let next_name = self.names.len();
+        let name = match self.names.get(name) {
+            Some(&id) => id,
+            None => *self.names.entry(name.to_owned()).or_insert(next_name),
+        };
         let next_node = self.nodes.len();
         let node = *self.children.entry((parent, name)).or_insert(next_node);
         if node == next_node {
@@ -460,17 +440,19 @@ impl Builder {
                 }
                 break;
             }
-            let name = self.name_id(key);
-            let node = self.child(parent, name);
-            self.levels[level] = Level::Name { name, node };
+            let node = self.child(parent, key);
+            self.levels[level] = Level::Name {
+                name: key.to_owned(),
+                node,
+            };
         }
         let Level::Name { node, .. } = self.levels[deepest] else {
             return;
         };
         let known = &mut self.nodes[node].tags;
         for tag in cells.tags {
-            if !known.iter().any(|t| t == tag) {
-                known.push(tag.to_owned());
+            if !known.contains(&tag) {
+                known.push(tag);
             }
         }
         if cells.first_text_column.is_some() {
@@ -511,7 +493,7 @@ impl Builder {
         self.levels[..=deepest]
             .iter()
             .filter_map(|level| match level {
-                Level::Name { name, node } => Some((&self.name_list[*name], *node)),
+                Level::Name { name, node } => Some((name, *node)),
                 _ => None,
             })
     }

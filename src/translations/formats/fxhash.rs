@@ -1,6 +1,6 @@
 //! A small multiplicative hasher (rustc's "Fx" scheme) for the name maps of the renderers
-//! and of the sheet conversion. Keys come from the operator's own sheet, so SipHash's
-//! flooding resistance buys nothing here and cost a quarter of a one-locale json render.
+//! and the filter index. Keys come from the operator's own sheet, so SipHash's flooding
+//! resistance buys nothing here and cost a quarter of a one-locale json render.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
