@@ -36,8 +36,24 @@ where
     T: Sync,
     R: Send,
 {
+    map_after(threads, items, work, || ())
+}
+
+/// `map`, with the calling thread doing `first` (a job of its own) before it takes
+/// items; the other threads start on the items at once.
+pub fn map_after<T, R>(
+    threads: usize,
+    items: &[T],
+    work: impl Fn(&T) -> R + Sync,
+    first: impl FnOnce(),
+) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+{
     let threads = threads.min(items.len());
     if threads <= 1 {
+        first();
         return items.iter().map(work).collect();
     }
     let next = AtomicUsize::new(0);
@@ -53,6 +69,7 @@ where
     };
     let mut all = std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(take)).collect();
+        first();
         let mut all = take();
         for helper in helpers {
             match helper.join() {
@@ -94,6 +111,33 @@ mod tests {
         assert_eq!(ranges(1000, false).len(), 1);
         assert_eq!(chunks(10, 4), [0..4, 4..8, 8..10]);
         assert!(chunks(0, 4).is_empty());
+    }
+
+    #[test]
+    fn the_calling_thread_does_its_own_job_first_then_joins_in() {
+        let here = std::thread::current().id();
+        let items: Vec<usize> = (0..50).collect();
+        let first_done = std::sync::atomic::AtomicBool::new(false);
+        let out = map_after(
+            2,
+            &items,
+            |&i| {
+                // what the calling thread takes, it takes after its own job
+                let on_caller = std::thread::current().id() == here;
+                assert!(!on_caller || first_done.load(Ordering::SeqCst));
+                std::thread::sleep(std::time::Duration::from_micros(100));
+                i + 1
+            },
+            || {
+                assert_eq!(std::thread::current().id(), here);
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                first_done.store(true, Ordering::SeqCst);
+            },
+        );
+        assert_eq!(out, (1..51).collect::<Vec<_>>());
+        let mut ran = false;
+        assert_eq!(map_after(1, &[1, 2], |&i| i * 3, || ran = true), [3, 6]);
+        assert!(ran);
     }
 
     #[test]

@@ -16,16 +16,27 @@ use crate::parallel;
 #[derive(Debug, Clone)]
 pub struct EntryCells {
     pub key_column: usize,
-    pub rows: Vec<(Option<PluralCategory>, usize)>,
+    /// The row that made the entry.
+    pub first: (Option<PluralCategory>, usize),
+    /// The rows after it that wrote to it (a plural entry's other forms, a repeated key):
+    /// most entries have none, and an empty list costs no allocation.
+    pub later: Vec<(Option<PluralCategory>, usize)>,
+    /// Whether any text the entry was given holds `{` or `}` (true when unsure). An entry
+    /// without one has no placeholder and no brace to check, so its texts are not read:
+    /// most entries of a sheet, and reading every text was most of the checks' time.
+    pub braces: bool,
+    /// `formats::android_name_hash` of the entry's path, taken when the path was made:
+    /// finding name clashes then reads only the paths of entries whose hashes meet.
+    pub name_hash: u64,
 }
 
 impl EntryCells {
-    /// The last row that wrote `category` (the row whose texts are kept).
+    /// The last row that wrote `category` (the row whose texts are kept), else the first.
     fn row_of(&self, category: Option<PluralCategory>) -> usize {
-        (self.rows.iter().rev())
+        (self.later.iter().rev())
+            .chain(std::iter::once(&self.first))
             .find(|(c, _)| *c == category)
-            .or(self.rows.first())
-            .map_or(1, |(_, row)| *row)
+            .map_or(self.first.1, |(_, row)| *row)
     }
 }
 
@@ -35,26 +46,22 @@ pub fn base_locale(doc: &Document) -> Option<usize> {
     super::service::base_locale(doc)
 }
 
-/// Every finding of `doc`. `cells[e]` locates entry `e`; `text_columns[l]` is locale
-/// `l`'s column. They run on every text of every sheet, so a large sheet is checked in
-/// parts on every core (the name clashes, which need the whole document, being one part):
-/// the findings are the same, in the same order, either way.
-pub fn check(doc: &Document, cells: &[EntryCells], text_columns: &[usize]) -> Vec<Warning> {
-    let texts = doc.entries.len().saturating_mul(doc.locales.len());
-    let threads = if texts >= PARALLEL_FROM_TEXTS {
-        parallel::cores()
-    } else {
-        1
-    };
-    check_on(threads, doc, cells, text_columns)
+/// Whether `doc` is large enough for its checks to be worth spreading over threads.
+pub fn worth_threads(doc: &Document) -> bool {
+    doc.entries.len().saturating_mul(doc.locales.len()) >= PARALLEL_FROM_TEXTS
 }
 
-/// `check` on up to `threads` threads.
-fn check_on(
+/// Every finding of `doc`, on up to `threads` threads (the calling one included, which
+/// first does `beside`: a job of the caller's that can run while the others check).
+/// `cells[e]` locates entry `e`; `text_columns[l]` is locale `l`'s column. A large sheet
+/// is checked in parts (the name clashes, which need the whole document, being one
+/// part): the findings are the same, in the same order, whatever the threads.
+pub fn check(
     threads: usize,
     doc: &Document,
     cells: &[EntryCells],
     text_columns: &[usize],
+    beside: impl FnOnce(),
 ) -> Vec<Warning> {
     enum Part {
         Texts(Range<usize>),
@@ -69,7 +76,7 @@ fn check_on(
     let parts: Vec<Part> = std::iter::once(Part::NameClashes)
         .chain(texts.into_iter().map(Part::Texts))
         .collect();
-    let mut found = parallel::map(threads, &parts, |part| match part {
+    let check_part = |part: &Part| match part {
         Part::Texts(range) => {
             let checks = TextChecks {
                 doc,
@@ -81,14 +88,15 @@ fn check_on(
             checks.findings(range.clone())
         }
         Part::NameClashes => name_clash_findings(doc, cells),
-    });
+    };
+    let mut found = parallel::map_after(threads, &parts, check_part, beside);
     let clashes = found.remove(0);
     let mut findings = found.concat();
     findings.extend(clashes);
     findings
 }
 
-/// Below this many texts a sheet is checked on the calling thread alone.
+/// Below this many texts a sheet is checked on one thread.
 const PARALLEL_FROM_TEXTS: usize = 100_000;
 /// Entries per part of a parallel check: parts small enough to even out the cores.
 const ENTRIES_PER_PART: usize = 4096;
@@ -121,13 +129,16 @@ impl TextChecks<'_> {
         let entries = doc.entries.get(range.clone()).unwrap_or_default();
         for (e, entry) in range.zip(entries) {
             let Some(at) = cells.get(e) else { break };
+            if !at.braces && entry.plural.is_none() {
+                continue;
+            }
             let path = || entry.path.join(".");
             let plural = entry.plural.is_some();
             // This runs for every text of the sheet: nothing here allocates unless a text has
             // a brace.
             let mut buffer: TextsBuffer<'_> = [(None, ""); PluralCategory::ALL.len()];
             base_names.clear();
-            if let Some(b) = base {
+            if let Some(b) = base.filter(|_| at.braces) {
                 let n = texts_of(entry, b, &mut buffer);
                 let _ = names_of(&buffer[..n], plural, &mut base_names);
             }
@@ -142,7 +153,7 @@ impl TextChecks<'_> {
                 }
                 // the brace check and the names in one scan of each text
                 here.clear();
-                for &(category, text) in texts {
+                for &(category, text) in texts.iter().filter(|_| at.braces) {
                     if let Err(error) = push_names(text, plural, &mut here) {
                         let message = format!("{} ({code}): {error}", path());
                         found(column, at.row_of(category), message);
@@ -213,7 +224,7 @@ impl TextChecks<'_> {
 /// The findings of keys whose flat names meet in some format.
 fn name_clash_findings(doc: &Document, cells: &[EntryCells]) -> Vec<Warning> {
     let mut findings = Vec::new();
-    for (formats, kept, lost, name) in name_clashes(doc) {
+    for (formats, kept, lost, name) in name_clashes(doc, |e| cells[e].name_hash) {
         let (Some(kept_entry), Some(at)) = (doc.entries.get(kept), cells.get(lost)) else {
             continue;
         };
@@ -222,16 +233,9 @@ fn name_clash_findings(doc: &Document, cells: &[EntryCells]) -> Vec<Warning> {
              keep the first and leave this one out; rename one of them",
             doc.entries[lost].path.join("."),
             kept_entry.path.join("."),
-            cells
-                .get(kept)
-                .and_then(|c| c.rows.first())
-                .map_or(0, |r| r.1),
+            cells.get(kept).map_or(0, |c| c.first.1),
         );
-        findings.push(finding(
-            at.key_column,
-            at.rows.first().map_or(1, |r| r.1),
-            message,
-        ));
+        findings.push(finding(at.key_column, at.first.1, message));
     }
     findings
 }
@@ -308,6 +312,7 @@ fn push_names<'t>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::translations::formats::android_name_hash;
     use crate::translations::model::{Entry, Plural, PluralForm};
 
     /// Checked in parts on several threads, a sheet gives the findings one thread gives,
@@ -342,10 +347,14 @@ mod tests {
                 }
             })
             .collect();
-        let cells: Vec<EntryCells> = (0..entries.len())
-            .map(|e| EntryCells {
+        let mut scratch = String::new();
+        let cells: Vec<EntryCells> = (entries.iter().enumerate())
+            .map(|(e, entry)| EntryCells {
                 key_column: 1,
-                rows: vec![(None, e + 2)],
+                first: (None, e + 2),
+                later: Vec::new(),
+                braces: true,
+                name_hash: android_name_hash(&entry.path, &mut scratch),
             })
             .collect();
         let doc = Document {
@@ -354,11 +363,11 @@ mod tests {
             ..Document::default()
         };
         let columns = [2, 3, 4];
-        let at_once = check_on(1, &doc, &cells, &columns);
+        let at_once = check(1, &doc, &cells, &columns, || ());
         assert!(at_once.len() > 20, "{}", at_once.len());
         assert!(at_once.iter().any(|f| f.message.contains("unbalanced")));
         assert!(at_once.iter().any(|f| f.message.contains("both become")));
         assert!(at_once.iter().any(|f| f.message.contains("'few'")));
-        assert_eq!(check_on(4, &doc, &cells, &columns), at_once);
+        assert_eq!(check(4, &doc, &cells, &columns, || ()), at_once);
     }
 }

@@ -319,11 +319,15 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
 }
 
 /// Keys whose flat names meet, per family of formats: (formats, first entry, later entry,
-/// name). Those renders keep the first and report the later one.
-pub fn name_clashes(doc: &Document) -> Vec<(&'static str, usize, usize, String)> {
+/// name). Those renders keep the first and report the later one. `name_hash(e)` is
+/// `android_name_hash` of entry `e`'s path.
+pub fn name_clashes(
+    doc: &Document,
+    name_hash: impl Fn(usize) -> u64,
+) -> Vec<(&'static str, usize, usize, String)> {
     // Keys whose plain names meet have equal android names too (android only folds
-    // more), so one pass over the android names finds both kinds.
-    flatten::name_clashes(doc, flatten::NameStyle::Android)
+    // more), so looking at the android names finds both kinds.
+    flatten::name_clashes(doc, name_hash)
         .into_iter()
         .map(|(kept, lost, name)| {
             let plain = |e: usize| flatten::plain_name(&doc.entries[e].path);
@@ -335,6 +339,12 @@ pub fn name_clashes(doc: &Document) -> Vec<(&'static str, usize, usize, String)>
             (formats, kept, lost, name)
         })
         .collect()
+}
+
+/// A hash of a key path's flat name, for `name_clashes` (the same paths, the same hash;
+/// `scratch` is reused between calls).
+pub fn android_name_hash(path: &[String], scratch: &mut String) -> u64 {
+    flatten::android_name_hash(path, scratch)
 }
 
 /// Below this many selected texts, preparing costs more than it saves.

@@ -8,9 +8,12 @@ use thiserror::Error;
 
 use super::checks::{self, EntryCells};
 use super::filter::locale_key;
+use super::formats;
 use super::model::{
     Document, Entry, MAX_KEY_DEPTH, MAX_LOCALES, Plural, PluralCategory, PluralForm, Warning,
 };
+use super::placeholders;
+use crate::parallel;
 
 /// Header cell of a key column; the n-th one from the left is nesting level n.
 pub const KEY_MARK: &str = ">>>";
@@ -48,7 +51,42 @@ pub enum SheetError {
 /// Converts the grid exactly as the Sheets API `values.get` returns it (rows of cells, trailing
 /// empty cells dropped, empty rows `[]`). Takes the grid so that the texts move into the
 /// document instead of being copied.
-pub fn convert(mut rows: Vec<Vec<String>>) -> Result<Document, SheetError> {
+pub fn convert(rows: Vec<Vec<String>>) -> Result<Document, SheetError> {
+    let Built {
+        mut doc,
+        cells,
+        text_columns,
+        rest,
+    } = build(rows)?;
+    // What is left of the grid (the row lists, key and tag cells; texts, comments and new
+    // keys moved out) is freed by this thread while the others start on the checks
+    // before publishing; then it checks too. Freed row by row as they are read, the cells
+    // cost half as much (they are still in the cache), but the document's own strings then
+    // land in the freed cells all over the heap, and every later pass over its key paths
+    // (the filter index, flat names, the tree) ran 1.8x slower; freed by another thread
+    // (while this one goes on allocating), both were slower.
+    let threads = if checks::worth_threads(&doc) {
+        parallel::cores()
+    } else {
+        1
+    };
+    let found = checks::check(threads, &doc, &cells, &text_columns, move || drop(rest));
+    doc.findings.extend(found);
+    Ok(doc)
+}
+
+/// A converted sheet before its checks, with what they need.
+struct Built {
+    /// Its findings so far: keys defined twice.
+    doc: Document,
+    cells: Vec<EntryCells>,
+    /// Each locale's column.
+    text_columns: Vec<usize>,
+    /// What is left of the grid.
+    rest: Vec<Vec<String>>,
+}
+
+fn build(mut rows: Vec<Vec<String>>) -> Result<Built, SheetError> {
     let header_index = rows
         .iter()
         .position(|row| row.iter().any(|cell| cell.trim() == KEY_MARK))
@@ -72,13 +110,13 @@ pub fn convert(mut rows: Vec<Vec<String>>) -> Result<Document, SheetError> {
     for (index, row) in rows.iter_mut().enumerate().skip(header_index + 1) {
         builder.row(row, index + 1);
     }
-    // What is left of the grid (key, tag and comment cells; the texts moved out) is
-    // freed when `rows` goes, after the document is built. Freed row by row as they are
-    // read, the cells cost half as much (they are still in the cache), but the document's
-    // own strings then land in the freed cells all over the heap, and every later pass
-    // over its key paths (the filter index, flat names, the tree) ran 1.8x slower; freed
-    // on another thread, both were slower.
-    Ok(builder.finish())
+    let (doc, cells, text_columns) = builder.finish();
+    Ok(Built {
+        doc,
+        cells,
+        text_columns,
+        rest: rows,
+    })
 }
 
 fn ignored_columns(ignored: &[String]) -> String {
@@ -104,6 +142,25 @@ pub fn cell_name(column: usize, row: usize) -> String {
 
 fn warn(warnings: &mut Vec<Warning>, column: usize, row: usize, message: String) {
     warnings.push(cell_warning(column, row, message));
+}
+
+/// The cell at `column` of `row`, trimmed ("" past the row's end).
+fn trimmed_cell(row: &[String], column: usize) -> &str {
+    row.get(column).map_or("", |cell| cell.trim())
+}
+
+/// (column, tag) of every non-empty tag in the row's tag cells (comma-separated, trimmed),
+/// in column order; repeats and tags refused for a `.` included.
+fn tag_cells<'a>(
+    columns: &'a [usize],
+    row: &'a [String],
+) -> impl Iterator<Item = (usize, &'a str)> + 'a {
+    (columns.iter()).flat_map(move |&column| {
+        (trimmed_cell(row, column).split(','))
+            .map(str::trim)
+            .filter(|tag| !tag.is_empty())
+            .map(move |tag| (column, tag))
+    })
 }
 
 /// What each column of the header means.
@@ -235,16 +292,17 @@ struct Builder {
     /// Every entry in first-appearance order, including those that lost their texts to a
     /// section; those are dropped at the end.
     entries: Vec<Slot>,
+    /// Reused for each new entry's flat name (`EntryCells::name_hash`).
+    scratch: String,
 }
 
 struct Slot {
     entry: Entry,
     node: usize,
-    row: usize,
     live: bool,
-    key_column: usize,
-    /// The rows that gave it texts (with their plural category), for the checks' cells.
-    rows: Vec<(Option<PluralCategory>, usize)>,
+    /// The rows that gave it texts, and whether one of those held a brace
+    /// (`RowTexts::braces`), for the checks.
+    cells: EntryCells,
 }
 
 /// Splits a plural key cell `ITEMS[few]` into `ITEMS` and its category; `Err` holds a
@@ -261,16 +319,24 @@ fn plural_key(key: &str) -> (&str, Option<Result<PluralCategory, &str>>) {
     (name, Some(PluralCategory::from_name(word).ok_or(word)))
 }
 
-/// The cells of one row, read through the header.
-struct RowCells<'a> {
-    /// (level, column, trimmed key) of every non-empty key cell, level 0 first.
-    keys: Vec<(usize, usize, &'a str)>,
-    tags: Vec<String>,
-    /// (column, tag) of the tags refused for holding a `.`.
-    dotted_tags: Vec<(usize, &'a str)>,
+/// What a key row gives its entry.
+struct KeyRow {
+    /// The key cell.
+    at: Place,
+    category: Option<PluralCategory>,
+    texts: RowTexts,
     comment: Option<String>,
+}
+
+/// The texts of one row, moved out of their cells.
+struct RowTexts {
+    /// One per locale; `None` for an empty cell.
     texts: Vec<Option<String>>,
-    first_text_column: Option<usize>,
+    first_column: Option<usize>,
+    /// Whether some text holds `{` or `}`. Found while the row is read, its cells still
+    /// in the cache: the checks before publishing then read only the texts of entries
+    /// that may hold a placeholder, instead of every text of the sheet a second time.
+    braces: bool,
 }
 
 impl Builder {
@@ -290,60 +356,55 @@ impl Builder {
             names: HashMap::new(),
             children: HashMap::new(),
             entries: Vec::new(),
+            scratch: String::new(),
         }
     }
 
-    /// Moves the row's texts out of their cells, one per locale (`None` for an empty
-    /// cell); also gives the first column holding one.
-    fn take_texts(&self, row: &mut [String]) -> (Vec<Option<String>>, Option<usize>) {
-        let mut first_text_column = None;
+    /// Moves the row's texts out of their cells, one per locale.
+    fn take_texts(&self, row: &mut [String]) -> RowTexts {
+        let mut first_column = None;
+        let mut braces = false;
         let texts = (self.header.locales.iter())
             .map(|&(column, _)| {
                 let text = row.get_mut(column).map(std::mem::take).unwrap_or_default();
                 if text.is_empty() {
                     return None;
                 }
-                first_text_column.get_or_insert(column);
+                first_column.get_or_insert(column);
+                braces = braces || placeholders::has_braces(&text);
                 Some(text)
             })
             .collect();
-        (texts, first_text_column)
+        RowTexts {
+            texts,
+            first_column,
+            braces,
+        }
     }
 
-    fn read<'a>(
-        &self,
-        row: &'a [String],
-        (texts, first_text_column): (Vec<Option<String>>, Option<usize>),
-    ) -> RowCells<'a> {
-        let cell = |column: usize| row.get(column).map_or("", String::as_str);
-        let keys = (self.header.keys.iter().enumerate())
-            .map(|(level, &column)| (level, column, cell(column).trim()))
-            .filter(|(_, _, key)| !key.is_empty())
-            .collect();
-        let mut tags: Vec<String> = Vec::new();
-        let mut dotted_tags = Vec::new();
-        for &column in &self.header.tags {
-            for tag in cell(column).split(',').map(str::trim) {
-                if tag.contains('.') {
-                    dotted_tags.push((column, tag));
-                } else if !tag.is_empty() && !tags.iter().any(|t| t == tag) {
-                    tags.push(tag.to_owned());
+    /// Moves the row's translator comment out of its cell (comment columns that hold
+    /// text, trimmed, joined by line breaks): the document keeps the sheet's own string,
+    /// not a copy, and the grid has one string less to free.
+    fn take_comment(&self, row: &mut [String]) -> Option<String> {
+        let mut comment: Option<String> = None;
+        for &column in &self.header.comments {
+            let Some(cell) = row.get_mut(column) else {
+                continue;
+            };
+            let trimmed = cell.trim();
+            if trimmed.is_empty() {
+                continue;
+            }
+            match &mut comment {
+                None if trimmed.len() == cell.len() => comment = Some(std::mem::take(cell)),
+                None => comment = Some(trimmed.to_owned()),
+                Some(joined) => {
+                    joined.push('\n');
+                    joined.push_str(trimmed);
                 }
             }
         }
-        let comments: Vec<&str> = (self.header.comments.iter())
-            .map(|&c| cell(c).trim())
-            .filter(|c| !c.is_empty())
-            .collect();
-        let comment = (!comments.is_empty()).then(|| comments.join("\n"));
-        RowCells {
-            keys,
-            tags,
-            dotted_tags,
-            comment,
-            texts,
-            first_text_column,
-        }
+        comment
     }
 
     /// The node named `name` below `parent`, created when new.
@@ -381,9 +442,8 @@ impl Builder {
             return;
         }
         let texts = self.take_texts(row);
-        let row: &[String] = row;
-        let cells = self.read(row, texts);
-        for &(column, tag) in &cells.dotted_tags {
+        let comment = self.take_comment(row);
+        for (column, tag) in tag_cells(&self.header.tags, row).filter(|(_, t)| t.contains('.')) {
             let message = format!(
                 "tag {tag:?} contains '.', which separates filter segments: tag ignored; rename \
                  it (e.g. {:?})",
@@ -391,10 +451,19 @@ impl Builder {
             );
             warn(&mut self.warnings, column, number, message);
         }
-        let Some(&(deepest, key_column, deepest_key)) = cells.keys.last() else {
-            self.row_without_key(&cells, row, number);
+        // Levels by index rather than a list of the row's key cells: this runs for every
+        // row, and nothing here allocates but what the document keeps.
+        let key_columns = self.header.keys.len();
+        let key_at = |level: usize| trimmed_cell(row, self.header.keys[level]);
+        let Some(deepest) = (0..key_columns)
+            .rev()
+            .find(|&level| !key_at(level).is_empty())
+        else {
+            self.row_without_key(&texts, row, number);
             return;
         };
+        let key_column = self.header.keys[deepest];
+        let deepest_key = key_at(deepest);
         let (deepest_key, category) = match plural_key(deepest_key) {
             (key, None) => (key, None),
             (key, Some(Ok(category))) => (key, Some(category)),
@@ -407,10 +476,14 @@ impl Builder {
                 return;
             }
         };
-        let last = cells.keys.len() - 1;
-        for (i, &(level, column, key)) in cells.keys.iter().enumerate() {
-            let key = if i == last { deepest_key } else { key };
-            self.levels[level..].fill(Level::Empty);
+        for level in 0..=deepest {
+            let column = self.header.keys[level];
+            let key = match trimmed_cell(row, column) {
+                "" => continue,
+                _ if level == deepest => deepest_key,
+                key => key,
+            };
+            self.levels[level + 1..].fill(Level::Empty);
             if key.contains('.') {
                 self.levels[level] = Level::Refused {
                     key: key.to_owned(),
@@ -435,37 +508,53 @@ impl Builder {
                              {cell}): row skipped"
                         );
                         warn(&mut self.warnings, key_column, number, message);
+                        self.levels[level] = Level::Empty;
                         return;
                     }
                 }
                 break;
             }
             let node = self.child(parent, key);
-            self.levels[level] = Level::Name {
-                name: key.to_owned(),
-                node,
-            };
+            // the level's string is reused: a new key row replaces the last one's name
+            match &mut self.levels[level] {
+                Level::Name { name, node: at } => {
+                    name.clear();
+                    name.push_str(key);
+                    *at = node;
+                }
+                level => {
+                    *level = Level::Name {
+                        name: key.to_owned(),
+                        node,
+                    }
+                }
+            }
         }
         let Level::Name { node, .. } = self.levels[deepest] else {
             return;
         };
         let known = &mut self.nodes[node].tags;
-        for tag in cells.tags {
-            if !known.contains(&tag) {
-                known.push(tag);
+        for (_, tag) in tag_cells(&self.header.tags, row).filter(|(_, t)| !t.contains('.')) {
+            if !known.iter().any(|k| k == tag) {
+                known.push(tag.to_owned());
             }
         }
-        if cells.first_text_column.is_some() {
-            let place = Place {
-                column: key_column,
-                row: number,
+        if texts.first_column.is_some() {
+            let key_row = KeyRow {
+                at: Place {
+                    column: key_column,
+                    row: number,
+                },
+                category,
+                texts,
+                comment,
             };
-            self.define(node, deepest, cells.texts, cells.comment, place, category);
+            self.define(node, deepest, key_row);
         }
     }
 
-    fn row_without_key(&mut self, cells: &RowCells<'_>, row: &[String], number: usize) {
-        if let Some(column) = cells.first_text_column {
+    fn row_without_key(&mut self, texts: &RowTexts, row: &[String], number: usize) {
+        if let Some(column) = texts.first_column {
             warn(
                 &mut self.warnings,
                 column,
@@ -474,7 +563,15 @@ impl Builder {
                  were skipped; write the key name in a '>>>' column"
                     .to_owned(),
             );
-        } else if !cells.tags.is_empty() {
+            return;
+        }
+        let mut tags: Vec<&str> = Vec::new();
+        for (_, tag) in tag_cells(&self.header.tags, row).filter(|(_, t)| !t.contains('.')) {
+            if !tags.contains(&tag) {
+                tags.push(tag);
+            }
+        }
+        if !tags.is_empty() {
             let column = (self.header.tags.iter())
                 .copied()
                 .find(|&c| row.get(c).is_some_and(|t| !t.trim().is_empty()))
@@ -482,7 +579,7 @@ impl Builder {
             let message = format!(
                 "tags without a key: no '>>>' column of this row holds a key, so its tags {:?} \
                  were ignored",
-                cells.tags.join(", ")
+                tags.join(", ")
             );
             warn(&mut self.warnings, column, number, message);
         }
@@ -511,15 +608,13 @@ impl Builder {
 
     /// Records the texts of the key row at `node` (level `deepest`), settling clashes with
     /// earlier rows.
-    fn define(
-        &mut self,
-        node: usize,
-        deepest: usize,
-        texts: Vec<Option<String>>,
-        comment: Option<String>,
-        at: Place,
-        category: Option<PluralCategory>,
-    ) {
+    fn define(&mut self, node: usize, deepest: usize, row: KeyRow) {
+        let KeyRow {
+            at,
+            category,
+            texts: RowTexts { texts, braces, .. },
+            comment,
+        } = row;
         if self.nodes[node].holds_keys {
             let message = format!(
                 "{:?} is already a section with keys below it, so the texts of this row were \
@@ -529,11 +624,11 @@ impl Builder {
             warn(&mut self.warnings, at.column, at.row, message);
             return;
         }
-        let ancestors: Vec<usize> = (self.current_path(deepest))
-            .map(|(_, n)| n)
-            .filter(|&n| n != node)
-            .collect();
-        for &ancestor in &ancestors {
+        for level in 0..=deepest {
+            let ancestor = match &self.levels[level] {
+                Level::Name { node: at, .. } if *at != node => *at,
+                _ => continue,
+            };
             self.nodes[ancestor].holds_keys = true;
             if let Some(index) = self.nodes[ancestor].entry.take() {
                 let slot = &mut self.entries[index];
@@ -542,19 +637,22 @@ impl Builder {
                     "{:?} was a key (row {}) and is now also a section: its texts were dropped \
                      and the section kept; move them to a key inside the section",
                     slot.entry.path.join("."),
-                    slot.row
+                    slot.cells.first.1
                 );
                 warn(&mut self.warnings, at.column, at.row, message);
             }
         }
         if let Some(index) = self.nodes[node].entry {
             let slot = &mut self.entries[index];
+            // kept even when this row's texts replace those that had the brace: the
+            // checks then look at texts that need not be looked at, never the reverse
+            slot.cells.braces |= braces;
             let dotted = slot.entry.path.join(".");
             let message = match (&mut slot.entry.plural, category) {
                 (Some(plural), Some(category)) => {
                     let known = plural.forms.iter().any(|f| f.category == category);
                     merge_form(plural, category, texts);
-                    slot.rows.push((Some(category), at.row));
+                    slot.cells.later.push((Some(category), at.row));
                     if !known {
                         if comment.is_some() {
                             slot.entry.comment = comment;
@@ -565,7 +663,7 @@ impl Builder {
                         "duplicate plural form \"{dotted}[{}]\" (entry first on row {}): its \
                          non-empty texts on this row replace the earlier ones",
                         category.name(),
-                        slot.row
+                        slot.cells.first.1
                     )
                 }
                 (None, None) => {
@@ -574,11 +672,11 @@ impl Builder {
                             *kept = new;
                         }
                     }
-                    slot.rows.push((None, at.row));
+                    slot.cells.later.push((None, at.row));
                     format!(
                         "duplicate key {dotted:?} (first on row {}): its non-empty texts on this \
                          row replace the earlier ones",
-                        slot.row
+                        slot.cells.first.1
                     )
                 }
                 (Some(_), None) | (None, Some(_)) => {
@@ -589,7 +687,7 @@ impl Builder {
                     let message = format!(
                         "{dotted:?} is {was} (row {}) and {is} on this row: this row was \
                          skipped; write every row of a plural entry as KEY[category]",
-                        slot.row
+                        slot.cells.first.1
                     );
                     self.findings
                         .push(cell_warning(at.column, at.row, message.clone()));
@@ -606,10 +704,14 @@ impl Builder {
             warn(&mut self.warnings, at.column, at.row, message);
             return;
         }
-        let path = self
-            .current_path(deepest)
+        // Copied, not moved out of the key cell: a key path's strings are then made
+        // together, and every later pass over the paths (the filter index, flat names)
+        // reads them without a cache miss apiece (moved, the filter index took 1.7x as
+        // long).
+        let path: Vec<String> = (self.current_path(deepest))
             .map(|(name, _)| name.clone())
             .collect();
+        let name_hash = formats::android_name_hash(&path, &mut self.scratch);
         let (texts, plural) = match category {
             None => (texts, None),
             Some(category) => {
@@ -629,18 +731,24 @@ impl Builder {
                 plural,
             },
             node,
-            row: at.row,
             live: true,
-            key_column: at.column,
-            rows: vec![(category, at.row)],
+            cells: EntryCells {
+                key_column: at.column,
+                first: (category, at.row),
+                later: Vec::new(),
+                braces,
+                name_hash,
+            },
         });
     }
 
-    fn finish(self) -> Document {
+    /// The document (its findings so far: keys defined twice), where each entry's
+    /// cells are, and each locale's column: what the checks need.
+    fn finish(self) -> (Document, Vec<EntryCells>, Vec<usize>) {
         let nodes = self.nodes;
         let locale_count = self.header.locales.len();
         let mut chain = Vec::new();
-        let mut cells = Vec::new();
+        let mut cells = Vec::with_capacity(self.entries.len());
         let entries = (self.entries.into_iter())
             .filter(|slot| slot.live)
             .map(|slot| {
@@ -655,10 +763,7 @@ impl Builder {
                         })
                         .collect();
                 }
-                cells.push(EntryCells {
-                    key_column: slot.key_column,
-                    rows: slot.rows,
-                });
+                cells.push(slot.cells);
                 chain.clear();
                 let mut at = Some(slot.node);
                 while let Some(node) = at {
@@ -676,15 +781,13 @@ impl Builder {
             })
             .collect();
         let text_columns: Vec<usize> = self.header.locales.iter().map(|(c, _)| *c).collect();
-        let mut doc = Document {
+        let doc = Document {
             locales: self.header.locales.into_iter().map(|(_, l)| l).collect(),
             entries,
             warnings: self.warnings,
             findings: self.findings,
         };
-        let found = checks::check(&doc, &cells, &text_columns);
-        doc.findings.extend(found);
-        doc
+        (doc, cells, text_columns)
     }
 }
 
@@ -1198,6 +1301,38 @@ mod tests {
         .prop_map(String::from)
     }
 
+    /// Cells for the checks: keys that meet in flat names, plural rows, and texts with
+    /// placeholders, counts and stray braces.
+    fn checked_cell() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "",
+            "",
+            ">>>",
+            "$$$",
+            "en",
+            "pl",
+            "ru",
+            "A",
+            "a",
+            "B",
+            "a_b",
+            "A[one]",
+            "A[other]",
+            "A[many]",
+            "B[few]",
+            "{n}",
+            "{n} {m}",
+            "{count} x",
+            "{m}",
+            "{",
+            "a}b",
+            "{{x}}",
+            "plain",
+            "1",
+        ])
+        .prop_map(String::from)
+    }
+
     #[test]
     fn plural_rows_make_one_entry_with_forms_in_cldr_order() {
         let doc = convert(grid(&[
@@ -1291,6 +1426,24 @@ mod tests {
                 prop_assert!(w.row >= 1 && w.row <= rows.len());
                 prop_assert!(w.cell.ends_with(&w.row.to_string()));
             }
+        }
+
+        /// The checks skip the texts of entries that had no brace when their rows were
+        /// read, and build only the names of entries whose name hashes meet: they find
+        /// what checking every text and every name finds.
+        #[test]
+        fn the_checks_find_what_checking_everything_finds(
+            rows in prop::collection::vec(prop::collection::vec(checked_cell(), 0..7), 0..14)
+        ) {
+            let Ok(doc) = convert(rows.clone()) else { return Ok(()) };
+            let Ok(mut built) = build(rows) else { return Ok(()) };
+            for cells in &mut built.cells {
+                cells.braces = true;
+                cells.name_hash = 0;
+            }
+            let mut everything = built.doc.findings.clone();
+            everything.extend(checks::check(2, &built.doc, &built.cells, &built.text_columns, || ()));
+            prop_assert_eq!(doc.findings, everything);
         }
     }
 }

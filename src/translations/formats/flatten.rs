@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 
 use crate::translations::formats::arena::StrArena;
-use crate::translations::formats::fxhash::{FxHashMap, FxHashSet};
+use crate::translations::formats::fxhash::{FxHashMap, FxHashSet, FxHasher};
 use crate::translations::formats::texts::{Forms, Texts};
 
 use crate::translations::model::{Document, Entry, Selection};
@@ -392,17 +392,57 @@ pub(super) fn plain_name(path: &[String]) -> String {
     name
 }
 
-/// Every pair of entries whose unprefixed flat names in `style` are equal, as (first
-/// entry, later entry, name), for the checks before publishing.
-pub(super) fn name_clashes(doc: &Document, style: NameStyle) -> Vec<(usize, usize, String)> {
-    let names = Names::build(doc, style, true, None);
-    if !names.any_shared {
-        return Vec::new();
+/// The unprefixed android name of a key path (as `Names` builds it) into `out`.
+fn android_name_into(out: &mut String, path: &[String]) {
+    out.clear();
+    push_path_name(out, path, NameStyle::Android);
+    guard_java_name(out);
+}
+
+/// A hash of the unprefixed android name of a key path, for `name_clashes`: taken where
+/// the path is at hand (the sheet builder makes it), so that finding clashes need not
+/// read every key path again. `scratch` is reused between calls.
+pub(super) fn android_name_hash(path: &[String], scratch: &mut String) -> u64 {
+    android_name_into(scratch, path);
+    let mut hasher = FxHasher::default();
+    std::hash::Hasher::write(&mut hasher, scratch.as_bytes());
+    std::hash::Hasher::finish(&hasher)
+}
+
+/// Every pair of entries whose unprefixed android names are equal, as (first entry,
+/// later entry, name), in the later entry's order, for the checks before publishing.
+/// `hash_of(e)` is `android_name_hash` of entry `e`: only entries whose hash another
+/// entry shares can clash, and only their names are built and compared (a hash shared by
+/// chance costs a comparison, never a finding).
+pub(super) fn name_clashes(
+    doc: &Document,
+    hash_of: impl Fn(usize) -> u64,
+) -> Vec<(usize, usize, String)> {
+    let entries = doc.entries.len();
+    let mut first_by_hash: FxHashMap<u64, usize> =
+        FxHashMap::with_capacity_and_hasher(entries, Default::default());
+    let mut suspects = Vec::new();
+    for e in 0..entries {
+        let first = *first_by_hash.entry(hash_of(e)).or_insert(e);
+        if first != e {
+            suspects.extend([first, e]);
+        }
     }
-    (0..doc.entries.len())
-        .filter(|&e| names.group[e] != e)
-        .map(|e| (names.group[e], e, names.base(e).to_owned()))
-        .collect()
+    suspects.sort_unstable();
+    suspects.dedup();
+    let mut first_by_name: FxHashMap<String, usize> = FxHashMap::default();
+    let mut clashes = Vec::new();
+    let mut name = String::new();
+    for e in suspects {
+        android_name_into(&mut name, &doc.entries[e].path);
+        match first_by_name.get(&name) {
+            Some(&kept) => clashes.push((kept, e, name.clone())),
+            None => {
+                first_by_name.insert(name.clone(), e);
+            }
+        }
+    }
+    clashes
 }
 
 fn push_path_name(out: &mut String, path: &[String], style: NameStyle) {
@@ -649,8 +689,15 @@ mod tests {
             guard_java_name(&mut expected);
             assert_eq!(names.base(e), expected, "{path}");
         }
+        let mut scratch = String::new();
+        let hashes: Vec<u64> = (d.entries.iter())
+            .map(|e| android_name_hash(&e.path, &mut scratch))
+            .collect();
+        let clashes = name_clashes(&d, |e| hashes[e]);
+        // hashes that all meet (the worst chance can do) find the same clashes
+        assert_eq!(name_clashes(&d, |_| 7), clashes);
         assert_eq!(
-            name_clashes(&d, NameStyle::Android),
+            clashes,
             [
                 (
                     count / 2,
