@@ -137,8 +137,13 @@ impl TextChecks<'_> {
             // This runs for every text of the sheet: nothing here allocates unless a text has
             // a brace.
             let mut buffer: TextsBuffer<'_> = [(None, ""); PluralCategory::ALL.len()];
+            // Without a brace (a plural entry's own checks still to do), no text is read
+            // for names: every locale's set is the base's, empty.
+            let read_names = at.braces;
             base_names.clear();
-            if let Some(b) = base.filter(|_| at.braces) {
+            if let Some(b) = base
+                && read_names
+            {
                 let n = texts_of(entry, b, &mut buffer);
                 let _ = names_of(&buffer[..n], plural, &mut base_names);
             }
@@ -153,10 +158,12 @@ impl TextChecks<'_> {
                 }
                 // the brace check and the names in one scan of each text
                 here.clear();
-                for &(category, text) in texts.iter().filter(|_| at.braces) {
-                    if let Err(error) = push_names(text, plural, &mut here) {
-                        let message = format!("{} ({code}): {error}", path());
-                        found(column, at.row_of(category), message);
+                if read_names {
+                    for &(category, text) in texts {
+                        if let Err(error) = push_names(text, plural, &mut here) {
+                            let message = format!("{} ({code}): {error}", path());
+                            found(column, at.row_of(category), message);
+                        }
                     }
                 }
                 here.sort_unstable();

@@ -84,9 +84,7 @@ impl Names {
                     names.push(None);
                 } else if style == NameStyle::Android && unprefixed {
                     // The guard depends on the whole name, so build it apart first.
-                    scratch.clear();
-                    push_path_name(&mut scratch, &entry.path, style);
-                    guard_java_name(&mut scratch);
+                    android_name_into(&mut scratch, &entry.path);
                     names.push(Some(&scratch));
                 } else {
                     names.push_built(|out| push_path_name(out, &entry.path, style));
@@ -392,7 +390,7 @@ pub(super) fn plain_name(path: &[String]) -> String {
     name
 }
 
-/// The unprefixed android name of a key path (as `Names` builds it) into `out`.
+/// The unprefixed android name of a key path into `out` (cleared first).
 fn android_name_into(out: &mut String, path: &[String]) {
     out.clear();
     push_path_name(out, path, NameStyle::Android);
