@@ -4,6 +4,7 @@
 //! ios, xlf, po) or `tree` (the nested locale tree: json, yml) — and only adds its own
 //! escaping. The rule for all of them: the text a real consumer reads back is the sheet's text.
 
+mod ahead;
 mod android;
 mod arena;
 mod convert;

@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 
+use crate::translations::formats::ahead;
 use crate::translations::formats::arena::StrArena;
 use crate::translations::formats::fxhash::{FxHashMap, FxHashSet, FxHasher};
 use crate::translations::formats::texts::{Forms, Texts};
@@ -80,6 +81,9 @@ impl Names {
             let mut names = StrArena::with_capacity(part.len(), 0);
             let mut scratch = String::new();
             for (e, entry) in part.clone().zip(&doc.entries[part.clone()]) {
+                ahead::path(doc, |k| {
+                    Some(e + k).filter(|&e| e < entries && is_wanted(e))
+                });
                 if !is_wanted(e) {
                     names.push(None);
                 } else if style == NameStyle::Android && unprefixed {
@@ -258,7 +262,38 @@ impl<'a> Flat<'a> {
         pos: usize,
         loc: &'s FlatLocale<'a>,
     ) -> impl Iterator<Item = FlatKey<'s>> + 's {
-        loc.entries.iter().filter_map(move |&e| {
+        self.keys_reading_ahead(pos, loc, None, false)
+    }
+
+    /// `keys`, for xlf: it also reads each key's texts in the base locale `base` and its
+    /// dotted path (`<source>` and the unit id), so those are read ahead too (`ahead`).
+    pub(super) fn keys_with_sources<'s>(
+        &'s self,
+        pos: usize,
+        loc: &'s FlatLocale<'a>,
+        base: Option<usize>,
+    ) -> impl Iterator<Item = FlatKey<'s>> + 's {
+        self.keys_reading_ahead(pos, loc, base, self.dotted_paths.is_none())
+    }
+
+    /// `keys`, reading ahead the texts in `loc`'s locale and in `base`, and the key paths
+    /// when `paths`.
+    fn keys_reading_ahead<'s>(
+        &'s self,
+        pos: usize,
+        loc: &'s FlatLocale<'a>,
+        base: Option<usize>,
+        paths: bool,
+    ) -> impl Iterator<Item = FlatKey<'s>> + 's {
+        loc.entries.iter().enumerate().filter_map(move |(i, &e)| {
+            let at = |k: usize| loc.entries.get(i + k).copied();
+            self.texts.read_ahead(loc.locale, at);
+            if let Some(base) = base {
+                self.texts.read_ahead(base, at);
+            }
+            if paths {
+                ahead::path(self.doc, at);
+            }
             if !self.dropped.is_empty() && self.dropped.contains(&(pos, e)) {
                 return None;
             }

@@ -7,6 +7,7 @@
 use std::iter::once;
 use std::ops::Range;
 
+use crate::translations::formats::ahead;
 use crate::translations::formats::arena::StrArena;
 use crate::translations::model::{Document, Entry, Plural, PluralCategory};
 
@@ -119,6 +120,23 @@ impl<'a> Texts<'a> {
                     count: usize::from(count),
                 })
             }
+        }
+    }
+
+    /// For a loop over entries in `locale` at `at(0)` (`at(k)`: the entry `k` iterations
+    /// on), starts loading what `get`, `plural` and the texts they give will read
+    /// (`ahead`). Columns are read in order, which the processor foresees by itself.
+    pub(super) fn read_ahead(self, locale: usize, at: impl Fn(usize) -> Option<usize>) {
+        if let Texts::Rows(doc) = self {
+            ahead::texts(doc, locale, at);
+        }
+    }
+
+    /// `read_ahead` for a loop that only asks whether each entry has a text (`get`
+    /// without reading the text).
+    pub(super) fn read_slots_ahead(self, locale: usize, at: impl Fn(usize) -> Option<usize>) {
+        if let Texts::Rows(doc) = self {
+            ahead::text_slots(doc, locale, at);
         }
     }
 

@@ -3,10 +3,10 @@
 //! sections in order of first appearance, a key that would also be a section (or a
 //! repeated path) reported and left out, the first one kept.
 
-use crate::translations::formats::RenderError;
 use crate::translations::formats::arena::StrArena;
 use crate::translations::formats::fxhash::FxHashMap;
 use crate::translations::formats::texts::{Forms, Texts};
+use crate::translations::formats::{RenderError, ahead};
 use crate::translations::model::{Document, Entry, Selection};
 
 const NONE: usize = usize::MAX;
@@ -122,6 +122,7 @@ impl<'a> Tree<'a> {
         let mut prev_chain: Vec<usize> = Vec::new();
         let mut chain: Vec<usize> = Vec::new();
         for (e, entry) in doc.entries.iter().enumerate() {
+            ahead::path(doc, |k| Some(e + k).filter(|&e| e < keys && wanted(e)));
             if !wanted(e) {
                 continue;
             }
@@ -251,7 +252,8 @@ impl<'a> Tree<'a> {
         let mut first_locale = true;
         for (stamp, ls) in sel.locales.iter().enumerate() {
             let mut any = false;
-            for &e in &ls.entries {
+            for (i, &e) in ls.entries.iter().enumerate() {
+                texts.read_slots_ahead(ls.locale, |k| ls.entries.get(i + k).copied());
                 let mut node = self.leaf_of[e];
                 let Some(leaf_text) = texts.get(e, ls.locale) else {
                     continue;
@@ -302,6 +304,10 @@ impl<'a> Tree<'a> {
                 continue;
             }
             let node = &self.nodes[child];
+            texts.read_ahead(locale, |k| {
+                let node = self.nodes.get(child + k)?;
+                (node.entry != NONE && live[child + k] == stamp).then_some(node.entry)
+            });
             top.0 = node.next_sibling;
             if live[child] != stamp {
                 continue;

@@ -29,7 +29,7 @@ pub(super) fn render(
         out.extend_from_slice(b"\" target-language=\"");
         out.extend_from_slice(xsd_language(loc.code)?.as_bytes());
         out.extend_from_slice(b"\">\n    <body>\n");
-        for key in flat.keys(pos, loc) {
+        for key in flat.keys_with_sources(pos, loc, opts.base_locale) {
             let id = flat.dotted_path(key.index);
             let mut unit = Unit {
                 flat,
