@@ -151,9 +151,13 @@ pub(super) fn xml_forbidden(c: char) -> bool {
 /// Why an XML format (xlf, stringsdict) refuses a character.
 pub(super) const XML_CONTROL_REASON: &str = "XML 1.0 cannot hold control characters other than tab, line feed and carriage return, nor U+FFFE/U+FFFF, not even as &#N;";
 
-/// Specials for XML text and attributes: markup, whitespace that attribute-value and
+/// Specials for XML attributes: markup, the quote, whitespace that attribute-value and
 /// end-of-line normalisation would change, and C1 controls (written as references).
-pub(super) const XML_SPECIALS: Specials = Specials::new(b"&<>\"", true, true);
+const XML_ATTRIBUTE_SPECIALS: Specials = Specials::new(b"&<>\"", true, true);
+
+/// The same for XML text, where a quote is written as it is: leaving it out of the set
+/// keeps a quoted word inside one copied run (UI texts quote often).
+const XML_TEXT_SPECIALS: Specials = Specials::new(b"&<>", true, true);
 
 /// Writes `c` XML-escaped. `attribute` also protects `"` and the whitespace that attribute
 /// normalisation turns into spaces. Returns false for a character XML cannot carry.
@@ -181,7 +185,12 @@ fn push_char_ref(out: &mut Vec<u8>, c: char) {
 
 /// XML-escapes a whole string; `Err(c)` names the first character XML cannot carry.
 pub(super) fn push_xml_str(out: &mut Vec<u8>, s: &str, attribute: bool) -> Result<(), char> {
-    escape_into(out, s, &XML_SPECIALS, |out, c, _| {
+    let specials = if attribute {
+        &XML_ATTRIBUTE_SPECIALS
+    } else {
+        &XML_TEXT_SPECIALS
+    };
+    escape_into(out, s, specials, |out, c, _| {
         if push_xml_char(out, c, attribute) {
             Ok(())
         } else {
@@ -266,6 +275,32 @@ mod tests {
         ) {
             for set in &SETS {
                 prop_assert_eq!(escape_marked(&s, set), escape_slowly(&s, set));
+            }
+        }
+    }
+
+    proptest! {
+        /// The sets of specials leave out only what `push_xml_char` writes as it is: a
+        /// string escaped whole equals it escaped character by character, in text and in
+        /// attributes.
+        #[test]
+        fn xml_strings_escape_as_their_characters_do(
+            s in "(\\PC|[\\x00-\\x1F\\x7F\"&<>'\u{85}\u{9F}\u{2028}\u{FEFF}\u{FFFE}\u{FFFF}]){0,40}",
+            attribute in any::<bool>(),
+        ) {
+            let mut whole = Vec::new();
+            let whole_result = push_xml_str(&mut whole, &s, attribute);
+            let mut by_char = Vec::new();
+            let mut by_char_result = Ok(());
+            for c in s.chars() {
+                if !push_xml_char(&mut by_char, c, attribute) {
+                    by_char_result = Err(c);
+                    break;
+                }
+            }
+            prop_assert_eq!(whole_result, by_char_result);
+            if by_char_result.is_ok() {
+                prop_assert_eq!(whole, by_char);
             }
         }
     }

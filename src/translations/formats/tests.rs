@@ -7,7 +7,7 @@ use super::ordered_json::Json;
 use super::readback::{read_android, read_po, read_strings, read_xlf, read_yml};
 use super::*;
 use crate::translations::formats::escape::xml_forbidden;
-use crate::translations::model::{Entry, LocaleSelection};
+use crate::translations::model::{Entry, LocaleSelection, Plural, PluralCategory, PluralForm};
 
 // ------------------------------------------------------------------ fixtures
 
@@ -1047,5 +1047,103 @@ fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
         );
         let more = if *format == Format::Android { 51 } else { 50 };
         assert_eq!(warnings[KNOWN_WARNINGS_MAX], format!("and {more} more"));
+    }
+}
+
+/// 1–3 locales, up to 6 keys, some of them plural entries (`one`, `few`, `other` forms,
+/// each present or not per locale), hostile texts and section names.
+fn plural_doc() -> impl Strategy<Value = Document> {
+    let pool = ["en_US", "pl", "de-DE"];
+    (1usize..=3, 1usize..=6).prop_flat_map(move |(n_locales, n_entries)| {
+        let texts = move || {
+            prop::collection::vec(
+                prop::option::weighted(0.8, hostile_string(1, 16)),
+                n_locales,
+            )
+        };
+        let forms = prop::option::weighted(0.5, (texts(), texts(), texts()));
+        let entry = (hostile_string(1, 6), texts(), forms);
+        prop::collection::vec(entry, n_entries).prop_map(move |entries| Document {
+            locales: pool[..n_locales].iter().map(|s| s.to_string()).collect(),
+            entries: entries
+                .into_iter()
+                .enumerate()
+                .map(|(i, (section, texts, forms))| {
+                    let plural = forms.map(|(one, few, other)| {
+                        let form = |category, texts| PluralForm { category, texts };
+                        Box::new(Plural {
+                            forms: vec![
+                                form(PluralCategory::One, one),
+                                form(PluralCategory::Few, few),
+                                form(PluralCategory::Other, other),
+                            ],
+                        })
+                    });
+                    // a plural entry's texts: its `other` form's, else its first form's
+                    let texts = match &plural {
+                        None => texts,
+                        Some(plural) => (0..n_locales)
+                            .map(|l| {
+                                let other = plural.text(PluralCategory::Other, l);
+                                let first = plural.forms_in(l).next().map(|(_, t)| t);
+                                other.or(first).map(str::to_owned)
+                            })
+                            .collect(),
+                    };
+                    Entry {
+                        path: vec![section, format!("K{i}")],
+                        texts,
+                        plural,
+                        ..Entry::default()
+                    }
+                })
+                .collect(),
+            ..Document::default()
+        })
+    })
+}
+
+proptest! {
+    /// xlf escapes a key's id, name and source once per body and copies them into every
+    /// locale after the first (`Repeated`): each locale's `<file>` in a body of all locales
+    /// is the one a body of that locale alone holds (names prefixed in both), and a body
+    /// that cannot be written fails as the first locale that cannot be written alone.
+    #[test]
+    fn an_xlf_file_of_many_locales_holds_what_each_locale_alone_holds(
+        doc in plural_doc(),
+        base in prop::option::of(0usize..1),
+        comments in any::<bool>(),
+    ) {
+        let opts = RenderOptions {
+            comments,
+            keep_locale: true,
+            base_locale: base,
+            ..RenderOptions::default()
+        };
+        let files = |body: Vec<u8>| -> Vec<String> {
+            let body = String::from_utf8(body).unwrap();
+            let files = body.strip_suffix("</xliff>\n").unwrap_or(&body);
+            files.split("  <file ").skip(1).map(str::to_owned).collect()
+        };
+        let all = Selection::all(&doc);
+        let alone: Vec<Result<Vec<String>, String>> = all
+            .locales
+            .iter()
+            .map(|ls| {
+                let rendered = render(&doc, &only(&doc, ls.locale), Format::Xlf, &opts);
+                rendered.map(|r| files(r.body)).map_err(|e| e.to_string())
+            })
+            .collect();
+        match render(&doc, &all, Format::Xlf, &opts) {
+            Ok(rendered) => {
+                let together = files(rendered.body);
+                let alone: Result<Vec<Vec<String>>, String> = alone.into_iter().collect();
+                prop_assert_eq!(Ok(together), alone.map(|files| files.concat()));
+            }
+            Err(error) => {
+                let first_error = alone.into_iter().find_map(Result::err);
+                prop_assert_eq!(Some(error.to_string()), first_error);
+            }
+        }
     }
 }

@@ -21,6 +21,8 @@ pub(super) fn render(
         b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
           <xliff xmlns=\"urn:oasis:names:tc:xliff:document:1.2\" version=\"1.2\">\n",
     );
+    let mut repeated = Repeated::new(doc.entries.len(), flat.locales.len() > 1);
+    let mut prefix = Vec::new();
     for (pos, loc) in flat.locales.iter().enumerate() {
         out.extend_from_slice(
             b"  <file original=\"translations\" datatype=\"plaintext\" source-language=\"",
@@ -29,17 +31,24 @@ pub(super) fn render(
         out.extend_from_slice(b"\" target-language=\"");
         out.extend_from_slice(xsd_language(loc.code)?.as_bytes());
         out.extend_from_slice(b"\">\n    <body>\n");
+        // the locale's part of every resname, escaped once (a bad character in it is
+        // reported at the first key, which it spoils)
+        prefix.clear();
+        let prefix_valid = push_xml_str(&mut prefix, &loc.prefix, true);
         for key in flat.keys_with_sources(pos, loc, opts.base_locale) {
-            let id = flat.dotted_path(key.index);
+            let base_text = opts
+                .base_locale
+                .and_then(|base| Some((base, flat.texts.get(key.index, base)?)));
+            prefix_valid.map_err(|c| key_error(&key, c))?;
+            let escaped = repeated.escaped(flat, &key, base_text)?;
             let mut unit = Unit {
                 flat,
                 key: &key,
                 locale: loc.code,
-                id: &id,
+                escaped: &escaped,
+                prefix: &prefix,
                 category: None,
-                base_text: opts
-                    .base_locale
-                    .and_then(|base| Some((base, flat.texts.get(key.index, base)?))),
+                source: Source::Escaped(escaped.source),
                 text: key.text,
                 comments: opts.comments,
             };
@@ -49,16 +58,20 @@ pub(super) fn render(
             };
             // gettext's convention for plural groups, which XLIFF 1.2 tools know
             out.extend_from_slice(b"      <group id=\"");
-            push_xml_str(out, &id, true).map_err(|c| unit.key_error(c))?;
+            out.extend_from_slice(escaped.id);
             out.extend_from_slice(b"\" restype=\"x-gettext-plurals\">\n");
             for (category, text) in plural.forms_in(loc.locale) {
                 unit.category = Some(category);
                 unit.text = text;
-                unit.base_text = opts.base_locale.and_then(|base| {
+                let base_form = opts.base_locale.and_then(|base| {
                     let text = (plural.text(category, base))
                         .or_else(|| plural.text(PluralCategory::Other, base))?;
                     Some((base, text))
                 });
+                unit.source = match base_form {
+                    Some((base, text)) => Source::Text { base, text },
+                    None => Source::Id,
+                };
                 unit.write::<true>(out)?;
             }
             out.extend_from_slice(b"      </group>\n");
@@ -69,18 +82,123 @@ pub(super) fn render(
     Ok(())
 }
 
+/// What every locale of a body writes again for a key, XML-escaped once: its unit id, its
+/// `resname` without the locale prefix, and its `<source>` (the base locale's text, else
+/// the id). A body of 20 locales writes each of them 20 times, and escaping them was a
+/// third of such a render (docs/performance.md); from here they are copied.
+struct Repeated {
+    /// The escaped pieces, back to back.
+    bytes: Vec<u8>,
+    /// Per entry, where its pieces start and end in `bytes` (`[start, id end, name end,
+    /// source end]`), once escaped; empty when nothing is kept (a body of one locale,
+    /// where each key is written once: `bytes` then holds the current key's only).
+    spans: Vec<Option<[usize; 4]>>,
+}
+
+/// One key's escaped pieces (`Repeated`).
+struct Escaped<'r> {
+    id: &'r [u8],
+    name: &'r [u8],
+    source: &'r [u8],
+}
+
+impl Repeated {
+    fn new(entries: usize, keep: bool) -> Repeated {
+        Repeated {
+            bytes: Vec::new(),
+            spans: if keep {
+                vec![None; entries]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// The pieces of `key`, escaped on first use. `base_text`: the base locale and its
+    /// text for the key, if any.
+    fn escaped(
+        &mut self,
+        flat: &Flat<'_>,
+        key: &FlatKey<'_>,
+        base_text: Option<(usize, &str)>,
+    ) -> Result<Escaped<'_>, RenderError> {
+        let kept = self.spans.get(key.index).copied().flatten();
+        let [start, id_end, name_end, source_end] = match kept {
+            Some(span) => span,
+            None => {
+                if self.spans.is_empty() {
+                    self.bytes.clear();
+                }
+                let start = self.bytes.len();
+                let id = flat.dotted_path(key.index);
+                let bytes = &mut self.bytes;
+                push_xml_str(bytes, &id, true).map_err(|c| key_error(key, c))?;
+                let id_end = bytes.len();
+                push_xml_str(bytes, key.base, true).map_err(|c| key_error(key, c))?;
+                let name_end = bytes.len();
+                match base_text {
+                    Some((base, text)) => push_xml_str(bytes, text, false)
+                        .map_err(|c| text_error(key, &flat.doc.locales[base], c))?,
+                    None => push_xml_str(bytes, &id, false).map_err(|c| key_error(key, c))?,
+                }
+                let span = [start, id_end, name_end, bytes.len()];
+                if let Some(slot) = self.spans.get_mut(key.index) {
+                    *slot = Some(span);
+                }
+                span
+            }
+        };
+        Ok(Escaped {
+            id: &self.bytes[start..id_end],
+            name: &self.bytes[id_end..name_end],
+            source: &self.bytes[name_end..source_end],
+        })
+    }
+}
+
+/// What a unit's `<source>` holds.
+#[derive(Clone, Copy)]
+enum Source<'u> {
+    /// Escaped already (`Repeated`).
+    Escaped(&'u [u8]),
+    /// A plural form's text in the base locale `base`.
+    Text { base: usize, text: &'u str },
+    /// The key's id, for a plural form the base locale has no text for.
+    Id,
+}
+
 /// One `<trans-unit>`: a plain key, or one category of a plural entry (its id then ends
 /// in `[category]`).
 struct Unit<'u, 'a> {
     flat: &'u Flat<'a>,
     key: &'u FlatKey<'u>,
     locale: &'u str,
-    id: &'u str,
+    escaped: &'u Escaped<'u>,
+    /// The locale's prefix of the resname, escaped.
+    prefix: &'u [u8],
     category: Option<PluralCategory>,
-    /// The base locale and its text, for `<source>` (else the id).
-    base_text: Option<(usize, &'u str)>,
+    source: Source<'u>,
     text: &'u str,
     comments: bool,
+}
+
+fn key_error(key: &FlatKey<'_>, character: char) -> RenderError {
+    RenderError::UnrepresentableKey {
+        format: Format::Xlf,
+        key: key.dotted_path(),
+        character,
+        reason: XML_CONTROL_REASON,
+    }
+}
+
+fn text_error(key: &FlatKey<'_>, locale: &str, character: char) -> RenderError {
+    RenderError::UnrepresentableText {
+        format: Format::Xlf,
+        locale: locale.to_owned(),
+        key: key.dotted_path(),
+        character,
+        reason: XML_CONTROL_REASON,
+    }
 }
 
 /// The markup of a `<trans-unit>` around its id, resname and texts, whole lines at a time:
@@ -117,47 +235,32 @@ const GROUPED_UNIT: UnitTags = UnitTags {
 };
 
 impl Unit<'_, '_> {
-    fn key_error(&self, character: char) -> RenderError {
-        RenderError::UnrepresentableKey {
-            format: Format::Xlf,
-            key: self.key.dotted_path(),
-            character,
-            reason: XML_CONTROL_REASON,
-        }
-    }
-
-    fn text_error(&self, locale: &str, character: char) -> RenderError {
-        RenderError::UnrepresentableText {
-            format: Format::Xlf,
-            locale: locale.to_owned(),
-            key: self.key.dotted_path(),
-            character,
-            reason: XML_CONTROL_REASON,
-        }
-    }
-
     /// The unit; `IN_GROUP`: inside a plural group (a constant, so each piece of markup
     /// is one too).
     fn write<const IN_GROUP: bool>(&self, out: &mut Vec<u8>) -> Result<(), RenderError> {
         let tags = if IN_GROUP { &GROUPED_UNIT } else { &UNIT };
         out.extend_from_slice(tags.open);
-        push_xml_str(out, self.id, true).map_err(|c| self.key_error(c))?;
+        out.extend_from_slice(self.escaped.id);
         if let Some(category) = self.category {
             out.push(b'[');
             out.extend_from_slice(category.name().as_bytes());
             out.push(b']');
         }
         out.extend_from_slice(b"\" resname=\"");
-        push_xml_str(out, self.key.prefix, true).map_err(|c| self.key_error(c))?;
-        push_xml_str(out, self.key.base, true).map_err(|c| self.key_error(c))?;
+        out.extend_from_slice(self.prefix);
+        out.extend_from_slice(self.escaped.name);
         out.extend_from_slice(tags.source);
-        match self.base_text {
-            Some((base, text)) => push_xml_str(out, text, false)
-                .map_err(|c| self.text_error(&self.flat.doc.locales[base], c))?,
-            None => push_xml_str(out, self.id, false).map_err(|c| self.key_error(c))?,
+        match self.source {
+            Source::Escaped(source) => out.extend_from_slice(source),
+            Source::Text { base, text } => push_xml_str(out, text, false)
+                .map_err(|c| text_error(self.key, &self.flat.doc.locales[base], c))?,
+            Source::Id => {
+                let id = self.flat.dotted_path(self.key.index);
+                push_xml_str(out, &id, false).map_err(|c| key_error(self.key, c))?;
+            }
         }
         out.extend_from_slice(tags.target);
-        push_xml_str(out, self.text, false).map_err(|c| self.text_error(self.locale, c))?;
+        push_xml_str(out, self.text, false).map_err(|c| text_error(self.key, self.locale, c))?;
         out.extend_from_slice(tags.target_end);
         if self.comments
             && let Some(comment) = &self.key.entry.comment
