@@ -82,7 +82,22 @@ async fn submit(browser: &Browser, label: &str) {
     .await;
 }
 
+/// Clicks what `by` finds and waits until the page it was on is gone: the next page may
+/// show the text a test waits for on the old one too ("1 key(s)" after two searches, a
+/// locale's text in the preview before and after), so a wait that starts before the old
+/// page has gone can pass on it.
 async fn click(browser: &Browser, by: By) {
+    let old_page = browser.driver.find(By::Tag("html")).await.unwrap();
+    click_in_place(browser, by).await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while old_page.is_present().await.unwrap() {
+        assert!(Instant::now() < deadline, "the click led to no new page");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Clicks what `by` finds where the page stays (a download).
+async fn click_in_place(browser: &Browser, by: By) {
     browser
         .driver
         .find(by)
@@ -221,7 +236,7 @@ async fn the_console_works_in_a_real_browser() {
         .await
         .unwrap();
     assert_eq!(shown.trim(), served.trim());
-    click(&browser, By::LinkText("Download")).await;
+    click_in_place(&browser, By::LinkText("Download")).await;
     let saved = wait_for_file(&downloads, "translations.xml").await;
     assert_eq!(std::fs::read_to_string(saved).unwrap(), served);
 
@@ -248,7 +263,7 @@ async fn the_console_works_in_a_real_browser() {
     browser.screenshot(&shots, "file").await;
     let link = href(&browser, By::Id("download")).await;
     assert!(link.contains("X-Amz-Signature="), "{link}");
-    click(&browser, By::Id("download")).await;
+    click_in_place(&browser, By::Id("download")).await;
     let saved = wait_for_file(&downloads, "hello.txt").await;
     assert_eq!(
         std::fs::read_to_string(saved).unwrap(),

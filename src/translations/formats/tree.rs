@@ -304,6 +304,8 @@ impl<'a> Tree<'a> {
                 continue;
             }
             let node = &self.nodes[child];
+            // Nodes are numbered in the order they were added, which is about the order
+            // the walk meets them: the nodes after this one are the leaves to come.
             texts.read_ahead(locale, |k| {
                 let node = self.nodes.get(child + k)?;
                 (node.entry != NONE && live[child + k] == stamp).then_some(node.entry)
