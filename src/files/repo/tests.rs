@@ -4,6 +4,7 @@
 //! pin SQLite's own mechanics (pragmas, query plans, migrations from old files).
 
 use super::*;
+use crate::files::record::RecordError;
 use chrono::TimeZone;
 use proptest::prelude::*;
 
