@@ -128,7 +128,7 @@ impl Console {
                 let (live, settings) = (live.clone(), settings.clone());
                 tokio::task::spawn_blocking(move || {
                     let doc = &live.stored.document;
-                    let base = crate::translations::service::base_locale(doc);
+                    let base = crate::translations::locale::base_locale(doc);
                     (
                         views::completeness(doc, base),
                         views::findings(&doc.warnings, &chosen, &settings.service.spreadsheet_id),
@@ -174,7 +174,7 @@ impl Console {
             let (live, search) = (live.clone(), search.clone());
             tokio::task::spawn_blocking(move || {
                 let doc = &live.stored.document;
-                let base = crate::translations::service::base_locale(doc);
+                let base = crate::translations::locale::base_locale(doc);
                 (
                     views::search(doc, &search, base),
                     views::sections(doc),

@@ -8,6 +8,7 @@ pub mod filter;
 pub mod follow;
 pub mod formats;
 pub mod layout;
+pub mod locale;
 pub mod model;
 pub mod placeholders;
 pub mod plurals;
@@ -17,3 +18,6 @@ pub mod service;
 pub mod sheet;
 pub mod store;
 pub mod versions;
+
+#[cfg(test)]
+pub(crate) mod test_support;

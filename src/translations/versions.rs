@@ -4,8 +4,7 @@
 //! The summary is computed once, when a version is stored, from the two documents in
 //! memory; listing versions then reads summaries only, never documents.
 
-use super::model::{Document, Entry, LocaleContent};
-use super::store::StoredDocument;
+use super::model::{Document, Entry, LocaleContent, StoredDocument};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
