@@ -357,14 +357,19 @@ async fn consent_and_save(
     open_browser: bool,
     intro: &str,
 ) -> Result<crate::secret::Secret, Failure> {
-    let token = crate::sheets::consent::obtain_refresh_token(settings, open_browser, |url| {
-        let lead = if intro.is_empty() {
-            String::new()
-        } else {
-            format!("{intro} ")
-        };
-        eprintln!("{lead}Open this URL in a browser to let depot read the spreadsheet:\n{url}");
-    })
+    let token = crate::sheets::consent::obtain_refresh_token(
+        settings,
+        open_browser,
+        crate::http::consent_callback::serve,
+        |url| {
+            let lead = if intro.is_empty() {
+                String::new()
+            } else {
+                format!("{intro} ")
+            };
+            eprintln!("{lead}Open this URL in a browser to let depot read the spreadsheet:\n{url}");
+        },
+    )
     .await?;
     let place = crate::sheets::consent::save_refresh_token(settings, sources, &token)?;
     eprintln!("depot: the refresh token was saved to {place}");

@@ -15,7 +15,7 @@ async fn fake() -> FakeGoogle {
 
 fn client() -> reqwest::Client {
     // reqwest is built with `rustls-no-provider` in this crate: no client without a provider.
-    depot::sheets::install_tls_provider();
+    depot::tls::install_tls_provider();
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

@@ -51,7 +51,7 @@ fn s3s_fs() -> PathBuf {
 
 async fn start_s3(root: &Path) -> S3Server {
     // This process's reqwest clients (the wait below) need the TLS provider depot uses.
-    depot::sheets::install_tls_provider();
+    depot::tls::install_tls_provider();
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()

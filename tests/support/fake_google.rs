@@ -125,7 +125,7 @@ struct Grant {
 impl FakeGoogle {
     /// Binds 127.0.0.1 on a free port and serves until dropped.
     pub async fn start(config: FakeConfig) -> FakeGoogle {
-        depot::sheets::install_tls_provider();
+        depot::tls::install_tls_provider();
         let inner = Inner {
             sheets: vec![(config.sheet_name.clone(), config.rows.clone())],
             access_tokens: HashMap::new(),

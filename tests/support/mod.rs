@@ -105,7 +105,7 @@ impl Daemon {
         extra: &[&str],
         env: &[(&str, &str)],
     ) -> Daemon {
-        depot::sheets::install_tls_provider();
+        depot::tls::install_tls_provider();
         let mut cmd = depot(dir);
         cmd.args(["serve", "--listen", listen])
             .args(extra)
@@ -259,7 +259,7 @@ impl TestServer {
     /// Opens the stores in a new temporary folder and serves them on a loopback port. The
     /// listener is bound before this returns, so requests can follow at once.
     pub async fn start() -> TestServer {
-        depot::sheets::install_tls_provider();
+        depot::tls::install_tls_provider();
         let dir = tempfile::tempdir().expect("temp dir");
         let sources = depot::config::Sources {
             toml_path: dir.path().join("depot.toml"),

@@ -80,7 +80,7 @@ impl RedisStore {
         let runtime = tokio::runtime::Handle::try_current()
             .map_err(|_| open_error("the Redis store needs the async runtime".into()))?;
         // rediss:// uses rustls with the process-wide ring provider.
-        crate::sheets::install_tls_provider();
+        crate::tls::install_tls_provider();
         let client = redis::Client::open(settings.redis_url.expose())
             .map_err(|e| open_error(format!("not a valid Redis URL ({e})")))?;
         let config = ConnectionManagerConfig::new()
