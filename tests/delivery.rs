@@ -496,7 +496,7 @@ impl Receiver {
 /// Checks a delivery as a receiver would (the snippet in the README does the same) and
 /// returns its body.
 fn verified(signature: &str, body: &[u8]) -> Value {
-    use hmac::{Hmac, Mac};
+    use hmac::{Hmac, KeyInit, Mac};
     let (t, v1) = signature
         .split_once(',')
         .and_then(|(t, v1)| Some((t.strip_prefix("t=")?, v1.strip_prefix("v1=")?)))

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::sync::{Mutex, PoisonError};
 
-use hmac::{Hmac, Mac};
+use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
 use super::date::AmzDate;
