@@ -8,7 +8,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::formats::fxhash::FxHashMap;
+use rustc_hash::FxHashMap;
 use super::locale::same_locale;
 use super::model::{Document, LocaleSelection, Selection};
 

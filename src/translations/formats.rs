@@ -10,7 +10,6 @@ mod arena;
 mod convert;
 mod escape;
 mod flatten;
-pub(crate) mod fxhash;
 mod ios;
 mod ios_dict;
 mod json;

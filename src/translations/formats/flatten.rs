@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use crate::translations::formats::ahead;
 use crate::translations::formats::arena::StrArena;
-use crate::translations::formats::fxhash::{FxHashMap, FxHashSet, FxHasher};
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use crate::translations::formats::texts::{Forms, Texts};
 
 use crate::translations::model::{Document, Entry, Selection};

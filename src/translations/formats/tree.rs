@@ -4,7 +4,7 @@
 //! repeated path) reported and left out, the first one kept.
 
 use crate::translations::formats::arena::StrArena;
-use crate::translations::formats::fxhash::FxHashMap;
+use rustc_hash::FxHashMap;
 use crate::translations::formats::texts::{Forms, Texts};
 use crate::translations::formats::{RenderError, ahead};
 use crate::translations::model::{Document, Entry, Selection};
