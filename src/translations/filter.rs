@@ -8,9 +8,9 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use rustc_hash::FxHashMap;
 use super::locale::same_locale;
 use super::model::{Document, LocaleSelection, Selection};
+use rustc_hash::FxHashMap;
 
 /// Longest filter accepted, in characters.
 pub const MAX_FILTER_CHARS: usize = 256;

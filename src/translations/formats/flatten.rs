@@ -6,8 +6,8 @@ use std::borrow::Cow;
 
 use crate::translations::formats::ahead;
 use crate::translations::formats::arena::StrArena;
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use crate::translations::formats::texts::{Forms, Texts};
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
 use crate::translations::model::{Document, Entry, Selection};
 

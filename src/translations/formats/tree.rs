@@ -4,10 +4,10 @@
 //! repeated path) reported and left out, the first one kept.
 
 use crate::translations::formats::arena::StrArena;
-use rustc_hash::FxHashMap;
 use crate::translations::formats::texts::{Forms, Texts};
 use crate::translations::formats::{RenderError, ahead};
 use crate::translations::model::{Document, Entry, Selection};
+use rustc_hash::FxHashMap;
 
 const NONE: usize = usize::MAX;
 const ROOT: usize = 0;
