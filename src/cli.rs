@@ -1,5 +1,10 @@
 //! The command line: parse, dispatch to one module per subcommand, map errors to exit codes
 //! (0 success, 1 runtime error, 2 usage error — clap's own), one line on stderr.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "the command line answers on the terminal; the daemon logs through tracing"
+)]
 
 mod auth;
 mod config_cmd;

@@ -1,6 +1,16 @@
 //! The console in a real browser (headless Chromium over WebDriver): log in, search, page,
 //! preview, download, upload, refuse a forged form; a screenshot of every page is kept in
 //! `target/console-screenshots/`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::mod_module_files,
+    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
+              only as tests/support/mod.rs"
+)]
 
 #[path = "support/browser.rs"]
 mod browser;

@@ -1,6 +1,16 @@
 //! A newcomer's first command (`depot serve` in an empty folder, nothing configured) shows
 //! translations and the console at once, from the example sheet built into the binary; a
 //! configured source replaces it.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::mod_module_files,
+    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
+              only as tests/support/mod.rs"
+)]
 
 mod support;
 

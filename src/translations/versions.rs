@@ -48,7 +48,7 @@ impl<'de> Deserialize<'de> for KeyCounts {
         struct Visitor;
         impl<'de> serde::de::Visitor<'de> for Visitor {
             type Value = KeyCounts;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("an object of locale to count")
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(

@@ -1,7 +1,10 @@
 //! A fake Google for tests: the OAuth token and consent endpoints and the Sheets API
 //! `spreadsheets.get`/`values.get`, over real HTTP on a loopback port, speaking the real
 //! protocol (bodies, statuses, error JSON), with faults a test can switch on at any time.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test crate uses only some of the shared helpers"
+)]
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};

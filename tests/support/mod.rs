@@ -2,7 +2,10 @@
 //! the port it bound (it is started on port 0), talk to it over loopback HTTP.
 //! reqwest is built without a default TLS provider (depot installs ring's), so the start
 //! functions below install it before any client is made.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test crate uses only some of the shared helpers"
+)]
 
 pub mod android;
 pub mod csv_server;

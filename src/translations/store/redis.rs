@@ -388,7 +388,10 @@ impl TranslationStore for RedisStore {
 
 /// The launcher the integration tests use, for the suite below.
 #[cfg(test)]
-#[allow(dead_code)]
+#[allow(
+    dead_code,
+    reason = "the integration tests use more of the launcher than this suite"
+)]
 #[path = "../../../tests/support/engines.rs"]
 pub(crate) mod engines;
 
