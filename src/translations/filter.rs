@@ -6,11 +6,11 @@
 use std::fmt;
 use std::str::FromStr;
 
+use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use super::locale::same_locale;
 use super::model::{Document, LocaleSelection, Selection};
-use rustc_hash::FxHashMap;
 
 /// Longest filter accepted, in characters.
 pub const MAX_FILTER_CHARS: usize = 256;

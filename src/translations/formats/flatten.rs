@@ -4,10 +4,11 @@
 
 use std::borrow::Cow;
 
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+
 use crate::translations::formats::ahead;
 use crate::translations::formats::arena::StrArena;
 use crate::translations::formats::texts::{Forms, Texts};
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
 use crate::translations::model::{Document, Entry, Selection};
 
