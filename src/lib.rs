@@ -20,6 +20,7 @@ pub mod objects;
 pub mod parallel;
 pub mod percent;
 pub mod producer;
+pub mod redact;
 pub mod secret;
 pub mod server;
 pub mod sheets;

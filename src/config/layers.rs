@@ -532,7 +532,7 @@ fn invalid_message(key: &Key, raw: &Raw, layer: Layer, sources: &Sources, allowe
         Raw::Text(s) => s.clone(),
         Raw::Toml(v) => v.to_string().trim_matches('"').to_owned(),
     };
-    let shown = schema::shown(key, &text);
+    let shown = schema::in_message(key, &text);
     let place = match layer {
         Layer::Toml => sources.toml_path.display().to_string(),
         Layer::EnvFile => sources.env_file.display().to_string(),

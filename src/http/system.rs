@@ -54,13 +54,21 @@ fn records(state: &Arc<AppState>) -> serde_json::Value {
     })
 }
 
-/// Where file content lives: an S3-compatible endpoint (not probed: `reachable` is
-/// null until a write finds out) or the embedded store.
+/// Where file content lives: an S3-compatible endpoint, named by its host, with what its
+/// last operation or probe found (`reachable` null before the first), or the embedded store.
 fn objects(state: &Arc<AppState>) -> serde_json::Value {
-    if state.config.settings().signing.endpoint.is_some() {
-        serde_json::json!({ "kind": "s3", "reachable": null, "lastError": null })
-    } else {
-        serde_json::json!({ "kind": "embedded", "reachable": true, "lastError": null })
+    match &state.config.settings().signing.endpoint {
+        Some(endpoint) => {
+            let reach = crate::files::s3::reach_of(endpoint);
+            serde_json::json!({
+                "kind": "s3",
+                "endpoint": crate::redact::url(endpoint),
+                "reachable": reach.as_ref().map(|r| r.reachable),
+                "lastError": reach.as_ref().and_then(|r| r.last_error.clone()),
+                "checkedAt": reach.map(|r| crate::time::iso_millis(r.checked_at)),
+            })
+        }
+        None => serde_json::json!({ "kind": "embedded", "reachable": true, "lastError": null }),
     }
 }
 

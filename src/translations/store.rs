@@ -68,8 +68,8 @@ pub enum StoreError {
          successful sync replaces them"
     )]
     Corrupt(String),
-    /// The shared store cannot be reached or refused a command; `store` names it with any
-    /// password masked.
+    /// The shared store cannot be reached or refused a command; `store` names it by its
+    /// host (`redact::url`).
     #[error("the translations store {store} is unreachable: {reason}")]
     Unreachable { store: String, reason: String },
 }
