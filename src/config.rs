@@ -28,8 +28,13 @@ pub enum ConfigError {
         "'{key}' cannot be set in the config file; set {env} in the environment or .env.service"
     )]
     EnvOnly { key: String, env: String },
-    #[error("{path} is not valid TOML: {reason}")]
-    Syntax { path: String, reason: String },
+    /// `at` is ` at line L, column C` when the parser said where.
+    #[error("{path} is not valid TOML{at}: {reason}")]
+    Syntax {
+        path: String,
+        at: String,
+        reason: String,
+    },
     #[error("cannot read {path}: {reason}")]
     Unreadable { path: String, reason: String },
     #[error(transparent)]

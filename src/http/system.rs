@@ -112,6 +112,9 @@ fn translations(state: &Arc<AppState>) -> serde_json::Value {
     part["lastError"] = sync.last_error.into();
     part["consecutiveFailures"] = sync.consecutive_failures.into();
     part["nextSyncAt"] = sync.next_sync_at.map(crate::time::iso_millis).into();
+    // The process whose sync this is: this node, another node or `depot produce` (the state
+    // is kept in the store, so a node that does not sync shows the one that does).
+    part["syncedBy"] = Some(sync.by).filter(|by| !by.is_empty()).into();
     // With a shared store: whether this node's producer holds the lease (`held`), waits for
     // it (`standby`) or is off (`off`); null on an embedded store.
     part["lease"] = state.producer.lease_state().into();

@@ -377,6 +377,30 @@ impl TranslationStore for RedisStore {
         Ok(())
     }
 
+    /// In the hash the producers' lease reads the last sync from (`producer/lease.rs`):
+    /// its time and failures for the pace, the whole state for the nodes that show it.
+    fn save_sync_state(&self, state: &super::SyncState) -> Result<(), StoreError> {
+        let mut cmd = redis::cmd("HSET");
+        cmd.arg(self.key("producer:sync"))
+            .arg("failures")
+            .arg(state.consecutive_failures)
+            .arg("state")
+            .arg(super::encode_sync_state(state)?);
+        if let Some(at) = state.last_sync_at {
+            cmd.arg("lastSyncAt").arg(at.timestamp_millis());
+        }
+        self.block_on(self.query::<()>(&cmd, COMMAND_TIMEOUT))
+    }
+
+    fn load_sync_state(&self) -> Result<Option<super::SyncState>, StoreError> {
+        let cmd = redis::cmd("HGET")
+            .arg(self.key("producer:sync"))
+            .arg("state")
+            .to_owned();
+        let bytes: Option<Vec<u8>> = self.block_on(self.query(&cmd, COMMAND_TIMEOUT))?;
+        bytes.map(|b| super::decode_sync_state(&b)).transpose()
+    }
+
     fn health(&self) -> StoreHealth {
         let (reachable, last_error) = self
             .health
