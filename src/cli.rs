@@ -240,24 +240,26 @@ fn usage(error: clap::Error) -> Exit {
         error.exit();
     }
     let text = error.render().to_string();
-    let message = if error.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    {
-        // The help itself would be printed: name what is missing instead.
-        "a command is missing".to_owned()
-    } else {
-        let first = text.split("\n\n").next().unwrap_or_default();
-        let message = first.split_whitespace().collect::<Vec<_>>().join(" ");
-        message
-            .strip_prefix("error: ")
-            .map(str::to_owned)
-            .unwrap_or(message)
-    };
+    let message =
+        if error.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            // The help itself would be printed: name what is missing instead.
+            "a command is missing".to_owned()
+        } else {
+            let first = text.split("\n\n").next().unwrap_or_default();
+            let message = first.split_whitespace().collect::<Vec<_>>().join(" ");
+            message
+                .strip_prefix("error: ")
+                .map(str::to_owned)
+                .unwrap_or(message)
+        };
     let command = text
         .lines()
         .find_map(|line| line.strip_prefix("Usage: "))
         .map(|usage| {
             let words = usage.split(' ');
-            let words: Vec<&str> = words.take_while(|w| !w.starts_with(['[', '<', '-'])).collect();
+            let words: Vec<&str> = words
+                .take_while(|w| !w.starts_with(['[', '<', '-']))
+                .collect();
             words.join(" ")
         })
         .filter(|command| !command.is_empty())

@@ -152,10 +152,8 @@ impl Announcer {
                 Ok(response) => {
                     let status = response.status().as_u16();
                     // A receiver may quote the URL it was called with, token and all.
-                    let text = redact::scrub(
-                        &response.text().await.unwrap_or_default(),
-                        url.expose(),
-                    );
+                    let text =
+                        redact::scrub(&response.text().await.unwrap_or_default(), url.expose());
                     let text: String = text.chars().take(QUOTE_LIMIT).collect();
                     (
                         Some(status),

@@ -590,7 +590,10 @@ async fn a_failed_webhook_never_shows_the_secrets_of_its_url() {
     let urls = [
         format!("http://127.0.0.1:{closed}?token=t0k3n-in-the-query"),
         format!("http://hook-user:pa55word-in-url@127.0.0.1:{closed}/hooks/s3cr3t-path"),
-        format!("http://127.0.0.1:{}/hooks/echo-s3cr3t?token=t0k3n-echoed", echo_addr.port()),
+        format!(
+            "http://127.0.0.1:{}/hooks/echo-s3cr3t?token=t0k3n-echoed",
+            echo_addr.port()
+        ),
     ];
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("sheet.csv");
@@ -608,16 +611,27 @@ async fn a_failed_webhook_never_shows_the_secrets_of_its_url() {
             .then_some(health)
     })
     .await
-    .unwrap_or_else(|| panic!("the deliveries were not tried twice; log:\n{}", daemon.log()));
+    .unwrap_or_else(|| {
+        panic!(
+            "the deliveries were not tried twice; log:\n{}",
+            daemon.log()
+        )
+    });
     let hooks = health["webhooks"].as_array().unwrap();
     assert_eq!(hooks[0]["url"], format!("http://127.0.0.1:{closed}/***"));
     assert_eq!(hooks[1]["url"], format!("http://127.0.0.1:{closed}/***"));
     assert_eq!(hooks[2]["status"], 404, "{}", hooks[2]);
     for hook in hooks {
-        assert!(hook["error"].as_str().is_some_and(|e| !e.is_empty()), "{hook}");
+        assert!(
+            hook["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{hook}"
+        );
     }
     let log = daemon.log();
-    assert!(log.contains("webhook delivery failed; trying again"), "{log}");
+    assert!(
+        log.contains("webhook delivery failed; trying again"),
+        "{log}"
+    );
     for secret in ["t0k3n", "s3cr3t", "pa55word", "hook-user"] {
         assert!(!health.to_string().contains(secret), "{secret} in {health}");
         assert!(!log.contains(secret), "{secret} in the log:\n{log}");

@@ -263,7 +263,10 @@ async fn a_serving_node_shows_the_sync_state_of_the_producer_on_the_store() {
     let node_dir = tempfile::tempdir().unwrap();
     let node = Daemon::start(node_dir.path(), &[], &refs(&env)).await;
     let (_, health) = node.get_json("/health").await;
-    assert_eq!(health["translations"]["lastSyncAt"], serde_json::Value::Null);
+    assert_eq!(
+        health["translations"]["lastSyncAt"],
+        serde_json::Value::Null
+    );
 
     let _producer = Producer(
         support::depot(producer_dir.path())
@@ -280,7 +283,12 @@ async fn a_serving_node_shows_the_sync_state_of_the_producer_on_the_store() {
         (part["lastSuccessAt"].is_string() && part["nextSyncAt"].is_string()).then_some(part)
     })
     .await
-    .unwrap_or_else(|| panic!("the producer's state never reached the node; log:\n{}", node.log()));
+    .unwrap_or_else(|| {
+        panic!(
+            "the producer's state never reached the node; log:\n{}",
+            node.log()
+        )
+    });
     assert!(
         synced["syncedBy"]
             .as_str()
@@ -289,7 +297,10 @@ async fn a_serving_node_shows_the_sync_state_of_the_producer_on_the_store() {
     );
     assert_eq!(synced["lease"], "off", "{synced}");
     assert_eq!(synced["lastError"], serde_json::Value::Null, "{synced}");
-    assert!(synced["nextSyncAt"].as_str() > synced["lastSyncAt"].as_str(), "{synced}");
+    assert!(
+        synced["nextSyncAt"].as_str() > synced["lastSyncAt"].as_str(),
+        "{synced}"
+    );
     assert!(synced["loaded"] == true, "{synced}");
 
     // The sheet goes away: the producer's failures show on the node.
@@ -300,9 +311,17 @@ async fn a_serving_node_shows_the_sync_state_of_the_producer_on_the_store() {
         part["lastError"].is_string().then_some(part)
     })
     .await
-    .unwrap_or_else(|| panic!("the producer's failure never reached the node; log:\n{}", node.log()));
+    .unwrap_or_else(|| {
+        panic!(
+            "the producer's failure never reached the node; log:\n{}",
+            node.log()
+        )
+    });
     assert_eq!(failed["lastSuccessAt"], synced["lastSuccessAt"], "{failed}");
-    assert!(failed["consecutiveFailures"].as_u64() >= Some(1), "{failed}");
+    assert!(
+        failed["consecutiveFailures"].as_u64() >= Some(1),
+        "{failed}"
+    );
     let error = failed["lastError"].as_str().unwrap();
     assert!(error.contains("No such file or directory"), "{error}");
     let overview = node.get("/").await.text().await.unwrap();
@@ -343,7 +362,9 @@ async fn a_redis_password_is_never_in_config_check_health_or_the_log() {
     })
     .await
     .unwrap_or_else(|| panic!("Redis never refused the node; log:\n{}", daemon.log()));
-    let error = store["stores"]["translations"]["lastError"].as_str().unwrap();
+    let error = store["stores"]["translations"]["lastError"]
+        .as_str()
+        .unwrap();
     assert!(
         error.starts_with(&format!(
             "the translations store Redis at redis://127.0.0.1:{port}/*** is unreachable: "
@@ -351,7 +372,10 @@ async fn a_redis_password_is_never_in_config_check_health_or_the_log() {
         "{error}"
     );
     let log = daemon.log();
-    assert!(log.contains(&format!("redis://127.0.0.1:{port}/***")), "{log}");
+    assert!(
+        log.contains(&format!("redis://127.0.0.1:{port}/***")),
+        "{log}"
+    );
     for shown in [store.to_string(), log] {
         assert!(!shown.contains("hunter2"), "{shown}");
         assert!(!shown.contains("app:"), "{shown}");

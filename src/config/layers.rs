@@ -731,7 +731,9 @@ pub(crate) mod tests {
         assert!(check_flags(&flags(&[("files.max_limit", "200")])).is_ok());
         let unknown = check_flags(&flags(&[("files.max_limt", "200")])).unwrap_err();
         assert!(
-            unknown.to_string().contains("'files.max_limt' in the command line"),
+            unknown
+                .to_string()
+                .contains("'files.max_limt' in the command line"),
             "{unknown}"
         );
         let invalid = check_flags(&flags(&[("server.listen", "here")])).unwrap_err();

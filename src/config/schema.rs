@@ -173,7 +173,7 @@ pub const KEYS: &[Key] = &[
     key("translations.redis_url", "DEPOT_TRANSLATIONS_REDIS_URL", "redis://127.0.0.1:6379/0", Kind::RedisUrl)
         .secret()
         .restart()
-        .doc("Redis for storage \"redis\": redis://[user:password@]host:port/db, rediss:// for TLS (the password is masked when shown)"),
+        .doc("Redis for storage \"redis\": redis://[user:password@]host:port/db, rediss:// for TLS (shown by its host alone; config check masks the password)"),
     key("translations.redis_prefix", "DEPOT_TRANSLATIONS_REDIS_PREFIX", "depot:", Kind::NonEmpty)
         .restart()
         .doc("prefix of every Redis key and channel depot uses, so several deployments can share one Redis"),
@@ -188,7 +188,7 @@ pub const KEYS: &[Key] = &[
         .restart()
         .doc("{name} placeholders when a request names none: keep writes texts as they are, convert writes each format's syntax (%1$s, %1$@, %{name}, ICU)"),
     key("producer.enabled", "DEPOT_PRODUCER_ENABLED", "true", Kind::Bool)
-        .doc("run the spreadsheet sync inside `depot serve`"),
+        .doc("run the spreadsheet sync inside `depot serve` (`depot produce` syncs whatever this says)"),
     key("producer.interval_secs", "DEPOT_PRODUCER_INTERVAL_SECS", "300", Kind::Integer { min: 1, max: 86_400 })
         .doc("seconds between the end of one sync and the start of the next"),
     key("producer.source", "DEPOT_PRODUCER_SOURCE", "google", Kind::NonEmpty)
@@ -221,7 +221,7 @@ pub const KEYS: &[Key] = &[
     key("webhooks.urls", "DEPOT_WEBHOOKS_URLS", "", Kind::List)
         .secret()
         .url()
-        .doc("URLs that get a signed POST for every new translations version (hook URLs often hold a token, so they are masked)"),
+        .doc("URLs that get a signed POST for every new translations version (hook URLs often hold a token, so they are shown by their host alone)"),
     key("webhooks.secret", "DEPOT_WEBHOOKS_SECRET", "", Kind::Text)
         .secret()
         .doc("key of the HMAC-SHA256 Depot-Signature header of every webhook delivery; required with webhooks.urls"),
@@ -513,7 +513,10 @@ mod tests {
             "https://sheets.example/pub?output=***&token=***"
         );
         assert_eq!(listed(source, "sheet.csv"), "sheet.csv");
-        assert_eq!(in_message(source, "https://sheets.example/pub?t=abc"), "https://sheets.example/***");
+        assert_eq!(
+            in_message(source, "https://sheets.example/pub?t=abc"),
+            "https://sheets.example/***"
+        );
         let endpoint = by_name("signing.endpoint").unwrap();
         assert_eq!(in_message(endpoint, "localhost:9000"), "localhost:9000");
         let secret = by_name("auth.api_keys").unwrap();

@@ -274,14 +274,11 @@ impl S3Objects {
         for (name, value) in headers {
             request = request.header(name, value);
         }
-        let response = request
-            .send()
-            .await
-            .map_err(|e| S3Error::Unreachable {
-                op,
-                endpoint: crate::redact::url(&self.endpoint),
-                reason: crate::redact::http_error(e, &self.endpoint),
-            })?;
+        let response = request.send().await.map_err(|e| S3Error::Unreachable {
+            op,
+            endpoint: crate::redact::url(&self.endpoint),
+            reason: crate::redact::http_error(e, &self.endpoint),
+        })?;
         let status = response.status();
         if status.is_success() {
             return Ok(());

@@ -82,11 +82,10 @@ impl RedisStore {
             .map_err(|_| open_error("the Redis store needs the async runtime".into()))?;
         // rediss:// uses rustls with the process-wide ring provider.
         crate::sheets::install_tls_provider();
-        let client = redis::Client::open(settings.redis_url.expose())
-            .map_err(|e| {
-                let reason = crate::redact::scrub(&e.to_string(), settings.redis_url.expose());
-                open_error(format!("not a valid Redis URL ({reason})"))
-            })?;
+        let client = redis::Client::open(settings.redis_url.expose()).map_err(|e| {
+            let reason = crate::redact::scrub(&e.to_string(), settings.redis_url.expose());
+            open_error(format!("not a valid Redis URL ({reason})"))
+        })?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(CONNECT_TIMEOUT))
             .set_response_timeout(Some(COMMAND_TIMEOUT))
