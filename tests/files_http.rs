@@ -1301,7 +1301,9 @@ async fn uploads_to_an_unreachable_s3_endpoint_are_refused_whole() {
     let lines = stderr_lines(&output);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(
-        lines[0].contains("the S3 object store at http://127.0.0.1:9000 (signing.endpoint) is unreachable"),
+        lines[0].contains(
+            "the S3 object store at http://127.0.0.1:9000 (signing.endpoint) is unreachable"
+        ),
         "{lines:?}"
     );
 
