@@ -5,6 +5,7 @@ mod auth;
 mod config_cmd;
 mod files;
 mod generate;
+mod output;
 mod produce;
 mod progress;
 mod serve;
@@ -32,7 +33,8 @@ pub struct Cli {
     /// none]. A file named here must exist.
     #[arg(long, global = true, value_name = "PATH")]
     pub env_file: Option<PathBuf>,
-    /// Where the refresh token is read and saved: env (.env.service) or json (google.token_file).
+    /// Where the refresh token is read and saved: env (.env.service) or json
+    /// (google.token_file). Short form: -cf FORMAT.
     #[arg(long, global = true, value_name = "FORMAT", value_parser = ["env", "json"])]
     pub config_format: Option<String>,
     /// Set any configuration key, above every other source (repeatable): --set files.max_limit=200
@@ -203,17 +205,66 @@ pub fn with_causes(error: &dyn std::error::Error) -> String {
     line
 }
 
-pub fn main() -> ExitCode {
-    let cli = Cli::parse_from(short_config_format(std::env::args_os()));
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure(message)) => {
-            // One line, whatever a message or a cause holds.
-            let message = message.replace('\n', " ");
-            eprintln!("depot: error: {message}");
-            ExitCode::FAILURE
-        }
+/// Why a command ended without success: its exit code and one line.
+#[derive(Debug)]
+enum Exit {
+    /// 1: the command could not do its work.
+    Failure(Failure),
+    /// 2: the command line itself is wrong (clap's own usage errors exit 2 too).
+    Usage(String),
+}
+
+impl From<Failure> for Exit {
+    fn from(failure: Failure) -> Exit {
+        Exit::Failure(failure)
     }
+}
+
+pub fn main() -> ExitCode {
+    let parsed = Cli::try_parse_from(short_config_format(std::env::args_os()));
+    let (code, message) = match parsed.map_err(usage).and_then(run) {
+        Ok(()) => return ExitCode::SUCCESS,
+        Err(Exit::Failure(Failure(message))) => (ExitCode::FAILURE, message),
+        Err(Exit::Usage(message)) => (ExitCode::from(2), message),
+    };
+    // One line, whatever a message or a cause holds.
+    let message = message.replace('\n', " ");
+    eprintln!("depot: error: {message}");
+    code
+}
+
+/// A usage error of clap's as one line (its first paragraph, and the command whose `--help`
+/// tells more); `--help` and `--version` are printed as clap prints them, exit 0.
+fn usage(error: clap::Error) -> Exit {
+    if error.exit_code() == 0 {
+        error.exit();
+    }
+    let text = error.render().to_string();
+    let message =
+        if error.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            // The help itself would be printed: name what is missing instead.
+            "a command is missing".to_owned()
+        } else {
+            let first = text.split("\n\n").next().unwrap_or_default();
+            let message = first.split_whitespace().collect::<Vec<_>>().join(" ");
+            message
+                .strip_prefix("error: ")
+                .map(str::to_owned)
+                .unwrap_or(message)
+        };
+    let command = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Usage: "))
+        .map(|usage| {
+            let words = usage.split(' ');
+            let words: Vec<&str> = words
+                .take_while(|w| !w.starts_with(['[', '<', '-']))
+                .collect();
+            words.join(" ")
+        })
+        .filter(|command| !command.is_empty())
+        .unwrap_or_else(|| "depot".to_owned());
+    Exit::Usage(format!("{message}; see {command} --help"))
 }
 
 /// The file named by `--config`/`--env-file`, which must exist, or the default path,
@@ -230,7 +281,10 @@ fn chosen_file(given: Option<&PathBuf>, default: &str, flag: &str) -> Result<Pat
     }
 }
 
-fn run(cli: Cli) -> Result<(), Failure> {
+fn run(cli: Cli) -> Result<(), Exit> {
+    if let Command::Generate(args) = &cli.command {
+        args.check_usage().map_err(usage)?;
+    }
     let toml_path = chosen_file(cli.config.as_ref(), "config/depot.toml", "--config")?;
     let env_file = chosen_file(cli.env_file.as_ref(), ".env.service", "--env-file")?;
     // Subcommand flags come after `--set`, so they win over it.
@@ -238,55 +292,64 @@ fn run(cli: Cli) -> Result<(), Failure> {
         .config_format
         .clone()
         .map(|format| ("google.token_store".to_owned(), format));
-    let sources = |extra: Vec<(String, String)>| {
-        let flags = cli
-            .set
-            .iter()
-            .cloned()
-            .chain(token_store.clone())
-            .chain(extra)
-            .collect();
-        Sources::new(toml_path.clone(), env_file.clone(), flags)
-    };
-    match cli.command {
-        Command::Serve(ref args) => serve::run(sources(args.flags())),
-        Command::Config(ConfigCommand::Check { ref data }) => {
-            config_cmd::check(&sources(data.flags()))
-        }
-        Command::Generate(ref args) => {
-            if let Err(usage) = args.check_usage() {
-                usage.exit();
-            }
-            generate::run(sources(args.flags()), args)
-        }
-        Command::Produce(ref args) => {
+    let flags: Vec<(String, String)> = cli
+        .set
+        .iter()
+        .cloned()
+        .chain(token_store)
+        .chain(command_flags(&cli.command))
+        .collect();
+    // A setting the command line gets wrong on its own is a usage error, found before
+    // anything is read or opened.
+    config::layers::check_flags(&flags).map_err(|e| Exit::Usage(e.to_string()))?;
+    let sources = Sources::new(toml_path, env_file, flags);
+    Ok(run_command(cli.command, sources)?)
+}
+
+/// The configuration flags of a command's own options (`--listen`, `--source`, ...).
+fn command_flags(command: &Command) -> Vec<(String, String)> {
+    match command {
+        Command::Serve(args) => args.flags(),
+        Command::Generate(args) => args.flags(),
+        Command::Produce(args) => {
             let source = args
                 .source
                 .as_ref()
                 .map(|path| ("producer.source".to_owned(), path.display().to_string()));
-            let flags = args.data.flags().into_iter().chain(source).collect();
-            produce::run(sources(flags), args.once)
+            args.data.flags().into_iter().chain(source).collect()
         }
-        Command::Auth(ref args) => auth::run(sources(vec![]), !args.no_browser),
-        Command::Files(FilesCommand::Add(ref args)) => files::add(
-            &sources(args.data.flags()),
+        Command::Config(ConfigCommand::Check { data })
+        | Command::Files(
+            FilesCommand::Add(AddArgs { data, .. })
+            | FilesCommand::Import { data, .. }
+            | FilesCommand::Seed { data, .. },
+        ) => data.flags(),
+        Command::Auth(_) | Command::Completions { .. } => Vec::new(),
+    }
+}
+
+fn run_command(command: Command, sources: Sources) -> Result<(), Failure> {
+    match command {
+        Command::Serve(_) => serve::run(sources),
+        Command::Config(ConfigCommand::Check { .. }) => config_cmd::check(&sources),
+        Command::Generate(ref args) => generate::run(sources, args),
+        Command::Produce(ref args) => produce::run(sources, args.once),
+        Command::Auth(ref args) => auth::run(sources, !args.no_browser),
+        Command::Files(FilesCommand::Add(args)) => files::add(
+            &sources,
             files::AddOptions {
-                paths: args.paths.clone(),
-                bucket: args.bucket.clone(),
                 permission: args.permission.parse().map_err(Failure::from)?,
-                description: args.description.clone(),
+                paths: args.paths,
+                bucket: args.bucket,
+                description: args.description,
             },
         ),
-        Command::Files(FilesCommand::Import {
-            ref file,
-            quiet,
-            ref data,
-        }) => files::import(&sources(data.flags()), file.clone(), quiet),
-        Command::Files(FilesCommand::Seed {
-            count,
-            quiet,
-            ref data,
-        }) => files::seed(&sources(data.flags()), count, quiet),
+        Command::Files(FilesCommand::Import { file, quiet, .. }) => {
+            files::import(&sources, file, quiet)
+        }
+        Command::Files(FilesCommand::Seed { count, quiet, .. }) => {
+            files::seed(&sources, count, quiet)
+        }
         Command::Completions { ref shell } => completions(shell),
     }
 }
@@ -303,12 +366,7 @@ fn completions(shell: &str) -> Result<(), Failure> {
     // Written to a buffer first: clap_complete panics on a write error (a closed pipe).
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "depot", &mut script);
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(&script).and_then(|()| stdout.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(()),
-    }
+    output::bytes(&script)
 }
 
 impl ServeArgs {

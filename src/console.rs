@@ -111,7 +111,7 @@ impl Console {
         let source_label = match &chosen {
             SheetSource::Example => crate::sheets::example::EXAMPLE_NAME.to_owned(),
             SheetSource::LocalFile(path) => format!("local file {}", path.display()),
-            SheetSource::Url(url) => format!("CSV at {}", crate::sheets::url::shown_url(url)),
+            SheetSource::Url(url) => format!("CSV at {}", crate::redact::url(url)),
             SheetSource::Google => {
                 format!("Google spreadsheet {}", settings.service.spreadsheet_id)
             }

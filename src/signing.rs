@@ -98,7 +98,7 @@ impl Signer {
         let endpoint = Endpoint::parse(&target.endpoint)?;
         if target.addressing == Addressing::VirtualHost && endpoint.is_ip {
             return Err(SigningError::Endpoint {
-                endpoint: target.endpoint,
+                endpoint: crate::redact::url(&target.endpoint),
                 reason: "virtual-host addressing needs a host name, not an IP address",
             });
         }
@@ -740,8 +740,9 @@ struct Endpoint {
 
 impl Endpoint {
     fn parse(endpoint: &str) -> Result<Endpoint, SigningError> {
+        // Shown by its host alone: a refused endpoint may hold a password or a token.
         let fail = |reason| SigningError::Endpoint {
-            endpoint: endpoint.to_owned(),
+            endpoint: crate::redact::url(endpoint),
             reason,
         };
         let trimmed = endpoint.trim();

@@ -216,6 +216,36 @@ async fn admin_actions_are_hidden_from_readers_and_refused_to_them() {
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
 }
 
+/// The upload form suggests the bucket that `POST /files` and `depot files add` use when
+/// none is named, so an upload lands in the same place whichever way it comes.
+#[tokio::test]
+async fn the_upload_forms_bucket_is_the_apis_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = keyed_daemon(dir.path()).await;
+    let form = reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(b"x".to_vec()).file_name("x.txt"),
+    );
+    let response = client()
+        .post(daemon.url("/files"))
+        .bearer_auth(ADMIN)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let record: serde_json::Value = response.json().await.unwrap();
+    let api_default = record["bucket"].as_str().unwrap().to_owned();
+    let cookie = login(&daemon, ADMIN).await;
+    let files = page(&daemon, "/console/files", &cookie).await;
+    assert!(
+        files.contains(&format!(
+            r#"<input id="bucket" name="bucket" value="{api_default}">"#
+        )),
+        "{files}"
+    );
+}
+
 #[tokio::test]
 async fn bad_input_gets_a_page_naming_the_problem_never_a_500() {
     let dir = tempfile::tempdir().unwrap();

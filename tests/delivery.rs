@@ -535,7 +535,7 @@ async fn webhooks_are_signed_retried_until_delivered_and_shown_in_health() {
     assert_eq!(delivery["status"], 200);
     assert_eq!(delivery["version"], first.as_str());
     let url = delivery["url"].as_str().unwrap();
-    assert!(url.ends_with("/…") && !url.contains("t0k3n"), "{url}");
+    assert!(url.ends_with("/***") && !url.contains("t0k3n"), "{url}");
     let seen = receiver.deliveries();
     assert_eq!(seen.len(), 3);
     for (signature, body) in &seen {
@@ -565,6 +565,77 @@ async fn webhooks_are_signed_retried_until_delivered_and_shown_in_health() {
     post_sync(&daemon, Some(ADMIN)).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(receiver.deliveries().len(), 4);
+}
+
+/// Hook URLs carry their receiver's token (in the query, in the path): a delivery that
+/// fails names the receiver by its host alone, in `/health` and in every log line, DEBUG
+/// included, whatever the library or the receiver said (SPEC §10).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_webhook_never_shows_the_secrets_of_its_url() {
+    use warp::Filter;
+    // A receiver that refuses every delivery and quotes the URL it was called with.
+    let echo = warp::post()
+        .and(warp::path::full())
+        .and(warp::query::raw())
+        .map(|path: warp::path::FullPath, query: String| {
+            warp::Reply::into_response(warp::reply::with_status(
+                format!("no hook at {}?{query}", path.as_str()),
+                warp::http::StatusCode::NOT_FOUND,
+            ))
+        })
+        .boxed();
+    let (echo_addr, _stop) = support::serve_on_loopback(echo).await;
+    // Nothing listens here; without a path a parser writes the URL with a `/` added.
+    let closed = support::engines::free_port();
+    let urls = [
+        format!("http://127.0.0.1:{closed}?token=t0k3n-in-the-query"),
+        format!("http://hook-user:pa55word-in-url@127.0.0.1:{closed}/hooks/s3cr3t-path"),
+        format!(
+            "http://127.0.0.1:{}/hooks/echo-s3cr3t?token=t0k3n-echoed",
+            echo_addr.port()
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sheet.csv");
+    std::fs::write(&path, sheet("Yes")).unwrap();
+    let mut env = node_env(path.to_str().unwrap());
+    env.push(("DEPOT_WEBHOOKS_URLS".into(), urls.join(",")));
+    env.push(("DEPOT_WEBHOOKS_SECRET".into(), SECRET.into()));
+    env.push(("DEPOT_LOG_LEVEL".into(), "debug".into()));
+    let daemon = start(dir.path(), &env).await;
+    // Two tries of each: the first failure is logged at DEBUG before the retry.
+    let health = eventually(Duration::from_secs(30), || async {
+        let (_, health) = daemon.get_json("/health").await;
+        let hooks = health["webhooks"].as_array()?;
+        (hooks.len() == 3 && hooks.iter().all(|h| h["attempts"].as_u64() >= Some(2)))
+            .then_some(health)
+    })
+    .await
+    .unwrap_or_else(|| {
+        panic!(
+            "the deliveries were not tried twice; log:\n{}",
+            daemon.log()
+        )
+    });
+    let hooks = health["webhooks"].as_array().unwrap();
+    assert_eq!(hooks[0]["url"], format!("http://127.0.0.1:{closed}/***"));
+    assert_eq!(hooks[1]["url"], format!("http://127.0.0.1:{closed}/***"));
+    assert_eq!(hooks[2]["status"], 404, "{}", hooks[2]);
+    for hook in hooks {
+        assert!(
+            hook["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{hook}"
+        );
+    }
+    let log = daemon.log();
+    assert!(
+        log.contains("webhook delivery failed; trying again"),
+        "{log}"
+    );
+    for secret in ["t0k3n", "s3cr3t", "pa55word", "hook-user"] {
+        assert!(!health.to_string().contains(secret), "{secret} in {health}");
+        assert!(!log.contains(secret), "{secret} in the log:\n{log}");
+    }
 }
 
 #[test]

@@ -160,3 +160,38 @@ async fn produce_beside_a_running_daemon_says_the_store_is_in_use_in_one_line() 
     assert!(out.status.success(), "{out:?}");
     assert!(dir.path().join("other/translations.sled").is_dir());
 }
+
+/// On an embedded store the producer's state is kept with the documents: a daemon whose
+/// producer is off, started after `depot produce --once` (cron), shows that sync.
+#[tokio::test]
+async fn a_daemon_without_a_producer_shows_the_last_sync_kept_in_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sheet.csv"), BASIC).unwrap();
+    let off = [("DEPOT_PRODUCER_ENABLED", "false")];
+    let out = support::run_ok(
+        dir.path(),
+        &["produce", "--once", "--source", "sheet.csv"],
+        off,
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("stored version "),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let daemon = Daemon::start(dir.path(), &[], &off).await;
+    let part = eventually(Duration::from_secs(5), || async {
+        let part = health_translations(&daemon).await;
+        part["lastSuccessAt"].is_string().then_some(part)
+    })
+    .await
+    .unwrap_or_else(|| panic!("the kept sync is not shown; log:\n{}", daemon.log()));
+    assert_eq!(part["lastSyncAt"], part["lastSuccessAt"], "{part}");
+    assert_eq!(part["nextSyncAt"], serde_json::Value::Null, "{part}");
+    assert!(
+        part["syncedBy"]
+            .as_str()
+            .is_some_and(|by| by.starts_with("depot produce on ")),
+        "{part}"
+    );
+    assert_eq!(part["loaded"], true);
+}

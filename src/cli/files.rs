@@ -2,7 +2,7 @@
 //! Works next to a running daemon: SQLite (WAL) and the object store's atomic writes allow it.
 
 use super::progress::Progress;
-use super::{Failure, load_config};
+use super::{Failure, load_config, output};
 use crate::config::layers::absolute;
 use crate::config::{Settings, Sources};
 use crate::files::import::ImportError;
@@ -56,7 +56,7 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
             let record = uploads
                 .store(upload.into_record()?, Content::File(path))
                 .await?;
-            println!("{}", serde_json::to_string(&record)?);
+            output::line(serde_json::to_string(&record)?)?;
         }
         Ok(())
     })
@@ -82,7 +82,10 @@ pub fn import(sources: &Sources, file: PathBuf, quiet: bool) -> Result<(), Failu
         }
         e => Failure(format!("{}: {}", path.display(), Failure::from(e).0)),
     })?;
-    println!("imported {count} records from {}", file.display());
+    output::line(format_args!(
+        "imported {count} records from {}",
+        file.display()
+    ))?;
     Ok(())
 }
 
@@ -104,12 +107,12 @@ pub fn seed(sources: &Sources, count: u64, quiet: bool) -> Result<(), Failure> {
     );
     progress.finish();
     let report = report?;
-    println!(
+    output::line(format_args!(
         "seeded {} records in {:.1} s into {}",
         report.inserted,
         report.elapsed.as_secs_f64(),
         settings.database.path.display()
-    );
+    ))?;
     Ok(())
 }
 
@@ -130,9 +133,9 @@ fn seed_postgres(settings: &Settings, count: u64, progress: &Progress) -> Result
         inserted += n;
     }
     progress.finish();
-    println!(
+    output::line(format_args!(
         "seeded {inserted} records in {:.1} s into PostgreSQL (database.url)",
         started.elapsed().as_secs_f64()
-    );
+    ))?;
     Ok(())
 }

@@ -380,7 +380,6 @@ fn write_to_stdout(
     render: impl Fn(&Job) -> Result<formats::Rendered, formats::RenderError>,
     say: &impl Fn(String),
 ) -> Result<(), Failure> {
-    use std::io::Write;
     let mut bodies = Vec::with_capacity(jobs.len());
     for job in jobs {
         let rendered = render(job)?;
@@ -389,11 +388,9 @@ fn write_to_stdout(
         }
         bodies.push(rendered.body);
     }
-    let mut stdout = std::io::stdout().lock();
     for body in &bodies {
-        stdout.write_all(body)?;
+        super::output::bytes(body)?;
     }
-    stdout.flush()?;
     Ok(())
 }
 

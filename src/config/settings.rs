@@ -110,7 +110,7 @@ impl Signing {
                          (env DEPOT_SIGNING_ACCESS_KEY_ID, DEPOT_SIGNING_SECRET_ACCESS_KEY) to the \
                          endpoint's credentials, or leave signing.endpoint empty to sign for \
                          the embedded store",
-                        target.endpoint,
+                        crate::redact::url(&target.endpoint),
                         missing.join(" and "),
                         if missing.len() == 1 { "is" } else { "are" },
                         missing.join(" and "),

@@ -34,7 +34,7 @@ pub enum ApiError {
     /// cannot carry).
     #[error("{0}")]
     Unprocessable(String),
-    /// The upstream the request depended on (the sheet's source) failed.
+    /// The upstream the request depended on (the sheet's source, the S3 endpoint) failed.
     #[error("{0}")]
     BadGateway(String),
     #[error("{0}")]
@@ -212,6 +212,12 @@ impl From<crate::files::writes::WriteError> for ApiError {
             E::NoObjectStore => ApiError::Conflict(e.to_string()),
             E::S3(crate::files::s3::S3Error::Unreachable { .. }) => {
                 ApiError::Unavailable(e.to_string())
+            }
+            // The endpoint's own answer (SignatureDoesNotMatch, AccessDenied, ...): named
+            // with the endpoint's host and the S3 code, never a URL.
+            E::S3(crate::files::s3::S3Error::Refused { .. }) => ApiError::BadGateway(e.to_string()),
+            E::S3(crate::files::s3::S3Error::NoSuchBucket { .. }) => {
+                ApiError::BadRequest(e.to_string())
             }
             E::S3(_) => ApiError::Internal(e.to_string()),
             E::Record(e) => e.into(),

@@ -281,7 +281,10 @@ async fn exchange_code(
         .send()
         .await
         .map_err(|e| {
-            ConsentError::Exchange(format!("cannot reach the token URL: {}", e.without_url()))
+            ConsentError::Exchange(format!(
+                "cannot reach the token URL: {}",
+                crate::redact::http_error(e, &google.token_url)
+            ))
         })?;
     let status = response.status();
     let answer: TokenAnswer = response.json().await.map_err(|_| {

@@ -54,6 +54,7 @@ pub enum GoogleError {
         "the Sheets API refused a freshly issued access token (401): run `depot auth` to grant access again"
     )]
     Unauthenticated,
+    /// `url` is shown as `redact::url` shows it (host and port), as in the errors below.
     #[error("Google answered {status} for {url}; will retry")]
     Unavailable {
         status: u16,
@@ -248,7 +249,7 @@ impl GoogleSheets {
         );
         let body = self.get_authorised(&url, Target::Sheet(&sheet)).await?;
         let rows = parse_values(&body).map_err(|what| GoogleError::InvalidResponse {
-            url: url.clone(),
+            url: crate::redact::url(&url),
             what,
         })?;
         Ok(crate::sheets::normalise(rows))
@@ -262,7 +263,10 @@ impl GoogleSheets {
             Ok(None) => Err(GoogleError::NoSheets {
                 spreadsheet_id: self.service.spreadsheet_id.clone(),
             }),
-            Err(what) => Err(GoogleError::InvalidResponse { url, what }),
+            Err(what) => Err(GoogleError::InvalidResponse {
+                url: crate::redact::url(&url),
+                what,
+            }),
         }
     }
 
@@ -349,7 +353,7 @@ impl GoogleSheets {
         if (200..300).contains(&reply.status) {
             return Ok(TokenAnswer::Issued(parse_token(&reply.body).map_err(
                 |what| GoogleError::InvalidResponse {
-                    url: url.clone(),
+                    url: crate::redact::url(url),
                     what,
                 },
             )));
@@ -424,13 +428,13 @@ impl GoogleSheets {
         if reply.status == 429 || reply.status >= 500 {
             GoogleError::Unavailable {
                 status: reply.status,
-                url: url.to_owned(),
+                url: crate::redact::url(url),
                 retry_after: reply.retry_after,
             }
         } else {
             GoogleError::Rejected {
                 status: reply.status,
-                url: url.to_owned(),
+                url: crate::redact::url(url),
                 message: self.redact(message, token),
             }
         }
@@ -444,7 +448,7 @@ impl GoogleSheets {
         let response = request
             .send()
             .await
-            .map_err(|e| self.transport_error(&e, url))?;
+            .map_err(|e| self.transport_error(e, url))?;
         let status = response.status().as_u16();
         let retry_after = response
             .headers()
@@ -455,7 +459,7 @@ impl GoogleSheets {
         let body = response
             .bytes()
             .await
-            .map_err(|e| self.transport_error(&e, url))?;
+            .map_err(|e| self.transport_error(e, url))?;
         Ok(Reply {
             status,
             retry_after,
@@ -463,7 +467,7 @@ impl GoogleSheets {
         })
     }
 
-    fn transport_error(&self, error: &reqwest::Error, url: &str) -> GoogleError {
+    fn transport_error(&self, error: reqwest::Error, url: &str) -> GoogleError {
         let host = host_of(url);
         if error.is_timeout() {
             GoogleError::Timeout {
@@ -473,7 +477,7 @@ impl GoogleSheets {
         } else {
             GoogleError::Connection {
                 host,
-                reason: self.redact(&error_chain(error), None),
+                reason: self.redact(&crate::redact::http_error(error, url), None),
             }
         }
     }
@@ -527,15 +531,16 @@ fn titles_url(sheets_url: &str, spreadsheet_id: &str) -> String {
     )
 }
 
-/// `host:port` of a URL, for messages (the rest may be long and says nothing more).
+/// `host:port` of a URL, for messages (the rest may be long and says nothing more); a URL
+/// without a host is shown as `redact::url` shows it.
 fn host_of(url: &str) -> String {
     match reqwest::Url::parse(url) {
         Ok(parsed) => match (parsed.host_str(), parsed.port()) {
             (Some(host), Some(port)) => format!("{host}:{port}"),
             (Some(host), None) => host.to_owned(),
-            (None, _) => url.to_owned(),
+            (None, _) => crate::redact::url(url),
         },
-        Err(_) => url.to_owned(),
+        Err(_) => crate::redact::url(url),
     }
 }
 

@@ -566,6 +566,16 @@ impl TranslationService {
     pub fn flush(&self) -> Result<(), StoreError> {
         self.store.flush()
     }
+
+    /// Keeps the producer's state in the store (blocking).
+    pub fn save_sync_state(&self, state: &super::store::SyncState) -> Result<(), StoreError> {
+        self.store.save_sync_state(state)
+    }
+
+    /// The producer's state as the store keeps it (blocking).
+    pub fn load_sync_state(&self) -> Result<Option<super::store::SyncState>, StoreError> {
+        self.store.load_sync_state()
+    }
 }
 
 /// The base locale over HTTP (xlf `source-language`): the first locale whose language is
