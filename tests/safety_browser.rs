@@ -297,10 +297,7 @@ async fn other_site(page: String) -> (SocketAddr, tokio::sync::oneshot::Sender<(
     use warp::Filter;
     let page = warp::path!("page.html").map(move || warp::reply::html(page.clone()));
     let landed = warp::path!("landed").map(|| warp::reply::html("you left depot"));
-    let routes = page
-        .or(landed)
-        .map(|r| warp::Reply::into_response(r))
-        .boxed();
+    let routes = page.or(landed).map(warp::Reply::into_response).boxed();
     let listener = tokio::net::TcpListener::bind("127.0.0.2:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
