@@ -438,20 +438,6 @@ async fn event_streams_are_capped_per_client_and_in_all_and_closing_frees_a_plac
     drop(theirs);
 }
 
-/// A signed URL of the record `key`, as an admin gets it.
-async fn signed_url(daemon: &Daemon, key: &str) -> String {
-    let record: serde_json::Value = client()
-        .get(daemon.url(&format!("/file?{}", support::query(&[("key", key)]))))
-        .bearer_auth(ADMIN)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    record["signedUrl"].as_str().expect("signedUrl").to_owned()
-}
-
 /// Adds `name` with `content` to the catalogue and the object store; its key, and the
 /// object's file in the store.
 fn add_file(dir: &Path, name: &str, content: &[u8]) -> (String, std::path::PathBuf) {
@@ -505,7 +491,7 @@ async fn every_object_answer_is_nosniff_and_sandboxed_and_every_other_answer_nos
     };
 
     for key in [&page, &image] {
-        let url = signed_url(&daemon, key).await;
+        let url = daemon.signed_url(key, ADMIN).await;
         for (method, range, status) in [
             ("GET", None, 200),
             ("HEAD", None, 200),
@@ -538,14 +524,14 @@ async fn every_object_answer_is_nosniff_and_sandboxed_and_every_other_answer_nos
         }
     }
     // An object whose file is gone: S3's 404 NoSuchKey.
-    let url = signed_url(&daemon, &gone).await;
+    let url = daemon.signed_url(&gone, ADMIN).await;
     std::fs::remove_file(&gone_file).unwrap();
     for method in ["GET", "HEAD"] {
         let response = send(method, &url, None).await.unwrap();
         assert_eq!(response.status().as_u16(), 404, "{method}");
         assert_protected(&response, OBJECT_POLICY, &format!("{method} gone"));
     }
-    let url = signed_url(&daemon, &sound).await;
+    let url = daemon.signed_url(&sound, ADMIN).await;
     let response = send("GET", &url, None).await.unwrap();
     assert_eq!(response.headers()["content-type"], "audio/wav");
     assert_protected(&response, MEDIA_POLICY, "audio");

@@ -110,28 +110,26 @@ fn add_files(dir: &Path, files: &[(&str, &[u8])]) -> Vec<String> {
         .collect()
 }
 
-async fn signed_url(daemon: &Daemon, key: &str) -> String {
-    let record: serde_json::Value = reqwest::Client::new()
-        .get(daemon.url(&format!("/file?{}", support::query(&[("key", key)]))))
-        .bearer_auth(ADMIN)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    record["signedUrl"].as_str().expect("signedUrl").to_owned()
+/// Opens the object `key` through its signed URL, as the admin would from the console.
+async fn open(browser: &Browser, daemon: &Daemon, key: &str) {
+    let url = daemon.signed_url(key, ADMIN).await;
+    browser.driver.goto(url).await.unwrap();
 }
 
-/// Runs `script` in the page and returns its value.
-async fn eval(browser: &Browser, script: &str) -> serde_json::Value {
-    browser
-        .driver
-        .execute(script, vec![])
-        .await
-        .unwrap()
-        .json()
-        .clone()
+/// Runs `script` in the page until `done` holds of its value, for at most `limit`: the
+/// value then, or `None`.
+async fn poll(
+    browser: &Browser,
+    script: &str,
+    limit: Duration,
+    done: impl Fn(&serde_json::Value) -> bool,
+) -> Option<serde_json::Value> {
+    eventually(limit, || async {
+        let value = browser.driver.execute(script, vec![]).await.unwrap();
+        let value = value.json().clone();
+        done(&value).then_some(value)
+    })
+    .await
 }
 
 /// Logs in through the console's form with `key`.
@@ -207,34 +205,26 @@ async fn hostile_objects_opened_by_an_admin_run_nothing_and_reach_nothing_of_the
     browser.wait_for_text("Sync now").await;
 
     for (key, name) in [(&keys[0], "hostile-html"), (&keys[1], "hostile-svg")] {
-        browser
-            .driver
-            .goto(signed_url(&daemon, key).await)
-            .await
-            .unwrap();
+        open(&browser, &daemon, key).await;
         // Loaded and shown (an SVG document has no body: its root's text).
-        eventually(Duration::from_secs(10), || async {
-            let shown = eval(
-                &browser,
-                "return document.readyState === 'complete' \
-                 && document.documentElement.textContent.includes('hostile');",
-            )
-            .await;
-            (shown == true).then_some(())
-        })
+        poll(
+            &browser,
+            "return document.readyState === 'complete' \
+             && document.documentElement.textContent.includes('hostile');",
+            Duration::from_secs(10),
+            |shown| *shown == true,
+        )
         .await
         .unwrap_or_else(|| panic!("{name} never loaded"));
         // Given the time the script would need (it needs a few milliseconds), no step of it
         // ever marks the page.
-        let marked = eventually(Duration::from_secs(3), || async {
-            let marks = eval(
-                &browser,
-                "var r = document.documentElement; \
-                 return [r.getAttribute('data-pwned'), r.getAttribute('data-onload')];",
-            )
-            .await;
-            (marks != serde_json::json!([null, null])).then_some(marks)
-        })
+        let marked = poll(
+            &browser,
+            "var r = document.documentElement; \
+             return [r.getAttribute('data-pwned'), r.getAttribute('data-onload')];",
+            Duration::from_secs(3),
+            |marks| *marks != serde_json::json!([null, null]),
+        )
         .await;
         browser.screenshot(&screenshots(), name).await;
         assert_eq!(marked, None, "{name} ran script on depot's origin");
@@ -247,41 +237,25 @@ async fn hostile_objects_opened_by_an_admin_run_nothing_and_reach_nothing_of_the
     }
 
     // What objects are for still shows: an image, audio (its player loads it), text as text.
-    browser
-        .driver
-        .goto(signed_url(&daemon, &keys[2]).await)
-        .await
-        .unwrap();
-    let shown = eventually(Duration::from_secs(5), || async {
-        let width = eval(
-            &browser,
-            "var i = document.images[0]; return i && i.complete ? i.naturalWidth : 0;",
-        )
-        .await;
-        (width == 1).then_some(())
-    })
+    open(&browser, &daemon, &keys[2]).await;
+    let shown = poll(
+        &browser,
+        "var i = document.images[0]; return i && i.complete ? i.naturalWidth : 0;",
+        Duration::from_secs(5),
+        |width| *width == 1,
+    )
     .await;
     assert!(shown.is_some(), "the PNG does not show");
-    browser
-        .driver
-        .goto(signed_url(&daemon, &keys[3]).await)
-        .await
-        .unwrap();
-    let playable = eventually(Duration::from_secs(5), || async {
-        let state = eval(
-            &browser,
-            "var m = document.querySelector('video, audio'); return m ? m.readyState : -1;",
-        )
-        .await;
-        (state.as_i64().unwrap_or(-1) >= 1).then_some(())
-    })
+    open(&browser, &daemon, &keys[3]).await;
+    let playable = poll(
+        &browser,
+        "var m = document.querySelector('video, audio'); return m ? m.readyState : -1;",
+        Duration::from_secs(5),
+        |state| state.as_i64().unwrap_or(-1) >= 1,
+    )
     .await;
     assert!(playable.is_some(), "the WAV does not load in the player");
-    browser
-        .driver
-        .goto(signed_url(&daemon, &keys[4]).await)
-        .await
-        .unwrap();
+    open(&browser, &daemon, &keys[4]).await;
     let text = browser.wait_for_text("plain notes").await;
     assert!(text.contains("<b>not bold</b>"), "{text}");
 
@@ -298,18 +272,7 @@ async fn other_site(page: String) -> (SocketAddr, tokio::sync::oneshot::Sender<(
     let page = warp::path!("page.html").map(move || warp::reply::html(page.clone()));
     let landed = warp::path!("landed").map(|| warp::reply::html("you left depot"));
     let routes = page.or(landed).map(warp::Reply::into_response).boxed();
-    let listener = tokio::net::TcpListener::bind("127.0.0.2:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(
-        warp::serve(routes)
-            .incoming(listener)
-            .graceful(async move {
-                let _ = stopped.await;
-            })
-            .run(),
-    );
-    (addr, stop)
+    support::serve_on("127.0.0.2", routes).await
 }
 
 #[tokio::test]
