@@ -41,18 +41,7 @@ fn catalogue(dir: &Path) {
 }
 
 async fn wait_for_text(browser: &Browser, wanted: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let text = browser.text().await;
-        if text.contains(wanted) {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the page never showed {wanted:?}; it shows:\n{text}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    browser.wait_for_text(wanted).await
 }
 
 async fn fill(browser: &Browser, id: &str, value: &str) {

@@ -218,6 +218,14 @@ pub const KEYS: &[Key] = &[
     key("auth.admin_keys", "DEPOT_ADMIN_KEYS", "", Kind::List)
         .secret()
         .doc("keys that may write (POST /files, DELETE /file, POST /translations/sync); none means writes are off"),
+    key("limits.login_attempts", "DEPOT_LOGIN_ATTEMPTS", "5", Kind::Integer { min: 1, max: 1000 })
+        .doc("wrong keys the console's login takes from one client address in a row; past them it answers 429 with Retry-After"),
+    key("limits.login_refill_secs", "DEPOT_LOGIN_REFILL_SECS", "20", Kind::Integer { min: 1, max: 86_400 })
+        .doc("seconds after which a client address that used up its login attempts gets one more (so at most one wrong key per this many seconds)"),
+    key("limits.events_per_client", "DEPOT_EVENTS_PER_CLIENT", "16", Kind::Integer { min: 1, max: 1_000_000 })
+        .doc("most GET /translations/events streams open from one client address (IPv6: one /64); past it 429"),
+    key("limits.events_total", "DEPOT_EVENTS_TOTAL", "10000", Kind::Integer { min: 1, max: 1_000_000 })
+        .doc("most GET /translations/events streams open on this node in all; past it 429"),
     key("webhooks.urls", "DEPOT_WEBHOOKS_URLS", "", Kind::List)
         .secret()
         .url()

@@ -20,6 +20,7 @@ pub struct Settings {
     pub producer: Producer,
     pub google: Google,
     pub auth: Auth,
+    pub limits: Limits,
     pub webhooks: Webhooks,
     pub log: Log,
     pub service: Service,
@@ -268,6 +269,20 @@ pub struct Auth {
     pub admin_keys: Vec<Secret>,
 }
 
+/// How much one client address, or all together, may ask (SPEC §10 "Safety of the
+/// console", §8 events). A client is its TCP peer address (`http::client`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Wrong console logins one address may try in a row.
+    pub login_attempts: u64,
+    /// Then one more attempt every this many seconds.
+    pub login_refill_secs: u64,
+    /// Open `/translations/events` streams per address.
+    pub events_per_client: u64,
+    /// Open `/translations/events` streams in all.
+    pub events_total: u64,
+}
+
 /// Where each new translations version is announced (SPEC §8).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Webhooks {
@@ -449,6 +464,12 @@ impl Settings {
             auth: Auth {
                 api_keys: list("auth.api_keys"),
                 admin_keys: list("auth.admin_keys"),
+            },
+            limits: Limits {
+                login_attempts: int("limits.login_attempts"),
+                login_refill_secs: int("limits.login_refill_secs"),
+                events_per_client: int("limits.events_per_client"),
+                events_total: int("limits.events_total"),
             },
             webhooks: Webhooks {
                 urls: list("webhooks.urls"),

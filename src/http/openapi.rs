@@ -176,6 +176,7 @@ fn header_doc(name: &str) -> &'static str {
         "Last-Modified" => "when the object was last written",
         "Accept-Ranges" => "bytes",
         "Content-Range" => "bytes FIRST-LAST/LENGTH (206), bytes */LENGTH (416)",
+        "Retry-After" => "seconds until the client may try again",
         _ => "",
     }
 }

@@ -278,11 +278,17 @@ pub const TRANSLATIONS_EVENTS: Route = Route {
         description: "the last version the client saw: the current one is sent at once only when it differs",
         schema: Schema::Text,
     }],
-    responses: &[reply(
-        200,
-        "Server-Sent Events: `event: version`, `id:` the version, `data: {\"version\",\"updatedAt\"}` for every new version; a comment line every translations.events_heartbeat_secs",
-        Content::Text("text/event-stream"),
-    )],
+    responses: &[
+        reply(
+            200,
+            "Server-Sent Events: `event: version`, `id:` the version, `data: {\"version\",\"updatedAt\"}` for every new version; a comment line every translations.events_heartbeat_secs",
+            Content::Text("text/event-stream"),
+        ),
+        error(
+            429,
+            "too many streams open from this client address (limits.events_per_client) or in all (limits.events_total); the message names the cap",
+        ),
+    ],
     ..route(
         "GET",
         "/translations/events",
@@ -557,7 +563,7 @@ const PAGE_RESPONSES: &[Reply] = &[
     ),
     reply(
         403,
-        "a missing or wrong CSRF token, or not an admin session (HTML page)",
+        "a missing or wrong CSRF token, not an admin session, or a form sent from another site (HTML page)",
         Content::Text("text/html"),
     ),
 ];
@@ -650,11 +656,39 @@ pub const CONSOLE_FILE: Route = Route {
     )
 };
 pub const CONSOLE_LOGIN_FORM: Route = page("GET", "/console/login", "Console: the login form");
-pub const CONSOLE_LOGIN: Route = page(
-    "POST",
-    "/console/login",
-    "Console: log in with an API key (form field key); sets the session cookie",
-);
+pub const CONSOLE_LOGIN: Route = Route {
+    responses: &[
+        reply(
+            303,
+            "logged in: the session cookie, and a redirect to `next` when it is a console page, else to the overview",
+            Content::Empty,
+        ),
+        reply(
+            400,
+            "a bad form field (HTML page naming it)",
+            Content::Text("text/html"),
+        ),
+        reply(401, "a wrong key (HTML page)", Content::Text("text/html")),
+        reply(
+            403,
+            "a form sent from another site (Origin, Referer or Sec-Fetch-Site; HTML page)",
+            Content::Text("text/html"),
+        ),
+        Reply {
+            headers: &["Retry-After"],
+            ..reply(
+                429,
+                "too many wrong keys from this client address (limits.login_attempts, limits.login_refill_secs; HTML page)",
+                Content::Text("text/html"),
+            )
+        },
+    ],
+    ..page(
+        "POST",
+        "/console/login",
+        "Console: log in with an API key (form field key); sets the session cookie",
+    )
+};
 pub const CONSOLE_LOGOUT: Route = page("POST", "/console/logout", "Console: log out (CSRF token)");
 // The console's writes take the admin session's cookie, not a bearer key.
 pub const CONSOLE_SYNC: Route = page(

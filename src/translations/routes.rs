@@ -215,17 +215,29 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
         .then(
             |_, state: Arc<AppState>, headers| async move { respond(sync(state, headers).await) },
         );
+    let slots = Arc::new(super::events::Slots::default());
     let events = on(&table::TRANSLATIONS_EVENTS)
         .and(with_state(state.clone()))
         .and(warp::header::optional::<String>("last-event-id"))
-        .map(|_, state: Arc<AppState>, last: Option<String>| {
-            let heartbeat = state.config.settings().translations.events_heartbeat_secs;
-            super::events::stream(
-                &state.translations,
-                last,
-                std::time::Duration::from_secs(heartbeat),
-            )
-        });
+        .and(crate::http::client::client())
+        .map(
+            move |_,
+                  state: Arc<AppState>,
+                  last: Option<String>,
+                  client: crate::http::client::ClientAddr| {
+                let settings = state.config.settings();
+                let limits = &settings.limits;
+                match slots.open(client.key(), limits.events_per_client, limits.events_total) {
+                    Ok(slot) => super::events::stream(
+                        &state.translations,
+                        last,
+                        std::time::Duration::from_secs(settings.translations.events_heartbeat_secs),
+                        slot,
+                    ),
+                    Err(refused) => ApiError::from(refused).into_response(),
+                }
+            },
+        );
     let versions = on(&table::TRANSLATIONS_VERSIONS)
         .and(with_state(state))
         .then(|_, state: Arc<AppState>| async move {

@@ -126,6 +126,22 @@ impl Browser {
             Err(_) => String::new(),
         }
     }
+
+    /// Waits until the page shows `wanted` (at most 10 s); the page's text.
+    pub async fn wait_for_text(&self, wanted: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let text = self.text().await;
+            if text.contains(wanted) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the page never showed {wanted:?}; it shows:\n{text}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
 }
 
 impl Drop for Browser {

@@ -66,7 +66,16 @@ where
 pub async fn serve_on_loopback(
     routes: warp::filters::BoxedFilter<(warp::reply::Response,)>,
 ) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+    serve_on("127.0.0.1", routes).await
+}
+
+/// Like `serve_on_loopback`, on a free port of `ip` (127.0.0.2 is another site to a
+/// browser than depot's 127.0.0.1).
+pub async fn serve_on(
+    ip: &str,
+    routes: warp::filters::BoxedFilter<(warp::reply::Response,)>,
+) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let listener = tokio::net::TcpListener::bind((ip, 0))
         .await
         .expect("a loopback port");
     let addr = listener.local_addr().expect("the bound address");
@@ -168,6 +177,23 @@ impl Daemon {
         let response = self.get(path).await;
         let status = response.status().as_u16();
         (status, response.json().await.expect("JSON body"))
+    }
+
+    /// The `signedUrl` that `GET /file?key=` gives for `key` with `api_key`.
+    pub async fn signed_url(&self, key: &str, api_key: &str) -> String {
+        let record: serde_json::Value = reqwest::Client::new()
+            .get(self.url(&format!("/file?{}", query(&[("key", key)]))))
+            .bearer_auth(api_key)
+            .send()
+            .await
+            .expect("request succeeds")
+            .json()
+            .await
+            .expect("JSON body");
+        record["signedUrl"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no signedUrl for {key}: {record}"))
+            .to_owned()
     }
 
     /// Everything the daemon logged so far.
