@@ -122,22 +122,24 @@ impl Console {
             }
             Some(e) => format!("Sync failed: {e}"),
         });
-        let (bars, findings) = match &live {
+        let link = views::SheetLink::new(
+            &chosen,
+            &settings.service.spreadsheet_id,
+            self.state.producer.sheet_gid(),
+        );
+        let (bars, reported) = match &live {
             // A pass over every text of the sheet: off the async threads.
             Some(live) => {
-                let (live, settings) = (live.clone(), settings.clone());
+                let live = live.clone();
                 tokio::task::spawn_blocking(move || {
                     let doc = &live.stored.document;
                     let base = crate::translations::service::base_locale(doc);
-                    (
-                        views::completeness(doc, base),
-                        views::findings(&doc.warnings, &chosen, &settings.service.spreadsheet_id),
-                    )
+                    (views::completeness(doc, base), views::reported(doc, &link))
                 })
                 .await
                 .map_err(|e| ApiError::Internal(format!("the overview task stopped: {e}")))?
             }
-            None => (Vec::new(), Vec::new()),
+            None => (Vec::new(), views::Reported::default()),
         };
         let page = pages::Overview {
             chrome: self.chrome(viewer, "Overview", "overview"),
@@ -156,7 +158,9 @@ impl Console {
             last_error: status.last_error,
             sync_csrf: admin_csrf(viewer),
             bars,
-            findings,
+            more_findings: reported.finding_count - reported.findings.len(),
+            more_warnings: reported.warning_count - reported.warnings.len(),
+            reported,
         };
         html(StatusCode::OK, &page)
     }

@@ -356,6 +356,12 @@ impl Producer {
         Ok(source)
     }
 
+    /// The Google tab (`gid`) the last sync read, for the console's links to cells.
+    pub fn sheet_gid(&self) -> Option<i64> {
+        let cached = self.source.lock().unwrap_or_else(PoisonError::into_inner);
+        cached.as_ref().and_then(|(_, source)| source.sheet_gid())
+    }
+
     pub fn status(&self) -> ProducerStatus {
         self.status
             .lock()

@@ -2,7 +2,7 @@
 //! against these structs when the crate compiles. Every page extends `base.html`, which
 //! reads `chrome`.
 
-use super::views::{Finding, LocaleProgress, Row};
+use super::views::{LocaleProgress, Reported, Row};
 use askama::Template;
 
 /// What every page's frame shows: the title, the current page, who is logged in.
@@ -36,7 +36,11 @@ pub struct Overview {
     /// The CSRF token of the "sync now" form, shown to admins only.
     pub sync_csrf: Option<String>,
     pub bars: Vec<LocaleProgress>,
-    pub findings: Vec<Finding>,
+    /// The findings of the checks and the sheet's warnings, the first `views::LISTED` of each.
+    pub reported: Reported,
+    /// How many of each are not listed.
+    pub more_findings: usize,
+    pub more_warnings: usize,
 }
 
 /// One option of a select: its value, its label, whether it is chosen.

@@ -1,6 +1,6 @@
 //! What the console pages show, computed from plain data without I/O: completeness per
-//! locale, findings with links to their sheet cells, the translation search with its
-//! highlights, and the paging of both lists.
+//! locale, findings and warnings with links to their sheet cells, the translation search
+//! with its highlights (every form of a plural entry), and the paging of both lists.
 
 use crate::config::settings::SheetSource;
 use crate::translations::model::{Document, Warning};
@@ -71,28 +71,79 @@ pub struct Finding {
     pub link: Option<String>,
 }
 
-/// The findings of the served document: today its conversion warnings (each names a cell).
-/// The one place to add the checks of issue 14 when they exist.
-pub fn findings(warnings: &[Warning], source: &SheetSource, spreadsheet_id: &str) -> Vec<Finding> {
-    warnings
-        .iter()
-        .map(|w| Finding {
-            cell: w.cell.clone(),
-            message: w.message.clone(),
-            link: cell_link(source, spreadsheet_id, &w.cell),
-        })
-        .collect()
+/// The most findings (and warnings) the overview lists; past it the page says how many
+/// more there are (`/health` lists them all). A sheet with tens of thousands of them
+/// would otherwise make a page of megabytes.
+pub const LISTED: usize = 1000;
+
+/// What the overview reports about the served document: the findings of the checks
+/// before publishing (SPEC §9, the list `/health` shows as `translations.findings`) and
+/// the sheet's other warnings (rows skipped while reading it; a duplicate key is both,
+/// and listed once, as a finding).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reported {
+    /// The first `LISTED` findings.
+    pub findings: Vec<Finding>,
+    /// How many findings there are, listed or not: the count `/health` gives.
+    pub finding_count: usize,
+    pub warnings: Vec<Finding>,
+    pub warning_count: usize,
 }
 
-/// The URL that opens a Google sheet at `cell` (A1); none for other sources.
-pub fn cell_link(source: &SheetSource, spreadsheet_id: &str, cell: &str) -> Option<String> {
-    let plain_cell = !cell.is_empty() && cell.bytes().all(|b| b.is_ascii_alphanumeric());
-    (matches!(source, SheetSource::Google) && !spreadsheet_id.is_empty() && plain_cell).then(|| {
-        format!(
-            "https://docs.google.com/spreadsheets/d/{}/edit#gid=0&range={cell}",
-            crate::percent::encode(spreadsheet_id, crate::percent::is_unreserved)
-        )
-    })
+/// The findings and warnings of `doc`, each with its cell and, for a Google sheet, the
+/// link to it.
+pub fn reported(doc: &Document, link: &SheetLink) -> Reported {
+    let shown = |w: &Warning| Finding {
+        cell: w.cell.clone(),
+        message: w.message.clone(),
+        link: link.to(&w.cell),
+    };
+    let findings: std::collections::HashSet<(&str, &str)> = (doc.findings.iter())
+        .map(|f| (f.cell.as_str(), f.message.as_str()))
+        .collect();
+    let warnings: Vec<&Warning> = (doc.warnings.iter())
+        .filter(|w| !findings.contains(&(w.cell.as_str(), w.message.as_str())))
+        .collect();
+    Reported {
+        findings: doc.findings.iter().take(LISTED).map(shown).collect(),
+        finding_count: doc.findings.len(),
+        warning_count: warnings.len(),
+        warnings: warnings.into_iter().take(LISTED).map(shown).collect(),
+    }
+}
+
+/// Where the cells of the served sheet open in a browser: a Google spreadsheet's tab.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SheetLink {
+    /// `https://docs.google.com/spreadsheets/d/<id>/edit`, when the source is Google.
+    edit: Option<String>,
+    /// The tab's sheet id (the URL's `gid`), when known.
+    gid: Option<i64>,
+}
+
+impl SheetLink {
+    /// Links for `source`; `gid` is the tab the producer read (see `sheets::google`).
+    pub fn new(source: &SheetSource, spreadsheet_id: &str, gid: Option<i64>) -> SheetLink {
+        let edit =
+            (matches!(source, SheetSource::Google) && !spreadsheet_id.is_empty()).then(|| {
+                format!(
+                    "https://docs.google.com/spreadsheets/d/{}/edit",
+                    crate::percent::encode(spreadsheet_id, crate::percent::is_unreserved)
+                )
+            });
+        SheetLink { edit, gid }
+    }
+
+    /// The URL that opens the sheet at `cell` (A1), selected; none for other sources. The
+    /// `gid` picks the tab (without it Google opens the first); `range` selects the cell.
+    pub fn to(&self, cell: &str) -> Option<String> {
+        let edit = self.edit.as_ref()?;
+        let plain_cell = !cell.is_empty() && cell.bytes().all(|b| b.is_ascii_alphanumeric());
+        plain_cell.then(|| match self.gid {
+            Some(gid) => format!("{edit}#gid={gid}&range={cell}"),
+            None => format!("{edit}#range={cell}"),
+        })
+    }
 }
 
 /// What the translations page was asked for.
@@ -448,17 +499,34 @@ mod tests {
 
     #[test]
     fn findings_link_to_the_google_cell_only_for_google_sheets() {
-        let w = [Warning {
-            cell: "B9".into(),
+        let w = |cell: &str, message: &str| Warning {
+            cell: cell.into(),
             row: 9,
-            message: "duplicate key".into(),
-        }];
-        let google = findings(&w, &SheetSource::Google, "abc");
+            message: message.into(),
+        };
+        let doc = Document {
+            // a duplicate key is a warning and a finding: listed once, as a finding
+            warnings: vec![w("B9", "duplicate key"), w("A3", "row skipped")],
+            findings: vec![w("B9", "duplicate key"), w("C4", "unbalanced '{'")],
+            ..doc()
+        };
+        let google = reported(&doc, &SheetLink::new(&SheetSource::Google, "abc", Some(77)));
+        assert_eq!(google.finding_count, 2);
+        assert_eq!(google.findings[1].cell, "C4");
         assert_eq!(
-            google[0].link.as_deref(),
-            Some("https://docs.google.com/spreadsheets/d/abc/edit#gid=0&range=B9")
+            google.findings[1].link.as_deref(),
+            Some("https://docs.google.com/spreadsheets/d/abc/edit#gid=77&range=C4")
         );
-        assert_eq!(findings(&w, &SheetSource::Example, "abc")[0].link, None);
+        assert_eq!(google.warning_count, 1);
+        assert_eq!(google.warnings[0].cell, "A3");
+        let unknown_tab = SheetLink::new(&SheetSource::Google, "abc", None);
+        assert_eq!(
+            unknown_tab.to("B9").as_deref(),
+            Some("https://docs.google.com/spreadsheets/d/abc/edit#range=B9")
+        );
+        assert_eq!(unknown_tab.to("B9 x"), None);
+        let example = SheetLink::new(&SheetSource::Example, "abc", Some(0));
+        assert_eq!(reported(&doc, &example).findings[0].link, None);
     }
 
     #[test]
