@@ -3,7 +3,7 @@
 //! with its highlights (every form of a plural entry), and the paging of both lists.
 
 use crate::config::settings::SheetSource;
-use crate::translations::model::{Document, Warning};
+use crate::translations::model::{Document, Entry, Warning};
 
 /// Rows per page of the translations search.
 pub const ROWS_PER_PAGE: usize = 25;
@@ -253,6 +253,9 @@ pub struct Cell {
     pub missing: bool,
     /// Its placeholders differ from the base locale's.
     pub mismatch: bool,
+    /// Every form of a plural entry in this locale (category, text), in CLDR order;
+    /// empty for a plain key (its text is `text`).
+    pub forms: Vec<(&'static str, String)>,
 }
 
 /// One key of the search result.
@@ -318,8 +321,10 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
         let base_text = base.and_then(text);
         let base_marks = std::cell::OnceCell::new();
         let missing = |i: usize| text(i).is_none() && base_text.is_some();
-        let mismatch = |i: usize| match (text(i), base_text) {
-            (Some(t), Some(b)) => placeholders(t) != *base_marks.get_or_init(|| placeholders(b)),
+        let mismatch = |i: usize| match (text(i), base) {
+            (Some(_), Some(b)) if base_text.is_some() => {
+                marks(entry, i) != *base_marks.get_or_init(|| marks(entry, b))
+            }
             _ => false,
         };
         let wanted = match search.problems {
@@ -345,6 +350,10 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
                         text: text(i).map(str::to_owned),
                         missing: missing(i),
                         mismatch: mismatch(i),
+                        forms: (entry.plural.iter())
+                            .flat_map(|p| p.forms_in(i))
+                            .map(|(category, text)| (category.name(), text.to_owned()))
+                            .collect(),
                     })
                     .collect(),
             });
@@ -359,15 +368,36 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
 }
 
 /// Whether a key (a segment, or the dotted path when the needle has a dot) or a text of
-/// any locale holds `needle` (lower-cased), ignoring case.
-fn holds(entry: &crate::translations::model::Entry, needle: &str) -> bool {
+/// any locale (any form of a plural entry) holds `needle` (lower-cased), ignoring case.
+fn holds(entry: &Entry, needle: &str) -> bool {
+    let texts: Box<dyn Iterator<Item = &String>> = match &entry.plural {
+        None => Box::new(entry.texts.iter().flatten()),
+        Some(plural) => Box::new(plural.forms.iter().flat_map(|f| f.texts.iter().flatten())),
+    };
     entry.path.iter().any(|p| contains_folded(p, needle))
         || (needle.contains('.') && contains_folded(&entry.path.join("."), needle))
-        || entry
+        || texts.into_iter().any(|t| contains_folded(t, needle))
+}
+
+/// The placeholders of an entry's text in `locale` (see `placeholders`); of a plural
+/// entry, those of all its forms together, `{count}` aside ("One item" rightly omits the
+/// quantity), each once.
+fn marks(entry: &Entry, locale: usize) -> Vec<&str> {
+    let Some(plural) = &entry.plural else {
+        return entry
             .texts
-            .iter()
-            .flatten()
-            .any(|t| contains_folded(t, needle))
+            .get(locale)
+            .and_then(Option::as_deref)
+            .map(placeholders)
+            .unwrap_or_default();
+    };
+    let mut all: Vec<&str> = (plural.forms_in(locale))
+        .flat_map(|(_, text)| placeholders(text))
+        .filter(|name| *name != crate::translations::placeholders::COUNT)
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    all
 }
 
 /// Whether `text` holds `needle` (already lower-cased), ignoring case.
@@ -469,7 +499,6 @@ pub fn age(seconds: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translations::model::Entry;
 
     fn doc() -> Document {
         let entry = |path: &[&str], texts: &[Option<&str>], tags: &[&str]| Entry {
@@ -550,6 +579,54 @@ mod tests {
         assert_eq!(mismatch.rows[0].key, "CORE.HI");
         assert!(mismatch.rows[0].cells[1].mismatch);
         assert_eq!(run(&[("page", "2")]).rows.len(), 0);
+    }
+
+    #[test]
+    fn a_plural_entry_shows_every_form_and_is_found_by_any() {
+        use crate::translations::model::{Plural, PluralCategory, PluralForm};
+        let form = |category, en: &str, pl: Option<&str>| PluralForm {
+            category,
+            texts: vec![Some(en.into()), pl.map(str::to_owned)],
+        };
+        let mut d = doc();
+        d.entries.push(Entry {
+            path: vec!["CART".into(), "ITEMS".into()],
+            texts: vec![Some("{count} items".into()), Some("{count} rzeczy".into())],
+            plural: Some(Box::new(Plural {
+                forms: vec![
+                    form(
+                        PluralCategory::One,
+                        "One item",
+                        Some("{count} rzecz {where}"),
+                    ),
+                    form(
+                        PluralCategory::Other,
+                        "{count} items",
+                        Some("{count} rzeczy"),
+                    ),
+                ],
+            })),
+            ..Entry::default()
+        });
+        let params = |q: &str| Search::from_params(&[("q".to_owned(), q.to_owned())]).unwrap();
+        // found by the text of its `one` form, which `texts` does not hold
+        let found = search(&d, &params("rzecz {where"), Some(0)).unwrap();
+        assert_eq!(found.rows.len(), 1);
+        let pl = &found.rows[0].cells[1];
+        assert_eq!(
+            pl.forms,
+            [
+                ("one", "{count} rzecz {where}".to_owned()),
+                ("other", "{count} rzeczy".to_owned())
+            ]
+        );
+        // {count} aside, every form counts: pl has {where}, en has nothing
+        assert!(pl.mismatch && !found.rows[0].cells[0].mismatch);
+        assert!(
+            search(&d, &params("yes"), Some(0)).unwrap().rows[0].cells[0]
+                .forms
+                .is_empty()
+        );
     }
 
     #[test]

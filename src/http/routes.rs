@@ -195,7 +195,7 @@ pub const TRANSLATIONS: Route = Route {
         ),
         query(
             "version",
-            "a kept version (GET /translations/versions): served immutable, with every filter and format",
+            "a kept version (GET /translations/versions), by its id or its first 8 or more characters when no other kept version starts with them: served immutable, with every filter and format",
             Schema::Text,
         ),
         query(
@@ -229,7 +229,10 @@ pub const TRANSLATIONS: Route = Route {
             headers: &["ETag"],
             ..reply(304, "If-None-Match matched", Content::Empty)
         },
-        error(400, "unknown parameter, malformed filter or unknown format"),
+        error(
+            400,
+            "unknown parameter, malformed filter, unknown format, or a version prefix too short or shared by several kept versions",
+        ),
         error(
             404,
             "no filter matched anything, or the version is not kept",
@@ -303,6 +306,34 @@ pub const TRANSLATIONS_VERSIONS: Route = Route {
         "GET",
         "/translations/versions",
         "The kept versions with their key counts and what changed against the one before",
+    )
+};
+
+pub const TRANSLATIONS_VERSION: Route = Route {
+    params: &[Param {
+        name: "version",
+        location: "path",
+        required: true,
+        description: "a kept version's id, or its first 8 or more characters when no other kept version starts with them",
+        schema: Schema::Text,
+    }],
+    responses: &[
+        reply(
+            200,
+            "the version's summary and, per locale, the keys whose texts it added, removed and changed against the version before (`locales` is null when that one is no longer kept)",
+            Content::Json("VersionChanges"),
+        ),
+        error(
+            400,
+            "a prefix shorter than 8 characters, or one that starts several kept versions",
+        ),
+        error(404, "no kept version has this id or prefix"),
+        error(503, "the translations store cannot be reached"),
+    ],
+    ..route(
+        "GET",
+        "/translations/versions/{version}",
+        "One kept version with the keys it added, removed and changed in each locale",
     )
 };
 
@@ -681,6 +712,7 @@ pub const ROUTES: &[&Route] = &[
     &TRANSLATIONS_SYNC,
     &TRANSLATIONS_EVENTS,
     &TRANSLATIONS_VERSIONS,
+    &TRANSLATIONS_VERSION,
     &OAUTH_CALLBACK,
     &OBJECT_GET,
     &OBJECT_HEAD,
