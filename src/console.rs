@@ -312,6 +312,51 @@ impl Console {
         html(status, &page)
     }
 
+    async fn versions(
+        &self,
+        viewer: &Viewer,
+        params: &[(String, String)],
+    ) -> Result<Response, ApiError> {
+        only(params, &["version"])?;
+        let asked = field(params, "version")
+            .map(str::trim)
+            .filter(|v| !v.is_empty());
+        let service = self.state.translations.clone();
+        let asked_owned = asked.map(str::to_owned);
+        // Up to two documents read from the store: off the async threads.
+        let (history, changes) = tokio::task::spawn_blocking(move || {
+            let history = service.versions();
+            let changes = asked_owned.map(|a| service.changes(&a));
+            (history, changes)
+        })
+        .await
+        .map_err(|e| ApiError::Internal(format!("the versions task stopped: {e}")))?;
+        let (detail, error, status) = match changes.transpose() {
+            Ok(changes) => (changes, None, StatusCode::OK),
+            Err(e) => {
+                let e = ApiError::from(e);
+                (None, Some(e.public_message()), e.status())
+            }
+        };
+        let detail = detail.map(|c| pages::VersionDetail {
+            locales: views::version_keys(&c),
+            json_url: format!("/translations/versions/{}", c.summary.version),
+            version: c.summary.version,
+            previous: c.summary.previous_version,
+            updated_at: crate::time::iso_millis(c.summary.updated_at),
+            added: c.summary.added,
+            removed: c.summary.removed,
+            changed: c.summary.changed,
+        });
+        let page = pages::Versions {
+            chrome: self.chrome(viewer, "Versions", "versions"),
+            versions: views::version_rows(&history?),
+            detail,
+            error,
+        };
+        html(status, &page)
+    }
+
     async fn files(
         &self,
         viewer: &Viewer,
@@ -716,6 +761,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                         "/" => console.overview(&viewer, &params).await,
                         "/console/translations" => console.translations(&viewer, &params).await,
                         "/console/preview" => console.preview(&viewer, &params).await,
+                        "/console/versions" => console.versions(&viewer, &params).await,
                         "/console/files" => console.files(&viewer, &params).await,
                         "/console/file" => console.file(&viewer, &params).await,
                         _ => console.login_form(&viewer, &params),
@@ -780,6 +826,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
         &table::CONSOLE_OVERVIEW,
         &table::CONSOLE_TRANSLATIONS,
         &table::CONSOLE_PREVIEW,
+        &table::CONSOLE_VERSIONS,
         &table::CONSOLE_FILES,
         &table::CONSOLE_FILE,
         &table::CONSOLE_LOGIN_FORM,

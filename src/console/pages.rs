@@ -2,14 +2,14 @@
 //! against these structs when the crate compiles. Every page extends `base.html`, which
 //! reads `chrome`.
 
-use super::views::{LocaleProgress, Reported, Row};
+use super::views::{LocaleKeys, LocaleProgress, Reported, Row, VersionRow};
 use askama::Template;
 
 /// What every page's frame shows: the title, the current page, who is logged in.
 #[derive(Debug, Clone, Default)]
 pub struct Chrome {
     pub title: &'static str,
-    /// `overview`, `translations`, `preview`, `files` or empty.
+    /// `overview`, `translations`, `preview`, `versions`, `files` or empty.
     pub page: &'static str,
     /// The session's CSRF token (for the logout form), when logged in.
     pub csrf: Option<String>,
@@ -99,6 +99,30 @@ pub struct Preview {
     pub truncated: bool,
     pub shown_kb: usize,
     pub total_kb: usize,
+}
+
+#[derive(Template)]
+#[template(path = "console/versions.html")]
+pub struct Versions {
+    pub chrome: Chrome,
+    pub versions: Vec<VersionRow>,
+    /// The version asked for with `?version=`, and what it changed.
+    pub detail: Option<VersionDetail>,
+    pub error: Option<String>,
+}
+
+/// One version's changed keys.
+pub struct VersionDetail {
+    pub version: String,
+    pub previous: Option<String>,
+    pub updated_at: String,
+    pub added: usize,
+    pub removed: usize,
+    pub changed: usize,
+    /// Per locale with a change; `None` when the version before is no longer kept.
+    pub locales: Option<Vec<LocaleKeys>>,
+    /// The JSON of the same (`/translations/versions/{version}`).
+    pub json_url: String,
 }
 
 /// A file record as the list shows it.

@@ -4,6 +4,7 @@
 
 use crate::config::settings::SheetSource;
 use crate::translations::model::{Document, Entry, Warning};
+use crate::translations::versions::{History, VersionChanges};
 
 /// Rows per page of the translations search.
 pub const ROWS_PER_PAGE: usize = 25;
@@ -483,6 +484,81 @@ pub fn tags(doc: &Document) -> Vec<String> {
         }
     }
     out
+}
+
+/// The most keys of one kind (added, removed, changed) the versions page lists per locale;
+/// `/translations/versions/{version}` has them all.
+pub const KEYS_LISTED: usize = 200;
+
+/// A kept version as the versions page lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionRow {
+    pub version: String,
+    /// The first 12 characters, which name it in links and in `?version=`.
+    pub short: String,
+    pub updated_at: String,
+    pub added: usize,
+    pub removed: usize,
+    pub changed: usize,
+    pub current: bool,
+}
+
+/// The kept versions, newest first.
+pub fn version_rows(history: &History) -> Vec<VersionRow> {
+    (history.versions.iter().enumerate())
+        .map(|(i, v)| VersionRow {
+            version: v.version.clone(),
+            short: v.version.chars().take(12).collect(),
+            updated_at: crate::time::iso_millis(v.updated_at),
+            added: v.added,
+            removed: v.removed,
+            changed: v.changed,
+            current: i == 0,
+        })
+        .collect()
+}
+
+/// One locale's changed keys on the versions page: the first `KEYS_LISTED` of each kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocaleKeys {
+    pub locale: String,
+    pub lists: Vec<KeyList>,
+}
+
+/// The keys of one kind, with how many more there are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyList {
+    /// `added`, `removed` or `changed`.
+    pub kind: &'static str,
+    pub keys: Vec<String>,
+    pub more: usize,
+}
+
+/// What a version changed, per locale, locales without a change left out; `None` when
+/// the version before it is no longer kept.
+pub fn version_keys(changes: &VersionChanges) -> Option<Vec<LocaleKeys>> {
+    let locales = changes.locales.as_ref()?;
+    let list = |kind, keys: &[String]| KeyList {
+        kind,
+        keys: keys.iter().take(KEYS_LISTED).cloned().collect(),
+        more: keys.len().saturating_sub(KEYS_LISTED),
+    };
+    Some(
+        (locales.0.iter())
+            .filter(|(_, c)| !(c.added.is_empty() && c.removed.is_empty() && c.changed.is_empty()))
+            .map(|(locale, c)| LocaleKeys {
+                locale: locale.clone(),
+                lists: [
+                    list("added", &c.added),
+                    list("removed", &c.removed),
+                    list("changed", &c.changed),
+                ]
+                .into_iter()
+                .filter(|l| !l.keys.is_empty())
+                .collect(),
+            })
+            .collect(),
+    )
 }
 
 /// "3 minutes ago" for a duration in seconds.

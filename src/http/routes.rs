@@ -310,13 +310,6 @@ pub const TRANSLATIONS_VERSIONS: Route = Route {
 };
 
 pub const TRANSLATIONS_VERSION: Route = Route {
-    params: &[Param {
-        name: "version",
-        location: "path",
-        required: true,
-        description: "a kept version's id, or its first 8 or more characters when no other kept version starts with them",
-        schema: Schema::Text,
-    }],
     responses: &[
         reply(
             200,
@@ -333,7 +326,7 @@ pub const TRANSLATIONS_VERSION: Route = Route {
     ..route(
         "GET",
         "/translations/versions/{version}",
-        "One kept version with the keys it added, removed and changed in each locale",
+        "One kept version (its id, or its first 8 or more characters when no other kept version starts with them) with the keys it added, removed and changed in each locale",
     )
 };
 
@@ -652,6 +645,18 @@ pub const CONSOLE_PREVIEW: Route = Route {
         "Console: preview a /translations answer and its URL",
     )
 };
+pub const CONSOLE_VERSIONS: Route = Route {
+    params: &[query(
+        "version",
+        "a kept version (its id or first 8 or more characters): the keys it added, removed and changed",
+        Schema::Text,
+    )],
+    ..page(
+        "GET",
+        "/console/versions",
+        "Console: the kept versions and what each changed",
+    )
+};
 pub const CONSOLE_FILES: Route = Route {
     params: &[
         query(
@@ -719,6 +724,7 @@ pub const ROUTES: &[&Route] = &[
     &CONSOLE_OVERVIEW,
     &CONSOLE_TRANSLATIONS,
     &CONSOLE_PREVIEW,
+    &CONSOLE_VERSIONS,
     &CONSOLE_FILES,
     &CONSOLE_FILE,
     &CONSOLE_LOGIN_FORM,
