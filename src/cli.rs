@@ -122,7 +122,7 @@ pub enum FilesCommand {
     Import {
         /// The records file.
         file: PathBuf,
-        /// No progress on stderr.
+        /// Print nothing on success (no progress, no result line); errors only.
         #[arg(short, long)]
         quiet: bool,
         #[command(flatten)]
@@ -133,7 +133,7 @@ pub enum FilesCommand {
     Seed {
         /// How many records.
         count: u64,
-        /// No progress on stderr.
+        /// Print nothing on success (no progress, no result line); errors only.
         #[arg(short, long)]
         quiet: bool,
         #[command(flatten)]
@@ -381,9 +381,16 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
 
 /// Loads the configuration, printing its warnings; the common first step of a command.
 fn load_config(sources: &Sources) -> Result<Loaded, Failure> {
+    load_config_with(sources, false)
+}
+
+/// `load_config`, silent with `--quiet` (which prints nothing on success).
+fn load_config_with(sources: &Sources, quiet: bool) -> Result<Loaded, Failure> {
     let loaded = config::load(sources)?;
-    for warning in &loaded.resolved.warnings {
-        eprintln!("depot: warning: {warning}");
+    if !quiet {
+        for warning in &loaded.resolved.warnings {
+            eprintln!("depot: warning: {warning}");
+        }
     }
     Ok(loaded)
 }
