@@ -1,6 +1,6 @@
 //! The sync loop: read the sheet, convert it, store it when its content changed; then wait
 //! `producer.interval_secs` (counted from the end of the cycle, re-read from the live
-//! configuration) and repeat. Cycles never overlap. A failure keeps the last good document,
+//! configuration), or until a local sheet is saved (`sheets/watch.rs`), and repeat. Cycles never overlap. A failure keeps the last good document,
 //! is logged with its reason and retried with backoff capped by the interval; `/health`
 //! shows the state. On a shared store (Redis) producers on several nodes take turns through
 //! a lease (`producer/lease.rs`): only the holder syncs, at the pace recorded in the store.
@@ -530,8 +530,17 @@ impl Producer {
             ));
         }
         let mut lease_changes = self.lease.get().map(|lease| lease.watch());
+        let mut saves = crate::sheets::watch::LocalWatch::default();
         loop {
             let settings = self.config.settings();
+            // A local sheet is synced as soon as it is saved, the interval aside.
+            saves.follow(
+                match self.chosen_source(&settings) {
+                    SourceSetting::LocalFile(path) if settings.producer.enabled => Some(path),
+                    _ => None,
+                }
+                .as_deref(),
+            );
             let turn = if settings.producer.enabled {
                 self.wait_for_turn(&settings).await
             } else {
@@ -594,6 +603,7 @@ impl Producer {
                     _ = tokio::time::sleep_until(deadline) => break,
                     // The lease changed hands: take the turn, or stop waiting for one.
                     _ = lease_changed(&mut lease_changes) => break,
+                    () = saves.saved() => break,
                     changed = changes.changed() => {
                         if changed.is_err() {
                             return;
