@@ -50,7 +50,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Sync the spreadsheet into the translations store (loop, or once with --once).
     Produce(ProduceArgs),
-    /// Run the browser consent flow and save the refresh token.
+    /// Run the browser consent flow and save the refresh token; or, with --admin-key, make
+    /// an admin key.
     Auth(AuthArgs),
     /// Manage file records.
     #[command(subcommand)]
@@ -112,6 +113,10 @@ pub struct AuthArgs {
     /// Only print the consent URL; do not try to open a browser.
     #[arg(long)]
     pub no_browser: bool,
+    /// Instead of the consent flow: make a new admin key (for "Sync now" and uploads),
+    /// print it once and add it to the env file (.env.service) as DEPOT_ADMIN_KEYS.
+    #[arg(long, conflicts_with = "no_browser")]
+    pub admin_key: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -267,6 +272,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let flags = args.data.flags().into_iter().chain(source).collect();
             produce::run(sources(flags), args.once)
         }
+        Command::Auth(ref args) if args.admin_key => auth::create_admin_key(&sources(vec![])),
         Command::Auth(ref args) => auth::run(sources(vec![]), !args.no_browser),
         Command::Files(FilesCommand::Add(ref args)) => files::add(
             &sources(args.data.flags()),

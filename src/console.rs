@@ -157,6 +157,7 @@ impl Console {
                 .map_or_else(|| "not scheduled".to_owned(), crate::time::iso_millis),
             last_error: status.last_error,
             sync_csrf: admin_csrf(viewer),
+            admin_keys_configured: !settings.auth.admin_keys.is_empty(),
             bars,
             more_findings: reported.finding_count - reported.findings.len(),
             more_warnings: reported.warning_count - reported.warnings.len(),
@@ -541,7 +542,7 @@ impl Console {
     fn admin(&self, viewer: &Viewer) -> Result<(), ApiError> {
         if self.state.config.settings().auth.admin_keys.is_empty() {
             return Err(ApiError::Forbidden(
-                "writes are disabled: configure auth.admin_keys (DEPOT_ADMIN_KEYS) to enable them"
+                "writes are disabled: configure auth.admin_keys (DEPOT_ADMIN_KEYS) to enable them; `depot auth --admin-key` makes a key and saves it there"
                     .into(),
             ));
         }

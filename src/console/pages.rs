@@ -35,6 +35,8 @@ pub struct Overview {
     pub last_error: Option<String>,
     /// The CSRF token of the "sync now" form, shown to admins only.
     pub sync_csrf: Option<String>,
+    /// Whether any admin key exists (else the page says how to make one).
+    pub admin_keys_configured: bool,
     pub bars: Vec<LocaleProgress>,
     /// The findings of the checks and the sheet's warnings, the first `views::LISTED` of each.
     pub reported: Reported,
