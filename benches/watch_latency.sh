@@ -27,8 +27,8 @@ for keys in $SIZES; do
     "$BIN" serve --listen "127.0.0.1:$port" --log-level warn >/dev/null 2>daemon.log) &
   pid=$!
   PIDS+=("$pid")
-  for _ in $(seq 200); do
-    curl -sf "http://127.0.0.1:$port/translations?filters%5B%5D=SECTION0000.KEY00" >/dev/null && break
+  for _ in $(seq 400); do
+    curl -sf "http://127.0.0.1:$port/health" 2>/dev/null | grep -q '"loaded":true' && break
     sleep 0.05
   done
   python3 "$SCRIPTS/watch_latency.py" --label "$keys keys" --url "http://127.0.0.1:$port" \
