@@ -247,9 +247,8 @@ async fn a_saved_local_sheet_is_served_without_waiting_for_the_interval() {
                 )
             });
         }
-        assert_eq!(
+        assert!(
             health_translations(&daemon).await["nextSyncAt"].is_string(),
-            true,
             "the interval stays as the fallback"
         );
     }
