@@ -1,8 +1,8 @@
 //! The sync loop: read the sheet, convert it, store it when its content changed; then wait
 //! `producer.interval_secs` (counted from the end of the cycle, re-read from the live
-//! configuration), or until a local sheet is saved (`sheets/watch.rs`), and repeat. Cycles never overlap. A failure keeps the last good document,
-//! is logged with its reason and retried with backoff capped by the interval; `/health`
-//! shows the state. On a shared store (Redis) producers on several nodes take turns through
+//! configuration), or until a local sheet is saved (`sheets/watch.rs`), and repeat. Cycles
+//! never overlap. A failure keeps the last good document, is logged with its reason and
+//! retried with backoff capped by the interval; `/health` shows the state. On a shared store (Redis) producers on several nodes take turns through
 //! a lease (`producer/lease.rs`): only the holder syncs, at the pace recorded in the store.
 
 pub mod lease;
