@@ -52,7 +52,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Sync the spreadsheet into the translations store (loop, or once with --once).
     Produce(ProduceArgs),
-    /// Run the browser consent flow and save the refresh token.
+    /// Run the browser consent flow and save the refresh token; or, with --admin-key, make
+    /// an admin key.
     Auth(AuthArgs),
     /// Manage file records.
     #[command(subcommand)]
@@ -114,6 +115,10 @@ pub struct AuthArgs {
     /// Only print the consent URL; do not try to open a browser.
     #[arg(long)]
     pub no_browser: bool,
+    /// Instead of the consent flow: make a new admin key (for "Sync now" and uploads),
+    /// print it once and add it to the env file (.env.service) as DEPOT_ADMIN_KEYS.
+    #[arg(long, conflicts_with = "no_browser")]
+    pub admin_key: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -124,7 +129,7 @@ pub enum FilesCommand {
     Import {
         /// The records file.
         file: PathBuf,
-        /// No progress on stderr.
+        /// Print nothing on success (no progress, no result line); errors only.
         #[arg(short, long)]
         quiet: bool,
         #[command(flatten)]
@@ -135,7 +140,7 @@ pub enum FilesCommand {
     Seed {
         /// How many records.
         count: u64,
-        /// No progress on stderr.
+        /// Print nothing on success (no progress, no result line); errors only.
         #[arg(short, long)]
         quiet: bool,
         #[command(flatten)]
@@ -334,6 +339,7 @@ fn run_command(command: Command, sources: Sources) -> Result<(), Failure> {
         Command::Config(ConfigCommand::Check { .. }) => config_cmd::check(&sources),
         Command::Generate(ref args) => generate::run(sources, args),
         Command::Produce(ref args) => produce::run(sources, args.once),
+        Command::Auth(ref args) if args.admin_key => auth::create_admin_key(&sources),
         Command::Auth(ref args) => auth::run(sources, !args.no_browser),
         Command::Files(FilesCommand::Add(args)) => files::add(
             &sources,
@@ -439,9 +445,16 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
 
 /// Loads the configuration, printing its warnings; the common first step of a command.
 fn load_config(sources: &Sources) -> Result<Loaded, Failure> {
+    load_config_with(sources, false)
+}
+
+/// `load_config`, silent with `--quiet` (which prints nothing on success).
+fn load_config_with(sources: &Sources, quiet: bool) -> Result<Loaded, Failure> {
     let loaded = config::load(sources)?;
-    for warning in &loaded.resolved.warnings {
-        eprintln!("depot: warning: {warning}");
+    if !quiet {
+        for warning in &loaded.resolved.warnings {
+            eprintln!("depot: warning: {warning}");
+        }
     }
     Ok(loaded)
 }

@@ -132,22 +132,24 @@ impl Console {
             }
             Some(e) => format!("Sync failed: {e}"),
         });
-        let (bars, findings) = match &live {
+        let link = views::SheetLink::new(
+            &chosen,
+            &settings.service.spreadsheet_id,
+            self.state.producer.sheet_gid(),
+        );
+        let (bars, reported) = match &live {
             // A pass over every text of the sheet: off the async threads.
             Some(live) => {
-                let (live, settings) = (live.clone(), settings.clone());
+                let live = live.clone();
                 tokio::task::spawn_blocking(move || {
                     let doc = &live.stored.document;
                     let base = crate::translations::service::base_locale(doc);
-                    (
-                        views::completeness(doc, base),
-                        views::findings(&doc.warnings, &chosen, &settings.service.spreadsheet_id),
-                    )
+                    (views::completeness(doc, base), views::reported(doc, &link))
                 })
                 .await
                 .map_err(|e| ApiError::Internal(format!("the overview task stopped: {e}")))?
             }
-            None => (Vec::new(), Vec::new()),
+            None => (Vec::new(), views::Reported::default()),
         };
         let page = pages::Overview {
             chrome: self.chrome(viewer, "Overview", "overview"),
@@ -165,8 +167,11 @@ impl Console {
                 .map_or_else(|| "not scheduled".to_owned(), crate::time::iso_millis),
             last_error: status.last_error,
             sync_csrf: admin_csrf(viewer),
+            admin_keys_configured: !settings.auth.admin_keys.is_empty(),
             bars,
-            findings,
+            more_findings: reported.finding_count - reported.findings.len(),
+            more_warnings: reported.warning_count - reported.warnings.len(),
+            reported,
         };
         html(StatusCode::OK, &page)
     }
@@ -314,6 +319,51 @@ impl Console {
             truncated: total > PREVIEW_BYTES,
             shown_kb: PREVIEW_BYTES / 1024,
             total_kb: total.div_ceil(1024),
+        };
+        html(status, &page)
+    }
+
+    async fn versions(
+        &self,
+        viewer: &Viewer,
+        params: &[(String, String)],
+    ) -> Result<Response, ApiError> {
+        only(params, &["version"])?;
+        let asked = field(params, "version")
+            .map(str::trim)
+            .filter(|v| !v.is_empty());
+        let service = self.state.translations.clone();
+        let asked_owned = asked.map(str::to_owned);
+        // Up to two documents read from the store: off the async threads.
+        let (history, changes) = tokio::task::spawn_blocking(move || {
+            let history = service.versions();
+            let changes = asked_owned.map(|a| service.changes(&a));
+            (history, changes)
+        })
+        .await
+        .map_err(|e| ApiError::Internal(format!("the versions task stopped: {e}")))?;
+        let (detail, error, status) = match changes.transpose() {
+            Ok(changes) => (changes, None, StatusCode::OK),
+            Err(e) => {
+                let e = ApiError::from(e);
+                (None, Some(e.public_message()), e.status())
+            }
+        };
+        let detail = detail.map(|c| pages::VersionDetail {
+            locales: views::version_keys(&c),
+            json_url: format!("/translations/versions/{}", c.summary.version),
+            version: c.summary.version,
+            previous: c.summary.previous_version,
+            updated_at: crate::time::iso_millis(c.summary.updated_at),
+            added: c.summary.added,
+            removed: c.summary.removed,
+            changed: c.summary.changed,
+        });
+        let page = pages::Versions {
+            chrome: self.chrome(viewer, "Versions", "versions"),
+            versions: views::version_rows(&history?),
+            detail,
+            error,
         };
         html(status, &page)
     }
@@ -542,7 +592,7 @@ impl Console {
     fn admin(&self, viewer: &Viewer) -> Result<(), ApiError> {
         if self.state.config.settings().auth.admin_keys.is_empty() {
             return Err(ApiError::Forbidden(
-                "writes are disabled: configure auth.admin_keys (DEPOT_ADMIN_KEYS) to enable them"
+                "writes are disabled: configure auth.admin_keys (DEPOT_ADMIN_KEYS) to enable them; `depot auth --admin-key` makes a key and saves it there"
                     .into(),
             ));
         }
@@ -752,6 +802,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                         "/" => console.overview(&viewer, &params).await,
                         "/console/translations" => console.translations(&viewer, &params).await,
                         "/console/preview" => console.preview(&viewer, &params).await,
+                        "/console/versions" => console.versions(&viewer, &params).await,
                         "/console/files" => console.files(&viewer, &params).await,
                         "/console/file" => console.file(&viewer, &params).await,
                         _ => console.login_form(&viewer, &params),
@@ -834,6 +885,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
         &table::CONSOLE_OVERVIEW,
         &table::CONSOLE_TRANSLATIONS,
         &table::CONSOLE_PREVIEW,
+        &table::CONSOLE_VERSIONS,
         &table::CONSOLE_FILES,
         &table::CONSOLE_FILE,
         &table::CONSOLE_LOGIN_FORM,

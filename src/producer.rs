@@ -1,8 +1,8 @@
 //! The sync loop: read the sheet, convert it, store it when its content changed; then wait
 //! `producer.interval_secs` (counted from the end of the cycle, re-read from the live
-//! configuration) and repeat. Cycles never overlap. A failure keeps the last good document,
-//! is logged with its reason and retried with backoff capped by the interval; `/health`
-//! shows the state. On a shared store (Redis) producers on several nodes take turns through
+//! configuration), or until a local sheet is saved (`sheets/watch.rs`), and repeat. Cycles
+//! never overlap. A failure keeps the last good document, is logged with its reason and
+//! retried with backoff capped by the interval; `/health` shows the state. On a shared store (Redis) producers on several nodes take turns through
 //! a lease (`producer/lease.rs`): only the holder syncs, at the pace recorded in the store.
 
 pub mod lease;
@@ -357,6 +357,12 @@ impl Producer {
         Ok(source)
     }
 
+    /// The Google tab (`gid`) the last sync read, for the console's links to cells.
+    pub fn sheet_gid(&self) -> Option<i64> {
+        let cached = self.source.lock().unwrap_or_else(PoisonError::into_inner);
+        cached.as_ref().and_then(|(_, source)| source.sheet_gid())
+    }
+
     /// The state to show (`/health`, the console): the newer of this producer's own and
     /// the one the store holds, so that a node that does not sync shows the state of the
     /// producer that does (SPEC §7, §10).
@@ -589,8 +595,17 @@ impl Producer {
         }
         let mut lease_changes = self.lease.get().map(|lease| lease.watch());
         tokio::spawn(self.clone().follow_stored(shutdown.clone()));
+        let mut saves = crate::sheets::watch::LocalWatch::default();
         loop {
             let settings = self.config.settings();
+            // A local sheet is synced as soon as it is saved, the interval aside.
+            saves.follow(
+                match self.chosen_source(&settings) {
+                    SourceSetting::LocalFile(path) if settings.producer.enabled => Some(path),
+                    _ => None,
+                }
+                .as_deref(),
+            );
             let turn = if settings.producer.enabled {
                 self.wait_for_turn(&settings).await
             } else {
@@ -658,6 +673,7 @@ impl Producer {
                     _ = tokio::time::sleep_until(deadline) => break,
                     // The lease changed hands: take the turn, or stop waiting for one.
                     _ = lease_changed(&mut lease_changes) => break,
+                    () = saves.saved() => break,
                     changed = changes.changed() => {
                         if changed.is_err() {
                             return;

@@ -7,6 +7,7 @@ pub mod google;
 pub mod local;
 pub mod service_account;
 pub mod url;
+pub mod watch;
 
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use std::future::Future;
@@ -44,6 +45,11 @@ pub trait SheetSource: Send + Sync {
     /// Told that the last fetched grid was not stored (it did not convert, or the store
     /// failed): a source that fetches conditionally must read it whole next time.
     fn not_stored(&self) {}
+    /// The sheet id (`gid`) of the Google tab read, for links to its cells; other sources
+    /// have none.
+    fn sheet_gid(&self) -> Option<i64> {
+        None
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -97,11 +103,14 @@ impl SheetSource for google::GoogleSheets {
 
     fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>> {
         Box::pin(async move {
-            self.fetch_grid()
-                .await
-                .map(Fetched::Grid)
-                .map_err(SourceError::from)
+            let grid = self.fetch_grid().await?;
+            self.look_up_gid().await;
+            Ok(Fetched::Grid(grid))
         })
+    }
+
+    fn sheet_gid(&self) -> Option<i64> {
+        google::GoogleSheets::sheet_gid(self)
     }
 }
 

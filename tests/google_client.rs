@@ -305,6 +305,14 @@ async fn sheet_names_with_spaces_and_slashes_are_encoded() {
             fake.config().spreadsheet_id
         )
     );
+    // The tab's gid (the console's links to cells) is looked up once after a read as a
+    // source, not at every read.
+    assert_eq!(sheets.sheet_gid(), None);
+    for _ in 0..2 {
+        depot::sheets::SheetSource::fetch(&sheets).await.unwrap();
+    }
+    assert_eq!(sheets.sheet_gid(), Some(1));
+    assert_eq!(fake.requests(Endpoint::Spreadsheet), 1);
 }
 
 #[tokio::test]
@@ -319,10 +327,11 @@ async fn an_empty_sheet_name_reads_the_first_sheet() {
     assert_eq!(
         fake.last_request(Endpoint::Spreadsheet).unwrap(),
         format!(
-            "/v4/spreadsheets/{}?fields=sheets.properties.title",
+            "/v4/spreadsheets/{}?fields=sheets.properties(sheetId,title)",
             fake.config().spreadsheet_id
         )
     );
+    assert_eq!(sheets.sheet_gid(), Some(0));
     fake.inject(Endpoint::Spreadsheet, Fault::NotFound, Times::Next(1));
     let error = sheets.fetch_grid().await.unwrap_err();
     assert!(

@@ -687,6 +687,7 @@ X,,,
     finding("C4", "unbalanced '{'");
     finding("C6", "does not use the category 'few'");
     finding("C5", "has no 'other' form");
+    finding("D5", "has no 'other' form");
     finding("D7", "has no 'other' form");
     finding("B9", "duplicate key \"APP.DUP\"");
     finding("B13", "both become the name \"x_a_b\"");
@@ -831,4 +832,101 @@ async fn strict_producer_refuses_a_sheet_with_findings_and_health_says_why() {
     let (_, health) = daemon.get_json("/health").await;
     let findings = &health["translations"]["findings"];
     assert_eq!(findings[0]["cell"], "C2", "{findings}");
+}
+
+/// Every string leaf of a JSON value.
+fn strings(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Object(map) => map.values().for_each(|v| strings(v, out)),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+        _ => {}
+    }
+}
+
+/// A plural entry without `other` in a locale is a finding (with its cell) and no format
+/// carries it for that locale (json would hold `{count, plural, one {…}}`, which ICU
+/// parsers refuse); one that lacks a form its locale needs is a finding too. The formatjs
+/// parser reads every json message of every locale.
+#[tokio::test]
+async fn a_plural_without_other_is_reported_and_in_no_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = "\
+>>>,>>>,en,pl
+APP,,,
+,ITEMS[one],One item,{count} rzecz
+,ITEMS[other],{count} items,
+,LOST[one],Lost one,Zgubiony
+,FILES[one],One file,{count} plik
+,FILES[many],,{count} plików
+,FILES[other],{count} files,{count} pliku
+,OK,fine,dobrze
+";
+    std::fs::write(dir.path().join("sheet.csv"), sheet).unwrap();
+    let daemon =
+        support::Daemon::start(dir.path(), &["--set", "producer.source=sheet.csv"], &[]).await;
+    served(&daemon, "").await;
+    let (_, health) = daemon.get_json("/health").await;
+    let findings: Vec<(String, String)> = health["translations"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["cell"].as_str().unwrap().to_owned(),
+                f["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let cells: Vec<&str> = findings.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(cells, ["D3", "C5", "D5", "D6"], "{findings:?}");
+    for (cell, needle) in [
+        (
+            "D3",
+            "has no 'other' form, so every format leaves it out for pl",
+        ),
+        ("C5", "has no 'other' form"),
+        ("D6", "(pl) has no 'few' (2, 3, 4, 22, …) form"),
+    ] {
+        assert!(
+            findings
+                .iter()
+                .any(|(c, m)| c == cell && m.contains(needle)),
+            "{cell} {needle}: {findings:?}"
+        );
+    }
+
+    for format in ["json", "android", "ios", "stringsdict", "yml", "xlf", "po"] {
+        for locale in ["en", "pl"] {
+            let query = format!("?format={format}&filters[]={locale}&placeholders=convert");
+            let response = served(&daemon, &query).await;
+            assert_eq!(response.status(), 200, "{query}");
+            let body = response.text().await.unwrap();
+            // LOST had no `other` anywhere; ITEMS none in Polish
+            for gone in ["Lost one", "Zgubiony", "rzecz"] {
+                assert!(!body.contains(gone), "{query}: {gone} in {body}");
+            }
+            if format != "ios" {
+                let kept = if locale == "en" { "items" } else { "plików" };
+                assert!(body.contains(kept), "{query}: no {kept} in {body}");
+            }
+        }
+    }
+    // formatjs reads every json message (converted, each text is an ICU message)
+    let json: serde_json::Value = served(&daemon, "?placeholders=convert")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut messages = Vec::new();
+    strings(&json, &mut messages);
+    assert!(messages.iter().any(|m| m.starts_with("{count, plural,")));
+    let asts = node("icu", serde_json::to_string(&messages).unwrap().as_bytes());
+    for (message, ast) in messages.iter().zip(asts.as_array().unwrap()) {
+        if let Some(plural) = ast.as_array().unwrap().iter().find(|e| e["type"] == 6) {
+            assert!(plural["options"].get("other").is_some(), "{message}");
+        }
+    }
+    assert!(json["pl"]["APP"].get("ITEMS").is_none(), "{json}");
+    assert!(json["en"]["APP"].get("LOST").is_none(), "{json}");
 }

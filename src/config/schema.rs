@@ -193,7 +193,7 @@ pub const KEYS: &[Key] = &[
         .doc("seconds between the end of one sync and the start of the next"),
     key("producer.source", "DEPOT_PRODUCER_SOURCE", "google", Kind::NonEmpty)
         .url()
-        .doc("\"google\", \"example\" (the sheet built into depot; also what `depot serve` reads while no spreadsheet is configured), the path of a local .csv/.xlsx/.ods sheet, or an http(s):// URL of a CSV (a sheet published to the web)"),
+        .doc("\"google\", \"example\" (the sheet built into depot; also what `depot serve` reads while no spreadsheet is configured), the path of a local .csv/.xlsx/.ods sheet (also read as soon as it is saved), or an http(s):// URL of a CSV (a sheet published to the web)"),
     key("producer.strict", "DEPOT_PRODUCER_STRICT", "false", Kind::Bool)
         .doc("refuse to publish a sheet with findings of the checks (placeholders, plurals, braces, duplicate keys, name collisions); the last good version stays served"),
     key("producer.lease_secs", "DEPOT_PRODUCER_LEASE_SECS", "15", Kind::Integer { min: 2, max: 3600 })

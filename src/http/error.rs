@@ -172,6 +172,17 @@ impl From<crate::translations::store::StoreError> for ApiError {
     }
 }
 
+impl From<crate::translations::versions::VersionError> for ApiError {
+    fn from(e: crate::translations::versions::VersionError) -> ApiError {
+        use crate::translations::versions::VersionError as E;
+        match e {
+            E::TooShort(_) | E::Ambiguous { .. } => ApiError::BadRequest(e.to_string()),
+            E::NotKept(_) => ApiError::NotFound(e.to_string()),
+            E::Store(e) => e.into(),
+        }
+    }
+}
+
 /// A sync asked for over HTTP: the source's failures are the upstream's (502, with the
 /// source's error, which never holds a secret); the store's are ours.
 impl From<crate::producer::CycleError> for ApiError {

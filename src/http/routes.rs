@@ -195,7 +195,7 @@ pub const TRANSLATIONS: Route = Route {
         ),
         query(
             "version",
-            "a kept version (GET /translations/versions): served immutable, with every filter and format",
+            "a kept version (GET /translations/versions), by its id or its first 8 or more characters when no other kept version starts with them: served immutable, with every filter and format",
             Schema::Text,
         ),
         query(
@@ -229,7 +229,10 @@ pub const TRANSLATIONS: Route = Route {
             headers: &["ETag"],
             ..reply(304, "If-None-Match matched", Content::Empty)
         },
-        error(400, "unknown parameter, malformed filter or unknown format"),
+        error(
+            400,
+            "unknown parameter, malformed filter, unknown format, or a version prefix too short or shared by several kept versions",
+        ),
         error(
             404,
             "no filter matched anything, or the version is not kept",
@@ -309,6 +312,27 @@ pub const TRANSLATIONS_VERSIONS: Route = Route {
         "GET",
         "/translations/versions",
         "The kept versions with their key counts and what changed against the one before",
+    )
+};
+
+pub const TRANSLATIONS_VERSION: Route = Route {
+    responses: &[
+        reply(
+            200,
+            "the version's summary and, per locale, the keys whose texts it added, removed and changed against the version before (`locales` is null when that one is no longer kept)",
+            Content::Json("VersionChanges"),
+        ),
+        error(
+            400,
+            "a prefix shorter than 8 characters, or one that starts several kept versions",
+        ),
+        error(404, "no kept version has this id or prefix"),
+        error(503, "the translations store cannot be reached"),
+    ],
+    ..route(
+        "GET",
+        "/translations/versions/{version}",
+        "One kept version (its id, or its first 8 or more characters when no other kept version starts with them) with the keys it added, removed and changed in each locale",
     )
 };
 
@@ -627,6 +651,18 @@ pub const CONSOLE_PREVIEW: Route = Route {
         "Console: preview a /translations answer and its URL",
     )
 };
+pub const CONSOLE_VERSIONS: Route = Route {
+    params: &[query(
+        "version",
+        "a kept version (its id or first 8 or more characters): the keys it added, removed and changed",
+        Schema::Text,
+    )],
+    ..page(
+        "GET",
+        "/console/versions",
+        "Console: the kept versions and what each changed",
+    )
+};
 pub const CONSOLE_FILES: Route = Route {
     params: &[
         query(
@@ -715,12 +751,14 @@ pub const ROUTES: &[&Route] = &[
     &TRANSLATIONS_SYNC,
     &TRANSLATIONS_EVENTS,
     &TRANSLATIONS_VERSIONS,
+    &TRANSLATIONS_VERSION,
     &OAUTH_CALLBACK,
     &OBJECT_GET,
     &OBJECT_HEAD,
     &CONSOLE_OVERVIEW,
     &CONSOLE_TRANSLATIONS,
     &CONSOLE_PREVIEW,
+    &CONSOLE_VERSIONS,
     &CONSOLE_FILES,
     &CONSOLE_FILE,
     &CONSOLE_LOGIN_FORM,

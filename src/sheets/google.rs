@@ -139,6 +139,9 @@ pub struct GoogleSheets {
     account: Option<ServiceAccount>,
     http: reqwest::Client,
     token: Mutex<Option<AccessToken>>,
+    /// The sheet id (`gid`) of the tab read, once known: the console links findings to
+    /// their cells in that tab.
+    gid: std::sync::Mutex<Option<i64>>,
 }
 
 #[derive(Debug)]
@@ -203,6 +206,7 @@ impl GoogleSheets {
             account,
             http,
             token: Mutex::new(None),
+            gid: std::sync::Mutex::new(None),
         })
     }
 
@@ -239,7 +243,11 @@ impl GoogleSheets {
     /// Reads the configured sheet (the first one when no name is set) as displayed text.
     pub async fn fetch_grid(&self) -> Result<Vec<Vec<String>>, GoogleError> {
         let sheet = match self.service.spreadsheet_name.as_str() {
-            "" => self.first_sheet().await?,
+            "" => {
+                let (title, gid) = self.first_sheet().await?;
+                self.set_gid(gid);
+                title
+            }
             name => name.to_owned(),
         };
         let url = values_url(
@@ -255,19 +263,57 @@ impl GoogleSheets {
         Ok(crate::sheets::normalise(rows))
     }
 
-    async fn first_sheet(&self) -> Result<String, GoogleError> {
-        let url = titles_url(&self.google.sheets_url, &self.service.spreadsheet_id);
-        let body = self.get_authorised(&url, Target::Spreadsheet).await?;
-        match parse_first_title(&body) {
-            Ok(Some(title)) => Ok(title),
-            Ok(None) => Err(GoogleError::NoSheets {
+    /// The sheet id (`gid` in the sheet's URL) of the tab last read, when known.
+    pub fn sheet_gid(&self) -> Option<i64> {
+        *self
+            .gid
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A named tab is read without the spreadsheet's metadata, so its gid is looked up
+    /// apart, once (a tab keeps its gid when renamed), after a read: it serves the links
+    /// to cells only, and a failure leaves them without it.
+    pub async fn look_up_gid(&self) {
+        let name = self.service.spreadsheet_name.as_str();
+        if name.is_empty() || self.sheet_gid().is_some() {
+            return;
+        }
+        match self.tabs().await {
+            Ok(tabs) => self.set_gid(
+                tabs.into_iter()
+                    .find(|(t, _)| t == name)
+                    .and_then(|(_, g)| g),
+            ),
+            Err(e) => tracing::debug!(error = %e, "the gid of the sheet's tab is unknown"),
+        }
+    }
+
+    fn set_gid(&self, gid: Option<i64>) {
+        *self
+            .gid
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = gid;
+    }
+
+    /// The first tab's title and sheet id.
+    async fn first_sheet(&self) -> Result<(String, Option<i64>), GoogleError> {
+        match self.tabs().await?.into_iter().next() {
+            Some(first) => Ok(first),
+            None => Err(GoogleError::NoSheets {
                 spreadsheet_id: self.service.spreadsheet_id.clone(),
             }),
-            Err(what) => Err(GoogleError::InvalidResponse {
-                url: crate::redact::url(&url),
-                what,
-            }),
         }
+    }
+
+    /// Every tab's title and sheet id, in tab order.
+    async fn tabs(&self) -> Result<Vec<(String, Option<i64>)>, GoogleError> {
+        let url = tabs_url(&self.google.sheets_url, &self.service.spreadsheet_id);
+        let body = self.get_authorised(&url, Target::Spreadsheet).await?;
+        parse_tabs(&body).map_err(|what| GoogleError::InvalidResponse {
+            url: crate::redact::url(&url),
+            what,
+        })
     }
 
     /// A Sheets API GET with the access token; a 401 means Google dropped the token
@@ -524,9 +570,9 @@ fn values_url(sheets_url: &str, spreadsheet_id: &str, sheet: &str) -> String {
     )
 }
 
-fn titles_url(sheets_url: &str, spreadsheet_id: &str) -> String {
+fn tabs_url(sheets_url: &str, spreadsheet_id: &str) -> String {
     format!(
-        "{sheets_url}/v4/spreadsheets/{}?fields=sheets.properties.title",
+        "{sheets_url}/v4/spreadsheets/{}?fields=sheets.properties(sheetId,title)",
         encode_segment(spreadsheet_id)
     )
 }
@@ -631,23 +677,23 @@ fn parse_values(body: &[u8]) -> Result<Vec<Vec<String>>, String> {
         .collect()
 }
 
-/// The title of the first sheet of a `spreadsheets.get?fields=sheets.properties.title`
-/// answer; `None` when the spreadsheet has no sheets.
-fn parse_first_title(body: &[u8]) -> Result<Option<String>, String> {
+/// The tabs of a `spreadsheets.get?fields=sheets.properties(sheetId,title)` answer, in
+/// tab order: each title, and its sheet id when the answer has one.
+fn parse_tabs(body: &[u8]) -> Result<Vec<(String, Option<i64>)>, String> {
     let json = parse_json(body)?;
     let sheets = match json.get("sheets") {
-        None | Some(Value::Null) => return Ok(None),
+        None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(sheets)) => sheets,
         Some(_) => return Err("`sheets` is not a list".into()),
     };
-    let Some(first) = sheets.first() else {
-        return Ok(None);
-    };
-    first
-        .pointer("/properties/title")
-        .and_then(Value::as_str)
-        .map(|title| Some(title.to_owned()))
-        .ok_or_else(|| "`sheets[0].properties.title` is missing or not text".into())
+    (sheets.iter().enumerate())
+        .map(|(i, sheet)| {
+            let title = (sheet.pointer("/properties/title").and_then(Value::as_str))
+                .ok_or_else(|| format!("`sheets[{i}].properties.title` is missing or not text"))?;
+            let gid = sheet.pointer("/properties/sheetId").and_then(Value::as_i64);
+            Ok((title.to_owned(), gid))
+        })
+        .collect()
 }
 
 #[cfg(test)]

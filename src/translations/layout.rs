@@ -280,20 +280,27 @@ fn android_folder(tag: &LanguageIdentifier) -> String {
     folder
 }
 
-/// Per selected locale, how many keys have a text in the base locale but none in it,
-/// counted over the keys the selection holds in any locale.
-pub fn missing_vs_base(doc: &Document, selection: &Selection, base: usize) -> Vec<(String, usize)> {
+/// Per selected locale, the keys (entry indices, in sheet order) that have a text in the
+/// base locale but none in it, over the keys the selection holds in any locale.
+pub fn missing_vs_base(
+    doc: &Document,
+    selection: &Selection,
+    base: usize,
+) -> Vec<(String, Vec<usize>)> {
     let selected = selection.entries_in_any_locale(doc.entries.len());
     let has_text =
         |entry: &Entry, locale: usize| entry.texts.get(locale).is_some_and(Option::is_some);
-    // One pass over the entries, each counted for every locale at once.
-    let mut missing = vec![0usize; selection.locales.len()];
-    for (entry, _) in doc.entries.iter().zip(&selected).filter(|(_, s)| **s) {
+    // One pass over the entries, each looked at for every locale at once.
+    let mut missing = vec![Vec::new(); selection.locales.len()];
+    for (e, (entry, _)) in (doc.entries.iter().zip(&selected).enumerate()).filter(|(_, (_, s))| **s)
+    {
         if !has_text(entry, base) {
             continue;
         }
-        for (count, ls) in missing.iter_mut().zip(&selection.locales) {
-            *count += usize::from(!has_text(entry, ls.locale));
+        for (keys, ls) in missing.iter_mut().zip(&selection.locales) {
+            if !has_text(entry, ls.locale) {
+                keys.push(e);
+            }
         }
     }
     selection
@@ -531,15 +538,18 @@ mod tests {
     }
 
     #[test]
-    fn missing_counts_keys_with_a_base_text_only() {
+    fn missing_lists_keys_with_a_base_text_only() {
         let d = sample();
-        assert_eq!(
-            missing_vs_base(&d, &Selection::all(&d), 0),
-            [
-                ("en_US".to_owned(), 0),
-                ("pl_PL".to_owned(), 1),
-                ("de".to_owned(), 2)
-            ]
-        );
+        let missing = missing_vs_base(&d, &Selection::all(&d), 0);
+        let counts: Vec<(&str, usize)> = (missing.iter())
+            .map(|(locale, keys)| (locale.as_str(), keys.len()))
+            .collect();
+        assert_eq!(counts, [("en_US", 0), ("pl_PL", 1), ("de", 2)]);
+        let de: Vec<String> = missing[2]
+            .1
+            .iter()
+            .map(|&e| d.entries[e].path.join("."))
+            .collect();
+        assert_eq!(de, ["A.X", "A.Y"]);
     }
 }

@@ -199,6 +199,34 @@ impl Document {
         Ok(())
     }
 
+    /// Leaves out, in each locale, a plural entry that has no `other` form there (a
+    /// finding of the checks): ICU refuses a plural message without `other`, and Android,
+    /// iOS and gettext fall back to it for every count no other form covers, so no format
+    /// could carry the entry whole. An entry left with no text in any locale goes.
+    pub fn drop_plurals_without_other(&mut self) {
+        let locales = self.locales.len();
+        self.entries.retain_mut(|entry| {
+            let Some(plural) = entry.plural.as_deref_mut() else {
+                return true;
+            };
+            for locale in 0..locales {
+                if plural.text(PluralCategory::Other, locale).is_some() {
+                    continue;
+                }
+                for form in &mut plural.forms {
+                    if let Some(text) = form.texts.get_mut(locale) {
+                        *text = None;
+                    }
+                }
+                if let Some(text) = entry.texts.get_mut(locale) {
+                    *text = None;
+                }
+            }
+            plural.forms.retain(|f| f.texts.iter().any(Option::is_some));
+            entry.texts.iter().any(Option::is_some)
+        });
+    }
+
     /// Number of non-empty texts per locale, in locale order.
     pub fn key_counts(&self) -> Vec<(String, usize)> {
         self.locales
