@@ -455,6 +455,7 @@ async fn auth_admin_key_makes_a_key_the_console_takes_for_sync_now() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("DEPOT_ADMIN_KEYS"));
         key
     };
+    let before = revision(&daemon).await;
     let first = make_key();
     assert_eq!(
         std::fs::read_to_string(&env_file).unwrap(),
@@ -468,7 +469,7 @@ async fn auth_admin_key_makes_a_key_the_console_takes_for_sync_now() {
     }
 
     // The daemon reloads the file by itself; the key then logs in.
-    let cookie = logged_in(&daemon, &first).await;
+    let cookie = logged_in(&daemon, &first, &before).await;
     let overview = page(&daemon, "/", &cookie).await;
     assert!(overview.contains("Sync now</button>"), "{overview}");
     std::fs::write(&sheet, ">>>,en\nHELLO,Hello again\n").unwrap();
@@ -486,31 +487,42 @@ async fn auth_admin_key_makes_a_key_the_console_takes_for_sync_now() {
     assert_eq!(body, r#"{"en":{"HELLO":"Hello again"}}"#);
 
     // A second key is added beside the first, which keeps working.
+    let before = revision(&daemon).await;
     let second = make_key();
     assert!(
         std::fs::read_to_string(&env_file)
             .unwrap()
             .contains(&format!("DEPOT_ADMIN_KEYS={first},{second}\n"))
     );
-    logged_in(&daemon, &second).await;
-    logged_in(&daemon, &first).await;
+    logged_in(&daemon, &second, &before).await;
+    logged_in(&daemon, &first, &before).await;
 }
 
-/// Logs in with `key` once the daemon accepts it (a key just saved to the env file is
-/// taken up by the reload); the session cookie.
-async fn logged_in(daemon: &Daemon, key: &str) -> String {
+/// The configuration revision the daemon runs on (`/health`), which a reload changes.
+async fn revision(daemon: &Daemon) -> serde_json::Value {
+    daemon.get_json("/health").await.1["config"]["revision"].clone()
+}
+
+/// Logs in with `key` once the daemon has reloaded past revision `before` (a key just saved
+/// to the env file is taken up by the reload); the session cookie. It waits for the reload
+/// rather than retrying the login: wrong keys are throttled per client address.
+async fn logged_in(daemon: &Daemon, key: &str, before: &serde_json::Value) -> String {
     support::eventually(std::time::Duration::from_secs(10), || async {
-        let response = client()
-            .post(daemon.url("/console/login"))
-            .form(&[("key", key), ("next", "/")])
-            .send()
-            .await
-            .ok()?;
-        (response.status() == StatusCode::SEE_OTHER).then(|| {
-            let cookie = response.headers()["set-cookie"].to_str().unwrap();
-            cookie.split(';').next().unwrap().to_owned()
-        })
+        (revision(daemon).await != *before).then_some(())
     })
     .await
-    .expect("the new key logs in")
+    .expect("the daemon reloads the env file");
+    let response = client()
+        .post(daemon.url("/console/login"))
+        .form(&[("key", key), ("next", "/")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        StatusCode::SEE_OTHER,
+        "the new key logs in"
+    );
+    let cookie = response.headers()["set-cookie"].to_str().unwrap();
+    cookie.split(';').next().unwrap().to_owned()
 }
