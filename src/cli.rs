@@ -103,7 +103,8 @@ pub struct ProduceArgs {
     /// One sync, then exit (for cron).
     #[arg(long)]
     pub once: bool,
-    /// Read this local sheet (.csv, or a .json values.get document) instead of producer.source.
+    /// Read this sheet instead of producer.source: a local .csv, .xlsx, .ods (or .json
+    /// values document), an http(s):// URL of a CSV, or `example` (the sheet built into depot).
     #[arg(long, value_name = "FILE")]
     pub source: Option<PathBuf>,
     #[command(flatten)]

@@ -420,9 +420,10 @@ async fn auth_admin_key_makes_a_key_the_console_takes_for_sync_now() {
     let env = [("DEPOT_PRODUCER_SOURCE", "sheet.csv")];
     let daemon = Daemon::start(dir.path(), &args, &env).await;
     assert!(
-        daemon
-            .log()
-            .contains("`depot auth --admin-key` makes a key"),
+        daemon.log().contains(
+            "are off; `depot auth --admin-key` makes a key and saves it to the env file, which \
+             the daemon reloads by itself"
+        ),
         "{}",
         daemon.log()
     );

@@ -73,7 +73,8 @@ pub struct GenerateArgs {
     /// Overrides SERVICE_REDIRECT_URI.
     #[arg(long = "redirect_uri", alias = "redirect-uri", value_name = "URL")]
     pub redirect_uri: Option<String>,
-    /// Read this local sheet (.csv, .xlsx, .ods, or a .json values document) instead of Google.
+    /// Read this sheet instead of producer.source (Google): a local .csv, .xlsx, .ods (or .json
+    /// values document), an http(s):// URL of a CSV, or `example` (the sheet built into depot).
     #[arg(long, value_name = "FILE")]
     pub source: Option<String>,
     /// Only what these filters select (comma-separated or repeated): en_US.CORE, tag1, ...

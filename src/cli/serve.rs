@@ -24,7 +24,9 @@ pub fn run(sources: Sources) -> Result<(), Failure> {
         }
         if settings.auth.admin_keys.is_empty() {
             tracing::info!(
-                "no auth.admin_keys configured: admin actions (Sync now, uploads) are off;                  `depot auth --admin-key` makes a key and saves it to the env file, which the                  daemon reloads by itself"
+                "no auth.admin_keys configured: admin actions (Sync now, uploads) are off; \
+                 `depot auth --admin-key` makes a key and saves it to the env file, which the \
+                 daemon reloads by itself"
             );
         }
         let local = listener.local_addr().map_err(Failure::from)?;

@@ -215,7 +215,8 @@ impl Drop for Daemon {
     }
 }
 
-fn listening_address(line: &str) -> Option<String> {
+/// The address in the daemon's `depot listening address=…` log line, if `line` is it.
+pub fn listening_address(line: &str) -> Option<String> {
     if !line.contains("depot listening") {
         return None;
     }
