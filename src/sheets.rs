@@ -62,6 +62,12 @@ pub enum SourceError {
     Url(#[from] url::UrlSheetError),
     #[error("reading the sheet stopped: {0}")]
     Task(String),
+    /// Google is the default source; with none of its settings there is no sheet at all,
+    /// and a newcomer needs the way to one rather than Google's first missing variable.
+    #[error(
+        "no spreadsheet is configured: read a sheet file with --source FILE (.csv, .xlsx, .ods; --source example reads the sheet built into depot), or set SERVICE_SPREADSHEET_ID, SERVICE_CLIENT_ID and SERVICE_CLIENT_SECRET in .env.service for Google Sheets"
+    )]
+    NothingConfigured,
 }
 
 /// The source the settings name (the one place that chooses it).
@@ -71,6 +77,13 @@ pub fn source_for(settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceErr
             path: path.clone(),
             sheet_name: settings.service.spreadsheet_name.clone(),
         }),
+        SourceSetting::Google
+            if settings.service.spreadsheet_id.is_empty()
+                && settings.service.client_id.is_empty()
+                && settings.google.credentials_file.is_none() =>
+        {
+            return Err(SourceError::NothingConfigured);
+        }
         SourceSetting::Google => Arc::new(google::GoogleSheets::new(
             &settings.google,
             &settings.service,

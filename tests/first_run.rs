@@ -114,3 +114,22 @@ async fn generate_and_produce_read_the_built_in_example_by_name() {
         serde_json::json!({"de_DE": {"HOME": {"TITLE": "Willkommen zurück"}}})
     );
 }
+
+/// With nothing configured, `generate` and `produce` do not ask for Google's first missing
+/// variable: they say how to read a sheet file (and the built-in one), in one line, exit 1.
+#[test]
+fn generate_and_produce_with_nothing_configured_say_how_to_name_a_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["generate"][..], &["produce", "--once"][..]] {
+        let out = support::run(dir.path(), args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("depot: error: no spreadsheet is configured: ")
+                && stderr.contains("--source FILE")
+                && stderr.contains("--source example"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
