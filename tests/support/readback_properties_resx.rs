@@ -180,10 +180,12 @@ fn load_convert(s: &[char]) -> Result<String, String> {
 
 // ---------------------------------------------------------------- resx
 
-/// A `.resx` read back: each `<data>` and what its readers make of it.
+/// A `.resx` read back: each `<data>` as ResXResourceReader reads it, and its `<value>`
+/// as MSBuild reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Resx {
     pub(super) pairs: Vec<Pair>,
+    pub(super) msbuild: Vec<String>,
 }
 
 /// Reads a `.resx` as resgen / `ResXResourceReader` and MSBuild's reader do, and refuses
@@ -201,6 +203,21 @@ pub(super) struct Resx {
 ///   is dropped, unless some of it is a decimal character reference (legacy
 ///   `XmlTextReader` counts those as text): such a value, read as "" there, is refused.
 pub(super) fn read_resx(body: &str) -> Result<Resx, String> {
+    let resx = read_resx_as_each_reader(body)?;
+    for (pair, msbuild) in resx.pairs.iter().zip(&resx.msbuild) {
+        if *msbuild != pair.text {
+            return Err(format!(
+                "'{}': MSBuild reads {msbuild:?} where ResXResourceReader reads {:?}",
+                pair.name, pair.text
+            ));
+        }
+    }
+    Ok(resx)
+}
+
+/// `read_resx` without requiring that both readers read the same (to hold each against
+/// the real one).
+pub(super) fn read_resx_as_each_reader(body: &str) -> Result<Resx, String> {
     let body = body
         .strip_prefix('\u{FEFF}')
         .ok_or("no UTF-8 byte order mark (Visual Studio writes one)")?;
@@ -211,6 +228,7 @@ pub(super) fn read_resx(body: &str) -> Result<Resx, String> {
     reader.config_mut().check_end_names = true;
     reader.config_mut().check_comments = true;
     let mut pairs = Vec::new();
+    let mut msbuild_texts = Vec::new();
     let mut names = HashSet::new();
     let mut headers: Vec<(String, String)> = Vec::new();
     let mut depth = 0usize;
@@ -248,11 +266,7 @@ pub(super) fn read_resx(body: &str) -> Result<Resx, String> {
                 }
                 let (value, comment) = read_data_body(&mut reader, "data")?;
                 let (text, msbuild) = value.ok_or_else(|| format!("'{name}' has no <value>"))?;
-                if msbuild != text {
-                    return Err(format!(
-                        "'{name}': MSBuild reads {msbuild:?} where ResXResourceReader reads {text:?}"
-                    ));
-                }
+                msbuild_texts.push(msbuild);
                 pairs.push(Pair {
                     name,
                     text,
@@ -280,7 +294,10 @@ pub(super) fn read_resx(body: &str) -> Result<Resx, String> {
     {
         return Err(format!("not the ResX 2.0 headers: {headers:?}"));
     }
-    Ok(Resx { pairs })
+    Ok(Resx {
+        pairs,
+        msbuild: msbuild_texts,
+    })
 }
 
 fn attr(e: &BytesStart<'_>, name: &str) -> Result<Option<String>, String> {
@@ -391,6 +408,40 @@ fn element_text(reader: &mut Reader<&[u8]>) -> Result<Readings, String> {
             other => return Err(format!("unexpected {other:?} inside a text")),
         }
     }
+}
+
+// ---------------------------------------------------------------- names
+
+/// A key path segment as resx names it (SPEC §11: C# identifiers), written apart from
+/// the writer: every character outside `[A-Za-z0-9]` (lower-cased first, as android names
+/// do) is `_`, and each run between them is capitalised, lower case after its first letter
+/// when it was written all in capitals (`CORE` → `Core`, `myKey` → `MyKey`).
+pub(super) fn csharp_name(segment: &str) -> String {
+    let mut mapped = String::new();
+    for c in segment.chars() {
+        if c.is_ascii_alphanumeric() {
+            mapped.push(c);
+        } else {
+            for l in c.to_lowercase() {
+                mapped.push(if l.is_ascii_alphanumeric() { l } else { '_' });
+            }
+        }
+    }
+    let words: Vec<String> = mapped
+        .split('_')
+        .map(|word| {
+            let all_caps = !word.chars().any(|c| c.is_ascii_lowercase());
+            word.chars()
+                .enumerate()
+                .map(|(i, c)| match (i, all_caps) {
+                    (0, _) => c.to_ascii_uppercase(),
+                    (_, true) => c.to_ascii_lowercase(),
+                    (_, false) => c,
+                })
+                .collect()
+        })
+        .collect();
+    words.join("_")
 }
 
 #[cfg(test)]

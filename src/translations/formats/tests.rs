@@ -5,7 +5,7 @@ use proptest::prelude::*;
 
 use super::ordered_json::Json;
 use super::readback::{read_android, read_po, read_strings, read_xlf, read_yml};
-use super::readback_properties_resx::{read_properties, read_resx};
+use super::readback_properties_resx::{csharp_name, read_properties, read_resx};
 use super::*;
 use crate::translations::formats::escape::xml_forbidden;
 use crate::translations::model::{Entry, LocaleSelection, Plural, PluralCategory, PluralForm};
@@ -136,39 +136,6 @@ fn expected_flat(
         }
     }
     out
-}
-
-/// A key path segment as resx names it, written apart from `resx::push_name_segment`:
-/// every character outside `[A-Za-z0-9]` (lower-cased first, as android names do) is `_`,
-/// and each run between them is capitalised, lower case after its first letter when it
-/// was written all in capitals.
-fn csharp_name(segment: &str) -> String {
-    let mut mapped = String::new();
-    for c in segment.chars() {
-        if c.is_ascii_alphanumeric() {
-            mapped.push(c);
-        } else {
-            for l in c.to_lowercase() {
-                mapped.push(if l.is_ascii_alphanumeric() { l } else { '_' });
-            }
-        }
-    }
-    // runs of letters and digits, by the original case of their letters
-    let words: Vec<String> = mapped
-        .split('_')
-        .map(|word| {
-            let all_caps = !word.chars().any(|c| c.is_ascii_lowercase());
-            word.chars()
-                .enumerate()
-                .map(|(i, c)| match (i, all_caps) {
-                    (0, _) => c.to_ascii_uppercase(),
-                    (_, true) => c.to_ascii_lowercase(),
-                    (_, false) => c,
-                })
-                .collect()
-        })
-        .collect();
-    words.join("_")
 }
 
 /// What a tree format must hold, in its order: sections in order of first appearance
