@@ -368,17 +368,15 @@ pub fn name_clashes(
         })
         .collect();
     // properties and resx name their own way, and a plural entry's forms too
-    for (style, formats) in [
-        (flatten::NameStyle::Dotted, "properties"),
-        (flatten::NameStyle::CSharp, "resx"),
-    ] {
-        let found = flatten::suffixed_name_clashes(doc, &name_hash, &android, style);
-        clashes.extend(
-            found
-                .into_iter()
-                .map(|(kept, lost, name)| (formats, kept, lost, name)),
-        );
-    }
+    let styles = [flatten::NameStyle::Dotted, flatten::NameStyle::CSharp];
+    let found = flatten::suffixed_name_clashes(doc, &name_hash, &android, &styles);
+    clashes.extend(found.into_iter().map(|(style, kept, lost, name)| {
+        let formats = match style {
+            flatten::NameStyle::Dotted => "properties",
+            _ => "resx",
+        };
+        (formats, kept, lost, name)
+    }));
     clashes.sort_by_key(|&(_, _, lost, _)| lost);
     clashes
 }

@@ -729,19 +729,19 @@ fn android_form_hash(path: &[String], category: PluralCategory, scratch: &mut St
     std::hash::Hasher::finish(&hasher)
 }
 
-/// The clashes of a suffixed style (properties, resx), for the checks: among `android`
-/// (what `name_clashes` found), the pairs of plain keys whose names meet in `style` too
-/// (names equal there are equal in android); and the clashes of plural forms, which
-/// android names do not show (`ITEMS[one]` and a key `ITEMS_ONE` both become
-/// `Items_One`): a form is hashed as android would name a key `ITEMS.one` (forms equal
-/// in `style` are equal there too), so only forms and keys whose hashes meet are named.
-/// (first entry, later entry, name), in the later entry's order.
+/// The clashes of each suffixed style in `styles` (properties, resx), for the checks:
+/// among `android` (what `name_clashes` found), the pairs of plain keys whose names meet in
+/// the style too (names equal there are equal in android); and the clashes of plural
+/// forms, which android names do not show (`ITEMS[one]` and a key `ITEMS_ONE` both become
+/// `Items_One`): a form is hashed as android would name a key `ITEMS.one` (forms equal in
+/// either style are equal there too), so only forms and keys whose hashes meet are named.
+/// (style, first entry, later entry, name), per style in the later entry's order.
 pub(super) fn suffixed_name_clashes(
     doc: &Document,
     hash_of: impl Fn(usize) -> u64,
     android: &[(usize, usize, String)],
-    style: NameStyle,
-) -> Vec<(usize, usize, String)> {
+    styles: &[NameStyle],
+) -> Vec<(NameStyle, usize, usize, String)> {
     let is_plural = |e: usize| {
         doc.entries
             .get(e)
@@ -780,25 +780,27 @@ pub(super) fn suffixed_name_clashes(
     }
     suspects.sort_unstable();
     suspects.dedup();
-    let mut first_by_name: FxHashMap<NameKey<'static>, usize> = FxHashMap::default();
-    let mut reported = FxHashSet::default();
     let mut clashes = Vec::new();
-    for (e, form) in suspects {
-        let mut name = String::new();
-        push_path_name(&mut name, &doc.entries[e].path, style);
-        if let Some(category) = form {
-            let base = std::mem::take(&mut name);
-            push_form_name(&mut name, &base, category, style);
-        }
-        match first_by_name.entry(NameKey::new(Cow::Owned(name.clone()), style)) {
-            Slot::Occupied(first) => {
-                let kept = *first.get();
-                if kept != e && reported.insert((kept, e)) {
-                    clashes.push((kept, e, name));
-                }
+    for &style in styles {
+        let mut first_by_name: FxHashMap<NameKey<'static>, usize> = FxHashMap::default();
+        let mut reported = FxHashSet::default();
+        for &(e, form) in &suspects {
+            let mut name = String::new();
+            push_path_name(&mut name, &doc.entries[e].path, style);
+            if let Some(category) = form {
+                let base = std::mem::take(&mut name);
+                push_form_name(&mut name, &base, category, style);
             }
-            Slot::Vacant(slot) => {
-                slot.insert(e);
+            match first_by_name.entry(NameKey::new(Cow::Owned(name.clone()), style)) {
+                Slot::Occupied(first) => {
+                    let kept = *first.get();
+                    if kept != e && reported.insert((kept, e)) {
+                        clashes.push((style, kept, e, name));
+                    }
+                }
+                Slot::Vacant(slot) => {
+                    slot.insert(e);
+                }
             }
         }
     }
