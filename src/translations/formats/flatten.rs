@@ -235,14 +235,18 @@ impl Names {
     }
 }
 
-/// For a suffixed style: which built entries share a name they may write (a plain entry
-/// its own, a plural entry each of its forms' in any locale) with another entry.
-fn suffixed_suspects<'a>(doc: &Document, names: &'a StrArena, style: NameStyle) -> Vec<bool> {
+/// For a suffixed style: which built entries may share a name they write (a plain entry
+/// its own, a plural entry each of its forms' in any locale) with another entry, by a
+/// hash of the name as names meet (`NameKey`): a hash shared by chance only makes two
+/// more suspects, which the renders compare by name.
+fn suffixed_suspects(doc: &Document, names: &StrArena, style: NameStyle) -> Vec<bool> {
     let mut suspects = vec![false; doc.entries.len()];
-    let mut first_by_name: FxHashMap<NameKey<'_>, usize> =
+    let mut first_by_hash: FxHashMap<u64, usize> =
         FxHashMap::with_capacity_and_hasher(doc.entries.len(), Default::default());
-    let mut meet =
-        |key: NameKey<'a>, e: usize, suspects: &mut [bool]| match first_by_name.entry(key) {
+    let mut meet = |name: &str, e: usize, suspects: &mut [bool]| {
+        let mut hasher = FxHasher::default();
+        NameKey::new(Cow::Borrowed(name), style).hash(&mut hasher);
+        match first_by_hash.entry(hasher.finish()) {
             Slot::Occupied(first) if *first.get() != e => {
                 suspects[*first.get()] = true;
                 suspects[e] = true;
@@ -251,18 +255,20 @@ fn suffixed_suspects<'a>(doc: &Document, names: &'a StrArena, style: NameStyle) 
             Slot::Vacant(slot) => {
                 slot.insert(e);
             }
-        };
+        }
+    };
+    let mut form_name = String::new();
     for (e, entry) in doc.entries.iter().enumerate() {
         let Some(name) = names.get(e) else {
             continue;
         };
         match &entry.plural {
-            None => meet(NameKey::new(Cow::Borrowed(name), style), e, &mut suspects),
+            None => meet(name, e, &mut suspects),
             Some(plural) => {
                 for form in &plural.forms {
-                    let mut full = String::with_capacity(name.len() + 6);
-                    push_form_name(&mut full, name, form.category, style);
-                    meet(NameKey::new(Cow::Owned(full), style), e, &mut suspects);
+                    form_name.clear();
+                    push_form_name(&mut form_name, name, form.category, style);
+                    meet(&form_name, e, &mut suspects);
                 }
             }
         }

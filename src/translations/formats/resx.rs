@@ -131,6 +131,21 @@ fn push_decimal_ref(out: &mut Vec<u8>, code: u32) {
 /// run between `_` starts upper-case, and a run written all in capitals continues lower
 /// case (`CORE` → `Core`, `myKey` → `MyKey`, `LABELS_YES` → `Labels_Yes`).
 pub(super) fn push_name_segment(out: &mut String, segment: &str) {
+    // Most keys are ASCII letters, digits and `_`: each word copied whole, cased in place.
+    if segment
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        for (i, word) in segment.split('_').enumerate() {
+            if i > 0 {
+                out.push('_');
+            }
+            let start = out.len();
+            out.push_str(word);
+            end_word(out, start, word.bytes().any(|b| b.is_ascii_lowercase()));
+        }
+        return;
+    }
     let mut word = out.len();
     let mut word_has_lower = false;
     for c in segment.chars() {
@@ -193,8 +208,17 @@ mod tests {
         assert_eq!(name("1ST"), "1st");
         assert_eq!(name("Zażółć"), "Za____");
         assert_eq!(name("__x__"), "__X__");
+        assert_eq!(name("SECTION_12_aB_"), "Section_12_AB_");
         // lower-cased, what android's names are
-        for segment in ["CORE", "myKey", "a-b c", "Zażółć", "İx", "\u{212A}ey"] {
+        for segment in [
+            "CORE",
+            "myKey",
+            "a-b c",
+            "Zażółć",
+            "İx",
+            "\u{212A}ey",
+            "S_1_aB_",
+        ] {
             let mut android = String::new();
             for c in segment.chars().flat_map(char::to_lowercase) {
                 android.push(if c.is_ascii_alphanumeric() || c == '_' {

@@ -1281,9 +1281,12 @@ proptest! {
     ) {
         let sel = if single { only(&doc, 0) } else { Selection::all(&doc) };
         let opts = RenderOptions { comments, base_locale: Some(0), ..RenderOptions::default() };
+        let prepared = Prepared::new(&doc);
         for format in [Format::Properties, Format::Resx] {
             let rendered = render(&doc, &sel, format, &opts).unwrap();
             prop_assert!(rendered.warnings.is_empty(), "{:?}", rendered.warnings);
+            // from the columns a prepared document lays out, the same body
+            prop_assert_eq!(&prepared.render(&sel, format, &opts).unwrap(), &rendered);
             let body = String::from_utf8(rendered.body).unwrap();
             let read = read_flat(&doc, &sel, format, &opts, &body)
                 .unwrap_or_else(|e| panic!("{format}: {e}\n{body}"));
