@@ -536,9 +536,15 @@ fn generated_resx_compile_with_resgen_and_read_back_through_resource_manager() {
             );
             assert_eq!(as_map(&msbuild[file]), want, "MSBuild {file}");
             let body = std::fs::read_to_string(out.join(file)).unwrap();
-            let model: BTreeMap<String, String> = (read_resx(&body).unwrap().pairs.into_iter())
-                .map(|p| (p.name, p.text))
-                .collect();
+            let pairs = read_resx(&body).unwrap().pairs;
+            // the comment as written, its CR LF made one line break
+            let title = pairs.iter().find(|p| p.name == "App_Title").unwrap();
+            assert_eq!(
+                title.comment.as_deref(),
+                Some(NOTE.replace("\r\n", "\n").as_str())
+            );
+            let model: BTreeMap<String, String> =
+                pairs.into_iter().map(|p| (p.name, p.text)).collect();
             assert_eq!(model, want, "{file}");
         }
     }

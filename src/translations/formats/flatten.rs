@@ -772,8 +772,11 @@ pub(super) fn suffixed_name_clashes(
         }
     }
     if !forms_by_hash.is_empty() {
-        for e in (0..doc.entries.len()).filter(|&e| !is_plural(e)) {
-            if let Some(forms) = forms_by_hash.get(&hash_of(e)) {
+        for e in 0..doc.entries.len() {
+            // the precomputed hash first: most entries are not read at all
+            if let Some(forms) = forms_by_hash.get(&hash_of(e))
+                && !is_plural(e)
+            {
                 suspects.push((e, None));
                 suspects.extend(forms.iter().map(|&(f, category)| (f, Some(category))));
             }
