@@ -754,16 +754,20 @@ pub(super) fn suffixed_name_clashes(
             .is_some_and(|entry| entry.plural.is_some())
     };
     let mut scratch = String::new();
-    let mut forms_by_hash: FxHashMap<u64, Vec<(usize, PluralCategory)>> = FxHashMap::default();
+    // every plural form, by hash (sorted: forms sharing a hash lie together)
+    let mut forms: Vec<(u64, usize, PluralCategory)> = Vec::new();
     for (e, entry) in doc.entries.iter().enumerate() {
         for form in entry.plural.iter().flat_map(|plural| &plural.forms) {
             let hash = android_form_hash(&entry.path, form.category, &mut scratch);
-            forms_by_hash
-                .entry(hash)
-                .or_default()
-                .push((e, form.category));
+            forms.push((hash, e, form.category));
         }
     }
+    forms.sort_unstable();
+    let with_hash = |hash: u64| {
+        let start = forms.partition_point(|f| f.0 < hash);
+        let end = start + forms[start..].partition_point(|f| f.0 == hash);
+        &forms[start..end]
+    };
     // (entry, its form; None for a plain key's own name)
     let mut suspects: Vec<(usize, Option<PluralCategory>)> = Vec::new();
     for &(kept, lost, _) in android {
@@ -771,20 +775,24 @@ pub(super) fn suffixed_name_clashes(
             suspects.extend([(kept, None), (lost, None)]);
         }
     }
-    if !forms_by_hash.is_empty() {
+    if !forms.is_empty() {
+        let hashes: FxHashSet<u64> = forms.iter().map(|f| f.0).collect();
         for e in 0..doc.entries.len() {
             // the precomputed hash first: most entries are not read at all
-            if let Some(forms) = forms_by_hash.get(&hash_of(e))
-                && !is_plural(e)
-            {
+            let hash = hash_of(e);
+            if hashes.contains(&hash) && !is_plural(e) {
                 suspects.push((e, None));
-                suspects.extend(forms.iter().map(|&(f, category)| (f, Some(category))));
+                suspects.extend(
+                    with_hash(hash)
+                        .iter()
+                        .map(|&(_, f, category)| (f, Some(category))),
+                );
             }
         }
     }
-    for forms in forms_by_hash.values() {
-        if forms.iter().any(|&(e, _)| e != forms[0].0) {
-            suspects.extend(forms.iter().map(|&(e, category)| (e, Some(category))));
+    for same in forms.chunk_by(|a, b| a.0 == b.0) {
+        if same.iter().any(|&(_, e, _)| e != same[0].1) {
+            suspects.extend(same.iter().map(|&(_, e, category)| (e, Some(category))));
         }
     }
     suspects.sort_unstable();

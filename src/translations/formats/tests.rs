@@ -1530,3 +1530,49 @@ fn converted_placeholders_are_message_format_and_composite_format_items() {
         ]
     );
 }
+
+/// Two plural entries whose forms meet (`X.A_B[one]` and `X_A.B[one]` both become
+/// `X_A_B_One` in resx) are found by the checks and settled by the render like two keys.
+#[test]
+fn plural_forms_that_meet_each_other_are_a_clash() {
+    let forms = [
+        (PluralCategory::One, "one"),
+        (PluralCategory::Other, "other"),
+    ];
+    let doc = Document {
+        locales: vec!["en".into()],
+        entries: vec![plural_entry("X.A_B", &forms), plural_entry("X_A.B", &forms)],
+        ..Document::default()
+    };
+    let mut scratch = String::new();
+    let hashes: Vec<u64> = (doc.entries.iter())
+        .map(|e| android_name_hash(&e.path, &mut scratch))
+        .collect();
+    assert_eq!(
+        name_clashes(&doc, |e| hashes[e]),
+        [
+            (
+                "android, ios, stringsdict, xlf and po",
+                0,
+                1,
+                "x_a_b".to_owned()
+            ),
+            ("resx", 0, 1, "X_A_B_One".to_owned()),
+        ]
+    );
+    let resx = render(
+        &doc,
+        &Selection::all(&doc),
+        Format::Resx,
+        &RenderOptions::default(),
+    );
+    let resx = resx.unwrap();
+    assert_eq!(resx.warnings.len(), 1, "{:?}", resx.warnings);
+    let properties = render(
+        &doc,
+        &Selection::all(&doc),
+        Format::Properties,
+        &RenderOptions::default(),
+    );
+    assert!(properties.unwrap().warnings.is_empty());
+}
