@@ -4,8 +4,10 @@
 //! UTF-8 first: ASCII is both). Names are the key path lower-cased and dotted; a plural
 //! entry is one key per category (`items.one`, `items.other`).
 
+use std::convert::Infallible;
+
 use crate::translations::formats::convert::Converter;
-use crate::translations::formats::escape::{clean_comment, push_hex};
+use crate::translations::formats::escape::{Specials, clean_comment, escape_into, push_hex};
 use crate::translations::formats::flatten::{Flat, FlatKey};
 use crate::translations::formats::{RenderError, RenderOptions};
 use crate::translations::placeholders::Syntax;
@@ -89,78 +91,42 @@ enum Part {
     Value,
 }
 
-/// Which ASCII bytes need more than a copy, per part: controls and DEL everywhere, `\`;
-/// in a key also what ends it (space, `=`, `:`) or starts a comment (`#`, `!`; only at
-/// the start of a line, escaped everywhere as `Properties.store` does). A value's leading
-/// space is handled apart.
-const fn specials(part: Part) -> [bool; 128] {
-    let mut table = [false; 128];
-    let mut b = 0;
-    while b < 0x20 {
-        table[b] = true;
-        b += 1;
-    }
-    table[0x7F] = true;
-    table[b'\\' as usize] = true;
-    if matches!(part, Part::Key) {
-        let mut i = 0;
-        let key = b" =:#!";
-        while i < key.len() {
-            table[key[i] as usize] = true;
-            i += 1;
-        }
-    }
-    table
-}
-
-const KEY_SPECIALS: [bool; 128] = specials(Part::Key);
-const VALUE_SPECIALS: [bool; 128] = specials(Part::Value);
+/// What needs more than a copy: controls and DEL everywhere, `\`, every non-ASCII
+/// character; in a key also what ends it (space, `=`, `:`) or starts a comment (`#`, `!`;
+/// only at the start of a line, escaped everywhere as `Properties.store` does). A value's
+/// leading space is handled apart.
+const KEY_SPECIALS: Specials = Specials::new(b"\\ =:#!", true, false).and_every_non_ascii();
+const VALUE_SPECIALS: Specials = Specials::new(b"\\", true, false).and_every_non_ascii();
 
 /// `s` as `Properties.load` reads it back in `part`: `\\`, `\t`, `\n`, `\r`, `\f`,
 /// `\ `, `\=`, `\:`, `\#`, `\!`, every other control and every non-ASCII character as
 /// `\uXXXX` (UTF-16: a character beyond U+FFFF as its surrogate pair, which is what a
 /// Java string holds).
 fn push_escaped(out: &mut Vec<u8>, s: &str, part: Part) {
-    let table = match part {
+    let specials = match part {
         Part::Key => &KEY_SPECIALS,
         Part::Value => &VALUE_SPECIALS,
     };
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    if part == Part::Value && bytes.first() == Some(&b' ') {
+    let mut rest = s;
+    if part == Part::Value
+        && let Some(after) = s.strip_prefix(' ')
+    {
         // load skips the blanks before a value
         out.extend_from_slice(b"\\ ");
-        start = 1;
+        rest = after;
     }
-    let mut i = start;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b < 0x80 && !table[usize::from(b)] {
-            i += 1;
-            continue;
+    let done: Result<(), Infallible> = escape_into(out, rest, specials, |out, c, _| {
+        match c {
+            '\t' => out.extend_from_slice(b"\\t"),
+            '\n' => out.extend_from_slice(b"\\n"),
+            '\r' => out.extend_from_slice(b"\\r"),
+            '\u{c}' => out.extend_from_slice(b"\\f"),
+            '\\' | ' ' | '=' | ':' | '#' | '!' => out.extend_from_slice(&[b'\\', c as u8]),
+            c => push_utf16_escapes(out, c),
         }
-        out.extend_from_slice(&bytes[start..i]);
-        if b < 0x80 {
-            match b {
-                b'\t' => out.extend_from_slice(b"\\t"),
-                b'\n' => out.extend_from_slice(b"\\n"),
-                b'\r' => out.extend_from_slice(b"\\r"),
-                0x0C => out.extend_from_slice(b"\\f"),
-                b'\\' | b' ' | b'=' | b':' | b'#' | b'!' => out.extend_from_slice(&[b'\\', b]),
-                _ => push_utf16_escapes(out, char::from(b)),
-            }
-            i += 1;
-        } else {
-            // `i` is on a lead byte: every earlier byte was ASCII or a whole character
-            let Some(c) = s.get(i..).and_then(|rest| rest.chars().next()) else {
-                break;
-            };
-            push_utf16_escapes(out, c);
-            i += c.len_utf8();
-        }
-        start = i;
-    }
-    out.extend_from_slice(&bytes[start.min(bytes.len())..]);
+        Ok(())
+    });
+    let Ok(()) = done;
 }
 
 /// `\uXXXX` for each UTF-16 unit of `c`.
