@@ -715,7 +715,7 @@ async fn http_serves_properties_and_resx_with_names_warnings_and_options() {
     assert!(one.headers().get("depot-warnings").is_none());
     assert_eq!(
         one.text().await.unwrap(),
-        "# A note\napp.title={n:int} plik\\u00F3w ma {name}\napp.items.one=Jeden\n\
+        "# A note\napp.title={n\\:int} plik\\u00F3w ma {name}\napp.items.one=Jeden\n\
          app.items.other={count} rzeczy\napp.items_one=koliduje\n"
     );
     let converted = served(
@@ -745,7 +745,7 @@ async fn http_serves_properties_and_resx_with_names_warnings_and_options() {
     .await;
     assert_eq!(
         several.text().await.unwrap(),
-        "en_us.app.title={name} has {n:int} files\npl_pl.app.title={n:int} plik\\u00F3w ma {name}\n"
+        "en_us.app.title={name} has {n\\:int} files\npl_pl.app.title={n\\:int} plik\\u00F3w ma {name}\n"
     );
     let kept = served(
         &daemon,
@@ -754,7 +754,7 @@ async fn http_serves_properties_and_resx_with_names_warnings_and_options() {
     .await;
     assert_eq!(
         kept.text().await.unwrap(),
-        "pl_pl.app.title={n:int} plik\\u00F3w ma {name}\n"
+        "pl_pl.app.title={n\\:int} plik\\u00F3w ma {name}\n"
     );
 
     let resx = served(&daemon, "?format=resx&filters[]=en_US").await;

@@ -91,12 +91,12 @@ enum Part {
     Value,
 }
 
-/// What needs more than a copy: controls and DEL everywhere, `\`, every non-ASCII
-/// character; in a key also what ends it (space, `=`, `:`) or starts a comment (`#`, `!`;
-/// only at the start of a line, escaped everywhere as `Properties.store` does). A value's
-/// leading space is handled apart.
+/// What needs more than a copy: controls and DEL, `\`, every non-ASCII character, what
+/// ends a key (`=`, `:`) or starts a comment (`#`, `!`; only at the start of a line, but
+/// escaped everywhere, in keys and values, as `Properties.store` and SPEC §11 do); in a
+/// key also a space. A value's leading space is handled apart.
 const KEY_SPECIALS: Specials = Specials::new(b"\\ =:#!", true, false).and_every_non_ascii();
-const VALUE_SPECIALS: Specials = Specials::new(b"\\", true, false).and_every_non_ascii();
+const VALUE_SPECIALS: Specials = Specials::new(b"\\=:#!", true, false).and_every_non_ascii();
 
 /// `s` as `Properties.load` reads it back in `part`: `\\`, `\t`, `\n`, `\r`, `\f`,
 /// `\ `, `\=`, `\:`, `\#`, `\!`, every other control and every non-ASCII character as
@@ -152,7 +152,7 @@ mod tests {
     fn values_escape_backslashes_controls_a_leading_space_and_everything_beyond_ascii() {
         assert_eq!(
             escaped(r"C:\path a=b:c #d !e", Part::Value),
-            r"C:\\path a=b:c #d !e"
+            r"C\:\\path a\=b\:c \#d \!e"
         );
         assert_eq!(
             escaped("  lead\ttab\nnl\rcr\u{c}ff\u{1}\u{7f}", Part::Value),
