@@ -305,7 +305,7 @@ pub(super) struct Shared<'a> {
 
 pub(super) struct Flat<'a> {
     pub(super) doc: &'a Document,
-    pub(super) style: NameStyle,
+    style: NameStyle,
     pub(super) texts: Texts<'a>,
     /// Built beforehand (`Prepared`), else `None`: see `dotted_paths`.
     dotted_paths: Option<&'a StrArena>,
