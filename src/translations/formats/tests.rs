@@ -688,8 +688,9 @@ fn empty_selection_renders_an_empty_but_valid_body() {
     assert_eq!(read_yml(&bodies[3]).unwrap(), []);
     assert_eq!(read_xlf(&bodies[4]).unwrap(), []);
     assert_eq!(read_po(&bodies[5]).unwrap().units, []);
-    assert_eq!(bodies[7], "");
-    assert_eq!(read_resx(&bodies[8]).unwrap().pairs, []);
+    let at = |format| Format::ALL.iter().position(|&f| f == format).unwrap();
+    assert_eq!(bodies[at(Format::Properties)], "");
+    assert_eq!(read_resx(&bodies[at(Format::Resx)]).unwrap().pairs, []);
 }
 
 #[test]
