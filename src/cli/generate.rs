@@ -466,6 +466,8 @@ fn warn_about_base(
                 .map(|format| match format {
                     Format::Android => "values/ folder is written",
                     Format::Ios => "Base.lproj/ folder is written",
+                    Format::Properties => "messages.properties is written",
+                    Format::Resx => "Strings.resx is written",
                     _ => "locale for the missing-key counts",
                 })
                 .fold(Vec::new(), |mut all, what| {

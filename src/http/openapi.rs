@@ -553,7 +553,17 @@ mod tests {
         let formats = find(&params("/translations", "get"), "format");
         assert_eq!(
             formats["schema"]["enum"],
-            json!(["json", "android", "ios", "yml", "xlf", "po", "stringsdict"])
+            json!([
+                "json",
+                "android",
+                "ios",
+                "yml",
+                "xlf",
+                "po",
+                "stringsdict",
+                "properties",
+                "resx"
+            ])
         );
         assert_eq!(find(&params("/file", "get"), "key")["required"], true);
         let key = find(&params("/objects/{bucket}/{key}", "get"), "key");

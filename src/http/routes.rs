@@ -243,7 +243,7 @@ pub const TRANSLATIONS: Route = Route {
     ..route(
         "GET",
         "/translations",
-        "The current translations, filtered, in one of six formats",
+        "The current translations, filtered, in one of the formats `format` names",
     )
 };
 

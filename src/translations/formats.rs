@@ -1,8 +1,8 @@
-//! Renders what a filter selected from a translation document in one of the six formats.
+//! Renders what a filter selected from a translation document in one of the formats.
 //!
 //! Every renderer goes through one of two shared views — `flatten` (flat names: android,
-//! ios, xlf, po) or `tree` (the nested locale tree: json, yml) — and only adds its own
-//! escaping. The rule for all of them: the text a real consumer reads back is the sheet's text.
+//! ios, xlf, po, properties, resx) or `tree` (the nested locale tree: json, yml) — and only
+//! adds its own escaping. The rule for all of them: the text a real consumer reads back is the sheet's text.
 
 mod ahead;
 mod android;
@@ -15,6 +15,8 @@ mod ios;
 mod ios_dict;
 mod json;
 mod po;
+mod properties;
+mod resx;
 mod texts;
 mod tree;
 mod xlf;
@@ -27,6 +29,9 @@ mod ordered_json;
 #[cfg(test)]
 #[path = "../../tests/support/readback.rs"]
 mod readback;
+#[cfg(test)]
+#[path = "../../tests/support/readback_properties_resx.rs"]
+mod readback_properties_resx;
 #[cfg(test)]
 mod tests;
 
@@ -49,10 +54,14 @@ pub enum Format {
     Po,
     /// The plural entries of ios, as `Localizable.stringsdict` (SPEC §9).
     Stringsdict,
+    /// Java `ResourceBundle` `.properties` (SPEC §11).
+    Properties,
+    /// .NET ResX 2.0 (SPEC §11).
+    Resx,
 }
 
 impl Format {
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 9] = [
         Format::Json,
         Format::Android,
         Format::Ios,
@@ -60,6 +69,8 @@ impl Format {
         Format::Xlf,
         Format::Po,
         Format::Stringsdict,
+        Format::Properties,
+        Format::Resx,
     ];
 
     /// The name used in `format=` and `--format`.
@@ -72,7 +83,14 @@ impl Format {
             Format::Xlf => "xlf",
             Format::Po => "po",
             Format::Stringsdict => "stringsdict",
+            Format::Properties => "properties",
+            Format::Resx => "resx",
         }
+    }
+
+    /// Every name, as the help text and error messages list them: `json, android, ...`.
+    pub fn names() -> String {
+        Format::ALL.map(Format::name).join(", ")
     }
 
     pub fn content_type(self) -> &'static str {
@@ -84,6 +102,9 @@ impl Format {
             Format::Xlf => "application/xliff+xml; charset=utf-8",
             Format::Po => "text/x-gettext-translation; charset=utf-8",
             Format::Stringsdict => "application/x-plist",
+            // ASCII with \uXXXX escapes, which ISO-8859-1 readers read alike
+            Format::Properties => "text/x-java-properties; charset=iso-8859-1",
+            Format::Resx => "application/xml; charset=utf-8",
         }
     }
 
@@ -97,6 +118,8 @@ impl Format {
             Format::Xlf => "xlf",
             Format::Po => "po",
             Format::Stringsdict => "stringsdict",
+            Format::Properties => "properties",
+            Format::Resx => "resx",
         }
     }
 }
@@ -107,9 +130,9 @@ impl fmt::Display for Format {
     }
 }
 
-/// A `format` value that names none of the six formats.
+/// A `format` value that names none of the formats.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("format must be one of json, android, ios, yml, xlf, po, stringsdict; got '{value}'")]
+#[error("format must be one of {}; got '{value}'", Format::names())]
 pub struct UnknownFormat {
     pub value: String,
 }
@@ -298,6 +321,8 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
     let tree = tree::Tree::build_all(doc).warnings;
     let android = flatten::collisions(doc, flatten::NameStyle::Android);
     let plain = flatten::collisions(doc, flatten::NameStyle::Plain);
+    let dotted = flatten::collisions(doc, flatten::NameStyle::Dotted);
+    let csharp = flatten::collisions(doc, flatten::NameStyle::CSharp);
     Format::ALL
         .into_iter()
         .map(|format| {
@@ -307,6 +332,8 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
                 Format::Ios | Format::Xlf | Format::Po => &plain,
                 // it holds plural entries only; their collisions are findings (`checks`)
                 Format::Stringsdict => return (format, Vec::new()),
+                Format::Properties => &dotted,
+                Format::Resx => &csharp,
             };
             let mut shown: Vec<String> =
                 warnings.iter().take(KNOWN_WARNINGS_MAX).cloned().collect();
@@ -320,26 +347,38 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
 }
 
 /// Keys whose flat names meet, per family of formats: (formats, first entry, later entry,
-/// name). Those renders keep the first and report the later one. `name_hash(e)` is
-/// `android_name_hash` of entry `e`'s path.
+/// name), in the later entry's order. Those renders keep the first and report the later
+/// one. `name_hash(e)` is `android_name_hash` of entry `e`'s path.
 pub fn name_clashes(
     doc: &Document,
     name_hash: impl Fn(usize) -> u64,
 ) -> Vec<(&'static str, usize, usize, String)> {
     // Keys whose plain names meet have equal android names too (android only folds
     // more), so looking at the android names finds both kinds.
-    flatten::name_clashes(doc, name_hash)
-        .into_iter()
+    let android = flatten::name_clashes(doc, &name_hash);
+    let mut clashes: Vec<_> = (android.iter())
         .map(|(kept, lost, name)| {
             let plain = |e: usize| flatten::plain_name(&doc.entries[e].path);
-            let formats = if plain(kept) == plain(lost) {
+            let formats = if plain(*kept) == plain(*lost) {
                 "android, ios, stringsdict, xlf and po"
             } else {
                 "android"
             };
-            (formats, kept, lost, name)
+            (formats, *kept, *lost, name.clone())
         })
-        .collect()
+        .collect();
+    // properties and resx name their own way, and a plural entry's forms too
+    let styles = [flatten::NameStyle::Dotted, flatten::NameStyle::CSharp];
+    let found = flatten::suffixed_name_clashes(doc, &name_hash, &android, &styles);
+    clashes.extend(found.into_iter().map(|(style, kept, lost, name)| {
+        let formats = match style {
+            flatten::NameStyle::Dotted => "properties",
+            _ => "resx",
+        };
+        (formats, kept, lost, name)
+    }));
+    clashes.sort_by_key(|&(_, _, lost, _)| lost);
+    clashes
 }
 
 /// A hash of a key path's flat name, for `name_clashes` (the same paths, the same hash;
@@ -364,6 +403,8 @@ pub struct Prepared<'a> {
     plain_names: OnceLock<flatten::Names>,
     android_names: OnceLock<flatten::Names>,
     android_prefixed_names: OnceLock<flatten::Names>,
+    dotted_names: OnceLock<flatten::Names>,
+    csharp_names: OnceLock<flatten::Names>,
     tree: OnceLock<tree::Tree<'a>>,
 }
 
@@ -376,6 +417,8 @@ impl<'a> Prepared<'a> {
             plain_names: OnceLock::new(),
             android_names: OnceLock::new(),
             android_prefixed_names: OnceLock::new(),
+            dotted_names: OnceLock::new(),
+            csharp_names: OnceLock::new(),
             tree: OnceLock::new(),
         }
     }
@@ -413,6 +456,9 @@ impl<'a> Prepared<'a> {
             flatten::NameStyle::Plain => (&self.plain_names, true),
             flatten::NameStyle::Android if prefixed => (&self.android_prefixed_names, false),
             flatten::NameStyle::Android => (&self.android_names, true),
+            // guarded the same with a prefix or without
+            flatten::NameStyle::Dotted => (&self.dotted_names, true),
+            flatten::NameStyle::CSharp => (&self.csharp_names, true),
         };
         cell.get_or_init(|| flatten::Names::build(self.doc, style, unprefixed, None))
     }
@@ -464,11 +510,18 @@ fn render_with(
             }
             tree.warnings.clone()
         }
-        Format::Android | Format::Ios | Format::Xlf | Format::Po | Format::Stringsdict => {
-            let style = if format == Format::Android {
-                flatten::NameStyle::Android
-            } else {
-                flatten::NameStyle::Plain
+        Format::Android
+        | Format::Ios
+        | Format::Xlf
+        | Format::Po
+        | Format::Stringsdict
+        | Format::Properties
+        | Format::Resx => {
+            let style = match format {
+                Format::Android => flatten::NameStyle::Android,
+                Format::Properties => flatten::NameStyle::Dotted,
+                Format::Resx => flatten::NameStyle::CSharp,
+                _ => flatten::NameStyle::Plain,
             };
             let flat = match prepared {
                 Some(prepared) => {
@@ -491,6 +544,8 @@ fn render_with(
                 Format::Ios => ios::render(&flat, opts, &mut body)?,
                 Format::Xlf => xlf::render(&flat, opts, &mut body)?,
                 Format::Stringsdict => ios_dict::render(&flat, opts, &mut body)?,
+                Format::Properties => properties::render(&flat, opts, &mut body)?,
+                Format::Resx => resx::render(&flat, opts, &mut body)?,
                 _ => po::render(&flat, opts, &mut body)?,
             }
             flat.warnings
@@ -594,9 +649,14 @@ fn estimate_len(doc: &Document, sel: &Selection, format: Format) -> usize {
         Format::Android => 64,
         Format::Po => 96,
         Format::Stringsdict => 400,
+        // `name=`, and a few escapes
+        Format::Properties => 48,
+        // the <data> and <value> tags around the name
+        Format::Resx => 96,
         // the base text is written again as <source> in every locale
         Format::Xlf => 160 + avg_text,
     };
     let texts = units * texts_per_unit / 16;
-    texts * (avg_text + avg_text / 16 + per_text) + 256
+    let header = if format == Format::Resx { 6144 } else { 256 };
+    texts * (avg_text + avg_text / 16 + per_text) + header
 }

@@ -57,8 +57,8 @@ pub enum LayoutError {
     )]
     UnsafeLocale { locale: String },
     #[error(
-        "locale '{locale}' is not a language tag that {format} folders accept: write it as \
-         BCP 47, a 2- or 3-letter language with an optional script, region and variants \
+        "locale '{locale}' is not a language tag, which {format} file and folder names need: \
+         write it as BCP 47, a 2- or 3-letter language with an optional script, region and variants \
          ('_' or '-' between them), such as en, en_US, zh_Hant, sr_Latn_RS or es_419; rename \
          the locale column in the sheet, or use --merge or --language"
     )]
@@ -210,14 +210,45 @@ fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, Layout
         Format::Yml | Format::Xlf | Format::Po => {
             PathBuf::from(format!("{}.{locale}.{ext}", stem.unwrap_or("messages")))
         }
+        // Java's `ResourceBundle.Control.toBundleName`: language, script, country and
+        // variants joined with `_` (`messages_en_US`, `messages_zh_Hant_TW`)
+        Format::Properties => {
+            let tag = language_tag(locale, opts.format)?;
+            let subtags = std::iter::once(tag.language.as_str())
+                .chain(tag.script.iter().map(|s| s.as_str()))
+                .chain(tag.region.iter().map(|r| r.as_str()))
+                .chain(tag.variants.iter().map(|v| v.as_str()));
+            let mut name = stem.unwrap_or("messages").to_owned();
+            for subtag in subtags {
+                name.push('_');
+                name.push_str(subtag);
+            }
+            PathBuf::from(format!("{name}.{ext}"))
+        }
+        // .NET culture names are BCP 47 tags (`Strings.pl-PL.resx`, `Strings.zh-Hant.resx`)
+        Format::Resx => PathBuf::from(format!(
+            "{}.{}.{ext}",
+            stem.unwrap_or("Strings"),
+            language_tag(locale, opts.format)?
+        )),
     })
 }
 
-/// The base locale's extra copy: `values/` (android), `Base.lproj/` (ios); none elsewhere.
+/// The base locale's extra copy: `values/` (android), `Base.lproj/` (ios), the bundle
+/// without a locale (properties: `messages.properties`, the one `ResourceBundle` falls
+/// back to; resx: `Strings.resx`, the neutral resources); none elsewhere.
 fn base_path(opts: &LayoutOptions) -> Option<PathBuf> {
     let stem = opts.filename.as_deref();
     let ext = opts.format.extension();
     match opts.format {
+        Format::Properties => Some(PathBuf::from(format!(
+            "{}.{ext}",
+            stem.unwrap_or("messages")
+        ))),
+        Format::Resx => Some(PathBuf::from(format!(
+            "{}.{ext}",
+            stem.unwrap_or("Strings")
+        ))),
         Format::Android => {
             Some(PathBuf::from("values").join(format!("{}.{ext}", stem.unwrap_or("strings"))))
         }
@@ -231,18 +262,8 @@ fn base_path(opts: &LayoutOptions) -> Option<PathBuf> {
 /// A locale code read as a BCP 47 language tag (`_` taken as `-`), in its canonical case
 /// (`zh_hant_tw` → `zh-Hant-TW`), for android and ios folders. The region is dropped when
 /// it only repeats the language (`pl_PL` → `pl`), as Android and Apple folder names do.
-/// Both platforms want an ISO 639 language of 2 or 3 letters; extensions (`-u-…`) are
-/// refused by aapt2.
 fn folder_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, LayoutError> {
-    let refused = || LayoutError::NotALanguageTag {
-        locale: locale.to_owned(),
-        format,
-    };
-    let mut tag =
-        LanguageIdentifier::try_from_str(&locale.replace('_', "-")).map_err(|_| refused())?;
-    if !(2..=3).contains(&tag.language.as_str().len()) {
-        return Err(refused());
-    }
+    let mut tag = language_tag(locale, format)?;
     let repeats_language = tag.script.is_none()
         && tag.variants.is_empty()
         && tag
@@ -250,6 +271,22 @@ fn folder_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, Layout
             .is_some_and(|r| r.as_str().eq_ignore_ascii_case(tag.language.as_str()));
     if repeats_language {
         tag.region = None;
+    }
+    Ok(tag)
+}
+
+/// A locale code read as a BCP 47 language tag (`_` taken as `-`), in its canonical case.
+/// Every platform with locale file or folder names wants an ISO 639 language of 2 or 3
+/// letters; extensions (`-u-…`) are refused (by aapt2; Java and .NET names have no place
+/// for them).
+fn language_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, LayoutError> {
+    let refused = || LayoutError::NotALanguageTag {
+        locale: locale.to_owned(),
+        format,
+    };
+    let tag = LanguageIdentifier::try_from_str(&locale.replace('_', "-")).map_err(|_| refused())?;
+    if !(2..=3).contains(&tag.language.as_str().len()) {
+        return Err(refused());
     }
     Ok(tag)
 }
@@ -408,6 +445,76 @@ mod tests {
     }
 
     #[test]
+    fn properties_and_resx_are_named_as_resource_bundle_and_resource_manager_look_them_up() {
+        let d = doc(
+            &[
+                "en_US",
+                "pl_PL",
+                "zh_hant_tw",
+                "sr-Latn",
+                "es_419",
+                "ca_ES_valencia",
+                "de",
+            ],
+            &[("A", &[Some("a"); 7])],
+        );
+        let base = Some(0);
+        assert_eq!(
+            paths(
+                &d,
+                &LayoutOptions {
+                    base,
+                    ..opts(Format::Properties)
+                }
+            ),
+            [
+                "messages_en_US.properties",
+                "messages.properties",
+                "messages_pl_PL.properties",
+                "messages_zh_Hant_TW.properties",
+                "messages_sr_Latn.properties",
+                "messages_es_419.properties",
+                "messages_ca_ES_valencia.properties",
+                "messages_de.properties",
+            ]
+        );
+        assert_eq!(
+            paths(
+                &d,
+                &LayoutOptions {
+                    base,
+                    ..opts(Format::Resx)
+                }
+            ),
+            [
+                "Strings.en-US.resx",
+                "Strings.resx",
+                "Strings.pl-PL.resx",
+                "Strings.zh-Hant-TW.resx",
+                "Strings.sr-Latn.resx",
+                "Strings.es-419.resx",
+                "Strings.ca-ES-valencia.resx",
+                "Strings.de.resx",
+            ]
+        );
+        let named = |format| LayoutOptions {
+            filename: Some("app".into()),
+            base,
+            ..opts(format)
+        };
+        assert_eq!(
+            paths(&d, &named(Format::Properties))[..2],
+            ["app_en_US.properties", "app.properties"]
+        );
+        assert_eq!(
+            paths(&d, &named(Format::Resx))[..2],
+            ["app.en-US.resx", "app.resx"]
+        );
+        // without a base locale, no bundle without a locale
+        assert!(!paths(&d, &opts(Format::Resx)).contains(&"Strings.resx".to_owned()));
+    }
+
+    #[test]
     fn each_per_language_file_holds_one_locale_and_xlf_gets_the_base() {
         let d = sample();
         let o = LayoutOptions {
@@ -523,7 +630,12 @@ mod tests {
         for locale in ["English", "e", "en_US_u_ca_buddhist", "en__US", "x-klingon"] {
             let d = doc(&[locale], &[("A", &[Some("a")])]);
             let all = Selection::all(&d);
-            for format in [Format::Android, Format::Ios] {
+            for format in [
+                Format::Android,
+                Format::Ios,
+                Format::Properties,
+                Format::Resx,
+            ] {
                 let err = plan(&d, &all, &opts(format)).unwrap_err();
                 assert_eq!(
                     err,

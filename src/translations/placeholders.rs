@@ -156,6 +156,24 @@ pub enum Syntax {
         /// Inside a plural: `{count}` is `#`, and a literal `#` is quoted.
         in_plural: bool,
     },
+    /// `java.text.MessageFormat` (properties): `{0}`, numbered from 0 by the base order; in
+    /// a format string an apostrophe is doubled and a literal brace quoted (`'{'`).
+    MessageFormat,
+    /// .NET composite formatting (resx, `string.Format`): `{0}`; in a format string a
+    /// literal brace is doubled.
+    Composite,
+}
+
+impl Syntax {
+    /// Numbered by the base locale's order (printf's `%1$s`, MessageFormat's `{0}`): such
+    /// a text is a format string only when it has a placeholder or is a plural form, and
+    /// only a format string gets the syntax's escapes.
+    fn numbered(self) -> bool {
+        matches!(
+            self,
+            Syntax::Android | Syntax::Ios | Syntax::MessageFormat | Syntax::Composite
+        )
+    }
 }
 
 /// The argument numbers of a printf-style conversion: the names of the base locale's
@@ -210,9 +228,14 @@ pub fn convert<'t, 'o>(
     always_format: bool,
 ) -> Cow<'t, str> {
     let icu = matches!(syntax, Syntax::Icu { .. });
+    // what a plural form (always a format string) escapes besides braces
+    let format_special = match syntax {
+        Syntax::MessageFormat => b'\'',
+        _ => b'%',
+    };
     let needs_work = has_braces(text)
         || (icu && memchr::memchr3(b'\'', b'<', b'#', text.as_bytes()).is_some())
-        || (always_format && text.contains('%'));
+        || (always_format && memchr::memchr(format_special, text.as_bytes()).is_some());
     if !needs_work {
         return Cow::Borrowed(text);
     }
@@ -233,11 +256,10 @@ pub fn convert_into<'o>(
     order: impl FnOnce() -> Order<'o>,
     always_format: bool,
 ) -> bool {
-    // printf syntaxes escape `%` only in a format string, so they look for a placeholder
+    // numbered syntaxes escape only in a format string, so they look for a placeholder
     // first; the others write in one scan
-    let printf = matches!(syntax, Syntax::Android | Syntax::Ios);
     let mut any_placeholder = false;
-    if printf && !always_format {
+    if syntax.numbered() && !always_format {
         let scanned = scan(text, |piece| {
             any_placeholder |= matches!(piece, Piece::Placeholder { .. });
         });
@@ -248,29 +270,45 @@ pub fn convert_into<'o>(
     let is_format = always_format || any_placeholder;
     let start = out.len();
     let mut extra = Vec::new();
-    // The numbering reads the base text: only printf placeholders need it.
+    // The numbering reads the base text: only numbered placeholders need it.
     let mut order = Some(order);
     let mut numbers: Option<Order<'o>> = None;
+    // 1-based argument number of a placeholder
+    let mut number = |name: &str| {
+        let numbers = numbers.get_or_insert_with(|| order.take().map(|f| f()).unwrap_or_default());
+        numbers.number(name, &mut extra)
+    };
     let scanned = scan(text, |piece| match (syntax, piece) {
         (Syntax::Android | Syntax::Ios, Piece::Literal(s)) if is_format => {
             push_replacing(out, s, "%", "%%")
         }
         (Syntax::Rails, Piece::Literal(s)) => push_replacing(out, s, "%{", "%%{"),
         (Syntax::Icu { in_plural }, Piece::Literal(s)) => push_icu_literal(out, s, in_plural),
+        (Syntax::MessageFormat, Piece::Literal(s)) if is_format => {
+            push_replacing(out, s, "'", "''")
+        }
         (_, Piece::Literal(s)) => out.push_str(s),
         (Syntax::Icu { .. }, Piece::Brace(c)) => {
             out.push('\'');
             out.push(c);
             out.push('\'');
         }
+        (Syntax::MessageFormat, Piece::Brace(c)) if is_format => {
+            out.push('\'');
+            out.push(c);
+            out.push('\'');
+        }
+        (Syntax::Composite, Piece::Brace(c)) if is_format => {
+            out.push(c);
+            out.push(c);
+        }
         (_, Piece::Brace(c)) => out.push(c),
         (Syntax::Android | Syntax::Ios, Piece::Placeholder { name, kind }) => {
-            let numbers =
-                numbers.get_or_insert_with(|| order.take().map(|f| f()).unwrap_or_default());
-            let n = numbers.number(name, &mut extra);
+            let n = number(name);
             let ios = syntax == Syntax::Ios;
-            // the quantity is an integer whatever the sheet says
-            let quantity = name == COUNT && numbers.names.first() == Some(&COUNT);
+            // the quantity (argument 1 when the order starts with it) is an integer whatever
+            // the sheet says
+            let quantity = name == COUNT && n == 1;
             let conversion = match (kind, ios) {
                 _ if quantity || kind == Kind::Int => {
                     if ios {
@@ -284,6 +322,11 @@ pub fn convert_into<'o>(
                 (_, false) => "s",
             };
             let _ = write!(out, "%{n}${conversion}");
+        }
+        (Syntax::MessageFormat | Syntax::Composite, Piece::Placeholder { name, .. }) => {
+            // both count from 0; the type is the argument's own (MessageFormat formats a
+            // number with the locale's NumberFormat, string.Format calls its ToString)
+            let _ = write!(out, "{{{}}}", number(name) - 1);
         }
         (Syntax::Rails, Piece::Placeholder { name, .. }) => {
             let _ = write!(out, "%{{{name}}}");
@@ -447,6 +490,37 @@ mod tests {
     }
 
     #[test]
+    fn message_format_and_composite_number_from_zero_in_the_base_order() {
+        let base = "{name} has {n:int} files";
+        let order = || Order::new([base], false);
+        let text = "it's {n:int} {{x}} for {name}";
+        assert_eq!(
+            convert(text, Syntax::MessageFormat, order, false),
+            "it''s {1} '{'x'}' for {0}"
+        );
+        assert_eq!(
+            convert(text, Syntax::Composite, order, false),
+            "it's {1} {{x}} for {0}"
+        );
+        // no placeholder: not a format string, nothing escaped, braces undoubled
+        assert_eq!(
+            convert("it's {{x}}", Syntax::MessageFormat, order, false),
+            "it's {x}"
+        );
+        assert_eq!(convert("{{x}}", Syntax::Composite, order, false), "{x}");
+        // a plural form is a format string even without a placeholder; count is {0}
+        let plural = || Order::new(["{count} files in {folder}"], true);
+        assert_eq!(
+            convert("it's one", Syntax::MessageFormat, plural, true),
+            "it''s one"
+        );
+        assert_eq!(
+            convert("{folder}: {count} {{!}}", Syntax::Composite, plural, true),
+            "{1}: {0} {{!}}"
+        );
+    }
+
+    #[test]
     fn rails_keeps_names_only() {
         assert_eq!(
             convert("{n:int} of %{x} {{", Syntax::Rails, Order::default, false),
@@ -502,13 +576,22 @@ mod tests {
             shuffled.reverse();
             let text: String = shuffled.iter().map(|n| format!("{{{n}}}{literal}")).collect();
             let order = Order::new([base.as_str()], plural);
+            let expected: Vec<usize> = shuffled
+                .iter()
+                .map(|n| order.names.iter().position(|m| m == n).unwrap() + 1)
+                .collect();
             for syntax in [Syntax::Android, Syntax::Ios] {
                 let converted = convert(&text, syntax, || order.clone(), plural);
-                let expected: Vec<usize> = shuffled
+                prop_assert_eq!(printf_numbers(&converted), expected.clone());
+            }
+            // `{0}`: the same numbers, from 0
+            for syntax in [Syntax::MessageFormat, Syntax::Composite] {
+                let converted = convert(&text, syntax, || order.clone(), plural);
+                let numbers: Vec<usize> = names_of_icu(&converted)
                     .iter()
-                    .map(|n| order.names.iter().position(|m| m == n).unwrap() + 1)
+                    .map(|n| n.parse::<usize>().unwrap() + 1)
                     .collect();
-                prop_assert_eq!(printf_numbers(&converted), expected);
+                prop_assert_eq!(numbers, expected.clone());
             }
             let icu = convert(&text, Syntax::Icu { in_plural: false }, || order.clone(), false);
             prop_assert_eq!(names_of_icu(&icu), shuffled.clone());
