@@ -10,7 +10,8 @@ use icu_locale_core::LanguageIdentifier;
 use thiserror::Error;
 
 use super::filter::same_locale;
-use super::formats::{Format, PlaceholderMode, RenderOptions};
+use super::langtag;
+use super::formats::{Format, PlaceholderMode, RenderOptions, i18next};
 use super::model::{Document, Entry, Selection};
 
 /// File stem used by `--merge` and `--language` when no `--filename` is given.
@@ -117,6 +118,7 @@ pub fn plan(
         keep_locale: false,
         base_locale: opts.base,
         placeholders: opts.placeholders,
+        declared_locale: None,
     };
     let ext = format.extension();
     if let Some(language) = opts.language {
@@ -142,6 +144,16 @@ pub fn plan(
     if opts.merge {
         return Ok(vec![PlannedFile {
             path: PathBuf::from(format!("{}.{ext}", merged_stem(opts))),
+            selection: selection.clone(),
+            options,
+            locale_tree: false,
+        }]);
+    }
+    if format == Format::Xcstrings {
+        // a String Catalog holds every language in one file
+        let stem = opts.filename.as_deref().unwrap_or("Localizable");
+        return Ok(vec![PlannedFile {
+            path: PathBuf::from(format!("{stem}.{ext}")),
             selection: selection.clone(),
             options,
             locale_tree: false,
@@ -183,7 +195,67 @@ pub fn plan(
             });
         }
     }
+    if format == Format::Arb {
+        for (language, ls) in arb_language_fallbacks(doc, selection, opts.base) {
+            let path = PathBuf::from(format!("{}_{language}.{ext}", arb_stem(opts)));
+            // a file of that name is a locale's own only when the language is there alone
+            if taken.contains_key(&path) {
+                continue;
+            }
+            taken.insert(path.clone(), ls.locale);
+            files.push(PlannedFile {
+                path,
+                selection: Selection {
+                    locales: vec![ls.clone()],
+                },
+                options: RenderOptions {
+                    declared_locale: Some(language),
+                    ..options.clone()
+                },
+                locale_tree: true,
+            });
+        }
+    }
     Ok(files)
+}
+
+fn arb_stem(opts: &LayoutOptions) -> &str {
+    opts.filename.as_deref().unwrap_or("app")
+}
+
+/// gen-l10n refuses a set of ARB files where a locale with a region or script has no file
+/// of its bare language ("Arb file for a fallback, en, does not exist"; the app falls
+/// back to it): for each such language, the locale whose texts it gets, and the language.
+/// The base locale when it is of that language, else the first one in sheet order.
+fn arb_language_fallbacks<'s>(
+    doc: &Document,
+    selection: &'s Selection,
+    base: Option<usize>,
+) -> Vec<(String, &'s crate::translations::model::LocaleSelection)> {
+    let selected: Vec<_> = (selection.locales.iter())
+        .filter(|l| !l.entries.is_empty())
+        .filter_map(|ls| Some((langtag::folded(&doc.locales[ls.locale])?, ls)))
+        .collect();
+    let mut fallbacks: Vec<(String, &crate::translations::model::LocaleSelection)> = Vec::new();
+    for (tag, ls) in &selected {
+        let language = tag.language.as_str();
+        let bare = |t: &LanguageIdentifier| {
+            t.language == tag.language
+                && t.script.is_none()
+                && t.region.is_none()
+                && t.variants.is_empty()
+        };
+        if selected.iter().any(|(t, _)| bare(t)) {
+            continue;
+        }
+        let is_base = base == Some(ls.locale);
+        match fallbacks.iter_mut().find(|(l, _)| l == language) {
+            Some(chosen) if is_base => chosen.1 = ls,
+            Some(_) => {}
+            None => fallbacks.push((language.to_owned(), ls)),
+        }
+    }
+    fallbacks
 }
 
 fn merged_stem(opts: &LayoutOptions) -> &str {
@@ -210,6 +282,17 @@ fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, Layout
         Format::Yml | Format::Xlf | Format::Po => {
             PathBuf::from(format!("{}.{locale}.{ext}", stem.unwrap_or("messages")))
         }
+        // Flutter's lib/l10n layout: the locale after the stem's last `_`, as gen-l10n
+        // reads it from the file name (and `@@locale` says again)
+        Format::Arb => {
+            let locale = folder_tag(locale, opts.format)?.to_string().replace('-', "_");
+            PathBuf::from(format!("{}_{locale}.{ext}", arb_stem(opts)))
+        }
+        // i18next's `locales/{{lng}}/{{ns}}.json`; `--filename` names the namespace
+        Format::I18next => PathBuf::from(i18next::language(locale))
+            .join(format!("{}.{ext}", stem.unwrap_or(i18next::NAMESPACE))),
+        // one file for every locale (see `plan`)
+        Format::Xcstrings => PathBuf::from(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
     })
 }
 
@@ -234,24 +317,10 @@ fn base_path(opts: &LayoutOptions) -> Option<PathBuf> {
 /// Both platforms want an ISO 639 language of 2 or 3 letters; extensions (`-u-…`) are
 /// refused by aapt2.
 fn folder_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, LayoutError> {
-    let refused = || LayoutError::NotALanguageTag {
+    langtag::folded(locale).ok_or_else(|| LayoutError::NotALanguageTag {
         locale: locale.to_owned(),
         format,
-    };
-    let mut tag =
-        LanguageIdentifier::try_from_str(&locale.replace('_', "-")).map_err(|_| refused())?;
-    if !(2..=3).contains(&tag.language.as_str().len()) {
-        return Err(refused());
-    }
-    let repeats_language = tag.script.is_none()
-        && tag.variants.is_empty()
-        && tag
-            .region
-            .is_some_and(|r| r.as_str().eq_ignore_ascii_case(tag.language.as_str()));
-    if repeats_language {
-        tag.region = None;
-    }
-    Ok(tag)
+    })
 }
 
 /// `en_US` → `values-en-rUS`, `pl_PL` → `values-pl`, `en` → `values-en`. The `-r` form

@@ -1,11 +1,13 @@
 //! Flat names for android, ios, xlf and po: the key path joined with `_` and lower-cased,
 //! prefixed with the lower-cased locale and `_` when the output holds several locales (or
 //! `keep_locale`). Conflicts are settled here once, so every flat format drops the same keys.
+//! The String Catalog (ios names) and ARB (Dart identifiers, `dart`) key each locale's
+//! names apart and never prefix them.
 
 use std::borrow::Cow;
 
-use crate::translations::formats::ahead;
 use crate::translations::formats::arena::StrArena;
+use crate::translations::formats::{ahead, dart};
 use crate::translations::formats::fxhash::{FxHashMap, FxHashSet, FxHasher};
 use crate::translations::formats::texts::{Forms, Texts};
 
@@ -19,6 +21,8 @@ pub(super) enum NameStyle {
     /// generated `R` class would refuse (empty, leading digit, Java keyword, `_`) gets a
     /// leading `_`.
     Android,
+    /// ARB message ids: the path as one lowerCamelCase Dart identifier (`dart`).
+    Arb,
 }
 
 /// One locale of the flat output.
@@ -28,6 +32,13 @@ pub(super) struct FlatLocale<'a> {
     /// Empty, or e.g. `en_us_`.
     pub(super) prefix: String,
     entries: &'a [usize],
+}
+
+impl FlatLocale<'_> {
+    /// The entries selected in this locale, ascending (some may have no text here).
+    pub(super) fn entries(&self) -> &[usize] {
+        self.entries
+    }
 }
 
 /// One key of one locale, in output order.
@@ -123,6 +134,11 @@ impl Names {
     fn base(&self, entry: usize) -> &str {
         self.names.get(entry).unwrap_or_default()
     }
+
+    /// Entry `entry`'s name ("" for an entry not built).
+    pub(super) fn name(&self, entry: usize) -> &str {
+        self.base(entry)
+    }
 }
 
 /// Below this many entries, names are built on the calling thread alone.
@@ -194,6 +210,33 @@ impl<'a> Flat<'a> {
                 > 1
     }
 
+    /// `build` for the formats that key each locale apart (String Catalog languages, ARB
+    /// files): names never carry the locale, and they meet only within one locale.
+    pub(super) fn build_unprefixed(
+        doc: &'a Document,
+        sel: &'a Selection,
+        style: NameStyle,
+    ) -> Flat<'a> {
+        let wanted = sel.entries_in_any_locale(doc.entries.len());
+        let names = Names::build(doc, style, true, Some(&wanted));
+        let shared = Shared {
+            names: Cow::Owned(names),
+            texts: Texts::Rows(doc),
+            dotted_paths: None,
+        };
+        Flat::assemble(doc, sel, style, false, shared)
+    }
+
+    /// `with_shared` for the formats of `build_unprefixed`.
+    pub(super) fn with_shared_unprefixed(
+        doc: &'a Document,
+        sel: &'a Selection,
+        style: NameStyle,
+        shared: Shared<'a>,
+    ) -> Flat<'a> {
+        Flat::assemble(doc, sel, style, false, shared)
+    }
+
     /// Flattens `sel` with names built beforehand (for all entries, or at least the selected
     /// ones, with the style and prefixing `prefixed` gives for this selection).
     pub(super) fn with_shared(
@@ -201,6 +244,17 @@ impl<'a> Flat<'a> {
         sel: &'a Selection,
         style: NameStyle,
         keep_locale: bool,
+        shared: Shared<'a>,
+    ) -> Flat<'a> {
+        let prefixed = Flat::prefixed(sel, keep_locale);
+        Flat::assemble(doc, sel, style, prefixed, shared)
+    }
+
+    fn assemble(
+        doc: &'a Document,
+        sel: &'a Selection,
+        style: NameStyle,
+        prefixed: bool,
         shared: Shared<'a>,
     ) -> Flat<'a> {
         let mut locales: Vec<FlatLocale<'a>> = sel
@@ -214,7 +268,7 @@ impl<'a> Flat<'a> {
                 entries: &ls.entries,
             })
             .collect();
-        if Flat::prefixed(sel, keep_locale) {
+        if prefixed {
             for loc in &mut locales {
                 let mut prefix = String::with_capacity(loc.code.len() + 1);
                 push_lowered(&mut prefix, loc.code, style);
@@ -240,6 +294,16 @@ impl<'a> Flat<'a> {
 
     fn base(&self, entry: usize) -> &str {
         self.names.base(entry)
+    }
+
+    /// Entry `entry`'s name without the locale prefix.
+    pub(super) fn name(&self, entry: usize) -> &str {
+        self.base(entry)
+    }
+
+    /// Whether entry `entry` lost its name in the locale at `pos` (another one kept it).
+    pub(super) fn lost_name(&self, pos: usize, entry: usize) -> bool {
+        !self.dropped.is_empty() && self.dropped.contains(&(pos, entry))
     }
 
     /// Entry `index`'s key path joined with `.`.
@@ -314,7 +378,10 @@ impl<'a> Flat<'a> {
     /// meet, so it is enough to compare bases within each locale, by the group ids of
     /// `Names`. Otherwise every full name is compared.
     fn find_conflicts(&mut self) {
-        let prefix_free = self.locales.iter().enumerate().all(|(i, a)| {
+        // Without any prefix each locale's names are apart (a catalog language, a file).
+        let unprefixed = self.locales.iter().all(|l| l.prefix.is_empty());
+        let prefix_free = unprefixed
+            || self.locales.iter().enumerate().all(|(i, a)| {
             self.locales
                 .iter()
                 .enumerate()
@@ -418,6 +485,20 @@ pub(super) fn collisions(doc: &Document, style: NameStyle) -> Vec<String> {
     warnings
 }
 
+/// Every entry whose unprefixed name of `style` an earlier entry has, as (that first
+/// entry, this one, name), in entry order: the checks' findings for the formats that key
+/// each locale apart.
+pub(super) fn same_names(doc: &Document, style: NameStyle) -> Vec<(usize, usize, String)> {
+    let names = Names::build(doc, style, true, None);
+    if !names.any_shared {
+        return Vec::new();
+    }
+    (names.group.iter().enumerate())
+        .filter(|&(e, &first)| first != e)
+        .map(|(e, &first)| (first, e, names.base(e).to_owned()))
+        .collect()
+}
+
 /// The unprefixed plain name of a key path (ios, xlf, po).
 pub(super) fn plain_name(path: &[String]) -> String {
     let mut name = String::new();
@@ -479,6 +560,10 @@ pub(super) fn name_clashes(
 }
 
 fn push_path_name(out: &mut String, path: &[String], style: NameStyle) {
+    if style == NameStyle::Arb {
+        dart::push_message_id(out, path);
+        return;
+    }
     for (i, segment) in path.iter().enumerate() {
         if i > 0 {
             out.push('_');
@@ -490,7 +575,7 @@ fn push_path_name(out: &mut String, path: &[String], style: NameStyle) {
 fn push_lowered(out: &mut String, s: &str, style: NameStyle) {
     // Most keys are ASCII letters, digits and `_`: one copy, lower-cased in place.
     let plain = match style {
-        NameStyle::Plain => s.is_ascii(),
+        NameStyle::Plain | NameStyle::Arb => s.is_ascii(),
         NameStyle::Android => s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
     };
     if plain {
@@ -500,7 +585,7 @@ fn push_lowered(out: &mut String, s: &str, style: NameStyle) {
         return;
     }
     let keep = |c: char| match style {
-        NameStyle::Plain => c,
+        NameStyle::Plain | NameStyle::Arb => c,
         NameStyle::Android if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' => c,
         NameStyle::Android => '_',
     };

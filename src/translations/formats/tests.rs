@@ -11,7 +11,7 @@ use crate::translations::model::{Entry, LocaleSelection, Plural, PluralCategory,
 
 // ------------------------------------------------------------------ fixtures
 
-fn fixture(name: &str) -> Json {
+pub(super) fn fixture(name: &str) -> Json {
     let path = format!(
         "{}/tests/fixtures/sheets/{name}",
         env!("CARGO_MANIFEST_DIR")
@@ -20,7 +20,7 @@ fn fixture(name: &str) -> Json {
 }
 
 /// The document a `locale -> ... -> text` tree stands for: keys in first-appearance order.
-fn doc_from_tree(all: &Json) -> Document {
+pub(super) fn doc_from_tree(all: &Json) -> Document {
     let Json::Map(locales) = all else {
         panic!("not a map")
     };
@@ -47,7 +47,7 @@ fn doc_from_tree(all: &Json) -> Document {
     doc
 }
 
-fn hostile() -> Document {
+pub(super) fn hostile() -> Document {
     doc_from_tree(&fixture("hostile.expected.json"))
 }
 
@@ -55,13 +55,13 @@ fn basic() -> Document {
     doc_from_tree(fixture("basic.expected.json").get("all"))
 }
 
-fn only(doc: &Document, locale: usize) -> Selection {
+pub(super) fn only(doc: &Document, locale: usize) -> Selection {
     let mut sel = Selection::all(doc);
     sel.locales.retain(|l| l.locale == locale);
     sel
 }
 
-fn render_str(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) -> String {
+pub(super) fn render_str(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) -> String {
     let rendered = render(doc, sel, format, opts).unwrap();
     String::from_utf8(rendered.body).unwrap()
 }
@@ -245,6 +245,7 @@ fn read_flat(
             pairs
         }
         Format::Json | Format::Yml | Format::Stringsdict => unreachable!("not a flat format"),
+        Format::Xcstrings | Format::Arb | Format::I18next => unreachable!("see app_tests"),
     };
     Ok(pairs)
 }
@@ -266,11 +267,12 @@ fn is_flat(format: Format) -> bool {
 
 /// Renders and reads back; panics with the body when the reader disagrees.
 /// The formats that write every selected key (stringsdict holds plural entries only;
-/// tests/plurals.rs and `plurals` below read it).
+/// tests/plurals.rs and `plurals` below read it), but for the formats of SPEC §11, whose
+/// names, order and nesting differ from these: `app_tests` reads them.
 fn plain_formats() -> impl Iterator<Item = Format> {
     Format::ALL
         .into_iter()
-        .filter(|&f| f != Format::Stringsdict)
+        .filter(|&f| f != Format::Stringsdict && !super::app_tests::APP_FORMATS.contains(&f))
 }
 
 fn assert_round_trip(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) {
@@ -424,11 +426,12 @@ fn golden_files_of_the_basic_sheet() {
     };
     for format in Format::ALL {
         let body = render_str(&doc, &Selection::all(&doc), format, &opts);
-        let path = format!(
-            "{}/tests/golden/basic.{}",
-            env!("CARGO_MANIFEST_DIR"),
-            format.extension()
-        );
+        // i18next's extension is json's
+        let ext = match format {
+            Format::I18next => "i18next.json",
+            _ => format.extension(),
+        };
+        let path = format!("{}/tests/golden/basic.{ext}", env!("CARGO_MANIFEST_DIR"));
         if std::env::var_os("DEPOT_UPDATE_GOLDEN").is_some() {
             std::fs::write(&path, &body).unwrap();
         }
@@ -674,12 +677,24 @@ fn format_names_parse_case_insensitively_and_list_the_choices_on_error() {
     }
     assert_eq!(
         "yaml".parse::<Format>().unwrap_err().to_string(),
-        "format must be one of json, android, ios, yml, xlf, po, stringsdict; got 'yaml'"
+        "format must be one of json, android, ios, yml, xlf, po, stringsdict, xcstrings, arb, \
+         i18next; got 'yaml'"
     );
     let exts: Vec<_> = Format::ALL.iter().map(|f| f.extension()).collect();
     assert_eq!(
         exts,
-        ["json", "xml", "strings", "yml", "xlf", "po", "stringsdict"]
+        [
+            "json",
+            "xml",
+            "strings",
+            "yml",
+            "xlf",
+            "po",
+            "stringsdict",
+            "xcstrings",
+            "arb",
+            "json"
+        ]
     );
     assert_eq!(
         Format::Po.content_type(),
@@ -690,7 +705,7 @@ fn format_names_parse_case_insensitively_and_list_the_choices_on_error() {
 // ------------------------------------------------------------------ properties
 
 /// Characters that break naive escaping, plus any Unicode scalar.
-fn hostile_char() -> impl Strategy<Value = char> {
+pub(super) fn hostile_char() -> impl Strategy<Value = char> {
     prop_oneof![
         4 => any::<char>(),
         2 => prop::sample::select(vec![
@@ -703,13 +718,13 @@ fn hostile_char() -> impl Strategy<Value = char> {
     ]
 }
 
-fn hostile_string(min: usize, max: usize) -> impl Strategy<Value = String> {
+pub(super) fn hostile_string(min: usize, max: usize) -> impl Strategy<Value = String> {
     prop::collection::vec(hostile_char(), min..max).prop_map(|v| v.into_iter().collect())
 }
 
 /// 1–3 locales, up to 8 keys `[section, K<i>]` (unique, so no name conflicts), texts
 /// present or not.
-fn arbitrary_doc() -> impl Strategy<Value = Document> {
+pub(super) fn arbitrary_doc() -> impl Strategy<Value = Document> {
     let pool = ["en_US", "pl", "de-DE"];
     (1usize..=3, 1usize..=8).prop_flat_map(move |(n_locales, n_entries)| {
         let entry = (
@@ -765,6 +780,7 @@ fn must_refuse(doc: &Document, sel: &Selection, format: Format, opts: &RenderOpt
         Format::Android => texts.iter().any(|s| s.contains('\0')),
         Format::Po => texts.iter().chain(&keys).any(|s| s.contains('\0')),
         Format::Json | Format::Ios | Format::Yml | Format::Stringsdict => false,
+        Format::Xcstrings | Format::Arb | Format::I18next => unreachable!("see app_tests"),
     }
 }
 
@@ -862,7 +878,7 @@ proptest! {
 
 /// Short paths from a few segments, so keys clash (same name, key under key, flat names
 /// meeting), sections come back after others, and locale prefixes clash (`en`, `en_core`).
-fn clashing_doc() -> impl Strategy<Value = Document> {
+pub(super) fn clashing_doc() -> impl Strategy<Value = Document> {
     let segment = prop::sample::select(vec!["a", "A", "b", "core", "x", "a_b", "1"]);
     let entry = (
         prop::collection::vec(segment, 1..4),
@@ -886,7 +902,7 @@ fn clashing_doc() -> impl Strategy<Value = Document> {
 }
 
 /// Some of each locale's entries that have a text there, as a filter would pick them.
-fn some_of(doc: &Document, locales: &[usize], keep: &[bool]) -> Selection {
+pub(super) fn some_of(doc: &Document, locales: &[usize], keep: &[bool]) -> Selection {
     Selection {
         locales: locales
             .iter()
@@ -1036,23 +1052,33 @@ fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
     let formats: Vec<Format> = known.iter().map(|(f, _)| *f).collect();
     assert_eq!(
         formats,
-        [Format::Android, Format::Ios, Format::Xlf, Format::Po]
+        [
+            Format::Android,
+            Format::Ios,
+            Format::Xlf,
+            Format::Po,
+            Format::Xcstrings,
+            Format::Arb
+        ]
     );
     for (format, warnings) in &known {
         assert_eq!(warnings.len(), KNOWN_WARNINGS_MAX + 1, "{format}");
+        let name = if *format == Format::Arb { "x0AB" } else { "x0_a_b" };
         assert_eq!(
             warnings[0],
-            "keys 'X0.A_B' and 'X0_A.B' both become the name 'x0_a_b'; kept 'X0.A_B', left out \
-             'X0_A.B'"
+            format!(
+                "keys 'X0.A_B' and 'X0_A.B' both become the name '{name}'; kept 'X0.A_B', left \
+                 out 'X0_A.B'"
+            )
         );
-        let more = if *format == Format::Android { 51 } else { 50 };
+        let more = if matches!(format, Format::Android | Format::Arb) { 51 } else { 50 };
         assert_eq!(warnings[KNOWN_WARNINGS_MAX], format!("and {more} more"));
     }
 }
 
 /// 1–3 locales, up to 6 keys, some of them plural entries (`one`, `few`, `other` forms,
 /// each present or not per locale), hostile texts and section names.
-fn plural_doc() -> impl Strategy<Value = Document> {
+pub(super) fn plural_doc() -> impl Strategy<Value = Document> {
     let pool = ["en_US", "pl", "de-DE"];
     (1usize..=3, 1usize..=6).prop_flat_map(move |(n_locales, n_entries)| {
         let texts = move || {
