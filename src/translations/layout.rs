@@ -600,6 +600,58 @@ mod tests {
     }
 
     #[test]
+    fn app_formats_write_a_catalog_arb_files_and_i18next_folders() {
+        let d = doc(
+            &["en_GB", "en_US", "pl_PL", "zh_hant"],
+            &[("A", &[Some("a"), Some("b"), Some("c"), Some("d")])],
+        );
+        let with_base = |format| LayoutOptions {
+            base: Some(1),
+            ..opts(format)
+        };
+        assert_eq!(
+            paths(&d, &with_base(Format::Xcstrings)),
+            ["Localizable.xcstrings"]
+        );
+        assert_eq!(
+            paths(&d, &with_base(Format::I18next)),
+            [
+                "en-GB/translation.json",
+                "en-US/translation.json",
+                "pl-PL/translation.json",
+                "zh-Hant/translation.json"
+            ]
+        );
+        let arb = plan(&d, &Selection::all(&d), &with_base(Format::Arb)).unwrap();
+        let shown: Vec<(String, usize, Option<&str>)> = (arb.iter())
+            .map(|f| {
+                let locale = f.selection.locales[0].locale;
+                let declared = f.options.declared_locale.as_deref();
+                (f.path.display().to_string(), locale, declared)
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("app_en_GB.arb".to_owned(), 0, None),
+                ("app_en_US.arb".to_owned(), 1, None),
+                ("app_pl.arb".to_owned(), 2, None),
+                ("app_zh_Hant.arb".to_owned(), 3, None),
+                // the language files gen-l10n falls back to: the base locale's for en
+                ("app_en.arb".to_owned(), 1, Some("en")),
+                ("app_zh.arb".to_owned(), 3, Some("zh")),
+            ]
+        );
+        let err = plan(
+            &doc(&["English"], &[("A", &[Some("a")])]),
+            &Selection::all(&doc(&["English"], &[("A", &[Some("a")])])),
+            &opts(Format::Arb),
+        )
+        .unwrap_err();
+        assert!(matches!(err, LayoutError::NotALanguageTag { .. }), "{err}");
+    }
+
+    #[test]
     fn missing_counts_keys_with_a_base_text_only() {
         let d = sample();
         assert_eq!(

@@ -71,22 +71,7 @@ pub(super) struct Catalog {
 /// `comment`, `extractionState`, `localizations`; a language's `stringUnit` or
 /// `variations.plural`).
 pub(super) fn read_xcstrings(body: &str) -> Result<Catalog, String> {
-    let root: Json = serde_json::from_str(body).map_err(|e| format!("not JSON: {e}"))?;
-    let mut canonical = String::new();
-    xcode_json(&root, 0, &mut canonical);
-    if canonical != body {
-        let at = canonical
-            .bytes()
-            .zip(body.bytes())
-            .take_while(|(a, b)| a == b)
-            .count();
-        return Err(format!(
-            "not laid out as Xcode writes it, from byte {at}: Xcode writes {:?}, the body has {:?}",
-            &canonical[at.min(canonical.len())..(at + 60).min(canonical.len())],
-            &body[at.min(body.len())..(at + 60).min(body.len())]
-        ));
-    }
-    check_xcode_order(&root)?;
+    let root = check_xcode_layout(body)?;
     let top = map(&root, "the catalog")?;
     let keys: Vec<&str> = top.iter().map(|(k, _)| k.as_str()).collect();
     if keys != ["sourceLanguage", "strings", "version"] {
@@ -126,6 +111,28 @@ pub(super) fn read_xcstrings(body: &str) -> Result<Catalog, String> {
         source_language: text(&top[0].1, "sourceLanguage")?.to_owned(),
         strings,
     })
+}
+
+/// Checks that `body` is laid out exactly as Xcode writes a catalog: what
+/// NSJSONSerialization prints for its content (so Xcode rewrites nothing), every
+/// object's keys in Xcode's order. Returns the content.
+pub(super) fn check_xcode_layout(body: &str) -> Result<Json, String> {
+    let root: Json = serde_json::from_str(body).map_err(|e| format!("not JSON: {e}"))?;
+    let mut canonical = String::new();
+    xcode_json(&root, 0, &mut canonical);
+    if canonical != body {
+        let at = (canonical.char_indices().zip(body.chars()))
+            .find(|((_, a), b)| a != b)
+            .map_or(canonical.len().min(body.len()), |((at, _), _)| at);
+        let from = |s: &str| s.get(at..).unwrap_or_default().chars().take(40).collect::<String>();
+        return Err(format!(
+            "not laid out as Xcode writes it, from byte {at}: Xcode writes {:?}, the body has {:?}",
+            from(&canonical),
+            from(body)
+        ));
+    }
+    check_xcode_order(&root)?;
+    Ok(root)
 }
 
 fn xc_value(content: &Json, name: &str) -> Result<XcValue, String> {

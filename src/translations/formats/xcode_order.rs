@@ -164,6 +164,37 @@ mod tests {
         );
     }
 
+    /// Real catalogs (tests/fixtures/xcstrings): their keys, languages and every other
+    /// object's keys are in the order `sort_by_name` gives.
+    #[test]
+    fn catalogs_xcode_wrote_are_in_this_order() {
+        use crate::translations::formats::ordered_json::Json;
+        fn check(json: &Json, checked: &mut usize) {
+            if let Json::Map(entries) = json {
+                let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+                let mut sorted = keys.clone();
+                sort_by_name(&mut sorted, |k| k);
+                assert_eq!(sorted, keys);
+                *checked += keys.len();
+                entries.iter().for_each(|(_, v)| check(v, checked));
+            }
+        }
+        let dir = format!("{}/tests/fixtures/xcstrings", env!("CARGO_MANIFEST_DIR"));
+        let mut catalogs = 0;
+        for file in std::fs::read_dir(dir).unwrap() {
+            let path = file.unwrap().path();
+            if path.extension().is_none_or(|e| e != "xcstrings") {
+                continue;
+            }
+            let json: Json = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let mut checked = 0;
+            check(&json, &mut checked);
+            assert!(checked > 100, "{}", path.display());
+            catalogs += 1;
+        }
+        assert!(catalogs >= 2);
+    }
+
     fn fast_name() -> impl Strategy<Value = String> {
         let alphabet: Vec<char> = PUNCTUATION_ORDER
             .iter()
