@@ -234,6 +234,12 @@ fn push_text(
     plural: bool,
     text: &str,
 ) -> Converted {
+    // most texts hold nothing ICU reads specially: as they are
+    let special = |b: &u8| matches!(b, b'{' | b'}' | b'\'') || (plural && *b == b'#');
+    if !text.as_bytes().iter().any(special) {
+        out.push_str(text);
+        return Converted::default();
+    }
     converter
         .push_reporting(out, entry, plural, text)
         .unwrap_or_else(|| placeholders::push_icu_literal_text(out, text, plural))

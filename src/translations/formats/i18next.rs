@@ -194,10 +194,10 @@ impl TreeSink for I18next<'_> {
         if self.skipping.is_some() {
             return Ok(());
         }
-        let path = self.dotted(leaf.name);
         match leaf.plural {
             None => {
                 if suffixed(leaf.name) {
+                    let path = self.dotted(leaf.name);
                     if let Some(kept) = self.taken_by(leaf.name) {
                         self.warnings.push(clash_message(kept, &path, leaf.name));
                         return Ok(());
@@ -208,6 +208,7 @@ impl TreeSink for I18next<'_> {
                 self.value(leaf, false, leaf.text)
             }
             Some(forms) => {
+                let path = self.dotted(leaf.name);
                 let names: Vec<(String, &str)> = (forms.forms_in(leaf.locale))
                     .map(|(category, text)| (form_name(leaf.name, category), text))
                     .collect();
