@@ -8,18 +8,20 @@
 //! The hostile texts of the other formats' tests, in each. A missing tool fails the test
 //! with the way to install it (`scripts/test` installs them all).
 
-mod support;
 #[path = "support/app_readback.rs"]
 mod app_readback;
 #[path = "support/ordered_json.rs"]
 mod ordered_json;
+mod support;
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use app_readback::{Message, Part, XcValue, read_arb, read_arb_message, read_flutter, read_xcstrings};
+use app_readback::{
+    Message, Part, XcValue, read_arb, read_arb_message, read_flutter, read_xcstrings,
+};
 use depot::translations::placeholders::{self, Order, Piece, Syntax};
 use ordered_json::Json;
 use serde_json::{Value, json};
@@ -118,7 +120,12 @@ fn write_sheet(dir: &Path) {
         vec!["APP".into()],
     ];
     let row = |key: &str, comment: &str, texts: [&str; 4]| {
-        let mut row = vec![String::new(), key.to_owned(), String::new(), comment.to_owned()];
+        let mut row = vec![
+            String::new(),
+            key.to_owned(),
+            String::new(),
+            comment.to_owned(),
+        ];
         row.extend(texts.map(String::from));
         row
     };
@@ -129,7 +136,13 @@ fn write_sheet(dir: &Path) {
     }
     let text: String = rows
         .iter()
-        .map(|row| row.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(",") + "\n")
+        .map(|row| {
+            row.iter()
+                .map(|c| csv_field(c))
+                .collect::<Vec<_>>()
+                .join(",")
+                + "\n"
+        })
         .collect();
     std::fs::write(dir.join("sheet.csv"), text).unwrap();
 }
@@ -146,7 +159,15 @@ fn photos(locale: usize) -> BTreeMap<String, String> {
 fn generate(args: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     write_sheet(dir.path());
-    let mut all = vec!["generate", "--source", "sheet.csv", "--path", "out", "--base", "en"];
+    let mut all = vec![
+        "generate",
+        "--source",
+        "sheet.csv",
+        "--path",
+        "out",
+        "--base",
+        "en",
+    ];
     all.extend_from_slice(args);
     let output = run(dir.path(), &all);
     assert!(
@@ -163,7 +184,11 @@ const NODE_HINT: &str = "install node 20 and run `npm ci` in tests/node (scripts
 /// Runs tests/node/consumers.js; `Err` with its message when the consumer refuses.
 fn try_node(mode: &str, input: &[u8]) -> Result<Value, String> {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node");
-    for package in ["i18next", "locize-xcstrings", "@formatjs/icu-messageformat-parser"] {
+    for package in [
+        "i18next",
+        "locize-xcstrings",
+        "@formatjs/icu-messageformat-parser",
+    ] {
         assert!(
             folder.join("node_modules").join(package).is_dir(),
             "tests/node/node_modules/{package} is missing: {NODE_HINT}"
@@ -265,7 +290,9 @@ fn arb_files_pass_gen_l10n_rules_and_every_message_reads_back_in_formatjs_and_fl
     );
     let read = node(
         "arb",
-        json!({"files": files, "template": "app_en.arb"}).to_string().as_bytes(),
+        json!({"files": files, "template": "app_en.arb"})
+            .to_string()
+            .as_bytes(),
     );
     for (locale, code) in LOCALES.iter().enumerate() {
         let name = format!("app_{code}.arb");
@@ -274,25 +301,42 @@ fn arb_files_pass_gen_l10n_rules_and_every_message_reads_back_in_formatjs_and_fl
         assert_eq!(arb.locale, *code);
         let ids: Vec<&str> = arb.messages.iter().map(|(id, _)| id.as_str()).collect();
         assert_eq!(ids, ["appGreeting", "appBraces", "appPhotos"], "{code}");
-        for (id, text) in [("appGreeting", GREETING[locale]), ("appBraces", BRACES[locale])] {
-            assert_eq!(formatjs_parts(&messages[id]), meaning(text), "formatjs {code} {id}");
+        for (id, text) in [
+            ("appGreeting", GREETING[locale]),
+            ("appBraces", BRACES[locale]),
+        ] {
+            assert_eq!(
+                formatjs_parts(&messages[id]),
+                meaning(text),
+                "formatjs {code} {id}"
+            );
             let written = &arb.messages.iter().find(|(i, _)| i == id).unwrap().1;
-            assert_eq!(read_flutter(written), Ok(Message::Plain(meaning(text))), "Flutter {code} {id}");
+            assert_eq!(
+                read_flutter(written),
+                Ok(Message::Plain(meaning(text))),
+                "Flutter {code} {id}"
+            );
         }
         let plural = &messages["appPhotos"][0];
         assert_eq!(plural["p"], "count", "{code}");
         let forms: BTreeMap<String, Vec<Part>> = (plural["o"].as_object().unwrap().iter())
             .map(|(category, parts)| (category.clone(), formatjs_parts(parts)))
             .collect();
-        let want: BTreeMap<String, Vec<Part>> =
-            photos(locale).into_iter().map(|(c, t)| (c, meaning(&t))).collect();
+        let want: BTreeMap<String, Vec<Part>> = photos(locale)
+            .into_iter()
+            .map(|(c, t)| (c, meaning(&t)))
+            .collect();
         assert_eq!(forms, want, "formatjs {code}");
         let written = &arb.messages[2].1;
         let Ok(Message::Plural { arg, forms }) = read_arb_message(written) else {
             panic!("{written}");
         };
         assert_eq!(arg, "count");
-        assert_eq!(forms.into_iter().collect::<BTreeMap<_, _>>(), want, "Flutter {code}");
+        assert_eq!(
+            forms.into_iter().collect::<BTreeMap<_, _>>(),
+            want,
+            "Flutter {code}"
+        );
     }
     // the template describes its messages; the others hold texts only
     let template = Json::parse(&files["app_en.arb"]);
@@ -301,13 +345,23 @@ fn arb_files_pass_gen_l10n_rules_and_every_message_reads_back_in_formatjs_and_fl
         GREETING_COMMENT
     );
     let types = |id: &str, name: &str| {
-        template.get(id).get("placeholders").get(name).get("type").text().to_owned()
+        template
+            .get(id)
+            .get("placeholders")
+            .get(name)
+            .get("type")
+            .text()
+            .to_owned()
     };
     assert_eq!(types("@appGreeting", "name"), "String");
     assert_eq!(types("@appGreeting", "n"), "int");
     assert_eq!(types("@appPhotos", "count"), "int");
     assert_eq!(types("@appPhotos", "album"), "String");
-    assert!(!files["app_pl.arb"].contains("\"@app"), "{}", files["app_pl.arb"]);
+    assert!(
+        !files["app_pl.arb"].contains("\"@app"),
+        "{}",
+        files["app_pl.arb"]
+    );
     // ARB is ICU whatever --placeholders says
     let (_dir, keep) = generate(&["-f", "arb", "--comments", "--placeholders", "keep"]);
     assert_eq!(arb_files(&keep), files);
@@ -323,9 +377,23 @@ fn arb_of_regional_locales_gets_the_language_files_gen_l10n_falls_back_to() {
     .unwrap();
     let out = run(
         dir.path(),
-        &["generate", "--source", "sheet.csv", "-f", "arb", "-p", "out", "--base", "pt_PT"],
+        &[
+            "generate",
+            "--source",
+            "sheet.csv",
+            "-f",
+            "arb",
+            "-p",
+            "out",
+            "--base",
+            "pt_PT",
+        ],
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let files = arb_files(&dir.path().join("out"));
     assert_eq!(
         files.keys().collect::<Vec<_>>(),
@@ -341,21 +409,32 @@ fn arb_of_regional_locales_gets_the_language_files_gen_l10n_falls_back_to() {
     );
     // pt_PT is Flutter's pt (its region repeats the language), the fallback of pt_BR;
     // en and zh fall back to their only locale
-    assert!(files["app_pt.arb"].contains("\"Olá!\""), "{}", files["app_pt.arb"]);
+    assert!(
+        files["app_pt.arb"].contains("\"Olá!\""),
+        "{}",
+        files["app_pt.arb"]
+    );
     assert!(files["app_pt.arb"].starts_with("{\n  \"@@locale\": \"pt\",\n"));
     node(
         "arb",
-        json!({"files": files, "template": "app_pt.arb"}).to_string().as_bytes(),
+        json!({"files": files, "template": "app_pt.arb"})
+            .to_string()
+            .as_bytes(),
     );
     // without the language file gen-l10n refuses the folder: the rule is checked
     let mut without = files.clone();
     without.remove("app_zh.arb");
     let refused = try_node(
         "arb",
-        json!({"files": without, "template": "app_pt.arb"}).to_string().as_bytes(),
+        json!({"files": without, "template": "app_pt.arb"})
+            .to_string()
+            .as_bytes(),
     )
     .unwrap_err();
-    assert!(refused.contains("Arb file for a fallback, zh, does not exist"), "{refused}");
+    assert!(
+        refused.contains("Arb file for a fallback, zh, does not exist"),
+        "{refused}"
+    );
 }
 
 // ------------------------------------------------------------------ i18next
@@ -380,26 +459,53 @@ fn i18next_gives_every_key_and_each_plural_category_for_its_sample_number() {
         let mut want = Vec::new();
         for (locale, code) in LOCALES.iter().enumerate() {
             let values = [("name", "Ann".to_owned()), ("n", "7".to_owned())];
-            for (key, text) in [("APP.GREETING", GREETING[locale]), ("APP.BRACES", BRACES[locale])] {
+            for (key, text) in [
+                ("APP.GREETING", GREETING[locale]),
+                ("APP.BRACES", BRACES[locale]),
+            ] {
                 calls.push(json!([code, key, {"name": "Ann", "n": 7}]));
-                want.push(if convert { filled(text, &values) } else { text.to_owned() });
+                want.push(if convert {
+                    filled(text, &values)
+                } else {
+                    text.to_owned()
+                });
             }
             for (category, text) in photos(locale) {
                 let n = sample(code, &category);
                 calls.push(json!([code, "APP.PHOTOS", {"count": n, "album": "Trip"}]));
                 let values = [("count", n.to_string()), ("album", "Trip".to_owned())];
-                want.push(if convert { filled(&text, &values) } else { text.clone() });
+                want.push(if convert {
+                    filled(&text, &values)
+                } else {
+                    text.clone()
+                });
             }
         }
         let resources = i18next_resources(&out);
-        let got = node("i18next", json!({"resources": resources, "calls": calls}).to_string().as_bytes());
+        let got = node(
+            "i18next",
+            json!({"resources": resources, "calls": calls})
+                .to_string()
+                .as_bytes(),
+        );
         let got: Vec<String> = serde_json::from_value(got).unwrap();
         for ((call, got), want) in calls.iter().zip(&got).zip(&want) {
             assert_eq!(got, want, "{mode}: t{call}");
         }
         assert_eq!(
-            resources["pl"]["translation"]["APP"].as_object().unwrap().keys().collect::<Vec<_>>(),
-            ["GREETING", "BRACES", "PHOTOS_one", "PHOTOS_few", "PHOTOS_many", "PHOTOS_other"]
+            resources["pl"]["translation"]["APP"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            [
+                "GREETING",
+                "BRACES",
+                "PHOTOS_one",
+                "PHOTOS_few",
+                "PHOTOS_many",
+                "PHOTOS_other"
+            ]
         );
     }
 }
@@ -411,7 +517,10 @@ fn xcstrings_is_read_by_locize_xcstrings_and_laid_out_as_xcode_writes_it() {
     for convert in [false, true] {
         let mode = if convert { "convert" } else { "keep" };
         let (_dir, out) = generate(&["-f", "xcstrings", "--comments", "--placeholders", mode]);
-        let files: Vec<_> = std::fs::read_dir(&out).unwrap().map(|f| f.unwrap().file_name()).collect();
+        let files: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|f| f.unwrap().file_name())
+            .collect();
         assert_eq!(files, ["Localizable.xcstrings"]);
         let body = std::fs::read_to_string(out.join("Localizable.xcstrings")).unwrap();
         let catalog = read_xcstrings(&body).unwrap_or_else(|e| panic!("{e}\n{body}"));
@@ -426,20 +535,41 @@ fn xcstrings_is_read_by_locize_xcstrings_and_laid_out_as_xcode_writes_it() {
         for (locale, code) in LOCALES.iter().enumerate() {
             let resources = &read["resources"][code];
             let text = |text: &str, base: &[&str], plural: bool| {
-                if convert { converted(text, base, plural, Syntax::Ios) } else { text.to_owned() }
+                if convert {
+                    converted(text, base, plural, Syntax::Ios)
+                } else {
+                    text.to_owned()
+                }
             };
-            assert_eq!(resources["app_greeting"]["value"], text(GREETING[locale], &base_greeting, false));
-            assert_eq!(resources["app_braces"]["value"], text(BRACES[locale], &[BRACES[0]], false));
+            assert_eq!(
+                resources["app_greeting"]["value"],
+                text(GREETING[locale], &base_greeting, false)
+            );
+            assert_eq!(
+                resources["app_braces"]["value"],
+                text(BRACES[locale], &[BRACES[0]], false)
+            );
             for (category, form) in photos(locale) {
                 let key = format!("app_photos[variations.plural.{category}]");
-                assert_eq!(resources[&key]["value"], text(&form, &base_photos, true), "{code} {key}");
+                assert_eq!(
+                    resources[&key]["value"],
+                    text(&form, &base_photos, true),
+                    "{code} {key}"
+                );
             }
         }
         // the comment, as Xcode keeps it, read by the converter as the source's context
-        assert_eq!(read["resources"]["en"]["app_greeting"]["context"]["text"], GREETING_COMMENT);
+        assert_eq!(
+            read["resources"]["en"]["app_greeting"]["context"]["text"],
+            GREETING_COMMENT
+        );
         let greeting = &catalog.strings[1];
         assert_eq!(greeting.comment.as_deref(), Some(GREETING_COMMENT));
-        let languages: Vec<&str> = greeting.localizations.iter().map(|(l, _)| l.as_str()).collect();
+        let languages: Vec<&str> = greeting
+            .localizations
+            .iter()
+            .map(|(l, _)| l.as_str())
+            .collect();
         assert_eq!(languages, ["ar", "en", "pl", "ru"]);
         let XcValue::Plural(forms) = &catalog.strings[2].localizations[0].1 else {
             panic!("a plural")
@@ -459,8 +589,14 @@ fn the_layout_catalogs_are_checked_against_is_the_one_xcode_writes() {
         app_readback::check_xcode_layout(&real).unwrap_or_else(|e| panic!("{fixture}: {e}"));
         // a catalog laid out otherwise is told apart
         let other = real.replacen("\" : ", "\": ", 1);
-        assert!(app_readback::check_xcode_layout(&other).is_err(), "{fixture}");
-        assert!(app_readback::check_xcode_layout(&format!("{real}\n")).is_err(), "{fixture}");
+        assert!(
+            app_readback::check_xcode_layout(&other).is_err(),
+            "{fixture}"
+        );
+        assert!(
+            app_readback::check_xcode_layout(&format!("{real}\n")).is_err(),
+            "{fixture}"
+        );
     }
 }
 
@@ -475,7 +611,10 @@ async fn hostile_texts_read_back_exactly_over_http_in_xcstrings_arb_and_i18next(
     let server = TestServer::start().await;
     server.put_sheet(sheet_rows("hostile")).await;
     let expected = Json::parse(&support::fixture_text("sheets/hostile.expected.json"));
-    for (filters, locales) in [(vec![("filters[]", "en_US")], vec!["en_US"]), (vec![], vec!["en_US", "pl_PL"])] {
+    for (filters, locales) in [
+        (vec![("filters[]", "en_US")], vec!["en_US"]),
+        (vec![], vec!["en_US", "pl_PL"]),
+    ] {
         for placeholders in ["keep", "convert"] {
             let ask = |format: &'static str| {
                 let mut pairs = filters.clone();
@@ -493,13 +632,22 @@ async fn hostile_texts_read_back_exactly_over_http_in_xcstrings_arb_and_i18next(
                 for (path, text) in expected.get(locale).leaves() {
                     let name = format!("{}_{}", path[0], path[1]).to_lowercase();
                     let want = if placeholders == "convert" {
-                        converted(&text, &[expected.get("en_US").get(&path[0]).get(&path[1]).text()], false, Syntax::Ios)
+                        converted(
+                            &text,
+                            &[expected.get("en_US").get(&path[0]).get(&path[1]).text()],
+                            false,
+                            Syntax::Ios,
+                        )
                     } else {
                         text.clone()
                     };
                     assert_eq!(read["resources"][language][&name]["value"], want, "{name}");
                     let string = catalog.strings.iter().find(|s| s.name == name).unwrap();
-                    assert!(string.localizations.contains(&(language.to_owned(), XcValue::Text(want.clone()))));
+                    assert!(
+                        string
+                            .localizations
+                            .contains(&(language.to_owned(), XcValue::Text(want.clone())))
+                    );
                 }
             }
             // arb: one file, or files keyed by locale; ICU as formatjs and Flutter read it
@@ -507,7 +655,11 @@ async fn hostile_texts_read_back_exactly_over_http_in_xcstrings_arb_and_i18next(
             assert_eq!(reply.status, 200, "{}", reply.text());
             let body = Json::parse(&reply.text());
             for locale in &locales {
-                let file = if locales.len() == 1 { &body } else { body.get(&locale.replace("pl_PL", "pl")) };
+                let file = if locales.len() == 1 {
+                    &body
+                } else {
+                    body.get(&locale.replace("pl_PL", "pl"))
+                };
                 let arb = read_arb(file).unwrap();
                 let texts = expected.get(locale).leaves();
                 assert_eq!(arb.messages.len(), texts.len());
@@ -541,7 +693,12 @@ async fn hostile_texts_read_back_exactly_over_http_in_xcstrings_arb_and_i18next(
                     });
                 }
             }
-            let got = node("i18next", json!({"resources": resources, "calls": calls}).to_string().as_bytes());
+            let got = node(
+                "i18next",
+                json!({"resources": resources, "calls": calls})
+                    .to_string()
+                    .as_bytes(),
+            );
             let got: Vec<String> = serde_json::from_value(got).unwrap();
             assert_eq!(got, want, "{placeholders} {locales:?}");
         }
@@ -552,7 +709,9 @@ async fn hostile_texts_read_back_exactly_over_http_in_xcstrings_arb_and_i18next(
 async fn app_formats_answer_json_with_their_own_etag_and_name_what_they_left_out() {
     let server = TestServer::start().await;
     let rows = |rows: &[&[&str]]| -> Vec<Vec<String>> {
-        rows.iter().map(|r| r.iter().map(|c| c.to_string()).collect()).collect()
+        rows.iter()
+            .map(|r| r.iter().map(|c| c.to_string()).collect())
+            .collect()
     };
     server
         .put_sheet(rows(&[
@@ -569,19 +728,31 @@ async fn app_formats_answer_json_with_their_own_etag_and_name_what_they_left_out
     for format in ["json", "xcstrings", "arb", "i18next"] {
         let reply = server.get(&translations(&[("format", format)]), &[]).await;
         assert_eq!(reply.status, 200, "{format}: {}", reply.text());
-        assert_eq!(reply.header("content-type"), Some("application/json"), "{format}");
+        assert_eq!(
+            reply.header("content-type"),
+            Some("application/json"),
+            "{format}"
+        );
         etags.push(reply.header("etag").unwrap().to_owned());
-        let warnings = reply.header("depot-warnings").unwrap_or_default().to_owned();
+        let warnings = reply
+            .header("depot-warnings")
+            .unwrap_or_default()
+            .to_owned();
         match format {
             "arb" => assert!(
                 warnings.contains("keys 'X.A_B' and 'X_A.B' both become the name 'xAB'"),
                 "{warnings}"
             ),
             "i18next" => assert!(
-                warnings.contains("'LIST.ITEMS_one' and 'LIST.ITEMS' both take the name 'ITEMS_one' in i18next"),
+                warnings.contains(
+                    "'LIST.ITEMS_one' and 'LIST.ITEMS' both take the name 'ITEMS_one' in i18next"
+                ),
                 "{warnings}"
             ),
-            "xcstrings" => assert!(warnings.contains("both become the name 'x_a_b'"), "{warnings}"),
+            "xcstrings" => assert!(
+                warnings.contains("both become the name 'x_a_b'"),
+                "{warnings}"
+            ),
             _ => {}
         }
     }
@@ -601,7 +772,12 @@ async fn app_formats_answer_json_with_their_own_etag_and_name_what_they_left_out
     for format in ["xcstrings", "arb"] {
         let reply = server.get(&translations(&[("format", format)]), &[]).await;
         assert_eq!(reply.status, 422, "{format}");
-        assert!(reply.error_message().contains("locale 'English' is not one"), "{format}");
+        assert!(
+            reply
+                .error_message()
+                .contains("locale 'English' is not one"),
+            "{format}"
+        );
     }
 }
 
@@ -659,14 +835,24 @@ fn generate_writes_each_formats_native_layout() {
     let (_dir, out) = generate(&["-f", "xcstrings,arb,i18next", "-l", "pl"]);
     assert_eq!(
         files_under(&out),
-        ["translations.arb", "translations.json", "translations.xcstrings"]
+        [
+            "translations.arb",
+            "translations.json",
+            "translations.xcstrings"
+        ]
     );
-    let pl: Value = serde_json::from_str(&std::fs::read_to_string(out.join("translations.json")).unwrap()).unwrap();
+    let pl: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("translations.json")).unwrap())
+            .unwrap();
     assert_eq!(pl["APP"]["PHOTOS_few"], PHOTOS[3].1[1]);
     let (_dir, out) = generate(&["-f", "i18next,arb", "--merge"]);
-    let merged: Value = serde_json::from_str(&std::fs::read_to_string(out.join("translations.json")).unwrap()).unwrap();
+    let merged: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("translations.json")).unwrap())
+            .unwrap();
     assert_eq!(merged["ru"]["translation"]["APP"]["BRACES"], BRACES[2]);
-    let arb: Value = serde_json::from_str(&std::fs::read_to_string(out.join("translations.arb")).unwrap()).unwrap();
+    let arb: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("translations.arb")).unwrap())
+            .unwrap();
     assert_eq!(arb["ar"]["@@locale"], "ar");
 }
 
@@ -687,8 +873,23 @@ NS:KEY,,
 ,K,k
 ";
     std::fs::write(dir.path().join("sheet.csv"), sheet).unwrap();
-    let out = run(dir.path(), &["generate", "--source", "sheet.csv", "-f", "arb", "-p", "out"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(
+        dir.path(),
+        &[
+            "generate",
+            "--source",
+            "sheet.csv",
+            "-f",
+            "arb",
+            "-p",
+            "out",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     let finding = |cell: &str, needle: &str| {
         assert!(
@@ -699,6 +900,9 @@ NS:KEY,,
     };
     finding("B5", "both become the name \"xAB\" in arb");
     finding("B8", "both become the name \"ITEMS_one\" in i18next");
-    finding("B11", "i18next reads ':' in a key as its namespace separator");
+    finding(
+        "B11",
+        "i18next reads ':' in a key as its namespace separator",
+    );
     finding("B5", "in android, ios, stringsdict, xcstrings, xlf and po");
 }

@@ -28,16 +28,16 @@ mod yml;
 
 // Shared with the HTTP tests in `tests/`, so they live there.
 #[cfg(test)]
+#[path = "../../tests/support/app_readback.rs"]
+mod app_readback;
+#[cfg(test)]
+mod app_tests;
+#[cfg(test)]
 #[path = "../../tests/support/ordered_json.rs"]
 mod ordered_json;
 #[cfg(test)]
 #[path = "../../tests/support/readback.rs"]
 mod readback;
-#[cfg(test)]
-#[path = "../../tests/support/app_readback.rs"]
-mod app_readback;
-#[cfg(test)]
-mod app_tests;
 #[cfg(test)]
 mod tests;
 
@@ -391,7 +391,8 @@ pub fn name_clashes(
             .map(|(kept, lost, name)| ("arb", kept, lost, name)),
     );
     clashes.extend(
-        (i18next::clashes(doc).into_iter()).map(|c| ("i18next (plural names)", c.kept, c.lost, c.name)),
+        (i18next::clashes(doc).into_iter())
+            .map(|c| ("i18next (plural names)", c.kept, c.lost, c.name)),
     );
     clashes
 }

@@ -10,8 +10,8 @@ use icu_locale_core::LanguageIdentifier;
 use thiserror::Error;
 
 use super::filter::same_locale;
-use super::langtag;
 use super::formats::{Format, PlaceholderMode, RenderOptions, i18next};
+use super::langtag;
 use super::model::{Document, Entry, Selection};
 
 /// File stem used by `--merge` and `--language` when no `--filename` is given.
@@ -285,7 +285,9 @@ fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, Layout
         // Flutter's lib/l10n layout: the locale after the stem's last `_`, as gen-l10n
         // reads it from the file name (and `@@locale` says again)
         Format::Arb => {
-            let locale = folder_tag(locale, opts.format)?.to_string().replace('-', "_");
+            let locale = folder_tag(locale, opts.format)?
+                .to_string()
+                .replace('-', "_");
             PathBuf::from(format!("{}_{locale}.{ext}", arb_stem(opts)))
         }
         // i18next's `locales/{{lng}}/{{ns}}.json`; `--filename` names the namespace

@@ -124,7 +124,13 @@ pub(super) fn check_xcode_layout(body: &str) -> Result<Json, String> {
         let at = (canonical.char_indices().zip(body.chars()))
             .find(|((_, a), b)| a != b)
             .map_or(canonical.len().min(body.len()), |((at, _), _)| at);
-        let from = |s: &str| s.get(at..).unwrap_or_default().chars().take(40).collect::<String>();
+        let from = |s: &str| {
+            s.get(at..)
+                .unwrap_or_default()
+                .chars()
+                .take(40)
+                .collect::<String>()
+        };
         return Err(format!(
             "not laid out as Xcode writes it, from byte {at}: Xcode writes {:?}, the body has {:?}",
             from(&canonical),
@@ -542,7 +548,11 @@ fn flutter_lex(message: &str) -> Result<Vec<Token>, String> {
                 return Err(format!("unmatched single quote at {i}"));
             }
             if s[i] == b'{' || s[i] == b'}' {
-                tokens.push(if s[i] == b'{' { Token::Open } else { Token::Close });
+                tokens.push(if s[i] == b'{' {
+                    Token::Open
+                } else {
+                    Token::Close
+                });
                 in_text = false;
                 i += 1;
                 continue;
@@ -564,7 +574,8 @@ fn flutter_lex(message: &str) -> Result<Vec<Token>, String> {
                 tokens.push(if c == b'{' { Token::Open } else { Token::Close });
                 in_text = true;
                 i += 1;
-            } else if c.is_ascii_alphanumeric() || c == b'|' || c == b'_' || c == b'=' || c == b':' {
+            } else if c.is_ascii_alphanumeric() || c == b'|' || c == b'_' || c == b'=' || c == b':'
+            {
                 let len = s[i..]
                     .iter()
                     .position(|&b| !(b.is_ascii_alphanumeric() || b == b'|' || b == b'_'))
@@ -585,8 +596,14 @@ fn flutter_lex(message: &str) -> Result<Vec<Token>, String> {
 pub(super) fn read_flutter(message: &str) -> Result<Message, String> {
     let tokens = flutter_lex(message)?;
     let mut i = 0;
-    if let [Token::Open, Token::Word(arg), Token::Comma, Token::Word(kind), Token::Comma, ..] =
-        tokens.as_slice()
+    if let [
+        Token::Open,
+        Token::Word(arg),
+        Token::Comma,
+        Token::Word(kind),
+        Token::Comma,
+        ..,
+    ] = tokens.as_slice()
         && kind == "plural"
     {
         i = 5;

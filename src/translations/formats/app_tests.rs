@@ -66,7 +66,12 @@ fn expected_catalog(doc: &Document, sel: &Selection, opts: &RenderOptions) -> Ca
     for ls in locales_shown(doc, sel) {
         for e in shown(doc, ls) {
             let entry = &doc.entries[e];
-            let name: String = entry.path.join("_").chars().flat_map(char::to_lowercase).collect();
+            let name: String = entry
+                .path
+                .join("_")
+                .chars()
+                .flat_map(char::to_lowercase)
+                .collect();
             let value = match content(doc, e, ls.locale) {
                 Ok(text) => XcValue::Text(text.to_owned()),
                 Err(forms) => {
@@ -94,7 +99,9 @@ fn expected_catalog(doc: &Document, sel: &Selection, opts: &RenderOptions) -> Ca
         }
     }
     for string in &mut strings {
-        string.localizations.sort_by(|a, b| xcode_compare(&a.0, &b.0));
+        string
+            .localizations
+            .sort_by(|a, b| xcode_compare(&a.0, &b.0));
     }
     strings.sort_by(|a, b| xcode_compare(&a.name, &b.name));
     Catalog {
@@ -109,7 +116,10 @@ fn expected_catalog(doc: &Document, sel: &Selection, opts: &RenderOptions) -> Ca
 /// name; a text whose braces do not parse is all literal.
 fn meaning(text: &str) -> Vec<Part> {
     let Ok(pieces) = placeholders::parse(text) else {
-        return vec![Part::Text(text.to_owned())].into_iter().filter(|_| !text.is_empty()).collect();
+        return vec![Part::Text(text.to_owned())]
+            .into_iter()
+            .filter(|_| !text.is_empty())
+            .collect();
     };
     let mut parts: Vec<Part> = Vec::new();
     for piece in pieces {
@@ -156,7 +166,10 @@ fn flutter_cannot_read(text: &str, plural: bool) -> bool {
                 Piece::Placeholder { .. } => vec![('\0', false)],
             })
             .collect(),
-        Err(_) => text.chars().map(|c| (c, "{}".contains(c) || (c == '#' && plural))).collect(),
+        Err(_) => text
+            .chars()
+            .map(|c| (c, "{}".contains(c) || (c == '#' && plural)))
+            .collect(),
     };
     let mut quoted = false;
     let mut after_apostrophe = false;
@@ -236,10 +249,12 @@ fn assert_app_round_trip(doc: &Document, sel: &Selection, format: Format, opts: 
     let convert = opts.placeholders == PlaceholderMode::Convert;
     let texts = || {
         (shown_locales.iter()).flat_map(|ls| {
-            shown(doc, ls).into_iter().flat_map(move |e| match content(doc, e, ls.locale) {
-                Ok(text) => vec![(text, false)],
-                Err(forms) => forms.into_iter().map(|(_, t)| (t, true)).collect(),
-            })
+            shown(doc, ls)
+                .into_iter()
+                .flat_map(move |e| match content(doc, e, ls.locale) {
+                    Ok(text) => vec![(text, false)],
+                    Err(forms) => forms.into_iter().map(|(_, t)| (t, true)).collect(),
+                })
         })
     };
     let rendered = match rendered {
@@ -272,7 +287,9 @@ fn assert_app_round_trip(doc: &Document, sel: &Selection, format: Format, opts: 
         Format::Arb => {
             let json = Json::parse(&body);
             let files: Vec<(String, Json)> = if keyed {
-                let Json::Map(files) = json else { fail("not an object".into()) };
+                let Json::Map(files) = json else {
+                    fail("not an object".into())
+                };
                 files
             } else {
                 vec![(String::new(), json)]
@@ -280,7 +297,10 @@ fn assert_app_round_trip(doc: &Document, sel: &Selection, format: Format, opts: 
             assert_eq!(files.len(), shown_locales.len(), "{body}");
             for ((key, file), ls) in files.iter().zip(&shown_locales) {
                 let arb = read_arb(file).unwrap_or_else(|e| fail(e));
-                assert_eq!(arb.locale, language(&doc.locales[ls.locale]).replace('-', "_"));
+                assert_eq!(
+                    arb.locale,
+                    language(&doc.locales[ls.locale]).replace('-', "_")
+                );
                 if keyed {
                     assert_eq!(key, &arb.locale);
                 }
@@ -296,7 +316,9 @@ fn assert_app_round_trip(doc: &Document, sel: &Selection, format: Format, opts: 
         Format::I18next => {
             let json = Json::parse(&body);
             let resources: Vec<(String, Json)> = if keyed {
-                let Json::Map(files) = json else { fail("not an object".into()) };
+                let Json::Map(files) = json else {
+                    fail("not an object".into())
+                };
                 files
             } else {
                 vec![(String::new(), Json::Map(vec![("translation".into(), json)]))]
@@ -378,11 +400,15 @@ fn sheet_text() -> impl Strategy<Value = String> {
 fn app_doc() -> impl Strategy<Value = Document> {
     let pool = ["en_US", "pl", "de-DE"];
     (1usize..=3, 1usize..=5).prop_flat_map(move |(n_locales, n_entries)| {
-        let texts = move || {
-            prop::collection::vec(prop::option::weighted(0.8, sheet_text()), n_locales)
-        };
+        let texts =
+            move || prop::collection::vec(prop::option::weighted(0.8, sheet_text()), n_locales);
         let forms = prop::option::weighted(0.4, (texts(), texts(), texts()));
-        let entry = (hostile_string(1, 5), texts(), forms, prop::option::of(hostile_string(0, 8)));
+        let entry = (
+            hostile_string(1, 5),
+            texts(),
+            forms,
+            prop::option::of(hostile_string(0, 8)),
+        );
         prop::collection::vec(entry, n_entries).prop_map(move |entries| Document {
             locales: pool[..n_locales].iter().map(|s| s.to_string()).collect(),
             entries: (entries.into_iter().enumerate())
@@ -520,7 +546,10 @@ fn several_locales_are_keyed_by_language_and_one_locale_is_the_file_itself() {
         "{\n  \"en_US\": {\n    \"@@locale\": \"en_US\",\n    \"coreYes\": \"Yes\"\n  },\n  \
          \"pl\": {\n    \"@@locale\": \"pl\",\n    \"coreYes\": \"Tak\"\n  }\n}\n"
     );
-    assert_eq!(body(&only(&d, 0), Format::I18next, &opts), r#"{"CORE":{"YES":"Yes"}}"#);
+    assert_eq!(
+        body(&only(&d, 0), Format::I18next, &opts),
+        r#"{"CORE":{"YES":"Yes"}}"#
+    );
     let keep = RenderOptions {
         keep_locale: true,
         ..RenderOptions::default()
@@ -557,8 +586,17 @@ fn empty_selections_render_valid_empty_documents() {
 
 #[test]
 fn arb_ids_that_meet_keep_the_first_and_report_the_other() {
-    let d = doc(&["en"], &[("X.A_B", &["first"]), ("X_A.B", &["second"]), ("Y", &["y"])]);
-    let rendered = render(&d, &Selection::all(&d), Format::Arb, &RenderOptions::default()).unwrap();
+    let d = doc(
+        &["en"],
+        &[("X.A_B", &["first"]), ("X_A.B", &["second"]), ("Y", &["y"])],
+    );
+    let rendered = render(
+        &d,
+        &Selection::all(&d),
+        Format::Arb,
+        &RenderOptions::default(),
+    )
+    .unwrap();
     let body = String::from_utf8(rendered.body).unwrap();
     assert_eq!(
         body,
@@ -569,14 +607,22 @@ fn arb_ids_that_meet_keep_the_first_and_report_the_other() {
         ["keys 'X.A_B' and 'X_A.B' both become the name 'xAB'; kept 'X.A_B', left out 'X_A.B'"]
     );
     let clashes = name_clashes(&d, |_| 0);
-    assert!(clashes.contains(&("arb", 0, 1, "xAB".to_owned())), "{clashes:?}");
+    assert!(
+        clashes.contains(&("arb", 0, 1, "xAB".to_owned())),
+        "{clashes:?}"
+    );
 }
 
 #[test]
 fn i18next_plural_names_that_meet_a_sibling_keep_the_first_in_sheet_order() {
     let mut d = doc(
         &["en"],
-        &[("A.ITEMS_one", &["plain one"]), ("A.ITEMS", &["n"]), ("B.N", &["n"]), ("B.N_other", &["late"])],
+        &[
+            ("A.ITEMS_one", &["plain one"]),
+            ("A.ITEMS", &["n"]),
+            ("B.N", &["n"]),
+            ("B.N_other", &["late"]),
+        ],
     );
     for e in [1, 2] {
         d.entries[e].plural = Some(Box::new(Plural {
@@ -586,8 +632,13 @@ fn i18next_plural_names_that_meet_a_sibling_keep_the_first_in_sheet_order() {
             ],
         }));
     }
-    let rendered =
-        render(&d, &Selection::all(&d), Format::I18next, &RenderOptions::default()).unwrap();
+    let rendered = render(
+        &d,
+        &Selection::all(&d),
+        Format::I18next,
+        &RenderOptions::default(),
+    )
+    .unwrap();
     assert_eq!(
         String::from_utf8(rendered.body).unwrap(),
         r#"{"A":{"ITEMS_one":"plain one"},"B":{"N_one":"one","N_other":"other"}}"#
@@ -641,10 +692,15 @@ fn a_locale_that_is_no_language_tag_is_refused_where_the_format_keys_by_language
         );
     }
     // i18next takes the code as written
-    let body = render_str(&d, &Selection::all(&d), Format::I18next, &RenderOptions {
-        keep_locale: true,
-        ..RenderOptions::default()
-    });
+    let body = render_str(
+        &d,
+        &Selection::all(&d),
+        Format::I18next,
+        &RenderOptions {
+            keep_locale: true,
+            ..RenderOptions::default()
+        },
+    );
     assert_eq!(body, r#"{"English":{"translation":{"A":"a"}}}"#);
 }
 
@@ -652,13 +708,28 @@ fn a_locale_that_is_no_language_tag_is_refused_where_the_format_keys_by_language
 fn the_arb_template_declares_each_placeholder_with_its_dart_type_and_the_comment() {
     let mut d = doc(
         &["en", "pl"],
-        &[("MSG.TITLE", &["{name} has {n:int} of {p:float}", "{n:int} z {p:float}: {name}"]), ("FILES", &["", ""])],
+        &[
+            (
+                "MSG.TITLE",
+                &[
+                    "{name} has {n:int} of {p:float}",
+                    "{n:int} z {p:float}: {name}",
+                ],
+            ),
+            ("FILES", &["", ""]),
+        ],
     );
     d.entries[0].comment = Some("Shown \"above\" the list".into());
     d.entries[1].plural = Some(Box::new(Plural {
         forms: vec![
-            plural(PluralCategory::One, &["One file in {folder}", "{count} plik"]),
-            plural(PluralCategory::Other, &["{count} files in {folder}", "{count} plików"]),
+            plural(
+                PluralCategory::One,
+                &["One file in {folder}", "{count} plik"],
+            ),
+            plural(
+                PluralCategory::Other,
+                &["{count} files in {folder}", "{count} plików"],
+            ),
         ],
     }));
     d.entries[1].texts = vec![Some("x".into()), Some("y".into())];
@@ -702,7 +773,10 @@ fn the_arb_template_declares_each_placeholder_with_its_dart_type_and_the_comment
     );
     // other locales' files carry no metadata
     let pl = render_str(&d, &only(&d, 1), Format::Arb, &opts);
-    assert!(!pl.contains("\"@msgTitle\"") && !pl.contains("\"@files\""), "{pl}");
+    assert!(
+        !pl.contains("\"@msgTitle\"") && !pl.contains("\"@files\""),
+        "{pl}"
+    );
     // a file declaring another locale (a language's fallback) says so
     let fallback = RenderOptions {
         declared_locale: Some("en".into()),
@@ -710,12 +784,18 @@ fn the_arb_template_declares_each_placeholder_with_its_dart_type_and_the_comment
     };
     let mut d2 = d.clone();
     d2.locales[0] = "en_US".into();
-    assert!(render_str(&d2, &only(&d2, 0), Format::Arb, &fallback).starts_with("{\n  \"@@locale\": \"en\",\n"));
+    assert!(
+        render_str(&d2, &only(&d2, 0), Format::Arb, &fallback)
+            .starts_with("{\n  \"@@locale\": \"en\",\n")
+    );
 }
 
 #[test]
 fn an_apostrophe_right_before_a_literal_brace_is_refused_for_arb_alone() {
-    let d = doc(&["en"], &[("A", &["it's '{{x}}'"]), ("B", &["{{'{{ and it's"])]);
+    let d = doc(
+        &["en"],
+        &[("A", &["it's '{{x}}'"]), ("B", &["{{'{{ and it's"])],
+    );
     let err = render(&d, &only(&d, 0), Format::Arb, &RenderOptions::default()).unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -741,7 +821,10 @@ fn i18next_convert_refuses_what_it_would_interpolate_and_keep_writes_it_as_is() 
         ..RenderOptions::default()
     };
     let err = render(&d, &only(&d, 0), Format::I18next, &convert).unwrap_err();
-    assert!(err.to_string().contains("'A'") && err.to_string().contains("interpolation"), "{err}");
+    assert!(
+        err.to_string().contains("'A'") && err.to_string().contains("interpolation"),
+        "{err}"
+    );
     let keep = render_str(&d, &only(&d, 0), Format::I18next, &RenderOptions::default());
     assert_eq!(keep, r#"{"A":"{{{name}","B":"see $t(other)"}"#);
     let d = doc(&["en"], &[("A", &["{{x}} {name} {{{{"])]);
@@ -757,7 +840,11 @@ fn i18next_keys_with_a_namespace_separator_are_named_as_problems() {
     let problems = name_problems(&d);
     assert_eq!(problems.len(), 1);
     assert_eq!(problems[0].0, 0);
-    assert!(problems[0].1.contains("namespace separator"), "{}", problems[0].1);
+    assert!(
+        problems[0].1.contains("namespace separator"),
+        "{}",
+        problems[0].1
+    );
 }
 
 #[test]
@@ -788,7 +875,13 @@ fn a_catalog_xcode_wrote_is_rendered_back_byte_for_byte() {
                     d.locales.len() - 1
                 }
             };
-            texts[locale] = Some(localization.get("stringUnit").get("value").text().to_owned());
+            texts[locale] = Some(
+                localization
+                    .get("stringUnit")
+                    .get("value")
+                    .text()
+                    .to_owned(),
+            );
         }
         d.entries.push(Entry {
             path: vec![name.clone()],
@@ -806,6 +899,8 @@ fn a_catalog_xcode_wrote_is_rendered_back_byte_for_byte() {
     assert_eq!(body, written.replace("\"migrated\"", "\"manual\""));
     // and through `Prepared`, as `generate` renders
     let prepared = Prepared::new(&d);
-    let again = prepared.render(&Selection::all(&d), Format::Xcstrings, &opts).unwrap();
+    let again = prepared
+        .render(&Selection::all(&d), Format::Xcstrings, &opts)
+        .unwrap();
     assert_eq!(String::from_utf8(again.body).unwrap(), body);
 }

@@ -37,8 +37,7 @@ fn push_words(out: &mut String, segment: &[u8], first: &mut bool) {
         }
         let start = i;
         i += 1;
-        while i < segment.len() && segment[i].is_ascii_alphanumeric() && !word_starts(segment, i)
-        {
+        while i < segment.len() && segment[i].is_ascii_alphanumeric() && !word_starts(segment, i) {
             i += 1;
         }
         for (k, &b) in segment[start..i].iter().enumerate() {
@@ -119,9 +118,13 @@ const RESERVED: [&str; 38] = [
 #[cfg(test)]
 pub(super) fn is_valid_message_id(id: &str) -> bool {
     let mut chars = id.chars();
-    let first_ok = chars.next().is_some_and(|c| c.is_ascii_lowercase() || c == '$');
+    let first_ok = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '$');
     first_ok
-        && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
         && !is_reserved(id)
 }
 

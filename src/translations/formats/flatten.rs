@@ -7,9 +7,9 @@
 use std::borrow::Cow;
 
 use crate::translations::formats::arena::StrArena;
-use crate::translations::formats::{ahead, dart};
 use crate::translations::formats::fxhash::{FxHashMap, FxHashSet, FxHasher};
 use crate::translations::formats::texts::{Forms, Texts};
+use crate::translations::formats::{ahead, dart};
 
 use crate::translations::model::{Document, Entry, Selection};
 
@@ -382,11 +382,11 @@ impl<'a> Flat<'a> {
         let unprefixed = self.locales.iter().all(|l| l.prefix.is_empty());
         let prefix_free = unprefixed
             || self.locales.iter().enumerate().all(|(i, a)| {
-            self.locales
-                .iter()
-                .enumerate()
-                .all(|(j, b)| i == j || !b.prefix.starts_with(a.prefix.as_str()))
-        });
+                self.locales
+                    .iter()
+                    .enumerate()
+                    .all(|(j, b)| i == j || !b.prefix.starts_with(a.prefix.as_str()))
+            });
         let mut reported = FxHashSet::default();
         let mut dropped = Vec::new();
         if prefix_free {

@@ -96,7 +96,10 @@ impl I18next<'_> {
 
     /// Starts `"name":` in the current object.
     fn key(&mut self, name: &str) {
-        let level = self.levels.last_mut().map(|l| std::mem::replace(&mut l.wrote, true));
+        let level = self
+            .levels
+            .last_mut()
+            .map(|l| std::mem::replace(&mut l.wrote, true));
         if level == Some(true) {
             self.out.push(b',');
         }
@@ -262,8 +265,10 @@ fn form_name(key: &str, category: PluralCategory) -> String {
 
 /// Whether `name` ends in a plural suffix, so a plural entry's form could take it.
 fn suffixed(name: &str) -> bool {
-    (PluralCategory::ALL.iter())
-        .any(|c| name.strip_suffix(c.name()).is_some_and(|s| s.ends_with('_')))
+    (PluralCategory::ALL.iter()).any(|c| {
+        name.strip_suffix(c.name())
+            .is_some_and(|s| s.ends_with('_'))
+    })
 }
 
 fn clash_message(kept: &str, lost: &str, name: &str) -> String {
@@ -350,7 +355,11 @@ pub(super) fn clashes(doc: &Document) -> Vec<Clash> {
         let (Some(plural), Some((key, parent))) = (&entry.plural, entry.path.split_last()) else {
             continue;
         };
-        for form in plural.forms.iter().filter(|f| f.texts.iter().any(Option::is_some)) {
+        for form in plural
+            .forms
+            .iter()
+            .filter(|f| f.texts.iter().any(Option::is_some))
+        {
             let name = form_name(key, form.category);
             sibling.clear();
             sibling.extend_from_slice(parent);

@@ -61,7 +61,12 @@ pub(super) fn only(doc: &Document, locale: usize) -> Selection {
     sel
 }
 
-pub(super) fn render_str(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) -> String {
+pub(super) fn render_str(
+    doc: &Document,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+) -> String {
     let rendered = render(doc, sel, format, opts).unwrap();
     String::from_utf8(rendered.body).unwrap()
 }
@@ -1063,7 +1068,11 @@ fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
     );
     for (format, warnings) in &known {
         assert_eq!(warnings.len(), KNOWN_WARNINGS_MAX + 1, "{format}");
-        let name = if *format == Format::Arb { "x0AB" } else { "x0_a_b" };
+        let name = if *format == Format::Arb {
+            "x0AB"
+        } else {
+            "x0_a_b"
+        };
         assert_eq!(
             warnings[0],
             format!(
@@ -1071,7 +1080,11 @@ fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
                  out 'X0_A.B'"
             )
         );
-        let more = if matches!(format, Format::Android | Format::Arb) { 51 } else { 50 };
+        let more = if matches!(format, Format::Android | Format::Arb) {
+            51
+        } else {
+            50
+        };
         assert_eq!(warnings[KNOWN_WARNINGS_MAX], format!("and {more} more"));
     }
 }

@@ -98,7 +98,8 @@ fn fits_fast_key(name: &str) -> bool {
     let mut run = 0;
     name.bytes().all(|b| {
         run = if b.is_ascii_digit() { run + 1 } else { 0 };
-        run <= MAX_DIGITS && (b.is_ascii_digit() || WEIGHTS.get(usize::from(b)).is_some_and(|&w| w != 0))
+        run <= MAX_DIGITS
+            && (b.is_ascii_digit() || WEIGHTS.get(usize::from(b)).is_some_and(|&w| w != 0))
     })
 }
 
@@ -148,7 +149,10 @@ mod tests {
         chars.sort_by(|a, b| collated(a, b));
         assert_eq!(chars, written);
         for pair in written.windows(2) {
-            assert_eq!(collator().unwrap().compare(&pair[0], &pair[1]), Ordering::Less);
+            assert_eq!(
+                collator().unwrap().compare(&pair[0], &pair[1]),
+                Ordering::Less
+            );
         }
         assert_eq!(collated("$", "0"), Ordering::Less);
         assert_eq!(collated("9", "a"), Ordering::Less);
@@ -156,11 +160,15 @@ mod tests {
 
     #[test]
     fn xcode_orders_numbers_by_value_case_last_and_symbols_first() {
-        let mut names = vec!["x16", "X2", "Comment", "COMMENT", "•x", "_x", "a b", "ab", "10", "9"];
+        let mut names = vec![
+            "x16", "X2", "Comment", "COMMENT", "•x", "_x", "a b", "ab", "10", "9",
+        ];
         sort_by_name(&mut names, |n| n);
         assert_eq!(
             names,
-            ["_x", "•x", "9", "10", "a b", "ab", "Comment", "COMMENT", "X2", "x16"]
+            [
+                "_x", "•x", "9", "10", "a b", "ab", "Comment", "COMMENT", "X2", "x16"
+            ]
         );
     }
 
@@ -186,7 +194,8 @@ mod tests {
             if path.extension().is_none_or(|e| e != "xcstrings") {
                 continue;
             }
-            let json: Json = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let json: Json =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
             let mut checked = 0;
             check(&json, &mut checked);
             assert!(checked > 100, "{}", path.display());

@@ -214,9 +214,8 @@ impl Catalog<'_> {
     fn plural(&mut self, entry: &Entry, forms: Forms<'_>, locale: usize) {
         let mut categories: Vec<_> = forms.forms_in(locale).collect();
         categories.sort_by(|a, b| xcode_order::compare(a.0.name(), b.0.name()));
-        self.out.extend_from_slice(
-            b"          \"variations\" : {\n            \"plural\" : {\n",
-        );
+        self.out
+            .extend_from_slice(b"          \"variations\" : {\n            \"plural\" : {\n");
         for (i, (category, text)) in categories.into_iter().enumerate() {
             if i > 0 {
                 self.out.extend_from_slice(b",\n");
@@ -228,8 +227,7 @@ impl Catalog<'_> {
             self.string_unit(16, &text);
             self.out.extend_from_slice(b"\n              }");
         }
-        self.out
-            .extend_from_slice(b"\n            }\n          }");
+        self.out.extend_from_slice(b"\n            }\n          }");
     }
 
     /// `"stringUnit" : { "state" : "translated", "value" : TEXT }` at `indent` spaces,
@@ -239,8 +237,7 @@ impl Catalog<'_> {
         pad(self.out, indent);
         self.out.extend_from_slice(b"\"stringUnit\" : {\n");
         pad(self.out, indent + 2);
-        self.out
-            .extend_from_slice(b"\"state\" : \"translated\",\n");
+        self.out.extend_from_slice(b"\"state\" : \"translated\",\n");
         pad(self.out, indent + 2);
         self.out.extend_from_slice(b"\"value\" : ");
         push_json_str(self.out, value);
