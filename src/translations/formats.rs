@@ -719,9 +719,9 @@ fn estimate_len(doc: &Document, sel: &Selection, format: Format) -> usize {
         Format::Po => 96,
         Format::Stringsdict => 400,
         Format::I18next => 16,
-        Format::Arb => 24,
+        Format::Arb => 40,
         // each language's text sits in ten lines of indented JSON
-        Format::Xcstrings => 160,
+        Format::Xcstrings => 200,
         // the base text is written again as <source> in every locale
         Format::Xlf => 160 + avg_text,
     };

@@ -120,12 +120,16 @@ impl Arb<'_> {
         self.out.extend_from_slice(b"\"@@locale\": ");
         push_json_str(self.out, locale);
         for key in flat.keys(pos, loc) {
-            self.message(&key, loc)?;
+            // most texts hold nothing ICU reads specially: written as they are
+            let as_is = key.plural.is_none() && !needs_quoting(key.text, false);
+            if !as_is {
+                self.message(&key, loc)?;
+            }
             self.out.push(b',');
             self.line(indent + 2);
             push_json_str(self.out, key.base);
             self.out.extend_from_slice(b": ");
-            push_json_str(self.out, &self.message);
+            push_json_str(self.out, if as_is { key.text } else { &self.message });
             if template {
                 self.metadata(&key, indent + 2);
             }
@@ -234,15 +238,21 @@ fn push_text(
     plural: bool,
     text: &str,
 ) -> Converted {
-    // most texts hold nothing ICU reads specially: as they are
-    let special = |b: &u8| matches!(b, b'{' | b'}' | b'\'') || (plural && *b == b'#');
-    if !text.as_bytes().iter().any(special) {
+    if !needs_quoting(text, plural) {
         out.push_str(text);
         return Converted::default();
     }
     converter
         .push_reporting(out, entry, plural, text)
         .unwrap_or_else(|| placeholders::push_icu_literal_text(out, text, plural))
+}
+
+/// Whether ICU (and Flutter) would read anything in `text` as syntax: braces, apostrophes
+/// and, in a plural form, `#`.
+fn needs_quoting(text: &str, plural: bool) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr3(b'{', b'}', b'\'', bytes).is_some()
+        || (plural && memchr::memchr(b'#', bytes).is_some())
 }
 
 /// The placeholders a message declares: its base locale text's (or forms'), in order of

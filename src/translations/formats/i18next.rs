@@ -48,6 +48,7 @@ pub(super) fn render(
         path: Vec::new(),
         languages: HashMap::new(),
         locale: String::new(),
+        scratch: String::new(),
         warnings: Vec::new(),
     };
     sink.out.push(b'{');
@@ -62,13 +63,15 @@ pub(crate) fn language(code: &str) -> String {
     langtag::parse(code).map_or_else(|| code.to_owned(), |tag| tag.to_string())
 }
 
-/// What an open object has written: whether anything yet (for the commas), and the names
-/// that a plural entry's forms could meet (its forms' names, and names ending in a
-/// category suffix), with the key path that took each.
+/// What an open object has written: whether anything yet (for the commas), and what a
+/// plural entry's form names could meet there: the names ending in a category suffix, and
+/// each plural entry's key with the categories it wrote (most objects have neither, and
+/// checking costs nothing then).
 #[derive(Default)]
 struct Level {
     wrote: bool,
-    taken: Vec<(String, String)>,
+    suffixed: Vec<String>,
+    plurals: Vec<(String, Vec<PluralCategory>)>,
 }
 
 struct I18next<'o> {
@@ -85,6 +88,8 @@ struct I18next<'o> {
     /// Each language written, with the locale that took it.
     languages: HashMap<String, String>,
     locale: String,
+    /// A form's name, reused.
+    scratch: String,
     warnings: Vec<String>,
 }
 
@@ -94,13 +99,17 @@ impl I18next<'_> {
         self.keyed || depth > 0
     }
 
+    fn level(&mut self) -> &mut Level {
+        if self.levels.is_empty() {
+            self.levels.push(Level::default());
+        }
+        let last = self.levels.len() - 1;
+        &mut self.levels[last]
+    }
+
     /// Starts `"name":` in the current object.
     fn key(&mut self, name: &str) {
-        let level = self
-            .levels
-            .last_mut()
-            .map(|l| std::mem::replace(&mut l.wrote, true));
-        if level == Some(true) {
+        if std::mem::replace(&mut self.level().wrote, true) {
             self.out.push(b',');
         }
         push_json_str(self.out, name);
@@ -116,18 +125,22 @@ impl I18next<'_> {
         path
     }
 
-    /// The path that already took `name` in the current object, if a clash can be there.
-    fn taken_by(&self, name: &str) -> Option<&str> {
-        let level = self.levels.last()?;
-        (level.taken.iter())
-            .find(|(taken, _)| taken == name)
-            .map(|(_, path)| path.as_str())
-    }
-
-    fn take(&mut self, name: &str, path: String) {
-        if let Some(level) = self.levels.last_mut() {
-            level.taken.push((name.to_owned(), path));
+    /// For a key or section named `name`: reports it and returns true when an earlier
+    /// plural entry's form took the name; else notes the name if a later one could.
+    fn suffixed_taken(&mut self, name: &str) -> bool {
+        let Some((key, category)) = split_suffix(name) else {
+            return false;
+        };
+        let level = self.level();
+        let taken = (level.plurals.iter())
+            .any(|(plural, categories)| plural == key && categories.contains(&category));
+        if !taken {
+            level.suffixed.push(name.to_owned());
+            return false;
         }
+        let message = clash_message(&self.dotted(key), &self.dotted(name), name);
+        self.warnings.push(message);
+        true
     }
 
     /// A plain text or one form, converted and (with `convert`) checked.
@@ -177,14 +190,9 @@ impl TreeSink for I18next<'_> {
             self.levels.push(Level::default());
             return Ok(());
         }
-        if suffixed(name) {
-            let path = self.dotted(name);
-            if let Some(kept) = self.taken_by(name) {
-                self.warnings.push(clash_message(kept, &path, name));
-                self.skipping = Some(depth);
-                return Ok(());
-            }
-            self.take(name, path);
+        if self.suffixed_taken(name) {
+            self.skipping = Some(depth);
+            return Ok(());
         }
         self.key(name);
         self.out.push(b'{');
@@ -197,38 +205,42 @@ impl TreeSink for I18next<'_> {
         if self.skipping.is_some() {
             return Ok(());
         }
-        match leaf.plural {
-            None => {
-                if suffixed(leaf.name) {
-                    let path = self.dotted(leaf.name);
-                    if let Some(kept) = self.taken_by(leaf.name) {
-                        self.warnings.push(clash_message(kept, &path, leaf.name));
-                        return Ok(());
-                    }
-                    self.take(leaf.name, path);
-                }
-                self.key(leaf.name);
-                self.value(leaf, false, leaf.text)
+        let Some(forms) = leaf.plural else {
+            if self.suffixed_taken(leaf.name) {
+                return Ok(());
             }
-            Some(forms) => {
-                let path = self.dotted(leaf.name);
-                let names: Vec<(String, &str)> = (forms.forms_in(leaf.locale))
-                    .map(|(category, text)| (form_name(leaf.name, category), text))
-                    .collect();
-                if let Some((name, kept)) = (names.iter())
-                    .find_map(|(name, _)| self.taken_by(name).map(|kept| (name, kept)))
-                {
-                    self.warnings.push(clash_message(kept, &path, name));
-                    return Ok(());
-                }
-                for (name, text) in names {
-                    self.take(&name, path.clone());
-                    self.key(&name);
-                    self.value(leaf, true, text)?;
-                }
-                Ok(())
+            self.key(leaf.name);
+            return self.value(leaf, false, leaf.text);
+        };
+        // a form whose name a key or section before it has: the entry is left out whole
+        let level = self.level();
+        if !level.suffixed.is_empty() {
+            let taken = forms.forms_in(leaf.locale).find_map(|(category, _)| {
+                let name = form_name(leaf.name, category);
+                level.suffixed.contains(&name).then_some(name)
+            });
+            if let Some(name) = taken {
+                let message = clash_message(&self.dotted(&name), &self.dotted(leaf.name), &name);
+                self.warnings.push(message);
+                return Ok(());
             }
         }
+        let mut categories = Vec::new();
+        for (category, text) in forms.forms_in(leaf.locale) {
+            categories.push(category);
+            let mut name = std::mem::take(&mut self.scratch);
+            name.clear();
+            name.push_str(leaf.name);
+            name.push('_');
+            name.push_str(category.name());
+            self.key(&name);
+            self.scratch = name;
+            self.value(leaf, true, text)?;
+        }
+        self.level()
+            .plurals
+            .push((leaf.name.to_owned(), categories));
+        Ok(())
     }
 
     fn close(&mut self, depth: usize) -> Result<(), RenderError> {
@@ -263,12 +275,11 @@ fn form_name(key: &str, category: PluralCategory) -> String {
     name
 }
 
-/// Whether `name` ends in a plural suffix, so a plural entry's form could take it.
-fn suffixed(name: &str) -> bool {
-    (PluralCategory::ALL.iter()).any(|c| {
-        name.strip_suffix(c.name())
-            .is_some_and(|s| s.ends_with('_'))
-    })
+/// `KEY_category` split into the key and the category, when `name` ends in a plural
+/// suffix (a plural entry's form could take the name).
+fn split_suffix(name: &str) -> Option<(&str, PluralCategory)> {
+    let (key, suffix) = name.rsplit_once('_')?;
+    Some((key, PluralCategory::from_name(suffix)?))
 }
 
 fn clash_message(kept: &str, lost: &str, name: &str) -> String {
@@ -412,10 +423,17 @@ mod tests {
 
     #[test]
     fn only_names_ending_in_a_category_can_meet_a_form() {
-        assert!(suffixed("ITEMS_one"));
-        assert!(suffixed("a_other"));
-        assert!(!suffixed("ITEMSone"));
-        assert!(!suffixed("one"));
+        assert_eq!(
+            split_suffix("ITEMS_one"),
+            Some(("ITEMS", PluralCategory::One))
+        );
+        assert_eq!(
+            split_suffix("a_b_other"),
+            Some(("a_b", PluralCategory::Other))
+        );
+        assert_eq!(split_suffix("ITEMSone"), None);
+        assert_eq!(split_suffix("one"), None);
+        assert_eq!(split_suffix("ITEMS_One"), None);
         assert_eq!(form_name("ITEMS", PluralCategory::Few), "ITEMS_few");
     }
 }

@@ -52,6 +52,7 @@ pub(super) fn render(
     push_json_str(catalog.out, &source);
     catalog.out.extend_from_slice(b",\n  \"strings\" : {\n");
     let mut first_name = true;
+    let mut texts = Vec::with_capacity(languages.len());
     let mut at = 0;
     while at < entries.len() {
         // entries with one name follow each other; in each language the one that kept the
@@ -63,7 +64,7 @@ pub(super) fn render(
         }
         let group = &entries[at..end];
         at = end;
-        let mut texts = Vec::with_capacity(languages.len());
+        texts.clear();
         for language in &languages {
             let pos = language.pos;
             let locale = flat.locales[pos].locale;
