@@ -810,7 +810,7 @@ async fn http_serves_properties_and_resx_with_names_warnings_and_options() {
         bad.text()
             .await
             .unwrap()
-            .contains("stringsdict, properties, resx")
+            .contains("stringsdict, xcstrings, arb, i18next, properties, resx")
     );
 
     let (_, health) = daemon.get_json("/health").await;

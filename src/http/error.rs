@@ -154,7 +154,8 @@ impl From<crate::translations::service::ServeTranslationsError> for ApiError {
             E::Render(
                 e @ (R::UnrepresentableText { .. }
                 | R::UnrepresentableKey { .. }
-                | R::InvalidLanguage { .. }),
+                | R::InvalidLanguage { .. }
+                | R::NotALanguageTag { .. }),
             ) => ApiError::Unprocessable(e.to_string()),
             E::Render(e) => ApiError::Internal(e.to_string()),
             E::Task(e) => ApiError::Internal(e),

@@ -151,19 +151,21 @@ fn content(content: Content) -> Option<Value> {
         Content::S3Error => json!({"application/xml": {"schema": schema_ref("S3Error")}}),
         Content::Binary => json!({"*/*": {"schema": {"type": "string", "format": "binary"}}}),
         Content::Text(media) => json!({ media: {"schema": string} }),
-        Content::Translations => Value::Object(
-            Format::ALL
-                .iter()
-                .map(|format| {
-                    let media = format.content_type().split(';').next().unwrap_or_default();
-                    let schema = match format {
-                        Format::Json => schema_ref("TranslationsJson"),
-                        _ => string.clone(),
-                    };
-                    (media.trim().to_owned(), json!({ "schema": schema }))
-                })
-                .collect(),
-        ),
+        Content::Translations => {
+            let mut media_types = serde_json::Map::new();
+            for format in Format::ALL {
+                let media = format.content_type().split(';').next().unwrap_or_default();
+                let schema = match format {
+                    Format::Json => schema_ref("TranslationsJson"),
+                    _ => string.clone(),
+                };
+                // xcstrings, arb and i18next are application/json too: json's schema stays
+                media_types
+                    .entry(media.trim().to_owned())
+                    .or_insert_with(|| json!({ "schema": schema }));
+            }
+            Value::Object(media_types)
+        }
     })
 }
 
@@ -561,6 +563,9 @@ mod tests {
                 "xlf",
                 "po",
                 "stringsdict",
+                "xcstrings",
+                "arb",
+                "i18next",
                 "properties",
                 "resx"
             ])

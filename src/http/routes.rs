@@ -185,7 +185,7 @@ pub const TRANSLATIONS: Route = Route {
         ),
         query(
             "keepLocale",
-            "true: flat formats prefix names with the locale even for one locale",
+            "true: flat formats prefix names with the locale even for one locale; arb and i18next answer an object keyed by locale (as for several locales)",
             Schema::Boolean,
         ),
         query(

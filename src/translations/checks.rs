@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::formats::name_clashes;
+use super::formats::{name_clashes, name_problems};
 use super::model::{Document, Entry, PluralCategory, Warning};
 use super::placeholders::{self, COUNT, Piece};
 use super::plurals;
@@ -292,6 +292,11 @@ fn name_clash_findings(doc: &Document, cells: &[EntryCells]) -> Vec<Warning> {
             cells.get(kept).map_or(0, |c| c.first.1),
         );
         findings.push(finding(at.key_column, at.first.1, message));
+    }
+    for (e, message) in name_problems(doc) {
+        if let Some(at) = cells.get(e) {
+            findings.push(finding(at.key_column, at.first.1, message));
+        }
     }
     findings
 }

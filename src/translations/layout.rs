@@ -10,7 +10,8 @@ use icu_locale_core::LanguageIdentifier;
 use thiserror::Error;
 
 use super::filter::same_locale;
-use super::formats::{Format, PlaceholderMode, RenderOptions};
+use super::formats::{Format, PlaceholderMode, RenderOptions, i18next};
+use super::langtag;
 use super::model::{Document, Entry, Selection};
 
 /// File stem used by `--merge` and `--language` when no `--filename` is given.
@@ -117,6 +118,7 @@ pub fn plan(
         keep_locale: false,
         base_locale: opts.base,
         placeholders: opts.placeholders,
+        declared_locale: None,
     };
     let ext = format.extension();
     if let Some(language) = opts.language {
@@ -142,6 +144,16 @@ pub fn plan(
     if opts.merge {
         return Ok(vec![PlannedFile {
             path: PathBuf::from(format!("{}.{ext}", merged_stem(opts))),
+            selection: selection.clone(),
+            options,
+            locale_tree: false,
+        }]);
+    }
+    if format == Format::Xcstrings {
+        // a String Catalog holds every language in one file
+        let stem = opts.filename.as_deref().unwrap_or("Localizable");
+        return Ok(vec![PlannedFile {
+            path: PathBuf::from(format!("{stem}.{ext}")),
             selection: selection.clone(),
             options,
             locale_tree: false,
@@ -183,7 +195,67 @@ pub fn plan(
             });
         }
     }
+    if format == Format::Arb {
+        for (language, ls) in arb_language_fallbacks(doc, selection, opts.base) {
+            let path = PathBuf::from(format!("{}_{language}.{ext}", arb_stem(opts)));
+            // a file of that name is a locale's own only when the language is there alone
+            if taken.contains_key(&path) {
+                continue;
+            }
+            taken.insert(path.clone(), ls.locale);
+            files.push(PlannedFile {
+                path,
+                selection: Selection {
+                    locales: vec![ls.clone()],
+                },
+                options: RenderOptions {
+                    declared_locale: Some(language),
+                    ..options.clone()
+                },
+                locale_tree: true,
+            });
+        }
+    }
     Ok(files)
+}
+
+fn arb_stem(opts: &LayoutOptions) -> &str {
+    opts.filename.as_deref().unwrap_or("app")
+}
+
+/// gen-l10n refuses a set of ARB files where a locale with a region or script has no file
+/// of its bare language ("Arb file for a fallback, en, does not exist"; the app falls
+/// back to it): for each such language, the locale whose texts it gets, and the language.
+/// The base locale when it is of that language, else the first one in sheet order.
+fn arb_language_fallbacks<'s>(
+    doc: &Document,
+    selection: &'s Selection,
+    base: Option<usize>,
+) -> Vec<(String, &'s crate::translations::model::LocaleSelection)> {
+    let selected: Vec<_> = (selection.locales.iter())
+        .filter(|l| !l.entries.is_empty())
+        .filter_map(|ls| Some((langtag::folded(&doc.locales[ls.locale])?, ls)))
+        .collect();
+    let mut fallbacks: Vec<(String, &crate::translations::model::LocaleSelection)> = Vec::new();
+    for (tag, ls) in &selected {
+        let language = tag.language.as_str();
+        let bare = |t: &LanguageIdentifier| {
+            t.language == tag.language
+                && t.script.is_none()
+                && t.region.is_none()
+                && t.variants.is_empty()
+        };
+        if selected.iter().any(|(t, _)| bare(t)) {
+            continue;
+        }
+        let is_base = base == Some(ls.locale);
+        match fallbacks.iter_mut().find(|(l, _)| l == language) {
+            Some(chosen) if is_base => chosen.1 = ls,
+            Some(_) => {}
+            None => fallbacks.push((language.to_owned(), ls)),
+        }
+    }
+    fallbacks
 }
 
 fn merged_stem(opts: &LayoutOptions) -> &str {
@@ -231,6 +303,19 @@ fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, Layout
             stem.unwrap_or("Strings"),
             language_tag(locale, opts.format)?
         )),
+        // Flutter's lib/l10n layout: the locale after the stem's last `_`, as gen-l10n
+        // reads it from the file name (and `@@locale` says again)
+        Format::Arb => {
+            let locale = folder_tag(locale, opts.format)?
+                .to_string()
+                .replace('-', "_");
+            PathBuf::from(format!("{}_{locale}.{ext}", arb_stem(opts)))
+        }
+        // i18next's `locales/{{lng}}/{{ns}}.json`; `--filename` names the namespace
+        Format::I18next => PathBuf::from(i18next::language(locale))
+            .join(format!("{}.{ext}", stem.unwrap_or(i18next::NAMESPACE))),
+        // one file for every locale (see `plan`)
+        Format::Xcstrings => PathBuf::from(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
     })
 }
 
@@ -263,16 +348,10 @@ fn base_path(opts: &LayoutOptions) -> Option<PathBuf> {
 /// (`zh_hant_tw` → `zh-Hant-TW`), for android and ios folders. The region is dropped when
 /// it only repeats the language (`pl_PL` → `pl`), as Android and Apple folder names do.
 fn folder_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, LayoutError> {
-    let mut tag = language_tag(locale, format)?;
-    let repeats_language = tag.script.is_none()
-        && tag.variants.is_empty()
-        && tag
-            .region
-            .is_some_and(|r| r.as_str().eq_ignore_ascii_case(tag.language.as_str()));
-    if repeats_language {
-        tag.region = None;
-    }
-    Ok(tag)
+    langtag::folded(locale).ok_or_else(|| LayoutError::NotALanguageTag {
+        locale: locale.to_owned(),
+        format,
+    })
 }
 
 /// A locale code read as a BCP 47 language tag (`_` taken as `-`), in its canonical case.
@@ -280,15 +359,10 @@ fn folder_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, Layout
 /// letters; extensions (`-u-…`) are refused (by aapt2; Java and .NET names have no place
 /// for them).
 fn language_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, LayoutError> {
-    let refused = || LayoutError::NotALanguageTag {
+    langtag::parse(locale).ok_or_else(|| LayoutError::NotALanguageTag {
         locale: locale.to_owned(),
         format,
-    };
-    let tag = LanguageIdentifier::try_from_str(&locale.replace('_', "-")).map_err(|_| refused())?;
-    if !(2..=3).contains(&tag.language.as_str().len()) {
-        return Err(refused());
-    }
-    Ok(tag)
+    })
 }
 
 /// `en_US` → `values-en-rUS`, `pl_PL` → `values-pl`, `en` → `values-en`. The `-r` form
@@ -647,6 +721,58 @@ mod tests {
             }
             assert!(plan(&d, &all, &opts(Format::Json)).is_ok());
         }
+    }
+
+    #[test]
+    fn app_formats_write_a_catalog_arb_files_and_i18next_folders() {
+        let d = doc(
+            &["en_GB", "en_US", "pl_PL", "zh_hant"],
+            &[("A", &[Some("a"), Some("b"), Some("c"), Some("d")])],
+        );
+        let with_base = |format| LayoutOptions {
+            base: Some(1),
+            ..opts(format)
+        };
+        assert_eq!(
+            paths(&d, &with_base(Format::Xcstrings)),
+            ["Localizable.xcstrings"]
+        );
+        assert_eq!(
+            paths(&d, &with_base(Format::I18next)),
+            [
+                "en-GB/translation.json",
+                "en-US/translation.json",
+                "pl-PL/translation.json",
+                "zh-Hant/translation.json"
+            ]
+        );
+        let arb = plan(&d, &Selection::all(&d), &with_base(Format::Arb)).unwrap();
+        let shown: Vec<(String, usize, Option<&str>)> = (arb.iter())
+            .map(|f| {
+                let locale = f.selection.locales[0].locale;
+                let declared = f.options.declared_locale.as_deref();
+                (f.path.display().to_string(), locale, declared)
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("app_en_GB.arb".to_owned(), 0, None),
+                ("app_en_US.arb".to_owned(), 1, None),
+                ("app_pl.arb".to_owned(), 2, None),
+                ("app_zh_Hant.arb".to_owned(), 3, None),
+                // the language files gen-l10n falls back to: the base locale's for en
+                ("app_en.arb".to_owned(), 1, Some("en")),
+                ("app_zh.arb".to_owned(), 3, Some("zh")),
+            ]
+        );
+        let err = plan(
+            &doc(&["English"], &[("A", &[Some("a")])]),
+            &Selection::all(&doc(&["English"], &[("A", &[Some("a")])])),
+            &opts(Format::Arb),
+        )
+        .unwrap_err();
+        assert!(matches!(err, LayoutError::NotALanguageTag { .. }), "{err}");
     }
 
     #[test]

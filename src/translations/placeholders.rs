@@ -162,6 +162,16 @@ pub enum Syntax {
     /// .NET composite formatting (resx, `string.Format`): `{0}`; in a format string a
     /// literal brace is doubled.
     Composite,
+    /// ICU MessageFormat as Flutter's gen-l10n reads it (ARB): `{name}` whatever its type
+    /// (the type is the message's metadata), `{count}` also inside a plural (Flutter has no
+    /// `#`), and `<` left as it is (Flutter knows no rich-text tags).
+    Arb {
+        /// Inside a plural: a literal `#` is quoted, as ICU readers take it for the count.
+        in_plural: bool,
+    },
+    /// i18next: `{{name}}` (the type dropped: i18next interpolates names only); literal
+    /// braces are single ones.
+    I18next,
 }
 
 impl Syntax {
@@ -227,7 +237,7 @@ pub fn convert<'t, 'o>(
     order: impl FnOnce() -> Order<'o>,
     always_format: bool,
 ) -> Cow<'t, str> {
-    let icu = matches!(syntax, Syntax::Icu { .. });
+    let icu = matches!(syntax, Syntax::Icu { .. } | Syntax::Arb { .. });
     // what a plural form (always a format string) escapes besides braces
     let format_special = match syntax {
         Syntax::MessageFormat => b'\'',
@@ -256,6 +266,27 @@ pub fn convert_into<'o>(
     order: impl FnOnce() -> Order<'o>,
     always_format: bool,
 ) -> bool {
+    convert_reporting(out, text, syntax, order, always_format).is_some()
+}
+
+/// What a conversion into an ICU syntax met on the way.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Converted {
+    /// A quoted section opens right after a doubled apostrophe (`'''{'`: an apostrophe,
+    /// then a literal brace). ICU readers take that as written; Flutter's gen-l10n lexer
+    /// reads one apostrophe too many there (see `IcuQuote`).
+    pub flutter_misreads: bool,
+}
+
+/// `convert_into`, saying what the conversion met; `None` (and nothing appended) when the
+/// braces of `text` do not parse.
+pub fn convert_reporting<'o>(
+    out: &mut String,
+    text: &str,
+    syntax: Syntax,
+    order: impl FnOnce() -> Order<'o>,
+    always_format: bool,
+) -> Option<Converted> {
     // numbered syntaxes escape only in a format string, so they look for a placeholder
     // first; the others write in one scan
     let mut any_placeholder = false;
@@ -264,7 +295,7 @@ pub fn convert_into<'o>(
             any_placeholder |= matches!(piece, Piece::Placeholder { .. });
         });
         if scanned.is_err() {
-            return false;
+            return None;
         }
     }
     let is_format = always_format || any_placeholder;
@@ -278,21 +309,23 @@ pub fn convert_into<'o>(
         let numbers = numbers.get_or_insert_with(|| order.take().map(|f| f()).unwrap_or_default());
         numbers.number(name, &mut extra)
     };
+    let mut quote = IcuQuote::default();
     let scanned = scan(text, |piece| match (syntax, piece) {
         (Syntax::Android | Syntax::Ios, Piece::Literal(s)) if is_format => {
             push_replacing(out, s, "%", "%%")
         }
         (Syntax::Rails, Piece::Literal(s)) => push_replacing(out, s, "%{", "%%{"),
-        (Syntax::Icu { in_plural }, Piece::Literal(s)) => push_icu_literal(out, s, in_plural),
+        (Syntax::Icu { in_plural }, Piece::Literal(s)) => {
+            quote.push_literal(out, s, in_plural, true)
+        }
+        (Syntax::Arb { in_plural }, Piece::Literal(s)) => {
+            quote.push_literal(out, s, in_plural, false)
+        }
         (Syntax::MessageFormat, Piece::Literal(s)) if is_format => {
             push_replacing(out, s, "'", "''")
         }
         (_, Piece::Literal(s)) => out.push_str(s),
-        (Syntax::Icu { .. }, Piece::Brace(c)) => {
-            out.push('\'');
-            out.push(c);
-            out.push('\'');
-        }
+        (Syntax::Icu { .. } | Syntax::Arb { .. }, Piece::Brace(c)) => quote.push(out, c, true),
         (Syntax::MessageFormat, Piece::Brace(c)) if is_format => {
             out.push('\'');
             out.push(c);
@@ -331,25 +364,56 @@ pub fn convert_into<'o>(
         (Syntax::Rails, Piece::Placeholder { name, .. }) => {
             let _ = write!(out, "%{{{name}}}");
         }
-        (Syntax::Icu { in_plural }, Piece::Placeholder { name, kind }) => match kind {
-            _ if in_plural && name == COUNT => out.push('#'),
-            Kind::Text => {
-                let _ = write!(out, "{{{name}}}");
+        (Syntax::Icu { in_plural }, Piece::Placeholder { name, kind }) => {
+            quote.close(out);
+            match kind {
+                _ if in_plural && name == COUNT => out.push('#'),
+                Kind::Text => {
+                    let _ = write!(out, "{{{name}}}");
+                }
+                Kind::Int => {
+                    let _ = write!(out, "{{{name}, number, integer}}");
+                }
+                Kind::Float => {
+                    let _ = write!(out, "{{{name}, number}}");
+                }
             }
-            Kind::Int => {
-                let _ = write!(out, "{{{name}, number, integer}}");
-            }
-            Kind::Float => {
-                let _ = write!(out, "{{{name}, number}}");
-            }
-        },
+        }
+        (Syntax::Arb { .. }, Piece::Placeholder { name, .. }) => {
+            quote.close(out);
+            let _ = write!(out, "{{{name}}}");
+        }
+        (Syntax::I18next, Piece::Placeholder { name, .. }) => {
+            let _ = write!(out, "{{{{{name}}}}}");
+        }
     });
     if scanned.is_err() {
         // what was written of a text that does not parse goes: the caller writes it as is
         out.truncate(start);
-        return false;
+        return None;
     }
-    true
+    quote.close(out);
+    Some(Converted {
+        flutter_misreads: quote.flutter_misreads,
+    })
+}
+
+/// `text` as ICU literal text through and through (every brace quoted, `#` too when
+/// `in_plural`, `<` left as it is): what ARB writes for a text whose braces do not parse,
+/// so that Flutter shows it as the sheet has it instead of failing on it.
+pub fn push_icu_literal_text(out: &mut String, text: &str, in_plural: bool) -> Converted {
+    let mut quote = IcuQuote::default();
+    let mut rest = text;
+    while let Some(at) = memchr::memchr2(b'{', b'}', rest.as_bytes()) {
+        quote.push_literal(out, &rest[..at], in_plural, false);
+        quote.push(out, char::from(rest.as_bytes()[at]), true);
+        rest = &rest[at + 1..];
+    }
+    quote.push_literal(out, rest, in_plural, false);
+    quote.close(out);
+    Converted {
+        flutter_misreads: quote.flutter_misreads,
+    }
 }
 
 /// `s` with every `from` written as `to`, without a String of its own.
@@ -363,28 +427,80 @@ fn push_replacing(out: &mut String, s: &str, from: &str, to: &str) {
     out.push_str(&s[last..]);
 }
 
-/// ICU quoting: an apostrophe is doubled (then it is always a literal one), `#` inside a
-/// plural is quoted, and so is `<`, which formatjs reads as the start of a rich-text tag.
-fn push_icu_literal(out: &mut String, s: &str, in_plural: bool) {
-    // By bytes, not chars: the three are ASCII, so every cut is a char boundary.
-    let find = |rest: &str| {
-        if in_plural {
-            memchr::memchr3(b'\'', b'<', b'#', rest.as_bytes())
-        } else {
-            memchr::memchr2(b'\'', b'<', rest.as_bytes())
+/// ICU MessageFormat's quoting of literal text, as ICU4J's default mode (DOUBLE_OPTIONAL)
+/// and formatjs read it: an apostrophe is always doubled (then it is a literal one,
+/// inside or outside a quoted section); a character that would be syntax (`{`, `}`, `#`
+/// inside a plural, `<` for formatjs's rich-text tags) opens a quoted section, which
+/// stays open over further syntax characters and apostrophes and closes before any other
+/// character, a placeholder or the end. So `<<` is `'<<'`: written as `'<''<'` (a
+/// section per character) it reads `<'<`, since `''` inside a section is an apostrophe.
+#[derive(Debug, Default)]
+struct IcuQuote {
+    open: bool,
+    /// The last thing written is a doubled apostrophe outside any quoted section.
+    after_apostrophe: bool,
+    /// A section was opened right after such an apostrophe (`'''{'`). Flutter's gen-l10n
+    /// (`use-escaping`) reads a quoted section that follows an apostrophe with that
+    /// apostrophe again (its rule for `'a''b'`), so it shows one apostrophe too many.
+    flutter_misreads: bool,
+}
+
+impl IcuQuote {
+    /// One character: `'`, or one that is syntax (`special`) or not.
+    fn push(&mut self, out: &mut String, c: char, special: bool) {
+        if c == '\'' {
+            out.push_str("''");
+            self.after_apostrophe = !self.open;
+            return;
         }
-    };
-    let mut rest = s;
-    while let Some(at) = find(rest) {
-        out.push_str(&rest[..at]);
-        out.push_str(match rest.as_bytes()[at] {
-            b'\'' => "''",
-            b'<' => "'<'",
-            _ => "'#'",
-        });
-        rest = &rest[at + 1..];
+        if special && !self.open {
+            self.flutter_misreads |= self.after_apostrophe;
+            out.push('\'');
+            self.open = true;
+        } else if !special && self.open {
+            out.push('\'');
+            self.open = false;
+        }
+        self.after_apostrophe = false;
+        out.push(c);
     }
-    out.push_str(rest);
+
+    /// A run of literal text (no braces): `#` is syntax when `hash`, `<` when `tags`.
+    fn push_literal(&mut self, out: &mut String, s: &str, hash: bool, tags: bool) {
+        // By bytes, not chars: the three are ASCII, so every cut is a char boundary.
+        let find = |rest: &str| match (hash, tags) {
+            (true, true) => memchr::memchr3(b'\'', b'<', b'#', rest.as_bytes()),
+            (true, false) => memchr::memchr2(b'\'', b'#', rest.as_bytes()),
+            (false, true) => memchr::memchr2(b'\'', b'<', rest.as_bytes()),
+            (false, false) => memchr::memchr(b'\'', rest.as_bytes()),
+        };
+        let mut rest = s;
+        while let Some(at) = find(rest) {
+            self.push_plain(out, &rest[..at]);
+            let c = char::from(rest.as_bytes()[at]);
+            self.push(out, c, c != '\'');
+            rest = &rest[at + 1..];
+        }
+        self.push_plain(out, rest);
+    }
+
+    /// Text without any character this quoting treats specially.
+    fn push_plain(&mut self, out: &mut String, s: &str) {
+        if s.is_empty() {
+            return;
+        }
+        self.close(out);
+        out.push_str(s);
+    }
+
+    /// Ends an open quoted section (before a placeholder, at the end).
+    fn close(&mut self, out: &mut String) {
+        if self.open {
+            out.push('\'');
+            self.open = false;
+        }
+        self.after_apostrophe = false;
+    }
 }
 
 #[cfg(test)]

@@ -574,6 +574,7 @@ impl TranslationService {
             keep_locale: query.keep_locale,
             base_locale: base_locale(doc),
             placeholders: query.placeholders.unwrap_or(self.texts.placeholders),
+            declared_locale: None,
         };
         let rendered = render(doc, &selection, query.format, &options)?;
         let rendition = Arc::new(Rendition {

@@ -2,17 +2,18 @@
 //! prefixed with the lower-cased locale and `_` when the output holds several locales (or
 //! `keep_locale`); properties joins with `.`, resx writes C# identifiers, and both write a
 //! plural entry as one name per category. Conflicts are settled here once, so every flat
-//! format drops the same keys.
+//! format drops the same keys. The String Catalog (ios names) and ARB (Dart identifiers,
+//! `dart`) key each locale's names apart and never prefix them.
 
 use std::borrow::Cow;
 use std::collections::hash_map::Entry as Slot;
 use std::hash::{Hash, Hasher};
 
-use crate::translations::formats::ahead;
 use crate::translations::formats::arena::StrArena;
 use crate::translations::formats::fxhash::{FxHashMap, FxHashSet, FxHasher};
 use crate::translations::formats::resx;
 use crate::translations::formats::texts::{Forms, Texts};
+use crate::translations::formats::{ahead, dart};
 
 use crate::translations::model::{Document, Entry, PluralCategory, Selection};
 
@@ -31,6 +32,8 @@ pub(super) enum NameStyle {
     /// before a digit; a plural entry's forms are `Name_One`, `Name_Other`. Names that
     /// differ only in ASCII case meet: resgen refuses them as one resource added twice.
     CSharp,
+    /// ARB message ids: the path as one lowerCamelCase Dart identifier (`dart`).
+    Arb,
 }
 
 impl NameStyle {
@@ -121,6 +124,13 @@ pub(super) struct FlatLocale<'a> {
     /// Empty, or e.g. `en_us_`.
     pub(super) prefix: String,
     entries: &'a [usize],
+}
+
+impl FlatLocale<'_> {
+    /// The entries selected in this locale, ascending (some may have no text here).
+    pub(super) fn entries(&self) -> &[usize] {
+        self.entries
+    }
 }
 
 /// One key of one locale, in output order.
@@ -232,6 +242,11 @@ impl Names {
 
     fn base(&self, entry: usize) -> &str {
         self.names.get(entry).unwrap_or_default()
+    }
+
+    /// Entry `entry`'s name ("" for an entry not built).
+    pub(super) fn name(&self, entry: usize) -> &str {
+        self.base(entry)
     }
 }
 
@@ -346,6 +361,33 @@ impl<'a> Flat<'a> {
                 > 1
     }
 
+    /// `build` for the formats that key each locale apart (String Catalog languages, ARB
+    /// files): names never carry the locale, and they meet only within one locale.
+    pub(super) fn build_unprefixed(
+        doc: &'a Document,
+        sel: &'a Selection,
+        style: NameStyle,
+    ) -> Flat<'a> {
+        let wanted = sel.entries_in_any_locale(doc.entries.len());
+        let names = Names::build(doc, style, true, Some(&wanted));
+        let shared = Shared {
+            names: Cow::Owned(names),
+            texts: Texts::Rows(doc),
+            dotted_paths: None,
+        };
+        Flat::assemble(doc, sel, style, false, shared)
+    }
+
+    /// `with_shared` for the formats of `build_unprefixed`.
+    pub(super) fn with_shared_unprefixed(
+        doc: &'a Document,
+        sel: &'a Selection,
+        style: NameStyle,
+        shared: Shared<'a>,
+    ) -> Flat<'a> {
+        Flat::assemble(doc, sel, style, false, shared)
+    }
+
     /// Flattens `sel` with names built beforehand (for all entries, or at least the selected
     /// ones, with the style and prefixing `prefixed` gives for this selection).
     pub(super) fn with_shared(
@@ -353,6 +395,17 @@ impl<'a> Flat<'a> {
         sel: &'a Selection,
         style: NameStyle,
         keep_locale: bool,
+        shared: Shared<'a>,
+    ) -> Flat<'a> {
+        let prefixed = Flat::prefixed(sel, keep_locale);
+        Flat::assemble(doc, sel, style, prefixed, shared)
+    }
+
+    fn assemble(
+        doc: &'a Document,
+        sel: &'a Selection,
+        style: NameStyle,
+        prefixed: bool,
         shared: Shared<'a>,
     ) -> Flat<'a> {
         let mut locales: Vec<FlatLocale<'a>> = sel
@@ -366,7 +419,7 @@ impl<'a> Flat<'a> {
                 entries: &ls.entries,
             })
             .collect();
-        if Flat::prefixed(sel, keep_locale) {
+        if prefixed {
             for loc in &mut locales {
                 let mut prefix = String::with_capacity(loc.code.len() + 1);
                 push_path_name(&mut prefix, &[loc.code], style);
@@ -393,6 +446,16 @@ impl<'a> Flat<'a> {
 
     fn base(&self, entry: usize) -> &str {
         self.names.base(entry)
+    }
+
+    /// Entry `entry`'s name without the locale prefix.
+    pub(super) fn name(&self, entry: usize) -> &str {
+        self.base(entry)
+    }
+
+    /// Whether entry `entry` lost its name in the locale at `pos` (another one kept it).
+    pub(super) fn lost_name(&self, pos: usize, entry: usize) -> bool {
+        !self.dropped.is_empty() && self.dropped.contains(&(pos, entry))
     }
 
     /// Entry `index`'s key path joined with `.`.
@@ -478,10 +541,13 @@ impl<'a> Flat<'a> {
                 }
             })
         };
-        let prefix_free = self.locales.iter().enumerate().all(|(i, a)| {
-            (self.locales.iter().enumerate())
-                .all(|(j, b)| i == j || !starts_with(&b.prefix, &a.prefix))
-        });
+        // Without any prefix each locale's names are apart (a catalog language, a file).
+        let unprefixed = self.locales.iter().all(|l| l.prefix.is_empty());
+        let prefix_free = unprefixed
+            || self.locales.iter().enumerate().all(|(i, a)| {
+                (self.locales.iter().enumerate())
+                    .all(|(j, b)| i == j || !starts_with(&b.prefix, &a.prefix))
+            });
         let mut reported = FxHashSet::default();
         let mut dropped = Vec::new();
         if prefix_free && !self.names.any_shared {
@@ -662,6 +728,20 @@ fn suffixed_collisions(doc: &Document, names: &Names) -> Vec<String> {
     warnings
 }
 
+/// Every entry whose unprefixed name of `style` an earlier entry has, as (that first
+/// entry, this one, name), in entry order: the checks' findings for the formats that key
+/// each locale apart.
+pub(super) fn same_names(doc: &Document, style: NameStyle) -> Vec<(usize, usize, String)> {
+    let names = Names::build(doc, style, true, None);
+    if !names.any_shared {
+        return Vec::new();
+    }
+    (names.group.iter().enumerate())
+        .filter(|&(e, &first)| first != e)
+        .map(|(e, &first)| (first, e, names.base(e).to_owned()))
+        .collect()
+}
+
 /// The unprefixed plain name of a key path (ios, xlf, po).
 pub(super) fn plain_name(path: &[String]) -> String {
     let mut name = String::new();
@@ -825,6 +905,10 @@ pub(super) fn suffixed_name_clashes(
 }
 
 fn push_path_name<S: AsRef<str>>(out: &mut String, path: &[S], style: NameStyle) {
+    if style == NameStyle::Arb {
+        dart::push_message_id(out, path);
+        return;
+    }
     let first = path.first().map_or("", AsRef::as_ref);
     if style == NameStyle::CSharp && first.starts_with(|c: char| c.is_ascii_digit()) {
         // a C# identifier cannot start with a digit (and only an ASCII digit there
@@ -845,7 +929,7 @@ fn push_path_name<S: AsRef<str>>(out: &mut String, path: &[S], style: NameStyle)
 fn push_lowered(out: &mut String, s: &str, style: NameStyle) {
     // Most keys are ASCII letters, digits and `_`: one copy, lower-cased in place.
     let plain = match style {
-        NameStyle::Plain | NameStyle::Dotted => s.is_ascii(),
+        NameStyle::Plain | NameStyle::Dotted | NameStyle::Arb => s.is_ascii(),
         NameStyle::Android | NameStyle::CSharp => {
             s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
         }
@@ -857,7 +941,7 @@ fn push_lowered(out: &mut String, s: &str, style: NameStyle) {
         return;
     }
     let keep = |c: char| match style {
-        NameStyle::Plain | NameStyle::Dotted => c,
+        NameStyle::Plain | NameStyle::Dotted | NameStyle::Arb => c,
         _ if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' => c,
         NameStyle::Android | NameStyle::CSharp => '_',
     };

@@ -12,7 +12,7 @@ use crate::translations::model::{Entry, LocaleSelection, Plural, PluralCategory,
 
 // ------------------------------------------------------------------ fixtures
 
-fn fixture(name: &str) -> Json {
+pub(super) fn fixture(name: &str) -> Json {
     let path = format!(
         "{}/tests/fixtures/sheets/{name}",
         env!("CARGO_MANIFEST_DIR")
@@ -21,7 +21,7 @@ fn fixture(name: &str) -> Json {
 }
 
 /// The document a `locale -> ... -> text` tree stands for: keys in first-appearance order.
-fn doc_from_tree(all: &Json) -> Document {
+pub(super) fn doc_from_tree(all: &Json) -> Document {
     let Json::Map(locales) = all else {
         panic!("not a map")
     };
@@ -48,7 +48,7 @@ fn doc_from_tree(all: &Json) -> Document {
     doc
 }
 
-fn hostile() -> Document {
+pub(super) fn hostile() -> Document {
     doc_from_tree(&fixture("hostile.expected.json"))
 }
 
@@ -56,13 +56,18 @@ fn basic() -> Document {
     doc_from_tree(fixture("basic.expected.json").get("all"))
 }
 
-fn only(doc: &Document, locale: usize) -> Selection {
+pub(super) fn only(doc: &Document, locale: usize) -> Selection {
     let mut sel = Selection::all(doc);
     sel.locales.retain(|l| l.locale == locale);
     sel
 }
 
-fn render_str(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) -> String {
+pub(super) fn render_str(
+    doc: &Document,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+) -> String {
     let rendered = render(doc, sel, format, opts).unwrap();
     String::from_utf8(rendered.body).unwrap()
 }
@@ -270,6 +275,7 @@ fn read_flat(
             .map(|p| (p.name, p.text))
             .collect(),
         Format::Json | Format::Yml | Format::Stringsdict => unreachable!("not a flat format"),
+        Format::Xcstrings | Format::Arb | Format::I18next => unreachable!("see app_tests"),
     };
     Ok(pairs)
 }
@@ -291,11 +297,12 @@ fn is_flat(format: Format) -> bool {
 
 /// Renders and reads back; panics with the body when the reader disagrees.
 /// The formats that write every selected key (stringsdict holds plural entries only;
-/// tests/plurals.rs and `plurals` below read it).
+/// tests/plurals.rs and `plurals` below read it), but for the formats of SPEC §11, whose
+/// names, order and nesting differ from these: `app_tests` reads them.
 fn plain_formats() -> impl Iterator<Item = Format> {
     Format::ALL
         .into_iter()
-        .filter(|&f| f != Format::Stringsdict)
+        .filter(|&f| f != Format::Stringsdict && !super::app_tests::APP_FORMATS.contains(&f))
 }
 
 fn assert_round_trip(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) {
@@ -449,11 +456,12 @@ fn golden_files_of_the_basic_sheet() {
     };
     for format in Format::ALL {
         let body = render_str(&doc, &Selection::all(&doc), format, &opts);
-        let path = format!(
-            "{}/tests/golden/basic.{}",
-            env!("CARGO_MANIFEST_DIR"),
-            format.extension()
-        );
+        // i18next's extension is json's
+        let ext = match format {
+            Format::I18next => "i18next.json",
+            _ => format.extension(),
+        };
+        let path = format!("{}/tests/golden/basic.{ext}", env!("CARGO_MANIFEST_DIR"));
         if std::env::var_os("DEPOT_UPDATE_GOLDEN").is_some() {
             std::fs::write(&path, &body).unwrap();
         }
@@ -702,8 +710,8 @@ fn format_names_parse_case_insensitively_and_list_the_choices_on_error() {
     }
     assert_eq!(
         "yaml".parse::<Format>().unwrap_err().to_string(),
-        "format must be one of json, android, ios, yml, xlf, po, stringsdict, properties, resx; \
-         got 'yaml'"
+        "format must be one of json, android, ios, yml, xlf, po, stringsdict, xcstrings, arb, \
+         i18next, properties, resx; got 'yaml'"
     );
     let exts: Vec<_> = Format::ALL.iter().map(|f| f.extension()).collect();
     assert_eq!(
@@ -716,6 +724,9 @@ fn format_names_parse_case_insensitively_and_list_the_choices_on_error() {
             "xlf",
             "po",
             "stringsdict",
+            "xcstrings",
+            "arb",
+            "json",
             "properties",
             "resx"
         ]
@@ -733,7 +744,7 @@ fn format_names_parse_case_insensitively_and_list_the_choices_on_error() {
 // ------------------------------------------------------------------ properties
 
 /// Characters that break naive escaping, plus any Unicode scalar.
-fn hostile_char() -> impl Strategy<Value = char> {
+pub(super) fn hostile_char() -> impl Strategy<Value = char> {
     prop_oneof![
         4 => any::<char>(),
         2 => prop::sample::select(vec![
@@ -746,13 +757,13 @@ fn hostile_char() -> impl Strategy<Value = char> {
     ]
 }
 
-fn hostile_string(min: usize, max: usize) -> impl Strategy<Value = String> {
+pub(super) fn hostile_string(min: usize, max: usize) -> impl Strategy<Value = String> {
     prop::collection::vec(hostile_char(), min..max).prop_map(|v| v.into_iter().collect())
 }
 
 /// 1–3 locales, up to 8 keys `[section, K<i>]` (unique, so no name conflicts), texts
 /// present or not.
-fn arbitrary_doc() -> impl Strategy<Value = Document> {
+pub(super) fn arbitrary_doc() -> impl Strategy<Value = Document> {
     let pool = ["en_US", "pl", "de-DE"];
     (1usize..=3, 1usize..=8).prop_flat_map(move |(n_locales, n_entries)| {
         let entry = (
@@ -813,6 +824,7 @@ fn must_refuse(doc: &Document, sel: &Selection, format: Format, opts: &RenderOpt
         | Format::Stringsdict
         | Format::Properties
         | Format::Resx => false,
+        Format::Xcstrings | Format::Arb | Format::I18next => unreachable!("see app_tests"),
     }
 }
 
@@ -910,7 +922,7 @@ proptest! {
 
 /// Short paths from a few segments, so keys clash (same name, key under key, flat names
 /// meeting), sections come back after others, and locale prefixes clash (`en`, `en_core`).
-fn clashing_doc() -> impl Strategy<Value = Document> {
+pub(super) fn clashing_doc() -> impl Strategy<Value = Document> {
     let segment = prop::sample::select(vec!["a", "A", "b", "core", "x", "a_b", "1"]);
     let entry = (
         prop::collection::vec(segment, 1..4),
@@ -934,7 +946,7 @@ fn clashing_doc() -> impl Strategy<Value = Document> {
 }
 
 /// Some of each locale's entries that have a text there, as a filter would pick them.
-fn some_of(doc: &Document, locales: &[usize], keep: &[bool]) -> Selection {
+pub(super) fn some_of(doc: &Document, locales: &[usize], keep: &[bool]) -> Selection {
     Selection {
         locales: locales
             .iter()
@@ -1090,24 +1102,26 @@ fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
             Format::Ios,
             Format::Xlf,
             Format::Po,
+            Format::Xcstrings,
+            Format::Arb,
             Format::Resx
         ]
     );
     for (format, warnings) in &known {
         assert_eq!(warnings.len(), KNOWN_WARNINGS_MAX + 1, "{format}");
+        let name = match format {
+            Format::Arb => "x0AB",
+            Format::Resx => "X0_A_B",
+            _ => "x0_a_b",
+        };
         assert_eq!(
             warnings[0],
             format!(
-                "keys 'X0.A_B' and 'X0_A.B' both become the name '{}'; kept 'X0.A_B', left out \
-                 'X0_A.B'",
-                if *format == Format::Resx {
-                    "X0_A_B"
-                } else {
-                    "x0_a_b"
-                }
+                "keys 'X0.A_B' and 'X0_A.B' both become the name '{name}'; kept 'X0.A_B', left \
+                 out 'X0_A.B'"
             )
         );
-        let more = if matches!(format, Format::Android | Format::Resx) {
+        let more = if matches!(format, Format::Android | Format::Arb | Format::Resx) {
             51
         } else {
             50
@@ -1118,7 +1132,7 @@ fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
 
 /// 1–3 locales, up to 6 keys, some of them plural entries (`one`, `few`, `other` forms,
 /// each present or not per locale), hostile texts and section names.
-fn plural_doc() -> impl Strategy<Value = Document> {
+pub(super) fn plural_doc() -> impl Strategy<Value = Document> {
     let pool = ["en_US", "pl", "de-DE"];
     (1usize..=3, 1usize..=6).prop_flat_map(move |(n_locales, n_entries)| {
         let texts = move || {
@@ -1452,15 +1466,16 @@ fn names_of_plural_forms_and_of_other_case_clash_where_their_format_writes_them(
         [
             ("resx", 0, 1, "Items_One".to_owned()),
             (
-                "android, ios, stringsdict, xlf and po",
+                "android, ios, stringsdict, xcstrings, xlf and po",
                 1,
                 2,
                 "items_one".to_owned()
             ),
             ("properties", 0, 2, "items.one".to_owned()),
             ("resx", 0, 2, "Items_One".to_owned()),
+            ("arb", 1, 2, "itemsOne".to_owned()),
             (
-                "android, ios, stringsdict, xlf and po",
+                "android, ios, stringsdict, xcstrings, xlf and po",
                 3,
                 4,
                 "a_mykey".to_owned()
@@ -1553,12 +1568,13 @@ fn plural_forms_that_meet_each_other_are_a_clash() {
         name_clashes(&doc, |e| hashes[e]),
         [
             (
-                "android, ios, stringsdict, xlf and po",
+                "android, ios, stringsdict, xcstrings, xlf and po",
                 0,
                 1,
                 "x_a_b".to_owned()
             ),
             ("resx", 0, 1, "X_A_B_One".to_owned()),
+            ("arb", 0, 1, "xAB".to_owned()),
         ]
     );
     let resx = render(
