@@ -7,6 +7,7 @@ pub mod google;
 pub mod local;
 pub mod service_account;
 pub mod url;
+pub mod write;
 
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use std::future::Future;
