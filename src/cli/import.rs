@@ -149,8 +149,8 @@ fn summarise_read(imported: &Imported) {
             .count();
         eprintln!("{locale}: {count} key(s) with a text");
     }
-    for note in &imported.notes {
-        eprintln!("depot: not carried: {note}");
+    for line in grouped_notes(&imported.notes) {
+        eprintln!("depot: not carried: {line}");
     }
     if !imported.notes.is_empty() {
         eprintln!(
@@ -158,6 +158,47 @@ fn summarise_read(imported: &Imported) {
             imported.notes.len()
         );
     }
+}
+
+/// Notes one a line; those of one file that say the same of several keys (markup in
+/// every string of a file, say) share a line naming the keys.
+fn grouped_notes(notes: &[crate::import::Note]) -> Vec<String> {
+    const KEYS_SHOWN: usize = 8;
+    let mut groups: Vec<(&str, &str, Vec<&crate::import::Note>)> = Vec::new();
+    for note in notes {
+        match groups
+            .iter_mut()
+            .find(|(file, what, _)| *file == note.file && *what == note.what)
+        {
+            Some((_, _, members)) => members.push(note),
+            None => groups.push((&note.file, &note.what, vec![note])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(file, what, members)| match members.as_slice() {
+            [one] => one.to_string(),
+            many => {
+                let mut keys: Vec<String> = many
+                    .iter()
+                    .take(KEYS_SHOWN)
+                    .map(|n| n.key.clone())
+                    .collect();
+                keys.dedup();
+                let more = many.len().saturating_sub(KEYS_SHOWN);
+                let more = if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{file} {} keys ({}{more}): {what}",
+                    many.len(),
+                    keys.join(", ")
+                )
+            }
+        })
+        .collect()
 }
 
 fn summarise_merge(merged: &Merged, existing: &str) {

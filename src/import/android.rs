@@ -33,6 +33,8 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                     ));
                 }
                 depth = 1;
+                // a comment before <resources> (a licence header) belongs to no string
+                comment = None;
             }
             Event::Start(e) => {
                 let line = lines.at(start);

@@ -218,6 +218,15 @@ fn add_plural(
             targets.push((category, target));
         }
     }
+    // a source form that repeats `other`'s is the writer's stand-in for a category the
+    // base locale lacks (depot writes `other`'s text there)
+    let other = sources
+        .iter()
+        .find(|(c, _)| *c == PluralCategory::Other)
+        .map(|(_, t)| t.clone());
+    if let Some(other) = other {
+        sources.retain(|(c, t)| *c == PluralCategory::Other || *t != other);
+    }
     let key = key_of(&id, resname.as_deref());
     for (locale, forms) in [
         (languages.source.clone(), sources),

@@ -258,11 +258,7 @@ pub fn convert_into<'o>(
         (Syntax::Rails, Piece::Literal(s)) => push_replacing(out, s, "%{", "%%{"),
         (Syntax::Icu { in_plural }, Piece::Literal(s)) => push_icu_literal(out, s, in_plural),
         (_, Piece::Literal(s)) => out.push_str(s),
-        (Syntax::Icu { .. }, Piece::Brace(c)) => {
-            out.push('\'');
-            out.push(c);
-            out.push('\'');
-        }
+        (Syntax::Icu { .. }, Piece::Brace(c)) => push_icu_quoted(out, c),
         (_, Piece::Brace(c)) => out.push(c),
         (Syntax::Android | Syntax::Ios, Piece::Placeholder { name, kind }) => {
             let numbers =
@@ -334,14 +330,31 @@ fn push_icu_literal(out: &mut String, s: &str, in_plural: bool) {
     let mut rest = s;
     while let Some(at) = find(rest) {
         out.push_str(&rest[..at]);
-        out.push_str(match rest.as_bytes()[at] {
-            b'\'' => "''",
-            b'<' => "'<'",
-            _ => "'#'",
-        });
+        match rest.as_bytes()[at] {
+            b'\'' => out.push_str("''"),
+            special => push_icu_quoted(out, char::from(special)),
+        }
         rest = &rest[at + 1..];
     }
     out.push_str(rest);
+}
+
+/// `c` quoted (`'{'`). Right after another quoted character the quote is extended
+/// (`'{{'`): closed and reopened, `'{''{'`, the `''` would be an apostrophe inside one
+/// quoted run, as ICU and formatjs read it. Such a closing quote is the only `'` written
+/// right after one of the quoted characters (a literal apostrophe is always doubled).
+fn push_icu_quoted(out: &mut String, c: char) {
+    let b = out.as_bytes();
+    let closes_quote = b.len() >= 2
+        && b[b.len() - 1] == b'\''
+        && matches!(b[b.len() - 2], b'{' | b'}' | b'<' | b'#');
+    if closes_quote {
+        out.pop();
+    } else {
+        out.push('\'');
+    }
+    out.push(c);
+    out.push('\'');
 }
 
 #[cfg(test)]
@@ -439,6 +452,11 @@ mod tests {
                 false
             ),
             "it''s '{'x'}' '<'b> {n, number, integer} {f, number} '#'#"
+        );
+        // adjacent quoted characters share one quoted run: `'{''{'` would hold an apostrophe
+        assert_eq!(
+            convert("{{{{<#}}", Syntax::Icu { in_plural: true }, order, false),
+            "'{{<#}'"
         );
         assert_eq!(
             convert("{count}", Syntax::Icu { in_plural: false }, order, false),
