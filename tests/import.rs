@@ -1136,32 +1136,61 @@ async fn import_to_google_adds_a_tab_with_raw_values_and_refuses_an_existing_nam
     );
 }
 
+/// A refresh token that may only read: Google refuses the tab (403, insufficient scopes),
+/// depot asks for a consent to the `spreadsheets` scope, saves the new token and adds it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_read_only_token_is_refused_by_google_and_no_tab_is_left_behind() {
+async fn a_read_only_token_leads_to_a_consent_for_writing_then_the_tab() {
+    use std::io::{BufRead, BufReader};
     let fake = FakeGoogle::start(FakeConfig::with_rows(support::sheet_rows("basic"))).await;
     let dir = tempfile::tempdir().unwrap();
     write_files(dir.path(), &[("app/en.json", br#"{"A":"a"}"#)]);
     let to = format!("google:{}/New", fake.config().spreadsheet_id);
     let mut env = google_env(&fake);
-    // no OAuth client secret for a consent: the refusal itself is reported
-    env.retain(|(k, _)| k != "SERVICE_CLIENT_SECRET");
-    env.push((
-        "SERVICE_CLIENT_SECRET".into(),
-        fake.config().client_secret.clone(),
-    ));
-    env.push(("SERVICE_REDIRECT_URI".into(), "not a url".into()));
-    let out = support::depot(dir.path())
+    let redirect = format!(
+        "http://127.0.0.1:{}/oauth2callback",
+        support::engines::free_port()
+    );
+    env.push(("SERVICE_REDIRECT_URI".into(), redirect));
+    let mut child = support::depot(dir.path())
         .args(["import", "app", "--to", &to])
         .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-        .output()
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find(|l| l.starts_with("http"))
+        .expect("the consent URL is printed");
+    std::thread::spawn(move || for _ in lines {});
     assert!(
-        stderr(&out).contains("SERVICE_REDIRECT_URI"),
-        "the consent for writing was tried: {}",
-        stderr(&out)
+        url.contains("scope=https%3A%2F%2Fwww.googleapis.com%2Fauth%2Fspreadsheets&"),
+        "the consent asks for the spreadsheets scope: {url}"
     );
-    assert_eq!(fake.sheet_titles(), ["Sheet1"]);
+    assert_eq!(
+        fake.sheet_titles(),
+        ["Sheet1"],
+        "nothing was added before the consent"
+    );
+    let browser = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let consent = browser.get(&url).send().await.unwrap();
+    let location = consent.headers()["location"].to_str().unwrap().to_owned();
+    assert_eq!(browser.get(location).send().await.unwrap().status(), 200);
+    let status = support::wait_with_limit(&mut child, std::time::Duration::from_secs(20))
+        .expect("import ends");
+    assert!(status.success());
+    assert_eq!(fake.sheet_titles(), ["Sheet1", "New"]);
+    let token = fake.issued_refresh_tokens().last().cloned().unwrap();
+    let saved = std::fs::read_to_string(dir.path().join(".env.service")).unwrap();
+    assert!(
+        saved.contains(&format!("SERVICE_REFRESH_TOKEN={token}")),
+        "{saved}"
+    );
 }
 
 // ------------------------------------------------------------------ property test
