@@ -361,7 +361,7 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
     let reads = crate::parallel::map(crate::parallel::cores(), &found, |file| {
         read_file(file, options)
     });
-    let mut assembler = assemble::Assembler::new(options);
+    let mut assembler = assemble::Assembler::new(options).expecting_locales(found.len());
     for (file, read) in found.iter().zip(reads) {
         let read = read?;
         assembler.add(file, read)?;

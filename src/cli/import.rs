@@ -73,13 +73,14 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
         placeholders: args.placeholders,
         format: args.format,
     };
-    let imported = import::read_app(&args.paths, &options)?;
+    let mut imported = import::read_app(&args.paths, &options)?;
     summarise_read(&imported);
+    let (keys, locales) = (imported.doc.entries.len(), imported.doc.locales.clone());
     let merged = match &args.merge_into {
         None => Merged {
-            rows: grid::sheet(&imported.doc),
-            added_keys: imported.doc.entries.len(),
-            added_locales: imported.doc.locales.clone(),
+            rows: grid::sheet(std::mem::take(&mut imported.doc)),
+            added_keys: keys,
+            added_locales: locales.clone(),
             ..Merged::default()
         },
         Some(existing) => {
@@ -94,10 +95,9 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
         Target::File { path, kind } => {
             write::write_file(path, &merged.rows, *kind)?;
             eprintln!(
-                "wrote {}: {} key(s), locales {}",
+                "wrote {}: {keys} key(s), locales {}",
                 path.display(),
-                imported.doc.entries.len(),
-                imported.doc.locales.join(", ")
+                locales.join(", ")
             );
         }
         Target::Google {
@@ -116,12 +116,15 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
                 &merged.rows,
             ))?;
             eprintln!(
-                "wrote the tab '{tab}' of Google spreadsheet {spreadsheet_id}: {} key(s), locales {}",
-                imported.doc.entries.len(),
-                imported.doc.locales.join(", ")
+                "wrote the tab '{tab}' of Google spreadsheet {spreadsheet_id}: {keys} key(s), locales {}",
+                locales.join(", ")
             );
         }
     }
+    // The process ends right after this: freeing a million cells one by one would only
+    // delay the exit (as generate does).
+    std::mem::forget(merged);
+    std::mem::forget(imported);
     Ok(())
 }
 

@@ -26,6 +26,10 @@ pub struct Assembler<'o> {
     /// Whether an entry's comment came from a base-locale file (which wins).
     comment_from_base: Vec<bool>,
     index: HashMap<String, usize>,
+    /// Reused for each unit's joined key path (an allocation only for a new key).
+    scratch: String,
+    /// How many locales the texts of a new key make room for at once.
+    locales_hint: usize,
     notes: Vec<Note>,
     files: Vec<(String, AppFormat)>,
 }
@@ -39,9 +43,18 @@ impl<'o> Assembler<'o> {
             entries: Vec::new(),
             comment_from_base: Vec::new(),
             index: HashMap::new(),
+            scratch: String::new(),
+            locales_hint: 1,
             notes: Vec::new(),
             files: Vec::new(),
         }
+    }
+
+    /// Room for about `locales` locales in each key's texts from the start: files come one
+    /// locale after another, so a key's texts would otherwise grow with every file.
+    pub fn expecting_locales(mut self, locales: usize) -> Assembler<'o> {
+        self.locales_hint = locales.clamp(1, 64);
+        self
     }
 
     fn note(&mut self, file: &str, line: usize, key: &str, what: impl Into<String>) {
@@ -221,15 +234,21 @@ impl<'o> Assembler<'o> {
             }
             v => v,
         };
-        let joined = path.join(&SEPARATOR.to_string());
-        let index = match self.index.get(&joined) {
+        self.scratch.clear();
+        for (n, level) in path.iter().enumerate() {
+            if n > 0 {
+                self.scratch.push(SEPARATOR);
+            }
+            self.scratch.push_str(level);
+        }
+        let index = match self.index.get(self.scratch.as_str()) {
             Some(&index) => index,
             None => {
                 let index = self.entries.len();
-                self.index.insert(joined, index);
+                self.index.insert(self.scratch.clone(), index);
                 self.entries.push(Entry {
                     path,
-                    texts: Vec::new(),
+                    texts: Vec::with_capacity(self.locales_hint.max(locale + 1)),
                     tags: Vec::new(),
                     comment: None,
                     plural: matches!(value, Value::Plural(_)).then(|| Box::new(Plural::default())),
@@ -265,7 +284,7 @@ impl<'o> Assembler<'o> {
                         None => {
                             plural.forms.push(PluralForm {
                                 category,
-                                texts: Vec::new(),
+                                texts: Vec::with_capacity(self.locales_hint.max(locale + 1)),
                             });
                             plural.forms.len() - 1
                         }

@@ -15,7 +15,7 @@ use super::{AppFormat, ImportError, Options, assemble::Assembler, discover};
 use crate::translations::filter::same_locale;
 use crate::translations::formats::{Format, PlaceholderMode, Prepared, RenderError};
 use crate::translations::layout::{self, LayoutError, LayoutOptions};
-use crate::translations::model::{Document, Selection};
+use crate::translations::model::{Document, Entry, Selection};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DiffError {
@@ -113,10 +113,12 @@ pub fn diff(
     let mut by_locale: Vec<LocaleReport> = Vec::new();
     for (format, files) in families {
         report.formats.push(format.name().to_owned());
-        let mut app = Assembler::new(&read_options);
-        for file in files {
-            let read = super::read_file(file, &read_options)?;
-            app.add(file, read)?;
+        let reads = crate::parallel::map(crate::parallel::cores(), &files, |file| {
+            super::read_file(file, &read_options)
+        });
+        let mut app = Assembler::new(&read_options).expecting_locales(files.len());
+        for (file, read) in files.iter().zip(reads) {
+            app.add(file, read?)?;
         }
         let app = app.finish().doc;
         let rendered = sheet_side(sheet, format, base, options, &read_options)?;
@@ -156,7 +158,7 @@ fn sheet_side(
     }
     let selection = Selection::all(sheet);
     let prepared = Prepared::new(sheet);
-    let mut assembler = Assembler::new(read_options);
+    let mut jobs = Vec::new();
     for format in formats {
         let planned = layout::plan(
             sheet,
@@ -176,14 +178,23 @@ fn sheet_side(
         } else {
             family_of(format)
         };
-        for file in planned {
+        jobs.extend(planned.into_iter().map(|file| (format, read_as, file)));
+    }
+    // rendered and read on every core, as generate renders and import reads
+    let reads = crate::parallel::map(
+        crate::parallel::cores(),
+        &jobs,
+        |(format, read_as, file)| {
             let rendered = if file.locale_tree {
-                prepared.render_locale_tree(&file.selection, format, &file.options)
+                prepared.render_locale_tree(&file.selection, *format, &file.options)
             } else {
-                prepared.render(&file.selection, format, &file.options)
+                prepared.render(&file.selection, *format, &file.options)
             }
-            .map_err(|source| DiffError::Render { format, source })?;
-            let found = discover::virtual_file(&file.path, read_as);
+            .map_err(|source| DiffError::Render {
+                format: *format,
+                source,
+            })?;
+            let found = discover::virtual_file(&file.path, *read_as);
             let named = match &found.hint {
                 super::locale::Hint::Code(code) => Some(code.clone()),
                 super::locale::Hint::Base => Some(read_options.base.clone()),
@@ -191,13 +202,18 @@ fn sheet_side(
             };
             let read = super::read_bytes(
                 &rendered.body,
-                read_as,
+                *read_as,
                 &found.shown,
                 named.as_deref(),
                 read_options,
             )?;
-            assembler.add(&found, read)?;
-        }
+            Ok::<_, DiffError>((found, read))
+        },
+    );
+    let mut assembler = Assembler::new(read_options).expecting_locales(jobs.len());
+    for read in reads {
+        let (found, read) = read?;
+        assembler.add(&found, read)?;
     }
     Ok(Some(assembler.finish().doc))
 }
@@ -206,25 +222,29 @@ fn family_of(format: Format) -> AppFormat {
     format.name().parse().unwrap_or(AppFormat::Json)
 }
 
-/// Every (key, text) of one locale: plural forms as `key[category]`.
-fn texts(doc: &Document, locale: usize) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for entry in &doc.entries {
-        let key = entry.path.join(".");
-        match &entry.plural {
-            None => {
-                if let Some(Some(text)) = entry.texts.get(locale) {
-                    out.push((key, text.clone()));
-                }
+/// Every (key, text) of one locale of one entry: plural forms as `key[category]`.
+fn entry_texts<'d>(entry: &'d Entry, locale: usize, out: &mut Vec<(String, &'d str)>) {
+    out.clear();
+    match &entry.plural {
+        None => {
+            if let Some(Some(text)) = entry.texts.get(locale) {
+                out.push((entry.path.join("."), text));
             }
-            Some(plural) => {
-                for (category, text) in plural.forms_in(locale) {
-                    out.push((format!("{key}[{}]", category.name()), text.to_owned()));
-                }
+        }
+        Some(plural) => {
+            for (category, text) in plural.forms_in(locale) {
+                out.push((
+                    format!("{}[{}]", entry.path.join("."), category.name()),
+                    text,
+                ));
             }
         }
     }
-    out
+}
+
+/// Whether two entries say the same in two locales (no allocation: most do).
+fn same(a: &Entry, la: usize, b: &Entry, lb: usize) -> bool {
+    a.locale_content(la) == b.locale_content(lb)
 }
 
 fn compare(app: &Document, sheet: &Document, reports: &mut Vec<LocaleReport>) {
@@ -242,42 +262,73 @@ fn compare(app: &Document, sheet: &Document, reports: &mut Vec<LocaleReport>) {
             }
         }
     };
+    let app_index: HashMap<&[String], usize> = app
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.path.as_slice(), i))
+        .collect();
+    let sheet_index: HashMap<&[String], usize> = sheet
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.path.as_slice(), i))
+        .collect();
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     for (s, code) in sheet.locales.iter().enumerate() {
         let at = report_for(code, reports);
-        let sheet_texts = texts(sheet, s);
-        let app_texts = match app.locales.iter().position(|l| same_locale(l, code)) {
-            Some(a) => texts(app, a),
-            None => Vec::new(),
-        };
-        let app_map: HashMap<&str, &str> = app_texts
-            .iter()
-            .map(|(k, t)| (k.as_str(), t.as_str()))
-            .collect();
-        let sheet_map: HashMap<&str, &str> = sheet_texts
-            .iter()
-            .map(|(k, t)| (k.as_str(), t.as_str()))
-            .collect();
+        let a = app.locales.iter().position(|l| same_locale(l, code));
         let report = &mut reports[at];
-        for (key, text) in &sheet_texts {
-            match app_map.get(key.as_str()) {
-                None => report.only_in_sheet.push(KeyText {
-                    key: key.clone(),
-                    text: text.clone(),
-                }),
-                Some(app_text) if app_text != text => report.differ.push(Differs {
-                    key: key.clone(),
-                    app: (*app_text).to_owned(),
-                    sheet: text.clone(),
-                }),
-                Some(_) => {}
+        for entry in &sheet.entries {
+            let other =
+                a.and_then(|a| Some((&app.entries[*app_index.get(entry.path.as_slice())?], a)));
+            if let Some((other, a)) = other
+                && same(entry, s, other, a)
+            {
+                continue;
+            }
+            entry_texts(entry, s, &mut theirs);
+            match other {
+                Some((other, a)) => entry_texts(other, a, &mut ours),
+                None => ours.clear(),
+            }
+            for (key, text) in &theirs {
+                match ours.iter().find(|(k, _)| k == key) {
+                    None => report.only_in_sheet.push(KeyText {
+                        key: key.clone(),
+                        text: (*text).to_owned(),
+                    }),
+                    Some((_, app_text)) if app_text != text => report.differ.push(Differs {
+                        key: key.clone(),
+                        app: (*app_text).to_owned(),
+                        sheet: (*text).to_owned(),
+                    }),
+                    Some(_) => {}
+                }
+            }
+            for (key, text) in &ours {
+                if !theirs.iter().any(|(k, _)| k == key) {
+                    report.only_in_app.push(KeyText {
+                        key: key.clone(),
+                        text: (*text).to_owned(),
+                    });
+                }
             }
         }
-        for (key, text) in &app_texts {
-            if !sheet_map.contains_key(key.as_str()) {
-                report.only_in_app.push(KeyText {
-                    key: key.clone(),
-                    text: text.clone(),
-                });
+        // keys the sheet does not have at all
+        if let Some(a) = a {
+            for entry in app
+                .entries
+                .iter()
+                .filter(|e| !sheet_index.contains_key(e.path.as_slice()))
+            {
+                entry_texts(entry, a, &mut ours);
+                report
+                    .only_in_app
+                    .extend(ours.drain(..).map(|(key, text)| KeyText {
+                        key,
+                        text: text.to_owned(),
+                    }));
             }
         }
     }
@@ -286,10 +337,14 @@ fn compare(app: &Document, sheet: &Document, reports: &mut Vec<LocaleReport>) {
             continue;
         }
         let at = report_for(code, reports);
-        reports[at].only_in_app.extend(
-            texts(app, a)
-                .into_iter()
-                .map(|(key, text)| KeyText { key, text }),
-        );
+        for entry in &app.entries {
+            entry_texts(entry, a, &mut ours);
+            reports[at]
+                .only_in_app
+                .extend(ours.drain(..).map(|(key, text)| KeyText {
+                    key,
+                    text: text.to_owned(),
+                }));
+        }
     }
 }

@@ -53,8 +53,8 @@ pub enum MergeError {
     NoHeader,
 }
 
-/// The document as a new sheet.
-pub fn sheet(doc: &Document) -> Vec<Vec<String>> {
+/// The document as a new sheet (its texts move into the cells).
+pub fn sheet(mut doc: Document) -> Vec<Vec<String>> {
     let depth = doc.entries.iter().map(|e| e.path.len()).max().unwrap_or(1);
     let mut header: Vec<String> = vec![KEY_MARK.to_owned(); depth];
     header.push(TAGS_MARK.to_owned());
@@ -76,10 +76,8 @@ pub fn sheet(doc: &Document) -> Vec<Vec<String>> {
     let mut rows = Vec::with_capacity(rows_count + 1);
     rows.push(header);
     let mut state: Vec<String> = Vec::new();
-    for entry in &doc.entries {
-        layout.emit(entry, &mut state, &mut rows, &mut |_, _, text| {
-            Some(text.to_owned())
-        });
+    for entry in &mut doc.entries {
+        layout.emit(entry, &mut state, &mut rows);
     }
     rows
 }
@@ -95,30 +93,25 @@ struct Layout {
 }
 
 impl Layout {
-    /// Appends the rows of a new entry; `state` is the key levels in force (as the sheet
-    /// reads them, a plural row's leaf cell included) before, and after, these rows.
-    /// `text(locale, category, text)` says what goes into each cell.
+    /// Appends the rows of a new entry and returns how many texts they hold; `state` is
+    /// the key levels in force (as the sheet reads them, a plural row's leaf cell
+    /// included) before, and after, these rows. The texts are moved out of `entry`.
     fn emit(
         &self,
-        entry: &Entry,
+        entry: &mut Entry,
         state: &mut Vec<String>,
         rows: &mut Vec<Vec<String>>,
-        text: &mut dyn FnMut(usize, Option<&str>, &str) -> Option<String>,
-    ) {
+    ) -> usize {
         let leaf = entry.path.len() - 1;
-        let forms: Vec<(Option<&str>, Vec<Option<&str>>)> = match &entry.plural {
-            None => vec![(None, entry.texts.iter().map(Option::as_deref).collect())],
+        let forms: Vec<(Option<&str>, &mut Vec<Option<String>>)> = match &mut entry.plural {
+            None => vec![(None, &mut entry.texts)],
             Some(plural) => plural
                 .forms
-                .iter()
-                .map(|f| {
-                    (
-                        Some(f.category.name()),
-                        f.texts.iter().map(Option::as_deref).collect(),
-                    )
-                })
+                .iter_mut()
+                .map(|f| (Some(f.category.name()), &mut f.texts))
                 .collect(),
         };
+        let mut written = 0;
         for (n, (category, texts)) in forms.into_iter().enumerate() {
             let mut row = vec![String::new(); self.width];
             let mut levels = entry.path.clone();
@@ -141,19 +134,19 @@ impl Layout {
             }
             *state = levels;
             if n == 0
-                && let (Some(column), Some(comment)) = (self.comment, &entry.comment)
+                && let (Some(column), Some(comment)) = (self.comment, entry.comment.take())
             {
-                row[column] = comment.clone();
+                row[column] = comment;
             }
-            for (locale, t) in texts.into_iter().enumerate() {
-                if let (Some(t), Some(Some(column))) = (t, self.locales.get(locale))
-                    && let Some(value) = text(locale, category, t)
-                {
-                    row[*column] = value;
+            for (locale, text) in texts.iter_mut().enumerate() {
+                if let (Some(text), Some(Some(column))) = (text.take(), self.locales.get(locale)) {
+                    row[*column] = text;
+                    written += 1;
                 }
             }
             rows.push(row);
         }
+        written
     }
 }
 
@@ -362,7 +355,6 @@ pub fn merge(
     }
 
     let mut out = Vec::with_capacity(rows.len() + at_end.len());
-    let mut count_texts = |_: usize, _: Option<&str>, t: &str| Some(t.to_owned());
     for (index, mut row) in rows.into_iter().enumerate() {
         row.resize(row.len().max(width), String::new());
         out.push(row);
@@ -372,29 +364,16 @@ pub fn merge(
                 out.push(form);
             }
             for entry in entries {
-                merged.added_texts += texts_of(entry);
-                layout.emit(entry, &mut state, &mut out, &mut count_texts);
+                merged.added_texts += layout.emit(&mut entry.clone(), &mut state, &mut out);
             }
         }
     }
     let mut state = Vec::new();
     for entry in at_end {
-        merged.added_texts += texts_of(entry);
-        layout.emit(entry, &mut state, &mut out, &mut count_texts);
+        merged.added_texts += layout.emit(&mut entry.clone(), &mut state, &mut out);
     }
     merged.rows = out;
     Ok(merged)
-}
-
-fn texts_of(entry: &Entry) -> usize {
-    match &entry.plural {
-        None => entry.texts.iter().flatten().count(),
-        Some(plural) => plural
-            .forms
-            .iter()
-            .map(|f| f.texts.iter().flatten().count())
-            .sum(),
-    }
 }
 
 /// An existing key: fills the cells it lacks, lists every cell that differs.
@@ -597,7 +576,7 @@ mod tests {
                 entry("TOP", &[Some("=1+1"), Some("'x")]),
             ],
         );
-        let rows = sheet(&d);
+        let rows = sheet(d.clone());
         assert_eq!(
             rows,
             grid(&[

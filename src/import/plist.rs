@@ -49,7 +49,7 @@ pub fn parse(text: &str) -> Result<Plist, SyntaxError> {
             .map_err(|e| xml::xml_error(&reader, &mut lines, &e))?;
         match event {
             Event::Start(e) if e.name().as_ref() == "plist" => {
-                let value = next_value(&mut reader, &mut lines)?;
+                let value = next_value(&mut reader, &mut lines, 0)?;
                 return value.ok_or_else(|| xml::error(&reader, &mut lines, "an empty <plist>"));
             }
             Event::Start(e) | Event::Empty(e) => {
@@ -65,21 +65,32 @@ pub fn parse(text: &str) -> Result<Plist, SyntaxError> {
     }
 }
 
+/// Deeper property lists are refused rather than overflowing the stack.
+const MAX_DEPTH: usize = 64;
+
 /// The next value, or `None` at the end of the enclosing element.
 fn next_value(
     reader: &mut quick_xml::Reader<&[u8]>,
     lines: &mut Lines<'_>,
+    depth: usize,
 ) -> Result<Option<Plist>, SyntaxError> {
+    if depth > MAX_DEPTH {
+        return Err(xml::error(
+            reader,
+            lines,
+            "the property list is nested too deeply",
+        ));
+    }
     loop {
         let event = reader
             .read_event()
             .map_err(|e| xml::xml_error(reader, lines, &e))?;
         return Ok(Some(match event {
             Event::Start(e) => match e.name().as_ref() {
-                "dict" => dict(reader, lines)?,
+                "dict" => dict(reader, lines, depth)?,
                 "array" => {
                     let mut items = Vec::new();
-                    while let Some(item) = next_value(reader, lines)? {
+                    while let Some(item) = next_value(reader, lines, depth + 1)? {
                         items.push(item);
                     }
                     Plist::Array(items)
@@ -113,6 +124,7 @@ fn next_value(
 fn dict(
     reader: &mut quick_xml::Reader<&[u8]>,
     lines: &mut Lines<'_>,
+    depth: usize,
 ) -> Result<Plist, SyntaxError> {
     let mut entries = Vec::new();
     let mut comment = None;
@@ -126,7 +138,7 @@ fn dict(
             Event::Start(e) if e.name().as_ref() == "key" => {
                 let line = lines.at(start);
                 let key = xml::content(reader, lines)?.text;
-                let value = next_value(reader, lines)?.ok_or_else(|| {
+                let value = next_value(reader, lines, depth + 1)?.ok_or_else(|| {
                     xml::error(reader, lines, format!("the key '{key}' has no value"))
                 })?;
                 entries.push(Entry {

@@ -248,6 +248,8 @@ pub fn convert_into<'o>(
     let is_format = always_format || any_placeholder;
     let start = out.len();
     let mut extra = Vec::new();
+    // where the last ICU quoted run ends (its closing quote), to extend it
+    let mut run_end = None;
     // The numbering reads the base text: only printf placeholders need it.
     let mut order = Some(order);
     let mut numbers: Option<Order<'o>> = None;
@@ -256,9 +258,11 @@ pub fn convert_into<'o>(
             push_replacing(out, s, "%", "%%")
         }
         (Syntax::Rails, Piece::Literal(s)) => push_replacing(out, s, "%{", "%%{"),
-        (Syntax::Icu { in_plural }, Piece::Literal(s)) => push_icu_literal(out, s, in_plural),
+        (Syntax::Icu { in_plural }, Piece::Literal(s)) => {
+            push_icu_literal(out, s, in_plural, &mut run_end)
+        }
         (_, Piece::Literal(s)) => out.push_str(s),
-        (Syntax::Icu { .. }, Piece::Brace(c)) => push_icu_quoted(out, c),
+        (Syntax::Icu { .. }, Piece::Brace(c)) => push_icu_quoted(out, c, &mut run_end),
         (_, Piece::Brace(c)) => out.push(c),
         (Syntax::Android | Syntax::Ios, Piece::Placeholder { name, kind }) => {
             let numbers =
@@ -318,7 +322,7 @@ fn push_replacing(out: &mut String, s: &str, from: &str, to: &str) {
 
 /// ICU quoting: an apostrophe is doubled (then it is always a literal one), `#` inside a
 /// plural is quoted, and so is `<`, which formatjs reads as the start of a rich-text tag.
-fn push_icu_literal(out: &mut String, s: &str, in_plural: bool) {
+fn push_icu_literal(out: &mut String, s: &str, in_plural: bool, run_end: &mut Option<usize>) {
     // By bytes, not chars: the three are ASCII, so every cut is a char boundary.
     let find = |rest: &str| {
         if in_plural {
@@ -331,30 +335,33 @@ fn push_icu_literal(out: &mut String, s: &str, in_plural: bool) {
     while let Some(at) = find(rest) {
         out.push_str(&rest[..at]);
         match rest.as_bytes()[at] {
+            // right after a quoted run it goes inside the run: `''` there would
+            // otherwise be read as that run's apostrophe and its closing quote
+            b'\'' if *run_end == Some(out.len()) => {
+                out.pop();
+                out.push_str("'''");
+                *run_end = Some(out.len());
+            }
             b'\'' => out.push_str("''"),
-            special => push_icu_quoted(out, char::from(special)),
+            special => push_icu_quoted(out, char::from(special), run_end),
         }
         rest = &rest[at + 1..];
     }
     out.push_str(rest);
 }
 
-/// `c` quoted (`'{'`). Right after another quoted character the quote is extended
-/// (`'{{'`): closed and reopened, `'{''{'`, the `''` would be an apostrophe inside one
-/// quoted run, as ICU and formatjs read it. Such a closing quote is the only `'` written
-/// right after one of the quoted characters (a literal apostrophe is always doubled).
-fn push_icu_quoted(out: &mut String, c: char) {
-    let b = out.as_bytes();
-    let closes_quote = b.len() >= 2
-        && b[b.len() - 1] == b'\''
-        && matches!(b[b.len() - 2], b'{' | b'}' | b'<' | b'#');
-    if closes_quote {
+/// `c` quoted (`'{'`). Right after another quoted run the run is extended (`'{{'`):
+/// closed and reopened, `'{''{'`, the `''` would be an apostrophe inside one quoted run,
+/// as ICU and formatjs read it.
+fn push_icu_quoted(out: &mut String, c: char, run_end: &mut Option<usize>) {
+    if *run_end == Some(out.len()) {
         out.pop();
     } else {
         out.push('\'');
     }
     out.push(c);
     out.push('\'');
+    *run_end = Some(out.len());
 }
 
 #[cfg(test)]
@@ -457,6 +464,11 @@ mod tests {
         assert_eq!(
             convert("{{{{<#}}", Syntax::Icu { in_plural: true }, order, false),
             "'{{<#}'"
+        );
+        // an apostrophe right after a run goes inside it
+        assert_eq!(
+            convert("<'{{ it's", Syntax::Icu { in_plural: false }, order, false),
+            "'<''{' it''s"
         );
         assert_eq!(
             convert("{count}", Syntax::Icu { in_plural: false }, order, false),
