@@ -253,6 +253,42 @@ impl<'o> Reading<'o> {
         self.notes.push((line, key.to_owned(), what.into()));
     }
 
+    /// One form of a plural that a format writes as a key per category (properties'
+    /// `items.one`, resx's `Items_One`): the first form read makes the unit, in its place
+    /// in the file; later ones join it. `pending` maps each such plural to its unit.
+    pub fn push_form(
+        &mut self,
+        pending: &mut std::collections::HashMap<String, usize>,
+        key: Key,
+        category: PluralCategory,
+        converted: syntax::Converted,
+        comment: Option<String>,
+        line: usize,
+    ) {
+        let shown = key.display();
+        match pending.get(&shown) {
+            Some(&at) => {
+                if let Value::Plural(forms) = &mut self.units[at].value {
+                    forms.push((category, converted.text));
+                }
+                for loss in converted.losses {
+                    self.note(line, &shown, loss);
+                }
+            }
+            None => {
+                pending.insert(shown, self.units.len());
+                let unit = Unit {
+                    key,
+                    value: Value::Plural(vec![(category, converted.text)]),
+                    comment,
+                    locale: None,
+                    line,
+                };
+                self.push(unit, converted.losses);
+            }
+        }
+    }
+
     /// A unit, with the notes of its conversion (`losses`) under its key.
     pub fn push(&mut self, unit: Unit, losses: Vec<String>) {
         for loss in losses {

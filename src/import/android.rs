@@ -18,10 +18,7 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let mut comment: Option<String> = None;
     let mut depth = 0usize;
     loop {
-        let start = usize::try_from(reader.buffer_position()).unwrap_or(0);
-        let event = reader
-            .read_event()
-            .map_err(|e| xml::xml_error(&reader, &mut lines, &e))?;
+        let (start, event) = xml::next(&mut reader, &mut lines)?;
         match event {
             Event::Comment(c) => comment = Some(c.xml10_content().trim().to_owned()),
             Event::Start(e) if depth == 0 => {
@@ -160,10 +157,7 @@ fn plurals(
     let mut forms = Vec::new();
     let mut losses = Vec::new();
     loop {
-        let start = usize::try_from(reader.buffer_position()).unwrap_or(0);
-        let event = reader
-            .read_event()
-            .map_err(|e| xml::xml_error(reader, lines, &e))?;
+        let (start, event) = xml::next(reader, lines)?;
         match event {
             Event::Start(item) if item.name().as_ref() == "item" => {
                 let item_line = lines.at(start);

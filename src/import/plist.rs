@@ -44,9 +44,7 @@ pub fn parse(text: &str) -> Result<Plist, SyntaxError> {
     let mut reader = xml::reader(text);
     let mut lines = Lines::new(text);
     loop {
-        let event = reader
-            .read_event()
-            .map_err(|e| xml::xml_error(&reader, &mut lines, &e))?;
+        let (_, event) = xml::next(&mut reader, &mut lines)?;
         match event {
             Event::Start(e) if e.name().as_ref() == "plist" => {
                 let value = next_value(&mut reader, &mut lines, 0)?;
@@ -82,9 +80,7 @@ fn next_value(
         ));
     }
     loop {
-        let event = reader
-            .read_event()
-            .map_err(|e| xml::xml_error(reader, lines, &e))?;
+        let (_, event) = xml::next(reader, lines)?;
         return Ok(Some(match event {
             Event::Start(e) => match e.name().as_ref() {
                 "dict" => dict(reader, lines, depth)?,
@@ -129,10 +125,7 @@ fn dict(
     let mut entries = Vec::new();
     let mut comment = None;
     loop {
-        let start = usize::try_from(reader.buffer_position()).unwrap_or(0);
-        let event = reader
-            .read_event()
-            .map_err(|e| xml::xml_error(reader, lines, &e))?;
+        let (start, event) = xml::next(reader, lines)?;
         match event {
             Event::Comment(c) => comment = Some(c.xml10_content().trim().to_owned()),
             Event::Start(e) if e.name().as_ref() == "key" => {

@@ -169,36 +169,14 @@ fn unescape(
 /// Units from the properties, in file order; `X.one` … `X.other` leaves as the plural `X`.
 fn add_all(properties: Vec<Property>, r: &mut Reading<'_>) {
     let plurals = plural_parents(properties.iter().map(|p| p.path.as_slice()));
-    let mut pending: HashMap<Vec<String>, usize> = HashMap::new();
+    let mut pending: HashMap<String, usize> = HashMap::new();
     for p in properties {
         let parent = &p.path[..p.path.len() - 1];
         let category = p.path.last().and_then(|l| PluralCategory::from_name(l));
         if let (Some(category), true) = (category, plurals.contains(parent)) {
             let converted = convert(&p.text, true, r);
-            let losses = converted.losses;
-            match pending.get(parent) {
-                Some(&at) => {
-                    if let Value::Plural(forms) = &mut r.units[at].value {
-                        forms.push((category, converted.text));
-                    }
-                    for loss in losses {
-                        r.note(p.line, &p.path.join("."), loss);
-                    }
-                }
-                None => {
-                    pending.insert(parent.to_vec(), r.units.len());
-                    r.push(
-                        Unit {
-                            key: Key::Path(parent.to_vec()),
-                            value: Value::Plural(vec![(category, converted.text)]),
-                            comment: p.comment,
-                            locale: None,
-                            line: p.line,
-                        },
-                        losses,
-                    );
-                }
-            }
+            let key = Key::Path(parent.to_vec());
+            r.push_form(&mut pending, key, category, converted, p.comment, p.line);
             continue;
         }
         let converted = convert(&p.text, false, r);

@@ -24,10 +24,7 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let mut lines = Lines::new(text);
     let mut data = Vec::new();
     loop {
-        let start = usize::try_from(reader.buffer_position()).unwrap_or(0);
-        let event = reader
-            .read_event()
-            .map_err(|e| xml::xml_error(&reader, &mut lines, &e))?;
+        let (start, event) = xml::next(&mut reader, &mut lines)?;
         match event {
             Event::Start(e) if e.name().as_ref() == "data" => {
                 let line = lines.at(start);
@@ -119,29 +116,8 @@ fn add_all(data: Vec<Data>, r: &mut Reading<'_>) {
             && plurals.contains(base)
         {
             let converted = convert(&d.value, true, r);
-            match pending.get(base) {
-                Some(&at) => {
-                    if let Value::Plural(forms) = &mut r.units[at].value {
-                        forms.push((category, converted.text));
-                    }
-                    for loss in converted.losses {
-                        r.note(d.line, &d.name, loss);
-                    }
-                }
-                None => {
-                    pending.insert(base.to_owned(), r.units.len());
-                    r.push(
-                        Unit {
-                            key: Key::Flat(base.to_owned()),
-                            value: Value::Plural(vec![(category, converted.text)]),
-                            comment: d.comment,
-                            locale: None,
-                            line: d.line,
-                        },
-                        converted.losses,
-                    );
-                }
-            }
+            let key = Key::Flat(base.to_owned());
+            r.push_form(&mut pending, key, category, converted, d.comment, d.line);
             continue;
         }
         let converted = convert(&d.value, false, r);

@@ -39,10 +39,7 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     // the plural group being read: its id and its units
     let mut group: Option<(String, usize, Vec<TransUnit>)> = None;
     loop {
-        let start = usize::try_from(reader.buffer_position()).unwrap_or(0);
-        let event = reader
-            .read_event()
-            .map_err(|e| xml::xml_error(&reader, &mut lines, &e))?;
+        let (start, event) = xml::next(&mut reader, &mut lines)?;
         match event {
             Event::Start(e) => match e.local_name().as_ref() {
                 "xliff" => {
@@ -106,9 +103,7 @@ fn trans_unit(
         ..TransUnit::default()
     };
     loop {
-        let event = reader
-            .read_event()
-            .map_err(|e| xml::xml_error(reader, lines, &e))?;
+        let (_, event) = xml::next(reader, lines)?;
         match event {
             Event::Start(child) => {
                 let which = child.local_name().as_ref().to_owned();

@@ -62,6 +62,18 @@ pub fn xml_error(
     error(reader, lines, format!("not well-formed XML: {e}"))
 }
 
+/// The next event, with the byte offset where it starts.
+pub fn next<'t>(
+    reader: &mut Reader<&'t [u8]>,
+    lines: &mut Lines<'_>,
+) -> Result<(usize, Event<'t>), SyntaxError> {
+    let start = usize::try_from(reader.buffer_position()).unwrap_or(0);
+    let event = reader
+        .read_event()
+        .map_err(|e| xml_error(reader, lines, &e))?;
+    Ok((start, event))
+}
+
 /// The value of attribute `name` (qualified name as written), references resolved.
 pub fn attr(e: &BytesStart<'_>, name: &str) -> Result<Option<String>, String> {
     for a in e.attributes() {
