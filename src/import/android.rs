@@ -271,6 +271,14 @@ fn aapt2_text(raw: &str) -> Compiled {
     if (trimmed.starts_with('@') || trimmed.starts_with('?')) && trimmed.len() > 1 {
         return Compiled::Reference(trimmed.to_owned());
     }
+    // most texts hold no escape, quote or run of white space: taken as they are
+    let plain = !trimmed
+        .bytes()
+        .any(|b| matches!(b, b'\\' | b'"' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C))
+        && !trimmed.contains("  ");
+    if plain {
+        return Compiled::Text(trimmed.to_owned());
+    }
     let mut out = String::with_capacity(trimmed.len());
     let mut quote = false;
     let mut last_was_space = false;

@@ -11,6 +11,7 @@ use super::discover::Found;
 use super::locale::Hint;
 use super::{AppFormat, FileRead, ImportError, Imported, Key, Note, Options, Value};
 use crate::translations::filter::{locale_key, same_locale};
+use crate::translations::formats::fxhash::FxHashMap;
 use crate::translations::model::{
     Document, Entry, MAX_KEY_DEPTH, Plural, PluralCategory, PluralForm,
 };
@@ -25,7 +26,9 @@ pub struct Assembler<'o> {
     entries: Vec<Entry>,
     /// Whether an entry's comment came from a base-locale file (which wins).
     comment_from_base: Vec<bool>,
-    index: HashMap<String, usize>,
+    /// Keys by joined path; Fx hashing, as the renderers' name maps (the keys come from the
+    /// user's own files, so SipHash's flooding resistance buys nothing here).
+    index: FxHashMap<String, usize>,
     /// Reused for each unit's joined key path (an allocation only for a new key).
     scratch: String,
     /// How many locales the texts of a new key make room for at once.
@@ -42,7 +45,7 @@ impl<'o> Assembler<'o> {
             locale_index: HashMap::new(),
             entries: Vec::new(),
             comment_from_base: Vec::new(),
-            index: HashMap::new(),
+            index: FxHashMap::default(),
             scratch: String::new(),
             locales_hint: 1,
             notes: Vec::new(),

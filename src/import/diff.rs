@@ -8,7 +8,9 @@
 //! converting placeholders: `%1$s` and `%s` differ). A format depot cannot write is
 //! compared by key path with the sheet's texts.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use crate::translations::formats::fxhash::FxHashMap;
 use std::path::PathBuf;
 
 use super::{AppFormat, ImportError, Options, assemble::Assembler, discover};
@@ -262,26 +264,31 @@ fn compare(app: &Document, sheet: &Document, reports: &mut Vec<LocaleReport>) {
             }
         }
     };
-    let app_index: HashMap<&[String], usize> = app
+    let app_index: FxHashMap<&[String], usize> = app
         .entries
         .iter()
         .enumerate()
         .map(|(i, e)| (e.path.as_slice(), i))
         .collect();
-    let sheet_index: HashMap<&[String], usize> = sheet
+    let sheet_index: FxHashMap<&[String], usize> = sheet
         .entries
         .iter()
         .enumerate()
         .map(|(i, e)| (e.path.as_slice(), i))
+        .collect();
+    // each sheet entry's app entry, looked up once for every locale
+    let pairs: Vec<Option<usize>> = sheet
+        .entries
+        .iter()
+        .map(|e| app_index.get(e.path.as_slice()).copied())
         .collect();
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     for (s, code) in sheet.locales.iter().enumerate() {
         let at = report_for(code, reports);
         let a = app.locales.iter().position(|l| same_locale(l, code));
         let report = &mut reports[at];
-        for entry in &sheet.entries {
-            let other =
-                a.and_then(|a| Some((&app.entries[*app_index.get(entry.path.as_slice())?], a)));
+        for (entry, pair) in sheet.entries.iter().zip(&pairs) {
+            let other = a.and_then(|a| Some((&app.entries[(*pair)?], a)));
             if let Some((other, a)) = other
                 && same(entry, s, other, a)
             {

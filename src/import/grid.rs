@@ -223,7 +223,7 @@ pub fn merge(
     let mut section_end: HashMap<String, usize> = HashMap::new();
     let mut row_state: Vec<Vec<String>> = vec![Vec::new(); rows.len()];
     let mut state: Vec<String> = vec![String::new(); header.keys.len()];
-    for index in header.row + 1..rows.len() {
+    for (index, levels_of_row) in row_state.iter_mut().enumerate().skip(header.row + 1) {
         for (level, &column) in header.keys.iter().enumerate() {
             let key = cell(&rows, index, column).trim();
             if !key.is_empty() {
@@ -234,7 +234,7 @@ pub fn merge(
             }
         }
         let levels: Vec<String> = state.iter().filter(|l| !l.is_empty()).cloned().collect();
-        row_state[index] = levels.clone();
+        *levels_of_row = levels.clone();
         let has_text = header
             .locales
             .iter()

@@ -6,8 +6,8 @@
 //! or without one as Xcode once wrote them); XML property lists are read too. A key given
 //! twice keeps its last value, as Apple's parser does.
 
+use crate::translations::formats::fxhash::FxHashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use super::plist::{self, Plist};
 use super::syntax::{self, Printf};
@@ -17,7 +17,7 @@ use super::{Key, Reading, SyntaxError, Unit, Value, line_of};
 /// else UTF-8.
 pub(super) fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, SyntaxError> {
     let utf16 = |body: &[u8], little: bool| -> Result<Cow<'_, str>, SyntaxError> {
-        if body.len() % 2 != 0 {
+        if !body.len().is_multiple_of(2) {
             return Err(SyntaxError::new(
                 0,
                 "the UTF-16 text has an odd number of bytes",
@@ -78,13 +78,15 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
         ));
     }
     let mut p = Parser { text, at: 0 };
-    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut seen: FxHashMap<String, usize> = FxHashMap::default();
+    // counted as the parser moves on (a count from the start per entry is quadratic)
+    let mut lines = super::xml::Lines::new(text);
     loop {
         let comment = p.space_and_comments()?;
         if p.at >= text.len() {
             return Ok(());
         }
-        let line = line_of(text, p.at);
+        let line = lines.at(p.at);
         let key = p.string()?;
         p.space_and_comments()?;
         let value = match p.peek() {
@@ -120,7 +122,7 @@ fn push(
     value: String,
     comment: Option<String>,
     line: usize,
-    seen: &mut HashMap<String, usize>,
+    seen: &mut FxHashMap<String, usize>,
 ) {
     let converted = if r.convert() {
         syntax::printf(&value, Printf::Apple, false)
@@ -157,7 +159,7 @@ fn read_xml(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
             "the property list is not a dictionary of strings",
         ));
     };
-    let mut seen = HashMap::new();
+    let mut seen = FxHashMap::default();
     for entry in entries {
         match entry.value {
             Plist::String(value) if value.is_empty() => {
@@ -236,6 +238,15 @@ impl Parser<'_> {
 
     /// After the opening quote: the string up to and with its closing quote.
     fn quoted(&mut self) -> Result<String, SyntaxError> {
+        // most strings hold no escape: one search, one copy
+        let rest = &self.text.as_bytes()[self.at..];
+        if let Some(end) = memchr::memchr2(b'"', b'\\', rest)
+            && rest[end] == b'"'
+        {
+            let text = self.text[self.at..self.at + end].to_owned();
+            self.at += end + 1;
+            return Ok(text);
+        }
         let mut out = String::new();
         let mut pending_high: Option<u16> = None;
         let start = self.at;

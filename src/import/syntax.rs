@@ -22,12 +22,14 @@ pub struct Converted {
 
 /// Appends `s` with `{` and `}` doubled (literal braces in the sheet).
 pub fn push_literal(out: &mut String, s: &str) {
-    for c in s.chars() {
-        out.push(c);
-        if c == '{' || c == '}' {
-            out.push(c);
-        }
+    let mut rest = s;
+    while let Some(at) = memchr::memchr2(b'{', b'}', rest.as_bytes()) {
+        // the brace is written twice: once with the text before it, once alone
+        out.push_str(&rest[..=at]);
+        out.push_str(&rest[at..=at]);
+        rest = &rest[at + 1..];
     }
+    out.push_str(rest);
 }
 
 /// `s` as a sheet literal: braces doubled.
@@ -138,6 +140,12 @@ fn spec(s: &str) -> Option<(Spec<'_>, usize)> {
 /// A printf-formatted text in the sheet's syntax. `plural`: a plural form (always a format
 /// string; argument 1 is the quantity).
 pub fn printf(text: &str, flavor: Printf, plural: bool) -> Converted {
+    if memchr::memchr3(b'%', b'{', b'}', text.as_bytes()).is_none() {
+        return Converted {
+            text: text.to_owned(),
+            losses: Vec::new(),
+        };
+    }
     // depot writes `%` as `%%` only in format strings: those with a placeholder
     let is_format = plural || has_printf_spec(text);
     let mut out = Converted::default();
@@ -152,9 +160,9 @@ pub fn printf(text: &str, flavor: Printf, plural: bool) -> Converted {
             continue;
         }
         let after = &tail[1..];
-        if after.starts_with('%') {
+        if let Some(next) = after.strip_prefix('%') {
             out.text.push_str(if is_format { "%" } else { "%%" });
-            rest = &after[1..];
+            rest = next;
             continue;
         }
         if flavor == Printf::Java && after.starts_with('n') && is_format {
@@ -228,8 +236,8 @@ pub fn has_printf_spec(text: &str) -> bool {
     let mut rest = text;
     while let Some(at) = rest.find('%') {
         let after = &rest[at + 1..];
-        if after.starts_with('%') {
-            rest = &after[1..];
+        if let Some(next) = after.strip_prefix('%') {
+            rest = next;
             continue;
         }
         if spec(after).is_some() {

@@ -1175,11 +1175,14 @@ fn too_large() -> Reply {
     plain(StatusCode::PAYLOAD_TOO_LARGE, "Request Entity Too Large")
 }
 
+/// A cell as (row, column), 0-based.
+type Cell = (usize, usize);
+
 /// The cells of an A1 range after its sheet name: `A1` → ((0, 0), None), `B2:D9` →
 /// ((1, 1), Some((8, 3))) as (row, column), 0-based; `None` inside when there is no cell part.
-fn cells_of_range(range: &str) -> Option<((usize, usize), Option<(usize, usize)>)> {
+fn cells_of_range(range: &str) -> Option<(Cell, Option<Cell>)> {
     let cells = range.rsplit_once('!')?.1;
-    let cell = |a1: &str| -> Option<(usize, usize)> {
+    let cell = |a1: &str| -> Option<Cell> {
         let letters: String = a1.chars().take_while(char::is_ascii_uppercase).collect();
         let digits = &a1[letters.len()..];
         let column = letters
