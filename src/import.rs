@@ -208,16 +208,37 @@ pub struct Note {
 }
 
 impl fmt::Display for Note {
+    /// `file:line key: what` on one line (a note of no file — a key that is also a
+    /// section — starts with the key).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.file)?;
+        let mut place = self.file.clone();
         if self.line > 0 {
-            write!(f, ":{}", self.line)?;
+            place.push_str(&format!(":{}", self.line));
         }
         if !self.key.is_empty() {
-            write!(f, " {}", self.key)?;
+            if !place.is_empty() {
+                place.push(' ');
+            }
+            place.push_str(&one_line(&self.key));
         }
-        write!(f, ": {}", self.what)
+        write!(f, "{place}: {}", self.what)
     }
+}
+
+/// `text` with its control characters escaped (`\n`), for one-line messages.
+pub fn one_line(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_owned();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// What a reader collects from one file.

@@ -818,6 +818,114 @@ fn files_of_the_new_formats_import_with_plurals_and_comments() {
     }
 }
 
+/// Real files of the five formats whose writers come with other branches (from public
+/// repositories, with their licences, in tests/fixtures/import/formats/): every text is
+/// read, placeholders in the sheet's syntax, plurals and comments carried, and what the
+/// sheet cannot hold listed.
+#[test]
+fn real_files_of_the_new_formats_are_read_with_their_texts() {
+    let dir = tempfile::tempdir().unwrap();
+    let import = |name: &str| -> (Vec<String>, String) {
+        let sheet = dir.path().join(format!("{name}.csv"));
+        let path = fixture(&format!("formats/{name}"));
+        let out = depot_ok(
+            dir.path(),
+            &[
+                "import",
+                path.to_str().unwrap(),
+                "--to",
+                sheet.to_str().unwrap(),
+            ],
+        );
+        let text = std::fs::read_to_string(&sheet).unwrap();
+        (text.lines().map(str::to_owned).collect(), stderr(&out))
+    };
+    let has = |lines: &[String], line: &str| lines.iter().any(|l| l == line);
+
+    // ARB (Yubico Authenticator): ICU plurals with =1 cases, a quantity named `retries`
+    let (lines, summary) = import("arb-yubioath");
+    assert_eq!(lines[0], ">>>,###,$$$,en,pl");
+    assert!(has(
+        &lines,
+        "app_name,,,Yubico Authenticator,Yubico Authenticator"
+    ));
+    assert!(has(
+        &lines,
+        "l_attempts_remaining[few],,,,Pozostały {count} próby"
+    ));
+    assert!(has(
+        &lines,
+        "l_attempts_remaining[other],,,{count} attempts remaining,Pozostało {count} prób"
+    ));
+    assert!(
+        summary.contains("l_attempts_remaining: the plural case =1 is not carried"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("the quantity {retries} is {count} in the sheet"),
+        "{summary}"
+    );
+    assert!(lines.len() > 600, "{}", lines.len());
+
+    // i18next (react-i18next's example): nested keys, two locales from the folders
+    let (lines, _) = import("i18next-react-i18next");
+    assert_eq!(
+        lines[..2],
+        [
+            ">>>,>>>,###,$$$,en,de",
+            "title,,,,Welcome to react using react-i18next,Willkommen zu react und react-i18next"
+        ]
+    );
+
+    // properties (Spring PetClinic): dotted keys are levels, a key that is also a section
+    // is listed, the base bundle is --base
+    let (lines, summary) = import("properties-spring-petclinic");
+    assert_eq!(lines[0], ">>>,>>>,###,$$$,en,de,ru");
+    // (the German file holds U+FFFD where an umlaut was lost upstream: taken as it is)
+    assert!(lines.iter().any(
+        |l| l.starts_with(",birthDate,,,invalid date,ung\u{fffd}ltiges")
+            && l.ends_with(",неправильная дата")
+    ));
+    assert!(has(
+        &lines,
+        "welcome,,,,Welcome,Willkommen,Добро пожаловать"
+    ));
+    assert!(
+        summary.contains("2 keys (telephone, error): the key is also a section"),
+        "{summary}"
+    );
+
+    // resx (Borderless Gaming): composite {0} is {arg1}, file references are listed
+    let (lines, summary) = import("resx-borderless-gaming");
+    assert_eq!(lines[0], ">>>,###,$$$,en,de,ru");
+    assert!(has(
+        &lines,
+        "TrayMinimized,,,{arg1} is minimized.,{arg1} wurde minimiert.,{arg1} свернут в трей."
+    ));
+    assert!(summary.contains("7 keys (add, bordered,"), "{summary}");
+    assert!(summary.contains("ResXFileRef"), "{summary}");
+
+    // xcstrings (NetNewsWire): keys are the English texts, comments carried, printf
+    // placeholders numbered, keys with '.' listed as levels
+    let (lines, summary) = import("xcstrings-netnewswire");
+    assert!(lines[0].starts_with(">>>,"), "{}", lines[0]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.ends_with(",Status bar progress,{arg1} of {arg2},")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.ends_with(",Dinosaur staleness threshold in months,{arg1:int} months,"))
+    );
+    assert!(
+        summary.contains("hold '.', which the sheet reads as a level separator"),
+        "{summary}"
+    );
+}
+
 // ------------------------------------------------------------------ merge, summary, failures
 
 #[test]

@@ -153,7 +153,7 @@ fn summarise_read(imported: &Imported) {
         eprintln!("{locale}: {count} key(s) with a text");
     }
     for line in grouped_notes(&imported.notes) {
-        eprintln!("depot: not carried: {line}");
+        eprintln!("depot: not carried: {}", crate::import::one_line(&line));
     }
     if !imported.notes.is_empty() {
         eprintln!(
@@ -185,7 +185,7 @@ fn grouped_notes(notes: &[crate::import::Note]) -> Vec<String> {
                 let mut keys: Vec<String> = many
                     .iter()
                     .take(KEYS_SHOWN)
-                    .map(|n| n.key.clone())
+                    .map(|n| crate::import::one_line(&n.key))
                     .collect();
                 keys.dedup();
                 let more = many.len().saturating_sub(KEYS_SHOWN);
@@ -194,8 +194,13 @@ fn grouped_notes(notes: &[crate::import::Note]) -> Vec<String> {
                 } else {
                     String::new()
                 };
+                let file = if file.is_empty() {
+                    String::new()
+                } else {
+                    format!("{file} ")
+                };
                 format!(
-                    "{file} {} keys ({}{more}): {what}",
+                    "{file}{} keys ({}{more}): {what}",
                     many.len(),
                     keys.join(", ")
                 )
