@@ -3,8 +3,10 @@
 
 mod auth;
 mod config_cmd;
+mod diff;
 mod files;
 mod generate;
+mod import;
 mod output;
 mod produce;
 mod progress;
@@ -15,7 +17,9 @@ use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+pub use diff::DiffArgs;
 pub use generate::GenerateArgs;
+pub use import::ImportArgs;
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
@@ -61,6 +65,10 @@ pub enum Command {
     /// Inspect the configuration.
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Turn an app's translation files into a sheet (or merge them into one).
+    Import(ImportArgs),
+    /// Compare an app's translation files with the sheet; exit 1 on any difference.
+    Diff(DiffArgs),
     /// Print shell completions: depot completions bash > /etc/bash_completion.d/depot
     Completions {
         /// The shell.
@@ -330,7 +338,9 @@ fn command_flags(command: &Command) -> Vec<(String, String)> {
             | FilesCommand::Import { data, .. }
             | FilesCommand::Seed { data, .. },
         ) => data.flags(),
-        Command::Auth(_) | Command::Completions { .. } => Vec::new(),
+        Command::Auth(_) | Command::Import(_) | Command::Diff(_) | Command::Completions { .. } => {
+            Vec::new()
+        }
     }
 }
 
@@ -357,6 +367,8 @@ fn run_command(command: Command, sources: Sources) -> Result<(), Failure> {
         Command::Files(FilesCommand::Seed { count, quiet, .. }) => {
             files::seed(&sources, count, quiet)
         }
+        Command::Import(ref args) => import::run(sources, args),
+        Command::Diff(ref args) => diff::run(sources, args),
         Command::Completions { ref shell } => completions(shell),
     }
 }
@@ -422,15 +434,41 @@ async fn consent_and_save(
     open_browser: bool,
     intro: &str,
 ) -> Result<crate::secret::Secret, Failure> {
-    let token = crate::sheets::consent::obtain_refresh_token(settings, open_browser, |url| {
-        let lead = if intro.is_empty() {
-            String::new()
-        } else {
-            format!("{intro} ")
-        };
-        eprintln!("{lead}Open this URL in a browser to let depot read the spreadsheet:\n{url}");
-    })
-    .await?;
+    consent_and_save_for(settings, sources, open_browser, intro, Scope::Read).await
+}
+
+/// What a consent lets depot do with the spreadsheets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Read,
+    /// `depot import --to google:…` adds a tab.
+    Write,
+}
+
+/// `consent_and_save`, asking for `scope`.
+async fn consent_and_save_for(
+    settings: &crate::config::Settings,
+    sources: &Sources,
+    open_browser: bool,
+    intro: &str,
+    scope: Scope,
+) -> Result<crate::secret::Secret, Failure> {
+    let (scope, verb) = match scope {
+        Scope::Read => (crate::sheets::consent::SCOPE, "read"),
+        Scope::Write => (crate::sheets::consent::WRITE_SCOPE, "write to"),
+    };
+    let token =
+        crate::sheets::consent::obtain_refresh_token_for(settings, scope, open_browser, |url| {
+            let lead = if intro.is_empty() {
+                String::new()
+            } else {
+                format!("{intro} ")
+            };
+            eprintln!(
+                "{lead}Open this URL in a browser to let depot {verb} the spreadsheet:\n{url}"
+            );
+        })
+        .await?;
     let place = crate::sheets::consent::save_refresh_token(settings, sources, &token)?;
     eprintln!("depot: the refresh token was saved to {place}");
     Ok(token)

@@ -18,6 +18,7 @@ pub mod error_chain;
 pub mod files;
 pub mod hex;
 pub mod http;
+pub mod import;
 pub mod logging;
 pub mod objects;
 pub mod parallel;

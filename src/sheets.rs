@@ -8,6 +8,7 @@ pub mod local;
 pub mod service_account;
 pub mod url;
 pub mod watch;
+pub mod write;
 
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use std::future::Future;

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use depot::translations::placeholders::{self, Order, Syntax};
+use support::gnustep::{Plist, parse_ascii_plist};
 use support::run;
 
 const LOCALES: [&str; 4] = ["en", "pl", "ru", "ar"];
@@ -300,81 +301,6 @@ fn android_plurals_compile_with_aapt_and_aapt2_and_hold_the_sheet_texts() {
 }
 
 // ------------------------------------------------------------------ ios
-
-/// A GNUstep ASCII property list (what `plget` prints): nested dictionaries of strings.
-#[derive(Debug, PartialEq)]
-enum Plist {
-    Text(String),
-    Dict(BTreeMap<String, Plist>),
-}
-
-fn parse_ascii_plist(s: &str) -> Plist {
-    fn skip(b: &[char], i: &mut usize) {
-        while *i < b.len() && b[*i].is_whitespace() {
-            *i += 1;
-        }
-    }
-    fn string(b: &[char], i: &mut usize) -> String {
-        skip(b, i);
-        let mut out = String::new();
-        if b[*i] == '"' {
-            *i += 1;
-            while b[*i] != '"' {
-                if b[*i] == '\\' {
-                    *i += 1;
-                    match b[*i] {
-                        'n' => out.push('\n'),
-                        't' => out.push('\t'),
-                        'U' => {
-                            let hex: String = b[*i + 1..*i + 5].iter().collect();
-                            out.push(
-                                char::from_u32(u32::from_str_radix(&hex, 16).unwrap()).unwrap(),
-                            );
-                            *i += 4;
-                        }
-                        c => out.push(c),
-                    }
-                } else {
-                    out.push(b[*i]);
-                }
-                *i += 1;
-            }
-            *i += 1;
-        } else {
-            while *i < b.len() && !b[*i].is_whitespace() && !";={}".contains(b[*i]) {
-                out.push(b[*i]);
-                *i += 1;
-            }
-        }
-        out
-    }
-    fn value(b: &[char], i: &mut usize) -> Plist {
-        skip(b, i);
-        if b[*i] != '{' {
-            return Plist::Text(string(b, i));
-        }
-        *i += 1;
-        let mut dict = BTreeMap::new();
-        loop {
-            skip(b, i);
-            if b[*i] == '}' {
-                *i += 1;
-                return Plist::Dict(dict);
-            }
-            let key = string(b, i);
-            skip(b, i);
-            assert_eq!(b[*i], '=');
-            *i += 1;
-            let v = value(b, i);
-            skip(b, i);
-            assert_eq!(b[*i], ';');
-            *i += 1;
-            dict.insert(key, v);
-        }
-    }
-    let chars: Vec<char> = s.chars().collect();
-    value(&chars, &mut 0)
-}
 
 #[test]
 fn stringsdict_is_read_by_gnustep_with_the_plural_rule_structure() {

@@ -12,6 +12,9 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 pub const SCOPE: &str = "https://www.googleapis.com/auth/spreadsheets.readonly";
+/// The scope that may also write (`depot import --to google:…` adds a tab); it reads too,
+/// so its refresh token serves every other command.
+pub const WRITE_SCOPE: &str = "https://www.googleapis.com/auth/spreadsheets";
 
 /// How long the flow waits for the browser to come back.
 pub const CALLBACK_TIMEOUT: Duration = Duration::from_secs(600);
@@ -70,13 +73,23 @@ pub fn consent_url(
     service: &Service,
     state: &str,
 ) -> Result<String, ConsentError> {
+    consent_url_for(google, service, state, SCOPE)
+}
+
+/// The consent page URL asking for `scope`.
+pub fn consent_url_for(
+    google: &Google,
+    service: &Service,
+    state: &str,
+    scope: &str,
+) -> Result<String, ConsentError> {
     let mut url = reqwest::Url::parse(&google.auth_url)
         .map_err(|e| ConsentError::Exchange(format!("google.auth_url is not a URL: {e}")))?;
     url.query_pairs_mut()
         .append_pair("client_id", &service.client_id)
         .append_pair("redirect_uri", &service.redirect_uri)
         .append_pair("response_type", "code")
-        .append_pair("scope", SCOPE)
+        .append_pair("scope", scope)
         .append_pair("access_type", "offline")
         .append_pair("prompt", "consent")
         .append_pair("state", state);
@@ -110,6 +123,14 @@ impl Session {
     pub fn start(
         settings: &Settings,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Outcome>), ConsentError> {
+        Session::start_for(settings, SCOPE)
+    }
+
+    /// `start`, asking for `scope`.
+    pub fn start_for(
+        settings: &Settings,
+        scope: &str,
+    ) -> Result<(Session, mpsc::UnboundedReceiver<Outcome>), ConsentError> {
         let service = &settings.service;
         if service.client_id.is_empty() {
             return Err(ConsentError::Missing("SERVICE_CLIENT_ID"));
@@ -119,7 +140,7 @@ impl Session {
         }
         let callback = callback_of(&service.redirect_uri)?;
         let state = random_state()?;
-        let url = consent_url(&settings.google, service, &state)?;
+        let url = consent_url_for(&settings.google, service, &state, scope)?;
         let (outcome, rx) = mpsc::unbounded_channel();
         Ok((
             Session {
@@ -175,7 +196,17 @@ pub async fn obtain_refresh_token(
     open_browser: bool,
     announce: impl Fn(&str),
 ) -> Result<Secret, ConsentError> {
-    let (session, answers) = Session::start(settings)?;
+    obtain_refresh_token_for(settings, SCOPE, open_browser, announce).await
+}
+
+/// `obtain_refresh_token`, asking for `scope`.
+pub async fn obtain_refresh_token_for(
+    settings: &Settings,
+    scope: &str,
+    open_browser: bool,
+    announce: impl Fn(&str),
+) -> Result<Secret, ConsentError> {
+    let (session, answers) = Session::start_for(settings, scope)?;
     let listener = bind_callback(&session.callback).await?;
     announce(&session.url);
     if open_browser {

@@ -83,6 +83,11 @@ pub enum GoogleError {
          the service account and point google.credentials_file at it"
     )]
     AssertionRefused { reason: String },
+    #[error(
+        "spreadsheet '{spreadsheet_id}' already has a tab named '{tab}': name a new one with \
+         --to google:{spreadsheet_id}/NEW_TAB"
+    )]
+    TabExists { spreadsheet_id: String, tab: String },
 }
 
 fn missing_hint(variable: &str) -> &'static str {
@@ -116,6 +121,13 @@ impl GoogleError {
         }
     }
 
+    /// True when the access token may read but not write (a consent for the read-only
+    /// scope): a consent for the `spreadsheets` scope fixes it.
+    pub fn needs_write_scope(&self) -> bool {
+        matches!(self, GoogleError::PermissionDenied { message, .. }
+            if message.contains("insufficient authentication scopes"))
+    }
+
     /// True when only a new consent (`depot auth`) can fix this.
     pub fn needs_consent(&self) -> bool {
         matches!(
@@ -137,6 +149,8 @@ pub struct GoogleSheets {
     /// Set when `google.credentials_file` names a service account key: it signs an
     /// assertion for each access token instead of trading the refresh token.
     account: Option<ServiceAccount>,
+    /// The scope a service account's assertion asks for (`writing` widens it).
+    scope: &'static str,
     http: reqwest::Client,
     token: Mutex<Option<AccessToken>>,
     /// The sheet id (`gid`) of the tab read, once known: the console links findings to
@@ -204,6 +218,7 @@ impl GoogleSheets {
             google,
             service: service.clone(),
             account,
+            scope: crate::sheets::consent::SCOPE,
             http,
             token: Mutex::new(None),
             gid: std::sync::Mutex::new(None),
@@ -414,11 +429,7 @@ impl GoogleSheets {
         account: &ServiceAccount,
     ) -> Result<(Secret, u64), GoogleError> {
         let url = &self.google.token_url;
-        let assertion = account.assertion(
-            crate::sheets::consent::SCOPE,
-            url,
-            chrono::Utc::now().timestamp(),
-        )?;
+        let assertion = account.assertion(self.scope, url, chrono::Utc::now().timestamp())?;
         let form = [
             ("grant_type", JWT_BEARER),
             ("assertion", assertion.expose()),
@@ -695,6 +706,8 @@ fn parse_tabs(body: &[u8]) -> Result<Vec<(String, Option<i64>)>, String> {
         })
         .collect()
 }
+
+mod write;
 
 #[cfg(test)]
 mod tests;

@@ -599,6 +599,16 @@ mod tests {
             ),
             "it''s '{'x'}' '<'b> {n, number, integer} {f, number} '#'#"
         );
+        // adjacent quoted characters share one quoted run: `'{''{'` would hold an apostrophe
+        assert_eq!(
+            convert("{{{{<#}}", Syntax::Icu { in_plural: true }, order, false),
+            "'{{<#}'"
+        );
+        // an apostrophe right after a run goes inside it
+        assert_eq!(
+            convert("<'{{ it's", Syntax::Icu { in_plural: false }, order, false),
+            "'<''{' it''s"
+        );
         assert_eq!(
             convert("{count}", Syntax::Icu { in_plural: false }, order, false),
             "{count}"

@@ -8,6 +8,7 @@ pub mod android;
 pub mod csv_server;
 pub mod engines;
 pub mod fake_google;
+pub mod gnustep;
 pub mod service_account;
 pub mod xliff_schema;
 
