@@ -9,6 +9,7 @@
 #   benches/generate.sh
 #   RUNS=10 benches/generate.sh
 #   PLURALS=1 benches/generate.sh    # one key in ten a plural entry (KEY[one], KEY[other])
+#   FORMATS=json,properties,resx benches/generate.sh   # other formats than the first six
 #
 # Needs hyperfine (Debian: apt-get install hyperfine) and python3 (to write the sheet).
 set -euo pipefail
@@ -49,12 +50,12 @@ with open(sys.argv[1], "w", newline="") as f:
                            + [f'{l} text {n} with "quotes" & <b>tags</b>' for l in locales])
 PY
 
-ALL=json,android,ios,yml,xlf,po
+ALL=${FORMATS:-json,android,ios,yml,xlf,po}
 hyperfine --runs "$RUNS" --warmup 1 -N --prepare 'rm -rf out-all' \
-    -n "six formats, one run, new files" "$BIN generate --source big.csv -f $ALL -p out-all -q"
+    -n "formats $ALL, one run, new files" "$BIN generate --source big.csv -f $ALL -p out-all -q"
 hyperfine --runs "$RUNS" --warmup 1 -N \
-    -n "six formats, one run, files unchanged" "$BIN generate --source big.csv -f $ALL -p out-all -q"
+    -n "formats $ALL, one run, files unchanged" "$BIN generate --source big.csv -f $ALL -p out-all -q"
 hyperfine --runs "$RUNS" --warmup 1 -N --prepare 'rm -rf out-sync' \
-    -n "six formats, one run, new files, --sync" "$BIN generate --source big.csv -f $ALL -p out-sync -q --sync"
+    -n "formats $ALL, one run, new files, --sync" "$BIN generate --source big.csv -f $ALL -p out-sync -q --sync"
 hyperfine --runs "$RUNS" --warmup 1 -N --prepare 'rm -rf out-{format}' -L format "$ALL" \
     "$BIN generate --source big.csv -f {format} -p out-{format} -q"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Translations on Redis against sled, on a release build on loopback (docs/notes/redis.md):
+# Translations on Redis against sled, on a release build on loopback (results in
+# docs/performance.md, "Translations on Redis"):
 #  1. /translations throughput of a Redis-backed node and a sled-backed node in the same
 #     run (the 10,000-key x 5-locale sheet of benches/load.sh), one wrk on each at the same
 #     time, so that other load on the machine slows both alike;

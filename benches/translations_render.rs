@@ -23,14 +23,14 @@ const KEYS: usize = 50_000;
 const LOCALES: usize = 20;
 
 fn document() -> Document {
+    // language tags (`aa_XA`, `ba_XB`, …): the String Catalog and ARB key by language
     let locales: Vec<String> = (0..LOCALES)
         .map(|i| {
             format!(
-                "{}{}_{}{}",
+                "{}{}_X{}",
                 ['a', 'b', 'c', 'd'][i % 4],
                 (b'a' + (i / 4) as u8) as char,
-                'X',
-                i
+                (b'A' + i as u8) as char
             )
         })
         .collect();

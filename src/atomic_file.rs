@@ -17,6 +17,25 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     commit(&[staged]).map_err(|e| e.source)
 }
 
+/// `write` for a file that holds secrets (`.env.service`): the new file gets the
+/// permissions of the one it replaces less any for others (a group the service reads it
+/// through keeps its), or owner-only (0600) when there was none, so a save never leaves
+/// secrets readable by every user of the machine (unix; elsewhere as `write`).
+pub fn write_secret(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+        sweep_folder(&folder_of(path), Some(name));
+    }
+    #[cfg(unix)]
+    let mode = {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o7770)
+    };
+    #[cfg(not(unix))]
+    let mode = 0;
+    let staged = stage_with(path, bytes, Durability::Synced, Some(mode)).map_err(|e| e.source)?;
+    commit(&[staged]).map_err(|e| e.source)
+}
+
 /// A file that could not be written.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot write {}: {source}", path.display())]
@@ -59,6 +78,16 @@ impl Staged {
 /// Writes `bytes` to a temporary file beside `path` (its folder created), synced when
 /// `durability` says so.
 pub fn stage(path: &Path, bytes: &[u8], durability: Durability) -> Result<Staged, WriteError> {
+    stage_with(path, bytes, durability, None)
+}
+
+/// `stage`, the staged file made with `mode` (unix permissions) when given.
+fn stage_with(
+    path: &Path,
+    bytes: &[u8],
+    durability: Durability,
+    mode: Option<u32>,
+) -> Result<Staged, WriteError> {
     let failed = |source| WriteError {
         path: path.to_path_buf(),
         source,
@@ -71,7 +100,22 @@ pub fn stage(path: &Path, bytes: &[u8], durability: Durability) -> Result<Staged
         .unwrap_or_default();
     let tmp = folder.join(temp_name(&name, std::process::id()));
     let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        if let Some(mode) = mode {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(mode);
+        }
+        let mut file = options.open(&tmp)?;
+        // The umask may have taken bits away: what the old file allowed, the new one does.
+        #[cfg(unix)]
+        if let Some(mode) = mode {
+            use std::os::unix::fs::PermissionsExt;
+            file.set_permissions(std::fs::Permissions::from_mode(mode))?;
+        }
+        #[cfg(not(unix))]
+        let _ = mode;
         file.write_all(bytes)?;
         match durability {
             Durability::Synced => file.sync_all(),
@@ -241,6 +285,27 @@ fn folder_of(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_secret_file_is_private_and_keeps_its_owner_and_group_access() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".env.service");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        write_secret(&path, b"A=1\n").unwrap();
+        assert_eq!(mode(&path), 0o600);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_secret(&path, b"A=2\n").unwrap();
+        assert_eq!(
+            (mode(&path), std::fs::read(&path).unwrap()),
+            (0o640, b"A=2\n".to_vec())
+        );
+        // readable by every user before: no longer
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        write_secret(&path, b"A=3\n").unwrap();
+        assert_eq!(mode(&path), 0o640);
+    }
 
     #[test]
     fn a_failed_write_leaves_no_temporary_file_and_the_old_content() {

@@ -8,8 +8,11 @@
 
 mod auth;
 mod config_cmd;
+mod diff;
 mod files;
 mod generate;
+mod import;
+mod output;
 mod produce;
 mod progress;
 mod serve;
@@ -19,7 +22,9 @@ use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+pub use diff::DiffArgs;
 pub use generate::GenerateArgs;
+pub use import::ImportArgs;
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
@@ -37,7 +42,8 @@ pub struct Cli {
     /// none]. A file named here must exist.
     #[arg(long, global = true, value_name = "PATH")]
     pub env_file: Option<PathBuf>,
-    /// Where the refresh token is read and saved: env (.env.service) or json (google.token_file).
+    /// Where the refresh token is read and saved: env (.env.service) or json
+    /// (google.token_file). Short form: -cf FORMAT.
     #[arg(long, global = true, value_name = "FORMAT", value_parser = ["env", "json"])]
     pub config_format: Option<String>,
     /// Set any configuration key, above every other source (repeatable): --set files.max_limit=200
@@ -55,7 +61,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Sync the spreadsheet into the translations store (loop, or once with --once).
     Produce(ProduceArgs),
-    /// Run the browser consent flow and save the refresh token.
+    /// Run the browser consent flow and save the refresh token; or, with --admin-key, make
+    /// an admin key.
     Auth(AuthArgs),
     /// Manage file records.
     #[command(subcommand)]
@@ -63,6 +70,10 @@ pub enum Command {
     /// Inspect the configuration.
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Turn an app's translation files into a sheet (or merge them into one).
+    Import(ImportArgs),
+    /// Compare an app's translation files with the sheet; exit 1 on any difference.
+    Diff(DiffArgs),
     /// Print shell completions: depot completions bash > /etc/bash_completion.d/depot
     Completions {
         /// The shell.
@@ -105,7 +116,8 @@ pub struct ProduceArgs {
     /// One sync, then exit (for cron).
     #[arg(long)]
     pub once: bool,
-    /// Read this local sheet (.csv, or a .json values.get document) instead of producer.source.
+    /// Read this sheet instead of producer.source: a local .csv, .xlsx, .ods (or .json
+    /// values document), an http(s):// URL of a CSV, or `example` (the sheet built into depot).
     #[arg(long, value_name = "FILE")]
     pub source: Option<PathBuf>,
     #[command(flatten)]
@@ -117,6 +129,10 @@ pub struct AuthArgs {
     /// Only print the consent URL; do not try to open a browser.
     #[arg(long)]
     pub no_browser: bool,
+    /// Instead of the consent flow: make a new admin key (for "Sync now" and uploads),
+    /// print it once and add it to the env file (.env.service) as DEPOT_ADMIN_KEYS.
+    #[arg(long, conflicts_with = "no_browser")]
+    pub admin_key: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -127,7 +143,7 @@ pub enum FilesCommand {
     Import {
         /// The records file.
         file: PathBuf,
-        /// No progress on stderr.
+        /// Print nothing on success (no progress, no result line); errors only.
         #[arg(short, long)]
         quiet: bool,
         #[command(flatten)]
@@ -138,7 +154,7 @@ pub enum FilesCommand {
     Seed {
         /// How many records.
         count: u64,
-        /// No progress on stderr.
+        /// Print nothing on success (no progress, no result line); errors only.
         #[arg(short, long)]
         quiet: bool,
         #[command(flatten)]
@@ -208,17 +224,66 @@ pub fn with_causes(error: &dyn std::error::Error) -> String {
     line
 }
 
-pub fn main() -> ExitCode {
-    let cli = Cli::parse_from(short_config_format(std::env::args_os()));
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure(message)) => {
-            // One line, whatever a message or a cause holds.
-            let message = message.replace('\n', " ");
-            eprintln!("depot: error: {message}");
-            ExitCode::FAILURE
-        }
+/// Why a command ended without success: its exit code and one line.
+#[derive(Debug)]
+enum Exit {
+    /// 1: the command could not do its work.
+    Failure(Failure),
+    /// 2: the command line itself is wrong (clap's own usage errors exit 2 too).
+    Usage(String),
+}
+
+impl From<Failure> for Exit {
+    fn from(failure: Failure) -> Exit {
+        Exit::Failure(failure)
     }
+}
+
+pub fn main() -> ExitCode {
+    let parsed = Cli::try_parse_from(short_config_format(std::env::args_os()));
+    let (code, message) = match parsed.map_err(usage).and_then(run) {
+        Ok(()) => return ExitCode::SUCCESS,
+        Err(Exit::Failure(Failure(message))) => (ExitCode::FAILURE, message),
+        Err(Exit::Usage(message)) => (ExitCode::from(2), message),
+    };
+    // One line, whatever a message or a cause holds.
+    let message = message.replace('\n', " ");
+    eprintln!("depot: error: {message}");
+    code
+}
+
+/// A usage error of clap's as one line (its first paragraph, and the command whose `--help`
+/// tells more); `--help` and `--version` are printed as clap prints them, exit 0.
+fn usage(error: clap::Error) -> Exit {
+    if error.exit_code() == 0 {
+        error.exit();
+    }
+    let text = error.render().to_string();
+    let message =
+        if error.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            // The help itself would be printed: name what is missing instead.
+            "a command is missing".to_owned()
+        } else {
+            let first = text.split("\n\n").next().unwrap_or_default();
+            let message = first.split_whitespace().collect::<Vec<_>>().join(" ");
+            message
+                .strip_prefix("error: ")
+                .map(str::to_owned)
+                .unwrap_or(message)
+        };
+    let command = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Usage: "))
+        .map(|usage| {
+            let words = usage.split(' ');
+            let words: Vec<&str> = words
+                .take_while(|w| !w.starts_with(['[', '<', '-']))
+                .collect();
+            words.join(" ")
+        })
+        .filter(|command| !command.is_empty())
+        .unwrap_or_else(|| "depot".to_owned());
+    Exit::Usage(format!("{message}; see {command} --help"))
 }
 
 /// The file named by `--config`/`--env-file`, which must exist, or the default path,
@@ -235,7 +300,10 @@ fn chosen_file(given: Option<&PathBuf>, default: &str, flag: &str) -> Result<Pat
     }
 }
 
-fn run(cli: Cli) -> Result<(), Failure> {
+fn run(cli: Cli) -> Result<(), Exit> {
+    if let Command::Generate(args) = &cli.command {
+        args.check_usage().map_err(usage)?;
+    }
     let toml_path = chosen_file(cli.config.as_ref(), "config/depot.toml", "--config")?;
     let env_file = chosen_file(cli.env_file.as_ref(), ".env.service", "--env-file")?;
     // Subcommand flags come after `--set`, so they win over it.
@@ -243,55 +311,69 @@ fn run(cli: Cli) -> Result<(), Failure> {
         .config_format
         .clone()
         .map(|format| ("google.token_store".to_owned(), format));
-    let sources = |extra: Vec<(String, String)>| {
-        let flags = cli
-            .set
-            .iter()
-            .cloned()
-            .chain(token_store.clone())
-            .chain(extra)
-            .collect();
-        Sources::new(toml_path.clone(), env_file.clone(), flags)
-    };
-    match cli.command {
-        Command::Serve(ref args) => serve::run(sources(args.flags())),
-        Command::Config(ConfigCommand::Check { ref data }) => {
-            config_cmd::check(&sources(data.flags()))
-        }
-        Command::Generate(ref args) => {
-            if let Err(usage) = args.check_usage() {
-                usage.exit();
-            }
-            generate::run(sources(args.flags()), args)
-        }
-        Command::Produce(ref args) => {
+    let flags: Vec<(String, String)> = cli
+        .set
+        .iter()
+        .cloned()
+        .chain(token_store)
+        .chain(command_flags(&cli.command))
+        .collect();
+    // A setting the command line gets wrong on its own is a usage error, found before
+    // anything is read or opened.
+    config::layers::check_flags(&flags).map_err(|e| Exit::Usage(e.to_string()))?;
+    let sources = Sources::new(toml_path, env_file, flags);
+    Ok(run_command(cli.command, sources)?)
+}
+
+/// The configuration flags of a command's own options (`--listen`, `--source`, ...).
+fn command_flags(command: &Command) -> Vec<(String, String)> {
+    match command {
+        Command::Serve(args) => args.flags(),
+        Command::Generate(args) => args.flags(),
+        Command::Produce(args) => {
             let source = args
                 .source
                 .as_ref()
                 .map(|path| ("producer.source".to_owned(), path.display().to_string()));
-            let flags = args.data.flags().into_iter().chain(source).collect();
-            produce::run(sources(flags), args.once)
+            args.data.flags().into_iter().chain(source).collect()
         }
-        Command::Auth(ref args) => auth::run(sources(vec![]), !args.no_browser),
-        Command::Files(FilesCommand::Add(ref args)) => files::add(
-            &sources(args.data.flags()),
+        Command::Config(ConfigCommand::Check { data })
+        | Command::Files(
+            FilesCommand::Add(AddArgs { data, .. })
+            | FilesCommand::Import { data, .. }
+            | FilesCommand::Seed { data, .. },
+        ) => data.flags(),
+        Command::Auth(_) | Command::Import(_) | Command::Diff(_) | Command::Completions { .. } => {
+            Vec::new()
+        }
+    }
+}
+
+fn run_command(command: Command, sources: Sources) -> Result<(), Failure> {
+    match command {
+        Command::Serve(_) => serve::run(sources),
+        Command::Config(ConfigCommand::Check { .. }) => config_cmd::check(&sources),
+        Command::Generate(ref args) => generate::run(sources, args),
+        Command::Produce(ref args) => produce::run(sources, args.once),
+        Command::Auth(ref args) if args.admin_key => auth::create_admin_key(&sources),
+        Command::Auth(ref args) => auth::run(sources, !args.no_browser),
+        Command::Files(FilesCommand::Add(args)) => files::add(
+            &sources,
             files::AddOptions {
-                paths: args.paths.clone(),
-                bucket: args.bucket.clone(),
                 permission: args.permission.parse().map_err(Failure::from)?,
-                description: args.description.clone(),
+                paths: args.paths,
+                bucket: args.bucket,
+                description: args.description,
             },
         ),
-        Command::Files(FilesCommand::Import {
-            ref file,
-            quiet,
-            ref data,
-        }) => files::import(&sources(data.flags()), file.clone(), quiet),
-        Command::Files(FilesCommand::Seed {
-            count,
-            quiet,
-            ref data,
-        }) => files::seed(&sources(data.flags()), count, quiet),
+        Command::Files(FilesCommand::Import { file, quiet, .. }) => {
+            files::import(&sources, file, quiet)
+        }
+        Command::Files(FilesCommand::Seed { count, quiet, .. }) => {
+            files::seed(&sources, count, quiet)
+        }
+        Command::Import(ref args) => import::run(sources, args),
+        Command::Diff(ref args) => diff::run(sources, args),
         Command::Completions { ref shell } => completions(shell),
     }
 }
@@ -308,12 +390,7 @@ fn completions(shell: &str) -> Result<(), Failure> {
     // Written to a buffer first: clap_complete panics on a write error (a closed pipe).
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "depot", &mut script);
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(&script).and_then(|()| stdout.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(()),
-    }
+    output::bytes(&script)
 }
 
 impl ServeArgs {
@@ -362,8 +439,32 @@ async fn consent_and_save(
     open_browser: bool,
     intro: &str,
 ) -> Result<crate::secret::Secret, Failure> {
+    consent_and_save_for(settings, sources, open_browser, intro, Scope::Read).await
+}
+
+/// What a consent lets depot do with the spreadsheets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Read,
+    /// `depot import --to google:…` adds a tab.
+    Write,
+}
+
+/// `consent_and_save`, asking for `scope`.
+async fn consent_and_save_for(
+    settings: &crate::config::Settings,
+    sources: &Sources,
+    open_browser: bool,
+    intro: &str,
+    scope: Scope,
+) -> Result<crate::secret::Secret, Failure> {
+    let (scope, verb) = match scope {
+        Scope::Read => (crate::sheets::consent::SCOPE, "read"),
+        Scope::Write => (crate::sheets::consent::WRITE_SCOPE, "write to"),
+    };
     let token = crate::sheets::consent::obtain_refresh_token(
         settings,
+        scope,
         open_browser,
         crate::http::consent_callback::serve,
         |url| {
@@ -372,7 +473,9 @@ async fn consent_and_save(
             } else {
                 format!("{intro} ")
             };
-            eprintln!("{lead}Open this URL in a browser to let depot read the spreadsheet:\n{url}");
+            eprintln!(
+                "{lead}Open this URL in a browser to let depot {verb} the spreadsheet:\n{url}"
+            );
         },
     )
     .await?;
@@ -391,9 +494,16 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
 
 /// Loads the configuration, printing its warnings; the common first step of a command.
 fn load_config(sources: &Sources) -> Result<Loaded, Failure> {
+    load_config_with(sources, false)
+}
+
+/// `load_config`, silent with `--quiet` (which prints nothing on success).
+fn load_config_with(sources: &Sources, quiet: bool) -> Result<Loaded, Failure> {
     let loaded = config::load(sources)?;
-    for warning in &loaded.resolved.warnings {
-        eprintln!("depot: warning: {warning}");
+    if !quiet {
+        for warning in &loaded.resolved.warnings {
+            eprintln!("depot: warning: {warning}");
+        }
     }
     Ok(loaded)
 }

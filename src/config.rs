@@ -28,8 +28,13 @@ pub enum ConfigError {
         "'{key}' cannot be set in the config file; set {env} in the environment or .env.service"
     )]
     EnvOnly { key: String, env: String },
-    #[error("{path} is not valid TOML: {reason}")]
-    Syntax { path: String, reason: String },
+    /// `at` is ` at line L, column C` when the parser said where.
+    #[error("{path} is not valid TOML{at}: {reason}")]
+    Syntax {
+        path: String,
+        at: String,
+        reason: String,
+    },
     #[error("cannot read {path}: {reason}")]
     Unreadable { path: String, reason: String },
     #[error(transparent)]
@@ -139,12 +144,18 @@ pub fn describe(loaded: &Loaded) -> Vec<String> {
             } else {
                 (value.clone(), layer.to_string())
             };
-            let masked = key.secret && !value.is_empty();
-            // A secret URL keeps all but its password readable (schema::shown).
+            // A URL that is no secret may still hold one (a token in the query of a
+            // published sheet's link).
+            let masked = (key.secret && !value.is_empty())
+                || matches!(&value, layers::Value::Text(text) if schema::listed(key, text) != *text);
+            // A URL keeps all but its password readable (schema::listed).
             let shown = match &value {
-                layers::Value::Text(text) if masked => {
-                    toml_text(&layers::Value::Text(schema::shown(key, text)))
+                layers::Value::Text(text) if masked || key.holds_urls() => {
+                    toml_text(&layers::Value::Text(schema::listed(key, text)))
                 }
+                layers::Value::List(items) if masked && key.holds_urls() => toml_text(
+                    &layers::Value::List(items.iter().map(|i| schema::listed(key, i)).collect()),
+                ),
                 _ if masked => "\"***\"".to_owned(),
                 layers::Value::List(items) if key.kind == schema::Kind::LocaleMap => {
                     locale_map_text(items)

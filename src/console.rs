@@ -1,16 +1,20 @@
 //! The console (SPEC §10): HTML pages for translators and operators, rendered by the server
 //! from compile-time checked templates, readable without JavaScript. With API keys
 //! configured it asks for one (a session cookie); forms that change something carry the
-//! session's CSRF token; admin actions need an admin session.
+//! session's CSRF token and must come from the console's own pages (`guard`); admin actions
+//! need an admin session; wrong keys are throttled per client address (`throttle`).
 
+pub mod guard;
 pub mod pages;
 pub mod session;
+pub mod throttle;
 pub mod views;
 
 use crate::app_state::AppState;
 use crate::config::settings::SheetSource;
 use crate::http::ApiError;
 use crate::http::auth::Access;
+use crate::http::client::ClientAddr;
 use crate::translations::formats::Format;
 use crate::translations::query::TranslationQuery;
 use askama::Template;
@@ -25,10 +29,11 @@ const PREVIEW_BYTES: usize = 64 * 1024;
 /// Largest url-encoded form body (login, logout, sync).
 const FORM_LIMIT: u64 = 16 * 1024;
 
-/// The console's state: the daemon's, and the sessions of this process.
+/// The console's state: the daemon's, and the sessions and login throttle of this process.
 pub struct Console {
     state: Arc<AppState>,
     sessions: Sessions,
+    throttle: throttle::LoginThrottle,
 }
 
 /// Who is looking: the session, if any, and what it may do.
@@ -42,14 +47,17 @@ impl Console {
         Console {
             state,
             sessions: Sessions::default(),
+            throttle: throttle::LoginThrottle::default(),
         }
     }
 
     fn viewer(&self, cookie: Option<&str>) -> Viewer {
-        let session = self.sessions.find(cookie);
+        let settings = self.state.config.settings();
+        // Checked against the keys in force at every request: a removed key's session ends.
+        let session = self.sessions.find(cookie, &settings.auth);
         let access = match &session {
             Some(s) => s.access,
-            None if self.state.config.settings().auth.api_keys.is_empty() => Access::Reader,
+            None if settings.auth.api_keys.is_empty() => Access::Reader,
             None => Access::Anonymous,
         };
         Viewer { session, access }
@@ -82,7 +90,9 @@ impl Console {
             ),
             message: error.public_message(),
         };
-        html(status, &page).unwrap_or_else(ApiError::into_response)
+        let mut response = html(status, &page).unwrap_or_else(ApiError::into_response);
+        error.add_retry_after(&mut response);
+        response
     }
 
     async fn overview(
@@ -111,7 +121,7 @@ impl Console {
         let source_label = match &chosen {
             SheetSource::Example => crate::sheets::example::EXAMPLE_NAME.to_owned(),
             SheetSource::LocalFile(path) => format!("local file {}", path.display()),
-            SheetSource::Url(url) => format!("CSV at {}", crate::sheets::url::shown_url(url)),
+            SheetSource::Url(url) => format!("CSV at {}", crate::redact::url(url)),
             SheetSource::Google => {
                 format!("Google spreadsheet {}", settings.service.spreadsheet_id)
             }
@@ -122,22 +132,24 @@ impl Console {
             }
             Some(e) => format!("Sync failed: {e}"),
         });
-        let (bars, findings) = match &live {
+        let link = views::SheetLink::new(
+            &chosen,
+            &settings.service.spreadsheet_id,
+            self.state.producer.sheet_gid(),
+        );
+        let (bars, reported) = match &live {
             // A pass over every text of the sheet: off the async threads.
             Some(live) => {
-                let (live, settings) = (live.clone(), settings.clone());
+                let live = live.clone();
                 tokio::task::spawn_blocking(move || {
                     let doc = &live.stored.document;
                     let base = crate::translations::locale::base_locale(doc);
-                    (
-                        views::completeness(doc, base),
-                        views::findings(&doc.warnings, &chosen, &settings.service.spreadsheet_id),
-                    )
+                    (views::completeness(doc, base), views::reported(doc, &link))
                 })
                 .await
                 .map_err(|e| ApiError::Internal(format!("the overview task stopped: {e}")))?
             }
-            None => (Vec::new(), Vec::new()),
+            None => (Vec::new(), views::Reported::default()),
         };
         let page = pages::Overview {
             chrome: self.chrome(viewer, "Overview", "overview"),
@@ -155,8 +167,11 @@ impl Console {
                 .map_or_else(|| "not scheduled".to_owned(), crate::time::iso_millis),
             last_error: status.last_error,
             sync_csrf: admin_csrf(viewer),
+            admin_keys_configured: !settings.auth.admin_keys.is_empty(),
             bars,
-            findings,
+            more_findings: reported.finding_count - reported.findings.len(),
+            more_warnings: reported.warning_count - reported.warnings.len(),
+            reported,
         };
         html(StatusCode::OK, &page)
     }
@@ -308,6 +323,51 @@ impl Console {
         html(status, &page)
     }
 
+    async fn versions(
+        &self,
+        viewer: &Viewer,
+        params: &[(String, String)],
+    ) -> Result<Response, ApiError> {
+        only(params, &["version"])?;
+        let asked = field(params, "version")
+            .map(str::trim)
+            .filter(|v| !v.is_empty());
+        let service = self.state.translations.clone();
+        let asked_owned = asked.map(str::to_owned);
+        // Up to two documents read from the store: off the async threads.
+        let (history, changes) = tokio::task::spawn_blocking(move || {
+            let history = service.versions();
+            let changes = asked_owned.map(|a| service.changes(&a));
+            (history, changes)
+        })
+        .await
+        .map_err(|e| ApiError::Internal(format!("the versions task stopped: {e}")))?;
+        let (detail, error, status) = match changes.transpose() {
+            Ok(changes) => (changes, None, StatusCode::OK),
+            Err(e) => {
+                let e = ApiError::from(e);
+                (None, Some(e.public_message()), e.status())
+            }
+        };
+        let detail = detail.map(|c| pages::VersionDetail {
+            locales: views::version_keys(&c),
+            json_url: format!("/translations/versions/{}", c.summary.version),
+            version: c.summary.version,
+            previous: c.summary.previous_version,
+            updated_at: crate::time::iso_millis(c.summary.updated_at),
+            added: c.summary.added,
+            removed: c.summary.removed,
+            changed: c.summary.changed,
+        });
+        let page = pages::Versions {
+            chrome: self.chrome(viewer, "Versions", "versions"),
+            versions: views::version_rows(&history?),
+            detail,
+            error,
+        };
+        html(status, &page)
+    }
+
     async fn files(
         &self,
         viewer: &Viewer,
@@ -431,17 +491,51 @@ impl Console {
                     .to_owned()
             }),
             chrome,
-            next: safe_next(field(params, "next")),
+            next: guard::safe_next(field(params, "next")),
         };
         html(StatusCode::OK, &page)
     }
 
-    fn login(&self, viewer: &Viewer, form: &[(String, String)]) -> Result<Response, ApiError> {
+    /// A login: an attempt of the client's throttle is taken before the key is compared,
+    /// and given back when the key is right (or missing: no guess was made).
+    fn login(
+        &self,
+        viewer: &Viewer,
+        form: &[(String, String)],
+        client: ClientAddr,
+    ) -> Result<Response, ApiError> {
         only(form, &["key", "next"])?;
-        let next = safe_next(field(form, "next"));
+        let next = guard::safe_next(field(form, "next"));
         let key = field(form, "key").unwrap_or_default();
-        let auth = &self.state.config.settings().auth;
-        match self.sessions.login(key, auth) {
+        let settings = self.state.config.settings();
+        let rate = throttle::Rate::of(&settings.limits);
+        let now = std::time::Instant::now();
+        let left = match self.throttle.take(client.key(), rate, now) {
+            Ok(left) => left,
+            Err(wait) => {
+                let secs = throttle::retry_after_secs(wait);
+                tracing::debug!(target: "depot::console", client = %client.0.ip(), "console login throttled");
+                return Err(ApiError::TooManyRequests {
+                    message: format!(
+                        "too many wrong keys from your address ({}): try again in {secs} s",
+                        client.key()
+                    ),
+                    retry_after: Some(secs),
+                });
+            }
+        };
+        let outcome = self.sessions.login(key, &settings.auth);
+        if key.is_empty() || outcome.is_ok() {
+            self.throttle.give_back(client.key(), rate, now);
+        } else {
+            tracing::warn!(
+                target: "depot::console",
+                client = %client.0.ip(),
+                attempts_left = left,
+                "console login refused: wrong API key"
+            );
+        }
+        match outcome {
             Ok((token, _)) => {
                 let mut response = redirect(&next);
                 if let Ok(value) = HeaderValue::from_str(&session::set_cookie(&token)) {
@@ -488,11 +582,17 @@ impl Console {
         Ok(redirect("/?synced=1"))
     }
 
+    /// Refuses a form that another site made a browser send (`guard::same_origin`).
+    fn same_origin(&self, headers: &warp::http::HeaderMap) -> Result<(), ApiError> {
+        let settings = self.state.config.settings();
+        guard::same_origin(headers, settings.signing.public_url.as_deref())
+    }
+
     /// Refuses what needs an admin session, saying what would allow it.
     fn admin(&self, viewer: &Viewer) -> Result<(), ApiError> {
         if self.state.config.settings().auth.admin_keys.is_empty() {
             return Err(ApiError::Forbidden(
-                "writes are disabled: configure auth.admin_keys (DEPOT_ADMIN_KEYS) to enable them"
+                "writes are disabled: configure auth.admin_keys (DEPOT_ADMIN_KEYS) to enable them; `depot auth --admin-key` makes a key and saves it there"
                     .into(),
             ));
         }
@@ -592,16 +692,6 @@ fn only<'a>(
         }
     }
     Ok(params)
-}
-
-/// Where to go after login: a path on this site, never another site (`//host`, `/\host`).
-fn safe_next(next: Option<&str>) -> String {
-    match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.starts_with("/\\") => {
-            n.to_owned()
-        }
-        _ => "/".to_owned(),
-    }
 }
 
 fn encode_pairs(pairs: &[(impl AsRef<str>, impl AsRef<str>)]) -> String {
@@ -712,6 +802,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                         "/" => console.overview(&viewer, &params).await,
                         "/console/translations" => console.translations(&viewer, &params).await,
                         "/console/preview" => console.preview(&viewer, &params).await,
+                        "/console/versions" => console.versions(&viewer, &params).await,
                         "/console/files" => console.files(&viewer, &params).await,
                         "/console/file" => console.file(&viewer, &params).await,
                         _ => console.login_form(&viewer, &params),
@@ -722,24 +813,38 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
             .boxed()
     };
     let with_console = warp::any().map(move || console.clone());
-    // A url-encoded form that changes something.
+    // A url-encoded form that changes something, sent from a console page.
     let form = |route: &'static Route| {
         on(route)
             .and(with_console.clone())
             .and(cookie())
+            .and(crate::http::client::client())
+            .and(warp::header::headers_cloned())
             .and(warp::body::content_length_limit(FORM_LIMIT))
             .and(warp::body::bytes())
             .then(
-                move |_, console: Arc<Console>, cookie: Option<String>, body: bytes::Bytes| async move {
+                move |_,
+                      console: Arc<Console>,
+                      cookie: Option<String>,
+                      client,
+                      headers,
+                      body: bytes::Bytes| async move {
                     let viewer = console.viewer(cookie.as_deref());
-                    let fields = std::str::from_utf8(&body)
-                        .map_err(|_| ApiError::BadRequest("the form is not UTF-8 text".into()))
+                    let fields = console
+                        .same_origin(&headers)
+                        .and_then(|()| {
+                            std::str::from_utf8(&body).map_err(|_| {
+                                ApiError::BadRequest("the form is not UTF-8 text".into())
+                            })
+                        })
                         .and_then(query::parse);
                     let answer = match fields {
                         Err(e) => Err(e),
                         Ok(fields) => match route.path {
-                            "/console/login" => console.login(&viewer, &fields),
-                            "/console/logout" => console.logout(&viewer, cookie.as_deref(), &fields),
+                            "/console/login" => console.login(&viewer, &fields, client),
+                            "/console/logout" => {
+                                console.logout(&viewer, cookie.as_deref(), &fields)
+                            }
                             _ => console.sync(&viewer, &fields).await,
                         },
                     };
@@ -752,11 +857,15 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
     let upload = on(&table::CONSOLE_UPLOAD)
         .and(with_console.clone())
         .and(cookie())
-        // The session is checked before the body is read.
+        .and(warp::header::headers_cloned())
+        // The sender and the session are checked before the body is read.
         .and_then(
-            |_, console: Arc<Console>, cookie: Option<String>| async move {
+            |_, console: Arc<Console>, cookie: Option<String>, headers| async move {
                 let viewer = console.viewer(cookie.as_deref());
-                match console.admin(&viewer) {
+                match console
+                    .same_origin(&headers)
+                    .and_then(|()| console.admin(&viewer))
+                {
                     Ok(()) => Ok((console, viewer)),
                     Err(e) => Err(warp::reject::custom(e)),
                 }
@@ -776,6 +885,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
         &table::CONSOLE_OVERVIEW,
         &table::CONSOLE_TRANSLATIONS,
         &table::CONSOLE_PREVIEW,
+        &table::CONSOLE_VERSIONS,
         &table::CONSOLE_FILES,
         &table::CONSOLE_FILE,
         &table::CONSOLE_LOGIN_FORM,
@@ -796,18 +906,6 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn after_login_only_paths_of_this_site_are_followed() {
-        assert_eq!(
-            safe_next(Some("/console/files?page=2")),
-            "/console/files?page=2"
-        );
-        for bad in ["//evil.example", "https://evil.example", "/\\evil", ""] {
-            assert_eq!(safe_next(Some(bad)), "/", "{bad}");
-        }
-        assert_eq!(safe_next(None), "/");
-    }
 
     #[test]
     fn unknown_or_repeated_parameters_are_named() {

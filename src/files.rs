@@ -27,6 +27,10 @@ pub use record::{FileRecord, NewFileRecord, Permission, RecordError};
 pub use repo::FilesRepo;
 pub use store::{FilesDb, RecordStore};
 
+/// The bucket of uploads that name none: the API's, the CLI's and the console form's
+/// default, and the bucket the S3 endpoint's probe asks in.
+pub const DEFAULT_BUCKET: &str = "depot";
+
 /// A new record key: a random UUID v4 plus `-original` (SPEC §3).
 pub fn new_key() -> Result<String, getrandom::Error> {
     let mut b = [0u8; 16];

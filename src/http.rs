@@ -1,9 +1,10 @@
 //! The HTTP edge shared by every route: the accept loop and the service around the routes
-//! (request-target rule, CORS, HEAD, panics, request log), the route table, errors to
+//! (request-target rule, CORS, HEAD, panics, nosniff and sandbox headers, request log), the route table, errors to
 //! responses, metrics, and the system endpoints (health, metrics, OpenAPI).
 
 pub mod accept;
 pub mod auth;
+pub mod client;
 pub mod consent_callback;
 pub mod cors;
 pub mod error;
@@ -12,6 +13,7 @@ pub mod metrics;
 pub mod openapi;
 pub mod query;
 pub mod routes;
+pub mod sandbox;
 pub mod service;
 pub mod system;
 pub mod target;

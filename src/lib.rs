@@ -4,6 +4,9 @@
 //! modules directly, and start the server with `server::serve` on port 0.
 // No unsafe code but the prefetch hint of translations::formats::ahead (see Cargo.toml).
 #![deny(unsafe_code)]
+// stdout is the commands' output, written through `cli::output`, which ends quietly when the
+// reader goes away (`depot config check | head -1`); `println!` would panic there.
+#![deny(clippy::print_stdout)]
 
 pub mod app_state;
 pub mod atomic_file;
@@ -15,11 +18,13 @@ pub mod error_chain;
 pub mod files;
 pub mod hex;
 pub mod http;
+pub mod import;
 pub mod logging;
 pub mod objects;
 pub mod parallel;
 pub mod percent;
 pub mod producer;
+pub mod redact;
 pub mod retry;
 pub mod secret;
 pub mod server;

@@ -1,8 +1,8 @@
 //! The sync loop: read the sheet, convert it, store it when its content changed; then wait
 //! `producer.interval_secs` (counted from the end of the cycle, re-read from the live
-//! configuration) and repeat. Cycles never overlap. A failure keeps the last good document,
-//! is logged with its reason and retried with backoff capped by the interval; `/health`
-//! shows the state. On a shared store (Redis) producers on several nodes take turns through
+//! configuration), or until a local sheet is saved (`sheets/watch.rs`), and repeat. Cycles
+//! never overlap. A failure keeps the last good document, is logged with its reason and
+//! retried with backoff capped by the interval; `/health` shows the state. On a shared store (Redis) producers on several nodes take turns through
 //! a lease (`producer/lease.rs`): only the holder syncs, at the pace recorded in the store.
 
 pub mod lease;
@@ -17,11 +17,11 @@ use crate::singleflight::SingleFlight;
 use crate::translations::model::Document;
 use crate::translations::service::TranslationService;
 use crate::translations::sheet::{self, SheetError};
-use crate::translations::store::{PutOutcome, StoreError};
+use crate::translations::store::{PutOutcome, StoreError, SyncState};
 use crate::translations::versions::VersionSummary;
 use crate::webhooks::Announcer;
 use chrono::{DateTime, Utc};
-use lease::{Lease, SyncRecord};
+use lease::Lease;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
@@ -136,21 +136,21 @@ pub struct CycleReport {
     pub summary: Option<VersionSummary>,
 }
 
-/// The producer's state for `/health`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ProducerStatus {
-    pub last_sync_at: Option<DateTime<Utc>>,
-    pub last_success_at: Option<DateTime<Utc>>,
-    pub last_error: Option<String>,
-    pub consecutive_failures: u32,
-    /// When this producer syncs next; `None` while it waits for the lease or is off.
-    pub next_sync_at: Option<DateTime<Utc>>,
-}
+/// The producer's state for `/health` and the console; kept in the store too.
+pub type ProducerStatus = SyncState;
+
+/// How often a node that does not sync reads the syncing producer's state from a shared
+/// store (an embedded one is read once: no other process writes it while this one runs).
+const STATE_POLL: Duration = Duration::from_secs(2);
 
 pub struct Producer {
     config: ConfigHandle,
     translations: Arc<TranslationService>,
+    /// This producer's own syncs.
     status: Mutex<ProducerStatus>,
+    /// The state the store holds: the last sync of whichever producer made it (another
+    /// node, `depot produce`, or an earlier run), read by `follow_stored`.
+    stored: Mutex<Option<SyncState>>,
     /// The source of the last cycle, kept while the settings that made it are unchanged
     /// (a Google source holds its access token and connections).
     source: Mutex<Option<(SourceKey, Arc<dyn SheetSource>)>>,
@@ -178,6 +178,7 @@ impl Producer {
             config,
             translations,
             status: Mutex::new(ProducerStatus::default()),
+            stored: Mutex::new(None),
             source: Mutex::new(None),
             consent: Mutex::new(None),
             daemon: OnceLock::new(),
@@ -353,11 +354,96 @@ impl Producer {
         Ok(source)
     }
 
+    /// The Google tab (`gid`) the last sync read, for the console's links to cells.
+    pub fn sheet_gid(&self) -> Option<i64> {
+        let cached = self.source.lock().unwrap_or_else(PoisonError::into_inner);
+        cached.as_ref().and_then(|(_, source)| source.sheet_gid())
+    }
+
+    /// The state to show (`/health`, the console): the newer of this producer's own and
+    /// the one the store holds, so that a node that does not sync shows the state of the
+    /// producer that does (SPEC §7, §10).
     pub fn status(&self) -> ProducerStatus {
+        let own = self.own_status();
+        let stored = self
+            .stored
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        match stored {
+            Some(stored) if stored.last_sync_at > own.last_sync_at => stored,
+            _ => own,
+        }
+    }
+
+    fn own_status(&self) -> ProducerStatus {
         self.status
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
+    }
+
+    /// Writes this producer's state to the store (and takes it as the store's), so that
+    /// the other nodes show it and, on a shared store, a producer that takes the lease next
+    /// keeps the pace instead of fetching at once.
+    async fn save_state(&self) {
+        let mut state = self.own_status();
+        state.by = self.process_label();
+        {
+            let mut stored = self.stored.lock().unwrap_or_else(PoisonError::into_inner);
+            // A node whose loop is off (a sync asked for over HTTP) keeps the next run of
+            // the producer whose loop it is.
+            if state.next_sync_at.is_none() {
+                state.next_sync_at = stored
+                    .as_ref()
+                    .and_then(|s| s.next_sync_at)
+                    .filter(|next| *next > Utc::now());
+            }
+            *stored = Some(state.clone());
+        }
+        let translations = self.translations.clone();
+        let saved = tokio::task::spawn_blocking(move || translations.save_sync_state(&state)).await;
+        match saved {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!(error = %e, "the sync state cannot be kept in the store"),
+            Err(e) => tracing::warn!(error = %e, "the sync state task stopped"),
+        }
+    }
+
+    /// Reads the state the store holds: every `STATE_POLL` from a shared store, once from
+    /// an embedded one.
+    async fn follow_stored(self: Arc<Self>, shutdown: Shutdown) {
+        loop {
+            let translations = self.translations.clone();
+            match tokio::task::spawn_blocking(move || translations.load_sync_state()).await {
+                Ok(Ok(state)) => {
+                    *self.stored.lock().unwrap_or_else(PoisonError::into_inner) = state;
+                }
+                Ok(Err(e)) => tracing::debug!(error = %e, "the sync state cannot be read"),
+                Err(_) => return,
+            }
+            if self.translations.shared().is_none() {
+                return;
+            }
+            tokio::select! {
+                () = shutdown.wait() => return,
+                () = tokio::time::sleep(STATE_POLL) => {}
+            }
+        }
+    }
+
+    /// Names this process in the state it keeps: `depot serve on host (pid 12)`.
+    fn process_label(&self) -> String {
+        let command = if self.daemon.get().is_some() {
+            "depot serve"
+        } else {
+            "depot produce"
+        };
+        format!(
+            "{command} on {} (pid {})",
+            lease::host_name(),
+            std::process::id()
+        )
     }
 
     /// One sync with the current settings: fetch, convert, store if changed, announce a
@@ -379,7 +465,7 @@ impl Producer {
             Err(e) => Err(e.into()),
         };
         self.record(&result);
-        self.record_shared().await;
+        self.save_state().await;
         if let Ok(CycleReport {
             summary: Some(summary),
             ..
@@ -388,22 +474,6 @@ impl Producer {
             self.webhooks.announce(summary);
         }
         result
-    }
-
-    /// Writes the sync just made to a shared store, so that a producer that takes the
-    /// lease next does not fetch again before the interval is over.
-    async fn record_shared(&self) {
-        let Some(store) = self.translations.shared() else {
-            return;
-        };
-        let status = self.status();
-        let record = SyncRecord {
-            at: status.last_sync_at.unwrap_or_else(Utc::now),
-            failures: status.consecutive_failures,
-        };
-        if let Err(e) = lease::record_sync(store, record).await {
-            tracing::warn!(error = %e, "the time of this sync cannot be recorded in the shared store");
-        }
     }
 
     /// With a lease: how long to wait before this producer may sync, or `None` when it may
@@ -521,13 +591,24 @@ impl Producer {
             ));
         }
         let mut lease_changes = self.lease.get().map(|lease| lease.watch());
+        tokio::spawn(self.clone().follow_stored(shutdown.clone()));
+        let mut saves = crate::sheets::watch::LocalWatch::default();
         loop {
             let settings = self.config.settings();
+            // A local sheet is synced as soon as it is saved, the interval aside.
+            saves.follow(
+                match self.chosen_source(&settings) {
+                    SourceSetting::LocalFile(path) if settings.producer.enabled => Some(path),
+                    _ => None,
+                }
+                .as_deref(),
+            );
             let turn = if settings.producer.enabled {
                 self.wait_for_turn(&settings).await
             } else {
                 None
             };
+            let synced = turn.is_none() && settings.producer.enabled;
             let wait = if let Some(wait) = turn {
                 wait
             } else if settings.producer.enabled {
@@ -548,7 +629,7 @@ impl Producer {
                                     Some(format!("{e}; to authorise depot, open {url}"));
                             }
                         }
-                        let failures = self.status().consecutive_failures;
+                        let failures = self.own_status().consecutive_failures;
                         let retry = backoff(failures, interval(&settings));
                         let serving = if self.translations.current().is_some() {
                             "the last good document is still served"
@@ -574,6 +655,10 @@ impl Producer {
                 .next_sync_at = chrono::Duration::from_std(wait)
                 .ok()
                 .and_then(|wait| Utc::now().checked_add_signed(wait));
+            if synced {
+                // Now with the next run, for the nodes that show this producer's state.
+                self.save_state().await;
+            }
             loop {
                 tokio::select! {
                     _ = shutdown.wait() => {
@@ -585,6 +670,7 @@ impl Producer {
                     _ = tokio::time::sleep_until(deadline) => break,
                     // The lease changed hands: take the turn, or stop waiting for one.
                     _ = lease_changed(&mut lease_changes) => break,
+                    () = saves.saved() => break,
                     changed = changes.changed() => {
                         if changed.is_err() {
                             return;

@@ -60,6 +60,7 @@ pub async fn serve_state(
         crate::config::reload::spawn(config.clone(), shutdown.clone()),
         spawn_log_level_follower(&config, shutdown.clone()),
         tokio::spawn(state.producer.clone().run(shutdown.clone())),
+        crate::files::s3::spawn_probe(config.clone(), shutdown.clone()),
     ];
     // Event streams never end by themselves: end them when the shutdown starts.
     let closing = (state.clone(), shutdown.clone());

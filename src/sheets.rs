@@ -7,6 +7,8 @@ pub mod google;
 pub mod local;
 pub mod service_account;
 pub mod url;
+pub mod watch;
+pub mod write;
 
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use std::future::Future;
@@ -44,6 +46,11 @@ pub trait SheetSource: Send + Sync {
     /// Told that the last fetched grid was not stored (it did not convert, or the store
     /// failed): a source that fetches conditionally must read it whole next time.
     fn not_stored(&self) {}
+    /// The sheet id (`gid`) of the Google tab read, for links to its cells; other sources
+    /// have none.
+    fn sheet_gid(&self) -> Option<i64> {
+        None
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -56,6 +63,12 @@ pub enum SourceError {
     Url(#[from] url::UrlSheetError),
     #[error("reading the sheet stopped: {0}")]
     Task(String),
+    /// Google is the default source; with none of its settings there is no sheet at all,
+    /// and a newcomer needs the way to one rather than Google's first missing variable.
+    #[error(
+        "no spreadsheet is configured: read a sheet file with --source FILE (.csv, .xlsx, .ods; --source example reads the sheet built into depot), or set SERVICE_SPREADSHEET_ID, SERVICE_CLIENT_ID and SERVICE_CLIENT_SECRET in .env.service for Google Sheets"
+    )]
+    NothingConfigured,
 }
 
 /// The source the settings name (the one place that chooses it).
@@ -65,6 +78,13 @@ pub fn source_for(settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceErr
             path: path.clone(),
             sheet_name: settings.service.spreadsheet_name.clone(),
         }),
+        SourceSetting::Google
+            if settings.service.spreadsheet_id.is_empty()
+                && settings.service.client_id.is_empty()
+                && settings.google.credentials_file.is_none() =>
+        {
+            return Err(SourceError::NothingConfigured);
+        }
         SourceSetting::Google => Arc::new(google::GoogleSheets::new(
             &settings.google,
             &settings.service,
@@ -97,11 +117,14 @@ impl SheetSource for google::GoogleSheets {
 
     fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>> {
         Box::pin(async move {
-            self.fetch_grid()
-                .await
-                .map(Fetched::Grid)
-                .map_err(SourceError::from)
+            let grid = self.fetch_grid().await?;
+            self.look_up_gid().await;
+            Ok(Fetched::Grid(grid))
         })
+    }
+
+    fn sheet_gid(&self) -> Option<i64> {
+        google::GoogleSheets::sheet_gid(self)
     }
 }
 

@@ -22,6 +22,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use crate::secret::Secret;
 
 pub use canonical::aws_encode;
+pub(crate) use canonical::hmac;
 pub use signer::{SignedRequest, Signer, presign_get};
 pub use verifier::{PresignedRequest, Verifier, verify_presigned};
 

@@ -7,6 +7,7 @@ pub mod fallback;
 pub mod filter;
 pub mod follow;
 pub mod formats;
+pub mod langtag;
 pub mod layout;
 pub mod locale;
 pub mod model;

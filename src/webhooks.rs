@@ -6,7 +6,7 @@
 //! it, so a version is announced once however many nodes run.
 
 use crate::config::ConfigHandle;
-use crate::error_chain::error_chain;
+use crate::redact;
 use crate::secret::Secret;
 use crate::translations::versions::VersionSummary;
 use chrono::{DateTime, Utc};
@@ -46,7 +46,8 @@ struct Body<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Delivery {
-    /// The URL with its path and query hidden (they often carry the receiver's token).
+    /// The URL as `redact::url` shows it: its path, query and credentials often carry the
+    /// receiver's token.
     pub url: String,
     pub version: String,
     /// When the last try was made.
@@ -133,7 +134,7 @@ impl Announcer {
     }
 
     async fn deliver(&self, url: Secret, secret: Secret, body: Vec<u8>, version: String) {
-        let shown = shown_url(url.expose());
+        let shown = redact::url(url.expose());
         for attempt in 1..=(RETRY_AFTER.len() as u32 + 1) {
             let t = Utc::now().timestamp();
             let result = self
@@ -150,7 +151,9 @@ impl Announcer {
                 }
                 Ok(response) => {
                     let status = response.status().as_u16();
-                    let text = response.text().await.unwrap_or_default();
+                    // A receiver may quote the URL it was called with, token and all.
+                    let text =
+                        redact::scrub(&response.text().await.unwrap_or_default(), url.expose());
                     let text: String = text.chars().take(QUOTE_LIMIT).collect();
                     (
                         Some(status),
@@ -161,7 +164,7 @@ impl Announcer {
                     None,
                     Some(format!("no answer within {} s", TRY_TIMEOUT.as_secs())),
                 ),
-                Err(e) => (None, Some(error_chain(&e).replace(url.expose(), &shown))),
+                Err(e) => (None, Some(redact::http_error(e, url.expose()))),
             };
             let delivered = error.is_none();
             self.last
@@ -209,21 +212,6 @@ fn sign(secret: &Secret, t: i64, body: &[u8]) -> Vec<u8> {
     mac.finalize().into_bytes().to_vec()
 }
 
-/// `scheme://host[:port]/…`: enough to tell receivers apart without showing a token.
-pub fn shown_url(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(parsed) => {
-            let origin = parsed.origin().ascii_serialization();
-            if parsed.path() == "/" && parsed.query().is_none() {
-                origin
-            } else {
-                format!("{origin}/…")
-            }
-        }
-        Err(_) => "a configured URL".to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,14 +224,5 @@ mod tests {
             header,
             "t=1700000000,v1=7d44587dddbaf4c7f70fef20f48cd594834ffea1641e3ac227b84408298738af"
         );
-    }
-
-    #[test]
-    fn shown_urls_hide_paths_and_queries() {
-        assert_eq!(
-            shown_url("https://hooks.example.com/services/T0/B0/secret"),
-            "https://hooks.example.com/…"
-        );
-        assert_eq!(shown_url("http://127.0.0.1:9000/"), "http://127.0.0.1:9000");
     }
 }

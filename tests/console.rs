@@ -226,6 +226,36 @@ async fn admin_actions_are_hidden_from_readers_and_refused_to_them() {
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
 }
 
+/// The upload form suggests the bucket that `POST /files` and `depot files add` use when
+/// none is named, so an upload lands in the same place whichever way it comes.
+#[tokio::test]
+async fn the_upload_forms_bucket_is_the_apis_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = keyed_daemon(dir.path()).await;
+    let form = reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(b"x".to_vec()).file_name("x.txt"),
+    );
+    let response = client()
+        .post(daemon.url("/files"))
+        .bearer_auth(ADMIN)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let record: serde_json::Value = response.json().await.unwrap();
+    let api_default = record["bucket"].as_str().unwrap().to_owned();
+    let cookie = login(&daemon, ADMIN).await;
+    let files = page(&daemon, "/console/files", &cookie).await;
+    assert!(
+        files.contains(&format!(
+            r#"<input id="bucket" name="bucket" value="{api_default}">"#
+        )),
+        "{files}"
+    );
+}
+
 #[tokio::test]
 async fn bad_input_gets_a_page_naming_the_problem_never_a_500() {
     let dir = tempfile::tempdir().unwrap();
@@ -358,17 +388,15 @@ async fn the_overview_lists_the_sheets_findings_by_cell() {
     })
     .await
     .expect("the sheet loads");
-    let warnings = health["translations"]["warnings"]
-        .as_array()
-        .unwrap()
-        .clone();
-    assert!(!warnings.is_empty(), "{health}");
+    let listed = |name: &str| health["translations"][name].as_array().unwrap().clone();
+    let (findings, warnings) = (listed("findings"), listed("warnings"));
+    // the repeated key is a finding (and a warning); the keyless row a warning only
+    assert_eq!(findings.len(), 1, "{health}");
+    assert_eq!(warnings.len(), 2, "{health}");
     let page = daemon.get("/").await.text().await.unwrap();
-    assert!(
-        page.contains(&format!("Findings ({})", warnings.len())),
-        "{page}"
-    );
-    for warning in &warnings {
+    assert!(page.contains("Findings (1)"), "{page}");
+    assert!(page.contains("Sheet warnings (1)"), "{page}");
+    for warning in findings.iter().chain(&warnings) {
         let cell = warning["cell"].as_str().unwrap();
         assert!(
             page.contains(&format!("<strong>{cell}</strong>")),
@@ -380,4 +408,132 @@ async fn the_overview_lists_the_sheets_findings_by_cell() {
     assert!(page.contains("local file"), "{page}");
     // pl lacks BYE: one of the base locale's two keys.
     assert!(page.contains("1 / 2 (50 %)"), "{page}");
+}
+
+/// First run without any key: the log and the overview say how to get one; `depot auth
+/// --admin-key` makes one (printed once, saved to `.env.service` beside its other lines,
+/// the file kept private), the running daemon takes it up, and a console login with it
+/// reaches "Sync now", which syncs. A second key keeps the first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auth_admin_key_makes_a_key_the_console_takes_for_sync_now() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = dir.path().join("sheet.csv");
+    std::fs::write(&sheet, ">>>,en\nHELLO,Hello\n").unwrap();
+    let env_file = dir.path().join(".env.service");
+    std::fs::write(
+        &env_file,
+        "# the sheet's tab\nSERVICE_SPREADSHEET_NAME=Tab\n",
+    )
+    .unwrap();
+    // the interval is a day: only "Sync now" reads the sheet again
+    let args = ["--set", "producer.interval_secs=86400"];
+    let env = [("DEPOT_PRODUCER_SOURCE", "sheet.csv")];
+    let daemon = Daemon::start(dir.path(), &args, &env).await;
+    assert!(
+        daemon.log().contains(
+            "are off; `depot auth --admin-key` makes a key and saves it to the env file, which \
+             the daemon reloads by itself"
+        ),
+        "{}",
+        daemon.log()
+    );
+    let overview = client()
+        .get(daemon.url("/"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        overview.contains("id=\"no-admin-key\"") && overview.contains("depot auth --admin-key"),
+        "{overview}"
+    );
+    assert!(!overview.contains("action=\"/console/sync\""));
+
+    let make_key = || {
+        let out = support::run(dir.path(), &["auth", "--admin-key"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let key = String::from_utf8(out.stdout).unwrap().trim_end().to_owned();
+        assert!(
+            key.len() == 64 && key.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{key}"
+        );
+        assert!(String::from_utf8_lossy(&out.stderr).contains("DEPOT_ADMIN_KEYS"));
+        key
+    };
+    let before = revision(&daemon).await;
+    let first = make_key();
+    assert_eq!(
+        std::fs::read_to_string(&env_file).unwrap(),
+        format!("# the sheet's tab\nSERVICE_SPREADSHEET_NAME=Tab\nDEPOT_ADMIN_KEYS={first}\n")
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&env_file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o007, 0, "{mode:o}: the file holds keys");
+    }
+
+    // The daemon reloads the file by itself; the key then logs in.
+    let cookie = logged_in(&daemon, &first, &before).await;
+    let overview = page(&daemon, "/", &cookie).await;
+    assert!(overview.contains("Sync now</button>"), "{overview}");
+    std::fs::write(&sheet, ">>>,en\nHELLO,Hello again\n").unwrap();
+    let token = csrf(&daemon, &cookie).await;
+    let synced = post(
+        &daemon,
+        "/console/sync",
+        &cookie,
+        &[("csrf", token.as_str())],
+    )
+    .await;
+    assert_eq!(synced.status(), StatusCode::SEE_OTHER);
+    assert_eq!(synced.headers()["location"], "/?synced=1");
+    let body = daemon.get("/translations").await.text().await.unwrap();
+    assert_eq!(body, r#"{"en":{"HELLO":"Hello again"}}"#);
+
+    // A second key is added beside the first, which keeps working.
+    let before = revision(&daemon).await;
+    let second = make_key();
+    assert!(
+        std::fs::read_to_string(&env_file)
+            .unwrap()
+            .contains(&format!("DEPOT_ADMIN_KEYS={first},{second}\n"))
+    );
+    logged_in(&daemon, &second, &before).await;
+    logged_in(&daemon, &first, &before).await;
+}
+
+/// The configuration revision the daemon runs on (`/health`), which a reload changes.
+async fn revision(daemon: &Daemon) -> serde_json::Value {
+    daemon.get_json("/health").await.1["config"]["revision"].clone()
+}
+
+/// Logs in with `key` once the daemon has reloaded past revision `before` (a key just saved
+/// to the env file is taken up by the reload); the session cookie. It waits for the reload
+/// rather than retrying the login: wrong keys are throttled per client address.
+async fn logged_in(daemon: &Daemon, key: &str, before: &serde_json::Value) -> String {
+    support::eventually(std::time::Duration::from_secs(10), || async {
+        (revision(daemon).await != *before).then_some(())
+    })
+    .await
+    .expect("the daemon reloads the env file");
+    let response = client()
+        .post(daemon.url("/console/login"))
+        .form(&[("key", key), ("next", "/")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        StatusCode::SEE_OTHER,
+        "the new key logs in"
+    );
+    let cookie = response.headers()["set-cookie"].to_str().unwrap();
+    cookie.split(';').next().unwrap().to_owned()
 }

@@ -1,6 +1,7 @@
 //! The console in a real browser (headless Chromium over WebDriver): log in, search, page,
-//! preview, download, upload, refuse a forged form; a screenshot of every page is kept in
-//! `target/console-screenshots/`.
+//! preview, download, upload, refuse a forged form; the checks' findings with links to
+//! their Google cells, a plural entry's forms and the kept versions; a screenshot of every
+//! page is kept in `target/console-screenshots/`.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -51,18 +52,7 @@ fn catalogue(dir: &Path) {
 }
 
 async fn wait_for_text(browser: &Browser, wanted: &str) -> String {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let text = browser.text().await;
-        if text.contains(wanted) {
-            return text;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the page never showed {wanted:?}; it shows:\n{text}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    browser.wait_for_text(wanted).await
 }
 
 async fn fill(browser: &Browser, id: &str, value: &str) {
@@ -100,7 +90,9 @@ async fn click(browser: &Browser, by: By) {
     let old_page = browser.driver.find(By::Tag("html")).await.unwrap();
     click_in_place(browser, by).await;
     let deadline = Instant::now() + Duration::from_secs(10);
-    while old_page.is_present().await.unwrap() {
+    // A reference to a page that has gone is "not present" to older chromedrivers and an
+    // error ("Node ... does not belong to the document") to newer ones: both mean gone.
+    while matches!(old_page.is_present().await, Ok(true)) {
         assert!(Instant::now() < deadline, "the click led to no new page");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -332,6 +324,147 @@ async fn the_console_works_in_a_real_browser() {
 
     browser.quit().await;
     assert!(!daemon.log().contains("panicked"), "{}", daemon.log());
+}
+
+/// A Google sheet (the fake Google's second tab, so its gid is 1) with a finding of each
+/// kind the checks make from texts: placeholders (D3), braces (C4), a plural entry that
+/// lacks a form Polish needs (D5) and one without `other` (C8, D8).
+fn sheet_with_findings() -> Vec<Vec<String>> {
+    let rows: [&[&str]; 8] = [
+        &[">>>", ">>>", "en", "pl"],
+        &["APP"],
+        &["", "GREETING", "Hello {name}", "Cześć {imie}"],
+        &["", "BRACE", "Open { here", "Otwórz {{ tu"],
+        &["", "ITEMS[one]", "One item", "{count} rzecz"],
+        &["", "ITEMS[few]", "", "{count} rzeczy"],
+        &["", "ITEMS[other]", "{count} items", "{count} rzeczy!"],
+        &["", "LIST[one]", "One", "Jeden"],
+    ];
+    rows.iter()
+        .map(|row| row.iter().map(|c| c.to_string()).collect())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn findings_plural_forms_and_versions_show_in_a_real_browser() {
+    use support::fake_google::{FakeConfig, FakeGoogle};
+    let fake = FakeGoogle::start(FakeConfig::with_rows(vec![vec!["unused".into()]])).await;
+    fake.add_sheet("Translations", sheet_with_findings());
+    let c = fake.config();
+    let dir = tempfile::tempdir().unwrap();
+    let env = [
+        ("DEPOT_GOOGLE_TOKEN_URL", fake.token_url()),
+        ("DEPOT_GOOGLE_SHEETS_URL", fake.sheets_url()),
+        ("SERVICE_CLIENT_ID", c.client_id.clone()),
+        ("SERVICE_CLIENT_SECRET", c.client_secret.clone()),
+        ("SERVICE_REFRESH_TOKEN", c.refresh_token.clone()),
+        ("SERVICE_SPREADSHEET_ID", c.spreadsheet_id.clone()),
+        ("SERVICE_SPREADSHEET_NAME", "Translations".to_owned()),
+    ];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let daemon = Daemon::start(dir.path(), &[], &env).await;
+    let health = support::eventually(Duration::from_secs(15), || async {
+        let (_, health) = daemon.get_json("/health").await;
+        (health["translations"]["loaded"] == true).then_some(health)
+    })
+    .await
+    .unwrap_or_else(|| panic!("the sheet never loaded: {}", daemon.log()));
+    let findings = health["translations"]["findings"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let cells: Vec<&str> = findings
+        .iter()
+        .map(|f| f["cell"].as_str().unwrap())
+        .collect();
+    assert_eq!(cells, ["D3", "C4", "D5", "C8", "D8"], "{health}");
+
+    let downloads = dir.path().join("downloads");
+    let shots = screenshots();
+    let browser = Browser::start(&downloads).await;
+    browser.driver.goto(daemon.url("/")).await.unwrap();
+    // The overview lists every finding /health lists: its cell, linked to that cell in
+    // the tab read (gid 1), and its message.
+    let text = wait_for_text(&browser, &format!("Findings ({})", findings.len())).await;
+    let items = browser
+        .driver
+        .find_all(By::Css("#findings li"))
+        .await
+        .unwrap();
+    assert_eq!(items.len(), findings.len(), "{text}");
+    for (item, finding) in items.iter().zip(&findings) {
+        let cell = finding["cell"].as_str().unwrap();
+        let link = item.find(By::Tag("a")).await.unwrap();
+        assert_eq!(link.text().await.unwrap(), cell);
+        assert_eq!(
+            link.attr("href").await.unwrap().unwrap(),
+            format!(
+                "https://docs.google.com/spreadsheets/d/{}/edit#gid=1&range={cell}",
+                c.spreadsheet_id
+            )
+        );
+        let shown = item.text().await.unwrap();
+        let message = finding["message"].as_str().unwrap();
+        assert_eq!(shown, format!("{cell}: {message}"));
+    }
+    for kind in [
+        "placeholders differ",
+        "unbalanced",
+        "has no 'many'",
+        "has no 'other' form",
+    ] {
+        assert!(text.contains(kind), "{kind}: {text}");
+    }
+    browser.screenshot(&shots, "overview-findings").await;
+
+    // The translations page shows every form of a plural entry, each under its category.
+    browser
+        .driver
+        .goto(daemon.url("/console/translations?q=rzecz"))
+        .await
+        .unwrap();
+    wait_for_text(&browser, "1 key(s)").await;
+    let pl = browser
+        .driver
+        .find(By::Css("td[data-label='pl'] dl.forms"))
+        .await
+        .unwrap();
+    let mut forms = Vec::new();
+    for (dt, dd) in pl
+        .find_all(By::Tag("dt"))
+        .await
+        .unwrap()
+        .iter()
+        .zip(pl.find_all(By::Tag("dd")).await.unwrap())
+    {
+        forms.push((dt.text().await.unwrap(), dd.text().await.unwrap()));
+    }
+    let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+    assert_eq!(
+        forms,
+        [
+            pair("one", "{count} rzecz"),
+            pair("few", "{count} rzeczy"),
+            pair("other", "{count} rzeczy!")
+        ]
+    );
+    browser.screenshot(&shots, "translations-plural").await;
+
+    // The versions page: the kept version, then its keys.
+    click(&browser, By::LinkText("Versions")).await;
+    wait_for_text(&browser, "Kept versions (1)").await;
+    let version = health["translations"]["version"].as_str().unwrap();
+    click(&browser, By::LinkText(&version[..12])).await;
+    let text = wait_for_text(&browser, "Texts").await;
+    assert!(text.contains(version), "{text}");
+    // the first version added every key of each locale; LIST (no `other`) is in none
+    assert!(
+        text.contains("APP.GREETING, APP.BRACE, APP.ITEMS"),
+        "{text}"
+    );
+    assert!(!text.contains("APP.LIST"), "{text}");
+    browser.screenshot(&shots, "versions").await;
+    browser.quit().await;
 }
 
 /// Waits for a finished download named `name` in `dir`.

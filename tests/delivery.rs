@@ -545,7 +545,7 @@ async fn webhooks_are_signed_retried_until_delivered_and_shown_in_health() {
     assert_eq!(delivery["status"], 200);
     assert_eq!(delivery["version"], first.as_str());
     let url = delivery["url"].as_str().unwrap();
-    assert!(url.ends_with("/…") && !url.contains("t0k3n"), "{url}");
+    assert!(url.ends_with("/***") && !url.contains("t0k3n"), "{url}");
     let seen = receiver.deliveries();
     assert_eq!(seen.len(), 3);
     for (signature, body) in &seen {
@@ -575,6 +575,77 @@ async fn webhooks_are_signed_retried_until_delivered_and_shown_in_health() {
     post_sync(&daemon, Some(ADMIN)).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(receiver.deliveries().len(), 4);
+}
+
+/// Hook URLs carry their receiver's token (in the query, in the path): a delivery that
+/// fails names the receiver by its host alone, in `/health` and in every log line, DEBUG
+/// included, whatever the library or the receiver said (SPEC §10).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_webhook_never_shows_the_secrets_of_its_url() {
+    use warp::Filter;
+    // A receiver that refuses every delivery and quotes the URL it was called with.
+    let echo = warp::post()
+        .and(warp::path::full())
+        .and(warp::query::raw())
+        .map(|path: warp::path::FullPath, query: String| {
+            warp::Reply::into_response(warp::reply::with_status(
+                format!("no hook at {}?{query}", path.as_str()),
+                warp::http::StatusCode::NOT_FOUND,
+            ))
+        })
+        .boxed();
+    let (echo_addr, _stop) = support::serve_on_loopback(echo).await;
+    // Nothing listens here; without a path a parser writes the URL with a `/` added.
+    let closed = support::engines::free_port();
+    let urls = [
+        format!("http://127.0.0.1:{closed}?token=t0k3n-in-the-query"),
+        format!("http://hook-user:pa55word-in-url@127.0.0.1:{closed}/hooks/s3cr3t-path"),
+        format!(
+            "http://127.0.0.1:{}/hooks/echo-s3cr3t?token=t0k3n-echoed",
+            echo_addr.port()
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sheet.csv");
+    std::fs::write(&path, sheet("Yes")).unwrap();
+    let mut env = node_env(path.to_str().unwrap());
+    env.push(("DEPOT_WEBHOOKS_URLS".into(), urls.join(",")));
+    env.push(("DEPOT_WEBHOOKS_SECRET".into(), SECRET.into()));
+    env.push(("DEPOT_LOG_LEVEL".into(), "debug".into()));
+    let daemon = start(dir.path(), &env).await;
+    // Two tries of each: the first failure is logged at DEBUG before the retry.
+    let health = eventually(Duration::from_secs(30), || async {
+        let (_, health) = daemon.get_json("/health").await;
+        let hooks = health["webhooks"].as_array()?;
+        (hooks.len() == 3 && hooks.iter().all(|h| h["attempts"].as_u64() >= Some(2)))
+            .then_some(health)
+    })
+    .await
+    .unwrap_or_else(|| {
+        panic!(
+            "the deliveries were not tried twice; log:\n{}",
+            daemon.log()
+        )
+    });
+    let hooks = health["webhooks"].as_array().unwrap();
+    assert_eq!(hooks[0]["url"], format!("http://127.0.0.1:{closed}/***"));
+    assert_eq!(hooks[1]["url"], format!("http://127.0.0.1:{closed}/***"));
+    assert_eq!(hooks[2]["status"], 404, "{}", hooks[2]);
+    for hook in hooks {
+        assert!(
+            hook["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{hook}"
+        );
+    }
+    let log = daemon.log();
+    assert!(
+        log.contains("webhook delivery failed; trying again"),
+        "{log}"
+    );
+    for secret in ["t0k3n", "s3cr3t", "pa55word", "hook-user"] {
+        assert!(!health.to_string().contains(secret), "{secret} in {health}");
+        assert!(!log.contains(secret), "{secret} in the log:\n{log}");
+    }
 }
 
 #[test]
@@ -740,4 +811,166 @@ async fn a_service_account_reads_the_sheet_and_a_tampered_key_is_refused() {
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("is not a service account key"), "{stderr}");
     assert!(stderr.contains("service-account.json"), "{stderr}");
+}
+
+/// Two sheets whose versions start with the same 8 characters (a birthday search over
+/// versions computed as the daemon computes them), so that a prefix can be ambiguous.
+fn sheets_sharing_a_prefix() -> (String, String) {
+    let sheet = |n: u32| format!(">>>,en\nA,text {n}\n");
+    let version = |n: u32| {
+        let grid = depot::sheets::local::csv_bytes_grid(sheet(n).as_bytes(), "sheet.csv").unwrap();
+        let document = depot::producer::convert(grid).unwrap();
+        depot::translations::store::version_of(&document).unwrap()
+    };
+    let mut seen = std::collections::HashMap::new();
+    for n in 0..2_000_000 {
+        let prefix = version(n)[..8].to_owned();
+        if let Some(before) = seen.insert(prefix, n) {
+            return (sheet(before), sheet(n));
+        }
+    }
+    panic!("no two versions share 8 characters")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_version_lists_its_changed_keys_and_is_named_by_a_unique_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sheet.csv");
+    std::fs::write(&path, ">>>,en,pl\nA,a,pa\nB,b,pb\n").unwrap();
+    let mut env = node_env(path.to_str().unwrap());
+    env.retain(|(name, _)| name != "DEPOT_API_KEYS");
+    env.push(("DEPOT_TRANSLATIONS_KEEP_VERSIONS".into(), "3".into()));
+    let daemon = start(dir.path(), &env).await;
+    let v1 = wait_loaded(&daemon).await;
+    // v2: A.en changed, B.pl removed, C added in both locales.
+    std::fs::write(&path, ">>>,en,pl\nA,a2,pa\nB,b,\nC,c,pc\n").unwrap();
+    let (_, body) = post_sync(&daemon, Some(ADMIN)).await;
+    let v2 = body["version"].as_str().unwrap().to_owned();
+
+    let (status, by_id) = daemon
+        .get_json(&format!("/translations/versions/{v2}"))
+        .await;
+    assert_eq!(status, 200, "{by_id}");
+    assert_eq!(by_id["previousVersion"], v1.as_str());
+    assert_eq!(
+        (&by_id["added"], &by_id["removed"], &by_id["changed"]),
+        (&json!(2), &json!(1), &json!(1))
+    );
+    assert_eq!(
+        by_id["locales"],
+        json!({
+            "en": {"added": ["C"], "removed": [], "changed": ["A"]},
+            "pl": {"added": ["C"], "removed": ["B"], "changed": []},
+        })
+    );
+    // the counts stay in the list; the keys are only here
+    assert!(versions(&daemon).await[0].get("locales").is_none());
+    // a prefix of 8 or more characters names the version, in either case
+    for prefix in [&v2[..8], &v2[..20].to_ascii_uppercase()] {
+        let (status, body) = daemon
+            .get_json(&format!("/translations/versions/{prefix}"))
+            .await;
+        assert_eq!((status, &body), (200, &by_id), "{prefix}");
+    }
+    let (_, first) = daemon
+        .get_json(&format!("/translations/versions/{}", &v1[..8]))
+        .await;
+    assert_eq!(first["previousVersion"], Value::Null);
+    assert_eq!(first["locales"]["pl"]["added"], json!(["A", "B"]));
+
+    // ?version= takes the prefix too, with the full version's ETag and immutability
+    let pinned = daemon
+        .get(&format!("/translations?version={}&filters[]=en", &v2[..8]))
+        .await;
+    assert_eq!(pinned.status(), 200);
+    assert_eq!(
+        pinned.headers()["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
+    let by_full = daemon
+        .get(&format!("/translations?version={v2}&filters[]=en"))
+        .await;
+    assert_eq!(pinned.headers()["etag"], by_full.headers()["etag"]);
+    assert_eq!(
+        pinned.text().await.unwrap(),
+        r#"{"en":{"A":"a2","B":"b","C":"c"}}"#
+    );
+
+    // too short: 400; unknown: 404; each names what to do
+    for path in ["/translations/versions/", "/translations?version="] {
+        let (status, body) = daemon.get_json(&format!("{path}{}", &v2[..7])).await;
+        assert_eq!(status, 400, "{path}: {body}");
+        assert!(
+            body["message"].as_str().unwrap().contains("at least 8"),
+            "{body}"
+        );
+        let (status, body) = daemon.get_json(&format!("{path}0000000000")).await;
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("/translations/versions"),
+            "{body}"
+        );
+    }
+
+    // v3 and v4 share their first 8 characters: that prefix is ambiguous
+    let (third, fourth) = sheets_sharing_a_prefix();
+    let mut shared = Vec::new();
+    for sheet in [third, fourth] {
+        std::fs::write(&path, sheet).unwrap();
+        let (_, body) = post_sync(&daemon, Some(ADMIN)).await;
+        shared.push(body["version"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(shared[0][..8], shared[1][..8]);
+    for path in ["/translations/versions/", "/translations?version="] {
+        let (status, body) = daemon.get_json(&format!("{path}{}", &shared[0][..8])).await;
+        assert_eq!(status, 400, "{path}: {body}");
+        assert!(
+            body["message"]
+                .as_str()
+                .unwrap()
+                .contains("is the start of 2 kept versions"),
+            "{body}"
+        );
+    }
+    // keep_versions = 3: v1 fell out, so v2's keys can no longer be told, only its counts
+    let (status, body) = daemon
+        .get_json(&format!("/translations/versions/{}", &v2[..8]))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["locales"], Value::Null);
+    assert_eq!(body["added"], 2);
+
+    // The console's versions page lists them, and a version's keys per locale.
+    let page = daemon.get("/console/versions").await.text().await.unwrap();
+    for v in [&v2, &shared[0], &shared[1]] {
+        assert!(page.contains(&format!("?version={v}\"")), "{v}: {page}");
+    }
+    let page = daemon
+        .get(&format!("/console/versions?version={}", &shared[1][..12]))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        page.contains(&format!("<code>{}</code></h2>", shared[1])),
+        "{page}"
+    );
+    assert!(
+        page.contains("<dt>changed (1)</dt><dd><code>A</code></dd>"),
+        "{page}"
+    );
+    let ambiguous = daemon
+        .get(&format!("/console/versions?version={}", &shared[0][..8]))
+        .await;
+    assert_eq!(ambiguous.status(), 400);
+    assert!(
+        ambiguous
+            .text()
+            .await
+            .unwrap()
+            .contains("is the start of 2 kept versions")
+    );
 }

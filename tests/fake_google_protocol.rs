@@ -574,3 +574,137 @@ async fn unknown_paths_and_methods_are_not_found() {
     );
     assert_eq!(fake.requests(Endpoint::Any), 0);
 }
+
+/// The writes `depot import --to google:…` makes are checked as Google checks them: the
+/// token's scope, an existing title, the grid's size, the value input option, the range.
+#[tokio::test]
+async fn writes_need_the_spreadsheets_scope_and_stay_within_the_grid() {
+    let fake = fake().await;
+    let id = fake.config().spreadsheet_id.clone();
+    let batch = format!("{}/v4/spreadsheets/{id}:batchUpdate", fake.sheets_url());
+    let add = |title: &str, rows: u64| json!({"requests": [{"addSheet": {"properties": {"title": title, "gridProperties": {"rowCount": rows, "columnCount": 2}}}}]});
+    let send = |url: String, token: String, body: Value, put: bool| async move {
+        let request = if put {
+            client().put(url)
+        } else {
+            client().post(url)
+        };
+        let response = request.bearer_auth(token).json(&body).send().await.unwrap();
+        let status = response.status();
+        (
+            status,
+            response.json::<Value>().await.unwrap_or(Value::Null),
+        )
+    };
+
+    // a token for the read-only scope may not write
+    let token = access_token(&fake).await;
+    let (status, body) = send(batch.clone(), token, add("New", 3), false).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(
+        body["error"]["message"],
+        "Request had insufficient authentication scopes."
+    );
+
+    fake.grant_write_scope();
+    let token = access_token(&fake).await;
+    let (status, body) = send(batch.clone(), token.clone(), add("Sheet1", 3), false).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("already exists"),
+        "{body}"
+    );
+    let (status, body) = send(batch.clone(), token.clone(), add("Huge", 5_000_000), false).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("above the limit of 10000000 cells"),
+        "{body}"
+    );
+    let (status, body) = send(batch.clone(), token.clone(), add("New", 3), false).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["replies"][0]["addSheet"]["properties"]["title"], "New");
+
+    let values = |range: &str, option: &str| {
+        let encoded: String = range.bytes().map(|b| format!("%{b:02X}")).collect();
+        format!(
+            "{}/v4/spreadsheets/{id}/values/{encoded}{option}",
+            fake.sheets_url()
+        )
+    };
+    let rows = |range: &str| json!({"range": range, "values": [["=1+1", "'x"], ["a"]]});
+    let (status, body) = send(
+        values("New!A1:B2", ""),
+        token.clone(),
+        rows("New!A1:B2"),
+        true,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        body["error"]["message"],
+        "'valueInputOption' is required but not specified"
+    );
+    let (status, body) = send(
+        values("New!A1:B4", "?valueInputOption=RAW"),
+        token.clone(),
+        rows("New!A1:B4"),
+        true,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("exceeds grid limits. Max rows: 3, max columns: 2"),
+        "{body}"
+    );
+    let (status, body) = send(
+        values("New!A1:A2", "?valueInputOption=RAW"),
+        token.clone(),
+        rows("New!A1:A2"),
+        true,
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("but tried writing to"),
+        "{body}"
+    );
+    let (status, body) = send(
+        values("New!A1:B2", "?valueInputOption=RAW"),
+        token.clone(),
+        rows("New!A1:B2"),
+        true,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["updatedCells"], 3);
+    assert_eq!(
+        fake.sheet_rows("New").unwrap(),
+        [vec!["=1+1", "'x"], vec!["a"]]
+    );
+    // USER_ENTERED reads a leading apostrophe as "this is text" and drops it
+    let (status, _) = send(
+        values("New!A1:B2", "?valueInputOption=USER_ENTERED"),
+        token.clone(),
+        rows("New!A1:B2"),
+        true,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(fake.sheet_rows("New").unwrap()[0][1], "x");
+
+    let big = json!({"range": "New!A1", "values": [["x".repeat(11 << 20)]]});
+    let (status, _) = send(values("New!A1", "?valueInputOption=RAW"), token, big, true).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+}

@@ -1291,9 +1291,13 @@ async fn uploads_to_an_unreachable_s3_endpoint_are_refused_whole() {
     )
     .await;
     assert_eq!(reply.status, 503, "{}", reply.text());
-    assert_eq!(
-        reply.error_message(),
-        "the S3 object store (signing.endpoint) is unreachable while storing an object; try again"
+    let message = reply.error_message();
+    assert!(
+        message.starts_with(
+            "the S3 object store at http://127.0.0.1:9000 (signing.endpoint) is unreachable while \
+             storing an object: "
+        ) && message.ends_with("; try again"),
+        "{message}"
     );
 
     std::fs::write(dir.path().join("b.txt"), "b").expect("written");
@@ -1307,7 +1311,9 @@ async fn uploads_to_an_unreachable_s3_endpoint_are_refused_whole() {
     let lines = stderr_lines(&output);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(
-        lines[0].contains("the S3 object store (signing.endpoint) is unreachable"),
+        lines[0].contains(
+            "the S3 object store at http://127.0.0.1:9000 (signing.endpoint) is unreachable"
+        ),
         "{lines:?}"
     );
 

@@ -1,6 +1,7 @@
 //! A newcomer's first command (`depot serve` in an empty folder, nothing configured) shows
 //! translations and the console at once, from the example sheet built into the binary; a
-//! configured source replaces it.
+//! configured source replaces it. Other commands read the example only when it is named
+//! (`--source example`).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -76,4 +77,69 @@ fn other_commands_keep_asking_for_a_spreadsheet() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("SERVICE_"), "{err}");
+}
+
+/// `--source example` names the built-in sheet wherever a command takes `--source`, so the
+/// README's quick start works in a folder without `examples/`: `generate` writes its files
+/// (and names the text `de_DE` lacks, as README "The sheet" says), `produce --once` stores
+/// it, and a daemon whose producer is off serves what it stored.
+#[tokio::test]
+async fn generate_and_produce_read_the_built_in_example_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let no_env = std::iter::empty::<(&str, &str)>;
+    let generated = support::run_ok(
+        dir.path(),
+        &["generate", "--source", "example", "-f", "json", "-p", "out"],
+        no_env(),
+    );
+    let stdout = String::from_utf8_lossy(&generated.stdout);
+    assert!(
+        stdout.contains(
+            "de_DE: 1 key(s) without a text compared with the base locale en_US: HOME.SUBTITLE"
+        ),
+        "{stdout}"
+    );
+    let polish = std::fs::read_to_string(dir.path().join("out/pl_PL.json")).unwrap();
+    let polish: serde_json::Value = serde_json::from_str(&polish).unwrap();
+    assert_eq!(polish["COMMON"]["BUTTONS"]["SAVE"], "Zapisz");
+
+    let produced = support::run_ok(
+        dir.path(),
+        &["produce", "--once", "--source", "example"],
+        no_env(),
+    );
+    let stdout = String::from_utf8_lossy(&produced.stdout);
+    assert!(stdout.starts_with("stored version "), "{stdout}");
+    assert!(!dir.path().join("examples").exists());
+
+    let daemon = Daemon::start(dir.path(), &["--set", "producer.enabled=false"], &[]).await;
+    let body: serde_json::Value = daemon
+        .get("/translations?filters[]=de_DE.HOME")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({"de_DE": {"HOME": {"TITLE": "Willkommen zurück"}}})
+    );
+}
+
+/// With nothing configured, `generate` and `produce` do not ask for Google's first missing
+/// variable: they say how to read a sheet file (and the built-in one), in one line, exit 1.
+#[test]
+fn generate_and_produce_with_nothing_configured_say_how_to_name_a_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["generate"][..], &["produce", "--once"][..]] {
+        let out = support::run(dir.path(), args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("depot: error: no spreadsheet is configured: ")
+                && stderr.contains("--source FILE")
+                && stderr.contains("--source example"),
+            "{args:?}: {stderr}"
+        );
+    }
 }

@@ -40,6 +40,10 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 fn assert_ok(out: &Output) {
     assert!(out.status.success(), "{:?}: {}", out.status, stderr(out));
 }
@@ -115,12 +119,14 @@ fn per_language_trees_for_every_format() {
         );
         assert_ok(&out);
         assert_eq!(files(&dir.path().join(&out_dir)), expected, "{format}");
-        let err = stderr(&out);
+        // the result on stdout, warnings on stderr
+        let (said, err) = (stdout(&out), stderr(&out));
         assert!(
-            err.contains("de_DE: 2 key(s) without a text compared with the base locale en_US"),
-            "{err}"
+            said.contains("de_DE: 2 key(s) without a text compared with the base locale en_US"),
+            "{said}"
         );
         assert!(err.contains("depot: warning: B9 duplicate key"), "{err}");
+        assert!(!said.contains("depot: warning") && !err.contains("wrote "));
     }
     let root = dir.path().join("out-json/nested");
     // Each per-language file holds its one locale's tree (SPEC §6.4).
@@ -210,7 +216,7 @@ fn seed_example_writes_one_named_file_with_that_locale_only() {
         read(dir.path().join("out/my-en.json")),
         r#"{"COMMON":{"OK":"OK","CANCEL":"Cancel"},"HOME":{"TITLE":"Welcome!"},"LEAF":{"CHILD":"child text"}}"#
     );
-    assert!(stderr(&out).contains("out/my-en.json"), "{}", stderr(&out));
+    assert!(stdout(&out).contains("out/my-en.json"), "{}", stdout(&out));
 }
 
 #[test]
@@ -387,11 +393,11 @@ fn several_formats_in_one_run_write_what_separate_runs_write() {
         );
     }
     // One "wrote" line per file.
-    let err = stderr(&out);
+    let said = stdout(&out);
     assert_eq!(
-        err.lines().filter(|l| l.starts_with("wrote ")).count(),
+        said.lines().filter(|l| l.starts_with("wrote ")).count(),
         14,
-        "{err}"
+        "{said}"
     );
 
     // --merge and --language give one file per format.
@@ -430,7 +436,7 @@ fn unchanged_files_are_left_alone_and_said_so() {
 
     let out = generate(dir.path(), &args);
     assert_ok(&out);
-    let err = stderr(&out);
+    let err = stdout(&out);
     assert!(
         err.contains(&format!(
             "unchanged {}",
@@ -743,4 +749,83 @@ fn every_generated_hostile_file_reads_back_as_the_sheet_texts() {
             assert_eq!(texts_read_back(format, &body), want, "{format} {locale}");
         }
     }
+}
+
+/// A sheet whose pl column lacks twelve keys, with one finding (pl drops `{name}`).
+fn sheet_with_gaps(dir: &Path, with_finding: bool) {
+    let mut sheet = String::from(">>>,en,pl\n");
+    let greeting = if with_finding {
+        "Cześć"
+    } else {
+        "Cześć {name}"
+    };
+    sheet.push_str(&format!("HELLO,Hello {{name}},{greeting}\n"));
+    for n in 1..=12 {
+        sheet.push_str(&format!("K{n:02},text {n},\n"));
+    }
+    std::fs::write(dir.join("gaps.csv"), sheet).unwrap();
+}
+
+#[test]
+fn the_summary_names_the_missing_keys_and_strict_fails_on_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    sheet_with_gaps(dir.path(), true);
+    let args = ["--source", "gaps.csv", "-p", "out", "--base", "en"];
+    let out = generate(dir.path(), &args);
+    assert_ok(&out);
+    let said = stdout(&out);
+    assert!(
+        said.lines().any(|l| l
+            == "pl: 12 key(s) without a text compared with the base locale en: K01, K02, K03, \
+                K04, K05, K06, K07, K08, K09, K10 and 2 more (--verbose names them all)"),
+        "{said}"
+    );
+    assert!(said.lines().any(|l| l == "wrote out/pl.json"), "{said}");
+    let err = stderr(&out);
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("depot: finding: C2 ") && l.contains("missing {name}")),
+        "{err}"
+    );
+
+    let verbose = generate(dir.path(), &[&args[..], &["--verbose"]].concat());
+    assert_ok(&verbose);
+    let all: String = (1..=12)
+        .map(|n| format!("K{n:02}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    assert!(
+        stdout(&verbose).contains(&format!("base locale en: {all}\n")),
+        "{}",
+        stdout(&verbose)
+    );
+
+    // --strict: exit 1 with the findings listed (even with --quiet), and no file written
+    std::fs::remove_dir_all(dir.path().join("out")).unwrap();
+    for extra in [&["--strict"][..], &["--strict", "--quiet"]] {
+        let strict = generate(dir.path(), &[&args[..], extra].concat());
+        assert_eq!(
+            strict.status.code(),
+            Some(1),
+            "{extra:?}: {}",
+            stderr(&strict)
+        );
+        let err = stderr(&strict);
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 2, "{err}");
+        assert!(lines[0].starts_with("depot: finding: C2 "), "{err}");
+        assert!(
+            lines[1].starts_with("depot: error: --strict: the sheet's checks found 1 finding(s)"),
+            "{err}"
+        );
+        assert_eq!(stdout(&strict), "", "{extra:?}");
+        assert!(!dir.path().join("out").exists(), "{extra:?}");
+    }
+    // a sheet without findings passes --strict
+    sheet_with_gaps(dir.path(), false);
+    assert_ok(&generate(
+        dir.path(),
+        &[&args[..], &["--strict", "-q"]].concat(),
+    ));
+    assert!(dir.path().join("out/pl.json").exists());
 }

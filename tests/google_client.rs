@@ -143,13 +143,10 @@ async fn a_fresh_token_refused_twice_is_an_error() {
 #[tokio::test]
 async fn every_fault_gives_its_error_and_retry_advice() {
     let fake = fake().await;
+    // Messages name Google's hosts, never a URL's path (the spreadsheet's id is in it).
     let (token_url, values_url) = (
-        fake.token_url(),
-        format!(
-            "{}/v4/spreadsheets/{}/values/%27Sheet1%27",
-            fake.sheets_url(),
-            fake.config().spreadsheet_id
-        ),
+        format!("{}/***", fake.sheets_url()),
+        format!("{}/***", fake.sheets_url()),
     );
     let cases = [
         (
@@ -318,6 +315,14 @@ async fn sheet_names_with_spaces_and_slashes_are_encoded() {
             fake.config().spreadsheet_id
         )
     );
+    // The tab's gid (the console's links to cells) is looked up once after a read as a
+    // source, not at every read.
+    assert_eq!(sheets.sheet_gid(), None);
+    for _ in 0..2 {
+        depot::sheets::SheetSource::fetch(&sheets).await.unwrap();
+    }
+    assert_eq!(sheets.sheet_gid(), Some(1));
+    assert_eq!(fake.requests(Endpoint::Spreadsheet), 1);
 }
 
 #[tokio::test]
@@ -332,10 +337,11 @@ async fn an_empty_sheet_name_reads_the_first_sheet() {
     assert_eq!(
         fake.last_request(Endpoint::Spreadsheet).unwrap(),
         format!(
-            "/v4/spreadsheets/{}?fields=sheets.properties.title",
+            "/v4/spreadsheets/{}?fields=sheets.properties(sheetId,title)",
             fake.config().spreadsheet_id
         )
     );
+    assert_eq!(sheets.sheet_gid(), Some(0));
     fake.inject(Endpoint::Spreadsheet, Fault::NotFound, Times::Next(1));
     let error = sheets.fetch_grid().await.unwrap_err();
     assert!(

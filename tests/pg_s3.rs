@@ -196,10 +196,20 @@ async fn unreachable_s3_endpoint_answers_503_and_writes_no_record() {
         .unwrap();
     assert_eq!(response.status(), 503);
     let body: serde_json::Value = response.json().await.unwrap();
-    assert_eq!(
-        body["message"],
-        "the S3 object store (signing.endpoint) is unreachable while storing an object; try again"
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!(
+            "the S3 object store at {endpoint} (signing.endpoint) is unreachable while storing \
+             an object: error sending request"
+        )) && message.ends_with("; try again"),
+        "{message}"
     );
+    // The endpoint is named by its host: the object's URL (bucket, key) stays out.
+    assert!(!message.contains("/depot/"), "{message}");
+    let (_, health) = node.get_json("/health").await;
+    let objects = &health["stores"]["objects"];
+    assert_eq!(objects["kind"], "s3");
+    assert_eq!(objects["reachable"], false, "{objects}");
     let list: serde_json::Value = reqwest::get(node.url("/files"))
         .await
         .unwrap()
@@ -264,4 +274,108 @@ async fn writes_cut_short_by_a_kill_are_finished_at_the_next_start() {
     assert!(left.is_empty(), "{left:?}");
     let (status, _) = daemon.get_json("/file?key=kept").await;
     assert_eq!(status, 200);
+}
+
+/// What the endpoint answers is the endpoint's: a wrong secret makes s3s-fs answer
+/// `SignatureDoesNotMatch`, which `POST /files` and `DELETE /file` answer with 502 naming the
+/// endpoint by its host and the S3 code (not "internal error"), `depot files add` with one
+/// line and exit 1, and `/health` shows from the start (the probe) until a write succeeds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_s3_refusal_is_a_502_naming_the_endpoint_and_its_code_and_shows_in_health() {
+    let s3_root = tempfile::tempdir().unwrap();
+    std::fs::create_dir(s3_root.path().join("depot")).unwrap();
+    let s3 = start_s3(s3_root.path()).await;
+    let wrong = [
+        ("DEPOT_ADMIN_KEYS", ADMIN_KEY),
+        ("DEPOT_SIGNING_ENDPOINT", s3.endpoint.as_str()),
+        ("DEPOT_SIGNING_ACCESS_KEY_ID", ACCESS_KEY),
+        ("DEPOT_SIGNING_SECRET_ACCESS_KEY", "not-the-secret"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let node = Daemon::start(dir.path(), &[], &wrong).await;
+    let expected = |op: &str| {
+        format!(
+            "the S3 object store at {} (signing.endpoint) refused {op}: HTTP 403 \
+             SignatureDoesNotMatch: check signing.access_key_id, signing.secret_access_key \
+             and signing.region",
+            s3.endpoint
+        )
+    };
+
+    // At start the probe has found it out.
+    let objects = eventually(Duration::from_secs(10), || async {
+        let (_, health) = node.get_json("/health").await;
+        let objects = health["stores"]["objects"].clone();
+        (objects["reachable"] == false).then_some(objects)
+    })
+    .await
+    .unwrap_or_else(|| panic!("/health never showed the refusal; log:\n{}", node.log()));
+    assert_eq!(objects["endpoint"], s3.endpoint.as_str());
+    assert_eq!(objects["lastError"], expected("checking the endpoint"));
+
+    let form = reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(b"hello".to_vec()).file_name("a.txt"),
+    );
+    let response = reqwest::Client::new()
+        .post(node.url("/files"))
+        .bearer_auth(ADMIN_KEY)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 502);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["message"], expected("storing an object"));
+    assert_eq!(body["error"], "Bad Gateway");
+
+    // A record of an object at the endpoint, deleted: the record goes, the object's
+    // delete is refused and said so.
+    std::fs::write(
+        dir.path().join("one.jsonl"),
+        r#"{"fileName":"a.bin","bucket":"depot","key":"obj-1","permission":"public","fileType":"bin"}"#,
+    )
+    .unwrap();
+    support::run_ok(dir.path(), &["files", "import", "one.jsonl"], wrong);
+    let response = reqwest::Client::new()
+        .delete(node.url("/file?key=obj-1"))
+        .bearer_auth(ADMIN_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 502);
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["message"], expected("deleting an object"));
+
+    std::fs::write(dir.path().join("b.txt"), "hello").unwrap();
+    let out = support::depot(dir.path())
+        .args(["files", "add", "b.txt"])
+        .envs(wrong)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!("depot: error: {}\n", expected("storing an object"))
+    );
+    assert!(out.stdout.is_empty());
+
+    // With the right secret the probe and the writes go through.
+    let right = [
+        ("DEPOT_ADMIN_KEYS", ADMIN_KEY),
+        ("DEPOT_SIGNING_ENDPOINT", s3.endpoint.as_str()),
+        ("DEPOT_SIGNING_ACCESS_KEY_ID", ACCESS_KEY),
+        ("DEPOT_SIGNING_SECRET_ACCESS_KEY", SECRET_KEY),
+    ];
+    let other = tempfile::tempdir().unwrap();
+    let good = Daemon::start(other.path(), &[], &right).await;
+    let objects = eventually(Duration::from_secs(10), || async {
+        let (_, health) = good.get_json("/health").await;
+        let objects = health["stores"]["objects"].clone();
+        (objects["reachable"] == true).then_some(objects)
+    })
+    .await
+    .unwrap_or_else(|| panic!("the endpoint never showed reachable; log:\n{}", good.log()));
+    assert_eq!(objects["lastError"], serde_json::Value::Null, "{objects}");
 }

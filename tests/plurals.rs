@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use depot::translations::placeholders::{self, Order, Syntax};
+use support::gnustep::{Plist, parse_ascii_plist};
 use support::run;
 
 const LOCALES: [&str; 4] = ["en", "pl", "ru", "ar"];
@@ -310,81 +311,6 @@ fn android_plurals_compile_with_aapt_and_aapt2_and_hold_the_sheet_texts() {
 }
 
 // ------------------------------------------------------------------ ios
-
-/// A GNUstep ASCII property list (what `plget` prints): nested dictionaries of strings.
-#[derive(Debug, PartialEq)]
-enum Plist {
-    Text(String),
-    Dict(BTreeMap<String, Plist>),
-}
-
-fn parse_ascii_plist(s: &str) -> Plist {
-    fn skip(b: &[char], i: &mut usize) {
-        while *i < b.len() && b[*i].is_whitespace() {
-            *i += 1;
-        }
-    }
-    fn string(b: &[char], i: &mut usize) -> String {
-        skip(b, i);
-        let mut out = String::new();
-        if b[*i] == '"' {
-            *i += 1;
-            while b[*i] != '"' {
-                if b[*i] == '\\' {
-                    *i += 1;
-                    match b[*i] {
-                        'n' => out.push('\n'),
-                        't' => out.push('\t'),
-                        'U' => {
-                            let hex: String = b[*i + 1..*i + 5].iter().collect();
-                            out.push(
-                                char::from_u32(u32::from_str_radix(&hex, 16).unwrap()).unwrap(),
-                            );
-                            *i += 4;
-                        }
-                        c => out.push(c),
-                    }
-                } else {
-                    out.push(b[*i]);
-                }
-                *i += 1;
-            }
-            *i += 1;
-        } else {
-            while *i < b.len() && !b[*i].is_whitespace() && !";={}".contains(b[*i]) {
-                out.push(b[*i]);
-                *i += 1;
-            }
-        }
-        out
-    }
-    fn value(b: &[char], i: &mut usize) -> Plist {
-        skip(b, i);
-        if b[*i] != '{' {
-            return Plist::Text(string(b, i));
-        }
-        *i += 1;
-        let mut dict = BTreeMap::new();
-        loop {
-            skip(b, i);
-            if b[*i] == '}' {
-                *i += 1;
-                return Plist::Dict(dict);
-            }
-            let key = string(b, i);
-            skip(b, i);
-            assert_eq!(b[*i], '=');
-            *i += 1;
-            let v = value(b, i);
-            skip(b, i);
-            assert_eq!(b[*i], ';');
-            *i += 1;
-            dict.insert(key, v);
-        }
-    }
-    let chars: Vec<char> = s.chars().collect();
-    value(&chars, &mut 0)
-}
 
 #[test]
 fn stringsdict_is_read_by_gnustep_with_the_plural_rule_structure() {
@@ -697,6 +623,7 @@ X,,,
     finding("C4", "unbalanced '{'");
     finding("C6", "does not use the category 'few'");
     finding("C5", "has no 'other' form");
+    finding("D5", "has no 'other' form");
     finding("D7", "has no 'other' form");
     finding("B9", "duplicate key \"APP.DUP\"");
     finding("B13", "both become the name \"x_a_b\"");
@@ -841,4 +768,101 @@ async fn strict_producer_refuses_a_sheet_with_findings_and_health_says_why() {
     let (_, health) = daemon.get_json("/health").await;
     let findings = &health["translations"]["findings"];
     assert_eq!(findings[0]["cell"], "C2", "{findings}");
+}
+
+/// Every string leaf of a JSON value.
+fn strings(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Object(map) => map.values().for_each(|v| strings(v, out)),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+        _ => {}
+    }
+}
+
+/// A plural entry without `other` in a locale is a finding (with its cell) and no format
+/// carries it for that locale (json would hold `{count, plural, one {…}}`, which ICU
+/// parsers refuse); one that lacks a form its locale needs is a finding too. The formatjs
+/// parser reads every json message of every locale.
+#[tokio::test]
+async fn a_plural_without_other_is_reported_and_in_no_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = "\
+>>>,>>>,en,pl
+APP,,,
+,ITEMS[one],One item,{count} rzecz
+,ITEMS[other],{count} items,
+,LOST[one],Lost one,Zgubiony
+,FILES[one],One file,{count} plik
+,FILES[many],,{count} plików
+,FILES[other],{count} files,{count} pliku
+,OK,fine,dobrze
+";
+    std::fs::write(dir.path().join("sheet.csv"), sheet).unwrap();
+    let daemon =
+        support::Daemon::start(dir.path(), &["--set", "producer.source=sheet.csv"], &[]).await;
+    served(&daemon, "").await;
+    let (_, health) = daemon.get_json("/health").await;
+    let findings: Vec<(String, String)> = health["translations"]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["cell"].as_str().unwrap().to_owned(),
+                f["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let cells: Vec<&str> = findings.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(cells, ["D3", "C5", "D5", "D6"], "{findings:?}");
+    for (cell, needle) in [
+        (
+            "D3",
+            "has no 'other' form, so every format leaves it out for pl",
+        ),
+        ("C5", "has no 'other' form"),
+        ("D6", "(pl) has no 'few' (2, 3, 4, 22, …) form"),
+    ] {
+        assert!(
+            findings
+                .iter()
+                .any(|(c, m)| c == cell && m.contains(needle)),
+            "{cell} {needle}: {findings:?}"
+        );
+    }
+
+    for format in ["json", "android", "ios", "stringsdict", "yml", "xlf", "po"] {
+        for locale in ["en", "pl"] {
+            let query = format!("?format={format}&filters[]={locale}&placeholders=convert");
+            let response = served(&daemon, &query).await;
+            assert_eq!(response.status(), 200, "{query}");
+            let body = response.text().await.unwrap();
+            // LOST had no `other` anywhere; ITEMS none in Polish
+            for gone in ["Lost one", "Zgubiony", "rzecz"] {
+                assert!(!body.contains(gone), "{query}: {gone} in {body}");
+            }
+            if format != "ios" {
+                let kept = if locale == "en" { "items" } else { "plików" };
+                assert!(body.contains(kept), "{query}: no {kept} in {body}");
+            }
+        }
+    }
+    // formatjs reads every json message (converted, each text is an ICU message)
+    let json: serde_json::Value = served(&daemon, "?placeholders=convert")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut messages = Vec::new();
+    strings(&json, &mut messages);
+    assert!(messages.iter().any(|m| m.starts_with("{count, plural,")));
+    let asts = node("icu", serde_json::to_string(&messages).unwrap().as_bytes());
+    for (message, ast) in messages.iter().zip(asts.as_array().unwrap()) {
+        if let Some(plural) = ast.as_array().unwrap().iter().find(|e| e["type"] == 6) {
+            assert!(plural["options"].get("other").is_some(), "{message}");
+        }
+    }
+    assert!(json["pl"]["APP"].get("ITEMS").is_none(), "{json}");
+    assert!(json["en"]["APP"].get("LOST").is_none(), "{json}");
 }

@@ -170,3 +170,131 @@ async fn produce_beside_a_running_daemon_says_the_store_is_in_use_in_one_line() 
     assert!(out.status.success(), "{out:?}");
     assert!(dir.path().join("other/translations.sled").is_dir());
 }
+
+/// On an embedded store the producer's state is kept with the documents: a daemon whose
+/// producer is off, started after `depot produce --once` (cron), shows that sync.
+#[tokio::test]
+async fn a_daemon_without_a_producer_shows_the_last_sync_kept_in_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sheet.csv"), BASIC).unwrap();
+    let off = [("DEPOT_PRODUCER_ENABLED", "false")];
+    let out = support::run_ok(
+        dir.path(),
+        &["produce", "--once", "--source", "sheet.csv"],
+        off,
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("stored version "),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let daemon = Daemon::start(dir.path(), &[], &off).await;
+    let part = eventually(Duration::from_secs(5), || async {
+        let part = health_translations(&daemon).await;
+        part["lastSuccessAt"].is_string().then_some(part)
+    })
+    .await
+    .unwrap_or_else(|| panic!("the kept sync is not shown; log:\n{}", daemon.log()));
+    assert_eq!(part["lastSyncAt"], part["lastSuccessAt"], "{part}");
+    assert_eq!(part["nextSyncAt"], serde_json::Value::Null, "{part}");
+    assert!(
+        part["syncedBy"]
+            .as_str()
+            .is_some_and(|by| by.starts_with("depot produce on ")),
+        "{part}"
+    );
+    assert_eq!(part["loaded"], true);
+}
+
+/// `workbook` (an .xlsx or .ods fixture) with the text `Something` replaced by `text`, as a
+/// spreadsheet program would save the edit.
+fn edited_workbook(workbook: &[u8], text: &str) -> Vec<u8> {
+    use std::io::{Cursor, Read, Write};
+    let mut archive = zip::ZipArchive::new(Cursor::new(workbook)).unwrap();
+    let mut writer = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    let mut edited = false;
+    for index in 0..archive.len() {
+        let mut part = archive.by_index(index).unwrap();
+        let name = part.name().unwrap().into_owned();
+        let mut data = Vec::new();
+        part.read_to_end(&mut data).unwrap();
+        if name == "xl/worksheets/sheet1.xml" || name == "content.xml" {
+            let xml = String::from_utf8(data).unwrap();
+            edited |= xml.contains(">Something<");
+            data = xml
+                .replace(">Something<", &format!(">{text}<"))
+                .into_bytes();
+        }
+        writer
+            .start_file(name, zip::write::SimpleFileOptions::default())
+            .unwrap();
+        writer.write_all(&data).unwrap();
+    }
+    assert!(edited, "the fixture holds the text Something");
+    writer.finish().unwrap().into_inner()
+}
+
+/// Writes `bytes` beside `path` and renames it over `path`, as editors save.
+fn save_by_rename(path: &std::path::Path, bytes: &[u8]) {
+    let tmp = path.with_extension("saving");
+    std::fs::write(&tmp, bytes).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+/// With the interval at its default (5 minutes), a save of a local .csv, .xlsx or .ods is
+/// served at once: the folder is watched. Saves by rename (editors, spreadsheet programs)
+/// and in place both count. No timing is asserted; the wait for the new ETag is bounded
+/// only so that a missed save fails the test instead of hanging it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_saved_local_sheet_is_served_without_waiting_for_the_interval() {
+    let fixture = |name: &str| {
+        std::fs::read(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/sheets/").to_owned() + name,
+        )
+        .unwrap()
+    };
+    for extension in ["csv", "xlsx", "ods"] {
+        let dir = tempfile::tempdir().unwrap();
+        let sheet = dir.path().join(format!("sheet.{extension}"));
+        let version = |n: u32| -> Vec<u8> {
+            let text = format!("Something {n}");
+            match extension {
+                "csv" => BASIC.replace("Something", &text).into_bytes(),
+                _ => edited_workbook(&fixture(&format!("basic.{extension}")), &text),
+            }
+        };
+        std::fs::write(&sheet, version(0)).unwrap();
+        let source = format!("producer.source=sheet.{extension}");
+        let daemon = Daemon::start(dir.path(), &["--set", &source], &[]).await;
+        let filter = "?filters%5B%5D=en.FRONT";
+        let mut etag = eventually(Duration::from_secs(10), || async {
+            let (status, body, etag) = translations(&daemon, filter).await;
+            (status == 200 && body.contains("Something 0")).then_some(etag)
+        })
+        .await
+        .expect("the first sync is served");
+        for n in 1..=3 {
+            // by rename, and the last one in place
+            if n < 3 {
+                save_by_rename(&sheet, &version(n));
+            } else {
+                std::fs::write(&sheet, version(n)).unwrap();
+            }
+            etag = eventually(Duration::from_secs(10), || async {
+                let (_, body, new) = translations(&daemon, filter).await;
+                (new != etag && body.contains(&format!("Something {n}"))).then_some(new)
+            })
+            .await
+            .unwrap_or_else(|| {
+                panic!(
+                    "{extension}: save {n} is not served; log:\n{}",
+                    daemon.log()
+                )
+            });
+        }
+        assert!(
+            health_translations(&daemon).await["nextSyncAt"].is_string(),
+            "the interval stays as the fallback"
+        );
+    }
+}

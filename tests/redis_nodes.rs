@@ -205,7 +205,8 @@ async fn a_node_started_while_redis_is_down_answers_503_then_serves_once_it_load
     let message = body["message"].as_str().unwrap();
     let expected = format!(
         "translations have not been loaded yet: the translations store Redis at {} is unreachable: ",
-        redis.url()
+        // By its host alone: the database number is part of the URL's path (SPEC §10).
+        depot::redact::url(&redis.url())
     );
     assert!(message.starts_with(&expected), "{message}");
     // The rest of the daemon works.
@@ -249,11 +250,147 @@ fn config_check_masks_the_redis_password_and_refuses_other_schemes() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("translations.redis_url")
-            && stderr.contains("'http://app:***@cache.internal:6379/0'")
+            && stderr.contains("'http://cache.internal:6379/***'")
             && stderr.contains("must be a redis:// or rediss:// URL"),
         "{stderr}"
     );
     assert!(!stderr.contains("hunter2"), "{stderr}");
+}
+
+/// With one environment for every process (`producer.enabled = false`, for the serving
+/// nodes), `depot produce` syncs anyway (it is asked for by name), and a serving node shows
+/// its sync state, read from Redis, in `/health` and on the console: last attempt, last
+/// success, error, next run, and which process synced (SPEC §7, §10).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_serving_node_shows_the_sync_state_of_the_producer_on_the_store() {
+    let redis = RedisServer::start();
+    let producer_dir = tempfile::tempdir().unwrap();
+    let sheet = producer_dir.path().join("sheet.csv");
+    std::fs::write(&sheet, BASIC).unwrap();
+    let mut env = on_redis(&redis);
+    env.push(("DEPOT_PRODUCER_ENABLED", "false".to_owned()));
+    env.push(("DEPOT_PRODUCER_INTERVAL_SECS", "2".to_owned()));
+    env.push(("DEPOT_PRODUCER_SOURCE", sheet.display().to_string()));
+    let node_dir = tempfile::tempdir().unwrap();
+    let node = Daemon::start(node_dir.path(), &[], &refs(&env)).await;
+    let (_, health) = node.get_json("/health").await;
+    assert_eq!(
+        health["translations"]["lastSyncAt"],
+        serde_json::Value::Null
+    );
+
+    let _producer = Producer(
+        support::depot(producer_dir.path())
+            .arg("produce")
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let synced = eventually(Duration::from_secs(15), || async {
+        let (_, health) = node.get_json("/health").await;
+        let part = health["translations"].clone();
+        (part["lastSuccessAt"].is_string() && part["nextSyncAt"].is_string()).then_some(part)
+    })
+    .await
+    .unwrap_or_else(|| {
+        panic!(
+            "the producer's state never reached the node; log:\n{}",
+            node.log()
+        )
+    });
+    assert!(
+        synced["syncedBy"]
+            .as_str()
+            .is_some_and(|by| by.starts_with("depot produce on ")),
+        "{synced}"
+    );
+    assert_eq!(synced["lease"], "off", "{synced}");
+    assert_eq!(synced["lastError"], serde_json::Value::Null, "{synced}");
+    assert!(
+        synced["nextSyncAt"].as_str() > synced["lastSyncAt"].as_str(),
+        "{synced}"
+    );
+    assert!(synced["loaded"] == true, "{synced}");
+
+    // The sheet goes away: the producer's failures show on the node.
+    std::fs::remove_file(&sheet).unwrap();
+    let failed = eventually(Duration::from_secs(15), || async {
+        let (_, health) = node.get_json("/health").await;
+        let part = health["translations"].clone();
+        part["lastError"].is_string().then_some(part)
+    })
+    .await
+    .unwrap_or_else(|| {
+        panic!(
+            "the producer's failure never reached the node; log:\n{}",
+            node.log()
+        )
+    });
+    assert_eq!(failed["lastSuccessAt"], synced["lastSuccessAt"], "{failed}");
+    assert!(
+        failed["consecutiveFailures"].as_u64() >= Some(1),
+        "{failed}"
+    );
+    let error = failed["lastError"].as_str().unwrap();
+    assert!(error.contains("No such file or directory"), "{error}");
+    let overview = node.get("/").await.text().await.unwrap();
+    assert!(overview.contains("No such file or directory"), "{overview}");
+    assert!(!overview.contains("<dd>never</dd>"), "{overview}");
+}
+
+/// A password in a Redis URL, in its user part or its query, is shown nowhere: `config
+/// check` masks it (and every query value), and a node that Redis refuses (a password the
+/// server has none for) names Redis by its host in `/health` and in every log line, DEBUG
+/// included (SPEC §10).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redis_password_is_never_in_config_check_health_or_the_log() {
+    let redis = RedisServer::start();
+    let port = redis.engine.port;
+    let url = format!("redis://app:hunter2-user@127.0.0.1:{port}/0?password=hunter2-query");
+    let dir = tempfile::tempdir().unwrap();
+    let env = [
+        ("DEPOT_TRANSLATIONS_STORAGE", "redis"),
+        ("DEPOT_TRANSLATIONS_REDIS_URL", url.as_str()),
+        ("DEPOT_LOG_LEVEL", "debug"),
+    ];
+    let output = support::run_ok(dir.path(), &["config", "check"], env);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "# translations.redis_url = \"redis://app:***@127.0.0.1:{port}/0?password=***\""
+        )),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("hunter2"), "{stdout}");
+
+    let daemon = Daemon::start(dir.path(), &[], &env).await;
+    let store = eventually(Duration::from_secs(15), || async {
+        let (_, health) = daemon.get_json("/health").await;
+        let store = health["stores"]["translations"].clone();
+        (store["reachable"] == false).then_some(health)
+    })
+    .await
+    .unwrap_or_else(|| panic!("Redis never refused the node; log:\n{}", daemon.log()));
+    let error = store["stores"]["translations"]["lastError"]
+        .as_str()
+        .unwrap();
+    assert!(
+        error.starts_with(&format!(
+            "the translations store Redis at redis://127.0.0.1:{port}/*** is unreachable: "
+        )),
+        "{error}"
+    );
+    let log = daemon.log();
+    assert!(
+        log.contains(&format!("redis://127.0.0.1:{port}/***")),
+        "{log}"
+    );
+    for shown in [store.to_string(), log] {
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(!shown.contains("app:"), "{shown}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -296,9 +296,20 @@ async fn a_body_that_leaves_a_key_out_says_so_in_a_header_and_health_lists_it() 
     let x = "keys 'X.A_B' and 'X_A.B' both become the name 'x_a_b'; kept 'X.A_B', left out 'X_A.B'";
     let u = "keys 'Ün.code' and '_n.code' both become the name '_n_code'; kept 'Ün.code', \
              left out '_n.code'";
+    // resx names fold both pairs too (properties keeps `x.a_b` and `x_a.b` apart)
+    let xr = x.replace("'x_a_b'", "'X_A_B'");
+    let ur = u.replace("'_n_code'", "'_N_Code'");
+    // the String Catalog has ios names; ARB its own ids
+    let arb_x =
+        "keys 'X.A_B' and 'X_A.B' both become the name 'xAB'; kept 'X.A_B', left out 'X_A.B'";
+    let arb_u = "keys 'Ün.code' and '_n.code' both become the name 'nCode'; kept 'Ün.code', \
+                 left out '_n.code'";
     assert_eq!(
         *warnings,
-        serde_json::json!({"android": [x, u], "ios": [x], "xlf": [x], "po": [x]}),
+        serde_json::json!({
+            "android": [x, u], "ios": [x], "xlf": [x], "po": [x], "xcstrings": [x],
+            "arb": [arb_x, arb_u], "resx": [xr, ur]
+        }),
         "{health}"
     );
 }

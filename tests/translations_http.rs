@@ -19,13 +19,24 @@ mod support;
 mod ordered_json;
 #[path = "support/readback.rs"]
 mod readback;
+#[path = "support/readback_properties_resx.rs"]
+mod readback_properties_resx;
 
 use std::io::Read;
 
 use ordered_json::Json;
 use support::{HttpReply, TestServer, fixture_text, query, sheet_rows};
 
-const FORMATS: [&str; 6] = ["json", "android", "ios", "yml", "xlf", "po"];
+const FORMATS: [&str; 8] = [
+    "json",
+    "android",
+    "ios",
+    "yml",
+    "xlf",
+    "po",
+    "properties",
+    "resx",
+];
 
 fn expected(name: &str) -> Json {
     Json::parse(&fixture_text(&format!("sheets/{name}.expected.json")))
@@ -291,6 +302,8 @@ async fn each_format_answers_with_its_content_type_etag_and_cache_control() {
         ("yml", "application/yaml; charset=utf-8"),
         ("xlf", "application/xliff+xml; charset=utf-8"),
         ("po", "text/x-gettext-translation; charset=utf-8"),
+        ("properties", "text/x-java-properties; charset=iso-8859-1"),
+        ("resx", "application/xml; charset=utf-8"),
     ];
     let mut etags = Vec::new();
     for (format, content_type) in content_types {
@@ -471,6 +484,17 @@ async fn bad_query_parameters_answer_400_naming_the_parameter() {
 
 /// A flat format's name for `path` (below the locale), with the locale prefix when given.
 fn flat_name(locale: Option<&str>, path: &[String], format: &str) -> String {
+    let segments = locale.into_iter().chain(path.iter().map(String::as_str));
+    match format {
+        "properties" => return segments.collect::<Vec<_>>().join(".").to_lowercase(),
+        "resx" => {
+            let names: Vec<String> = segments
+                .map(readback_properties_resx::csharp_name)
+                .collect();
+            return names.join("_");
+        }
+        _ => {}
+    }
     let joined = locale
         .into_iter()
         .chain(path.iter().map(String::as_str))
@@ -528,6 +552,16 @@ fn assert_reads_back(format: &str, body: &str, tree: &Json) {
             }
             .unwrap_or_else(|e| fail(e));
             let read: Vec<(String, String)> = units.into_iter().map(|u| (u.name, u.text)).collect();
+            assert_eq!(read, flat(format), "{format}");
+        }
+        "properties" | "resx" => {
+            let pairs = if format == "properties" {
+                readback_properties_resx::read_properties(body)
+            } else {
+                readback_properties_resx::read_resx(body).map(|resx| resx.pairs)
+            }
+            .unwrap_or_else(|e| fail(e));
+            let read: Vec<(String, String)> = pairs.into_iter().map(|p| (p.name, p.text)).collect();
             assert_eq!(read, flat(format), "{format}");
         }
         "po" => {

@@ -2,7 +2,7 @@
 //! Works next to a running daemon: SQLite (WAL) and the object store's atomic writes allow it.
 
 use super::progress::Progress;
-use super::{Failure, load_config};
+use super::{Failure, load_config, load_config_with, output};
 use crate::config::layers::absolute;
 use crate::config::{Settings, Sources};
 use crate::files::import::ImportError;
@@ -56,7 +56,7 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
             let record = uploads
                 .store(upload.into_record()?, Content::File(path))
                 .await?;
-            println!("{}", serde_json::to_string(&record)?);
+            output::line(serde_json::to_string(&record)?)?;
         }
         Ok(())
     })
@@ -64,7 +64,7 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
 
 /// Loads records (JSON lines or CSV) in one transaction: all rows or none.
 pub fn import(sources: &Sources, file: PathBuf, quiet: bool) -> Result<(), Failure> {
-    let settings = load_config(sources)?.settings;
+    let settings = load_config_with(sources, quiet)?.settings;
     let path = absolute(file.clone());
     let runtime = super::runtime()?;
     let files = runtime.block_on(FilesDb::open_for(&settings.database))?;
@@ -82,16 +82,21 @@ pub fn import(sources: &Sources, file: PathBuf, quiet: bool) -> Result<(), Failu
         }
         e => Failure(format!("{}: {}", path.display(), Failure::from(e).0)),
     })?;
-    println!("imported {count} records from {}", file.display());
+    if !quiet {
+        output::line(format_args!(
+            "imported {count} records from {}",
+            file.display()
+        ))?;
+    }
     Ok(())
 }
 
 /// Adds `count` generated records (benchmarks and load tests).
 pub fn seed(sources: &Sources, count: u64, quiet: bool) -> Result<(), Failure> {
-    let settings = load_config(sources)?.settings;
+    let settings = load_config_with(sources, quiet)?.settings;
     let progress = Progress::new(quiet, "seeding records", Some(count));
     if !settings.database.url.is_empty() {
-        return seed_postgres(&settings, count, &progress);
+        return seed_postgres(&settings, count, &progress, quiet);
     }
     let report = seed::seed_with_progress(
         &settings.database.path,
@@ -104,12 +109,14 @@ pub fn seed(sources: &Sources, count: u64, quiet: bool) -> Result<(), Failure> {
     );
     progress.finish();
     let report = report?;
-    println!(
-        "seeded {} records in {:.1} s into {}",
-        report.inserted,
-        report.elapsed.as_secs_f64(),
-        settings.database.path.display()
-    );
+    if !quiet {
+        output::line(format_args!(
+            "seeded {} records in {:.1} s into {}",
+            report.inserted,
+            report.elapsed.as_secs_f64(),
+            settings.database.path.display()
+        ))?;
+    }
     Ok(())
 }
 
@@ -117,7 +124,12 @@ pub fn seed(sources: &Sources, count: u64, quiet: bool) -> Result<(), Failure> {
 const SEED_BATCH: usize = 50_000;
 
 /// PostgreSQL is seeded through the repository's COPY path, a batch at a time.
-fn seed_postgres(settings: &Settings, count: u64, progress: &Progress) -> Result<(), Failure> {
+fn seed_postgres(
+    settings: &Settings,
+    count: u64,
+    progress: &Progress,
+    quiet: bool,
+) -> Result<(), Failure> {
     let started = std::time::Instant::now();
     let runtime = super::runtime()?;
     let files = runtime.block_on(FilesDb::open_for(&settings.database))?;
@@ -130,9 +142,11 @@ fn seed_postgres(settings: &Settings, count: u64, progress: &Progress) -> Result
         inserted += n;
     }
     progress.finish();
-    println!(
-        "seeded {inserted} records in {:.1} s into PostgreSQL (database.url)",
-        started.elapsed().as_secs_f64()
-    );
+    if !quiet {
+        output::line(format_args!(
+            "seeded {inserted} records in {:.1} s into PostgreSQL (database.url)",
+            started.elapsed().as_secs_f64()
+        ))?;
+    }
     Ok(())
 }

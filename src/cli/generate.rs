@@ -5,8 +5,8 @@
 //! `--format` may name several formats: one fetch and one conversion serve all of them,
 //! and the files of every format are rendered and written on all cores.
 
+use super::Failure;
 use super::progress::Progress;
-use super::{Failure, load_config};
 use crate::config::Sources;
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use crate::secret::Secret;
@@ -73,7 +73,8 @@ pub struct GenerateArgs {
     /// Overrides SERVICE_REDIRECT_URI.
     #[arg(long = "redirect_uri", alias = "redirect-uri", value_name = "URL")]
     pub redirect_uri: Option<String>,
-    /// Read this local sheet (.csv, .xlsx, .ods, or a .json values document) instead of Google.
+    /// Read this sheet instead of producer.source (Google): a local .csv, .xlsx, .ods (or .json
+    /// values document), an http(s):// URL of a CSV, or `example` (the sheet built into depot).
     #[arg(long, value_name = "FILE")]
     pub source: Option<String>,
     /// Only what these filters select (comma-separated or repeated): en_US.CORE, tag1, ...
@@ -94,9 +95,16 @@ pub struct GenerateArgs {
     /// Take a missing text along the fallback chain of translations.fallback.
     #[arg(long)]
     pub fallback: bool,
-    /// Print errors only.
-    #[arg(short, long)]
+    /// Print nothing on success (errors only): no files, no summary, no warnings, no progress.
+    #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,
+    /// Name every key a locale lacks in the summary (not only the first ten).
+    #[arg(short, long)]
+    pub verbose: bool,
+    /// Fail (exit 1, no file written) when the sheet's checks find anything: placeholders,
+    /// plurals, braces, duplicate keys, name collisions (the findings are listed).
+    #[arg(long)]
+    pub strict: bool,
     /// Sync every file to disk before returning (survives a power loss right after).
     /// Without it files are still replaced atomically, as compilers write their output.
     #[arg(long)]
@@ -166,6 +174,42 @@ struct Job {
     file: layout::PlannedFile,
 }
 
+/// The most keys a locale lacks that the summary names without `--verbose`.
+const MISSING_NAMED: usize = 10;
+
+/// Where `generate` says what it did. The result (the files written, the keys each locale
+/// lacks) goes to stdout, one line each, unless stdout carries the translations
+/// (`--path -`); diagnostics (warnings, findings) go to stderr as `depot: ...` lines;
+/// with `--quiet` nothing is printed on success.
+struct Report {
+    quiet: bool,
+    /// stdout holds the body (`--path -`): results go to stderr too.
+    body_on_stdout: bool,
+}
+
+impl Report {
+    /// A line of the result.
+    fn result(&self, line: String) {
+        if self.quiet {
+            return;
+        }
+        if self.body_on_stdout {
+            eprintln!("{line}");
+            return;
+        }
+        // A reader that stopped reading (`| head`) ends the output quietly (cli::output);
+        // any other write error was already worth nothing more than the lost line.
+        let _ = super::output::line(line);
+    }
+
+    /// A warning or another note for the person running the command.
+    fn note(&self, line: String) {
+        if !self.quiet {
+            eprintln!("{line}");
+        }
+    }
+}
+
 pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     // Filters are checked before anything is fetched.
     let filters = args
@@ -173,7 +217,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
         .iter()
         .map(|f| Filter::parse(f.trim()))
         .collect::<Result<Vec<_>, _>>()?;
-    let settings = load_config(&sources)?.settings;
+    let settings = super::load_config_with(&sources, args.quiet)?.settings;
     let runtime = super::runtime()?;
     let progress = Progress::new(args.quiet, "generate", None);
     progress.step("reading the sheet");
@@ -182,18 +226,32 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     let doc = grid.and_then(|grid| Ok(crate::producer::convert(grid)?));
     progress.finish();
     let doc = doc?;
-    let say = |line: String| {
-        if !args.quiet {
-            eprintln!("{line}");
-        }
+    let report = Report {
+        quiet: args.quiet,
+        body_on_stdout: args.to_stdout(),
     };
     for w in &doc.warnings {
-        say(format!("depot: warning: {} {}", w.cell, w.message));
+        report.note(format!("depot: warning: {} {}", w.cell, w.message));
     }
-    summarise_findings(&doc, &say);
+    if args.strict && !doc.findings.is_empty() {
+        // The reason of the failure: listed whatever --quiet says.
+        list_findings(&doc, &|line| eprintln!("{line}"));
+        return Err(Failure(format!(
+            "--strict: the sheet's checks found {} finding(s), listed above; no file was \
+             written. Fix them in the sheet, or leave --strict out to write the files anyway",
+            doc.findings.len()
+        )));
+    }
+    list_findings(&doc, &|line| report.note(line));
+    if !doc.findings.is_empty() {
+        report.note(format!(
+            "depot: {} finding(s) in the sheet's checks (placeholders, plurals, braces, duplicate keys, name collisions); the files are written anyway (--strict refuses them); a producer with producer.strict would refuse this sheet",
+            doc.findings.len()
+        ));
+    }
     let fallbacks = &settings.translations.fallbacks;
     if args.fallback && fallbacks.is_empty() {
-        say("depot: warning: --fallback has no effect: translations.fallback names no chain (e.g. { pl = \"en_US\" })".to_owned());
+        report.note("depot: warning: --fallback has no effect: translations.fallback names no chain (e.g. { pl = \"en_US\" })".to_owned());
     }
     let doc = match args.fallback.then(|| fallbacks.apply(&doc)).flatten() {
         Some(filled) => filled,
@@ -219,7 +277,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
         formats.insert(at + 1, Format::Stringsdict);
     }
     if per_language {
-        warn_about_base(&doc, &selection, base, &args.base, &formats, &say);
+        warn_about_base(&doc, &selection, base, &args.base, &formats, &report);
     }
     let mut jobs = Vec::new();
     for &format in &formats {
@@ -248,12 +306,17 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
         }
     };
     if args.to_stdout() {
-        write_to_stdout(&jobs, render, &say)?;
+        write_to_stdout(&jobs, render, &report)?;
     } else {
-        write_files(args, &jobs, render, &say)?;
+        write_files(args, &jobs, render, &report)?;
     }
     if let Some(base) = base {
-        summarise_missing(&doc, &selection, language, base, &say);
+        let named = if args.verbose {
+            usize::MAX
+        } else {
+            MISSING_NAMED
+        };
+        summarise_missing(&doc, &selection, language, base, named, &report);
     }
     // The process ends right after this: freeing the document's million strings (and
     // the prepared copies) one by one would only delay the exit, by about 60 ms.
@@ -268,20 +331,12 @@ fn has_plurals(doc: &Document, selection: &Selection) -> bool {
     (doc.entries.iter().zip(selected)).any(|(entry, selected)| selected && entry.plural.is_some())
 }
 
-/// The findings of the checks before publishing (SPEC §9), each with its cell, then how
-/// many there are: `generate` writes the files anyway, the producer may refuse them
-/// (`producer.strict`).
-fn summarise_findings(doc: &Document, say: &impl Fn(String)) {
+/// The findings of the checks before publishing (SPEC §9), each with its cell.
+fn list_findings(doc: &Document, say: &dyn Fn(String)) {
     for finding in &doc.findings {
         say(format!(
             "depot: finding: {} {}",
             finding.cell, finding.message
-        ));
-    }
-    if !doc.findings.is_empty() {
-        say(format!(
-            "depot: {} finding(s) in the sheet's checks (placeholders, plurals, braces, duplicate keys, name collisions); the files are written anyway; a producer with producer.strict would refuse this sheet",
-            doc.findings.len()
         ));
     }
 }
@@ -294,7 +349,7 @@ fn write_files(
     args: &GenerateArgs,
     jobs: &[Job],
     render: impl Fn(&Job) -> Result<formats::Rendered, formats::RenderError> + Sync,
-    say: &impl Fn(String),
+    report: &Report,
 ) -> Result<(), Failure> {
     // Errors name files by absolute path; the list of files written keeps `--path` as given.
     let root = crate::config::layers::absolute(args.path.clone());
@@ -308,8 +363,8 @@ fn write_files(
         .collect();
     let swept = crate::atomic_file::sweep_stale(folders.iter().map(PathBuf::as_path));
     if swept > 0 {
-        say(format!(
-            "removed {swept} temporary file(s) left by an interrupted run"
+        report.note(format!(
+            "depot: removed {swept} temporary file(s) left by an interrupted run"
         ));
     }
     let (durability, threads) = if args.sync {
@@ -357,7 +412,7 @@ fn write_files(
         return Err(failure);
     }
     for (job, w) in warnings {
-        say(format!("depot: warning: {} ({w})", job.file.path.display()));
+        report.note(format!("depot: warning: {} ({w})", job.file.path.display()));
     }
     crate::atomic_file::commit(&files).map_err(|e| Failure(e.to_string()))?;
     for (job, file) in jobs.iter().zip(&files) {
@@ -366,7 +421,7 @@ fn write_files(
         } else {
             "unchanged"
         };
-        say(format!(
+        report.result(format!(
             "{done} {}",
             args.path.join(&job.file.path).display()
         ));
@@ -378,22 +433,19 @@ fn write_files(
 fn write_to_stdout(
     jobs: &[Job],
     render: impl Fn(&Job) -> Result<formats::Rendered, formats::RenderError>,
-    say: &impl Fn(String),
+    report: &Report,
 ) -> Result<(), Failure> {
-    use std::io::Write;
     let mut bodies = Vec::with_capacity(jobs.len());
     for job in jobs {
         let rendered = render(job)?;
         for w in &rendered.warnings {
-            say(format!("depot: warning: {} ({w})", job.file.path.display()));
+            report.note(format!("depot: warning: {} ({w})", job.file.path.display()));
         }
         bodies.push(rendered.body);
     }
-    let mut stdout = std::io::stdout().lock();
     for body in &bodies {
-        stdout.write_all(body)?;
+        super::output::bytes(body)?;
     }
-    stdout.flush()?;
     Ok(())
 }
 
@@ -404,8 +456,9 @@ fn warn_about_base(
     base: Option<usize>,
     asked: &str,
     formats: &[Format],
-    say: &impl Fn(String),
+    report: &Report,
 ) {
+    let say = |line| report.note(line);
     match base {
         None => {
             let missing: Vec<&str> = formats
@@ -413,6 +466,8 @@ fn warn_about_base(
                 .map(|format| match format {
                     Format::Android => "values/ folder is written",
                     Format::Ios => "Base.lproj/ folder is written",
+                    Format::Properties => "messages.properties is written",
+                    Format::Resx => "Strings.resx is written",
                     _ => "locale for the missing-key counts",
                 })
                 .fold(Vec::new(), |mut all, what| {
@@ -474,20 +529,38 @@ async fn consent_token(settings: &Settings, sources: &Sources) -> Result<Secret,
     super::consent_and_save(settings, sources, consent::display_available(), intro).await
 }
 
+/// Per locale, the keys it lacks against the base locale: how many, and the first `named`
+/// of them by path.
 fn summarise_missing(
     doc: &Document,
     selection: &Selection,
     language: Option<usize>,
     base: usize,
-    say: &impl Fn(String),
+    named: usize,
+    report: &Report,
 ) {
     let base_name = &doc.locales[base];
     for (locale, missing) in layout::missing_vs_base(doc, selection, base) {
         if language.is_some_and(|l| doc.locales[l] != locale) || &locale == base_name {
             continue;
         }
-        say(format!(
-            "{locale}: {missing} key(s) without a text compared with the base locale {base_name}"
-        ));
+        let mut line = format!(
+            "{locale}: {} key(s) without a text compared with the base locale {base_name}",
+            missing.len()
+        );
+        if !missing.is_empty() {
+            let keys: Vec<String> = (missing.iter().take(named))
+                .map(|&e| doc.entries[e].path.join("."))
+                .collect();
+            line.push_str(": ");
+            line.push_str(&keys.join(", "));
+            if missing.len() > keys.len() {
+                line.push_str(&format!(
+                    " and {} more (--verbose names them all)",
+                    missing.len() - keys.len()
+                ));
+            }
+        }
+        report.result(line);
     }
 }

@@ -22,6 +22,13 @@ pub fn run(sources: Sources) -> Result<(), Failure> {
         if settings.auth.api_keys.is_empty() {
             tracing::warn!("no auth.api_keys configured: private file records are readable by anyone");
         }
+        if settings.auth.admin_keys.is_empty() {
+            tracing::info!(
+                "no auth.admin_keys configured: admin actions (Sync now, uploads) are off; \
+                 `depot auth --admin-key` makes a key and saves it to the env file, which the \
+                 daemon reloads by itself"
+            );
+        }
         let local = listener.local_addr().map_err(Failure::from)?;
         tracing::info!(address = %local, version = env!("CARGO_PKG_VERSION"), "depot listening");
         let shutdown = Shutdown::new();

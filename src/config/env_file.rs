@@ -93,7 +93,8 @@ fn unquote(value: &str) -> Option<String> {
 /// Sets `name` to `value` in the env file at `path`, keeping every other line and comment
 /// as it was: the first line that assigns `name` is replaced, any later ones are left alone
 /// (they would still win for a shell, so the value is written there too), and a missing
-/// assignment is appended. The file is written to a temporary file and renamed.
+/// assignment is appended. The file is written to a temporary file and renamed, with
+/// the permissions of the old one (owner-only for a new file).
 pub fn set_var(path: &Path, name: &str, value: &str) -> std::io::Result<()> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
@@ -126,7 +127,8 @@ pub fn set_var(path: &Path, name: &str, value: &str) -> std::io::Result<()> {
     }
     let mut out = lines.join("\n");
     out.push('\n');
-    crate::atomic_file::write(path, out.as_bytes())
+    // It holds secrets (keys, tokens): a save keeps it private.
+    crate::atomic_file::write_secret(path, out.as_bytes())
 }
 
 /// A value as `parse` reads it back: bare when that is unambiguous, else double-quoted.

@@ -248,6 +248,28 @@ pub fn resolve_snapshot(
     Ok(Resolved { values, warnings })
 }
 
+/// The command line's settings checked on their own, before anything is read: an unknown
+/// key or a value its key does not take is a usage error (exit 2), named as the
+/// configuration names it. What only fails together with other sources stays the
+/// configuration's error.
+pub fn check_flags(flags: &[(String, String)]) -> Result<(), ConfigError> {
+    let layer = flag_layer(flags)?;
+    let sources = Sources::new(PathBuf::new(), PathBuf::new(), Vec::new());
+    let errors: Vec<String> = KEYS
+        .iter()
+        .filter_map(|key| {
+            let raw = layer.get(key.name)?;
+            let allowed = validate(key, raw).err()?;
+            Some(invalid_message(key, raw, Layer::Flag, &sources, &allowed))
+        })
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(ConfigError::Invalid(errors.join("; ")))
+    }
+}
+
 fn flag_layer(flags: &[(String, String)]) -> Result<HashMap<&'static str, Raw>, ConfigError> {
     flags
         .iter()
@@ -294,7 +316,11 @@ fn toml_layer(text: Option<&str>, path: &Path) -> Result<HashMap<&'static str, R
         .parse()
         .map_err(|e: toml::de::Error| ConfigError::Syntax {
             path: path.display().to_string(),
-            reason: e.message().to_owned(),
+            at: e
+                .span()
+                .map(|span| position(text, span.start))
+                .unwrap_or_default(),
+            reason: e.message().trim_end().to_owned(),
         })?;
     let place = path.display().to_string();
     let mut map = HashMap::new();
@@ -319,6 +345,14 @@ fn toml_layer(text: Option<&str>, path: &Path) -> Result<HashMap<&'static str, R
         }
     }
     Ok(map)
+}
+
+/// ` at line L, column C` (both from 1, the column in characters) of a byte offset.
+fn position(text: &str, offset: usize) -> String {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    format!(" at line {line}, column {column}")
 }
 
 /// Validates one raw value; on failure returns what is allowed.
@@ -537,7 +571,7 @@ fn invalid_message(key: &Key, raw: &Raw, layer: Layer, sources: &Sources, allowe
         Raw::Text(s) => s.clone(),
         Raw::Toml(v) => v.to_string().trim_matches('"').to_owned(),
     };
-    let shown = schema::shown(key, &text);
+    let shown = schema::in_message(key, &text);
     let place = match layer {
         Layer::Toml => sources.toml_path.display().to_string(),
         Layer::EnvFile => sources.env_file.display().to_string(),
@@ -669,6 +703,53 @@ pub(crate) mod tests {
                  config/depot.toml lists every known name",
             ]
         );
+    }
+
+    #[test]
+    fn a_toml_error_names_its_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = sources_in(dir.path());
+        std::fs::write(
+            &s.toml_path,
+            "[files]\ndefault_limit = 5\n\n[server]\nlisten = \"127.0.0.1:3000\n",
+        )
+        .unwrap();
+        let message = resolve(&s, &[]).unwrap_err().to_string();
+        assert!(
+            message.starts_with(&format!(
+                "{} is not valid TOML at line 5, column 25: invalid basic string",
+                s.toml_path.display()
+            )),
+            "{message}"
+        );
+        assert!(!message.contains('\n'), "{message}");
+    }
+
+    #[test]
+    fn command_line_settings_are_checked_on_their_own() {
+        let flags = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect()
+        };
+        assert!(check_flags(&flags(&[("files.max_limit", "200")])).is_ok());
+        let unknown = check_flags(&flags(&[("files.max_limt", "200")])).unwrap_err();
+        assert!(
+            unknown
+                .to_string()
+                .contains("'files.max_limt' in the command line"),
+            "{unknown}"
+        );
+        let invalid = check_flags(&flags(&[("server.listen", "here")])).unwrap_err();
+        assert_eq!(
+            invalid.to_string(),
+            "invalid configuration: server.listen (env DEPOT_LISTEN) = 'here' from command \
+             line: must be an IP address and port such as 127.0.0.1:3000"
+        );
+        // A value that is only wrong beside others (an endpoint without its credentials)
+        // is the configuration's to refuse.
+        assert!(check_flags(&flags(&[("signing.endpoint", "http://127.0.0.1:9000")])).is_ok());
     }
 
     #[test]

@@ -110,8 +110,9 @@ pub fn spawn(handle: ConfigHandle, shutdown: Shutdown) -> tokio::task::JoinHandl
 }
 
 /// Whether a file event may have changed what a file holds: creation, a write, a rename,
-/// a removal. Opening, reading, closing and metadata changes (touch, chmod) cannot.
-fn can_change_content(kind: &EventKind) -> bool {
+/// a removal. Opening, reading, closing and metadata changes (touch, chmod) cannot. (The
+/// watch of a local sheet, `sheets/watch.rs`, asks the same.)
+pub(crate) fn can_change_content(kind: &EventKind) -> bool {
     // Events a backend cannot classify (`Any`, `Other`) count: the content comparison
     // in `reload` keeps them from applying anything when nothing changed.
     !matches!(

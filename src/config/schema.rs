@@ -56,6 +56,9 @@ pub struct Key {
     pub secret: bool,
     /// Applies under a running daemon; `false` means a change is logged as "needs restart".
     pub live: bool,
+    /// Its value is (or may be) a URL, shown through `redact` (besides the `Url` and
+    /// `RedisUrl` kinds, which always are).
+    pub url: bool,
     /// One line for `config/depot.toml` and `config check`.
     pub doc: &'static str,
 }
@@ -69,6 +72,7 @@ const fn key(name: &'static str, env: &'static str, default: &'static str, kind:
         kind,
         secret: false,
         live: true,
+        url: false,
         doc: "",
     }
 }
@@ -89,6 +93,15 @@ impl Key {
     const fn env_only(mut self) -> Key {
         self.in_toml = false;
         self
+    }
+    const fn url(mut self) -> Key {
+        self.url = true;
+        self
+    }
+
+    /// Whether the key's values are URLs (or may be: `producer.source`).
+    pub fn holds_urls(&self) -> bool {
+        self.url || matches!(self.kind, Kind::Url { .. } | Kind::RedisUrl)
     }
 }
 
@@ -114,6 +127,7 @@ pub const KEYS: &[Key] = &[
         .doc("SQLite file of the file records; empty means <data_dir>/depot.sqlite3"),
     key("database.url", "DEPOT_DATABASE_URL", "", Kind::Text)
         .secret()
+        .url()
         .restart()
         .doc("PostgreSQL for the file records (postgres://user:password@host:port/db), shared by every node; empty keeps SQLite at database.path"),
     key("database.pool_size", "DEPOT_DATABASE_POOL_SIZE", "16", Kind::Integer { min: 1, max: 1024 })
@@ -159,7 +173,7 @@ pub const KEYS: &[Key] = &[
     key("translations.redis_url", "DEPOT_TRANSLATIONS_REDIS_URL", "redis://127.0.0.1:6379/0", Kind::RedisUrl)
         .secret()
         .restart()
-        .doc("Redis for storage \"redis\": redis://[user:password@]host:port/db, rediss:// for TLS (the password is masked when shown)"),
+        .doc("Redis for storage \"redis\": redis://[user:password@]host:port/db, rediss:// for TLS (shown by its host alone; config check masks the password)"),
     key("translations.redis_prefix", "DEPOT_TRANSLATIONS_REDIS_PREFIX", "depot:", Kind::NonEmpty)
         .restart()
         .doc("prefix of every Redis key and channel depot uses, so several deployments can share one Redis"),
@@ -174,11 +188,12 @@ pub const KEYS: &[Key] = &[
         .restart()
         .doc("{name} placeholders when a request names none: keep writes texts as they are, convert writes each format's syntax (%1$s, %1$@, %{name}, ICU)"),
     key("producer.enabled", "DEPOT_PRODUCER_ENABLED", "true", Kind::Bool)
-        .doc("run the spreadsheet sync inside `depot serve`"),
+        .doc("run the spreadsheet sync inside `depot serve` (`depot produce` syncs whatever this says)"),
     key("producer.interval_secs", "DEPOT_PRODUCER_INTERVAL_SECS", "300", Kind::Integer { min: 1, max: 86_400 })
         .doc("seconds between the end of one sync and the start of the next"),
     key("producer.source", "DEPOT_PRODUCER_SOURCE", "google", Kind::NonEmpty)
-        .doc("\"google\", \"example\" (the sheet built into depot; also what `depot serve` reads while no spreadsheet is configured), the path of a local .csv/.xlsx/.ods sheet, or an http(s):// URL of a CSV (a sheet published to the web)"),
+        .url()
+        .doc("\"google\", \"example\" (the sheet built into depot; also what `depot serve` reads while no spreadsheet is configured), the path of a local .csv/.xlsx/.ods sheet (also read as soon as it is saved), or an http(s):// URL of a CSV (a sheet published to the web)"),
     key("producer.strict", "DEPOT_PRODUCER_STRICT", "false", Kind::Bool)
         .doc("refuse to publish a sheet with findings of the checks (placeholders, plurals, braces, duplicate keys, name collisions); the last good version stays served"),
     key("producer.lease_secs", "DEPOT_PRODUCER_LEASE_SECS", "15", Kind::Integer { min: 2, max: 3600 })
@@ -203,9 +218,18 @@ pub const KEYS: &[Key] = &[
     key("auth.admin_keys", "DEPOT_ADMIN_KEYS", "", Kind::List)
         .secret()
         .doc("keys that may write (POST /files, DELETE /file, POST /translations/sync); none means writes are off"),
+    key("limits.login_attempts", "DEPOT_LOGIN_ATTEMPTS", "5", Kind::Integer { min: 1, max: 1000 })
+        .doc("wrong keys the console's login takes from one client address in a row; past them it answers 429 with Retry-After"),
+    key("limits.login_refill_secs", "DEPOT_LOGIN_REFILL_SECS", "20", Kind::Integer { min: 1, max: 86_400 })
+        .doc("seconds after which a client address that used up its login attempts gets one more (so at most one wrong key per this many seconds)"),
+    key("limits.events_per_client", "DEPOT_EVENTS_PER_CLIENT", "16", Kind::Integer { min: 1, max: 1_000_000 })
+        .doc("most GET /translations/events streams open from one client address (IPv6: one /64); past it 429"),
+    key("limits.events_total", "DEPOT_EVENTS_TOTAL", "10000", Kind::Integer { min: 1, max: 1_000_000 })
+        .doc("most GET /translations/events streams open on this node in all; past it 429"),
     key("webhooks.urls", "DEPOT_WEBHOOKS_URLS", "", Kind::List)
         .secret()
-        .doc("URLs that get a signed POST for every new translations version (hook URLs often hold a token, so they are masked)"),
+        .url()
+        .doc("URLs that get a signed POST for every new translations version (hook URLs often hold a token, so they are shown by their host alone)"),
     key("webhooks.secret", "DEPOT_WEBHOOKS_SECRET", "", Kind::Text)
         .secret()
         .doc("key of the HMAC-SHA256 Depot-Signature header of every webhook delivery; required with webhooks.urls"),
@@ -239,36 +263,41 @@ pub const KEYS: &[Key] = &[
 /// Prefixes of environment names that belong to depot; other names are not ours.
 pub const ENV_PREFIXES: &[&str] = &["SERVICE_", "DEPOT_"];
 
-/// A value as `config check` and error messages show it: a secret as `***`, except that a
-/// URL keeps everything but its password readable (`redis://user:***@host:6379/0`).
-pub fn shown(key: &Key, value: &str) -> String {
-    match (key.secret, key.kind) {
-        (false, _) => value.to_owned(),
-        (true, _) if value.is_empty() => String::new(),
-        (true, Kind::RedisUrl) => mask_url_password(value),
-        (true, _) => "***".to_owned(),
+/// A value as `config check` lists it, the operator's own view of what they configured
+/// (SPEC §7): a URL keeps all but its password, query values and fragment
+/// (`redact::for_config`: `postgres://depot:***@db:5432/depot`); any other secret is
+/// `***`. Webhook URLs are secret whole (a hook's path or query is its token): shown as
+/// everywhere else (`redact::url`).
+pub fn listed(key: &Key, value: &str) -> String {
+    if value.is_empty() {
+        return String::new();
+    }
+    match (key.secret, is_url(key, value)) {
+        (true, true) if key.name == "webhooks.urls" => crate::redact::url(value),
+        (_, true) => crate::redact::for_config(value),
+        (true, false) => crate::redact::MARK.to_owned(),
+        (false, false) => value.to_owned(),
     }
 }
 
-/// `scheme://user:password@host/...` with the password as `***`. A user part without `:`
-/// is masked whole (some clients read a lone user part as the password); text that is not
-/// `scheme://...` at all is masked whole.
-pub fn mask_url_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return "***".to_owned();
-    };
-    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let (authority, path) = rest.split_at(authority_end);
-    match authority.rsplit_once('@') {
-        None => url.to_owned(),
-        Some((userinfo, host)) => {
-            let user = match userinfo.split_once(':') {
-                Some((user, _password)) => format!("{user}:***"),
-                None => "***".to_owned(),
-            };
-            format!("{scheme}://{user}@{host}{path}")
-        }
+/// A value as an error message (also logged, and shown in `/health` after a refused
+/// reload) names it (SPEC §10): a URL as `redact::url` shows it (`redis://host:6379/***`),
+/// any other secret as `***`.
+pub fn in_message(key: &Key, value: &str) -> String {
+    if value.is_empty() {
+        return String::new();
     }
+    match (key.secret, is_url(key, value)) {
+        (_, true) => crate::redact::url(value),
+        (true, false) => crate::redact::MARK.to_owned(),
+        (false, false) => value.to_owned(),
+    }
+}
+
+/// A secret URL key's value is redacted as a URL even when it does not look like one (it
+/// is then `***` whole); another key's value only when it does.
+fn is_url(key: &Key, value: &str) -> bool {
+    key.holds_urls() && (key.secret || value.contains("://"))
 }
 
 pub fn by_name(name: &str) -> Option<&'static Key> {
@@ -469,26 +498,39 @@ mod tests {
     }
 
     #[test]
-    fn url_passwords_are_masked_and_the_rest_kept() {
-        let cases = [
-            (
-                "redis://user:hunter2@host:6379/0",
-                "redis://user:***@host:6379/0",
-            ),
-            ("rediss://:hunter2@host:6380", "rediss://:***@host:6380"),
-            ("redis://hunter2@host/1", "redis://***@host/1"),
-            ("redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/0"),
-            ("redis://u:p@ss@host/0?x=@", "redis://u:***@host/0?x=@"),
-            ("not a url hunter2", "***"),
-        ];
-        for (url, masked) in cases {
-            assert_eq!(mask_url_password(url), masked, "{url}");
-        }
-        let key = by_name("translations.redis_url").unwrap();
-        assert_eq!(shown(key, "redis://a:b@h:1/0"), "redis://a:***@h:1/0");
+    fn config_check_masks_passwords_and_messages_show_hosts_only() {
+        let redis = by_name("translations.redis_url").unwrap();
+        assert_eq!(listed(redis, "redis://a:b@h:1/0"), "redis://a:***@h:1/0");
+        assert_eq!(in_message(redis, "redis://a:bb@h:1/0"), "redis://h:1/***");
+        assert_eq!(in_message(redis, "localhost:6379"), "***");
+        let database = by_name("database.url").unwrap();
+        assert_eq!(
+            listed(database, "postgres://depot:pw@db:5432/depot"),
+            "postgres://depot:***@db:5432/depot"
+        );
+        // libpq's key=value form is no URL: masked whole.
+        assert_eq!(listed(database, "host=db password=pw"), "***");
+        let hooks = by_name("webhooks.urls").unwrap();
+        assert_eq!(
+            listed(hooks, "https://hooks.example/services/T0/secret"),
+            "https://hooks.example/***"
+        );
+        let source = by_name("producer.source").unwrap();
+        assert_eq!(
+            listed(source, "https://sheets.example/pub?output=csv&token=abc"),
+            "https://sheets.example/pub?output=***&token=***"
+        );
+        assert_eq!(listed(source, "sheet.csv"), "sheet.csv");
+        assert_eq!(
+            in_message(source, "https://sheets.example/pub?t=abc"),
+            "https://sheets.example/***"
+        );
+        let endpoint = by_name("signing.endpoint").unwrap();
+        assert_eq!(in_message(endpoint, "localhost:9000"), "localhost:9000");
         let secret = by_name("auth.api_keys").unwrap();
-        assert_eq!(shown(secret, "k1,k2"), "***");
-        assert_eq!(shown(by_name("log.level").unwrap(), "info"), "info");
+        assert_eq!(listed(secret, "k1,k2"), "***");
+        assert_eq!(in_message(secret, "k1,k2"), "***");
+        assert_eq!(listed(by_name("log.level").unwrap(), "info"), "info");
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub struct Settings {
     pub producer: Producer,
     pub google: Google,
     pub auth: Auth,
+    pub limits: Limits,
     pub webhooks: Webhooks,
     pub log: Log,
     pub service: Service,
@@ -110,7 +111,7 @@ impl Signing {
                          (env DEPOT_SIGNING_ACCESS_KEY_ID, DEPOT_SIGNING_SECRET_ACCESS_KEY) to the \
                          endpoint's credentials, or leave signing.endpoint empty to sign for \
                          the embedded store",
-                        target.endpoint,
+                        crate::redact::url(&target.endpoint),
                         missing.join(" and "),
                         if missing.len() == 1 { "is" } else { "are" },
                         missing.join(" and "),
@@ -266,6 +267,20 @@ pub enum TokenStore {
 pub struct Auth {
     pub api_keys: Vec<Secret>,
     pub admin_keys: Vec<Secret>,
+}
+
+/// How much one client address, or all together, may ask (SPEC §10 "Safety of the
+/// console", §8 events). A client is its TCP peer address (`http::client`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Wrong console logins one address may try in a row.
+    pub login_attempts: u64,
+    /// Then one more attempt every this many seconds.
+    pub login_refill_secs: u64,
+    /// Open `/translations/events` streams per address.
+    pub events_per_client: u64,
+    /// Open `/translations/events` streams in all.
+    pub events_total: u64,
 }
 
 /// Where each new translations version is announced (SPEC §8).
@@ -449,6 +464,12 @@ impl Settings {
             auth: Auth {
                 api_keys: list("auth.api_keys"),
                 admin_keys: list("auth.admin_keys"),
+            },
+            limits: Limits {
+                login_attempts: int("limits.login_attempts"),
+                login_refill_secs: int("limits.login_refill_secs"),
+                events_per_client: int("limits.events_per_client"),
+                events_total: int("limits.events_total"),
             },
             webhooks: Webhooks {
                 urls: list("webhooks.urls"),

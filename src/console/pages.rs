@@ -2,14 +2,14 @@
 //! against these structs when the crate compiles. Every page extends `base.html`, which
 //! reads `chrome`.
 
-use super::views::{Finding, LocaleProgress, Row};
+use super::views::{LocaleKeys, LocaleProgress, Reported, Row, VersionRow};
 use askama::Template;
 
 /// What every page's frame shows: the title, the current page, who is logged in.
 #[derive(Debug, Clone, Default)]
 pub struct Chrome {
     pub title: &'static str,
-    /// `overview`, `translations`, `preview`, `files` or empty.
+    /// `overview`, `translations`, `preview`, `versions`, `files` or empty.
     pub page: &'static str,
     /// The session's CSRF token (for the logout form), when logged in.
     pub csrf: Option<String>,
@@ -35,8 +35,14 @@ pub struct Overview {
     pub last_error: Option<String>,
     /// The CSRF token of the "sync now" form, shown to admins only.
     pub sync_csrf: Option<String>,
+    /// Whether any admin key exists (else the page says how to make one).
+    pub admin_keys_configured: bool,
     pub bars: Vec<LocaleProgress>,
-    pub findings: Vec<Finding>,
+    /// The findings of the checks and the sheet's warnings, the first `views::LISTED` of each.
+    pub reported: Reported,
+    /// How many of each are not listed.
+    pub more_findings: usize,
+    pub more_warnings: usize,
 }
 
 /// One option of a select: its value, its label, whether it is chosen.
@@ -95,6 +101,30 @@ pub struct Preview {
     pub truncated: bool,
     pub shown_kb: usize,
     pub total_kb: usize,
+}
+
+#[derive(Template)]
+#[template(path = "console/versions.html")]
+pub struct Versions {
+    pub chrome: Chrome,
+    pub versions: Vec<VersionRow>,
+    /// The version asked for with `?version=`, and what it changed.
+    pub detail: Option<VersionDetail>,
+    pub error: Option<String>,
+}
+
+/// One version's changed keys.
+pub struct VersionDetail {
+    pub version: String,
+    pub previous: Option<String>,
+    pub updated_at: String,
+    pub added: usize,
+    pub removed: usize,
+    pub changed: usize,
+    /// Per locale with a change; `None` when the version before is no longer kept.
+    pub locales: Option<Vec<LocaleKeys>>,
+    /// The JSON of the same (`/translations/versions/{version}`).
+    pub json_url: String,
 }
 
 /// A file record as the list shows it.

@@ -1,9 +1,10 @@
 //! What the console pages show, computed from plain data without I/O: completeness per
-//! locale, findings with links to their sheet cells, the translation search with its
-//! highlights, and the paging of both lists.
+//! locale, findings and warnings with links to their sheet cells, the translation search
+//! with its highlights (every form of a plural entry), and the paging of both lists.
 
 use crate::config::settings::SheetSource;
-use crate::translations::model::{Document, Warning};
+use crate::translations::model::{Document, Entry, Warning};
+use crate::translations::versions::{History, VersionChanges};
 
 /// Rows per page of the translations search.
 pub const ROWS_PER_PAGE: usize = 25;
@@ -71,28 +72,79 @@ pub struct Finding {
     pub link: Option<String>,
 }
 
-/// The findings of the served document: today its conversion warnings (each names a cell).
-/// The one place to add the checks of issue 14 when they exist.
-pub fn findings(warnings: &[Warning], source: &SheetSource, spreadsheet_id: &str) -> Vec<Finding> {
-    warnings
-        .iter()
-        .map(|w| Finding {
-            cell: w.cell.clone(),
-            message: w.message.clone(),
-            link: cell_link(source, spreadsheet_id, &w.cell),
-        })
-        .collect()
+/// The most findings (and warnings) the overview lists; past it the page says how many
+/// more there are (`/health` lists them all). A sheet with tens of thousands of them
+/// would otherwise make a page of megabytes.
+pub const LISTED: usize = 1000;
+
+/// What the overview reports about the served document: the findings of the checks
+/// before publishing (SPEC §9, the list `/health` shows as `translations.findings`) and
+/// the sheet's other warnings (rows skipped while reading it; a duplicate key is both,
+/// and listed once, as a finding).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reported {
+    /// The first `LISTED` findings.
+    pub findings: Vec<Finding>,
+    /// How many findings there are, listed or not: the count `/health` gives.
+    pub finding_count: usize,
+    pub warnings: Vec<Finding>,
+    pub warning_count: usize,
 }
 
-/// The URL that opens a Google sheet at `cell` (A1); none for other sources.
-pub fn cell_link(source: &SheetSource, spreadsheet_id: &str, cell: &str) -> Option<String> {
-    let plain_cell = !cell.is_empty() && cell.bytes().all(|b| b.is_ascii_alphanumeric());
-    (matches!(source, SheetSource::Google) && !spreadsheet_id.is_empty() && plain_cell).then(|| {
-        format!(
-            "https://docs.google.com/spreadsheets/d/{}/edit#gid=0&range={cell}",
-            crate::percent::encode(spreadsheet_id, crate::percent::is_unreserved)
-        )
-    })
+/// The findings and warnings of `doc`, each with its cell and, for a Google sheet, the
+/// link to it.
+pub fn reported(doc: &Document, link: &SheetLink) -> Reported {
+    let shown = |w: &Warning| Finding {
+        cell: w.cell.clone(),
+        message: w.message.clone(),
+        link: link.to(&w.cell),
+    };
+    let findings: std::collections::HashSet<(&str, &str)> = (doc.findings.iter())
+        .map(|f| (f.cell.as_str(), f.message.as_str()))
+        .collect();
+    let warnings: Vec<&Warning> = (doc.warnings.iter())
+        .filter(|w| !findings.contains(&(w.cell.as_str(), w.message.as_str())))
+        .collect();
+    Reported {
+        findings: doc.findings.iter().take(LISTED).map(shown).collect(),
+        finding_count: doc.findings.len(),
+        warning_count: warnings.len(),
+        warnings: warnings.into_iter().take(LISTED).map(shown).collect(),
+    }
+}
+
+/// Where the cells of the served sheet open in a browser: a Google spreadsheet's tab.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SheetLink {
+    /// `https://docs.google.com/spreadsheets/d/<id>/edit`, when the source is Google.
+    edit: Option<String>,
+    /// The tab's sheet id (the URL's `gid`), when known.
+    gid: Option<i64>,
+}
+
+impl SheetLink {
+    /// Links for `source`; `gid` is the tab the producer read (see `sheets::google`).
+    pub fn new(source: &SheetSource, spreadsheet_id: &str, gid: Option<i64>) -> SheetLink {
+        let edit =
+            (matches!(source, SheetSource::Google) && !spreadsheet_id.is_empty()).then(|| {
+                format!(
+                    "https://docs.google.com/spreadsheets/d/{}/edit",
+                    crate::percent::encode(spreadsheet_id, crate::percent::is_unreserved)
+                )
+            });
+        SheetLink { edit, gid }
+    }
+
+    /// The URL that opens the sheet at `cell` (A1), selected; none for other sources. The
+    /// `gid` picks the tab (without it Google opens the first); `range` selects the cell.
+    pub fn to(&self, cell: &str) -> Option<String> {
+        let edit = self.edit.as_ref()?;
+        let plain_cell = !cell.is_empty() && cell.bytes().all(|b| b.is_ascii_alphanumeric());
+        plain_cell.then(|| match self.gid {
+            Some(gid) => format!("{edit}#gid={gid}&range={cell}"),
+            None => format!("{edit}#range={cell}"),
+        })
+    }
 }
 
 /// What the translations page was asked for.
@@ -202,6 +254,9 @@ pub struct Cell {
     pub missing: bool,
     /// Its placeholders differ from the base locale's.
     pub mismatch: bool,
+    /// Every form of a plural entry in this locale (category, text), in CLDR order;
+    /// empty for a plain key (its text is `text`).
+    pub forms: Vec<(&'static str, String)>,
 }
 
 /// One key of the search result.
@@ -267,8 +322,10 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
         let base_text = base.and_then(text);
         let base_marks = std::cell::OnceCell::new();
         let missing = |i: usize| text(i).is_none() && base_text.is_some();
-        let mismatch = |i: usize| match (text(i), base_text) {
-            (Some(t), Some(b)) => placeholders(t) != *base_marks.get_or_init(|| placeholders(b)),
+        let mismatch = |i: usize| match (text(i), base) {
+            (Some(_), Some(b)) if base_text.is_some() => {
+                marks(entry, i) != *base_marks.get_or_init(|| marks(entry, b))
+            }
             _ => false,
         };
         let wanted = match search.problems {
@@ -294,6 +351,10 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
                         text: text(i).map(str::to_owned),
                         missing: missing(i),
                         mismatch: mismatch(i),
+                        forms: (entry.plural.iter())
+                            .flat_map(|p| p.forms_in(i))
+                            .map(|(category, text)| (category.name(), text.to_owned()))
+                            .collect(),
                     })
                     .collect(),
             });
@@ -308,15 +369,36 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
 }
 
 /// Whether a key (a segment, or the dotted path when the needle has a dot) or a text of
-/// any locale holds `needle` (lower-cased), ignoring case.
-fn holds(entry: &crate::translations::model::Entry, needle: &str) -> bool {
+/// any locale (any form of a plural entry) holds `needle` (lower-cased), ignoring case.
+fn holds(entry: &Entry, needle: &str) -> bool {
+    let texts: Box<dyn Iterator<Item = &String>> = match &entry.plural {
+        None => Box::new(entry.texts.iter().flatten()),
+        Some(plural) => Box::new(plural.forms.iter().flat_map(|f| f.texts.iter().flatten())),
+    };
     entry.path.iter().any(|p| contains_folded(p, needle))
         || (needle.contains('.') && contains_folded(&entry.path.join("."), needle))
-        || entry
+        || texts.into_iter().any(|t| contains_folded(t, needle))
+}
+
+/// The placeholders of an entry's text in `locale` (see `placeholders`); of a plural
+/// entry, those of all its forms together, `{count}` aside ("One item" rightly omits the
+/// quantity), each once.
+fn marks(entry: &Entry, locale: usize) -> Vec<&str> {
+    let Some(plural) = &entry.plural else {
+        return entry
             .texts
-            .iter()
-            .flatten()
-            .any(|t| contains_folded(t, needle))
+            .get(locale)
+            .and_then(Option::as_deref)
+            .map(placeholders)
+            .unwrap_or_default();
+    };
+    let mut all: Vec<&str> = (plural.forms_in(locale))
+        .flat_map(|(_, text)| placeholders(text))
+        .filter(|name| *name != crate::translations::placeholders::COUNT)
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    all
 }
 
 /// Whether `text` holds `needle` (already lower-cased), ignoring case.
@@ -404,6 +486,81 @@ pub fn tags(doc: &Document) -> Vec<String> {
     out
 }
 
+/// The most keys of one kind (added, removed, changed) the versions page lists per locale;
+/// `/translations/versions/{version}` has them all.
+pub const KEYS_LISTED: usize = 200;
+
+/// A kept version as the versions page lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionRow {
+    pub version: String,
+    /// The first 12 characters, which name it in links and in `?version=`.
+    pub short: String,
+    pub updated_at: String,
+    pub added: usize,
+    pub removed: usize,
+    pub changed: usize,
+    pub current: bool,
+}
+
+/// The kept versions, newest first.
+pub fn version_rows(history: &History) -> Vec<VersionRow> {
+    (history.versions.iter().enumerate())
+        .map(|(i, v)| VersionRow {
+            version: v.version.clone(),
+            short: v.version.chars().take(12).collect(),
+            updated_at: crate::time::iso_millis(v.updated_at),
+            added: v.added,
+            removed: v.removed,
+            changed: v.changed,
+            current: i == 0,
+        })
+        .collect()
+}
+
+/// One locale's changed keys on the versions page: the first `KEYS_LISTED` of each kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocaleKeys {
+    pub locale: String,
+    pub lists: Vec<KeyList>,
+}
+
+/// The keys of one kind, with how many more there are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyList {
+    /// `added`, `removed` or `changed`.
+    pub kind: &'static str,
+    pub keys: Vec<String>,
+    pub more: usize,
+}
+
+/// What a version changed, per locale, locales without a change left out; `None` when
+/// the version before it is no longer kept.
+pub fn version_keys(changes: &VersionChanges) -> Option<Vec<LocaleKeys>> {
+    let locales = changes.locales.as_ref()?;
+    let list = |kind, keys: &[String]| KeyList {
+        kind,
+        keys: keys.iter().take(KEYS_LISTED).cloned().collect(),
+        more: keys.len().saturating_sub(KEYS_LISTED),
+    };
+    Some(
+        (locales.0.iter())
+            .filter(|(_, c)| !(c.added.is_empty() && c.removed.is_empty() && c.changed.is_empty()))
+            .map(|(locale, c)| LocaleKeys {
+                locale: locale.clone(),
+                lists: [
+                    list("added", &c.added),
+                    list("removed", &c.removed),
+                    list("changed", &c.changed),
+                ]
+                .into_iter()
+                .filter(|l| !l.keys.is_empty())
+                .collect(),
+            })
+            .collect(),
+    )
+}
+
 /// "3 minutes ago" for a duration in seconds.
 pub fn age(seconds: i64) -> String {
     let s = seconds.max(0);
@@ -418,7 +575,6 @@ pub fn age(seconds: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translations::model::Entry;
 
     fn doc() -> Document {
         let entry = |path: &[&str], texts: &[Option<&str>], tags: &[&str]| Entry {
@@ -448,17 +604,34 @@ mod tests {
 
     #[test]
     fn findings_link_to_the_google_cell_only_for_google_sheets() {
-        let w = [Warning {
-            cell: "B9".into(),
+        let w = |cell: &str, message: &str| Warning {
+            cell: cell.into(),
             row: 9,
-            message: "duplicate key".into(),
-        }];
-        let google = findings(&w, &SheetSource::Google, "abc");
+            message: message.into(),
+        };
+        let doc = Document {
+            // a duplicate key is a warning and a finding: listed once, as a finding
+            warnings: vec![w("B9", "duplicate key"), w("A3", "row skipped")],
+            findings: vec![w("B9", "duplicate key"), w("C4", "unbalanced '{'")],
+            ..doc()
+        };
+        let google = reported(&doc, &SheetLink::new(&SheetSource::Google, "abc", Some(77)));
+        assert_eq!(google.finding_count, 2);
+        assert_eq!(google.findings[1].cell, "C4");
         assert_eq!(
-            google[0].link.as_deref(),
-            Some("https://docs.google.com/spreadsheets/d/abc/edit#gid=0&range=B9")
+            google.findings[1].link.as_deref(),
+            Some("https://docs.google.com/spreadsheets/d/abc/edit#gid=77&range=C4")
         );
-        assert_eq!(findings(&w, &SheetSource::Example, "abc")[0].link, None);
+        assert_eq!(google.warning_count, 1);
+        assert_eq!(google.warnings[0].cell, "A3");
+        let unknown_tab = SheetLink::new(&SheetSource::Google, "abc", None);
+        assert_eq!(
+            unknown_tab.to("B9").as_deref(),
+            Some("https://docs.google.com/spreadsheets/d/abc/edit#range=B9")
+        );
+        assert_eq!(unknown_tab.to("B9 x"), None);
+        let example = SheetLink::new(&SheetSource::Example, "abc", Some(0));
+        assert_eq!(reported(&doc, &example).findings[0].link, None);
     }
 
     #[test]
@@ -482,6 +655,54 @@ mod tests {
         assert_eq!(mismatch.rows[0].key, "CORE.HI");
         assert!(mismatch.rows[0].cells[1].mismatch);
         assert_eq!(run(&[("page", "2")]).rows.len(), 0);
+    }
+
+    #[test]
+    fn a_plural_entry_shows_every_form_and_is_found_by_any() {
+        use crate::translations::model::{Plural, PluralCategory, PluralForm};
+        let form = |category, en: &str, pl: Option<&str>| PluralForm {
+            category,
+            texts: vec![Some(en.into()), pl.map(str::to_owned)],
+        };
+        let mut d = doc();
+        d.entries.push(Entry {
+            path: vec!["CART".into(), "ITEMS".into()],
+            texts: vec![Some("{count} items".into()), Some("{count} rzeczy".into())],
+            plural: Some(Box::new(Plural {
+                forms: vec![
+                    form(
+                        PluralCategory::One,
+                        "One item",
+                        Some("{count} rzecz {where}"),
+                    ),
+                    form(
+                        PluralCategory::Other,
+                        "{count} items",
+                        Some("{count} rzeczy"),
+                    ),
+                ],
+            })),
+            ..Entry::default()
+        });
+        let params = |q: &str| Search::from_params(&[("q".to_owned(), q.to_owned())]).unwrap();
+        // found by the text of its `one` form, which `texts` does not hold
+        let found = search(&d, &params("rzecz {where"), Some(0)).unwrap();
+        assert_eq!(found.rows.len(), 1);
+        let pl = &found.rows[0].cells[1];
+        assert_eq!(
+            pl.forms,
+            [
+                ("one", "{count} rzecz {where}".to_owned()),
+                ("other", "{count} rzeczy".to_owned())
+            ]
+        );
+        // {count} aside, every form counts: pl has {where}, en has nothing
+        assert!(pl.mismatch && !found.rows[0].cells[0].mismatch);
+        assert!(
+            search(&d, &params("yes"), Some(0)).unwrap().rows[0].cells[0]
+                .forms
+                .is_empty()
+        );
     }
 
     #[test]

@@ -1,16 +1,23 @@
 //! File content at an S3-compatible endpoint (`signing.endpoint`): PUT and DELETE of one
 //! object, signed in the `Authorization` header (SigV4, unsigned payload) and streamed
-//! from a file. No HTTP server side here.
+//! from a file; and what the process knows of the endpoint's health (its last operations
+//! and a periodic probe) for `/health`. No HTTP server side here.
 
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
 use tokio::io::AsyncReadExt;
 
+use crate::config::ConfigHandle;
 use crate::config::settings::Signing;
+use crate::shutdown::Shutdown;
 use crate::signing::{Signer, SigningError, UNSIGNED_PAYLOAD};
+
+/// The SHA-256 of an empty body (the probe's GET).
+const EMPTY_PAYLOAD: &str = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
 /// A stuck endpoint must not hold a request forever; generous, since bodies may be large.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -18,19 +25,33 @@ const CHUNK: usize = 256 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum S3Error {
-    /// Display names the endpoint's role, not its URL or the cause (logged in `detail`).
-    #[error("the S3 object store (signing.endpoint) is unreachable while {op}; try again")]
+    /// The endpoint is named by its host (`redact::url`), the cause without the URL.
+    #[error(
+        "the S3 object store at {endpoint} (signing.endpoint) is unreachable while {op}: \
+         {reason}; try again"
+    )]
     Unreachable {
         op: &'static str,
-        #[source]
-        source: reqwest::Error,
+        endpoint: String,
+        reason: String,
     },
-    #[error("the S3 object store refused {op}: HTTP {status} {code}")]
+    /// The endpoint answered with an S3 error (`code`, e.g. `SignatureDoesNotMatch`).
+    #[error(
+        "the S3 object store at {endpoint} (signing.endpoint) refused {op}: HTTP {status} \
+         {code}{hint}"
+    )]
     Refused {
         op: &'static str,
+        endpoint: String,
         status: u16,
         code: String,
+        hint: &'static str,
     },
+    #[error(
+        "bucket '{bucket}' does not exist at the S3 object store {endpoint} \
+         (signing.endpoint): create it there, or choose another bucket"
+    )]
+    NoSuchBucket { bucket: String, endpoint: String },
     #[error(transparent)]
     Signing(#[from] SigningError),
     #[error("cannot read {path}: {source}")]
@@ -41,11 +62,71 @@ pub enum S3Error {
     },
 }
 
+impl S3Error {
+    /// Whether the endpoint refused depot's credentials or could not be reached, rather
+    /// than this one request (`/health` shows the endpoint unreachable then).
+    fn endpoint_down(&self) -> bool {
+        match self {
+            S3Error::Unreachable { .. } => true,
+            S3Error::Refused { code, .. } => is_credentials_code(code),
+            _ => false,
+        }
+    }
+}
+
+/// S3 error codes that say the request's credentials or signature were not accepted.
+fn is_credentials_code(code: &str) -> bool {
+    matches!(
+        code,
+        "SignatureDoesNotMatch"
+            | "InvalidAccessKeyId"
+            | "InvalidToken"
+            | "ExpiredToken"
+            | "TokenRefreshRequired"
+            | "AuthorizationHeaderMalformed"
+            | "InvalidSecurity"
+            | "RequestTimeTooSkewed"
+    )
+}
+
+/// What this process last learned about an endpoint, from its writes and probes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reach {
+    /// The endpoint answered and accepted depot's credentials.
+    pub reachable: bool,
+    /// The last failure, until an operation succeeds.
+    pub last_error: Option<String>,
+    pub checked_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Per endpoint (as configured): every `S3Objects` of the process reports here, since
+/// uploads build theirs per request from the live settings.
+static REACH: std::sync::LazyLock<Mutex<HashMap<String, Reach>>> =
+    std::sync::LazyLock::new(Mutex::default);
+
+/// What is known about `endpoint`, for `/health`; `None` before the first operation or
+/// probe.
+pub fn reach_of(endpoint: &str) -> Option<Reach> {
+    REACH
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(endpoint)
+        .cloned()
+}
+
+/// Probe key: a GET of an object nobody stores is the cheapest signed request that every
+/// S3 (AWS, MinIO, s3s-fs, Garage, R2) checks the signature of and answers with a code.
+const PROBE_KEY: &str = ".depot-health-probe";
+/// How often `depot serve` probes the endpoint (and at start, and when the settings change).
+const PROBE_EVERY: Duration = Duration::from_secs(30);
+
 /// The objects at one endpoint with one set of credentials.
 #[derive(Clone)]
 pub struct S3Objects {
     http: reqwest::Client,
     signer: Arc<Signer>,
+    /// `signing.endpoint` as configured: the key of `REACH`.
+    endpoint: String,
 }
 
 impl S3Objects {
@@ -54,18 +135,21 @@ impl S3Objects {
         let Some((target, credentials)) = signing.endpoint_signing() else {
             return Ok(None);
         };
+        let endpoint = target.endpoint.clone();
         let signer = Signer::new(target, credentials)?;
         crate::tls::install_tls_provider();
         let http = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
             .build()
-            .map_err(|source| S3Error::Unreachable {
+            .map_err(|e| S3Error::Unreachable {
                 op: "starting the HTTP client",
-                source,
+                endpoint: crate::redact::url(&endpoint),
+                reason: crate::redact::http_error(e, &endpoint),
             })?;
         Ok(Some(S3Objects {
             http,
             signer: Arc::new(signer),
+            endpoint,
         }))
     }
 
@@ -89,8 +173,20 @@ impl S3Objects {
             UNSIGNED_PAYLOAD,
             &[("content-length", &length)],
         )?;
-        self.send(op, self.http.put(&signed.url).body(body), signed.headers)
+        let result = self
+            .send(op, self.http.put(&signed.url).body(body), signed.headers)
             .await
+            .map_err(|e| match e {
+                S3Error::Refused { ref code, .. } if code == "NoSuchBucket" => {
+                    S3Error::NoSuchBucket {
+                        bucket: bucket.to_owned(),
+                        endpoint: crate::redact::url(&self.endpoint),
+                    }
+                }
+                other => other,
+            });
+        self.record(&result);
+        result
     }
 
     /// Deletes the object; an object already gone is no error (S3 answers 204 anyway).
@@ -103,12 +199,70 @@ impl S3Objects {
             UNSIGNED_PAYLOAD,
             &[],
         )?;
-        self.send(
-            "deleting an object",
-            self.http.delete(&signed.url),
-            signed.headers,
-        )
-        .await
+        let result = match self
+            .send(
+                "deleting an object",
+                self.http.delete(&signed.url),
+                signed.headers,
+            )
+            .await
+        {
+            Err(S3Error::Refused { status: 404, .. }) => Ok(()),
+            other => other,
+        };
+        self.record(&result);
+        result
+    }
+
+    /// Checks that the endpoint answers and accepts depot's credentials, with a signed GET
+    /// of a key nobody stores in the default bucket: "no such key", "no such bucket" and
+    /// "access denied" (for credentials that may not read) all prove both. The outcome is
+    /// what `/health` shows until the next operation.
+    pub async fn probe(&self) -> Result<(), S3Error> {
+        let signed = self.signer.sign_headers(
+            "GET",
+            super::DEFAULT_BUCKET,
+            PROBE_KEY,
+            chrono::Utc::now(),
+            EMPTY_PAYLOAD,
+            &[],
+        )?;
+        let result = match self
+            .send(
+                "checking the endpoint",
+                self.http.get(&signed.url),
+                signed.headers,
+            )
+            .await
+        {
+            Err(S3Error::Refused { status: 404, .. }) => Ok(()),
+            Err(S3Error::Refused { ref code, .. }) if code == "AccessDenied" => Ok(()),
+            other => other,
+        };
+        self.record(&result);
+        result
+    }
+
+    /// Keeps what an operation learned about the endpoint for `/health`. A refusal of the
+    /// request alone (a missing bucket, a bad file) says nothing about the endpoint.
+    fn record(&self, result: &Result<(), S3Error>) {
+        let reach = match result {
+            Ok(()) => Reach {
+                reachable: true,
+                last_error: None,
+                checked_at: chrono::Utc::now(),
+            },
+            Err(e @ (S3Error::Unreachable { .. } | S3Error::Refused { .. })) => Reach {
+                reachable: !e.endpoint_down(),
+                last_error: Some(e.to_string()),
+                checked_at: chrono::Utc::now(),
+            },
+            Err(_) => return,
+        };
+        REACH
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(self.endpoint.clone(), reach);
     }
 
     async fn send(
@@ -120,21 +274,63 @@ impl S3Objects {
         for (name, value) in headers {
             request = request.header(name, value);
         }
-        let response = request
-            .send()
-            .await
-            .map_err(|source| S3Error::Unreachable { op, source })?;
+        let response = request.send().await.map_err(|e| S3Error::Unreachable {
+            op,
+            endpoint: crate::redact::url(&self.endpoint),
+            reason: crate::redact::http_error(e, &self.endpoint),
+        })?;
         let status = response.status();
-        if status.is_success() || (op == "deleting an object" && status.as_u16() == 404) {
+        if status.is_success() {
             return Ok(());
         }
         let text = response.text().await.unwrap_or_default();
+        let code = error_code(&text);
         Err(S3Error::Refused {
             op,
+            endpoint: crate::redact::url(&self.endpoint),
             status: status.as_u16(),
-            code: error_code(&text),
+            hint: if is_credentials_code(&code) {
+                ": check signing.access_key_id, signing.secret_access_key and signing.region"
+            } else {
+                ""
+            },
+            code,
         })
     }
+}
+
+/// Probes `signing.endpoint` while the daemon runs: at start, every `PROBE_EVERY`, and at
+/// once when a reload changes the signing settings; a failure is logged when it starts.
+pub fn spawn_probe(config: ConfigHandle, shutdown: Shutdown) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut changes = config.subscribe();
+        let mut was_down = false;
+        loop {
+            let settings = config.settings();
+            if let Ok(Some(s3)) = S3Objects::from_settings(&settings.signing) {
+                match s3.probe().await {
+                    Ok(()) => was_down = false,
+                    Err(error) if !was_down => {
+                        was_down = true;
+                        tracing::warn!(%error, "the S3 endpoint does not accept depot's requests");
+                    }
+                    Err(_) => {}
+                }
+            }
+            tokio::select! {
+                () = shutdown.wait() => return,
+                () = tokio::time::sleep(PROBE_EVERY) => {}
+                changed = changes.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                    if changes.borrow_and_update().signing == settings.signing {
+                        continue;
+                    }
+                }
+            }
+        }
+    })
 }
 
 /// The `<Code>` of an S3 XML error body, or empty.

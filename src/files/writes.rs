@@ -12,8 +12,7 @@ use super::{FileRecord, FilesDb, NewFileRecord, Permission, RecordError, RepoErr
 use crate::config::settings::Signing;
 use crate::objects::{IntentOp, ObjectError, ObjectStore, Spool, Spooled, object_path};
 
-/// The bucket of uploads that name none.
-pub const DEFAULT_BUCKET: &str = "depot";
+pub use super::DEFAULT_BUCKET;
 
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {

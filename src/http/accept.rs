@@ -4,7 +4,8 @@
 //! Sockets get `TCP_NODELAY`: a response whose body follows its headers in a second write
 //! (a streamed object) would otherwise wait for the client's delayed ACK (~40 ms) on a
 //! kept-alive connection. Connection-level failures (garbage instead of HTTP, a client
-//! that hangs up) are the client's business and logged at debug, never at error.
+//! that hangs up) are the client's business and logged at debug, never at error. Every
+//! request carries its connection's peer address (`http::client::ClientAddr`).
 
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -55,8 +56,12 @@ where
                 }
             },
         };
+        let from_peer = FromPeer {
+            service: service.clone(),
+            peer,
+        };
         let connection = builder
-            .serve_connection(TokioIo::new(stream), service.clone())
+            .serve_connection(TokioIo::new(stream), from_peer)
             .into_owned();
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
@@ -69,6 +74,29 @@ where
     // ones after their response.
     drop(listener);
     graceful.shutdown().await;
+}
+
+/// A connection's service: the daemon's, with the peer address put on every request.
+#[derive(Clone)]
+struct FromPeer<S> {
+    service: S,
+    peer: SocketAddr,
+}
+
+impl<S> hyper::service::Service<Request<Incoming>> for FromPeer<S>
+where
+    S: hyper::service::Service<Request<Incoming>>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn call(&self, mut request: Request<Incoming>) -> S::Future {
+        request
+            .extensions_mut()
+            .insert(super::client::ClientAddr(self.peer));
+        self.service.call(request)
+    }
 }
 
 /// Accepts one connection and prepares its socket.

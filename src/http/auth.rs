@@ -77,7 +77,7 @@ fn bearer_token(value: &str) -> Option<&str> {
 pub fn require_admin(headers: &HeaderMap, auth: &Auth) -> Result<(), ApiError> {
     if auth.admin_keys.is_empty() {
         return Err(ApiError::Forbidden(
-            "writes are disabled: configure auth.admin_keys (DEPOT_ADMIN_KEYS) to enable them"
+            "writes are disabled: configure auth.admin_keys (DEPOT_ADMIN_KEYS) to enable them; `depot auth --admin-key` makes a key and saves it there"
                 .into(),
         ));
     }

@@ -34,7 +34,14 @@ pub enum ApiError {
     /// cannot carry).
     #[error("{0}")]
     Unprocessable(String),
-    /// The upstream the request depended on (the sheet's source) failed.
+    /// One client (or all together) asked too often; `retry_after` is when it may again,
+    /// in whole seconds, when that is known (`Retry-After`).
+    #[error("{message}")]
+    TooManyRequests {
+        message: String,
+        retry_after: Option<u64>,
+    },
+    /// The upstream the request depended on (the sheet's source, the S3 endpoint) failed.
     #[error("{0}")]
     BadGateway(String),
     #[error("{0}")]
@@ -66,6 +73,7 @@ impl ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -108,9 +116,25 @@ impl ApiError {
                         .insert(warp::http::header::ALLOW, value);
                 }
             }
+            ApiError::TooManyRequests { .. } => self.add_retry_after(&mut response),
             _ => {}
         }
         response
+    }
+
+    /// `Retry-After` on `response` when this error knows when to retry (also on the
+    /// console's error pages).
+    pub fn add_retry_after(&self, response: &mut Response) {
+        if let ApiError::TooManyRequests {
+            retry_after: Some(secs),
+            ..
+        } = self
+        {
+            response.headers_mut().insert(
+                warp::http::header::RETRY_AFTER,
+                warp::http::HeaderValue::from(*secs),
+            );
+        }
     }
 }
 
@@ -130,7 +154,8 @@ impl From<crate::translations::service::ServeTranslationsError> for ApiError {
             E::Render(
                 e @ (R::UnrepresentableText { .. }
                 | R::UnrepresentableKey { .. }
-                | R::InvalidLanguage { .. }),
+                | R::InvalidLanguage { .. }
+                | R::NotALanguageTag { .. }),
             ) => ApiError::Unprocessable(e.to_string()),
             E::Render(e) => ApiError::Internal(e.to_string()),
             E::Task(e) => ApiError::Internal(e),
@@ -144,6 +169,17 @@ impl From<crate::translations::store::StoreError> for ApiError {
         match e {
             E::Unreachable { .. } => ApiError::Unavailable(e.to_string()),
             other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<crate::translations::versions::VersionError> for ApiError {
+    fn from(e: crate::translations::versions::VersionError) -> ApiError {
+        use crate::translations::versions::VersionError as E;
+        match e {
+            E::TooShort(_) | E::Ambiguous { .. } => ApiError::BadRequest(e.to_string()),
+            E::NotKept(_) => ApiError::NotFound(e.to_string()),
+            E::Store(e) => e.into(),
         }
     }
 }
@@ -163,6 +199,17 @@ impl From<crate::producer::CycleError> for ApiError {
             }
             E::Store(e) => e.into(),
             other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+/// Past a cap of `/translations/events` streams: 429; no `Retry-After`, since nobody knows
+/// when a stream will close.
+impl From<crate::translations::events::SlotError> for ApiError {
+    fn from(e: crate::translations::events::SlotError) -> ApiError {
+        ApiError::TooManyRequests {
+            message: e.to_string(),
+            retry_after: None,
         }
     }
 }
@@ -212,6 +259,12 @@ impl From<crate::files::writes::WriteError> for ApiError {
             E::NoObjectStore => ApiError::Conflict(e.to_string()),
             E::S3(crate::files::s3::S3Error::Unreachable { .. }) => {
                 ApiError::Unavailable(e.to_string())
+            }
+            // The endpoint's own answer (SignatureDoesNotMatch, AccessDenied, ...): named
+            // with the endpoint's host and the S3 code, never a URL.
+            E::S3(crate::files::s3::S3Error::Refused { .. }) => ApiError::BadGateway(e.to_string()),
+            E::S3(crate::files::s3::S3Error::NoSuchBucket { .. }) => {
+                ApiError::BadRequest(e.to_string())
             }
             E::S3(_) => ApiError::Internal(e.to_string()),
             E::Record(e) => e.into(),

@@ -151,19 +151,21 @@ fn content(content: Content) -> Option<Value> {
         Content::S3Error => json!({"application/xml": {"schema": schema_ref("S3Error")}}),
         Content::Binary => json!({"*/*": {"schema": {"type": "string", "format": "binary"}}}),
         Content::Text(media) => json!({ media: {"schema": string} }),
-        Content::Translations => Value::Object(
-            Format::ALL
-                .iter()
-                .map(|format| {
-                    let media = format.content_type().split(';').next().unwrap_or_default();
-                    let schema = match format {
-                        Format::Json => schema_ref("TranslationsJson"),
-                        _ => string.clone(),
-                    };
-                    (media.trim().to_owned(), json!({ "schema": schema }))
-                })
-                .collect(),
-        ),
+        Content::Translations => {
+            let mut media_types = serde_json::Map::new();
+            for format in Format::ALL {
+                let media = format.content_type().split(';').next().unwrap_or_default();
+                let schema = match format {
+                    Format::Json => schema_ref("TranslationsJson"),
+                    _ => string.clone(),
+                };
+                // xcstrings, arb and i18next are application/json too: json's schema stays
+                media_types
+                    .entry(media.trim().to_owned())
+                    .or_insert_with(|| json!({ "schema": schema }));
+            }
+            Value::Object(media_types)
+        }
     })
 }
 
@@ -176,6 +178,7 @@ fn header_doc(name: &str) -> &'static str {
         "Last-Modified" => "when the object was last written",
         "Accept-Ranges" => "bytes",
         "Content-Range" => "bytes FIRST-LAST/LENGTH (206), bytes */LENGTH (416)",
+        "Retry-After" => "seconds until the client may try again",
         _ => "",
     }
 }
@@ -185,20 +188,32 @@ fn schema_ref(name: &str) -> Value {
 }
 
 /// `getFiles`, `deleteFile`, `headObjects`, `getOpenapiJson`: the method and the literal
-/// segments of the path.
+/// segments of the path; a path that ends in one parameter adds it
+/// (`getTranslationsVersionsByVersion`).
 fn operation_id(method: &str, path: &str) -> String {
     let mut id = method.to_ascii_lowercase();
+    let mut push = |word: &str| {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            id.push(first.to_ascii_uppercase());
+            id.extend(chars);
+        }
+    };
     for segment in path
         .split('/')
         .filter(|s| !s.is_empty() && !s.starts_with('{'))
     {
-        for word in segment.split(|c: char| !c.is_ascii_alphanumeric()) {
-            let mut chars = word.chars();
-            if let Some(first) = chars.next() {
-                id.push(first.to_ascii_uppercase());
-                id.extend(chars);
-            }
-        }
+        segment
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .for_each(&mut push);
+    }
+    // One item of a list (`/translations/versions/{version}`) beside the list itself.
+    if let Some(name) = (path.rsplit('/').next())
+        .and_then(|last| last.strip_prefix('{')?.strip_suffix('}'))
+        .filter(|name| !name.ends_with('+'))
+    {
+        push("by");
+        push(name);
     }
     id
 }
@@ -347,6 +362,34 @@ fn schemas() -> Value {
                 "added": {"type": "integer", "minimum": 0, "description": "(locale, key) texts new against the version before"},
                 "removed": {"type": "integer", "minimum": 0},
                 "changed": {"type": "integer", "minimum": 0},
+            },
+        },
+        "VersionChanges": {
+            "type": "object",
+            "required": ["version", "previousVersion", "updatedAt", "keyCounts", "added", "removed", "changed", "locales"],
+            "properties": {
+                "version": {"type": "string"},
+                "previousVersion": nullable_text,
+                "updatedAt": {"type": "string", "format": "date-time"},
+                "keyCounts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+                "added": {"type": "integer", "minimum": 0},
+                "removed": {"type": "integer", "minimum": 0},
+                "changed": {"type": "integer", "minimum": 0},
+                "locales": {
+                    "type": "object",
+                    "nullable": true,
+                    "description": "per locale, the dotted keys whose texts this version added, removed and changed; null when the version before it is no longer kept",
+                    "additionalProperties": schema_ref("LocaleChanges"),
+                },
+            },
+        },
+        "LocaleChanges": {
+            "type": "object",
+            "required": ["added", "removed", "changed"],
+            "properties": {
+                "added": {"type": "array", "items": {"type": "string"}},
+                "removed": {"type": "array", "items": {"type": "string"}},
+                "changed": {"type": "array", "items": {"type": "string"}},
             },
         },
         "Warning": {
@@ -512,7 +555,20 @@ mod tests {
         let formats = find(&params("/translations", "get"), "format");
         assert_eq!(
             formats["schema"]["enum"],
-            json!(["json", "android", "ios", "yml", "xlf", "po", "stringsdict"])
+            json!([
+                "json",
+                "android",
+                "ios",
+                "yml",
+                "xlf",
+                "po",
+                "stringsdict",
+                "xcstrings",
+                "arb",
+                "i18next",
+                "properties",
+                "resx"
+            ])
         );
         assert_eq!(find(&params("/file", "get"), "key")["required"], true);
         let key = find(&params("/objects/{bucket}/{key}", "get"), "key");

@@ -185,7 +185,7 @@ pub const TRANSLATIONS: Route = Route {
         ),
         query(
             "keepLocale",
-            "true: flat formats prefix names with the locale even for one locale",
+            "true: flat formats prefix names with the locale even for one locale; arb and i18next answer an object keyed by locale (as for several locales)",
             Schema::Boolean,
         ),
         query(
@@ -195,7 +195,7 @@ pub const TRANSLATIONS: Route = Route {
         ),
         query(
             "version",
-            "a kept version (GET /translations/versions): served immutable, with every filter and format",
+            "a kept version (GET /translations/versions), by its id or its first 8 or more characters when no other kept version starts with them: served immutable, with every filter and format",
             Schema::Text,
         ),
         query(
@@ -229,7 +229,10 @@ pub const TRANSLATIONS: Route = Route {
             headers: &["ETag"],
             ..reply(304, "If-None-Match matched", Content::Empty)
         },
-        error(400, "unknown parameter, malformed filter or unknown format"),
+        error(
+            400,
+            "unknown parameter, malformed filter, unknown format, or a version prefix too short or shared by several kept versions",
+        ),
         error(
             404,
             "no filter matched anything, or the version is not kept",
@@ -240,7 +243,7 @@ pub const TRANSLATIONS: Route = Route {
     ..route(
         "GET",
         "/translations",
-        "The current translations, filtered, in one of six formats",
+        "The current translations, filtered, in one of the formats `format` names",
     )
 };
 
@@ -278,11 +281,17 @@ pub const TRANSLATIONS_EVENTS: Route = Route {
         description: "the last version the client saw: the current one is sent at once only when it differs",
         schema: Schema::Text,
     }],
-    responses: &[reply(
-        200,
-        "Server-Sent Events: `event: version`, `id:` the version, `data: {\"version\",\"updatedAt\"}` for every new version; a comment line every translations.events_heartbeat_secs",
-        Content::Text("text/event-stream"),
-    )],
+    responses: &[
+        reply(
+            200,
+            "Server-Sent Events: `event: version`, `id:` the version, `data: {\"version\",\"updatedAt\"}` for every new version; a comment line every translations.events_heartbeat_secs",
+            Content::Text("text/event-stream"),
+        ),
+        error(
+            429,
+            "too many streams open from this client address (limits.events_per_client) or in all (limits.events_total); the message names the cap",
+        ),
+    ],
     ..route(
         "GET",
         "/translations/events",
@@ -303,6 +312,27 @@ pub const TRANSLATIONS_VERSIONS: Route = Route {
         "GET",
         "/translations/versions",
         "The kept versions with their key counts and what changed against the one before",
+    )
+};
+
+pub const TRANSLATIONS_VERSION: Route = Route {
+    responses: &[
+        reply(
+            200,
+            "the version's summary and, per locale, the keys whose texts it added, removed and changed against the version before (`locales` is null when that one is no longer kept)",
+            Content::Json("VersionChanges"),
+        ),
+        error(
+            400,
+            "a prefix shorter than 8 characters, or one that starts several kept versions",
+        ),
+        error(404, "no kept version has this id or prefix"),
+        error(503, "the translations store cannot be reached"),
+    ],
+    ..route(
+        "GET",
+        "/translations/versions/{version}",
+        "One kept version (its id, or its first 8 or more characters when no other kept version starts with them) with the keys it added, removed and changed in each locale",
     )
 };
 
@@ -557,7 +587,7 @@ const PAGE_RESPONSES: &[Reply] = &[
     ),
     reply(
         403,
-        "a missing or wrong CSRF token, or not an admin session (HTML page)",
+        "a missing or wrong CSRF token, not an admin session, or a form sent from another site (HTML page)",
         Content::Text("text/html"),
     ),
 ];
@@ -621,6 +651,18 @@ pub const CONSOLE_PREVIEW: Route = Route {
         "Console: preview a /translations answer and its URL",
     )
 };
+pub const CONSOLE_VERSIONS: Route = Route {
+    params: &[query(
+        "version",
+        "a kept version (its id or first 8 or more characters): the keys it added, removed and changed",
+        Schema::Text,
+    )],
+    ..page(
+        "GET",
+        "/console/versions",
+        "Console: the kept versions and what each changed",
+    )
+};
 pub const CONSOLE_FILES: Route = Route {
     params: &[
         query(
@@ -650,11 +692,39 @@ pub const CONSOLE_FILE: Route = Route {
     )
 };
 pub const CONSOLE_LOGIN_FORM: Route = page("GET", "/console/login", "Console: the login form");
-pub const CONSOLE_LOGIN: Route = page(
-    "POST",
-    "/console/login",
-    "Console: log in with an API key (form field key); sets the session cookie",
-);
+pub const CONSOLE_LOGIN: Route = Route {
+    responses: &[
+        reply(
+            303,
+            "logged in: the session cookie, and a redirect to `next` when it is a console page, else to the overview",
+            Content::Empty,
+        ),
+        reply(
+            400,
+            "a bad form field (HTML page naming it)",
+            Content::Text("text/html"),
+        ),
+        reply(401, "a wrong key (HTML page)", Content::Text("text/html")),
+        reply(
+            403,
+            "a form sent from another site (Origin, Referer or Sec-Fetch-Site; HTML page)",
+            Content::Text("text/html"),
+        ),
+        Reply {
+            headers: &["Retry-After"],
+            ..reply(
+                429,
+                "too many wrong keys from this client address (limits.login_attempts, limits.login_refill_secs; HTML page)",
+                Content::Text("text/html"),
+            )
+        },
+    ],
+    ..page(
+        "POST",
+        "/console/login",
+        "Console: log in with an API key (form field key); sets the session cookie",
+    )
+};
 pub const CONSOLE_LOGOUT: Route = page("POST", "/console/logout", "Console: log out (CSRF token)");
 // The console's writes take the admin session's cookie, not a bearer key.
 pub const CONSOLE_SYNC: Route = page(
@@ -681,12 +751,14 @@ pub const ROUTES: &[&Route] = &[
     &TRANSLATIONS_SYNC,
     &TRANSLATIONS_EVENTS,
     &TRANSLATIONS_VERSIONS,
+    &TRANSLATIONS_VERSION,
     &OAUTH_CALLBACK,
     &OBJECT_GET,
     &OBJECT_HEAD,
     &CONSOLE_OVERVIEW,
     &CONSOLE_TRANSLATIONS,
     &CONSOLE_PREVIEW,
+    &CONSOLE_VERSIONS,
     &CONSOLE_FILES,
     &CONSOLE_FILE,
     &CONSOLE_LOGIN_FORM,

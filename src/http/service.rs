@@ -1,5 +1,6 @@
 //! The edge every request passes before and after the routes: the request-target rule,
-//! CORS, HEAD without a body, a panic turned into a logged 500, the request log and the
+//! CORS, HEAD without a body, a panic turned into a logged 500, the headers that keep any
+//! answer from running as a page of depot (`http::sandbox`), the request log and the
 //! metrics. Whatever happens inside a handler, the client gets an answer.
 
 use super::ApiError;
@@ -109,6 +110,7 @@ where
         strip_body(&mut response);
     }
     cors::decorate(policy, origin.as_ref(), &mut response);
+    super::sandbox::protect(&mut response);
     record(&state, &seen, &response, started);
     response
 }

@@ -54,13 +54,21 @@ fn records(state: &Arc<AppState>) -> serde_json::Value {
     })
 }
 
-/// Where file content lives: an S3-compatible endpoint (not probed: `reachable` is
-/// null until a write finds out) or the embedded store.
+/// Where file content lives: an S3-compatible endpoint, named by its host, with what its
+/// last operation or probe found (`reachable` null before the first), or the embedded store.
 fn objects(state: &Arc<AppState>) -> serde_json::Value {
-    if state.config.settings().signing.endpoint.is_some() {
-        serde_json::json!({ "kind": "s3", "reachable": null, "lastError": null })
-    } else {
-        serde_json::json!({ "kind": "embedded", "reachable": true, "lastError": null })
+    match &state.config.settings().signing.endpoint {
+        Some(endpoint) => {
+            let reach = crate::files::s3::reach_of(endpoint);
+            serde_json::json!({
+                "kind": "s3",
+                "endpoint": crate::redact::url(endpoint),
+                "reachable": reach.as_ref().map(|r| r.reachable),
+                "lastError": reach.as_ref().and_then(|r| r.last_error.clone()),
+                "checkedAt": reach.map(|r| crate::time::iso_millis(r.checked_at)),
+            })
+        }
+        None => serde_json::json!({ "kind": "embedded", "reachable": true, "lastError": null }),
     }
 }
 
@@ -104,6 +112,9 @@ fn translations(state: &Arc<AppState>) -> serde_json::Value {
     part["lastError"] = sync.last_error.into();
     part["consecutiveFailures"] = sync.consecutive_failures.into();
     part["nextSyncAt"] = sync.next_sync_at.map(crate::time::iso_millis).into();
+    // The process whose sync this is: this node, another node or `depot produce` (the state
+    // is kept in the store, so a node that does not sync shows the one that does).
+    part["syncedBy"] = Some(sync.by).filter(|by| !by.is_empty()).into();
     // With a shared store: whether this node's producer holds the lease (`held`), waits for
     // it (`standby`) or is off (`off`); null on an embedded store.
     part["lease"] = state.producer.lease_state().into();

@@ -174,35 +174,25 @@ pub async fn last_sync(store: &RedisStore) -> Result<Option<SyncRecord>, StoreEr
         }))
 }
 
-/// Records a sync so that whichever producer holds the lease next keeps the pace.
-pub async fn record_sync(store: &RedisStore, record: SyncRecord) -> Result<(), StoreError> {
-    store
-        .query::<()>(
-            redis::cmd("HSET")
-                .arg(store.key("producer:sync"))
-                .arg("lastSyncAt")
-                .arg(record.at.timestamp_millis())
-                .arg("failures")
-                .arg(record.failures),
-            COMMAND_TIMEOUT,
-        )
-        .await
-}
-
 /// `host:pid:random`, readable in Redis (`GET depot:producer:lease`) by an operator.
 fn holder_id() -> String {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .map(|h| h.trim().to_owned())
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "node".to_owned());
     let mut random = [0u8; 4];
     let _ = getrandom::fill(&mut random);
     format!(
-        "{host}:{}:{:08x}",
+        "{}:{}:{:08x}",
+        host_name(),
         std::process::id(),
         u32::from_be_bytes(random)
     )
+}
+
+/// This machine's name, or `node`.
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "node".to_owned())
 }
 
 #[cfg(test)]
@@ -255,19 +245,29 @@ mod tests {
 
     #[test]
     fn the_last_sync_is_shared_through_the_store() {
+        use crate::translations::store::{SyncState, TranslationStore};
         let server = RedisServer::start();
         let runtime = tokio::runtime::Runtime::new().unwrap();
         let _context = runtime.enter();
-        let store = RedisStore::open(&settings(&server.url())).unwrap();
-        runtime.block_on(async {
-            assert_eq!(last_sync(&store).await.unwrap(), None);
-            let at = Utc
-                .timestamp_millis_opt(1_790_000_000_123)
-                .single()
-                .unwrap();
-            let record = SyncRecord { at, failures: 3 };
-            record_sync(&store, record).await.unwrap();
-            assert_eq!(last_sync(&store).await.unwrap(), Some(record));
-        });
+        let store = Arc::new(RedisStore::open(&settings(&server.url())).unwrap());
+        assert_eq!(runtime.block_on(last_sync(&store)).unwrap(), None);
+        let at = Utc
+            .timestamp_millis_opt(1_790_000_000_123)
+            .single()
+            .unwrap();
+        let state = SyncState {
+            last_sync_at: Some(at),
+            consecutive_failures: 3,
+            ..SyncState::default()
+        };
+        // The producer saves its state on a blocking thread, as here.
+        let saver = store.clone();
+        std::thread::spawn(move || saver.save_sync_state(&state).unwrap())
+            .join()
+            .unwrap();
+        assert_eq!(
+            runtime.block_on(last_sync(&store)).unwrap(),
+            Some(SyncRecord { at, failures: 3 })
+        );
     }
 }

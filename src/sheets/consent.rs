@@ -15,6 +15,9 @@ use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
 pub const SCOPE: &str = "https://www.googleapis.com/auth/spreadsheets.readonly";
+/// The scope that may also write (`depot import --to google:…` adds a tab); it reads too,
+/// so its refresh token serves every other command.
+pub const WRITE_SCOPE: &str = "https://www.googleapis.com/auth/spreadsheets";
 
 /// How long the flow waits for the browser to come back.
 pub const CALLBACK_TIMEOUT: Duration = Duration::from_secs(600);
@@ -73,13 +76,23 @@ pub fn consent_url(
     service: &Service,
     state: &str,
 ) -> Result<String, ConsentError> {
+    consent_url_for(google, service, state, SCOPE)
+}
+
+/// The consent page URL asking for `scope`.
+pub fn consent_url_for(
+    google: &Google,
+    service: &Service,
+    state: &str,
+    scope: &str,
+) -> Result<String, ConsentError> {
     let mut url = reqwest::Url::parse(&google.auth_url)
         .map_err(|e| ConsentError::Exchange(format!("google.auth_url is not a URL: {e}")))?;
     url.query_pairs_mut()
         .append_pair("client_id", &service.client_id)
         .append_pair("redirect_uri", &service.redirect_uri)
         .append_pair("response_type", "code")
-        .append_pair("scope", SCOPE)
+        .append_pair("scope", scope)
         .append_pair("access_type", "offline")
         .append_pair("prompt", "consent")
         .append_pair("state", state);
@@ -113,6 +126,14 @@ impl Session {
     pub fn start(
         settings: &Settings,
     ) -> Result<(Session, mpsc::UnboundedReceiver<Outcome>), ConsentError> {
+        Session::start_for(settings, SCOPE)
+    }
+
+    /// `start`, asking for `scope`.
+    pub fn start_for(
+        settings: &Settings,
+        scope: &str,
+    ) -> Result<(Session, mpsc::UnboundedReceiver<Outcome>), ConsentError> {
         let service = &settings.service;
         if service.client_id.is_empty() {
             return Err(ConsentError::Missing("SERVICE_CLIENT_ID"));
@@ -122,7 +143,7 @@ impl Session {
         }
         let callback = callback_of(&service.redirect_uri)?;
         let state = random_state()?;
-        let url = consent_url(&settings.google, service, &state)?;
+        let url = consent_url_for(&settings.google, service, &state, scope)?;
         let (outcome, rx) = mpsc::unbounded_channel();
         Ok((
             Session {
@@ -170,13 +191,15 @@ pub async fn finish(
     exchange_code(&settings.google, &settings.service, &code).await
 }
 
-/// Runs the whole flow on its own listener and returns the refresh token. `serve_callback`
+/// Runs the whole flow on its own listener, asking for `scope`, and returns the refresh
+/// token. `serve_callback`
 /// answers the browser on that listener until its `Shutdown` fires: the HTTP side
 /// (`http::consent_callback::serve`), handed in so that the flow knows no HTTP. `announce`
 /// receives the consent URL (the CLI prints it; a browser is also tried when
 /// `open_browser`).
 pub async fn obtain_refresh_token<Serve>(
     settings: &Settings,
+    scope: &str,
     open_browser: bool,
     serve_callback: impl FnOnce(Arc<Session>, TcpListener, Shutdown) -> Serve,
     announce: impl Fn(&str),
@@ -184,7 +207,7 @@ pub async fn obtain_refresh_token<Serve>(
 where
     Serve: Future<Output = ()> + Send + 'static,
 {
-    let (session, answers) = Session::start(settings)?;
+    let (session, answers) = Session::start_for(settings, scope)?;
     let listener = bind_callback(&session.callback).await?;
     announce(&session.url);
     if open_browser {
@@ -286,7 +309,10 @@ async fn exchange_code(
         .send()
         .await
         .map_err(|e| {
-            ConsentError::Exchange(format!("cannot reach the token URL: {}", e.without_url()))
+            ConsentError::Exchange(format!(
+                "cannot reach the token URL: {}",
+                crate::redact::http_error(e, &google.token_url)
+            ))
         })?;
     let status = response.status();
     let answer: TokenAnswer = response.json().await.map_err(|_| {

@@ -54,6 +54,7 @@ pub enum GoogleError {
         "the Sheets API refused a freshly issued access token (401): run `depot auth` to grant access again"
     )]
     Unauthenticated,
+    /// `url` is shown as `redact::url` shows it (host and port), as in the errors below.
     #[error("Google answered {status} for {url}; will retry")]
     Unavailable {
         status: u16,
@@ -82,6 +83,11 @@ pub enum GoogleError {
          the service account and point google.credentials_file at it"
     )]
     AssertionRefused { reason: String },
+    #[error(
+        "spreadsheet '{spreadsheet_id}' already has a tab named '{tab}': name a new one with \
+         --to google:{spreadsheet_id}/NEW_TAB"
+    )]
+    TabExists { spreadsheet_id: String, tab: String },
 }
 
 fn missing_hint(variable: &str) -> &'static str {
@@ -115,6 +121,13 @@ impl GoogleError {
         }
     }
 
+    /// True when the access token may read but not write (a consent for the read-only
+    /// scope): a consent for the `spreadsheets` scope fixes it.
+    pub fn needs_write_scope(&self) -> bool {
+        matches!(self, GoogleError::PermissionDenied { message, .. }
+            if message.contains("insufficient authentication scopes"))
+    }
+
     /// True when only a new consent (`depot auth`) can fix this.
     pub fn needs_consent(&self) -> bool {
         matches!(
@@ -136,8 +149,13 @@ pub struct GoogleSheets {
     /// Set when `google.credentials_file` names a service account key: it signs an
     /// assertion for each access token instead of trading the refresh token.
     account: Option<ServiceAccount>,
+    /// The scope a service account's assertion asks for (`writing` widens it).
+    scope: &'static str,
     http: reqwest::Client,
     token: Mutex<Option<AccessToken>>,
+    /// The sheet id (`gid`) of the tab read, once known: the console links findings to
+    /// their cells in that tab.
+    gid: std::sync::Mutex<Option<i64>>,
 }
 
 #[derive(Debug)]
@@ -200,8 +218,10 @@ impl GoogleSheets {
             google,
             service: service.clone(),
             account,
+            scope: crate::sheets::consent::SCOPE,
             http,
             token: Mutex::new(None),
+            gid: std::sync::Mutex::new(None),
         })
     }
 
@@ -238,7 +258,11 @@ impl GoogleSheets {
     /// Reads the configured sheet (the first one when no name is set) as displayed text.
     pub async fn fetch_grid(&self) -> Result<Vec<Vec<String>>, GoogleError> {
         let sheet = match self.service.spreadsheet_name.as_str() {
-            "" => self.first_sheet().await?,
+            "" => {
+                let (title, gid) = self.first_sheet().await?;
+                self.set_gid(gid);
+                title
+            }
             name => name.to_owned(),
         };
         let url = values_url(
@@ -248,22 +272,63 @@ impl GoogleSheets {
         );
         let body = self.get_authorised(&url, Target::Sheet(&sheet)).await?;
         let rows = parse_values(&body).map_err(|what| GoogleError::InvalidResponse {
-            url: url.clone(),
+            url: crate::redact::url(&url),
             what,
         })?;
         Ok(crate::sheets::normalise(rows))
     }
 
-    async fn first_sheet(&self) -> Result<String, GoogleError> {
-        let url = titles_url(&self.google.sheets_url, &self.service.spreadsheet_id);
-        let body = self.get_authorised(&url, Target::Spreadsheet).await?;
-        match parse_first_title(&body) {
-            Ok(Some(title)) => Ok(title),
-            Ok(None) => Err(GoogleError::NoSheets {
+    /// The sheet id (`gid` in the sheet's URL) of the tab last read, when known.
+    pub fn sheet_gid(&self) -> Option<i64> {
+        *self
+            .gid
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A named tab is read without the spreadsheet's metadata, so its gid is looked up
+    /// apart, once (a tab keeps its gid when renamed), after a read: it serves the links
+    /// to cells only, and a failure leaves them without it.
+    pub async fn look_up_gid(&self) {
+        let name = self.service.spreadsheet_name.as_str();
+        if name.is_empty() || self.sheet_gid().is_some() {
+            return;
+        }
+        match self.tabs().await {
+            Ok(tabs) => self.set_gid(
+                tabs.into_iter()
+                    .find(|(t, _)| t == name)
+                    .and_then(|(_, g)| g),
+            ),
+            Err(e) => tracing::debug!(error = %e, "the gid of the sheet's tab is unknown"),
+        }
+    }
+
+    fn set_gid(&self, gid: Option<i64>) {
+        *self
+            .gid
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = gid;
+    }
+
+    /// The first tab's title and sheet id.
+    async fn first_sheet(&self) -> Result<(String, Option<i64>), GoogleError> {
+        match self.tabs().await?.into_iter().next() {
+            Some(first) => Ok(first),
+            None => Err(GoogleError::NoSheets {
                 spreadsheet_id: self.service.spreadsheet_id.clone(),
             }),
-            Err(what) => Err(GoogleError::InvalidResponse { url, what }),
         }
+    }
+
+    /// Every tab's title and sheet id, in tab order.
+    async fn tabs(&self) -> Result<Vec<(String, Option<i64>)>, GoogleError> {
+        let url = tabs_url(&self.google.sheets_url, &self.service.spreadsheet_id);
+        let body = self.get_authorised(&url, Target::Spreadsheet).await?;
+        parse_tabs(&body).map_err(|what| GoogleError::InvalidResponse {
+            url: crate::redact::url(&url),
+            what,
+        })
     }
 
     /// A Sheets API GET with the access token; a 401 means Google dropped the token
@@ -349,7 +414,7 @@ impl GoogleSheets {
         if (200..300).contains(&reply.status) {
             return Ok(TokenAnswer::Issued(parse_token(&reply.body).map_err(
                 |what| GoogleError::InvalidResponse {
-                    url: url.clone(),
+                    url: crate::redact::url(url),
                     what,
                 },
             )));
@@ -364,11 +429,7 @@ impl GoogleSheets {
         account: &ServiceAccount,
     ) -> Result<(Secret, u64), GoogleError> {
         let url = &self.google.token_url;
-        let assertion = account.assertion(
-            crate::sheets::consent::SCOPE,
-            url,
-            chrono::Utc::now().timestamp(),
-        )?;
+        let assertion = account.assertion(self.scope, url, chrono::Utc::now().timestamp())?;
         let form = [
             ("grant_type", JWT_BEARER),
             ("assertion", assertion.expose()),
@@ -424,13 +485,13 @@ impl GoogleSheets {
         if reply.status == 429 || reply.status >= 500 {
             GoogleError::Unavailable {
                 status: reply.status,
-                url: url.to_owned(),
+                url: crate::redact::url(url),
                 retry_after: reply.retry_after,
             }
         } else {
             GoogleError::Rejected {
                 status: reply.status,
-                url: url.to_owned(),
+                url: crate::redact::url(url),
                 message: self.redact(message, token),
             }
         }
@@ -444,7 +505,7 @@ impl GoogleSheets {
         let response = request
             .send()
             .await
-            .map_err(|e| self.transport_error(&e, url))?;
+            .map_err(|e| self.transport_error(e, url))?;
         let status = response.status().as_u16();
         let retry_after = response
             .headers()
@@ -455,7 +516,7 @@ impl GoogleSheets {
         let body = response
             .bytes()
             .await
-            .map_err(|e| self.transport_error(&e, url))?;
+            .map_err(|e| self.transport_error(e, url))?;
         Ok(Reply {
             status,
             retry_after,
@@ -463,7 +524,7 @@ impl GoogleSheets {
         })
     }
 
-    fn transport_error(&self, error: &reqwest::Error, url: &str) -> GoogleError {
+    fn transport_error(&self, error: reqwest::Error, url: &str) -> GoogleError {
         let host = host_of(url);
         if error.is_timeout() {
             GoogleError::Timeout {
@@ -473,7 +534,7 @@ impl GoogleSheets {
         } else {
             GoogleError::Connection {
                 host,
-                reason: self.redact(&error_chain(error), None),
+                reason: self.redact(&crate::redact::http_error(error, url), None),
             }
         }
     }
@@ -520,22 +581,23 @@ fn values_url(sheets_url: &str, spreadsheet_id: &str, sheet: &str) -> String {
     )
 }
 
-fn titles_url(sheets_url: &str, spreadsheet_id: &str) -> String {
+fn tabs_url(sheets_url: &str, spreadsheet_id: &str) -> String {
     format!(
-        "{sheets_url}/v4/spreadsheets/{}?fields=sheets.properties.title",
+        "{sheets_url}/v4/spreadsheets/{}?fields=sheets.properties(sheetId,title)",
         encode_segment(spreadsheet_id)
     )
 }
 
-/// `host:port` of a URL, for messages (the rest may be long and says nothing more).
+/// `host:port` of a URL, for messages (the rest may be long and says nothing more); a URL
+/// without a host is shown as `redact::url` shows it.
 fn host_of(url: &str) -> String {
     match reqwest::Url::parse(url) {
         Ok(parsed) => match (parsed.host_str(), parsed.port()) {
             (Some(host), Some(port)) => format!("{host}:{port}"),
             (Some(host), None) => host.to_owned(),
-            (None, _) => url.to_owned(),
+            (None, _) => crate::redact::url(url),
         },
-        Err(_) => url.to_owned(),
+        Err(_) => crate::redact::url(url),
     }
 }
 
@@ -626,24 +688,26 @@ fn parse_values(body: &[u8]) -> Result<Vec<Vec<String>>, String> {
         .collect()
 }
 
-/// The title of the first sheet of a `spreadsheets.get?fields=sheets.properties.title`
-/// answer; `None` when the spreadsheet has no sheets.
-fn parse_first_title(body: &[u8]) -> Result<Option<String>, String> {
+/// The tabs of a `spreadsheets.get?fields=sheets.properties(sheetId,title)` answer, in
+/// tab order: each title, and its sheet id when the answer has one.
+fn parse_tabs(body: &[u8]) -> Result<Vec<(String, Option<i64>)>, String> {
     let json = parse_json(body)?;
     let sheets = match json.get("sheets") {
-        None | Some(Value::Null) => return Ok(None),
+        None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(sheets)) => sheets,
         Some(_) => return Err("`sheets` is not a list".into()),
     };
-    let Some(first) = sheets.first() else {
-        return Ok(None);
-    };
-    first
-        .pointer("/properties/title")
-        .and_then(Value::as_str)
-        .map(|title| Some(title.to_owned()))
-        .ok_or_else(|| "`sheets[0].properties.title` is missing or not text".into())
+    (sheets.iter().enumerate())
+        .map(|(i, sheet)| {
+            let title = (sheet.pointer("/properties/title").and_then(Value::as_str))
+                .ok_or_else(|| format!("`sheets[{i}].properties.title` is missing or not text"))?;
+            let gid = sheet.pointer("/properties/sheetId").and_then(Value::as_i64);
+            Ok((title.to_owned(), gid))
+        })
+        .collect()
 }
+
+mod write;
 
 #[cfg(test)]
 mod tests;

@@ -37,7 +37,7 @@ struct Validators {
 
 pub struct UrlSheet {
     url: String,
-    /// The URL as shown in messages and logs: a query string may hold a token.
+    /// The URL as shown in messages and logs (`redact::url`): a query may hold a token.
     shown: String,
     timeout_secs: u64,
     http: reqwest::Client,
@@ -52,7 +52,7 @@ impl UrlSheet {
             .map_err(|e| UrlSheetError::Client(e.to_string()))?;
         Ok(UrlSheet {
             url: url.to_owned(),
-            shown: shown_url(url),
+            shown: crate::redact::url(url),
             timeout_secs,
             http,
             validators: Mutex::new(Validators::default()),
@@ -83,7 +83,7 @@ impl UrlSheet {
         if let Some(date) = &known.last_modified {
             request = request.header(reqwest::header::IF_MODIFIED_SINCE, date);
         }
-        let response = request.send().await.map_err(|e| self.transport(&e))?;
+        let response = request.send().await.map_err(|e| self.transport(e))?;
         let status = response.status().as_u16();
         if status == 304 {
             return Ok(Fetched::Unchanged);
@@ -122,7 +122,7 @@ impl UrlSheet {
             }
             .into());
         }
-        let body = response.bytes().await.map_err(|e| self.transport(&e))?;
+        let body = response.bytes().await.map_err(|e| self.transport(e))?;
         let shown = self.shown.clone();
         let grid = tokio::task::spawn_blocking(move || super::local::csv_bytes_grid(&body, &shown))
             .await
@@ -131,7 +131,7 @@ impl UrlSheet {
         Ok(Fetched::Grid(grid))
     }
 
-    fn transport(&self, error: &reqwest::Error) -> SourceError {
+    fn transport(&self, error: reqwest::Error) -> SourceError {
         if error.is_timeout() {
             UrlSheetError::Timeout {
                 url: self.shown.clone(),
@@ -140,44 +140,9 @@ impl UrlSheet {
         } else {
             UrlSheetError::Connection {
                 url: self.shown.clone(),
-                reason: crate::error_chain::error_chain(error).replace(&self.url, &self.shown),
+                reason: crate::redact::http_error(error, &self.url),
             }
         }
         .into()
-    }
-}
-
-/// The URL without its query string or user info, which may carry a token.
-pub fn shown_url(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(mut parsed) => {
-            let hidden = parsed.query().is_some();
-            parsed.set_query(None);
-            let _ = parsed.set_username("");
-            let _ = parsed.set_password(None);
-            let mut shown = parsed.to_string();
-            if hidden {
-                shown.push_str("?…");
-            }
-            shown
-        }
-        Err(_) => "the configured URL".to_owned(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tokens_in_the_url_stay_out_of_messages() {
-        assert_eq!(
-            shown_url("https://u:pw@sheets.example/pub?output=csv&token=abc"),
-            "https://sheets.example/pub?…"
-        );
-        assert_eq!(
-            shown_url("http://127.0.0.1:8080/sheet.csv"),
-            "http://127.0.0.1:8080/sheet.csv"
-        );
     }
 }

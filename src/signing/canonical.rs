@@ -124,7 +124,8 @@ fn new_mac(key: &[u8]) -> HmacSha256 {
     }
 }
 
-fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
+/// HMAC-SHA256 of `data` under `key` (also the console's key fingerprints).
+pub(crate) fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
     let mut mac = new_mac(key);
     mac.update(data);
     mac.finalize().into_bytes().into()

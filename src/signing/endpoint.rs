@@ -25,8 +25,9 @@ pub(super) struct ObjectUrl {
 
 impl Endpoint {
     pub(super) fn parse(endpoint: &str) -> Result<Endpoint, SigningError> {
+        // Shown by its host alone: a refused endpoint may hold a password or a token.
         let fail = |reason| SigningError::Endpoint {
-            endpoint: endpoint.to_owned(),
+            endpoint: crate::redact::url(endpoint),
             reason,
         };
         let trimmed = endpoint.trim();

@@ -44,7 +44,7 @@ impl Signer {
         let endpoint = Endpoint::parse(&target.endpoint)?;
         if target.addressing == Addressing::VirtualHost && endpoint.is_ip {
             return Err(SigningError::Endpoint {
-                endpoint: target.endpoint,
+                endpoint: crate::redact::url(&target.endpoint),
                 reason: "virtual-host addressing needs a host name, not an IP address",
             });
         }

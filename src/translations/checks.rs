@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::formats::name_clashes;
+use super::formats::{name_clashes, name_problems};
 use super::model::{Document, Entry, PluralCategory, Warning, cell_name};
 use super::placeholders::{self, COUNT, Piece};
 use super::plurals;
@@ -67,9 +67,18 @@ pub fn check(
         NameClashes,
     }
     let base = base_locale(doc);
-    // Per locale: the CLDR categories it uses (None: unknown to CLDR, not checked).
-    let used: Vec<Option<Vec<PluralCategory>>> =
-        doc.locales.iter().map(|l| plurals::categories(l)).collect();
+    // Per locale: the CLDR categories it uses and needs (unknown to CLDR: not checked);
+    // looked up only for a sheet with a plural entry.
+    let has_plurals = doc.entries.iter().any(|e| e.plural.is_some());
+    let rules: Vec<PluralRules> = (doc.locales.iter())
+        .map(|l| match has_plurals {
+            true => PluralRules {
+                used: plurals::categories(l),
+                required: plurals::required(l),
+            },
+            false => PluralRules::default(),
+        })
+        .collect();
     let texts = parallel::chunks(doc.entries.len(), ENTRIES_PER_PART);
     // the longest part first, so that it is not the one left running at the end
     let parts: Vec<Part> = std::iter::once(Part::NameClashes)
@@ -82,7 +91,7 @@ pub fn check(
                 cells,
                 text_columns,
                 base,
-                used: &used,
+                rules: &rules,
             };
             checks.findings(range.clone())
         }
@@ -100,13 +109,22 @@ const PARALLEL_FROM_TEXTS: usize = 100_000;
 /// Entries per part of a parallel check: parts small enough to even out the cores.
 const ENTRIES_PER_PART: usize = 4096;
 
+/// What CLDR says of one locale's plurals; `None` where it does not know the locale.
+#[derive(Debug, Default)]
+struct PluralRules {
+    /// The categories the locale uses at all.
+    used: Option<Vec<PluralCategory>>,
+    /// The categories a plural entry needs a form for (`plurals::required`).
+    required: Option<Vec<plurals::Required>>,
+}
+
 /// What the text checks of one part share.
 struct TextChecks<'d> {
     doc: &'d Document,
     cells: &'d [EntryCells],
     text_columns: &'d [usize],
     base: Option<usize>,
-    used: &'d [Option<Vec<PluralCategory>>],
+    rules: &'d [PluralRules],
 }
 
 impl TextChecks<'_> {
@@ -117,7 +135,7 @@ impl TextChecks<'_> {
             cells,
             text_columns,
             base,
-            used,
+            rules,
         } = *self;
         let mut findings = Vec::new();
         let mut found = |column: usize, row: usize, message: String| {
@@ -169,16 +187,28 @@ impl TextChecks<'_> {
                 here.dedup();
                 if let Some(plural) = &entry.plural {
                     let first_row = at.row_of(texts[0].0);
+                    let rules = rules.get(locale);
+                    let key = entry.path.last().map_or("", String::as_str);
                     if plural.text(PluralCategory::Other, locale).is_none() {
                         let message = format!(
-                            "plural {:?} ({code}) has no 'other' form: add a row {}[other]; every \
-                             locale needs one",
+                            "plural {:?} ({code}) has no 'other' form, so every format leaves it \
+                             out for {code}: add a row {key}[other]; every locale needs one",
                             path(),
-                            entry.path.last().map_or("", String::as_str)
                         );
                         found(column, first_row, message);
+                    } else if let Some(Some(required)) = rules.map(|r| &r.required) {
+                        let lacking: Vec<&plurals::Required> = (required.iter())
+                            .filter(|r| plural.text(r.category, locale).is_none())
+                            .collect();
+                        if !lacking.is_empty() {
+                            found(
+                                column,
+                                first_row,
+                                lacking_forms(&path(), key, code, &lacking),
+                            );
+                        }
                     }
-                    if let Some(Some(used)) = used.get(locale) {
+                    if let Some(Some(used)) = rules.map(|r| &r.used) {
                         for &(category, _) in texts {
                             let Some(category) = category.filter(|c| !used.contains(c)) else {
                                 continue;
@@ -227,6 +257,25 @@ impl TextChecks<'_> {
     }
 }
 
+/// The finding of a plural entry that lacks forms its locale needs (`plurals::required`).
+fn lacking_forms(path: &str, key: &str, code: &str, lacking: &[&plurals::Required]) -> String {
+    let forms: Vec<String> = (lacking.iter())
+        .map(|r| {
+            let examples: Vec<String> = r.examples.iter().map(u64::to_string).collect();
+            format!("'{}' ({}, …)", r.category.name(), examples.join(", "))
+        })
+        .collect();
+    let rows: Vec<String> = (lacking.iter())
+        .map(|r| format!("{key}[{}]", r.category.name()))
+        .collect();
+    format!(
+        "plural {path:?} ({code}) has no {} form, which {code} needs for the counts shown: \
+         apps show the 'other' text for them; add {}",
+        forms.join(" and no "),
+        rows.join(", ")
+    )
+}
+
 /// The findings of keys whose flat names meet in some format.
 fn name_clash_findings(doc: &Document, cells: &[EntryCells]) -> Vec<Warning> {
     let mut findings = Vec::new();
@@ -242,6 +291,11 @@ fn name_clash_findings(doc: &Document, cells: &[EntryCells]) -> Vec<Warning> {
             cells.get(kept).map_or(0, |c| c.first.1),
         );
         findings.push(finding(at.key_column, at.first.1, message));
+    }
+    for (e, message) in name_problems(doc) {
+        if let Some(at) = cells.get(e) {
+            findings.push(finding(at.key_column, at.first.1, message));
+        }
     }
     findings
 }

@@ -1,31 +1,47 @@
-//! Renders what a filter selected from a translation document in one of the six formats.
+//! Renders what a filter selected from a translation document in one of the formats.
 //!
 //! Every renderer goes through one of two shared views — `flatten` (flat names: android,
-//! ios, xlf, po) or `tree` (the nested locale tree: json, yml) — and only adds its own
-//! escaping. The rule for all of them: the text a real consumer reads back is the sheet's text.
+//! ios, xlf, po, xcstrings, arb, properties, resx) or `tree` (the nested locale tree: json,
+//! yml, i18next) — and only adds its own escaping. The rule for all of them: the text a
+//! real consumer reads back is the sheet's text.
 
 mod ahead;
 mod android;
+pub(crate) mod arb;
 mod arena;
 mod convert;
+mod dart;
 mod escape;
 mod flatten;
+pub(crate) mod i18next;
 mod ios;
 mod ios_dict;
 mod json;
 mod po;
+mod properties;
+mod resx;
 mod texts;
 mod tree;
+mod xcode_order;
+mod xcstrings;
 mod xlf;
 mod yml;
 
 // Shared with the HTTP tests in `tests/`, so they live there.
+#[cfg(test)]
+#[path = "../../tests/support/app_readback.rs"]
+mod app_readback;
+#[cfg(test)]
+mod app_tests;
 #[cfg(test)]
 #[path = "../../tests/support/ordered_json.rs"]
 mod ordered_json;
 #[cfg(test)]
 #[path = "../../tests/support/readback.rs"]
 mod readback;
+#[cfg(test)]
+#[path = "../../tests/support/readback_properties_resx.rs"]
+mod readback_properties_resx;
 #[cfg(test)]
 mod tests;
 
@@ -48,10 +64,20 @@ pub enum Format {
     Po,
     /// The plural entries of ios, as `Localizable.stringsdict` (SPEC §9).
     Stringsdict,
+    /// Apple String Catalog (SPEC §11): every locale in one file.
+    Xcstrings,
+    /// Flutter ARB (SPEC §11).
+    Arb,
+    /// i18next JSON v4 (SPEC §11).
+    I18next,
+    /// Java `ResourceBundle` `.properties` (SPEC §11).
+    Properties,
+    /// .NET ResX 2.0 (SPEC §11).
+    Resx,
 }
 
 impl Format {
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 12] = [
         Format::Json,
         Format::Android,
         Format::Ios,
@@ -59,6 +85,11 @@ impl Format {
         Format::Xlf,
         Format::Po,
         Format::Stringsdict,
+        Format::Xcstrings,
+        Format::Arb,
+        Format::I18next,
+        Format::Properties,
+        Format::Resx,
     ];
 
     /// The name used in `format=` and `--format`.
@@ -71,7 +102,17 @@ impl Format {
             Format::Xlf => "xlf",
             Format::Po => "po",
             Format::Stringsdict => "stringsdict",
+            Format::Xcstrings => "xcstrings",
+            Format::Arb => "arb",
+            Format::I18next => "i18next",
+            Format::Properties => "properties",
+            Format::Resx => "resx",
         }
+    }
+
+    /// Every format's name, comma-separated, for messages that list the choices.
+    pub fn names() -> String {
+        Format::ALL.map(Format::name).join(", ")
     }
 
     pub fn content_type(self) -> &'static str {
@@ -83,6 +124,10 @@ impl Format {
             Format::Xlf => "application/xliff+xml; charset=utf-8",
             Format::Po => "text/x-gettext-translation; charset=utf-8",
             Format::Stringsdict => "application/x-plist",
+            Format::Xcstrings | Format::Arb | Format::I18next => "application/json",
+            // ASCII with \uXXXX escapes, which ISO-8859-1 readers read alike
+            Format::Properties => "text/x-java-properties; charset=iso-8859-1",
+            Format::Resx => "application/xml; charset=utf-8",
         }
     }
 
@@ -96,6 +141,11 @@ impl Format {
             Format::Xlf => "xlf",
             Format::Po => "po",
             Format::Stringsdict => "stringsdict",
+            Format::Xcstrings => "xcstrings",
+            Format::Arb => "arb",
+            Format::I18next => "json",
+            Format::Properties => "properties",
+            Format::Resx => "resx",
         }
     }
 }
@@ -106,9 +156,9 @@ impl fmt::Display for Format {
     }
 }
 
-/// A `format` value that names none of the six formats.
+/// A `format` value that names none of the formats.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("format must be one of json, android, ios, yml, xlf, po, stringsdict; got '{value}'")]
+#[error("format must be one of {}; got '{value}'", Format::names())]
 pub struct UnknownFormat {
     pub value: String,
 }
@@ -136,6 +186,9 @@ pub struct RenderOptions {
     pub base_locale: Option<usize>,
     /// How `{name}` placeholders are written (SPEC §9).
     pub placeholders: PlaceholderMode,
+    /// The locale a file of one locale declares instead of its own: an ARB file written as
+    /// a language's fallback (`app_en.arb` holding en_US) says `"@@locale": "en"`.
+    pub declared_locale: Option<String>,
 }
 
 /// `placeholders=keep` (the default: texts as the sheet writes them) or `convert` (each
@@ -223,6 +276,11 @@ pub enum RenderError {
          is not one, even with '_' read as '-'; rename the locale column in the sheet"
     )]
     InvalidLanguage { locale: String },
+    #[error(
+        "{format} needs language codes like 'en', 'pt-BR' or 'zh-Hans' (BCP 47); locale \
+         '{locale}' is not one, even with '_' read as '-'; rename the locale column in the sheet"
+    )]
+    NotALanguageTag { format: Format, locale: String },
     #[error("base locale index {index} is out of range: the document has {count} locales")]
     BaseLocaleOutOfRange { index: usize, count: usize },
     #[error(
@@ -297,15 +355,25 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
     let tree = tree::Tree::build_all(doc).warnings;
     let android = flatten::collisions(doc, flatten::NameStyle::Android);
     let plain = flatten::collisions(doc, flatten::NameStyle::Plain);
+    let dotted = flatten::collisions(doc, flatten::NameStyle::Dotted);
+    let csharp = flatten::collisions(doc, flatten::NameStyle::CSharp);
+    let arb = flatten::collisions(doc, flatten::NameStyle::Arb);
+    let i18next: Vec<String> = (tree.iter().cloned())
+        .chain(i18next::clashes(doc).into_iter().map(|c| c.message))
+        .collect();
     Format::ALL
         .into_iter()
         .map(|format| {
             let warnings = match format {
                 Format::Json | Format::Yml => &tree,
                 Format::Android => &android,
-                Format::Ios | Format::Xlf | Format::Po => &plain,
+                Format::Ios | Format::Xlf | Format::Po | Format::Xcstrings => &plain,
+                Format::Arb => &arb,
+                Format::I18next => &i18next,
                 // it holds plural entries only; their collisions are findings (`checks`)
                 Format::Stringsdict => return (format, Vec::new()),
+                Format::Properties => &dotted,
+                Format::Resx => &csharp,
             };
             let mut shown: Vec<String> =
                 warnings.iter().take(KNOWN_WARNINGS_MAX).cloned().collect();
@@ -319,24 +387,59 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
 }
 
 /// Keys whose flat names meet, per family of formats: (formats, first entry, later entry,
-/// name). Those renders keep the first and report the later one. `name_hash(e)` is
-/// `android_name_hash` of entry `e`'s path.
+/// name), in the later entry's order. Those renders keep the first and report the later
+/// one. `name_hash(e)` is `android_name_hash` of entry `e`'s path.
 pub fn name_clashes(
     doc: &Document,
     name_hash: impl Fn(usize) -> u64,
 ) -> Vec<(&'static str, usize, usize, String)> {
     // Keys whose plain names meet have equal android names too (android only folds
     // more), so looking at the android names finds both kinds.
-    flatten::name_clashes(doc, name_hash)
-        .into_iter()
+    let android = flatten::name_clashes(doc, &name_hash);
+    let mut clashes: Vec<_> = (android.iter())
         .map(|(kept, lost, name)| {
             let plain = |e: usize| flatten::plain_name(&doc.entries[e].path);
-            let formats = if plain(kept) == plain(lost) {
-                "android, ios, stringsdict, xlf and po"
+            let formats = if plain(*kept) == plain(*lost) {
+                "android, ios, stringsdict, xcstrings, xlf and po"
             } else {
                 "android"
             };
-            (formats, kept, lost, name)
+            (formats, *kept, *lost, name.clone())
+        })
+        .collect();
+    // properties and resx name their own way, and a plural entry's forms too
+    let styles = [flatten::NameStyle::Dotted, flatten::NameStyle::CSharp];
+    let found = flatten::suffixed_name_clashes(doc, &name_hash, &android, &styles);
+    clashes.extend(found.into_iter().map(|(style, kept, lost, name)| {
+        let formats = match style {
+            flatten::NameStyle::Dotted => "properties",
+            _ => "resx",
+        };
+        (formats, kept, lost, name)
+    }));
+    clashes.extend(
+        (flatten::same_names(doc, flatten::NameStyle::Arb).into_iter())
+            .map(|(kept, lost, name)| ("arb", kept, lost, name)),
+    );
+    clashes.extend(
+        (i18next::clashes(doc).into_iter())
+            .map(|c| ("i18next (plural names)", c.kept, c.lost, c.name)),
+    );
+    clashes.sort_by_key(|&(_, _, lost, _)| lost);
+    clashes
+}
+
+/// Keys whose names a format cannot look up as written, with why: i18next reads `:` in
+/// `t('A:B')` as its namespace separator.
+pub fn name_problems(doc: &Document) -> Vec<(usize, String)> {
+    (i18next::namespace_separators(doc).into_iter())
+        .map(|e| {
+            let message = format!(
+                "{:?}: i18next reads ':' in a key as its namespace separator (t('A:B') looks \
+                 in namespace 'A'), so an app cannot look this key up by its path; rename it",
+                doc.entries[e].path.join(".")
+            );
+            (e, message)
         })
         .collect()
 }
@@ -363,6 +466,11 @@ pub struct Prepared<'a> {
     plain_names: OnceLock<flatten::Names>,
     android_names: OnceLock<flatten::Names>,
     android_prefixed_names: OnceLock<flatten::Names>,
+    dotted_names: OnceLock<flatten::Names>,
+    csharp_names: OnceLock<flatten::Names>,
+    arb_names: OnceLock<flatten::Names>,
+    /// Every entry in Xcode's order of its plain name (the String Catalog's key order).
+    xcode_order: OnceLock<Vec<usize>>,
     tree: OnceLock<tree::Tree<'a>>,
 }
 
@@ -375,6 +483,10 @@ impl<'a> Prepared<'a> {
             plain_names: OnceLock::new(),
             android_names: OnceLock::new(),
             android_prefixed_names: OnceLock::new(),
+            dotted_names: OnceLock::new(),
+            csharp_names: OnceLock::new(),
+            arb_names: OnceLock::new(),
+            xcode_order: OnceLock::new(),
             tree: OnceLock::new(),
         }
     }
@@ -412,8 +524,20 @@ impl<'a> Prepared<'a> {
             flatten::NameStyle::Plain => (&self.plain_names, true),
             flatten::NameStyle::Android if prefixed => (&self.android_prefixed_names, false),
             flatten::NameStyle::Android => (&self.android_names, true),
+            // guarded the same with a prefix or without
+            flatten::NameStyle::Dotted => (&self.dotted_names, true),
+            flatten::NameStyle::CSharp => (&self.csharp_names, true),
+            flatten::NameStyle::Arb => (&self.arb_names, true),
         };
         cell.get_or_init(|| flatten::Names::build(self.doc, style, unprefixed, None))
+    }
+
+    /// Every entry in Xcode's order of its plain name.
+    fn xcode_order(&self) -> &[usize] {
+        self.xcode_order.get_or_init(|| {
+            let names = self.names(flatten::NameStyle::Plain, false);
+            xcstrings::order_all(self.doc, |e| names.name(e))
+        })
     }
 
     fn texts(&self) -> Texts<'_> {
@@ -463,11 +587,58 @@ fn render_with(
             }
             tree.warnings.clone()
         }
-        Format::Android | Format::Ios | Format::Xlf | Format::Po | Format::Stringsdict => {
-            let style = if format == Format::Android {
-                flatten::NameStyle::Android
+        Format::I18next => {
+            let own;
+            let tree = match prepared.and_then(Prepared::tree) {
+                Some(shared) => shared,
+                None => {
+                    own = tree::Tree::build(doc, sel);
+                    &own
+                }
+            };
+            let texts = prepared.map_or(Texts::Rows(doc), Prepared::texts);
+            let keyed = !without_locale && flatten::Flat::prefixed(sel, opts.keep_locale);
+            let left_out = i18next::render(tree, sel, texts, opts, keyed, &mut body)?;
+            tree.warnings.iter().cloned().chain(left_out).collect()
+        }
+        Format::Xcstrings | Format::Arb => {
+            let style = if format == Format::Arb {
+                flatten::NameStyle::Arb
             } else {
                 flatten::NameStyle::Plain
+            };
+            let flat = match prepared {
+                Some(prepared) => {
+                    let shared = flatten::Shared {
+                        names: Cow::Borrowed(prepared.names(style, false)),
+                        texts: prepared.texts(),
+                        dotted_paths: None,
+                    };
+                    flatten::Flat::with_shared_unprefixed(doc, sel, style, shared)
+                }
+                None => flatten::Flat::build_unprefixed(doc, sel, style),
+            };
+            let left_out = if format == Format::Arb {
+                let keyed = !without_locale && flatten::Flat::prefixed(sel, opts.keep_locale);
+                arb::render(&flat, keyed, opts, &mut body)?
+            } else {
+                let sorted = prepared.map(Prepared::xcode_order);
+                xcstrings::render(&flat, sorted, opts, &mut body)?
+            };
+            flat.warnings.iter().cloned().chain(left_out).collect()
+        }
+        Format::Android
+        | Format::Ios
+        | Format::Xlf
+        | Format::Po
+        | Format::Stringsdict
+        | Format::Properties
+        | Format::Resx => {
+            let style = match format {
+                Format::Android => flatten::NameStyle::Android,
+                Format::Properties => flatten::NameStyle::Dotted,
+                Format::Resx => flatten::NameStyle::CSharp,
+                _ => flatten::NameStyle::Plain,
             };
             let flat = match prepared {
                 Some(prepared) => {
@@ -490,6 +661,8 @@ fn render_with(
                 Format::Ios => ios::render(&flat, opts, &mut body)?,
                 Format::Xlf => xlf::render(&flat, opts, &mut body)?,
                 Format::Stringsdict => ios_dict::render(&flat, opts, &mut body)?,
+                Format::Properties => properties::render(&flat, opts, &mut body)?,
+                Format::Resx => resx::render(&flat, opts, &mut body)?,
                 _ => po::render(&flat, opts, &mut body)?,
             }
             flat.warnings
@@ -593,9 +766,18 @@ fn estimate_len(doc: &Document, sel: &Selection, format: Format) -> usize {
         Format::Android => 64,
         Format::Po => 96,
         Format::Stringsdict => 400,
+        Format::I18next => 16,
+        Format::Arb => 40,
+        // each language's text sits in ten lines of indented JSON
+        Format::Xcstrings => 200,
+        // `name=`, and a few escapes
+        Format::Properties => 48,
+        // the <data> and <value> tags around the name
+        Format::Resx => 96,
         // the base text is written again as <source> in every locale
         Format::Xlf => 160 + avg_text,
     };
     let texts = units * texts_per_unit / 16;
-    texts * (avg_text + avg_text / 16 + per_text) + 256
+    let header = if format == Format::Resx { 6144 } else { 256 };
+    texts * (avg_text + avg_text / 16 + per_text) + header
 }

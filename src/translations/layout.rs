@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use icu_locale_core::LanguageIdentifier;
 use thiserror::Error;
 
-use super::formats::{Format, PlaceholderMode, RenderOptions};
+use super::formats::{Format, PlaceholderMode, RenderOptions, i18next};
+use super::langtag;
 use super::locale::same_locale;
 use super::model::{Document, Entry, Selection};
 
@@ -57,8 +58,8 @@ pub enum LayoutError {
     )]
     UnsafeLocale { locale: String },
     #[error(
-        "locale '{locale}' is not a language tag that {format} folders accept: write it as \
-         BCP 47, a 2- or 3-letter language with an optional script, region and variants \
+        "locale '{locale}' is not a language tag, which {format} file and folder names need: \
+         write it as BCP 47, a 2- or 3-letter language with an optional script, region and variants \
          ('_' or '-' between them), such as en, en_US, zh_Hant, sr_Latn_RS or es_419; rename \
          the locale column in the sheet, or use --merge or --language"
     )]
@@ -117,6 +118,7 @@ pub fn plan(
         keep_locale: false,
         base_locale: opts.base,
         placeholders: opts.placeholders,
+        declared_locale: None,
     };
     let ext = format.extension();
     if let Some(language) = opts.language {
@@ -142,6 +144,16 @@ pub fn plan(
     if opts.merge {
         return Ok(vec![PlannedFile {
             path: PathBuf::from(format!("{}.{ext}", merged_stem(opts))),
+            selection: selection.clone(),
+            options,
+            locale_tree: false,
+        }]);
+    }
+    if format == Format::Xcstrings {
+        // a String Catalog holds every language in one file
+        let stem = opts.filename.as_deref().unwrap_or("Localizable");
+        return Ok(vec![PlannedFile {
+            path: PathBuf::from(format!("{stem}.{ext}")),
             selection: selection.clone(),
             options,
             locale_tree: false,
@@ -183,7 +195,67 @@ pub fn plan(
             });
         }
     }
+    if format == Format::Arb {
+        for (language, ls) in arb_language_fallbacks(doc, selection, opts.base) {
+            let path = PathBuf::from(format!("{}_{language}.{ext}", arb_stem(opts)));
+            // a file of that name is a locale's own only when the language is there alone
+            if taken.contains_key(&path) {
+                continue;
+            }
+            taken.insert(path.clone(), ls.locale);
+            files.push(PlannedFile {
+                path,
+                selection: Selection {
+                    locales: vec![ls.clone()],
+                },
+                options: RenderOptions {
+                    declared_locale: Some(language),
+                    ..options.clone()
+                },
+                locale_tree: true,
+            });
+        }
+    }
     Ok(files)
+}
+
+fn arb_stem(opts: &LayoutOptions) -> &str {
+    opts.filename.as_deref().unwrap_or("app")
+}
+
+/// gen-l10n refuses a set of ARB files where a locale with a region or script has no file
+/// of its bare language ("Arb file for a fallback, en, does not exist"; the app falls
+/// back to it): for each such language, the locale whose texts it gets, and the language.
+/// The base locale when it is of that language, else the first one in sheet order.
+fn arb_language_fallbacks<'s>(
+    doc: &Document,
+    selection: &'s Selection,
+    base: Option<usize>,
+) -> Vec<(String, &'s crate::translations::model::LocaleSelection)> {
+    let selected: Vec<_> = (selection.locales.iter())
+        .filter(|l| !l.entries.is_empty())
+        .filter_map(|ls| Some((langtag::folded(&doc.locales[ls.locale])?, ls)))
+        .collect();
+    let mut fallbacks: Vec<(String, &crate::translations::model::LocaleSelection)> = Vec::new();
+    for (tag, ls) in &selected {
+        let language = tag.language.as_str();
+        let bare = |t: &LanguageIdentifier| {
+            t.language == tag.language
+                && t.script.is_none()
+                && t.region.is_none()
+                && t.variants.is_empty()
+        };
+        if selected.iter().any(|(t, _)| bare(t)) {
+            continue;
+        }
+        let is_base = base == Some(ls.locale);
+        match fallbacks.iter_mut().find(|(l, _)| l == language) {
+            Some(chosen) if is_base => chosen.1 = ls,
+            Some(_) => {}
+            None => fallbacks.push((language.to_owned(), ls)),
+        }
+    }
+    fallbacks
 }
 
 fn merged_stem(opts: &LayoutOptions) -> &str {
@@ -210,14 +282,58 @@ fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, Layout
         Format::Yml | Format::Xlf | Format::Po => {
             PathBuf::from(format!("{}.{locale}.{ext}", stem.unwrap_or("messages")))
         }
+        // Java's `ResourceBundle.Control.toBundleName`: language, script, country and
+        // variants joined with `_` (`messages_en_US`, `messages_zh_Hant_TW`)
+        Format::Properties => {
+            let tag = language_tag(locale, opts.format)?;
+            let subtags = std::iter::once(tag.language.as_str())
+                .chain(tag.script.iter().map(|s| s.as_str()))
+                .chain(tag.region.iter().map(|r| r.as_str()))
+                .chain(tag.variants.iter().map(|v| v.as_str()));
+            let mut name = stem.unwrap_or("messages").to_owned();
+            for subtag in subtags {
+                name.push('_');
+                name.push_str(subtag);
+            }
+            PathBuf::from(format!("{name}.{ext}"))
+        }
+        // .NET culture names are BCP 47 tags (`Strings.pl-PL.resx`, `Strings.zh-Hant.resx`)
+        Format::Resx => PathBuf::from(format!(
+            "{}.{}.{ext}",
+            stem.unwrap_or("Strings"),
+            language_tag(locale, opts.format)?
+        )),
+        // Flutter's lib/l10n layout: the locale after the stem's last `_`, as gen-l10n
+        // reads it from the file name (and `@@locale` says again)
+        Format::Arb => {
+            let locale = folder_tag(locale, opts.format)?
+                .to_string()
+                .replace('-', "_");
+            PathBuf::from(format!("{}_{locale}.{ext}", arb_stem(opts)))
+        }
+        // i18next's `locales/{{lng}}/{{ns}}.json`; `--filename` names the namespace
+        Format::I18next => PathBuf::from(i18next::language(locale))
+            .join(format!("{}.{ext}", stem.unwrap_or(i18next::NAMESPACE))),
+        // one file for every locale (see `plan`)
+        Format::Xcstrings => PathBuf::from(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
     })
 }
 
-/// The base locale's extra copy: `values/` (android), `Base.lproj/` (ios); none elsewhere.
+/// The base locale's extra copy: `values/` (android), `Base.lproj/` (ios), the bundle
+/// without a locale (properties: `messages.properties`, the one `ResourceBundle` falls
+/// back to; resx: `Strings.resx`, the neutral resources); none elsewhere.
 fn base_path(opts: &LayoutOptions) -> Option<PathBuf> {
     let stem = opts.filename.as_deref();
     let ext = opts.format.extension();
     match opts.format {
+        Format::Properties => Some(PathBuf::from(format!(
+            "{}.{ext}",
+            stem.unwrap_or("messages")
+        ))),
+        Format::Resx => Some(PathBuf::from(format!(
+            "{}.{ext}",
+            stem.unwrap_or("Strings")
+        ))),
         Format::Android => {
             Some(PathBuf::from("values").join(format!("{}.{ext}", stem.unwrap_or("strings"))))
         }
@@ -231,27 +347,22 @@ fn base_path(opts: &LayoutOptions) -> Option<PathBuf> {
 /// A locale code read as a BCP 47 language tag (`_` taken as `-`), in its canonical case
 /// (`zh_hant_tw` → `zh-Hant-TW`), for android and ios folders. The region is dropped when
 /// it only repeats the language (`pl_PL` → `pl`), as Android and Apple folder names do.
-/// Both platforms want an ISO 639 language of 2 or 3 letters; extensions (`-u-…`) are
-/// refused by aapt2.
 fn folder_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, LayoutError> {
-    let refused = || LayoutError::NotALanguageTag {
+    langtag::folded(locale).ok_or_else(|| LayoutError::NotALanguageTag {
         locale: locale.to_owned(),
         format,
-    };
-    let mut tag =
-        LanguageIdentifier::try_from_str(&locale.replace('_', "-")).map_err(|_| refused())?;
-    if !(2..=3).contains(&tag.language.as_str().len()) {
-        return Err(refused());
-    }
-    let repeats_language = tag.script.is_none()
-        && tag.variants.is_empty()
-        && tag
-            .region
-            .is_some_and(|r| r.as_str().eq_ignore_ascii_case(tag.language.as_str()));
-    if repeats_language {
-        tag.region = None;
-    }
-    Ok(tag)
+    })
+}
+
+/// A locale code read as a BCP 47 language tag (`_` taken as `-`), in its canonical case.
+/// Every platform with locale file or folder names wants an ISO 639 language of 2 or 3
+/// letters; extensions (`-u-…`) are refused (by aapt2; Java and .NET names have no place
+/// for them).
+fn language_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, LayoutError> {
+    langtag::parse(locale).ok_or_else(|| LayoutError::NotALanguageTag {
+        locale: locale.to_owned(),
+        format,
+    })
 }
 
 /// `en_US` → `values-en-rUS`, `pl_PL` → `values-pl`, `en` → `values-en`. The `-r` form
@@ -280,20 +391,27 @@ fn android_folder(tag: &LanguageIdentifier) -> String {
     folder
 }
 
-/// Per selected locale, how many keys have a text in the base locale but none in it,
-/// counted over the keys the selection holds in any locale.
-pub fn missing_vs_base(doc: &Document, selection: &Selection, base: usize) -> Vec<(String, usize)> {
+/// Per selected locale, the keys (entry indices, in sheet order) that have a text in the
+/// base locale but none in it, over the keys the selection holds in any locale.
+pub fn missing_vs_base(
+    doc: &Document,
+    selection: &Selection,
+    base: usize,
+) -> Vec<(String, Vec<usize>)> {
     let selected = selection.entries_in_any_locale(doc.entries.len());
     let has_text =
         |entry: &Entry, locale: usize| entry.texts.get(locale).is_some_and(Option::is_some);
-    // One pass over the entries, each counted for every locale at once.
-    let mut missing = vec![0usize; selection.locales.len()];
-    for (entry, _) in doc.entries.iter().zip(&selected).filter(|(_, s)| **s) {
+    // One pass over the entries, each looked at for every locale at once.
+    let mut missing = vec![Vec::new(); selection.locales.len()];
+    for (e, (entry, _)) in (doc.entries.iter().zip(&selected).enumerate()).filter(|(_, (_, s))| **s)
+    {
         if !has_text(entry, base) {
             continue;
         }
-        for (count, ls) in missing.iter_mut().zip(&selection.locales) {
-            *count += usize::from(!has_text(entry, ls.locale));
+        for (keys, ls) in missing.iter_mut().zip(&selection.locales) {
+            if !has_text(entry, ls.locale) {
+                keys.push(e);
+            }
         }
     }
     selection
@@ -398,6 +516,76 @@ mod tests {
                 ]
             );
         }
+    }
+
+    #[test]
+    fn properties_and_resx_are_named_as_resource_bundle_and_resource_manager_look_them_up() {
+        let d = doc(
+            &[
+                "en_US",
+                "pl_PL",
+                "zh_hant_tw",
+                "sr-Latn",
+                "es_419",
+                "ca_ES_valencia",
+                "de",
+            ],
+            &[("A", &[Some("a"); 7])],
+        );
+        let base = Some(0);
+        assert_eq!(
+            paths(
+                &d,
+                &LayoutOptions {
+                    base,
+                    ..opts(Format::Properties)
+                }
+            ),
+            [
+                "messages_en_US.properties",
+                "messages.properties",
+                "messages_pl_PL.properties",
+                "messages_zh_Hant_TW.properties",
+                "messages_sr_Latn.properties",
+                "messages_es_419.properties",
+                "messages_ca_ES_valencia.properties",
+                "messages_de.properties",
+            ]
+        );
+        assert_eq!(
+            paths(
+                &d,
+                &LayoutOptions {
+                    base,
+                    ..opts(Format::Resx)
+                }
+            ),
+            [
+                "Strings.en-US.resx",
+                "Strings.resx",
+                "Strings.pl-PL.resx",
+                "Strings.zh-Hant-TW.resx",
+                "Strings.sr-Latn.resx",
+                "Strings.es-419.resx",
+                "Strings.ca-ES-valencia.resx",
+                "Strings.de.resx",
+            ]
+        );
+        let named = |format| LayoutOptions {
+            filename: Some("app".into()),
+            base,
+            ..opts(format)
+        };
+        assert_eq!(
+            paths(&d, &named(Format::Properties))[..2],
+            ["app_en_US.properties", "app.properties"]
+        );
+        assert_eq!(
+            paths(&d, &named(Format::Resx))[..2],
+            ["app.en-US.resx", "app.resx"]
+        );
+        // without a base locale, no bundle without a locale
+        assert!(!paths(&d, &opts(Format::Resx)).contains(&"Strings.resx".to_owned()));
     }
 
     #[test]
@@ -516,7 +704,12 @@ mod tests {
         for locale in ["English", "e", "en_US_u_ca_buddhist", "en__US", "x-klingon"] {
             let d = doc(&[locale], &[("A", &[Some("a")])]);
             let all = Selection::all(&d);
-            for format in [Format::Android, Format::Ios] {
+            for format in [
+                Format::Android,
+                Format::Ios,
+                Format::Properties,
+                Format::Resx,
+            ] {
                 let err = plan(&d, &all, &opts(format)).unwrap_err();
                 assert_eq!(
                     err,
@@ -531,15 +724,70 @@ mod tests {
     }
 
     #[test]
-    fn missing_counts_keys_with_a_base_text_only() {
-        let d = sample();
+    fn app_formats_write_a_catalog_arb_files_and_i18next_folders() {
+        let d = doc(
+            &["en_GB", "en_US", "pl_PL", "zh_hant"],
+            &[("A", &[Some("a"), Some("b"), Some("c"), Some("d")])],
+        );
+        let with_base = |format| LayoutOptions {
+            base: Some(1),
+            ..opts(format)
+        };
         assert_eq!(
-            missing_vs_base(&d, &Selection::all(&d), 0),
+            paths(&d, &with_base(Format::Xcstrings)),
+            ["Localizable.xcstrings"]
+        );
+        assert_eq!(
+            paths(&d, &with_base(Format::I18next)),
             [
-                ("en_US".to_owned(), 0),
-                ("pl_PL".to_owned(), 1),
-                ("de".to_owned(), 2)
+                "en-GB/translation.json",
+                "en-US/translation.json",
+                "pl-PL/translation.json",
+                "zh-Hant/translation.json"
             ]
         );
+        let arb = plan(&d, &Selection::all(&d), &with_base(Format::Arb)).unwrap();
+        let shown: Vec<(String, usize, Option<&str>)> = (arb.iter())
+            .map(|f| {
+                let locale = f.selection.locales[0].locale;
+                let declared = f.options.declared_locale.as_deref();
+                (f.path.display().to_string(), locale, declared)
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("app_en_GB.arb".to_owned(), 0, None),
+                ("app_en_US.arb".to_owned(), 1, None),
+                ("app_pl.arb".to_owned(), 2, None),
+                ("app_zh_Hant.arb".to_owned(), 3, None),
+                // the language files gen-l10n falls back to: the base locale's for en
+                ("app_en.arb".to_owned(), 1, Some("en")),
+                ("app_zh.arb".to_owned(), 3, Some("zh")),
+            ]
+        );
+        let err = plan(
+            &doc(&["English"], &[("A", &[Some("a")])]),
+            &Selection::all(&doc(&["English"], &[("A", &[Some("a")])])),
+            &opts(Format::Arb),
+        )
+        .unwrap_err();
+        assert!(matches!(err, LayoutError::NotALanguageTag { .. }), "{err}");
+    }
+
+    #[test]
+    fn missing_lists_keys_with_a_base_text_only() {
+        let d = sample();
+        let missing = missing_vs_base(&d, &Selection::all(&d), 0);
+        let counts: Vec<(&str, usize)> = (missing.iter())
+            .map(|(locale, keys)| (locale.as_str(), keys.len()))
+            .collect();
+        assert_eq!(counts, [("en_US", 0), ("pl_PL", 1), ("de", 2)]);
+        let de: Vec<String> = missing[2]
+            .1
+            .iter()
+            .map(|&e| d.entries[e].path.join("."))
+            .collect();
+        assert_eq!(de, ["A.X", "A.Y"]);
     }
 }

@@ -174,7 +174,7 @@ pub fn cell_name(column: usize, row: usize) -> String {
         letters.push(char::from(b'A' + digit));
         n = (n - 1) / 26;
     }
-    letters.iter().rev().collect::<String>() + &row.to_string()
+    format!("{}{row}", letters.iter().rev().collect::<String>())
 }
 
 /// A document with its content hash and the time it was stored.
@@ -221,6 +221,34 @@ impl Document {
             }
         }
         Ok(())
+    }
+
+    /// Leaves out, in each locale, a plural entry that has no `other` form there (a
+    /// finding of the checks): ICU refuses a plural message without `other`, and Android,
+    /// iOS and gettext fall back to it for every count no other form covers, so no format
+    /// could carry the entry whole. An entry left with no text in any locale goes.
+    pub fn drop_plurals_without_other(&mut self) {
+        let locales = self.locales.len();
+        self.entries.retain_mut(|entry| {
+            let Some(plural) = entry.plural.as_deref_mut() else {
+                return true;
+            };
+            for locale in 0..locales {
+                if plural.text(PluralCategory::Other, locale).is_some() {
+                    continue;
+                }
+                for form in &mut plural.forms {
+                    if let Some(text) = form.texts.get_mut(locale) {
+                        *text = None;
+                    }
+                }
+                if let Some(text) = entry.texts.get_mut(locale) {
+                    *text = None;
+                }
+            }
+            plural.forms.retain(|f| f.texts.iter().any(Option::is_some));
+            entry.texts.iter().any(Option::is_some)
+        });
     }
 
     /// Number of non-empty texts per locale, in locale order.

@@ -156,6 +156,34 @@ pub enum Syntax {
         /// Inside a plural: `{count}` is `#`, and a literal `#` is quoted.
         in_plural: bool,
     },
+    /// `java.text.MessageFormat` (properties): `{0}`, numbered from 0 by the base order; in
+    /// a format string an apostrophe is doubled and a literal brace quoted (`'{'`).
+    MessageFormat,
+    /// .NET composite formatting (resx, `string.Format`): `{0}`; in a format string a
+    /// literal brace is doubled.
+    Composite,
+    /// ICU MessageFormat as Flutter's gen-l10n reads it (ARB): `{name}` whatever its type
+    /// (the type is the message's metadata), `{count}` also inside a plural (Flutter has no
+    /// `#`), and `<` left as it is (Flutter knows no rich-text tags).
+    Arb {
+        /// Inside a plural: a literal `#` is quoted, as ICU readers take it for the count.
+        in_plural: bool,
+    },
+    /// i18next: `{{name}}` (the type dropped: i18next interpolates names only); literal
+    /// braces are single ones.
+    I18next,
+}
+
+impl Syntax {
+    /// Numbered by the base locale's order (printf's `%1$s`, MessageFormat's `{0}`): such
+    /// a text is a format string only when it has a placeholder or is a plural form, and
+    /// only a format string gets the syntax's escapes.
+    fn numbered(self) -> bool {
+        matches!(
+            self,
+            Syntax::Android | Syntax::Ios | Syntax::MessageFormat | Syntax::Composite
+        )
+    }
 }
 
 /// The argument numbers of a printf-style conversion: the names of the base locale's
@@ -209,10 +237,15 @@ pub fn convert<'t, 'o>(
     order: impl FnOnce() -> Order<'o>,
     always_format: bool,
 ) -> Cow<'t, str> {
-    let icu = matches!(syntax, Syntax::Icu { .. });
+    let icu = matches!(syntax, Syntax::Icu { .. } | Syntax::Arb { .. });
+    // what a plural form (always a format string) escapes besides braces
+    let format_special = match syntax {
+        Syntax::MessageFormat => b'\'',
+        _ => b'%',
+    };
     let needs_work = has_braces(text)
         || (icu && memchr::memchr3(b'\'', b'<', b'#', text.as_bytes()).is_some())
-        || (always_format && text.contains('%'));
+        || (always_format && memchr::memchr(format_special, text.as_bytes()).is_some());
     if !needs_work {
         return Cow::Borrowed(text);
     }
@@ -233,44 +266,82 @@ pub fn convert_into<'o>(
     order: impl FnOnce() -> Order<'o>,
     always_format: bool,
 ) -> bool {
-    // printf syntaxes escape `%` only in a format string, so they look for a placeholder
+    convert_reporting(out, text, syntax, order, always_format).is_some()
+}
+
+/// What a conversion into an ICU syntax met on the way.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Converted {
+    /// A quoted section opens right after a doubled apostrophe (`'''{'`: an apostrophe,
+    /// then a literal brace). ICU readers take that as written; Flutter's gen-l10n lexer
+    /// reads one apostrophe too many there (see `IcuQuote`).
+    pub flutter_misreads: bool,
+}
+
+/// `convert_into`, saying what the conversion met; `None` (and nothing appended) when the
+/// braces of `text` do not parse.
+pub fn convert_reporting<'o>(
+    out: &mut String,
+    text: &str,
+    syntax: Syntax,
+    order: impl FnOnce() -> Order<'o>,
+    always_format: bool,
+) -> Option<Converted> {
+    // numbered syntaxes escape only in a format string, so they look for a placeholder
     // first; the others write in one scan
-    let printf = matches!(syntax, Syntax::Android | Syntax::Ios);
     let mut any_placeholder = false;
-    if printf && !always_format {
+    if syntax.numbered() && !always_format {
         let scanned = scan(text, |piece| {
             any_placeholder |= matches!(piece, Piece::Placeholder { .. });
         });
         if scanned.is_err() {
-            return false;
+            return None;
         }
     }
     let is_format = always_format || any_placeholder;
     let start = out.len();
     let mut extra = Vec::new();
-    // The numbering reads the base text: only printf placeholders need it.
+    // The numbering reads the base text: only numbered placeholders need it.
     let mut order = Some(order);
     let mut numbers: Option<Order<'o>> = None;
+    // 1-based argument number of a placeholder
+    let mut number = |name: &str| {
+        let numbers = numbers.get_or_insert_with(|| order.take().map(|f| f()).unwrap_or_default());
+        numbers.number(name, &mut extra)
+    };
+    let mut quote = IcuQuote::default();
     let scanned = scan(text, |piece| match (syntax, piece) {
         (Syntax::Android | Syntax::Ios, Piece::Literal(s)) if is_format => {
             push_replacing(out, s, "%", "%%")
         }
         (Syntax::Rails, Piece::Literal(s)) => push_replacing(out, s, "%{", "%%{"),
-        (Syntax::Icu { in_plural }, Piece::Literal(s)) => push_icu_literal(out, s, in_plural),
+        (Syntax::Icu { in_plural }, Piece::Literal(s)) => {
+            quote.push_literal(out, s, in_plural, true)
+        }
+        (Syntax::Arb { in_plural }, Piece::Literal(s)) => {
+            quote.push_literal(out, s, in_plural, false)
+        }
+        (Syntax::MessageFormat, Piece::Literal(s)) if is_format => {
+            push_replacing(out, s, "'", "''")
+        }
         (_, Piece::Literal(s)) => out.push_str(s),
-        (Syntax::Icu { .. }, Piece::Brace(c)) => {
+        (Syntax::Icu { .. } | Syntax::Arb { .. }, Piece::Brace(c)) => quote.push(out, c, true),
+        (Syntax::MessageFormat, Piece::Brace(c)) if is_format => {
             out.push('\'');
             out.push(c);
             out.push('\'');
         }
+        (Syntax::Composite, Piece::Brace(c)) if is_format => {
+            out.push(c);
+            out.push(c);
+        }
         (_, Piece::Brace(c)) => out.push(c),
         (Syntax::Android | Syntax::Ios, Piece::Placeholder { name, kind }) => {
-            let numbers =
-                numbers.get_or_insert_with(|| order.take().map(|f| f()).unwrap_or_default());
-            let n = numbers.number(name, &mut extra);
+            let n = number(name);
             let ios = syntax == Syntax::Ios;
-            // the quantity is an integer whatever the sheet says
-            let quantity = name == COUNT && numbers.names.first() == Some(&COUNT);
+            // the quantity (argument 1 when the order starts with it) is an integer whatever
+            // the sheet says
+            let quantity = name == COUNT && n == 1;
             let conversion = match (kind, ios) {
                 _ if quantity || kind == Kind::Int => {
                     if ios {
@@ -285,28 +356,64 @@ pub fn convert_into<'o>(
             };
             let _ = write!(out, "%{n}${conversion}");
         }
+        (Syntax::MessageFormat | Syntax::Composite, Piece::Placeholder { name, .. }) => {
+            // both count from 0; the type is the argument's own (MessageFormat formats a
+            // number with the locale's NumberFormat, string.Format calls its ToString)
+            let _ = write!(out, "{{{}}}", number(name) - 1);
+        }
         (Syntax::Rails, Piece::Placeholder { name, .. }) => {
             let _ = write!(out, "%{{{name}}}");
         }
-        (Syntax::Icu { in_plural }, Piece::Placeholder { name, kind }) => match kind {
-            _ if in_plural && name == COUNT => out.push('#'),
-            Kind::Text => {
-                let _ = write!(out, "{{{name}}}");
+        (Syntax::Icu { in_plural }, Piece::Placeholder { name, kind }) => {
+            quote.close(out);
+            match kind {
+                _ if in_plural && name == COUNT => out.push('#'),
+                Kind::Text => {
+                    let _ = write!(out, "{{{name}}}");
+                }
+                Kind::Int => {
+                    let _ = write!(out, "{{{name}, number, integer}}");
+                }
+                Kind::Float => {
+                    let _ = write!(out, "{{{name}, number}}");
+                }
             }
-            Kind::Int => {
-                let _ = write!(out, "{{{name}, number, integer}}");
-            }
-            Kind::Float => {
-                let _ = write!(out, "{{{name}, number}}");
-            }
-        },
+        }
+        (Syntax::Arb { .. }, Piece::Placeholder { name, .. }) => {
+            quote.close(out);
+            let _ = write!(out, "{{{name}}}");
+        }
+        (Syntax::I18next, Piece::Placeholder { name, .. }) => {
+            let _ = write!(out, "{{{{{name}}}}}");
+        }
     });
     if scanned.is_err() {
         // what was written of a text that does not parse goes: the caller writes it as is
         out.truncate(start);
-        return false;
+        return None;
     }
-    true
+    quote.close(out);
+    Some(Converted {
+        flutter_misreads: quote.flutter_misreads,
+    })
+}
+
+/// `text` as ICU literal text through and through (every brace quoted, `#` too when
+/// `in_plural`, `<` left as it is): what ARB writes for a text whose braces do not parse,
+/// so that Flutter shows it as the sheet has it instead of failing on it.
+pub fn push_icu_literal_text(out: &mut String, text: &str, in_plural: bool) -> Converted {
+    let mut quote = IcuQuote::default();
+    let mut rest = text;
+    while let Some(at) = memchr::memchr2(b'{', b'}', rest.as_bytes()) {
+        quote.push_literal(out, &rest[..at], in_plural, false);
+        quote.push(out, char::from(rest.as_bytes()[at]), true);
+        rest = &rest[at + 1..];
+    }
+    quote.push_literal(out, rest, in_plural, false);
+    quote.close(out);
+    Converted {
+        flutter_misreads: quote.flutter_misreads,
+    }
 }
 
 /// `s` with every `from` written as `to`, without a String of its own.
@@ -320,28 +427,80 @@ fn push_replacing(out: &mut String, s: &str, from: &str, to: &str) {
     out.push_str(&s[last..]);
 }
 
-/// ICU quoting: an apostrophe is doubled (then it is always a literal one), `#` inside a
-/// plural is quoted, and so is `<`, which formatjs reads as the start of a rich-text tag.
-fn push_icu_literal(out: &mut String, s: &str, in_plural: bool) {
-    // By bytes, not chars: the three are ASCII, so every cut is a char boundary.
-    let find = |rest: &str| {
-        if in_plural {
-            memchr::memchr3(b'\'', b'<', b'#', rest.as_bytes())
-        } else {
-            memchr::memchr2(b'\'', b'<', rest.as_bytes())
+/// ICU MessageFormat's quoting of literal text, as ICU4J's default mode (DOUBLE_OPTIONAL)
+/// and formatjs read it: an apostrophe is always doubled (then it is a literal one,
+/// inside or outside a quoted section); a character that would be syntax (`{`, `}`, `#`
+/// inside a plural, `<` for formatjs's rich-text tags) opens a quoted section, which
+/// stays open over further syntax characters and apostrophes and closes before any other
+/// character, a placeholder or the end. So `<<` is `'<<'`: written as `'<''<'` (a
+/// section per character) it reads `<'<`, since `''` inside a section is an apostrophe.
+#[derive(Debug, Default)]
+struct IcuQuote {
+    open: bool,
+    /// The last thing written is a doubled apostrophe outside any quoted section.
+    after_apostrophe: bool,
+    /// A section was opened right after such an apostrophe (`'''{'`). Flutter's gen-l10n
+    /// (`use-escaping`) reads a quoted section that follows an apostrophe with that
+    /// apostrophe again (its rule for `'a''b'`), so it shows one apostrophe too many.
+    flutter_misreads: bool,
+}
+
+impl IcuQuote {
+    /// One character: `'`, or one that is syntax (`special`) or not.
+    fn push(&mut self, out: &mut String, c: char, special: bool) {
+        if c == '\'' {
+            out.push_str("''");
+            self.after_apostrophe = !self.open;
+            return;
         }
-    };
-    let mut rest = s;
-    while let Some(at) = find(rest) {
-        out.push_str(&rest[..at]);
-        out.push_str(match rest.as_bytes()[at] {
-            b'\'' => "''",
-            b'<' => "'<'",
-            _ => "'#'",
-        });
-        rest = &rest[at + 1..];
+        if special && !self.open {
+            self.flutter_misreads |= self.after_apostrophe;
+            out.push('\'');
+            self.open = true;
+        } else if !special && self.open {
+            out.push('\'');
+            self.open = false;
+        }
+        self.after_apostrophe = false;
+        out.push(c);
     }
-    out.push_str(rest);
+
+    /// A run of literal text (no braces): `#` is syntax when `hash`, `<` when `tags`.
+    fn push_literal(&mut self, out: &mut String, s: &str, hash: bool, tags: bool) {
+        // By bytes, not chars: the three are ASCII, so every cut is a char boundary.
+        let find = |rest: &str| match (hash, tags) {
+            (true, true) => memchr::memchr3(b'\'', b'<', b'#', rest.as_bytes()),
+            (true, false) => memchr::memchr2(b'\'', b'#', rest.as_bytes()),
+            (false, true) => memchr::memchr2(b'\'', b'<', rest.as_bytes()),
+            (false, false) => memchr::memchr(b'\'', rest.as_bytes()),
+        };
+        let mut rest = s;
+        while let Some(at) = find(rest) {
+            self.push_plain(out, &rest[..at]);
+            let c = char::from(rest.as_bytes()[at]);
+            self.push(out, c, c != '\'');
+            rest = &rest[at + 1..];
+        }
+        self.push_plain(out, rest);
+    }
+
+    /// Text without any character this quoting treats specially.
+    fn push_plain(&mut self, out: &mut String, s: &str) {
+        if s.is_empty() {
+            return;
+        }
+        self.close(out);
+        out.push_str(s);
+    }
+
+    /// Ends an open quoted section (before a placeholder, at the end).
+    fn close(&mut self, out: &mut String) {
+        if self.open {
+            out.push('\'');
+            self.open = false;
+        }
+        self.after_apostrophe = false;
+    }
 }
 
 #[cfg(test)]
@@ -440,9 +599,50 @@ mod tests {
             ),
             "it''s '{'x'}' '<'b> {n, number, integer} {f, number} '#'#"
         );
+        // adjacent quoted characters share one quoted run: `'{''{'` would hold an apostrophe
+        assert_eq!(
+            convert("{{{{<#}}", Syntax::Icu { in_plural: true }, order, false),
+            "'{{<#}'"
+        );
+        // an apostrophe right after a run goes inside it
+        assert_eq!(
+            convert("<'{{ it's", Syntax::Icu { in_plural: false }, order, false),
+            "'<''{' it''s"
+        );
         assert_eq!(
             convert("{count}", Syntax::Icu { in_plural: false }, order, false),
             "{count}"
+        );
+    }
+
+    #[test]
+    fn message_format_and_composite_number_from_zero_in_the_base_order() {
+        let base = "{name} has {n:int} files";
+        let order = || Order::new([base], false);
+        let text = "it's {n:int} {{x}} for {name}";
+        assert_eq!(
+            convert(text, Syntax::MessageFormat, order, false),
+            "it''s {1} '{'x'}' for {0}"
+        );
+        assert_eq!(
+            convert(text, Syntax::Composite, order, false),
+            "it's {1} {{x}} for {0}"
+        );
+        // no placeholder: not a format string, nothing escaped, braces undoubled
+        assert_eq!(
+            convert("it's {{x}}", Syntax::MessageFormat, order, false),
+            "it's {x}"
+        );
+        assert_eq!(convert("{{x}}", Syntax::Composite, order, false), "{x}");
+        // a plural form is a format string even without a placeholder; count is {0}
+        let plural = || Order::new(["{count} files in {folder}"], true);
+        assert_eq!(
+            convert("it's one", Syntax::MessageFormat, plural, true),
+            "it''s one"
+        );
+        assert_eq!(
+            convert("{folder}: {count} {{!}}", Syntax::Composite, plural, true),
+            "{1}: {0} {{!}}"
         );
     }
 
@@ -502,13 +702,22 @@ mod tests {
             shuffled.reverse();
             let text: String = shuffled.iter().map(|n| format!("{{{n}}}{literal}")).collect();
             let order = Order::new([base.as_str()], plural);
+            let expected: Vec<usize> = shuffled
+                .iter()
+                .map(|n| order.names.iter().position(|m| m == n).unwrap() + 1)
+                .collect();
             for syntax in [Syntax::Android, Syntax::Ios] {
                 let converted = convert(&text, syntax, || order.clone(), plural);
-                let expected: Vec<usize> = shuffled
+                prop_assert_eq!(printf_numbers(&converted), expected.clone());
+            }
+            // `{0}`: the same numbers, from 0
+            for syntax in [Syntax::MessageFormat, Syntax::Composite] {
+                let converted = convert(&text, syntax, || order.clone(), plural);
+                let numbers: Vec<usize> = names_of_icu(&converted)
                     .iter()
-                    .map(|n| order.names.iter().position(|m| m == n).unwrap() + 1)
+                    .map(|n| n.parse::<usize>().unwrap() + 1)
                     .collect();
-                prop_assert_eq!(printf_numbers(&converted), expected);
+                prop_assert_eq!(numbers, expected.clone());
             }
             let icu = convert(&text, Syntax::Icu { in_plural: false }, || order.clone(), false);
             prop_assert_eq!(names_of_icu(&icu), shuffled.clone());

@@ -43,6 +43,49 @@ pub fn categories(locale: &str) -> Option<Vec<PluralCategory>> {
     Some(found)
 }
 
+/// The integers `required` looks at: every pattern of CLDR's integer rules (`n % 10`,
+/// `n % 100`, the small numbers) shows within them.
+const COUNTED: std::ops::RangeInclusive<u64> = 0..=1000;
+
+/// A category a locale needs a form for, with the first numbers it stands for (for the
+/// message that asks for it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Required {
+    pub category: PluralCategory,
+    /// Up to four numbers of `COUNTED` in this category, smallest first.
+    pub examples: Vec<u64>,
+}
+
+/// The categories a plural entry of `locale` needs a form for: `other` (every format
+/// falls back to it), and every category CLDR gives to some count from 0 to 1000 — the
+/// numbers apps count. A category CLDR keeps for fractions (Polish `other`) or for
+/// millions (the `many` of fr, es, it, pt, ca) is not required: for those numbers every
+/// consumer takes `other`, and gettext has no slot for them either. `None` for a code
+/// CLDR does not know.
+pub fn required(locale: &str) -> Option<Vec<Required>> {
+    let rules = icu_rules(locale)?;
+    let mut found: Vec<Required> = Vec::new();
+    for n in COUNTED {
+        let category = from_icu(rules.category_for(n));
+        match found.iter_mut().find(|r| r.category == category) {
+            Some(r) if r.examples.len() < 4 => r.examples.push(n),
+            Some(_) => {}
+            None => found.push(Required {
+                category,
+                examples: vec![n],
+            }),
+        }
+    }
+    if !found.iter().any(|r| r.category == Other) {
+        found.push(Required {
+            category: Other,
+            examples: Vec::new(),
+        });
+    }
+    found.sort_by_key(|r| r.category);
+    Some(found)
+}
+
 /// The CLDR category of the integer `n` in `locale` (tests compare gettext's formulas
 /// with it).
 pub fn category_for(locale: &str, n: u64) -> Option<PluralCategory> {
@@ -148,6 +191,29 @@ mod tests {
         assert_eq!(categories("ja").unwrap(), vec![Other]);
         assert_eq!(category_for("pl", 22), Some(Few));
         assert_eq!(category_for("pl", 25), Some(Many));
+    }
+
+    #[test]
+    fn required_categories_are_those_of_counts_and_other() {
+        let names = |locale: &str| -> Vec<PluralCategory> {
+            required(locale)
+                .unwrap()
+                .iter()
+                .map(|r| r.category)
+                .collect()
+        };
+        assert_eq!(names("en_US"), [One, Other]);
+        assert_eq!(names("pl_PL"), [One, Few, Many, Other]);
+        assert_eq!(names("ru"), [One, Few, Many, Other]);
+        assert_eq!(names("ar"), [Zero, One, Two, Few, Many, Other]);
+        assert_eq!(names("ja"), [Other]);
+        // CLDR's `many` of French is for millions: `other` serves it everywhere
+        assert_eq!(names("fr"), [One, Other]);
+        assert!(categories("fr").unwrap().contains(&Many));
+        let pl = required("pl").unwrap();
+        assert_eq!(pl[1].examples, [2, 3, 4, 22]);
+        assert_eq!(pl[3].examples, Vec::<u64>::new());
+        assert_eq!(required("!!"), None);
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub enum QueryError {
          placeholders, fallback, version"
     )]
     UnknownParameter(String),
-    #[error("format must be one of json, android, ios, yml, xlf, po, stringsdict, got '{0}'")]
+    #[error("format must be one of {names}, got '{0}'", names = Format::names())]
     Format(String),
     #[error("placeholders must be one of keep, convert, got '{0}'")]
     Placeholders(String),

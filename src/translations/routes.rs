@@ -1,8 +1,9 @@
 //! The translations routes. `GET /translations`: parse the query, answer 304 when the
 //! client has this version, else serve the cached rendition (rendering it on first demand)
 //! in the best encoding, with a `Depot-Warnings` header naming what the body left out.
-//! Delivery (SPEC §8): `POST /translations/sync`, `GET /translations/versions`, and the
-//! event stream of `translations/events.rs`.
+//! Delivery (SPEC §8): `POST /translations/sync`, `GET /translations/versions` (and one
+//! version's changed keys, `/translations/versions/{version}`), and the event stream of
+//! `translations/events.rs`.
 
 use super::query::TranslationQuery;
 use super::service::{Live, Rendition, TranslationService};
@@ -18,7 +19,7 @@ use warp::reply::Response;
 /// Clients revalidate every time (content changes whenever the sheet does); a matching
 /// `If-None-Match` costs one hash and no body.
 const CACHE_CONTROL: &str = "no-cache";
-/// A version asked for by its id never changes.
+/// A version asked for by its id (or a prefix that names it) never changes.
 const CACHE_CONTROL_IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
 /// Names what a body left out (keys whose names collide in a flat format), so a response
@@ -61,19 +62,15 @@ pub async fn get_translations(
     Ok(respond(&rendition, wanted, cache_control))
 }
 
-/// A kept version, or 404 naming where the kept ones are listed.
-async fn kept(service: &Arc<TranslationService>, version: &str) -> Result<Arc<Live>, ApiError> {
-    let (service, id) = (service.clone(), version.to_owned());
-    let found = tokio::task::spawn_blocking(move || service.kept(&id))
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))??;
-    found.ok_or_else(|| {
-        let shown: String = version.chars().take(80).collect();
-        ApiError::NotFound(format!(
-            "version '{shown}' is not kept (only the last translations.keep_versions are); \
-             GET /translations/versions lists the kept versions"
-        ))
-    })
+/// The kept version `asked` names (its id or a unique prefix): 404 naming where the kept
+/// ones are listed, 400 for a prefix too short or shared by several.
+async fn kept(service: &Arc<TranslationService>, asked: &str) -> Result<Arc<Live>, ApiError> {
+    let (service, asked) = (service.clone(), asked.to_owned());
+    Ok(
+        tokio::task::spawn_blocking(move || service.kept_named(&asked))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))??,
+    )
 }
 
 /// `POST /translations/sync` (admin key): a sync now, or the result of the one under way.
@@ -96,6 +93,18 @@ pub async fn versions(service: Arc<TranslationService>) -> Result<Response, ApiE
         .map_err(|e| ApiError::Internal(e.to_string()))??;
     let body = serde_json::json!({ "versions": history.versions });
     Ok(warp::reply::json(&body).into_response())
+}
+
+/// `GET /translations/versions/{version}`: a kept version (its id or a unique prefix) with
+/// the keys it added, removed and changed in each locale.
+pub async fn version(service: Arc<TranslationService>, raw: String) -> Result<Response, ApiError> {
+    let asked = crate::percent::decode(&raw).ok_or_else(|| {
+        ApiError::BadRequest("the version in the path is not valid percent-encoded UTF-8".into())
+    })?;
+    let changes = tokio::task::spawn_blocking(move || service.changes(&asked))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))??;
+    Ok(warp::reply::json(&changes).into_response())
 }
 
 /// `If-None-Match` holds our ETag (or `*`), weak or strong.
@@ -215,28 +224,50 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
         .then(
             |_, state: Arc<AppState>, headers| async move { respond(sync(state, headers).await) },
         );
+    let slots = Arc::new(super::events::Slots::default());
     let events = on(&table::TRANSLATIONS_EVENTS)
         .and(with_state(state.clone()))
         .and(warp::header::optional::<String>("last-event-id"))
-        .map(|_, state: Arc<AppState>, last: Option<String>| {
-            let heartbeat = state.config.settings().translations.events_heartbeat_secs;
-            super::events::stream(
-                &state.translations,
-                last,
-                std::time::Duration::from_secs(heartbeat),
-            )
-        });
+        .and(crate::http::client::client())
+        .map(
+            move |_,
+                  state: Arc<AppState>,
+                  last: Option<String>,
+                  client: crate::http::client::ClientAddr| {
+                let settings = state.config.settings();
+                let limits = &settings.limits;
+                match slots.open(client.key(), limits.events_per_client, limits.events_total) {
+                    Ok(slot) => super::events::stream(
+                        &state.translations,
+                        last,
+                        std::time::Duration::from_secs(settings.translations.events_heartbeat_secs),
+                        slot,
+                    ),
+                    Err(refused) => ApiError::from(refused).into_response(),
+                }
+            },
+        );
     let versions = on(&table::TRANSLATIONS_VERSIONS)
-        .and(with_state(state))
+        .and(with_state(state.clone()))
         .then(|_, state: Arc<AppState>| async move {
             respond(versions(state.translations.clone()).await)
         });
+    let one_version = on(&table::TRANSLATIONS_VERSION)
+        .and(with_state(state))
+        .then(
+            |params: table::PathParams, state: Arc<AppState>| async move {
+                let raw = params.0.into_iter().next().unwrap_or_default();
+                respond(version(state.translations.clone(), raw).await)
+            },
+        );
     translations
         .or(sync)
         .unify()
         .or(events)
         .unify()
         .or(versions)
+        .unify()
+        .or(one_version)
         .unify()
         .boxed()
 }

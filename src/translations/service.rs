@@ -17,7 +17,10 @@ use super::query::TranslationQuery;
 use super::store::{
     FileStore, PutOutcome, RedisStore, SledStore, StoreError, StoredDocument, TranslationStore,
 };
-use super::versions::{History, VersionSummary};
+use super::versions::{
+    ChangesByLocale, History, VersionChanges, VersionError, VersionSummary, changed_keys,
+    is_version_id,
+};
 use crate::compression::{Encoding, MIN_COMPRESS_LEN, compress};
 use crate::config::settings::{Storage, Translations as TranslationSettings};
 use crate::singleflight::SingleFlight;
@@ -171,6 +174,21 @@ impl Live {
     }
 }
 
+/// A kept version's document, as served or as read from the store.
+enum Held {
+    Live(Arc<Live>),
+    Loaded(StoredDocument),
+}
+
+impl Held {
+    fn document(&self) -> &Document {
+        match self {
+            Held::Live(live) => &live.stored.document,
+            Held::Loaded(stored) => &stored.document,
+        }
+    }
+}
+
 pub struct TranslationService {
     store: Arc<dyn TranslationStore>,
     /// The store again when other processes write to it (Redis): the node follows it
@@ -306,6 +324,61 @@ impl TranslationService {
         }
         pinned.push(live.clone());
         Ok(Some(live))
+    }
+
+    /// The kept version that `asked` names: its id, or a unique prefix of at least
+    /// `versions::MIN_PREFIX` characters (blocking, as `kept`).
+    pub fn kept_named(&self, asked: &str) -> Result<Arc<Live>, VersionError> {
+        // An id needs no look at the list of kept versions (nor does the current one).
+        let id = match is_version_id(asked) {
+            true => asked.to_owned(),
+            false => self.versions()?.resolve(asked)?.version.clone(),
+        };
+        self.kept(&id)?
+            .ok_or_else(|| VersionError::NotKept(asked.chars().take(80).collect()))
+    }
+
+    /// What the kept version `asked` names changed, key by key, against the version
+    /// before it (blocking: up to two documents are read from the store).
+    pub fn changes(&self, asked: &str) -> Result<VersionChanges, VersionError> {
+        let summary = self.versions()?.resolve(asked)?.clone();
+        let gone = || VersionError::NotKept(summary.version.clone());
+        let this = self.held(&summary.version)?.ok_or_else(gone)?;
+        let before = match &summary.previous_version {
+            None => None,
+            Some(previous) => match self.held(previous)? {
+                Some(held) => Some(held),
+                // fell out of the kept versions: the keys cannot be told any more
+                None => {
+                    return Ok(VersionChanges {
+                        summary,
+                        locales: None,
+                    });
+                }
+            },
+        };
+        let locales = changed_keys(before.as_ref().map(Held::document), this.document());
+        Ok(VersionChanges {
+            summary,
+            locales: Some(ChangesByLocale(locales)),
+        })
+    }
+
+    /// A kept version's document, from memory when it is held there, else from the store
+    /// (without indexing it: a diff only reads it once).
+    fn held(&self, version: &str) -> Result<Option<Held>, StoreError> {
+        let pinned = || {
+            let pinned = self.pinned.lock().unwrap_or_else(PoisonError::into_inner);
+            pinned.iter().find(|l| l.stored.version == version).cloned()
+        };
+        if let Some(live) = self
+            .current()
+            .filter(|l| l.stored.version == version)
+            .or_else(pinned)
+        {
+            return Ok(Some(Held::Live(live)));
+        }
+        Ok(self.store.load_version(version)?.map(Held::Loaded))
     }
 
     /// The current document and its index.
@@ -502,6 +575,7 @@ impl TranslationService {
             keep_locale: query.keep_locale,
             base_locale: base_locale(doc),
             placeholders: query.placeholders.unwrap_or(self.texts.placeholders),
+            declared_locale: None,
         };
         let rendered = render(doc, &selection, query.format, &options)?;
         let rendition = Arc::new(Rendition {
@@ -566,5 +640,15 @@ impl TranslationService {
     /// Makes accepted writes durable (shutdown).
     pub fn flush(&self) -> Result<(), StoreError> {
         self.store.flush()
+    }
+
+    /// Keeps the producer's state in the store (blocking).
+    pub fn save_sync_state(&self, state: &super::store::SyncState) -> Result<(), StoreError> {
+        self.store.save_sync_state(state)
+    }
+
+    /// The producer's state as the store keeps it (blocking).
+    pub fn load_sync_state(&self) -> Result<Option<super::store::SyncState>, StoreError> {
+        self.store.load_sync_state()
     }
 }

@@ -73,6 +73,8 @@ pub fn convert(rows: Vec<Vec<String>>) -> Result<Document, SheetError> {
     };
     let found = checks::check(threads, &doc, &cells, &text_columns, move || drop(rest));
     doc.findings.extend(found);
+    // Reported above; what no format can carry is not published.
+    doc.drop_plurals_without_other();
     Ok(doc)
 }
 
@@ -1368,8 +1370,45 @@ mod tests {
             ]))
         );
         assert_eq!(doc.warnings, []);
-        // no finding: English has no `few` text, Polish uses `few`
-        assert_eq!(doc.findings.len(), 0, "{:?}", doc.findings);
+        // English needs no `few`; Polish uses it, and also needs `many` (0, 5, 6, …),
+        // which this sheet lacks: one finding, at the Polish cell of the entry's first form
+        assert_eq!(doc.findings.len(), 1, "{:?}", doc.findings);
+        assert_eq!(doc.findings[0].cell, "E4");
+        assert!(
+            doc.findings[0]
+                .message
+                .contains("(pl) has no 'many' (0, 5, 6, 7, …) form")
+                && doc.findings[0].message.ends_with("add ITEMS[many]"),
+            "{}",
+            doc.findings[0].message
+        );
+    }
+
+    #[test]
+    fn a_plural_without_other_is_a_finding_and_no_text_of_that_locale() {
+        let doc = convert(grid(&[
+            &[">>>", "en", "pl"],
+            &["ITEMS[one]", "One item", "{count} rzecz"],
+            &["ITEMS[other]", "{count} items", ""],
+            &["ONLY_ONE[one]", "One", ""],
+            &["KEPT", "k", "k"],
+        ]))
+        .unwrap();
+        let cells: Vec<&str> = doc.findings.iter().map(|f| f.cell.as_str()).collect();
+        assert_eq!(cells, ["C2", "B4"], "{:?}", doc.findings);
+        assert!(
+            doc.findings
+                .iter()
+                .all(|f| f.message.contains("has no 'other' form"))
+        );
+        // ITEMS stays for English only; ONLY_ONE had no `other` anywhere and is gone
+        assert_eq!(paths(&doc), ["ITEMS", "KEPT"]);
+        let items = entry(&doc, "ITEMS");
+        assert_eq!(items.texts, [Some("{count} items".into()), None]);
+        assert_eq!(items.locale_content(1), None);
+        let plural = items.plural.as_ref().unwrap();
+        assert!(plural.forms.iter().all(|f| f.texts[1].is_none()));
+        assert_eq!(doc.key_counts(), [("en".into(), 2), ("pl".into(), 1)]);
     }
 
     #[test]

@@ -15,8 +15,8 @@ pub use super::model::StoredDocument;
 
 use super::model::{Document, LimitError};
 use super::versions::{History, VersionSummary};
-use chrono::Utc;
-use serde::Serialize;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 impl StoredDocument {
@@ -60,10 +60,37 @@ pub enum StoreError {
          successful sync replaces them"
     )]
     Corrupt(String),
-    /// The shared store cannot be reached or refused a command; `store` names it with any
-    /// password masked.
+    /// The shared store cannot be reached or refused a command; `store` names it by its
+    /// host (`redact::url`).
     #[error("the translations store {store} is unreachable: {reason}")]
     Unreachable { store: String, reason: String },
+}
+
+/// The producer's last sync as the store keeps it (SPEC §10: last attempt, last success,
+/// error, next run), so that nodes that do not sync, and runs that come later, show the
+/// state of the producer that does.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncState {
+    pub last_sync_at: Option<DateTime<Utc>>,
+    pub last_success_at: Option<DateTime<Utc>>,
+    pub last_error: Option<String>,
+    pub consecutive_failures: u32,
+    /// When the producer that made this sync syncs next; `None` when it does not plan to
+    /// (`depot produce --once`, a node whose loop is off).
+    pub next_sync_at: Option<DateTime<Utc>>,
+    /// The process that synced: command, host and process id (`depot produce on h (pid 7)`).
+    #[serde(default)]
+    pub by: String,
+}
+
+pub(crate) fn encode_sync_state(state: &SyncState) -> Result<Vec<u8>, StoreError> {
+    serde_json::to_vec(state).map_err(|e| StoreError::Io(e.to_string()))
+}
+
+pub(crate) fn decode_sync_state(bytes: &[u8]) -> Result<SyncState, StoreError> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| StoreError::Corrupt(format!("the producer's sync state: {e}")))
 }
 
 /// What `/health` shows of a store (SPEC §7 `stores.translations`).
@@ -117,6 +144,12 @@ pub trait TranslationStore: Send + Sync {
 
     /// The store's kind and state for `/health`.
     fn health(&self) -> StoreHealth;
+
+    /// Keeps the producer's state (one record, replaced by each save).
+    fn save_sync_state(&self, state: &SyncState) -> Result<(), StoreError>;
+
+    /// The producer's state last saved, if one ever was.
+    fn load_sync_state(&self) -> Result<Option<SyncState>, StoreError>;
 }
 
 /// The bytes every backend keeps for a document.
@@ -333,6 +366,24 @@ pub(crate) mod suite {
         }
         let dir = tempfile::tempdir().unwrap();
         readers_never_see_a_mix(open(dir.path()));
+        // The producer's state: none at first, then the last saved, also after reopening.
+        let dir = tempfile::tempdir().unwrap();
+        let state = SyncState {
+            last_sync_at: Some(Utc::now()),
+            last_success_at: None,
+            last_error: Some("the sheet is gone".into()),
+            consecutive_failures: 2,
+            next_sync_at: Some(Utc::now()),
+            by: "depot produce on test (pid 1)".into(),
+        };
+        {
+            let store = open(dir.path());
+            assert_eq!(store.load_sync_state().unwrap(), None);
+            store.save_sync_state(&SyncState::default()).unwrap();
+            store.save_sync_state(&state).unwrap();
+            store.flush().unwrap();
+        }
+        assert_eq!(open(dir.path()).load_sync_state().unwrap(), Some(state));
         // What was saved survives reopening.
         let dir = tempfile::tempdir().unwrap();
         let stored = StoredDocument::new(doc("kept")).unwrap();

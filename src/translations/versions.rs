@@ -69,12 +69,15 @@ impl<'de> Deserialize<'de> for KeyCounts {
 impl VersionSummary {
     /// What `stored` changed against `previous` (the version current before it).
     pub fn between(previous: Option<&StoredDocument>, stored: &StoredDocument) -> VersionSummary {
-        let diff = previous.map_or_else(
-            || Diff {
-                added: count_texts(&stored.document),
-                ..Diff::default()
+        let mut diff = Diff::default();
+        walk(
+            previous.map(|p| &p.document),
+            &stored.document,
+            |_, _, change| match change {
+                Change::Added => diff.added += 1,
+                Change::Removed => diff.removed += 1,
+                Change::Changed => diff.changed += 1,
             },
-            |previous| diff(&previous.document, &stored.document),
         );
         VersionSummary {
             version: stored.version.clone(),
@@ -95,54 +98,121 @@ struct Diff {
     changed: usize,
 }
 
+/// What became of one (locale, key) text from one version to the next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    Added,
+    Removed,
+    Changed,
+}
+
+/// The keys of one locale whose texts a version added, removed and changed (dotted key
+/// paths, in sheet order: the new version's keys, then those it no longer has).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct LocaleChanges {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    pub changed: Vec<String>,
+}
+
+/// A kept version as `GET /translations/versions/{version}` answers it: its summary and,
+/// per locale (in order), the keys behind its counts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VersionChanges {
+    #[serde(flatten)]
+    pub summary: VersionSummary,
+    /// `None` when the version before it is no longer kept: then only the counts, made
+    /// when it was stored, are known.
+    pub locales: Option<ChangesByLocale>,
+}
+
+/// Locale → its changes, serialised as a JSON object in locale order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChangesByLocale(pub Vec<(String, LocaleChanges)>);
+
+impl Serialize for ChangesByLocale {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (locale, changes) in &self.0 {
+            map.serialize_entry(locale, changes)?;
+        }
+        map.end()
+    }
+}
+
+/// Per locale, the keys whose texts changed from `old` (`None`: before the first version)
+/// to `new`: every locale of `new` in its order, then those only `old` had.
+pub fn changed_keys(old: Option<&Document>, new: &Document) -> Vec<(String, LocaleChanges)> {
+    let mut locales: Vec<(String, LocaleChanges)> = (new.locales.iter())
+        .chain(old.iter().flat_map(|o| &o.locales))
+        .fold(Vec::new(), |mut all, locale| {
+            if !all.iter().any(|(l, _)| l == locale) {
+                all.push((locale.clone(), LocaleChanges::default()));
+            }
+            all
+        });
+    let at: HashMap<String, usize> = (locales.iter().enumerate())
+        .map(|(i, (l, _))| (l.clone(), i))
+        .collect();
+    walk(old, new, |locale, path, change| {
+        let Some(&i) = at.get(locale) else { return };
+        let changes = &mut locales[i].1;
+        let list = match change {
+            Change::Added => &mut changes.added,
+            Change::Removed => &mut changes.removed,
+            Change::Changed => &mut changes.changed,
+        };
+        list.push(path.join("."));
+    });
+    locales
+}
+
 /// What `entry` says in the locale at `index`, as the diff compares it: its text, or every
 /// form of a plural entry (a changed form is a changed text).
 fn text_of(entry: &Entry, index: usize) -> Option<LocaleContent<'_>> {
     entry.locale_content(index)
 }
 
-fn count_texts(document: &Document) -> usize {
-    document
-        .entries
-        .iter()
-        .map(|e| {
-            (0..document.locales.len())
-                .filter(|&i| text_of(e, i).is_some())
-                .count()
-        })
-        .sum()
-}
-
-/// Counts (locale, key) texts added, removed and changed from `old` to `new`: one pass
-/// over each document's entries, keys matched by path and locales by code (a column
-/// moved in the sheet is no change).
-fn diff(old: &Document, new: &Document) -> Diff {
+/// Tells `seen` of every (locale, key) text added, removed or changed from `old` (`None`:
+/// nothing before) to `new`, with the locale's code and the key's path: first one pass
+/// over `new`'s entries, then `old`'s texts that pass did not meet (keys and locales that
+/// are gone). Keys are matched by path and locales by code: a column moved in the sheet
+/// is no change.
+fn walk(old: Option<&Document>, new: &Document, mut seen: impl FnMut(&str, &[String], Change)) {
+    let empty = Document::default();
+    let old = old.unwrap_or(&empty);
     let old_by_path: HashMap<&[String], &Entry> =
         old.entries.iter().map(|e| (e.path.as_slice(), e)).collect();
     // For each locale of `new`, its column in `old`, if it had one.
     let old_column: Vec<Option<usize>> = new.locales.iter().map(|l| old.locale_index(l)).collect();
-    let mut diff = Diff::default();
-    let mut old_seen = 0usize;
     for entry in &new.entries {
         let before = old_by_path.get(entry.path.as_slice());
         for (i, column) in old_column.iter().enumerate() {
             let now = text_of(entry, i);
             let was = before.zip(*column).and_then(|(b, c)| text_of(b, c));
-            if was.is_some() {
-                old_seen += 1;
-            }
-            match (was, now) {
-                (None, Some(_)) => diff.added += 1,
-                (Some(_), None) => diff.removed += 1,
-                (Some(a), Some(b)) if a != b => diff.changed += 1,
-                _ => {}
+            let change = match (was, now) {
+                (None, Some(_)) => Change::Added,
+                (Some(_), None) => Change::Removed,
+                (Some(a), Some(b)) if a != b => Change::Changed,
+                _ => continue,
+            };
+            seen(&new.locales[i], &entry.path, change);
+        }
+    }
+    let gone_locale: Vec<bool> = (old.locales.iter())
+        .map(|l| new.locale_index(l).is_none())
+        .collect();
+    let new_paths: std::collections::HashSet<&[String]> =
+        new.entries.iter().map(|e| e.path.as_slice()).collect();
+    for entry in &old.entries {
+        let gone_key = !new_paths.contains(entry.path.as_slice());
+        for (c, locale) in old.locales.iter().enumerate() {
+            if (gone_key || gone_locale[c]) && text_of(entry, c).is_some() {
+                seen(locale, &entry.path, Change::Removed);
             }
         }
     }
-    // Whatever the old document held that the pass above did not meet (keys and locales
-    // that are gone) was removed.
-    diff.removed += count_texts(old) - old_seen;
-    diff
 }
 
 /// The kept versions, newest (the current one) first.
@@ -190,7 +260,65 @@ impl History {
 /// Whether `text` can be a version id (a hex SHA-256), so that no other text reaches a
 /// store's key space or a file name.
 pub fn is_version_id(text: &str) -> bool {
-    text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    text.len() == 64 && is_lower_hex(text)
+}
+
+fn is_lower_hex(text: &str) -> bool {
+    text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// The fewest characters of a version id that name it (as with git, shorter prefixes would
+/// soon name several versions, and a typo another one).
+pub const MIN_PREFIX: usize = 8;
+
+/// Why a version a request names cannot be served.
+#[derive(Debug, thiserror::Error)]
+pub enum VersionError {
+    #[error(
+        "version '{0}' is too short: give the version id or at least {MIN_PREFIX} of its \
+         first characters (GET /translations/versions lists the kept versions)"
+    )]
+    TooShort(String),
+    #[error(
+        "version '{prefix}' is the start of {count} kept versions: give more of its \
+         characters (GET /translations/versions lists them)"
+    )]
+    Ambiguous { prefix: String, count: usize },
+    #[error(
+        "version '{0}' is not kept (only the last translations.keep_versions are); \
+         GET /translations/versions lists the kept versions"
+    )]
+    NotKept(String),
+    #[error(transparent)]
+    Store(#[from] super::store::StoreError),
+}
+
+impl History {
+    /// The id of the kept version that `asked` names: the id itself, or the start of one
+    /// (at least `MIN_PREFIX` hex characters, in either case) that no other kept version
+    /// starts with.
+    pub fn resolve(&self, asked: &str) -> Result<&VersionSummary, VersionError> {
+        let shown = || asked.chars().take(80).collect::<String>();
+        let prefix = asked.to_ascii_lowercase();
+        if !is_lower_hex(&prefix) || prefix.len() > 64 {
+            return Err(VersionError::NotKept(shown()));
+        }
+        if prefix.len() < MIN_PREFIX {
+            return Err(VersionError::TooShort(shown()));
+        }
+        let mut found = self
+            .versions
+            .iter()
+            .filter(|v| v.version.starts_with(&prefix));
+        match (found.next(), found.count()) {
+            (None, _) => Err(VersionError::NotKept(shown())),
+            (Some(one), 0) => Ok(one),
+            (Some(_), more) => Err(VersionError::Ambiguous {
+                prefix: shown(),
+                count: more + 1,
+            }),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -309,6 +437,108 @@ mod tests {
             history.push(summary("e"), 1),
             vec!["b".to_owned(), "d".to_owned(), "c".to_owned()]
         );
+    }
+
+    #[test]
+    fn keys_are_listed_per_locale_as_added_removed_and_changed() {
+        let old = doc(
+            &["en", "pl", "de"],
+            &[
+                ("A", &[Some("a"), Some("pa"), Some("da")]),
+                ("B", &[Some("b"), None, Some("db")]),
+                ("GONE", &[Some("g"), Some("pg"), None]),
+            ],
+        );
+        let new = doc(
+            &["pl", "en"],
+            &[
+                ("A", &[Some("pa!"), Some("a")]),
+                ("B", &[Some("pb"), Some("b")]),
+                ("NEW", &[Some("pn"), Some("n")]),
+            ],
+        );
+        let changes = changed_keys(Some(&old.document), &new.document);
+        let keys = |v: &[&str]| v.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            changes,
+            [
+                (
+                    "pl".to_owned(),
+                    LocaleChanges {
+                        added: keys(&["B", "NEW"]),
+                        removed: keys(&["GONE"]),
+                        changed: keys(&["A"]),
+                    }
+                ),
+                (
+                    "en".to_owned(),
+                    LocaleChanges {
+                        added: keys(&["NEW"]),
+                        removed: keys(&["GONE"]),
+                        changed: vec![],
+                    }
+                ),
+                (
+                    "de".to_owned(),
+                    LocaleChanges {
+                        removed: keys(&["A", "B"]),
+                        ..LocaleChanges::default()
+                    }
+                ),
+            ]
+        );
+        // the counts of the summary are the lengths of these lists
+        let summary = VersionSummary::between(Some(&old), &new);
+        let total =
+            |f: fn(&LocaleChanges) -> usize| changes.iter().map(|(_, c)| f(c)).sum::<usize>();
+        assert_eq!(summary.added, total(|c| c.added.len()));
+        assert_eq!(summary.removed, total(|c| c.removed.len()));
+        assert_eq!(summary.changed, total(|c| c.changed.len()));
+        // the first version adds everything
+        let first = changed_keys(None, &old.document);
+        assert_eq!(first[2].1.added, keys(&["A", "B"]));
+    }
+
+    #[test]
+    fn a_version_is_named_by_its_id_or_a_unique_prefix_of_eight() {
+        let summary = |v: String| VersionSummary {
+            version: v,
+            previous_version: None,
+            updated_at: Utc::now(),
+            key_counts: KeyCounts::default(),
+            added: 0,
+            removed: 0,
+            changed: 0,
+        };
+        let ids = [
+            format!("abcdef01{}", "0".repeat(56)),
+            format!("abcdef01{}", "1".repeat(56)),
+            format!("12345678{}", "2".repeat(56)),
+        ];
+        let history = History {
+            versions: ids.iter().cloned().map(summary).collect(),
+        };
+        let found = |asked: &str| history.resolve(asked).map(|v| v.version.clone());
+        assert_eq!(found(&ids[2]).unwrap(), ids[2]);
+        assert_eq!(found("12345678").unwrap(), ids[2]);
+        assert_eq!(found("ABCDEF011").unwrap(), ids[1]);
+        let error = |asked: &str| found(asked).unwrap_err();
+        assert!(matches!(
+            error("abcdef01"),
+            VersionError::Ambiguous { count: 2, .. }
+        ));
+        assert!(
+            error("abcdef01")
+                .to_string()
+                .contains("is the start of 2 kept versions")
+        );
+        assert!(matches!(error("1234567"), VersionError::TooShort(_)));
+        assert!(matches!(error("deadbeef"), VersionError::NotKept(_)));
+        assert!(matches!(
+            error("../../etc/passwd"),
+            VersionError::NotKept(_)
+        ));
+        assert!(matches!(error(&"a".repeat(65)), VersionError::NotKept(_)));
     }
 
     #[test]

@@ -1,26 +1,229 @@
 // Reads stdin and prints what a JavaScript consumer makes of it, as JSON on stdout:
-//   node consumers.js icu   stdin: a JSON array of ICU MessageFormat strings;
-//                           out: the formatjs parser's AST of each (exit 1 on the first
-//                           string it refuses, naming it)
-//   node consumers.js yaml  stdin: a YAML document; out: what js-yaml loads
+//   node consumers.js icu        stdin: a JSON array of ICU MessageFormat strings;
+//                                out: the formatjs parser's AST of each (exit 1 on the first
+//                                string it refuses, naming it)
+//   node consumers.js yaml       stdin: a YAML document; out: what js-yaml loads
+//   node consumers.js arb        stdin: {"files": {NAME: TEXT}, "template": NAME}: a folder of
+//                                ARB files; checks gen-l10n's rules (below) and parses every
+//                                message with formatjs; out: {NAME: {ID: parts}} (exit 1
+//                                naming the first rule broken)
+//   node consumers.js i18next    stdin: {"resources": {LNG: {NS: {...}}}, "calls":
+//                                [[LNG, KEY, OPTIONS]]}; out: i18next's t() of each call
+//   node consumers.js xcstrings  stdin: a String Catalog; out: what the locize-xcstrings
+//                                converter reads from it (xcstrings2locize)
 const { parse } = require("@formatjs/icu-messageformat-parser");
 const yaml = require("js-yaml");
 
 const input = require("fs").readFileSync(0, "utf8");
 const mode = process.argv[2];
-if (mode === "icu") {
-  const asts = JSON.parse(input).map((message) => {
-    try {
-      return parse(message);
-    } catch (e) {
-      console.error(`formatjs refused ${JSON.stringify(message)}: ${e.message}`);
-      process.exit(1);
-    }
-  });
-  process.stdout.write(JSON.stringify(asts));
-} else if (mode === "yaml") {
-  process.stdout.write(JSON.stringify(yaml.load(input)));
-} else {
-  console.error("usage: node consumers.js icu|yaml < input");
-  process.exit(2);
+
+function fail(message) {
+  console.error(message);
+  process.exit(1);
 }
+
+// formatjs's AST as parts: {t: text} | {a: argument} | {p: argument, o: {CATEGORY: parts}}
+// (a `#` inside a plural is its argument)
+function parts(elements, pluralArg) {
+  const out = [];
+  for (const e of elements) {
+    let part;
+    switch (e.type) {
+      case 0: // literal
+        if (out.length && out[out.length - 1].t !== undefined) {
+          out[out.length - 1].t += e.value;
+          continue;
+        }
+        part = { t: e.value };
+        break;
+      case 1: // argument
+        part = { a: e.value };
+        break;
+      case 7: // pound
+        part = { a: pluralArg };
+        break;
+      case 6: // plural
+        part = { p: e.value, o: {} };
+        for (const [category, option] of Object.entries(e.options)) {
+          part.o[category] = parts(option.value, e.value);
+        }
+        break;
+      default:
+        fail(`unexpected ICU element ${JSON.stringify(e)}`);
+    }
+    out.push(part);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- gen-l10n's rules
+// From Flutter's flutter_tools, lib/src/localizations/: gen_l10n.dart
+// (`_isValidGetterAndMethodName`, `loadResources`), gen_l10n_types.dart
+// (`AppResourceBundle`, `AppResourceBundleCollection`, `Message._value`, `_attributes`,
+// `_placeholders`, `_inferPlaceholders`, `Placeholder`).
+
+// AppResourceBundle: the ISO 639-1 languages a file name's locale may have.
+const ISO639 = new Set(
+  ("aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu " +
+    "cv cy da de dv dz ee el en eo es et eu fa ff fi fil fj fo fr fy ga gd gl gn gsw gu gv " +
+    "ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn " +
+    "ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd " +
+    "ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg " +
+    "si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk " +
+    "ur uz ve vi vo wa wo xh yi yo za zh zu").split(" ")
+);
+
+// package:intl's Locale.tryParse(...).toString(), with '_' as gen-l10n writes it.
+function canonicalLocale(code) {
+  try {
+    return Intl.getCanonicalLocales(code.replace(/_/g, "-"))[0].replace(/-/g, "_");
+  } catch (e) {
+    return null;
+  }
+}
+
+// gen_l10n.dart `_isValidGetterAndMethodName`.
+function validGetterName(name) {
+  return (
+    name.length > 0 &&
+    name[0] !== "_" &&
+    !/[^a-zA-Z_$\d]/.test(name) &&
+    !/[A-Z]/.test(name[0]) &&
+    !/\d/.test(name[0])
+  );
+}
+
+// The placeholders a parsed message uses: [name, used in a plural].
+function usedPlaceholders(elements, out) {
+  for (const e of elements) {
+    if (e.type === 1) out.push([e.value, false]);
+    if (e.type === 6) {
+      out.push([e.value, true]);
+      for (const option of Object.values(e.options)) usedPlaceholders(option.value, out);
+    }
+  }
+  return out;
+}
+
+function checkArb(files, templateName) {
+  const bundles = {};
+  const locales = new Map();
+  for (const [name, text] of Object.entries(files)) {
+    // AppResourceBundleCollection: `(\w+)\.arb$`
+    if (!/^\w+\.arb$/.test(name)) fail(`${name}: not an ARB file name gen-l10n reads`);
+    let resources;
+    try {
+      resources = JSON.parse(text);
+    } catch (e) {
+      fail(`${name}: the arb file has the following formatting issue: ${e.message}`);
+    }
+    if (typeof resources !== "object" || resources === null || Array.isArray(resources)) {
+      fail(`${name}: not a JSON object`);
+    }
+    const locale = resources["@@locale"];
+    if (typeof locale !== "string") fail(`${name}: no "@@locale"`);
+    // the file name's locale: after the first '_' from which the rest parses as a locale
+    // of an ISO 639-1 language; it must equal @@locale
+    const stem = name.slice(0, -".arb".length);
+    for (let i = 0; i < stem.length; i++) {
+      if (stem[i] !== "_") continue;
+      const parsed = canonicalLocale(stem.slice(i + 1));
+      if (parsed !== null && ISO639.has(parsed.split("_")[0])) {
+        if (parsed !== locale) {
+          fail(`${name}: the locale specified in @@locale (${locale}) and the arb filename (${parsed}) do not match`);
+        }
+        break;
+      }
+    }
+    if (locales.has(locale)) fail(`${name}: multiple arb files with the same '${locale}' locale`);
+    locales.set(locale, name);
+    bundles[name] = resources;
+  }
+  // AppResourceBundleCollection: a locale with a script or country needs its language
+  for (const locale of locales.keys()) {
+    const language = locale.split("_")[0];
+    if (!locales.has(language)) fail(`Arb file for a fallback, ${language}, does not exist (${locale})`);
+  }
+  const template = bundles[templateName];
+  if (!template) fail(`no template ${templateName}`);
+  const ids = Object.keys(template).filter((k) => !k.startsWith("@"));
+  const read = {};
+  for (const [name, resources] of Object.entries(bundles)) {
+    read[name] = {};
+    for (const [id, value] of Object.entries(resources)) {
+      if (id.startsWith("@")) continue;
+      if (typeof value !== "string") fail(`${name}: the value of "${id}" is not a string`);
+      let ast;
+      try {
+        ast = parse(value, { ignoreTag: true });
+      } catch (e) {
+        fail(`${name}: formatjs refused ${id} ${JSON.stringify(value)}: ${e.message}`);
+      }
+      read[name][id] = parts(ast);
+      if (!ids.includes(id)) continue;
+      // every placeholder a message uses is declared in the template, with a type (a
+      // plural's `num` or `int`)
+      const attributes = template[`@${id}`];
+      const declared = (attributes && attributes.placeholders) || {};
+      for (const [placeholder, plural] of usedPlaceholders(ast, [])) {
+        const type = declared[placeholder] && declared[placeholder].type;
+        if (typeof type !== "string" || type === "") {
+          fail(`${name}: ${id} uses {${placeholder}}, which @${id}.placeholders declares with no type`);
+        }
+        if (plural && type !== "num" && type !== "int") {
+          fail(`${name}: ${id}: placeholders used in plurals must be of type 'num' or 'int'`);
+        }
+      }
+    }
+  }
+  for (const id of ids) {
+    if (!validGetterName(id)) fail(`Invalid ARB resource name "${id}" in ${templateName}`);
+    const attributes = template[`@${id}`];
+    if (attributes === undefined) continue;
+    if (typeof attributes !== "object" || attributes === null) fail(`@${id} is not a map`);
+    if (attributes.description !== undefined && typeof attributes.description !== "string") {
+      fail(`The description for "@${id}" is not a properly formatted String`);
+    }
+    for (const [placeholder, value] of Object.entries(attributes.placeholders || {})) {
+      if (typeof value !== "object" || value === null) fail(`@${id}.${placeholder} is not a map`);
+      for (const [attribute, v] of Object.entries(value)) {
+        if (typeof v !== "string" || v === "") fail(`@${id}.${placeholder}.${attribute} must be a non-empty string`);
+      }
+    }
+  }
+  return read;
+}
+
+async function main() {
+  if (mode === "icu") {
+    const asts = JSON.parse(input).map((message) => {
+      try {
+        return parse(message);
+      } catch (e) {
+        fail(`formatjs refused ${JSON.stringify(message)}: ${e.message}`);
+      }
+    });
+    process.stdout.write(JSON.stringify(asts));
+  } else if (mode === "yaml") {
+    process.stdout.write(JSON.stringify(yaml.load(input)));
+  } else if (mode === "arb") {
+    const { files, template } = JSON.parse(input);
+    process.stdout.write(JSON.stringify(checkArb(files, template)));
+  } else if (mode === "i18next") {
+    const i18next = require("i18next");
+    const { resources, calls } = JSON.parse(input);
+    const instance = i18next.createInstance();
+    await instance.init({ resources, lng: Object.keys(resources)[0], fallbackLng: false });
+    process.stdout.write(
+      JSON.stringify(calls.map(([lng, key, options]) => instance.t(key, { ...options, lng })))
+    );
+  } else if (mode === "xcstrings") {
+    const { xcstrings2locize } = require("locize-xcstrings");
+    process.stdout.write(JSON.stringify(xcstrings2locize(input)));
+  } else {
+    console.error("usage: node consumers.js icu|yaml|arb|i18next|xcstrings < input");
+    process.exit(2);
+  }
+}
+
+main().catch((e) => fail(e.stack || String(e)));

@@ -34,35 +34,59 @@ fn free_port() -> u16 {
         .port()
 }
 
-impl Browser {
-    /// Starts chromedriver and a headless chromium with a fresh profile and `downloads` as
-    /// the download folder.
-    pub async fn start(downloads: &Path) -> Browser {
-        let chromium = find("chromium");
-        let chromedriver_bin = find("chromedriver");
+/// Starts chromedriver on a free port and waits until it answers. The port is free when
+/// picked but may be taken before chromedriver binds it (tests start engines in parallel),
+/// and a first start on a fresh machine can be slow: a driver that exited is started again
+/// on another port, and a driver that never answers fails with what it printed.
+async fn start_chromedriver() -> (Child, String) {
+    let program = find("chromedriver");
+    let mut last_words = String::new();
+    for _attempt in 0..3 {
         let port = free_port();
-        let chromedriver = Command::new(chromedriver_bin)
+        let log = tempfile::NamedTempFile::new().expect("chromedriver log file");
+        let mut child = Command::new(&program)
             .arg(format!("--port={port}"))
             .arg("--allowed-ips=127.0.0.1")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stdout(
+                log.reopen()
+                    .map(Stdio::from)
+                    .unwrap_or_else(|_| Stdio::null()),
+            )
+            .stderr(
+                log.reopen()
+                    .map(Stdio::from)
+                    .unwrap_or_else(|_| Stdio::null()),
+            )
             .spawn()
             .unwrap_or_else(|e| panic!("chromedriver does not start ({e}): {INSTALL_HINT}"));
         let url = format!("http://127.0.0.1:{port}");
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let ready = reqwest::get(format!("{url}/status"))
                 .await
                 .is_ok_and(|r| r.status().is_success());
             if ready {
+                return (child, url);
+            }
+            let exited = matches!(child.try_wait(), Ok(Some(_)));
+            if exited || Instant::now() >= deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                last_words = std::fs::read_to_string(log.path()).unwrap_or_default();
                 break;
             }
-            assert!(
-                Instant::now() < deadline,
-                "chromedriver never answered on {url}"
-            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+    panic!("chromedriver never answered (three starts); it printed:\n{last_words}\n{INSTALL_HINT}")
+}
+
+impl Browser {
+    /// Starts chromedriver and a headless chromium with a fresh profile and `downloads` as
+    /// the download folder.
+    pub async fn start(downloads: &Path) -> Browser {
+        let chromium = find("chromium");
+        let (chromedriver, url) = start_chromedriver().await;
         let profile = tempfile::tempdir().expect("profile folder");
         let mut caps = DesiredCapabilities::chrome();
         caps.set_binary(&chromium.display().to_string())
@@ -124,6 +148,22 @@ impl Browser {
         match self.driver.find(By::Tag("body")).await {
             Ok(body) => body.text().await.unwrap_or_default(),
             Err(_) => String::new(),
+        }
+    }
+
+    /// Waits until the page shows `wanted` (at most 10 s); the page's text.
+    pub async fn wait_for_text(&self, wanted: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let text = self.text().await;
+            if text.contains(wanted) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the page never showed {wanted:?}; it shows:\n{text}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
 }

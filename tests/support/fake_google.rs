@@ -1,6 +1,8 @@
 //! A fake Google for tests: the OAuth token and consent endpoints and the Sheets API
-//! `spreadsheets.get`/`values.get`, over real HTTP on a loopback port, speaking the real
-//! protocol (bodies, statuses, error JSON), with faults a test can switch on at any time.
+//! `spreadsheets.get`/`values.get`, and for writes `spreadsheets.batchUpdate` (addSheet,
+//! updateSheetProperties, deleteSheet) and `values.update`, over real HTTP on a loopback
+//! port, speaking the real protocol (bodies, statuses, error JSON, the scope a token was
+//! granted, grid and cell limits), with faults a test can switch on at any time.
 #![allow(
     dead_code,
     reason = "each test crate uses only some of the shared helpers"
@@ -60,6 +62,10 @@ pub enum Endpoint {
     Spreadsheet,
     /// `GET /v4/spreadsheets/{id}/values/{range}`
     Values,
+    /// `POST /v4/spreadsheets/{id}:batchUpdate`
+    BatchUpdate,
+    /// `PUT /v4/spreadsheets/{id}/values/{range}`
+    ValuesUpdate,
     Any,
 }
 
@@ -104,6 +110,12 @@ struct State {
 struct Inner {
     /// Sheets in tab order; the first is the configured one.
     sheets: Vec<(String, Vec<Vec<String>>)>,
+    /// Each sheet's id and grid size (rows, columns), in the same order as `sheets`.
+    grids: Vec<Grid>,
+    /// The scope each refresh and access token was granted.
+    scopes: HashMap<String, String>,
+    /// What each `values.update` sent as `valueInputOption`, oldest first.
+    value_input_options: Vec<String>,
     access_tokens: HashMap<String, Instant>,
     issued_access_tokens: Vec<String>,
     refresh_tokens: HashSet<String>,
@@ -118,6 +130,21 @@ struct Inner {
     last: HashMap<Endpoint, String>,
 }
 
+/// A sheet's id and size, as `addSheet` makes it (a new tab of the web UI is 1000 × 26).
+#[derive(Debug, Clone, Copy)]
+struct Grid {
+    sheet_id: u64,
+    rows: usize,
+    columns: usize,
+}
+
+/// Most cells in a spreadsheet, all tabs together (Google's limit).
+const MAX_CELLS: usize = 10_000_000;
+/// Most characters in one cell.
+const MAX_CELL_CHARS: usize = 50_000;
+/// Larger request bodies are refused before they are read as JSON.
+const MAX_BODY_BYTES: usize = 10 << 20;
+
 /// What a consent granted, for the code exchange.
 struct Grant {
     redirect_uri: String,
@@ -131,6 +158,13 @@ impl FakeGoogle {
         depot::tls::install_tls_provider();
         let inner = Inner {
             sheets: vec![(config.sheet_name.clone(), config.rows.clone())],
+            grids: vec![Grid {
+                sheet_id: 0,
+                rows: 1000,
+                columns: 26,
+            }],
+            scopes: HashMap::from([(config.refresh_token.clone(), READONLY_SCOPE.to_owned())]),
+            value_input_options: Vec::new(),
             access_tokens: HashMap::new(),
             issued_access_tokens: Vec::new(),
             refresh_tokens: HashSet::from([config.refresh_token.clone()]),
@@ -217,7 +251,46 @@ impl FakeGoogle {
 
     /// Adds a sheet after the existing ones.
     pub fn add_sheet(&self, name: &str, rows: Vec<Vec<String>>) {
-        self.state.lock().sheets.push((name.to_owned(), rows));
+        let mut inner = self.state.lock();
+        let sheet_id = inner.next_sheet_id();
+        inner.sheets.push((name.to_owned(), rows));
+        inner.grids.push(Grid {
+            sheet_id,
+            rows: 1000,
+            columns: 26,
+        });
+    }
+
+    /// The configured refresh token grants the full `spreadsheets` scope (as after a
+    /// consent that asked for it); by default it may only read.
+    pub fn grant_write_scope(&self) {
+        let token = self.state.config.refresh_token.clone();
+        self.state.lock().scopes.insert(token, SCOPE.to_owned());
+    }
+
+    /// The rows of the sheet titled `name`, as stored (`None`: no such tab).
+    pub fn sheet_rows(&self, name: &str) -> Option<Vec<Vec<String>>> {
+        let inner = self.state.lock();
+        inner
+            .sheets
+            .iter()
+            .find(|(t, _)| t == name)
+            .map(|(_, r)| r.clone())
+    }
+
+    /// The titles of every tab, in order.
+    pub fn sheet_titles(&self) -> Vec<String> {
+        self.state
+            .lock()
+            .sheets
+            .iter()
+            .map(|(t, _)| t.clone())
+            .collect()
+    }
+
+    /// Every `valueInputOption` that `values.update` received, oldest first.
+    pub fn value_input_options(&self) -> Vec<String> {
+        self.state.lock().value_input_options.clone()
     }
 
     /// Lifetime (`expires_in`) of access tokens issued from now on.
@@ -297,8 +370,12 @@ impl State {
         let endpoint = match (&request.method, segments.as_slice()) {
             (&Method::POST, ["token"]) => Endpoint::Token,
             (&Method::GET, ["o", "oauth2", "v2", "auth"]) => Endpoint::Auth,
+            (&Method::POST, ["v4", "spreadsheets", id]) if id.ends_with(":batchUpdate") => {
+                Endpoint::BatchUpdate
+            }
             (&Method::GET, ["v4", "spreadsheets", _]) => Endpoint::Spreadsheet,
             (&Method::GET, ["v4", "spreadsheets", _, "values", _]) => Endpoint::Values,
+            (&Method::PUT, ["v4", "spreadsheets", _, "values", _]) => Endpoint::ValuesUpdate,
             _ => return google_error(StatusCode::NOT_FOUND, "Requested entity was not found."),
         };
         let fault = {
@@ -323,6 +400,11 @@ impl State {
             Endpoint::Token => self.token(&request),
             Endpoint::Auth => self.consent(&request.query),
             Endpoint::Spreadsheet => self.spreadsheet(&request, segments[2]),
+            Endpoint::BatchUpdate => {
+                let id = segments[2].trim_end_matches(":batchUpdate");
+                self.batch_update(&request, id)
+            }
+            Endpoint::ValuesUpdate => self.values_update(&request, segments[2], segments[4]),
             _ => self.values(&request, segments[2], segments[4]),
         }
     }
@@ -388,8 +470,11 @@ impl State {
             if !inner.refresh_tokens.contains(field("refresh_token")) {
                 return invalid_grant();
             }
+            let scope = (inner.scopes.get(field("refresh_token")).cloned())
+                .unwrap_or_else(|| READONLY_SCOPE.to_owned());
             let mut body = inner.issue_access_token();
-            body["scope"] = json!(READONLY_SCOPE);
+            inner.grant(&body, &scope);
+            body["scope"] = json!(scope);
             return json_reply(StatusCode::OK, &body);
         }
         for name in ["code", "redirect_uri"] {
@@ -417,10 +502,12 @@ impl State {
             );
         }
         let mut body = inner.issue_access_token();
+        inner.grant(&body, &grant.scope);
         body["scope"] = json!(grant.scope);
         if grant.offline {
             let refresh = format!("1//0{}", random_hex());
             inner.refresh_tokens.insert(refresh.clone());
+            inner.scopes.insert(refresh.clone(), grant.scope.clone());
             inner.issued_refresh_tokens.push(refresh.clone());
             body["refresh_token"] = json!(refresh);
         }
@@ -490,7 +577,9 @@ impl State {
                 "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.",
             );
         }
-        let body = self.lock().issue_access_token();
+        let mut inner = self.lock();
+        let body = inner.issue_access_token();
+        inner.grant(&body, scopes);
         json_reply(StatusCode::OK, &body)
     }
 
@@ -618,6 +707,294 @@ impl State {
         json_reply(StatusCode::OK, &body)
     }
 
+    /// `refusal`, and then that the token may write (its scope is `spreadsheets`).
+    fn write_refusal(&self, headers: &HeaderMap, id: &str) -> Option<Reply> {
+        if let Some(reply) = self.refusal(headers, id) {
+            return Some(reply);
+        }
+        let token = bearer(headers).unwrap_or_default();
+        let scope = self.lock().scopes.get(token).cloned().unwrap_or_default();
+        if !scope.split(' ').any(|s| s == SCOPE) {
+            return Some(google_error(
+                StatusCode::FORBIDDEN,
+                "Request had insufficient authentication scopes.",
+            ));
+        }
+        None
+    }
+
+    /// `spreadsheets.batchUpdate`: every request applied, or none (the first that fails
+    /// is named, as Google names it).
+    fn batch_update(&self, request: &Request, id: &str) -> Reply {
+        if request.body.len() > MAX_BODY_BYTES {
+            return too_large();
+        }
+        if let Some(reply) = self.write_refusal(&request.headers, id) {
+            return reply;
+        }
+        let Ok(body) = serde_json::from_slice::<Value>(&request.body) else {
+            return google_error(StatusCode::BAD_REQUEST, "Invalid JSON payload received.");
+        };
+        let Some(requests) = body["requests"].as_array() else {
+            return google_error(
+                StatusCode::BAD_REQUEST,
+                "Invalid JSON payload: requests is required.",
+            );
+        };
+        let mut inner = self.lock();
+        let mut sheets = inner.sheets.clone();
+        let mut grids = inner.grids.clone();
+        let mut replies = Vec::new();
+        for (i, r) in requests.iter().enumerate() {
+            let invalid = |kind: &str, message: &str| {
+                google_error(
+                    StatusCode::BAD_REQUEST,
+                    &format!("Invalid requests[{i}].{kind}: {message}"),
+                )
+            };
+            if let Some(add) = r.get("addSheet") {
+                let properties = &add["properties"];
+                let Some(title) = properties["title"].as_str() else {
+                    return invalid("addSheet", "a sheet title is required");
+                };
+                if sheets.iter().any(|(t, _)| t == title) {
+                    return invalid(
+                        "addSheet",
+                        &format!(
+                            "A sheet with the name \"{title}\" already exists. Please enter another name."
+                        ),
+                    );
+                }
+                let rows = properties["gridProperties"]["rowCount"]
+                    .as_u64()
+                    .unwrap_or(1000) as usize;
+                let columns = properties["gridProperties"]["columnCount"]
+                    .as_u64()
+                    .unwrap_or(26) as usize;
+                let used: usize = grids.iter().map(|g| g.rows * g.columns).sum();
+                if used + rows * columns > MAX_CELLS {
+                    return invalid(
+                        "addSheet",
+                        &format!(
+                            "This action would increase the number of cells in the workbook above the limit of {MAX_CELLS} cells."
+                        ),
+                    );
+                }
+                let sheet_id = grids.iter().map(|g| g.sheet_id).max().map_or(0, |m| m + 1);
+                sheets.push((title.to_owned(), Vec::new()));
+                grids.push(Grid {
+                    sheet_id,
+                    rows,
+                    columns,
+                });
+                replies.push(json!({"addSheet": {"properties": {
+                    "sheetId": sheet_id, "title": title, "index": sheets.len() - 1, "sheetType": "GRID",
+                    "gridProperties": {"rowCount": rows, "columnCount": columns}
+                }}}));
+            } else if let Some(update) = r.get("updateSheetProperties") {
+                let properties = &update["properties"];
+                let sheet_id = properties["sheetId"].as_u64().unwrap_or(0);
+                let Some(at) = grids.iter().position(|g| g.sheet_id == sheet_id) else {
+                    return invalid(
+                        "updateSheetProperties",
+                        &format!("No grid with id: {sheet_id}"),
+                    );
+                };
+                if update["fields"].as_str().is_none_or(str::is_empty) {
+                    return invalid("updateSheetProperties", "fields is required");
+                }
+                if let Some(title) = properties["title"].as_str() {
+                    if sheets
+                        .iter()
+                        .enumerate()
+                        .any(|(n, (t, _))| n != at && t == title)
+                    {
+                        return invalid(
+                            "updateSheetProperties",
+                            &format!(
+                                "A sheet with the name \"{title}\" already exists. Please enter another name."
+                            ),
+                        );
+                    }
+                    sheets[at].0 = title.to_owned();
+                }
+                replies.push(json!({}));
+            } else if let Some(delete) = r.get("deleteSheet") {
+                let sheet_id = delete["sheetId"].as_u64().unwrap_or(0);
+                let Some(at) = grids.iter().position(|g| g.sheet_id == sheet_id) else {
+                    return invalid("deleteSheet", &format!("No grid with id: {sheet_id}"));
+                };
+                if sheets.len() == 1 {
+                    return invalid(
+                        "deleteSheet",
+                        "You can't remove all the sheets in a document.",
+                    );
+                }
+                sheets.remove(at);
+                grids.remove(at);
+                replies.push(json!({}));
+            } else {
+                return invalid(
+                    "request",
+                    "this fake models addSheet, updateSheetProperties and deleteSheet only",
+                );
+            }
+        }
+        inner.sheets = sheets;
+        inner.grids = grids;
+        json_reply(
+            StatusCode::OK,
+            &json!({"spreadsheetId": decode(id), "replies": replies}),
+        )
+    }
+
+    /// `values.update` of a range, as Google checks it: the input option, the range within
+    /// the sheet's grid, the values within the range, the cell size.
+    fn values_update(&self, request: &Request, id: &str, raw_range: &str) -> Reply {
+        if request.body.len() > MAX_BODY_BYTES {
+            return too_large();
+        }
+        if let Some(reply) = self.write_refusal(&request.headers, id) {
+            return reply;
+        }
+        let query = parse_form(&request.query);
+        let option = query.get("valueInputOption").cloned().unwrap_or_default();
+        if option.is_empty() {
+            return google_error(
+                StatusCode::BAD_REQUEST,
+                "'valueInputOption' is required but not specified",
+            );
+        }
+        if option != "RAW" && option != "USER_ENTERED" {
+            return google_error(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "Invalid value at 'value_input_option' (type.googleapis.com/google.apps.sheets.v4.ValueInputOption), \"{option}\""
+                ),
+            );
+        }
+        let range = decode(raw_range);
+        let Ok(body) = serde_json::from_slice::<Value>(&request.body) else {
+            return google_error(StatusCode::BAD_REQUEST, "Invalid JSON payload received.");
+        };
+        if let Some(body_range) = body["range"].as_str()
+            && body_range != range
+        {
+            return google_error(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "Requested writing within range [{range}], but the request body had range [{body_range}]"
+                ),
+            );
+        }
+        let mut inner = self.lock();
+        inner.value_input_options.push(option.clone());
+        let Some((name, cells)) = sheet_of_range(&range).map(|name| (name, cells_of_range(&range)))
+        else {
+            return google_error(
+                StatusCode::BAD_REQUEST,
+                &format!("Unable to parse range: {range}"),
+            );
+        };
+        let Some(at) = inner.sheets.iter().position(|(t, _)| *t == name) else {
+            return google_error(
+                StatusCode::BAD_REQUEST,
+                &format!("Unable to parse range: {range}"),
+            );
+        };
+        let Some(((row0, col0), end)) = cells else {
+            return google_error(
+                StatusCode::BAD_REQUEST,
+                &format!("Unable to parse range: {range}"),
+            );
+        };
+        let grid = inner.grids[at];
+        let (last_row, last_col) = end.unwrap_or((row0, col0));
+        if last_row >= grid.rows || last_col >= grid.columns {
+            return google_error(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "Range ({range}) exceeds grid limits. Max rows: {}, max columns: {}",
+                    grid.rows, grid.columns
+                ),
+            );
+        }
+        let values = body["values"].as_array().cloned().unwrap_or_default();
+        let mut texts: Vec<Vec<String>> = Vec::with_capacity(values.len());
+        for (r, row) in values.iter().enumerate() {
+            let cells: Vec<String> = row
+                .as_array()
+                .map(|c| {
+                    c.iter()
+                        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(long) = cells.iter().find(|c| c.chars().count() > MAX_CELL_CHARS) {
+                let _ = long;
+                return google_error(
+                    StatusCode::BAD_REQUEST,
+                    &format!(
+                        "Your input contains more than the maximum of {MAX_CELL_CHARS} characters in a single cell."
+                    ),
+                );
+            }
+            if end.is_some() && (row0 + r > last_row || col0 + cells.len() > last_col + 1) {
+                return google_error(
+                    StatusCode::BAD_REQUEST,
+                    &format!(
+                        "Requested writing within range [{range}], but tried writing to row [{}]",
+                        row0 + r + 1
+                    ),
+                );
+            }
+            texts.push(cells);
+        }
+        if end.is_none()
+            && (row0 + texts.len() > grid.rows
+                || col0 + texts.iter().map(Vec::len).max().unwrap_or(0) > grid.columns)
+        {
+            return google_error(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "Range ({range}) exceeds grid limits. Max rows: {}, max columns: {}",
+                    grid.rows, grid.columns
+                ),
+            );
+        }
+        let stored = &mut inner.sheets[at].1;
+        let (mut rows_written, mut cols_written) = (0, 0);
+        for (r, row) in texts.iter().enumerate() {
+            let target_row = row0 + r;
+            if stored.len() <= target_row {
+                stored.resize(target_row + 1, Vec::new());
+            }
+            for (c, cell) in row.iter().enumerate() {
+                let target = &mut stored[target_row];
+                if target.len() <= col0 + c {
+                    target.resize(col0 + c + 1, String::new());
+                }
+                // USER_ENTERED reads what a person types: a leading apostrophe only marks a text
+                target[col0 + c] = match (option.as_str(), cell.strip_prefix('\'')) {
+                    ("USER_ENTERED", Some(text)) => text.to_owned(),
+                    _ => cell.clone(),
+                };
+            }
+            rows_written += 1;
+            cols_written = cols_written.max(row.len());
+        }
+        json_reply(
+            StatusCode::OK,
+            &json!({
+                "spreadsheetId": decode(id),
+                "updatedRange": range,
+                "updatedRows": rows_written,
+                "updatedColumns": cols_written,
+                "updatedCells": texts.iter().map(Vec::len).sum::<usize>(),
+            }),
+        )
+    }
+
     /// Checks the bearer token, then the spreadsheet id, in Google's order; the answer
     /// when one is wrong.
     fn refusal(&self, headers: &HeaderMap, id: &str) -> Option<Reply> {
@@ -651,6 +1028,26 @@ impl State {
 }
 
 impl Inner {
+    /// Records the scope of the access token in a token answer.
+    fn grant(&mut self, body: &Value, scope: &str) {
+        if let Some(token) = body["access_token"].as_str() {
+            self.scopes.insert(token.to_owned(), scope.to_owned());
+        }
+    }
+
+    fn next_sheet_id(&self) -> u64 {
+        // Google picks random ids; distinct ones are all a client may rely on
+        self.grids
+            .iter()
+            .map(|g| g.sheet_id)
+            .max()
+            .map_or(0, |m| m + 1)
+    }
+
+    fn cells(&self) -> usize {
+        self.grids.iter().map(|g| g.rows * g.columns).sum()
+    }
+
     fn issue_access_token(&mut self) -> Value {
         let token = format!("ya29.{}", random_hex());
         let lifetime = self.token_lifetime_secs;
@@ -766,6 +1163,42 @@ fn invalid_grant() -> Reply {
         "invalid_grant",
         "Token has been expired or revoked.",
     )
+}
+
+/// The bearer token of a request.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+}
+
+/// 413, as Google's front end answers a body it will not read.
+fn too_large() -> Reply {
+    plain(StatusCode::PAYLOAD_TOO_LARGE, "Request Entity Too Large")
+}
+
+/// A cell as (row, column), 0-based.
+type Cell = (usize, usize);
+
+/// The cells of an A1 range after its sheet name: `A1` → ((0, 0), None), `B2:D9` →
+/// ((1, 1), Some((8, 3))) as (row, column), 0-based; `None` inside when there is no cell part.
+fn cells_of_range(range: &str) -> Option<(Cell, Option<Cell>)> {
+    let cells = range.rsplit_once('!')?.1;
+    let cell = |a1: &str| -> Option<Cell> {
+        let letters: String = a1.chars().take_while(char::is_ascii_uppercase).collect();
+        let digits = &a1[letters.len()..];
+        let column = letters
+            .bytes()
+            .try_fold(0usize, |n, b| Some(n * 26 + usize::from(b - b'A') + 1))?
+            .checked_sub(1)?;
+        let row = digits.parse::<usize>().ok()?.checked_sub(1)?;
+        Some((row, column))
+    };
+    match cells.split_once(':') {
+        Some((first, last)) => Some((cell(first)?, Some(cell(last)?))),
+        None => Some((cell(cells)?, None)),
+    }
 }
 
 /// The sheet an A1-notation range names: `Name`, `Name!A1:B2`, `'It''s'!A1`.

@@ -11,6 +11,7 @@ pub mod android;
 pub mod csv_server;
 pub mod engines;
 pub mod fake_google;
+pub mod gnustep;
 pub mod service_account;
 pub mod xliff_schema;
 
@@ -69,7 +70,16 @@ where
 pub async fn serve_on_loopback(
     routes: warp::filters::BoxedFilter<(warp::reply::Response,)>,
 ) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+    serve_on("127.0.0.1", routes).await
+}
+
+/// Like `serve_on_loopback`, on a free port of `ip` (127.0.0.2 is another site to a
+/// browser than depot's 127.0.0.1).
+pub async fn serve_on(
+    ip: &str,
+    routes: warp::filters::BoxedFilter<(warp::reply::Response,)>,
+) -> (std::net::SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let listener = tokio::net::TcpListener::bind((ip, 0))
         .await
         .expect("a loopback port");
     let addr = listener.local_addr().expect("the bound address");
@@ -173,6 +183,23 @@ impl Daemon {
         (status, response.json().await.expect("JSON body"))
     }
 
+    /// The `signedUrl` that `GET /file?key=` gives for `key` with `api_key`.
+    pub async fn signed_url(&self, key: &str, api_key: &str) -> String {
+        let record: serde_json::Value = reqwest::Client::new()
+            .get(self.url(&format!("/file?{}", query(&[("key", key)]))))
+            .bearer_auth(api_key)
+            .send()
+            .await
+            .expect("request succeeds")
+            .json()
+            .await
+            .expect("JSON body");
+        record["signedUrl"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no signedUrl for {key}: {record}"))
+            .to_owned()
+    }
+
     /// Everything the daemon logged so far.
     pub fn log(&self) -> String {
         self.log.lock().unwrap().join("\n")
@@ -192,7 +219,8 @@ impl Drop for Daemon {
     }
 }
 
-fn listening_address(line: &str) -> Option<String> {
+/// The address in the daemon's `depot listening address=…` log line, if `line` is it.
+pub fn listening_address(line: &str) -> Option<String> {
     if !line.contains("depot listening") {
         return None;
     }

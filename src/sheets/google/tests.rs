@@ -119,8 +119,8 @@ fn sheet_names_are_quoted_and_encoded_as_one_path_segment() {
     assert_eq!(encode_segment("Łódź"), "%C5%81%C3%B3d%C5%BA");
     assert_eq!(a1_range("A1"), "'A1'");
     assert_eq!(
-        titles_url("http://127.0.0.1:9", "id"),
-        "http://127.0.0.1:9/v4/spreadsheets/id?fields=sheets.properties.title"
+        tabs_url("http://127.0.0.1:9", "id"),
+        "http://127.0.0.1:9/v4/spreadsheets/id?fields=sheets.properties(sheetId,title)"
     );
 }
 
@@ -205,13 +205,20 @@ fn token_answer_gives_token_and_lifetime_and_never_quotes_it_back() {
 }
 
 #[test]
-fn first_title_is_read_from_the_sheet_list() {
-    let body = br#"{"sheets": [{"properties": {"title": "UI"}}, {"properties": {"title": "B"}}]}"#;
-    assert_eq!(parse_first_title(body).unwrap(), Some("UI".to_owned()));
-    assert_eq!(parse_first_title(b"{}").unwrap(), None);
-    assert_eq!(parse_first_title(br#"{"sheets": []}"#).unwrap(), None);
+fn tabs_are_read_with_their_sheet_ids_in_tab_order() {
+    let body = br#"{"sheets": [{"properties": {"sheetId": 0, "title": "UI"}}, {"properties": {"sheetId": 1829, "title": "B"}}]}"#;
     assert_eq!(
-        parse_first_title(br#"{"sheets": [{"properties": {}}]}"#).unwrap_err(),
+        parse_tabs(body).unwrap(),
+        [("UI".to_owned(), Some(0)), ("B".to_owned(), Some(1829))]
+    );
+    assert_eq!(
+        parse_tabs(br#"{"sheets": [{"properties": {"title": "x"}}]}"#).unwrap(),
+        [("x".to_owned(), None)]
+    );
+    assert_eq!(parse_tabs(b"{}").unwrap(), []);
+    assert_eq!(parse_tabs(br#"{"sheets": []}"#).unwrap(), []);
+    assert_eq!(
+        parse_tabs(br#"{"sheets": [{"properties": {}}]}"#).unwrap_err(),
         "`sheets[0].properties.title` is missing or not text"
     );
 }

@@ -53,6 +53,20 @@ impl Converter {
         }
     }
 
+    /// `push_form` for a plain text (`plural` false) or a form, saying what the conversion
+    /// met; `None` (and nothing appended) when the text's braces do not parse, or when
+    /// the mode keeps texts as they are.
+    pub(super) fn push_reporting(
+        &self,
+        out: &mut String,
+        entry: &Entry,
+        plural: bool,
+        text: &str,
+    ) -> Option<placeholders::Converted> {
+        let syntax = self.syntax?;
+        placeholders::convert_reporting(out, text, syntax, self.order(entry, plural), plural)
+    }
+
     /// The argument numbers of `entry`'s placeholders, from its base locale text(s).
     fn order<'e>(&self, entry: &'e Entry, plural: bool) -> impl FnOnce() -> Order<'e> {
         let base = self.base;

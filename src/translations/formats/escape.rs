@@ -6,10 +6,12 @@ use std::borrow::Cow;
 
 /// The characters a format must rewrite: a table for ASCII and, when `non_ascii` is set,
 /// the non-ASCII code points whose UTF-8 starts with C2 (C1 controls), E2 (U+2028/U+2029)
-/// or EF (U+FEFF, U+FFFE, U+FFFF). The format's callback writes other such characters as is.
+/// or EF (U+FEFF, U+FFFE, U+FFFF), or every non-ASCII code point (`every_non_ascii`). The
+/// format's callback writes other such characters as is.
 pub(super) struct Specials {
     ascii: [bool; 128],
     non_ascii: bool,
+    every_non_ascii: bool,
     /// The same set for the word-at-a-time scan: whether C0 controls and DEL are special,
     /// and the other special ASCII bytes.
     controls: bool,
@@ -44,17 +46,25 @@ impl Specials {
         Specials {
             ascii,
             non_ascii,
+            every_non_ascii: false,
             controls,
             others,
             other_count,
         }
     }
 
+    /// These specials and every non-ASCII character (a format written in ASCII).
+    pub(super) const fn and_every_non_ascii(mut self) -> Specials {
+        self.non_ascii = true;
+        self.every_non_ascii = true;
+        self
+    }
+
     fn is_special(&self, byte: u8) -> bool {
         if byte < 0x80 {
             self.ascii[usize::from(byte)]
         } else {
-            self.non_ascii && matches!(byte, 0xC2 | 0xE2 | 0xEF)
+            self.every_non_ascii || (self.non_ascii && matches!(byte, 0xC2 | 0xE2 | 0xEF))
         }
     }
 
@@ -261,11 +271,12 @@ mod tests {
         out
     }
 
-    const SETS: [Specials; 4] = [
+    const SETS: [Specials; 5] = [
         Specials::new(b"\"\\", true, true),
         Specials::new(b"\"\\", true, false),
         Specials::new(b"&<>'\"\\@?", true, true),
         Specials::new(b"\t~", false, false),
+        Specials::new(b" =\\", true, false).and_every_non_ascii(),
     ];
 
     proptest! {

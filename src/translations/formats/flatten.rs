@@ -1,16 +1,22 @@
 //! Flat names for android, ios, xlf and po: the key path joined with `_` and lower-cased,
 //! prefixed with the lower-cased locale and `_` when the output holds several locales (or
-//! `keep_locale`). Conflicts are settled here once, so every flat format drops the same keys.
+//! `keep_locale`); properties joins with `.`, resx writes C# identifiers, and both write a
+//! plural entry as one name per category. Conflicts are settled here once, so every flat
+//! format drops the same keys. The String Catalog (ios names) and ARB (Dart identifiers,
+//! `dart`) key each locale's names apart and never prefix them.
 
 use std::borrow::Cow;
+use std::collections::hash_map::Entry as Slot;
+use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
-use crate::translations::formats::ahead;
 use crate::translations::formats::arena::StrArena;
+use crate::translations::formats::resx;
 use crate::translations::formats::texts::{Forms, Texts};
+use crate::translations::formats::{ahead, dart};
 
-use crate::translations::model::{Document, Entry, Selection};
+use crate::translations::model::{Document, Entry, PluralCategory, Selection};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum NameStyle {
@@ -20,6 +26,96 @@ pub(super) enum NameStyle {
     /// generated `R` class would refuse (empty, leading digit, Java keyword, `_`) gets a
     /// leading `_`.
     Android,
+    /// properties: lower-cased like `Plain`, the segments joined with `.`
+    /// (`core.labels.yes`); a plural entry's forms are `name.one`, `name.other`.
+    Dotted,
+    /// resx: a C# identifier, `Core_Labels_Yes` (`resx::push_name_segment`), a leading `_`
+    /// before a digit; a plural entry's forms are `Name_One`, `Name_Other`. Names that
+    /// differ only in ASCII case meet: resgen refuses them as one resource added twice.
+    CSharp,
+    /// ARB message ids: the path as one lowerCamelCase Dart identifier (`dart`).
+    Arb,
+}
+
+impl NameStyle {
+    fn separator(self) -> char {
+        match self {
+            NameStyle::Dotted => '.',
+            _ => '_',
+        }
+    }
+
+    /// A plural entry is written as one name per category, its own name never.
+    pub(super) fn suffixed(self) -> bool {
+        matches!(self, NameStyle::Dotted | NameStyle::CSharp)
+    }
+
+    /// Names meet whatever their ASCII case.
+    fn folds_case(self) -> bool {
+        self == NameStyle::CSharp
+    }
+}
+
+/// The name of a plural entry's `category` form, from the entry's `name`: `items.one`
+/// (properties), `Items_One` (resx).
+pub(super) fn push_form_name(
+    out: &mut String,
+    name: &str,
+    category: PluralCategory,
+    style: NameStyle,
+) {
+    out.push_str(name);
+    out.push(style.separator());
+    let start = out.len();
+    out.push_str(category.name());
+    if style == NameStyle::CSharp {
+        out[start..start + 1].make_ascii_uppercase();
+    }
+}
+
+/// A written name as names meet in one style: exactly, or whatever their ASCII case
+/// (resx). Built without a copy of the name.
+#[derive(Debug, Clone)]
+struct NameKey<'a> {
+    name: Cow<'a, str>,
+    fold: bool,
+}
+
+impl NameKey<'_> {
+    fn new(name: Cow<'_, str>, style: NameStyle) -> NameKey<'_> {
+        NameKey {
+            name,
+            fold: style.folds_case(),
+        }
+    }
+}
+
+impl PartialEq for NameKey<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        if self.fold {
+            self.name.eq_ignore_ascii_case(&other.name)
+        } else {
+            self.name == other.name
+        }
+    }
+}
+
+impl Eq for NameKey<'_> {}
+
+impl Hash for NameKey<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        if !self.fold {
+            return self.name.hash(state);
+        }
+        let mut buf = [0u8; 32];
+        for chunk in self.name.as_bytes().chunks(buf.len()) {
+            let lowered = &mut buf[..chunk.len()];
+            lowered.copy_from_slice(chunk);
+            lowered.make_ascii_lowercase();
+            state.write(lowered);
+        }
+        state.write_u8(0xFF);
+    }
 }
 
 /// One locale of the flat output.
@@ -29,6 +125,13 @@ pub(super) struct FlatLocale<'a> {
     /// Empty, or e.g. `en_us_`.
     pub(super) prefix: String,
     entries: &'a [usize],
+}
+
+impl FlatLocale<'_> {
+    /// The entries selected in this locale, ascending (some may have no text here).
+    pub(super) fn entries(&self) -> &[usize] {
+        self.entries
+    }
 }
 
 /// One key of one locale, in output order.
@@ -61,6 +164,11 @@ pub(super) struct Names {
     group: Vec<usize>,
     /// Some built entry shares its name with an earlier one.
     any_shared: bool,
+    /// For a suffixed style (`NameStyle::suffixed`), where a plural entry has several
+    /// names and `group` cannot say who meets whom: the entries that share a name they
+    /// may write (their own, or a plural form's) with another; empty for the others.
+    suspects: Vec<bool>,
+    style: NameStyle,
 }
 
 impl Names {
@@ -103,6 +211,16 @@ impl Names {
             names.append(part);
         }
         let mut group: Vec<usize> = (0..doc.entries.len()).collect();
+        if style.suffixed() {
+            let suspects = suffixed_suspects(doc, &names, style);
+            return Names {
+                any_shared: suspects.contains(&true),
+                names,
+                group,
+                suspects,
+                style,
+            };
+        }
         let mut any_shared = false;
         let mut first_by_name: FxHashMap<&str, usize> =
             FxHashMap::with_capacity_and_hasher(doc.entries.len(), Default::default());
@@ -118,12 +236,60 @@ impl Names {
             names,
             group,
             any_shared,
+            suspects: Vec::new(),
+            style,
         }
     }
 
     fn base(&self, entry: usize) -> &str {
         self.names.get(entry).unwrap_or_default()
     }
+
+    /// Entry `entry`'s name ("" for an entry not built).
+    pub(super) fn name(&self, entry: usize) -> &str {
+        self.base(entry)
+    }
+}
+
+/// For a suffixed style: which built entries may share a name they write (a plain entry
+/// its own, a plural entry each of its forms' in any locale) with another entry, by a
+/// hash of the name as names meet (`NameKey`): a hash shared by chance only makes two
+/// more suspects, which the renders compare by name.
+fn suffixed_suspects(doc: &Document, names: &StrArena, style: NameStyle) -> Vec<bool> {
+    let mut suspects = vec![false; doc.entries.len()];
+    let mut first_by_hash: FxHashMap<u64, usize> =
+        FxHashMap::with_capacity_and_hasher(doc.entries.len(), Default::default());
+    let mut meet = |name: &str, e: usize, suspects: &mut [bool]| {
+        let mut hasher = FxHasher::default();
+        NameKey::new(Cow::Borrowed(name), style).hash(&mut hasher);
+        match first_by_hash.entry(hasher.finish()) {
+            Slot::Occupied(first) if *first.get() != e => {
+                suspects[*first.get()] = true;
+                suspects[e] = true;
+            }
+            Slot::Occupied(_) => {}
+            Slot::Vacant(slot) => {
+                slot.insert(e);
+            }
+        }
+    };
+    let mut form_name = String::new();
+    for (e, entry) in doc.entries.iter().enumerate() {
+        let Some(name) = names.get(e) else {
+            continue;
+        };
+        match &entry.plural {
+            None => meet(name, e, &mut suspects),
+            Some(plural) => {
+                for form in &plural.forms {
+                    form_name.clear();
+                    push_form_name(&mut form_name, name, form.category, style);
+                    meet(&form_name, e, &mut suspects);
+                }
+            }
+        }
+    }
+    suspects
 }
 
 /// Below this many entries, names are built on the calling thread alone.
@@ -155,6 +321,7 @@ pub(super) struct Shared<'a> {
 
 pub(super) struct Flat<'a> {
     pub(super) doc: &'a Document,
+    style: NameStyle,
     pub(super) texts: Texts<'a>,
     /// Built beforehand (`Prepared`), else `None`: see `dotted_paths`.
     dotted_paths: Option<&'a StrArena>,
@@ -195,6 +362,33 @@ impl<'a> Flat<'a> {
                 > 1
     }
 
+    /// `build` for the formats that key each locale apart (String Catalog languages, ARB
+    /// files): names never carry the locale, and they meet only within one locale.
+    pub(super) fn build_unprefixed(
+        doc: &'a Document,
+        sel: &'a Selection,
+        style: NameStyle,
+    ) -> Flat<'a> {
+        let wanted = sel.entries_in_any_locale(doc.entries.len());
+        let names = Names::build(doc, style, true, Some(&wanted));
+        let shared = Shared {
+            names: Cow::Owned(names),
+            texts: Texts::Rows(doc),
+            dotted_paths: None,
+        };
+        Flat::assemble(doc, sel, style, false, shared)
+    }
+
+    /// `with_shared` for the formats of `build_unprefixed`.
+    pub(super) fn with_shared_unprefixed(
+        doc: &'a Document,
+        sel: &'a Selection,
+        style: NameStyle,
+        shared: Shared<'a>,
+    ) -> Flat<'a> {
+        Flat::assemble(doc, sel, style, false, shared)
+    }
+
     /// Flattens `sel` with names built beforehand (for all entries, or at least the selected
     /// ones, with the style and prefixing `prefixed` gives for this selection).
     pub(super) fn with_shared(
@@ -202,6 +396,17 @@ impl<'a> Flat<'a> {
         sel: &'a Selection,
         style: NameStyle,
         keep_locale: bool,
+        shared: Shared<'a>,
+    ) -> Flat<'a> {
+        let prefixed = Flat::prefixed(sel, keep_locale);
+        Flat::assemble(doc, sel, style, prefixed, shared)
+    }
+
+    fn assemble(
+        doc: &'a Document,
+        sel: &'a Selection,
+        style: NameStyle,
+        prefixed: bool,
         shared: Shared<'a>,
     ) -> Flat<'a> {
         let mut locales: Vec<FlatLocale<'a>> = sel
@@ -215,11 +420,11 @@ impl<'a> Flat<'a> {
                 entries: &ls.entries,
             })
             .collect();
-        if Flat::prefixed(sel, keep_locale) {
+        if prefixed {
             for loc in &mut locales {
                 let mut prefix = String::with_capacity(loc.code.len() + 1);
-                push_lowered(&mut prefix, loc.code, style);
-                prefix.push('_');
+                push_path_name(&mut prefix, &[loc.code], style);
+                prefix.push(style.separator());
                 if style == NameStyle::Android {
                     guard_java_name(&mut prefix);
                 }
@@ -228,6 +433,7 @@ impl<'a> Flat<'a> {
         }
         let mut flat = Flat {
             doc,
+            style,
             texts: shared.texts,
             dotted_paths: shared.dotted_paths,
             locales,
@@ -241,6 +447,16 @@ impl<'a> Flat<'a> {
 
     fn base(&self, entry: usize) -> &str {
         self.names.base(entry)
+    }
+
+    /// Entry `entry`'s name without the locale prefix.
+    pub(super) fn name(&self, entry: usize) -> &str {
+        self.base(entry)
+    }
+
+    /// Whether entry `entry` lost its name in the locale at `pos` (another one kept it).
+    pub(super) fn lost_name(&self, pos: usize, entry: usize) -> bool {
+        !self.dropped.is_empty() && self.dropped.contains(&(pos, entry))
     }
 
     /// Entry `index`'s key path joined with `.`.
@@ -313,20 +529,32 @@ impl<'a> Flat<'a> {
     /// Names are prefix + base. When no prefix is a prefix of another (always, unless two
     /// locale codes clash like `en` and `en_core`), names of different locales cannot
     /// meet, so it is enough to compare bases within each locale, by the group ids of
-    /// `Names`. Otherwise every full name is compared.
+    /// `Names` (for a suffixed style, only the entries `Names` suspects). Otherwise every
+    /// full name is compared.
     fn find_conflicts(&mut self) {
-        let prefix_free = self.locales.iter().enumerate().all(|(i, a)| {
-            self.locales
-                .iter()
-                .enumerate()
-                .all(|(j, b)| i == j || !b.prefix.starts_with(a.prefix.as_str()))
-        });
+        let fold = self.style.folds_case();
+        let starts_with = |name: &str, prefix: &str| {
+            name.get(..prefix.len()).is_some_and(|head| {
+                if fold {
+                    head.eq_ignore_ascii_case(prefix)
+                } else {
+                    head == prefix
+                }
+            })
+        };
+        // Without any prefix each locale's names are apart (a catalog language, a file).
+        let unprefixed = self.locales.iter().all(|l| l.prefix.is_empty());
+        let prefix_free = unprefixed
+            || self.locales.iter().enumerate().all(|(i, a)| {
+                (self.locales.iter().enumerate())
+                    .all(|(j, b)| i == j || !starts_with(&b.prefix, &a.prefix))
+            });
         let mut reported = FxHashSet::default();
         let mut dropped = Vec::new();
-        if prefix_free {
-            if !self.names.any_shared {
-                return;
-            }
+        if prefix_free && !self.names.any_shared {
+            return;
+        }
+        if prefix_free && !self.style.suffixed() {
             let group = &self.names.group;
             let mut stamp = vec![usize::MAX; self.doc.entries.len()];
             let mut kept_by = vec![0usize; self.doc.entries.len()];
@@ -337,7 +565,7 @@ impl<'a> Flat<'a> {
                     }
                     let g = group[e];
                     if stamp[g] == pos {
-                        dropped.push((pos, kept_by[g], e));
+                        dropped.push((pos, kept_by[g], e, None));
                     } else {
                         stamp[g] = pos;
                         kept_by[g] = e;
@@ -345,31 +573,87 @@ impl<'a> Flat<'a> {
                 }
             }
         } else {
-            let mut seen: FxHashMap<String, usize> = FxHashMap::default();
+            // by full written names: of every entry, or (prefix-free, suffixed) of the
+            // suspects of each locale
+            let mut seen = FxHashMap::default();
             for (pos, loc) in self.locales.iter().enumerate() {
-                for &e in loc.entries {
-                    if self.texts.get(e, loc.locale).is_none() {
-                        continue;
-                    }
-                    let name = format!("{}{}", loc.prefix, self.base(e));
-                    match seen.get(&name) {
-                        Some(&kept) => dropped.push((pos, kept, e)),
-                        None => {
-                            seen.insert(name, e);
-                        }
-                    }
+                if prefix_free {
+                    seen.clear();
+                }
+                let entries = loc.entries.iter().copied().filter(|&e| {
+                    let suspect = !prefix_free || self.names.suspects.get(e) == Some(&true);
+                    suspect && self.texts.get(e, loc.locale).is_some()
+                });
+                let names_of = |e: usize| {
+                    let (base, locale) = (self.base(e), loc.locale);
+                    written_names(self.texts, &loc.prefix, base, e, locale, self.style)
+                };
+                for (kept, lost, name) in settle_by_names(&mut seen, self.style, entries, names_of)
+                {
+                    dropped.push((pos, kept, lost, Some(name)));
                 }
             }
         }
-        for (pos, kept, lost) in dropped {
+        for (pos, kept, lost, name) in dropped {
             self.dropped.insert((pos, lost));
             if reported.insert((kept, lost)) {
-                let name = format!("{}{}", self.locales[pos].prefix, self.base(lost));
+                let name = name
+                    .unwrap_or_else(|| format!("{}{}", self.locales[pos].prefix, self.base(lost)));
                 self.warnings
                     .push(collision_message(self.doc, kept, lost, &name));
             }
         }
     }
+}
+
+/// The names entry `e` is written under in `locale`: `prefix` + `base`, or for a plural
+/// entry in a suffixed style, one per form the locale has.
+fn written_names(
+    texts: Texts<'_>,
+    prefix: &str,
+    base: &str,
+    e: usize,
+    locale: usize,
+    style: NameStyle,
+) -> Vec<String> {
+    let name = format!("{prefix}{base}");
+    match texts.plural(e).filter(|_| style.suffixed()) {
+        None => vec![name],
+        Some(forms) => (forms.forms_in(locale))
+            .map(|(category, _)| {
+                let mut full = String::with_capacity(name.len() + 6);
+                push_form_name(&mut full, &name, category, style);
+                full
+            })
+            .collect(),
+    }
+}
+
+/// Goes through `entries` in order, each written under `names_of(e)`: an entry one of
+/// whose names an earlier one took (in `seen`) loses, the first is kept. Gives (kept,
+/// lost, the name they meet at).
+fn settle_by_names(
+    seen: &mut FxHashMap<NameKey<'static>, usize>,
+    style: NameStyle,
+    entries: impl Iterator<Item = usize>,
+    names_of: impl Fn(usize) -> Vec<String>,
+) -> Vec<(usize, usize, String)> {
+    let mut lost = Vec::new();
+    for e in entries {
+        let keys: Vec<NameKey<'static>> = (names_of(e).into_iter())
+            .map(|name| NameKey::new(Cow::Owned(name), style))
+            .collect();
+        let met = (keys.iter()).find_map(|key| Some((*seen.get(key)?, key.name.to_string())));
+        match met {
+            Some((kept, name)) => lost.push((kept, e, name)),
+            None => {
+                for key in keys {
+                    seen.insert(key, e);
+                }
+            }
+        }
+    }
+    lost
 }
 
 fn collision_message(doc: &Document, kept: usize, lost: usize, name: &str) -> String {
@@ -394,6 +678,9 @@ pub(super) fn collisions(doc: &Document, style: NameStyle) -> Vec<String> {
     if !names.any_shared {
         return Vec::new();
     }
+    if style.suffixed() {
+        return suffixed_collisions(doc, &names);
+    }
     let mut members = vec![0usize; doc.entries.len()];
     for &g in &names.group {
         members[g] += 1;
@@ -417,6 +704,43 @@ pub(super) fn collisions(doc: &Document, style: NameStyle) -> Vec<String> {
         }
     }
     warnings
+}
+
+/// `collisions` of a suffixed style: per locale, the written names of the entries `names`
+/// suspects, in entry order.
+fn suffixed_collisions(doc: &Document, names: &Names) -> Vec<String> {
+    let suspects: Vec<usize> = (0..doc.entries.len())
+        .filter(|&e| names.suspects.get(e) == Some(&true))
+        .collect();
+    let texts = Texts::Rows(doc);
+    let mut reported = FxHashSet::default();
+    let mut warnings = Vec::new();
+    let mut seen = FxHashMap::default();
+    for locale in 0..doc.locales.len() {
+        seen.clear();
+        let entries = (suspects.iter().copied()).filter(|&e| texts.get(e, locale).is_some());
+        let names_of = |e| written_names(texts, "", names.base(e), e, locale, names.style);
+        for (kept, lost, name) in settle_by_names(&mut seen, names.style, entries, names_of) {
+            if reported.insert((kept, lost)) {
+                warnings.push(collision_message(doc, kept, lost, &name));
+            }
+        }
+    }
+    warnings
+}
+
+/// Every entry whose unprefixed name of `style` an earlier entry has, as (that first
+/// entry, this one, name), in entry order: the checks' findings for the formats that key
+/// each locale apart.
+pub(super) fn same_names(doc: &Document, style: NameStyle) -> Vec<(usize, usize, String)> {
+    let names = Names::build(doc, style, true, None);
+    if !names.any_shared {
+        return Vec::new();
+    }
+    (names.group.iter().enumerate())
+        .filter(|&(e, &first)| first != e)
+        .map(|(e, &first)| (first, e, names.base(e).to_owned()))
+        .collect()
 }
 
 /// The unprefixed plain name of a key path (ios, xlf, po).
@@ -479,20 +803,137 @@ pub(super) fn name_clashes(
     clashes
 }
 
-fn push_path_name(out: &mut String, path: &[String], style: NameStyle) {
+/// The android name hash (`android_name_hash`) of the key a plural entry's `category`
+/// form would be if it were a key of its own: `ITEMS[one]` as `ITEMS.one`.
+fn android_form_hash(path: &[String], category: PluralCategory, scratch: &mut String) -> u64 {
+    scratch.clear();
+    push_path_name(scratch, path, NameStyle::Android);
+    scratch.push('_');
+    scratch.push_str(category.name());
+    guard_java_name(scratch);
+    let mut hasher = FxHasher::default();
+    std::hash::Hasher::write(&mut hasher, scratch.as_bytes());
+    std::hash::Hasher::finish(&hasher)
+}
+
+/// The clashes of each suffixed style in `styles` (properties, resx), for the checks:
+/// among `android` (what `name_clashes` found), the pairs of plain keys whose names meet in
+/// the style too (names equal there are equal in android); and the clashes of plural
+/// forms, which android names do not show (`ITEMS[one]` and a key `ITEMS_ONE` both become
+/// `Items_One`): a form is hashed as android would name a key `ITEMS.one` (forms equal in
+/// either style are equal there too), so only forms and keys whose hashes meet are named.
+/// (style, first entry, later entry, name), per style in the later entry's order.
+pub(super) fn suffixed_name_clashes(
+    doc: &Document,
+    hash_of: impl Fn(usize) -> u64,
+    android: &[(usize, usize, String)],
+    styles: &[NameStyle],
+) -> Vec<(NameStyle, usize, usize, String)> {
+    let is_plural = |e: usize| {
+        doc.entries
+            .get(e)
+            .is_some_and(|entry| entry.plural.is_some())
+    };
+    let mut scratch = String::new();
+    // every plural form, by hash (sorted: forms sharing a hash lie together)
+    let mut forms: Vec<(u64, usize, PluralCategory)> = Vec::new();
+    for (e, entry) in doc.entries.iter().enumerate() {
+        for form in entry.plural.iter().flat_map(|plural| &plural.forms) {
+            let hash = android_form_hash(&entry.path, form.category, &mut scratch);
+            forms.push((hash, e, form.category));
+        }
+    }
+    forms.sort_unstable();
+    let with_hash = |hash: u64| {
+        let start = forms.partition_point(|f| f.0 < hash);
+        let end = start + forms[start..].partition_point(|f| f.0 == hash);
+        &forms[start..end]
+    };
+    // (entry, its form; None for a plain key's own name)
+    let mut suspects: Vec<(usize, Option<PluralCategory>)> = Vec::new();
+    for &(kept, lost, _) in android {
+        if !is_plural(kept) && !is_plural(lost) {
+            suspects.extend([(kept, None), (lost, None)]);
+        }
+    }
+    if !forms.is_empty() {
+        let hashes: FxHashSet<u64> = forms.iter().map(|f| f.0).collect();
+        for e in 0..doc.entries.len() {
+            // the precomputed hash first: most entries are not read at all
+            let hash = hash_of(e);
+            if hashes.contains(&hash) && !is_plural(e) {
+                suspects.push((e, None));
+                suspects.extend(
+                    with_hash(hash)
+                        .iter()
+                        .map(|&(_, f, category)| (f, Some(category))),
+                );
+            }
+        }
+    }
+    for same in forms.chunk_by(|a, b| a.0 == b.0) {
+        if same.iter().any(|&(_, e, _)| e != same[0].1) {
+            suspects.extend(same.iter().map(|&(_, e, category)| (e, Some(category))));
+        }
+    }
+    suspects.sort_unstable();
+    suspects.dedup();
+    let mut clashes = Vec::new();
+    for &style in styles {
+        let mut first_by_name: FxHashMap<NameKey<'static>, usize> = FxHashMap::default();
+        let mut reported = FxHashSet::default();
+        for &(e, form) in &suspects {
+            let mut name = String::new();
+            push_path_name(&mut name, &doc.entries[e].path, style);
+            if let Some(category) = form {
+                let base = std::mem::take(&mut name);
+                push_form_name(&mut name, &base, category, style);
+            }
+            match first_by_name.entry(NameKey::new(Cow::Owned(name.clone()), style)) {
+                Slot::Occupied(first) => {
+                    let kept = *first.get();
+                    if kept != e && reported.insert((kept, e)) {
+                        clashes.push((style, kept, e, name));
+                    }
+                }
+                Slot::Vacant(slot) => {
+                    slot.insert(e);
+                }
+            }
+        }
+    }
+    clashes
+}
+
+fn push_path_name<S: AsRef<str>>(out: &mut String, path: &[S], style: NameStyle) {
+    if style == NameStyle::Arb {
+        dart::push_message_id(out, path);
+        return;
+    }
+    let first = path.first().map_or("", AsRef::as_ref);
+    if style == NameStyle::CSharp && first.starts_with(|c: char| c.is_ascii_digit()) {
+        // a C# identifier cannot start with a digit (and only an ASCII digit there
+        // gives one: `push_name_segment` writes anything else as a letter or `_`)
+        out.push('_');
+    }
     for (i, segment) in path.iter().enumerate() {
         if i > 0 {
-            out.push('_');
+            out.push(style.separator());
         }
-        push_lowered(out, segment, style);
+        match style {
+            NameStyle::CSharp => resx::push_name_segment(out, segment.as_ref()),
+            _ => push_lowered(out, segment.as_ref(), style),
+        }
     }
 }
 
 fn push_lowered(out: &mut String, s: &str, style: NameStyle) {
     // Most keys are ASCII letters, digits and `_`: one copy, lower-cased in place.
     let plain = match style {
-        NameStyle::Plain => s.is_ascii(),
-        NameStyle::Android => s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
+        NameStyle::Plain | NameStyle::Dotted | NameStyle::Arb => s.is_ascii(),
+        NameStyle::Android | NameStyle::CSharp => {
+            s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        }
     };
     if plain {
         let start = out.len();
@@ -501,9 +942,9 @@ fn push_lowered(out: &mut String, s: &str, style: NameStyle) {
         return;
     }
     let keep = |c: char| match style {
-        NameStyle::Plain => c,
-        NameStyle::Android if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' => c,
-        NameStyle::Android => '_',
+        NameStyle::Plain | NameStyle::Dotted | NameStyle::Arb => c,
+        _ if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' => c,
+        NameStyle::Android | NameStyle::CSharp => '_',
     };
     for c in s.chars() {
         out.extend(c.to_lowercase().map(keep));

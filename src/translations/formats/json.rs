@@ -97,7 +97,7 @@ const SPECIALS: Specials = Specials::new(b"\"\\", true, false);
 
 /// `s` as a JSON string: `\"`, `\\`, the short escapes, other C0 controls as `\u00xx`
 /// (lower-case hex, as serde_json writes them); everything else, DEL included, as is.
-fn push_json_str(out: &mut Vec<u8>, s: &str) {
+pub(super) fn push_json_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let done: Result<(), Infallible> = escape_into(out, s, &SPECIALS, |out, c, _| {
         match c {

@@ -5,13 +5,14 @@ use proptest::prelude::*;
 
 use super::ordered_json::Json;
 use super::readback::{read_android, read_po, read_strings, read_xlf, read_yml};
+use super::readback_properties_resx::{csharp_name, read_properties, read_resx};
 use super::*;
 use crate::translations::formats::escape::xml_forbidden;
 use crate::translations::model::{Entry, LocaleSelection, Plural, PluralCategory, PluralForm};
 
 // ------------------------------------------------------------------ fixtures
 
-fn fixture(name: &str) -> Json {
+pub(super) fn fixture(name: &str) -> Json {
     let path = format!(
         "{}/tests/fixtures/sheets/{name}",
         env!("CARGO_MANIFEST_DIR")
@@ -20,7 +21,7 @@ fn fixture(name: &str) -> Json {
 }
 
 /// The document a `locale -> ... -> text` tree stands for: keys in first-appearance order.
-fn doc_from_tree(all: &Json) -> Document {
+pub(super) fn doc_from_tree(all: &Json) -> Document {
     let Json::Map(locales) = all else {
         panic!("not a map")
     };
@@ -47,7 +48,7 @@ fn doc_from_tree(all: &Json) -> Document {
     doc
 }
 
-fn hostile() -> Document {
+pub(super) fn hostile() -> Document {
     doc_from_tree(&fixture("hostile.expected.json"))
 }
 
@@ -55,13 +56,18 @@ fn basic() -> Document {
     doc_from_tree(fixture("basic.expected.json").get("all"))
 }
 
-fn only(doc: &Document, locale: usize) -> Selection {
+pub(super) fn only(doc: &Document, locale: usize) -> Selection {
     let mut sel = Selection::all(doc);
     sel.locales.retain(|l| l.locale == locale);
     sel
 }
 
-fn render_str(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) -> String {
+pub(super) fn render_str(
+    doc: &Document,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+) -> String {
     let rendered = render(doc, sel, format, opts).unwrap();
     String::from_utf8(rendered.body).unwrap()
 }
@@ -77,6 +83,9 @@ fn expected_flat(
     keep_locale: bool,
 ) -> Vec<(String, String)> {
     let lower = |s: &str| {
+        if format == Format::Resx {
+            return csharp_name(s);
+        }
         let l: String = s.chars().flat_map(char::to_lowercase).collect();
         if format == Format::Android {
             l.chars()
@@ -105,14 +114,26 @@ fn expected_flat(
             let Some(text) = &entry.texts[ls.locale] else {
                 continue;
             };
+            let separator = if format == Format::Properties {
+                "."
+            } else {
+                "_"
+            };
             let mut name = entry
                 .path
                 .iter()
                 .map(|p| lower(p))
                 .collect::<Vec<_>>()
-                .join("_");
+                .join(separator);
+            if format == Format::Resx && name.starts_with(|c: char| c.is_ascii_digit()) {
+                name.insert(0, '_');
+            }
             if prefixed {
-                name = format!("{}_{name}", lower(&doc.locales[ls.locale]));
+                let mut prefix = lower(&doc.locales[ls.locale]);
+                if format == Format::Resx && prefix.starts_with(|c: char| c.is_ascii_digit()) {
+                    prefix.insert(0, '_');
+                }
+                name = format!("{prefix}{separator}{name}");
             } else if format == Format::Android && name.starts_with(|c: char| c.is_ascii_digit()) {
                 name.insert(0, '_');
             }
@@ -244,7 +265,17 @@ fn read_flat(
             }
             pairs
         }
+        Format::Properties => read_properties(body)?
+            .into_iter()
+            .map(|p| (p.name, p.text))
+            .collect(),
+        Format::Resx => read_resx(body)?
+            .pairs
+            .into_iter()
+            .map(|p| (p.name, p.text))
+            .collect(),
         Format::Json | Format::Yml | Format::Stringsdict => unreachable!("not a flat format"),
+        Format::Xcstrings | Format::Arb | Format::I18next => unreachable!("see app_tests"),
     };
     Ok(pairs)
 }
@@ -266,11 +297,12 @@ fn is_flat(format: Format) -> bool {
 
 /// Renders and reads back; panics with the body when the reader disagrees.
 /// The formats that write every selected key (stringsdict holds plural entries only;
-/// tests/plurals.rs and `plurals` below read it).
+/// tests/plurals.rs and `plurals` below read it), but for the formats of SPEC §11, whose
+/// names, order and nesting differ from these: `app_tests` reads them.
 fn plain_formats() -> impl Iterator<Item = Format> {
     Format::ALL
         .into_iter()
-        .filter(|&f| f != Format::Stringsdict)
+        .filter(|&f| f != Format::Stringsdict && !super::app_tests::APP_FORMATS.contains(&f))
 }
 
 fn assert_round_trip(doc: &Document, sel: &Selection, format: Format, opts: &RenderOptions) {
@@ -424,11 +456,12 @@ fn golden_files_of_the_basic_sheet() {
     };
     for format in Format::ALL {
         let body = render_str(&doc, &Selection::all(&doc), format, &opts);
-        let path = format!(
-            "{}/tests/golden/basic.{}",
-            env!("CARGO_MANIFEST_DIR"),
-            format.extension()
-        );
+        // i18next's extension is json's
+        let ext = match format {
+            Format::I18next => "i18next.json",
+            _ => format.extension(),
+        };
+        let path = format!("{}/tests/golden/basic.{ext}", env!("CARGO_MANIFEST_DIR"));
         if std::env::var_os("DEPOT_UPDATE_GOLDEN").is_some() {
             std::fs::write(&path, &body).unwrap();
         }
@@ -663,6 +696,9 @@ fn empty_selection_renders_an_empty_but_valid_body() {
     assert_eq!(read_yml(&bodies[3]).unwrap(), []);
     assert_eq!(read_xlf(&bodies[4]).unwrap(), []);
     assert_eq!(read_po(&bodies[5]).unwrap().units, []);
+    let at = |format| Format::ALL.iter().position(|&f| f == format).unwrap();
+    assert_eq!(bodies[at(Format::Properties)], "");
+    assert_eq!(read_resx(&bodies[at(Format::Resx)]).unwrap().pairs, []);
 }
 
 #[test]
@@ -674,12 +710,30 @@ fn format_names_parse_case_insensitively_and_list_the_choices_on_error() {
     }
     assert_eq!(
         "yaml".parse::<Format>().unwrap_err().to_string(),
-        "format must be one of json, android, ios, yml, xlf, po, stringsdict; got 'yaml'"
+        "format must be one of json, android, ios, yml, xlf, po, stringsdict, xcstrings, arb, \
+         i18next, properties, resx; got 'yaml'"
     );
     let exts: Vec<_> = Format::ALL.iter().map(|f| f.extension()).collect();
     assert_eq!(
         exts,
-        ["json", "xml", "strings", "yml", "xlf", "po", "stringsdict"]
+        [
+            "json",
+            "xml",
+            "strings",
+            "yml",
+            "xlf",
+            "po",
+            "stringsdict",
+            "xcstrings",
+            "arb",
+            "json",
+            "properties",
+            "resx"
+        ]
+    );
+    assert_eq!(
+        Format::Properties.content_type(),
+        "text/x-java-properties; charset=iso-8859-1"
     );
     assert_eq!(
         Format::Po.content_type(),
@@ -690,7 +744,7 @@ fn format_names_parse_case_insensitively_and_list_the_choices_on_error() {
 // ------------------------------------------------------------------ properties
 
 /// Characters that break naive escaping, plus any Unicode scalar.
-fn hostile_char() -> impl Strategy<Value = char> {
+pub(super) fn hostile_char() -> impl Strategy<Value = char> {
     prop_oneof![
         4 => any::<char>(),
         2 => prop::sample::select(vec![
@@ -703,13 +757,13 @@ fn hostile_char() -> impl Strategy<Value = char> {
     ]
 }
 
-fn hostile_string(min: usize, max: usize) -> impl Strategy<Value = String> {
+pub(super) fn hostile_string(min: usize, max: usize) -> impl Strategy<Value = String> {
     prop::collection::vec(hostile_char(), min..max).prop_map(|v| v.into_iter().collect())
 }
 
 /// 1–3 locales, up to 8 keys `[section, K<i>]` (unique, so no name conflicts), texts
 /// present or not.
-fn arbitrary_doc() -> impl Strategy<Value = Document> {
+pub(super) fn arbitrary_doc() -> impl Strategy<Value = Document> {
     let pool = ["en_US", "pl", "de-DE"];
     (1usize..=3, 1usize..=8).prop_flat_map(move |(n_locales, n_entries)| {
         let entry = (
@@ -764,7 +818,13 @@ fn must_refuse(doc: &Document, sel: &Selection, format: Format, opts: &RenderOpt
             .any(|s| s.chars().any(xml_forbidden)),
         Format::Android => texts.iter().any(|s| s.contains('\0')),
         Format::Po => texts.iter().chain(&keys).any(|s| s.contains('\0')),
-        Format::Json | Format::Ios | Format::Yml | Format::Stringsdict => false,
+        Format::Json
+        | Format::Ios
+        | Format::Yml
+        | Format::Stringsdict
+        | Format::Properties
+        | Format::Resx => false,
+        Format::Xcstrings | Format::Arb | Format::I18next => unreachable!("see app_tests"),
     }
 }
 
@@ -862,7 +922,7 @@ proptest! {
 
 /// Short paths from a few segments, so keys clash (same name, key under key, flat names
 /// meeting), sections come back after others, and locale prefixes clash (`en`, `en_core`).
-fn clashing_doc() -> impl Strategy<Value = Document> {
+pub(super) fn clashing_doc() -> impl Strategy<Value = Document> {
     let segment = prop::sample::select(vec!["a", "A", "b", "core", "x", "a_b", "1"]);
     let entry = (
         prop::collection::vec(segment, 1..4),
@@ -886,7 +946,7 @@ fn clashing_doc() -> impl Strategy<Value = Document> {
 }
 
 /// Some of each locale's entries that have a text there, as a filter would pick them.
-fn some_of(doc: &Document, locales: &[usize], keep: &[bool]) -> Selection {
+pub(super) fn some_of(doc: &Document, locales: &[usize], keep: &[bool]) -> Selection {
     Selection {
         locales: locales
             .iter()
@@ -1034,25 +1094,45 @@ fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
     };
     let known = known_warnings(&doc);
     let formats: Vec<Format> = known.iter().map(|(f, _)| *f).collect();
+    // properties keeps the two apart (`x0.a_b`, `x0_a.b`); resx folds them as android
     assert_eq!(
         formats,
-        [Format::Android, Format::Ios, Format::Xlf, Format::Po]
+        [
+            Format::Android,
+            Format::Ios,
+            Format::Xlf,
+            Format::Po,
+            Format::Xcstrings,
+            Format::Arb,
+            Format::Resx
+        ]
     );
     for (format, warnings) in &known {
         assert_eq!(warnings.len(), KNOWN_WARNINGS_MAX + 1, "{format}");
+        let name = match format {
+            Format::Arb => "x0AB",
+            Format::Resx => "X0_A_B",
+            _ => "x0_a_b",
+        };
         assert_eq!(
             warnings[0],
-            "keys 'X0.A_B' and 'X0_A.B' both become the name 'x0_a_b'; kept 'X0.A_B', left out \
-             'X0_A.B'"
+            format!(
+                "keys 'X0.A_B' and 'X0_A.B' both become the name '{name}'; kept 'X0.A_B', left \
+                 out 'X0_A.B'"
+            )
         );
-        let more = if *format == Format::Android { 51 } else { 50 };
+        let more = if matches!(format, Format::Android | Format::Arb | Format::Resx) {
+            51
+        } else {
+            50
+        };
         assert_eq!(warnings[KNOWN_WARNINGS_MAX], format!("and {more} more"));
     }
 }
 
 /// 1–3 locales, up to 6 keys, some of them plural entries (`one`, `few`, `other` forms,
 /// each present or not per locale), hostile texts and section names.
-fn plural_doc() -> impl Strategy<Value = Document> {
+pub(super) fn plural_doc() -> impl Strategy<Value = Document> {
     let pool = ["en_US", "pl", "de-DE"];
     (1usize..=3, 1usize..=6).prop_flat_map(move |(n_locales, n_entries)| {
         let texts = move || {
@@ -1146,4 +1226,370 @@ proptest! {
             }
         }
     }
+}
+
+// ------------------------------------------------------------------ properties and resx
+
+/// `plural_doc` with an `other` form wherever a plural entry has a form (the sheet's rule),
+/// so every plural entry is written.
+fn plural_doc_with_other() -> impl Strategy<Value = Document> {
+    plural_doc().prop_map(|mut doc| {
+        for entry in &mut doc.entries {
+            let Some(plural) = entry.plural.as_deref_mut() else {
+                continue;
+            };
+            for locale in 0..doc.locales.len() {
+                let first = plural.forms_in(locale).next().map(|(_, t)| t.to_owned());
+                let other = plural
+                    .forms
+                    .iter_mut()
+                    .find(|f| f.category == PluralCategory::Other);
+                if let (Some(first), Some(other)) = (first, other)
+                    && other.texts[locale].is_none()
+                {
+                    other.texts[locale] = Some(first);
+                }
+            }
+        }
+        doc
+    })
+}
+
+/// `(name, text)` a properties or resx body must hold: a plain key's name, a plural
+/// entry's name once per form the locale has, with the category (`.one`, `_One`).
+fn expected_with_forms(doc: &Document, sel: &Selection, format: Format) -> Vec<(String, String)> {
+    let plain = expected_flat(doc, sel, format, false);
+    let mut plain = plain.into_iter();
+    let mut out = Vec::new();
+    for ls in sel.locales.iter().filter(|l| !l.entries.is_empty()) {
+        for &e in &ls.entries {
+            if doc.entries[e].texts[ls.locale].is_none() {
+                continue;
+            }
+            let (name, text) = plain.next().unwrap();
+            match &doc.entries[e].plural {
+                None => out.push((name, text)),
+                Some(plural) => {
+                    for (category, form) in plural.forms_in(ls.locale) {
+                        let suffix = match format {
+                            Format::Properties => format!(".{}", category.name()),
+                            _ => format!("_{}", csharp_name(category.name())),
+                        };
+                        out.push((format!("{name}{suffix}"), form.to_owned()));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+proptest! {
+    /// Any text of the sheet, plain or a plural form, in one locale or several, comes back
+    /// from a properties body through `Properties.load`'s rules and from a resx body
+    /// through ResXResourceReader's and MSBuild's, under the name the SPEC gives it.
+    #[test]
+    fn any_text_and_plural_form_survives_properties_and_resx(
+        doc in plural_doc_with_other(),
+        single in any::<bool>(),
+        comments in any::<bool>(),
+    ) {
+        let sel = if single { only(&doc, 0) } else { Selection::all(&doc) };
+        let opts = RenderOptions { comments, base_locale: Some(0), ..RenderOptions::default() };
+        let prepared = Prepared::new(&doc);
+        for format in [Format::Properties, Format::Resx] {
+            let rendered = render(&doc, &sel, format, &opts).unwrap();
+            prop_assert!(rendered.warnings.is_empty(), "{:?}", rendered.warnings);
+            // from the columns a prepared document lays out, the same body
+            prop_assert_eq!(&prepared.render(&sel, format, &opts).unwrap(), &rendered);
+            let body = String::from_utf8(rendered.body).unwrap();
+            let read = read_flat(&doc, &sel, format, &opts, &body)
+                .unwrap_or_else(|e| panic!("{format}: {e}\n{body}"));
+            prop_assert_eq!(read, expected_with_forms(&doc, &sel, format), "{}\n{}", format, body);
+        }
+    }
+}
+
+fn entry(path: &str, texts: &[&str]) -> Entry {
+    Entry {
+        path: path.split('.').map(str::to_owned).collect(),
+        texts: texts.iter().map(|t| Some(t.to_string())).collect(),
+        ..Entry::default()
+    }
+}
+
+fn plural_entry(path: &str, forms: &[(PluralCategory, &str)]) -> Entry {
+    let plural = Plural {
+        forms: (forms.iter())
+            .map(|&(category, text)| PluralForm {
+                category,
+                texts: vec![Some(text.to_owned())],
+            })
+            .collect(),
+    };
+    Entry {
+        texts: vec![plural.text(PluralCategory::Other, 0).map(str::to_owned)],
+        plural: Some(Box::new(plural)),
+        ..entry(path, &[])
+    }
+}
+
+#[test]
+fn properties_and_resx_write_a_plural_entry_as_one_name_per_category() {
+    let doc = Document {
+        locales: vec!["en".into()],
+        entries: vec![
+            entry("CORE.LABELS.YES", &["Yes"]),
+            plural_entry(
+                "CART.ITEMS",
+                &[
+                    (PluralCategory::One, "{count} item"),
+                    (PluralCategory::Other, "{count} items"),
+                ],
+            ),
+        ],
+        ..Document::default()
+    };
+    let opts = RenderOptions::default();
+    let properties = render_str(&doc, &Selection::all(&doc), Format::Properties, &opts);
+    assert_eq!(
+        properties,
+        "core.labels.yes=Yes\ncart.items.one={count} item\ncart.items.other={count} items\n"
+    );
+    let resx = render_str(&doc, &Selection::all(&doc), Format::Resx, &opts);
+    let names: Vec<String> = read_resx(&resx)
+        .unwrap()
+        .pairs
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(
+        names,
+        ["Core_Labels_Yes", "Cart_Items_One", "Cart_Items_Other"]
+    );
+}
+
+/// A plural form's name meets a key's (`ITEMS[one]` and `ITEMS_ONE` in resx, `items.ONE`
+/// in properties), and names that differ only in case meet (properties lower-cases them,
+/// resgen refuses them in resx): the render keeps the
+/// first and says so, `/health`'s list and the checks name the same pairs.
+#[test]
+fn names_of_plural_forms_and_of_other_case_clash_where_their_format_writes_them() {
+    let doc = Document {
+        locales: vec!["en".into()],
+        entries: vec![
+            plural_entry(
+                "ITEMS",
+                &[
+                    (PluralCategory::One, "one item"),
+                    (PluralCategory::Other, "items"),
+                ],
+            ),
+            entry("ITEMS_ONE", &["resx loses this"]),
+            entry("items.ONE", &["properties loses this"]),
+            entry("A.myKey", &["kept"]),
+            entry("A.MYKEY", &["resx loses this too"]),
+        ],
+        ..Document::default()
+    };
+    let all = Selection::all(&doc);
+    let opts = RenderOptions::default();
+    let properties = render(&doc, &all, Format::Properties, &opts).unwrap();
+    assert_eq!(
+        properties.warnings,
+        [
+            "keys 'ITEMS' and 'items.ONE' both become the name 'items.one'; kept 'ITEMS', left \
+             out 'items.ONE'",
+            "keys 'A.myKey' and 'A.MYKEY' both become the name 'a.mykey'; kept 'A.myKey', left \
+             out 'A.MYKEY'",
+        ]
+    );
+    let read = read_properties(std::str::from_utf8(&properties.body).unwrap()).unwrap();
+    let names: Vec<&str> = read.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["items.one", "items.other", "items_one", "a.mykey"]);
+
+    let resx = render(&doc, &all, Format::Resx, &opts).unwrap();
+    assert_eq!(
+        resx.warnings,
+        [
+            "keys 'ITEMS' and 'ITEMS_ONE' both become the name 'Items_One'; kept 'ITEMS', left \
+             out 'ITEMS_ONE'",
+            "keys 'ITEMS' and 'items.ONE' both become the name 'Items_One'; kept 'ITEMS', left \
+             out 'items.ONE'",
+            "keys 'A.myKey' and 'A.MYKEY' both become the name 'A_Mykey'; kept 'A.myKey', left \
+             out 'A.MYKEY'",
+        ]
+    );
+    let read = read_resx(std::str::from_utf8(&resx.body).unwrap()).unwrap();
+    let names: Vec<&str> = read.pairs.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["Items_One", "Items_Other", "A_MyKey"]);
+
+    // several locales: the prefix does not hide a clash
+    let two = Document {
+        locales: vec!["en".into(), "pl".into()],
+        entries: (doc.entries.iter())
+            .map(|e| {
+                let mut e = e.clone();
+                e.texts.push(e.texts[0].clone());
+                if let Some(plural) = e.plural.as_deref_mut() {
+                    for form in &mut plural.forms {
+                        form.texts.push(form.texts[0].clone());
+                    }
+                }
+                e
+            })
+            .collect(),
+        ..Document::default()
+    };
+    let both = render(&two, &Selection::all(&two), Format::Resx, &opts).unwrap();
+    assert_eq!(both.warnings.len(), 3, "{:?}", both.warnings);
+    assert!(
+        both.warnings[0].contains("'En_Items_One'"),
+        "{:?}",
+        both.warnings
+    );
+
+    // what /health lists for a whole locale
+    let known: std::collections::HashMap<Format, Vec<String>> =
+        known_warnings(&doc).into_iter().collect();
+    assert_eq!(known[&Format::Properties], properties.warnings);
+    assert_eq!(known[&Format::Resx], resx.warnings);
+
+    // the checks: one finding per pair and format family, in the later key's order
+    let mut scratch = String::new();
+    let hashes: Vec<u64> = (doc.entries.iter())
+        .map(|e| android_name_hash(&e.path, &mut scratch))
+        .collect();
+    let clashes: Vec<(&str, usize, usize, String)> = name_clashes(&doc, |e| hashes[e]);
+    assert_eq!(
+        clashes,
+        [
+            ("resx", 0, 1, "Items_One".to_owned()),
+            (
+                "android, ios, stringsdict, xcstrings, xlf and po",
+                1,
+                2,
+                "items_one".to_owned()
+            ),
+            ("properties", 0, 2, "items.one".to_owned()),
+            ("resx", 0, 2, "Items_One".to_owned()),
+            ("arb", 1, 2, "itemsOne".to_owned()),
+            (
+                "android, ios, stringsdict, xcstrings, xlf and po",
+                3,
+                4,
+                "a_mykey".to_owned()
+            ),
+            ("properties", 3, 4, "a.mykey".to_owned()),
+            ("resx", 3, 4, "A_Mykey".to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn converted_placeholders_are_message_format_and_composite_format_items() {
+    let doc = Document {
+        locales: vec!["en".into(), "pl".into()],
+        entries: vec![
+            entry(
+                "TITLE",
+                &["{name} has {n:int} files", "{n:int} plików ma {name}"],
+            ),
+            entry("QUOTE", &["It's {{quoted}}", "To {{cytat}}, {name}'s"]),
+            Entry {
+                plural: Some(Box::new(Plural {
+                    forms: vec![PluralForm {
+                        category: PluralCategory::Other,
+                        texts: vec![
+                            Some("{count} files in '{folder}'".into()),
+                            Some("{folder}: {count} plików".into()),
+                        ],
+                    }],
+                })),
+                ..entry("FILES", &["x", "y"])
+            },
+        ],
+        ..Document::default()
+    };
+    let opts = RenderOptions {
+        base_locale: Some(0),
+        placeholders: PlaceholderMode::Convert,
+        ..RenderOptions::default()
+    };
+    let texts = |format, locale| -> Vec<String> {
+        let body = render_str(&doc, &only(&doc, locale), format, &opts);
+        read_flat(&doc, &only(&doc, locale), format, &opts, &body)
+            .unwrap()
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect()
+    };
+    // MessageFormat: `'` doubled and braces quoted only where MessageFormat reads the text
+    assert_eq!(
+        texts(Format::Properties, 0),
+        ["{0} has {1} files", "It's {quoted}", "{0} files in ''{1}''"]
+    );
+    assert_eq!(
+        texts(Format::Properties, 1),
+        [
+            "{1} plików ma {0}",
+            "To '{'cytat'}', {0}''s",
+            "{1}: {0} plików"
+        ]
+    );
+    assert_eq!(
+        texts(Format::Resx, 1),
+        [
+            "{1} plików ma {0}",
+            "To {{cytat}}, {0}'s",
+            "{1}: {0} plików"
+        ]
+    );
+}
+
+/// Two plural entries whose forms meet (`X.A_B[one]` and `X_A.B[one]` both become
+/// `X_A_B_One` in resx) are found by the checks and settled by the render like two keys.
+#[test]
+fn plural_forms_that_meet_each_other_are_a_clash() {
+    let forms = [
+        (PluralCategory::One, "one"),
+        (PluralCategory::Other, "other"),
+    ];
+    let doc = Document {
+        locales: vec!["en".into()],
+        entries: vec![plural_entry("X.A_B", &forms), plural_entry("X_A.B", &forms)],
+        ..Document::default()
+    };
+    let mut scratch = String::new();
+    let hashes: Vec<u64> = (doc.entries.iter())
+        .map(|e| android_name_hash(&e.path, &mut scratch))
+        .collect();
+    assert_eq!(
+        name_clashes(&doc, |e| hashes[e]),
+        [
+            (
+                "android, ios, stringsdict, xcstrings, xlf and po",
+                0,
+                1,
+                "x_a_b".to_owned()
+            ),
+            ("resx", 0, 1, "X_A_B_One".to_owned()),
+            ("arb", 0, 1, "xAB".to_owned()),
+        ]
+    );
+    let resx = render(
+        &doc,
+        &Selection::all(&doc),
+        Format::Resx,
+        &RenderOptions::default(),
+    );
+    let resx = resx.unwrap();
+    assert_eq!(resx.warnings.len(), 1, "{:?}", resx.warnings);
+    let properties = render(
+        &doc,
+        &Selection::all(&doc),
+        Format::Properties,
+        &RenderOptions::default(),
+    );
+    assert!(properties.unwrap().warnings.is_empty());
 }

@@ -1,6 +1,7 @@
 //! The file backend: each kept version is one JSON document in a folder beside the
 //! configured file (`translations.json` → `translations.versions/<version>.json`) with the
-//! list of kept versions in `history.json` there; every file is written to a temporary file
+//! list of kept versions in `history.json` there (and the producer's state in `sync.json`);
+//! every file is written to a temporary file
 //! in the same folder, synced, then renamed over the old one (atomic on POSIX file
 //! systems). The list is the truth; the configured file is rewritten last with the current
 //! document, for tools and people that read it.
@@ -34,6 +35,10 @@ impl FileStore {
 
     fn history_path(&self) -> PathBuf {
         self.versions.join("history.json")
+    }
+
+    fn sync_state_path(&self) -> PathBuf {
+        self.versions.join("sync.json")
     }
 
     fn read(&self, path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
@@ -118,6 +123,20 @@ impl TranslationStore for FileStore {
 
     fn health(&self) -> super::StoreHealth {
         super::StoreHealth::local("file")
+    }
+
+    fn save_sync_state(&self, state: &super::SyncState) -> Result<(), StoreError> {
+        std::fs::create_dir_all(&self.versions).map_err(|e| StoreError::Open {
+            path: self.versions.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        self.write(&self.sync_state_path(), &super::encode_sync_state(state)?)
+    }
+
+    fn load_sync_state(&self) -> Result<Option<super::SyncState>, StoreError> {
+        self.read(&self.sync_state_path())?
+            .map(|bytes| super::decode_sync_state(&bytes))
+            .transpose()
     }
 }
 

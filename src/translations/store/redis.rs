@@ -5,7 +5,6 @@
 //! follow the store (`translations/follow.rs`); the producer lease uses the same connection.
 
 use super::{PutOutcome, StoreError, StoreHealth, StoredDocument, TranslationStore};
-use crate::config::schema::mask_url_password;
 use crate::config::settings::Translations as TranslationSettings;
 use crate::translations::versions::{History, VersionSummary, is_version_id};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig, PubSubStream};
@@ -60,8 +59,10 @@ pub struct RedisStore {
     /// Multiplexed, reconnecting; created lazily so that a node starts while Redis is down.
     conn: ConnectionManager,
     prefix: String,
-    /// The URL with its password masked, for messages and `/health`.
+    /// The URL as messages and `/health` show it (`redact::url`: host and port).
     shown_url: String,
+    /// The URL itself, to scrub from the texts of the client's errors.
+    url: crate::secret::Secret,
     /// Blocking trait methods run their async work on the runtime that opened the store.
     runtime: tokio::runtime::Handle,
     health: Mutex<(bool, Option<String>)>,
@@ -72,7 +73,7 @@ impl RedisStore {
     /// opening succeeds while Redis is down. Needs a tokio runtime (blocking callers inside
     /// one, e.g. `spawn_blocking`, are fine).
     pub fn open(settings: &TranslationSettings) -> Result<RedisStore, StoreError> {
-        let shown_url = mask_url_password(settings.redis_url.expose());
+        let shown_url = crate::redact::url(settings.redis_url.expose());
         let open_error = |reason: String| StoreError::Open {
             path: shown_url.clone(),
             reason,
@@ -81,8 +82,10 @@ impl RedisStore {
             .map_err(|_| open_error("the Redis store needs the async runtime".into()))?;
         // rediss:// uses rustls with the process-wide ring provider.
         crate::tls::install_tls_provider();
-        let client = redis::Client::open(settings.redis_url.expose())
-            .map_err(|e| open_error(format!("not a valid Redis URL ({e})")))?;
+        let client = redis::Client::open(settings.redis_url.expose()).map_err(|e| {
+            let reason = crate::redact::scrub(&e.to_string(), settings.redis_url.expose());
+            open_error(format!("not a valid Redis URL ({reason})"))
+        })?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(CONNECT_TIMEOUT))
             .set_response_timeout(Some(COMMAND_TIMEOUT))
@@ -99,6 +102,7 @@ impl RedisStore {
             conn,
             prefix: settings.redis_prefix.clone(),
             shown_url,
+            url: settings.redis_url.clone(),
             runtime,
             health: Mutex::new((true, None)),
         })
@@ -118,7 +122,7 @@ impl RedisStore {
         self.key("events")
     }
 
-    /// The URL with its password masked.
+    /// The URL as messages show it (`redact::url`).
     pub fn shown_url(&self) -> &str {
         &self.shown_url
     }
@@ -135,7 +139,7 @@ impl RedisStore {
             Err(reason) => {
                 let error = StoreError::Unreachable {
                     store: format!("Redis at {}", self.shown_url),
-                    reason,
+                    reason: crate::redact::scrub(&reason, self.url.expose()),
                 };
                 *health = (false, Some(error.to_string()));
                 Err(error)
@@ -372,6 +376,30 @@ impl TranslationStore for RedisStore {
         Ok(())
     }
 
+    /// In the hash the producers' lease reads the last sync from (`producer/lease.rs`):
+    /// its time and failures for the pace, the whole state for the nodes that show it.
+    fn save_sync_state(&self, state: &super::SyncState) -> Result<(), StoreError> {
+        let mut cmd = redis::cmd("HSET");
+        cmd.arg(self.key("producer:sync"))
+            .arg("failures")
+            .arg(state.consecutive_failures)
+            .arg("state")
+            .arg(super::encode_sync_state(state)?);
+        if let Some(at) = state.last_sync_at {
+            cmd.arg("lastSyncAt").arg(at.timestamp_millis());
+        }
+        self.block_on(self.query::<()>(&cmd, COMMAND_TIMEOUT))
+    }
+
+    fn load_sync_state(&self) -> Result<Option<super::SyncState>, StoreError> {
+        let cmd = redis::cmd("HGET")
+            .arg(self.key("producer:sync"))
+            .arg("state")
+            .to_owned();
+        let bytes: Option<Vec<u8>> = self.block_on(self.query(&cmd, COMMAND_TIMEOUT))?;
+        bytes.map(|b| super::decode_sync_state(&b)).transpose()
+    }
+
     fn health(&self) -> StoreHealth {
         let (reachable, last_error) = self
             .health
@@ -550,7 +578,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn an_unreachable_redis_is_an_error_naming_the_masked_url_and_shows_in_health() {
+    fn an_unreachable_redis_is_an_error_naming_its_host_alone_and_shows_in_health() {
         let port = engines::free_port();
         let runtime = runtime();
         let _context = runtime.enter();
@@ -560,7 +588,7 @@ pub(crate) mod tests {
         let error = store.load().unwrap_err().to_string();
         assert!(
             error.starts_with(&format!(
-                "the translations store Redis at redis://u:***@127.0.0.1:{port}/0 is unreachable: "
+                "the translations store Redis at redis://127.0.0.1:{port}/*** is unreachable: "
             )),
             "{error}"
         );

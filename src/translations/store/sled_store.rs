@@ -14,6 +14,7 @@ use std::path::Path;
 /// history exists, removed by the first save.
 const LEGACY_CURRENT: &[u8] = b"current";
 const HISTORY: &[u8] = b"history";
+const SYNC_STATE: &[u8] = b"producer:sync";
 
 fn doc_key(version: &str) -> Vec<u8> {
     format!("doc:{version}").into_bytes()
@@ -129,6 +130,21 @@ impl TranslationStore for SledStore {
 
     fn health(&self) -> super::StoreHealth {
         super::StoreHealth::local("sled")
+    }
+
+    fn save_sync_state(&self, state: &super::SyncState) -> Result<(), StoreError> {
+        self.db
+            .insert(SYNC_STATE, super::encode_sync_state(state)?)
+            .map_err(io)?;
+        Ok(())
+    }
+
+    fn load_sync_state(&self) -> Result<Option<super::SyncState>, StoreError> {
+        self.db
+            .get(SYNC_STATE)
+            .map_err(io)?
+            .map(|bytes| super::decode_sync_state(&bytes))
+            .transpose()
     }
 }
 

@@ -1,0 +1,333 @@
+//! `depot import PATH... --to SHEET`: an app's translation files into a sheet in depot's
+//! markup (SPEC §12), or merged into an existing sheet. The summary on stderr lists the
+//! files read, the texts per locale, every conflict of a merge with its cell, and all that
+//! the sheet cannot carry. The sheet is written whole or not at all.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+
+use super::{Failure, Scope, load_config};
+use crate::config::Sources;
+use crate::config::settings::Settings;
+use crate::import::grid::{self, Merged};
+use crate::import::{self, AppFormat, Imported, Options};
+use crate::sheets::google::{GoogleError, GoogleSheets};
+use crate::sheets::write::{self, Target};
+use crate::translations::formats::PlaceholderMode;
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The app's translation files or folders (an android res/, an iOS project, a folder
+    /// of json, yml, po, xlf, arb, properties or resx files, an .xcstrings catalog, ...).
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// The sheet to write: a .csv, .xlsx or .ods file, or google:SPREADSHEET_ID[/TAB] (a new
+    /// tab, "Translations" when no TAB is named).
+    #[arg(long, value_name = "SHEET", value_parser = clap::value_parser!(Target))]
+    pub to: Target,
+    /// Merge into this existing sheet (a .csv, .xlsx, .ods file, or google:ID/TAB): keys
+    /// and locales it lacks are added; its texts are kept (see --overwrite).
+    #[arg(long, value_name = "EXISTING")]
+    pub merge_into: Option<String>,
+    /// With --merge-into: the app's text replaces a different text of the sheet.
+    #[arg(long, requires = "merge_into")]
+    pub overwrite: bool,
+    /// Split flat names into key levels at SEP (--split _ makes core_labels_yes
+    /// core › labels › yes).
+    #[arg(long, value_name = "SEP")]
+    pub split: Option<String>,
+    /// The locale of files whose names (and content) name none.
+    #[arg(long, value_name = "LOCALE")]
+    pub locale: Option<String>,
+    /// The locale of base folders and files (values/, Base.lproj/, messages.properties,
+    /// Strings.resx); the sheet's first locale column.
+    #[arg(long, default_value = "en", value_name = "LOCALE")]
+    pub base: String,
+    /// Read every file as this format instead of telling it from its name.
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        value_parser = PossibleValuesParser::new(AppFormat::ALL.map(AppFormat::name))
+            .try_map(|name| name.parse::<AppFormat>())
+    )]
+    pub format: Option<AppFormat>,
+    /// convert (default): each format's placeholders (%1$s, %1$@, {{name}}, %{name}, ICU,
+    /// {0}) become the sheet's {name} syntax; keep: texts as the files hold them.
+    #[arg(
+        long,
+        default_value = "convert",
+        value_name = "MODE",
+        value_parser = PossibleValuesParser::new(PlaceholderMode::NAMES)
+            .try_map(|name| name.parse::<PlaceholderMode>())
+    )]
+    pub placeholders: PlaceholderMode,
+}
+
+pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
+    let options = Options {
+        split: args.split.clone(),
+        locale: args.locale.clone(),
+        base: args.base.clone(),
+        placeholders: args.placeholders,
+        format: args.format,
+    };
+    let mut imported = import::read_app(&args.paths, &options)?;
+    summarise_read(&imported);
+    let (keys, locales) = (imported.doc.entries.len(), imported.doc.locales.clone());
+    let merged = match &args.merge_into {
+        None => Merged {
+            rows: grid::sheet(std::mem::take(&mut imported.doc)),
+            added_keys: keys,
+            added_locales: locales.clone(),
+            ..Merged::default()
+        },
+        Some(existing) => {
+            let settings = load_config(&sources)?.settings;
+            let rows = read_sheet(existing, &settings, &sources)?;
+            let merged = grid::merge(rows, &imported.doc, args.overwrite)?;
+            summarise_merge(&merged, existing);
+            merged
+        }
+    };
+    match &args.to {
+        Target::File { path, kind } => {
+            write::write_file(path, &merged.rows, *kind)?;
+            eprintln!(
+                "wrote {}: {keys} key(s), locales {}",
+                path.display(),
+                locales.join(", ")
+            );
+        }
+        Target::Google {
+            spreadsheet_id,
+            tab,
+        } => {
+            write::check(&merged.rows, &write::Limits::GOOGLE)?;
+            let tab = tab.as_deref().unwrap_or(write::DEFAULT_TAB);
+            let settings = load_config(&sources)?.settings;
+            let runtime = super::runtime()?;
+            runtime.block_on(add_google_tab(
+                &settings,
+                &sources,
+                spreadsheet_id,
+                tab,
+                &merged.rows,
+            ))?;
+            eprintln!(
+                "wrote the tab '{tab}' of Google spreadsheet {spreadsheet_id}: {keys} key(s), locales {}",
+                locales.join(", ")
+            );
+        }
+    }
+    // The process ends right after this: freeing a million cells one by one would only
+    // delay the exit (as generate does).
+    std::mem::forget(merged);
+    std::mem::forget(imported);
+    Ok(())
+}
+
+/// The files read, the texts per locale, and what the sheet cannot carry.
+fn summarise_read(imported: &Imported) {
+    let mut formats: Vec<(AppFormat, usize)> = Vec::new();
+    for (_, format) in &imported.files {
+        match formats.iter_mut().find(|(f, _)| f == format) {
+            Some((_, n)) => *n += 1,
+            None => formats.push((*format, 1)),
+        }
+    }
+    let formats: Vec<String> = formats.iter().map(|(f, n)| format!("{n} {f}")).collect();
+    eprintln!(
+        "read {} file(s): {}",
+        imported.files.len(),
+        formats.join(", ")
+    );
+    let doc = &imported.doc;
+    for (i, locale) in doc.locales.iter().enumerate() {
+        let count = doc
+            .entries
+            .iter()
+            .filter(|e| e.texts.get(i).is_some_and(Option::is_some))
+            .count();
+        eprintln!("{locale}: {count} key(s) with a text");
+    }
+    for line in grouped_notes(&imported.notes) {
+        eprintln!("depot: not carried: {}", crate::import::one_line(&line));
+    }
+    if !imported.notes.is_empty() {
+        eprintln!(
+            "depot: {} item(s) of the app's files are not carried, or carried changed, as listed above",
+            imported.notes.len()
+        );
+    }
+}
+
+/// Notes one a line; those of one file that say the same of several keys (markup in
+/// every string of a file, say) share a line naming the keys.
+fn grouped_notes(notes: &[crate::import::Note]) -> Vec<String> {
+    const KEYS_SHOWN: usize = 8;
+    let mut groups: Vec<(&str, &str, Vec<&crate::import::Note>)> = Vec::new();
+    for note in notes {
+        match groups
+            .iter_mut()
+            .find(|(file, what, _)| *file == note.file && *what == note.what)
+        {
+            Some((_, _, members)) => members.push(note),
+            None => groups.push((&note.file, &note.what, vec![note])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(file, what, members)| match members.as_slice() {
+            [one] => one.to_string(),
+            many => {
+                let mut keys: Vec<String> = many
+                    .iter()
+                    .take(KEYS_SHOWN)
+                    .map(|n| crate::import::one_line(&n.key))
+                    .collect();
+                keys.dedup();
+                let more = many.len().saturating_sub(KEYS_SHOWN);
+                let more = if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                };
+                let file = if file.is_empty() {
+                    String::new()
+                } else {
+                    format!("{file} ")
+                };
+                format!(
+                    "{file}{} keys ({}{more}): {what}",
+                    many.len(),
+                    keys.join(", ")
+                )
+            }
+        })
+        .collect()
+}
+
+fn summarise_merge(merged: &Merged, existing: &str) {
+    for c in &merged.conflicts {
+        let place = if c.cell.is_empty() {
+            String::new()
+        } else {
+            format!("{} ", c.cell)
+        };
+        let locale = if c.locale.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", c.locale)
+        };
+        let outcome = if c.overwritten {
+            "replaced by the app's"
+        } else {
+            "kept (--overwrite replaces it)"
+        };
+        eprintln!(
+            "depot: conflict: {place}{}{locale}: the sheet has {:?}, the app {:?}; the sheet's is {outcome}",
+            c.key, c.sheet, c.app
+        );
+    }
+    eprintln!(
+        "merged into {existing}: {} new key(s), {} text(s) added, {} new locale(s){}, {} conflict(s)",
+        merged.added_keys,
+        merged.added_texts,
+        merged.added_locales.len(),
+        if merged.added_locales.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", merged.added_locales.join(", "))
+        },
+        merged.conflicts.len()
+    );
+}
+
+/// The grid of an existing sheet: a local file, or `google:ID/TAB`.
+pub(super) fn read_sheet(
+    spec: &str,
+    settings: &Settings,
+    sources: &Sources,
+) -> Result<Vec<Vec<String>>, Failure> {
+    if let Some(rest) = spec.strip_prefix("google:") {
+        let (id, tab) = rest.split_once('/').unwrap_or((rest, ""));
+        let mut settings = settings.clone();
+        settings.service.spreadsheet_id = id.to_owned();
+        settings.service.spreadsheet_name = tab.to_owned();
+        let runtime = super::runtime()?;
+        return runtime.block_on(async {
+            let sheets = google_sheets(&mut settings, sources, Scope::Read).await?;
+            sheets
+                .fetch_grid()
+                .await
+                .map_err(|e| Failure(format!("cannot read the sheet {spec}: {e}")))
+        });
+    }
+    crate::sheets::local::read_grid(std::path::Path::new(spec), None)
+        .map_err(|e| Failure(e.to_string()))
+}
+
+/// A Google client for `settings`' spreadsheet; without a refresh token, the consent flow
+/// for `scope` first.
+async fn google_sheets(
+    settings: &mut Settings,
+    sources: &Sources,
+    scope: Scope,
+) -> Result<GoogleSheets, Failure> {
+    let made = match GoogleSheets::new(&settings.google, &settings.service) {
+        Err(e) if e.needs_consent() => {
+            consent(settings, sources, scope, "No Google refresh token yet.").await?;
+            GoogleSheets::new(&settings.google, &settings.service)
+        }
+        other => other,
+    };
+    let sheets = made.map_err(|e| Failure(e.to_string()))?;
+    Ok(match scope {
+        Scope::Write => sheets.writing(),
+        Scope::Read => sheets,
+    })
+}
+
+async fn consent(
+    settings: &mut Settings,
+    sources: &Sources,
+    scope: Scope,
+    intro: &str,
+) -> Result<(), Failure> {
+    let browser = crate::sheets::consent::display_available();
+    settings.service.refresh_token =
+        super::consent_and_save_for(settings, sources, browser, intro, scope).await?;
+    Ok(())
+}
+
+/// Adds the tab; a refresh token that may only read gets a consent for writing first.
+async fn add_google_tab(
+    settings: &Settings,
+    sources: &Sources,
+    spreadsheet_id: &str,
+    tab: &str,
+    rows: &[Vec<String>],
+) -> Result<(), Failure> {
+    let mut settings = settings.clone();
+    settings.service.spreadsheet_id = spreadsheet_id.to_owned();
+    let sheets = google_sheets(&mut settings, sources, Scope::Write).await?;
+    let failed = |e: GoogleError| {
+        Failure(format!(
+            "cannot add the tab '{tab}' to Google spreadsheet {spreadsheet_id}: {e}"
+        ))
+    };
+    match sheets.add_tab(tab, rows).await {
+        Err(e)
+            if (e.needs_write_scope() || e.needs_consent())
+                && settings.google.credentials_file.is_none() =>
+        {
+            let intro = "The refresh token may read the spreadsheet but not write to it.";
+            consent(&mut settings, sources, Scope::Write, intro).await?;
+            let sheets = google_sheets(&mut settings, sources, Scope::Write).await?;
+            sheets.add_tab(tab, rows).await.map_err(failed)
+        }
+        other => other.map_err(failed),
+    }
+}

@@ -1,0 +1,513 @@
+//! The units of every file into one `Document`: keys made into sheet key paths (flat names
+//! split at `--split`, any `.` a level since the sheet refuses it in a key cell), locales
+//! matched as the sheet matches them (`en-US` is `en_US`), the base locale first, texts of
+//! one key and locale from two files compared (the first is kept, a difference listed),
+//! and what a sheet cannot hold listed: empty texts, key cells it would read otherwise
+//! (surrounding spaces, `NAME[word]`, control characters), a key that is also a section.
+
+use std::collections::{HashMap, HashSet};
+
+use super::discover::Found;
+use super::locale::Hint;
+use super::{AppFormat, FileRead, ImportError, Imported, Key, Note, Options, Value};
+use crate::translations::locale::{locale_key, same_locale};
+use crate::translations::model::{
+    Document, Entry, MAX_KEY_DEPTH, Plural, PluralCategory, PluralForm,
+};
+use rustc_hash::FxHashMap;
+
+/// Joins key levels for lookups (a character no key cell holds: they refuse controls).
+const SEPARATOR: char = '\u{1F}';
+
+pub struct Assembler<'o> {
+    options: &'o Options,
+    locales: Vec<String>,
+    locale_index: HashMap<Vec<u8>, usize>,
+    entries: Vec<Entry>,
+    /// Whether an entry's comment came from a base-locale file (which wins).
+    comment_from_base: Vec<bool>,
+    /// Keys by joined path; Fx hashing, as the renderers' name maps (the keys come from the
+    /// user's own files, so SipHash's flooding resistance buys nothing here).
+    index: FxHashMap<String, usize>,
+    /// Reused for each unit's joined key path (an allocation only for a new key).
+    scratch: String,
+    /// How many locales the texts of a new key make room for at once.
+    locales_hint: usize,
+    notes: Vec<Note>,
+    files: Vec<(String, AppFormat)>,
+}
+
+impl<'o> Assembler<'o> {
+    pub fn new(options: &'o Options) -> Assembler<'o> {
+        Assembler {
+            options,
+            locales: Vec::new(),
+            locale_index: HashMap::new(),
+            entries: Vec::new(),
+            comment_from_base: Vec::new(),
+            index: FxHashMap::default(),
+            scratch: String::new(),
+            locales_hint: 1,
+            notes: Vec::new(),
+            files: Vec::new(),
+        }
+    }
+
+    /// Room for about `locales` locales in each key's texts from the start: files come one
+    /// locale after another, so a key's texts would otherwise grow with every file.
+    pub fn expecting_locales(mut self, locales: usize) -> Assembler<'o> {
+        self.locales_hint = locales.clamp(1, 64);
+        self
+    }
+
+    fn note(&mut self, file: &str, line: usize, key: &str, what: impl Into<String>) {
+        self.notes.push(Note {
+            file: file.to_owned(),
+            line,
+            key: key.to_owned(),
+            what: what.into(),
+        });
+    }
+
+    /// Adds what one file gave.
+    pub fn add(&mut self, found: &Found, read: FileRead) -> Result<(), ImportError> {
+        let file = found.shown.as_str();
+        self.files.push((file.to_owned(), found.format));
+        if let Some(qualifiers) = &found.configuration {
+            if !read.units.is_empty() {
+                let what = format!(
+                    "{} text(s) for the configuration '-{qualifiers}' are not carried: the sheet holds one text per locale",
+                    read.units.len()
+                );
+                self.note(file, 0, "", what);
+            }
+            return Ok(());
+        }
+        for (line, key, what) in read.notes {
+            self.note(file, line, &key, what);
+        }
+        let named = match &found.hint {
+            Hint::Code(code) => Some(code.clone()),
+            Hint::Base => Some(self.options.base.clone()),
+            Hint::None => None,
+        };
+        // ARB's @@locale is what gen-l10n goes by; elsewhere the name is generate's inverse
+        let file_locale = match found.format {
+            AppFormat::Arb => read.locale.or(named),
+            _ => named.or(read.locale),
+        }
+        .or_else(|| self.options.locale.clone());
+        let mut dotted = (0usize, String::new());
+        for unit in read.units {
+            let Some(code) = unit.locale.as_ref().or(file_locale.as_ref()) else {
+                return Err(ImportError::NoLocale {
+                    path: file.to_owned(),
+                });
+            };
+            let locale = self.locale(code, file)?;
+            let shown = unit.key.display();
+            let path = match self.path(unit.key, &mut dotted) {
+                Ok(path) => path,
+                Err(why) => {
+                    self.note(file, unit.line, &shown, why);
+                    continue;
+                }
+            };
+            self.put(file, unit.line, path, locale, unit.value, unit.comment);
+        }
+        if dotted.0 > 0 {
+            let what = format!(
+                "{} key(s) hold '.', which the sheet reads as a level separator: read as levels (e.g. {}); flat formats write them joined with '_'",
+                dotted.0, dotted.1
+            );
+            self.note(file, 0, "", what);
+        }
+        Ok(())
+    }
+
+    /// The column of locale `code`, added when new.
+    fn locale(&mut self, code: &str, file: &str) -> Result<usize, ImportError> {
+        let key = locale_key(code);
+        if let Some(&index) = self.locale_index.get(&key) {
+            return Ok(index);
+        }
+        let why = if code.trim().is_empty() {
+            Some("it is empty")
+        } else if code.contains('.') {
+            Some("it holds '.', which separates filter segments")
+        } else if code.trim() != code || code.chars().any(char::is_control) {
+            Some("it holds spaces or control characters at its ends")
+        } else if matches!(code, "*" | ">>>" | "###" | "$$$") {
+            Some("it is one of the sheet's marks")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(ImportError::BadLocale {
+                path: file.to_owned(),
+                locale: code.to_owned(),
+                why,
+            });
+        }
+        self.locales.push(code.to_owned());
+        self.locale_index.insert(key, self.locales.len() - 1);
+        Ok(self.locales.len() - 1)
+    }
+
+    /// The sheet key path of a file's key, or why it has none.
+    fn path(&self, key: Key, dotted: &mut (usize, String)) -> Result<Vec<String>, String> {
+        let levels: Vec<String> = match key {
+            Key::Flat(name) => match &self.options.split {
+                Some(sep) if !sep.is_empty() => {
+                    name.split(sep.as_str()).map(str::to_owned).collect()
+                }
+                _ => vec![name],
+            },
+            Key::Path(path) => path,
+        };
+        let path: Vec<String> = if levels.iter().any(|l| l.contains('.')) {
+            let path: Vec<String> = levels
+                .iter()
+                .flat_map(|l| l.split('.'))
+                .map(str::to_owned)
+                .collect();
+            dotted.0 += 1;
+            if dotted.1.is_empty() {
+                dotted.1 = format!("{} → {}", levels.join("."), path.join(" › "));
+            }
+            path
+        } else {
+            levels
+        };
+        if path.len() > MAX_KEY_DEPTH {
+            return Err(format!(
+                "the key has {} levels; the sheet holds at most {MAX_KEY_DEPTH}: not carried",
+                path.len()
+            ));
+        }
+        for level in &path {
+            if level.is_empty() {
+                return Err("the key has an empty level (two separators in a row, or one at an end): not carried".to_owned());
+            }
+            if level.trim() != level {
+                return Err("the key starts or ends with a space, which the sheet trims from key cells: not carried".to_owned());
+            }
+            if level.chars().any(char::is_control) {
+                return Err(
+                    "the key holds a control character, which a key cell cannot: not carried"
+                        .to_owned(),
+                );
+            }
+            if looks_plural(level) {
+                return Err(format!(
+                    "the key '{level}' reads as a plural row (NAME[category]) in the sheet: not carried"
+                ));
+            }
+        }
+        Ok(path)
+    }
+
+    fn put(
+        &mut self,
+        file: &str,
+        line: usize,
+        path: Vec<String>,
+        locale: usize,
+        value: Value,
+        comment: Option<String>,
+    ) {
+        let shown = path.join(".");
+        let value = match value {
+            Value::Text(text) if text.is_empty() => {
+                self.note(
+                    file,
+                    line,
+                    &shown,
+                    "an empty text is not carried: an empty cell means no text",
+                );
+                return;
+            }
+            Value::Plural(forms) => {
+                let kept: Vec<(PluralCategory, String)> =
+                    forms.into_iter().filter(|(_, t)| !t.is_empty()).collect();
+                if kept.is_empty() {
+                    return;
+                }
+                Value::Plural(kept)
+            }
+            v => v,
+        };
+        self.scratch.clear();
+        for (n, level) in path.iter().enumerate() {
+            if n > 0 {
+                self.scratch.push(SEPARATOR);
+            }
+            self.scratch.push_str(level);
+        }
+        let index = match self.index.get(self.scratch.as_str()) {
+            Some(&index) => index,
+            None => {
+                let index = self.entries.len();
+                self.index.insert(self.scratch.clone(), index);
+                self.entries.push(Entry {
+                    path,
+                    texts: Vec::with_capacity(self.locales_hint.max(locale + 1)),
+                    tags: Vec::new(),
+                    comment: None,
+                    plural: matches!(value, Value::Plural(_)).then(|| Box::new(Plural::default())),
+                });
+                self.comment_from_base.push(false);
+                index
+            }
+        };
+        let is_base = same_locale(&self.locales[locale], &self.options.base);
+        let entry = &mut self.entries[index];
+        if let Some(comment) = comment.filter(|c| !c.is_empty())
+            && (entry.comment.is_none() || (is_base && !self.comment_from_base[index]))
+        {
+            entry.comment = Some(comment);
+            self.comment_from_base[index] = is_base;
+        }
+        let mut differs = None;
+        match (value, &mut entry.plural) {
+            (Value::Text(text), None) => {
+                if entry.texts.len() <= locale {
+                    entry.texts.resize(locale + 1, None);
+                }
+                match &entry.texts[locale] {
+                    None => entry.texts[locale] = Some(text),
+                    Some(first) if *first == text => {}
+                    Some(_) => differs = Some("its text"),
+                }
+            }
+            (Value::Plural(forms), Some(plural)) => {
+                for (category, text) in forms {
+                    let at = match plural.forms.iter().position(|f| f.category == category) {
+                        Some(at) => at,
+                        None => {
+                            plural.forms.push(PluralForm {
+                                category,
+                                texts: Vec::with_capacity(self.locales_hint.max(locale + 1)),
+                            });
+                            plural.forms.len() - 1
+                        }
+                    };
+                    let texts = &mut plural.forms[at].texts;
+                    if texts.len() <= locale {
+                        texts.resize(locale + 1, None);
+                    }
+                    match &texts[locale] {
+                        None => texts[locale] = Some(text),
+                        Some(first) if *first == text => {}
+                        Some(_) => differs = Some("a plural form"),
+                    }
+                }
+            }
+            (Value::Text(_), Some(_)) => differs = Some("a text where a plural was read before"),
+            (Value::Plural(_), None) => differs = Some("a plural where a text was read before"),
+        }
+        if let Some(what) = differs {
+            let locale = self.locales[locale].clone();
+            self.note(
+                file,
+                line,
+                &shown,
+                format!("{what} for {locale} differs from the one read before from another file: the first is kept"),
+            );
+        }
+    }
+
+    /// The document: locales with the base first, keys in first-read order.
+    pub fn finish(mut self) -> Imported {
+        self.drop_keys_that_are_sections();
+        let count = self.locales.len();
+        let base = self
+            .locales
+            .iter()
+            .position(|l| same_locale(l, &self.options.base))
+            .or_else(|| {
+                self.locales.iter().position(|l| {
+                    l.split(['_', '-'])
+                        .next()
+                        .is_some_and(|lang| lang.eq_ignore_ascii_case(&self.options.base))
+                })
+            });
+        // base first, then the others in the order they were met
+        let order: Vec<usize> = base
+            .into_iter()
+            .chain((0..count).filter(|&i| Some(i) != base))
+            .collect();
+        let reorder = |texts: &mut Vec<Option<String>>| {
+            texts.resize(count, None);
+            if base.is_some_and(|b| b != 0) {
+                let mut old = std::mem::take(texts);
+                *texts = order.iter().map(|&i| old[i].take()).collect();
+            }
+        };
+        for entry in &mut self.entries {
+            reorder(&mut entry.texts);
+            if let Some(plural) = &mut entry.plural {
+                plural.forms.sort_by_key(|f| f.category);
+                for form in &mut plural.forms {
+                    reorder(&mut form.texts);
+                }
+                // the model's rule: a plural entry's text slot holds `other`'s text, else
+                // the first form's, where some form has one
+                entry.texts = (0..count)
+                    .map(|l| {
+                        plural
+                            .text(PluralCategory::Other, l)
+                            .or_else(|| plural.forms_in(l).next().map(|(_, t)| t))
+                            .map(str::to_owned)
+                    })
+                    .collect();
+            }
+        }
+        let locales = order.iter().map(|&i| self.locales[i].clone()).collect();
+        Imported {
+            doc: Document {
+                locales,
+                entries: self.entries,
+                warnings: Vec::new(),
+                findings: Vec::new(),
+            },
+            notes: self.notes,
+            files: self.files,
+        }
+    }
+
+    /// A path that is a key and also holds keys: the sheet keeps the section (SPEC §6.1),
+    /// so the key is listed and left out.
+    fn drop_keys_that_are_sections(&mut self) {
+        let sections: HashSet<String> = self
+            .entries
+            .iter()
+            .flat_map(|e| (1..e.path.len()).map(|n| e.path[..n].join(&SEPARATOR.to_string())))
+            .collect();
+        if sections.is_empty() {
+            return;
+        }
+        let mut kept = Vec::with_capacity(self.entries.len());
+        for entry in std::mem::take(&mut self.entries) {
+            if sections.contains(&entry.path.join(&SEPARATOR.to_string())) {
+                let what = "the key is also a section (other keys lie below it), which the sheet keeps instead of the text: not carried";
+                self.note("", 0, &entry.path.join("."), what);
+            } else {
+                kept.push(entry);
+            }
+        }
+        self.entries = kept;
+    }
+}
+
+/// `NAME[word]`, which the sheet reads as a plural row.
+fn looks_plural(level: &str) -> bool {
+    level
+        .strip_suffix(']')
+        .and_then(|l| l.rfind('[').map(|at| (&l[..at], &l[at + 1..])))
+        .is_some_and(|(name, word)| {
+            !name.trim_end().is_empty()
+                && !word.is_empty()
+                && word.bytes().all(|b| b.is_ascii_alphabetic())
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::{FileRead, Unit};
+    use std::path::PathBuf;
+
+    fn found(name: &str, hint: Hint) -> Found {
+        Found {
+            path: PathBuf::from(name),
+            shown: name.to_owned(),
+            format: AppFormat::Android,
+            hint,
+            configuration: None,
+        }
+    }
+
+    fn unit(key: &str, text: &str) -> Unit {
+        Unit {
+            key: Key::Flat(key.to_owned()),
+            value: Value::Text(text.to_owned()),
+            comment: None,
+            locale: None,
+            line: 1,
+        }
+    }
+
+    fn read(units: Vec<Unit>) -> FileRead {
+        FileRead {
+            units,
+            ..FileRead::default()
+        }
+    }
+
+    #[test]
+    fn files_make_one_document_with_the_base_first() {
+        let options = Options {
+            split: Some("_".into()),
+            ..Options::default()
+        };
+        let mut a = Assembler::new(&options);
+        a.add(
+            &found("values-pl/strings.xml", Hint::Code("pl".into())),
+            read(vec![unit("core_yes", "Tak"), unit("a.b", "x")]),
+        )
+        .unwrap();
+        a.add(
+            &found("values/strings.xml", Hint::Base),
+            read(vec![
+                unit("core_yes", "Yes"),
+                unit("core", "section clash"),
+                unit("bad[one]", "x"),
+                unit("e", ""),
+            ]),
+        )
+        .unwrap();
+        a.add(
+            &found("values-en/strings.xml", Hint::Code("EN".into())),
+            read(vec![unit("core_yes", "Different")]),
+        )
+        .unwrap();
+        let imported = a.finish();
+        assert_eq!(imported.doc.locales, ["en", "pl"]);
+        let entries: Vec<(String, Vec<Option<String>>)> = imported
+            .doc
+            .entries
+            .iter()
+            .map(|e| (e.path.join("."), e.texts.clone()))
+            .collect();
+        assert_eq!(
+            entries,
+            vec![
+                (
+                    "core.yes".into(),
+                    vec![Some("Yes".into()), Some("Tak".into())]
+                ),
+                ("a.b".into(), vec![None, Some("x".into())]),
+            ]
+        );
+        let notes: Vec<String> = imported.notes.iter().map(|n| n.what.clone()).collect();
+        assert_eq!(notes.len(), 5, "{notes:#?}");
+    }
+
+    #[test]
+    fn a_file_without_a_locale_is_an_error_naming_it() {
+        let options = Options::default();
+        let mut a = Assembler::new(&options);
+        let err = a
+            .add(
+                &found("strings.xml", Hint::None),
+                read(vec![unit("a", "b")]),
+            )
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("strings.xml: its name and content name no locale"),
+            "{err}"
+        );
+    }
+}

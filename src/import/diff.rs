@@ -1,0 +1,357 @@
+//! `depot diff`: an app's files against its sheet, per locale — keys only in the app, keys
+//! only in the sheet, texts that differ.
+//!
+//! The sheet's side is what `generate` would write for each format the app's files are in:
+//! rendered by the same renderers to the same paths, then read back by the same readers as
+//! the app's files, so both sides name keys and locales alike (`core_labels_yes` in
+//! `values-pl/`) and texts are compared as the format holds them (read without
+//! converting placeholders: `%1$s` and `%s` differ). A format depot cannot write is
+//! compared by key path with the sheet's texts.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
+use std::path::PathBuf;
+
+use super::{AppFormat, ImportError, Options, assemble::Assembler, discover};
+use crate::translations::formats::{Format, PlaceholderMode, Prepared, RenderError};
+use crate::translations::layout::{self, LayoutError, LayoutOptions};
+use crate::translations::locale::same_locale;
+use crate::translations::model::{Document, Entry, Selection};
+
+#[derive(Debug, thiserror::Error)]
+pub enum DiffError {
+    #[error(transparent)]
+    Import(#[from] ImportError),
+    #[error("cannot lay out the sheet's files: {0}")]
+    Layout(#[from] LayoutError),
+    #[error("cannot render the sheet as {format}: {source}")]
+    Render {
+        format: Format,
+        #[source]
+        source: RenderError,
+    },
+}
+
+/// How to compare.
+#[derive(Debug, Clone)]
+pub struct DiffOptions {
+    /// `--base`, as `generate` takes it (`EN` matches `en_US`).
+    pub base: String,
+    /// How `generate` writes placeholders for this app (`--placeholders`).
+    pub placeholders: PlaceholderMode,
+    pub split: Option<String>,
+    pub locale: Option<String>,
+}
+
+/// One key's text on one side (a plural form is `key[category]`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct KeyText {
+    pub key: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Differs {
+    pub key: String,
+    pub app: String,
+    pub sheet: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LocaleReport {
+    pub locale: String,
+    pub only_in_app: Vec<KeyText>,
+    pub only_in_sheet: Vec<KeyText>,
+    pub differ: Vec<Differs>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// True when nothing differs.
+    pub equal: bool,
+    /// The formats compared, and the files read.
+    pub formats: Vec<String>,
+    pub files: Vec<String>,
+    /// Per locale with a difference, in the sheet's locale order then the app's.
+    pub locales: Vec<LocaleReport>,
+}
+
+impl Report {
+    pub fn differences(&self) -> usize {
+        self.locales
+            .iter()
+            .map(|l| l.only_in_app.len() + l.only_in_sheet.len() + l.differ.len())
+            .sum()
+    }
+}
+
+/// Compares the app's files under `paths` with the sheet `sheet`.
+pub fn diff(
+    sheet: &Document,
+    paths: &[PathBuf],
+    options: &DiffOptions,
+) -> Result<Report, DiffError> {
+    let base = layout::find_base(sheet, &options.base);
+    let read_options = Options {
+        split: options.split.clone(),
+        locale: options.locale.clone(),
+        // a base folder holds the sheet's base locale, named as the sheet names it
+        base: base.map_or_else(|| options.base.clone(), |b| sheet.locales[b].clone()),
+        placeholders: PlaceholderMode::Keep,
+        format: None,
+    };
+    let found = discover::discover(paths, &read_options)?;
+    let mut families: BTreeMap<AppFormat, Vec<&discover::Found>> = BTreeMap::new();
+    for file in &found {
+        families.entry(family(file.format)).or_default().push(file);
+    }
+    let mut report = Report {
+        files: found.iter().map(|f| f.shown.clone()).collect(),
+        ..Report::default()
+    };
+    let mut by_locale: Vec<LocaleReport> = Vec::new();
+    for (format, files) in families {
+        report.formats.push(format.name().to_owned());
+        let reads = crate::parallel::map(crate::parallel::cores(), &files, |file| {
+            super::read_file(file, &read_options)
+        });
+        let mut app = Assembler::new(&read_options).expecting_locales(files.len());
+        for (file, read) in files.iter().zip(reads) {
+            app.add(file, read?)?;
+        }
+        let app = app.finish().doc;
+        let rendered = sheet_side(sheet, format, base, options, &read_options)?;
+        compare(&app, rendered.as_ref().unwrap_or(sheet), &mut by_locale);
+    }
+    by_locale.retain(|l| {
+        !(l.only_in_app.is_empty() && l.only_in_sheet.is_empty() && l.differ.is_empty())
+    });
+    report.equal = by_locale.is_empty();
+    report.locales = by_locale;
+    Ok(report)
+}
+
+/// `.strings` and `.stringsdict` are one app format: `generate -f ios` writes both.
+fn family(format: AppFormat) -> AppFormat {
+    match format {
+        AppFormat::Stringsdict => AppFormat::Ios,
+        f => f,
+    }
+}
+
+/// What `generate` writes of the sheet in `format`, read back; `None` when depot has no
+/// writer for it.
+fn sheet_side(
+    sheet: &Document,
+    format: AppFormat,
+    base: Option<usize>,
+    options: &DiffOptions,
+    read_options: &Options,
+) -> Result<Option<Document>, DiffError> {
+    let Ok(written) = format.name().parse::<Format>() else {
+        return Ok(None);
+    };
+    let mut formats = vec![written];
+    if written == Format::Ios {
+        formats.push(Format::Stringsdict);
+    }
+    let selection = Selection::all(sheet);
+    let prepared = Prepared::new(sheet);
+    let mut jobs = Vec::new();
+    for format in formats {
+        let planned = layout::plan(
+            sheet,
+            &selection,
+            &LayoutOptions {
+                format,
+                language: None,
+                merge: false,
+                filename: None,
+                base,
+                comments: false,
+                placeholders: options.placeholders,
+            },
+        )?;
+        let read_as = if format == Format::Stringsdict {
+            AppFormat::Stringsdict
+        } else {
+            family_of(format)
+        };
+        jobs.extend(planned.into_iter().map(|file| (format, read_as, file)));
+    }
+    // rendered and read on every core, as generate renders and import reads
+    let reads = crate::parallel::map(
+        crate::parallel::cores(),
+        &jobs,
+        |(format, read_as, file)| {
+            let rendered = if file.locale_tree {
+                prepared.render_locale_tree(&file.selection, *format, &file.options)
+            } else {
+                prepared.render(&file.selection, *format, &file.options)
+            }
+            .map_err(|source| DiffError::Render {
+                format: *format,
+                source,
+            })?;
+            let found = discover::virtual_file(&file.path, *read_as);
+            let named = match &found.hint {
+                super::locale::Hint::Code(code) => Some(code.clone()),
+                super::locale::Hint::Base => Some(read_options.base.clone()),
+                super::locale::Hint::None => None,
+            };
+            let read = super::read_bytes(
+                &rendered.body,
+                *read_as,
+                &found.shown,
+                named.as_deref(),
+                read_options,
+            )?;
+            Ok::<_, DiffError>((found, read))
+        },
+    );
+    let mut assembler = Assembler::new(read_options).expecting_locales(jobs.len());
+    for read in reads {
+        let (found, read) = read?;
+        assembler.add(&found, read)?;
+    }
+    Ok(Some(assembler.finish().doc))
+}
+
+fn family_of(format: Format) -> AppFormat {
+    format.name().parse().unwrap_or(AppFormat::Json)
+}
+
+/// Every (key, text) of one locale of one entry: plural forms as `key[category]`.
+fn entry_texts<'d>(entry: &'d Entry, locale: usize, out: &mut Vec<(String, &'d str)>) {
+    out.clear();
+    match &entry.plural {
+        None => {
+            if let Some(Some(text)) = entry.texts.get(locale) {
+                out.push((entry.path.join("."), text));
+            }
+        }
+        Some(plural) => {
+            for (category, text) in plural.forms_in(locale) {
+                out.push((
+                    format!("{}[{}]", entry.path.join("."), category.name()),
+                    text,
+                ));
+            }
+        }
+    }
+}
+
+/// Whether two entries say the same in two locales (no allocation: most do).
+fn same(a: &Entry, la: usize, b: &Entry, lb: usize) -> bool {
+    a.locale_content(la) == b.locale_content(lb)
+}
+
+fn compare(app: &Document, sheet: &Document, reports: &mut Vec<LocaleReport>) {
+    let report_for = |code: &str, reports: &mut Vec<LocaleReport>| -> usize {
+        match reports.iter().position(|r| same_locale(&r.locale, code)) {
+            Some(at) => at,
+            None => {
+                reports.push(LocaleReport {
+                    locale: code.to_owned(),
+                    only_in_app: Vec::new(),
+                    only_in_sheet: Vec::new(),
+                    differ: Vec::new(),
+                });
+                reports.len() - 1
+            }
+        }
+    };
+    let app_index: FxHashMap<&[String], usize> = app
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.path.as_slice(), i))
+        .collect();
+    let sheet_index: FxHashMap<&[String], usize> = sheet
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.path.as_slice(), i))
+        .collect();
+    // each sheet entry's app entry, looked up once for every locale
+    let pairs: Vec<Option<usize>> = sheet
+        .entries
+        .iter()
+        .map(|e| app_index.get(e.path.as_slice()).copied())
+        .collect();
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for (s, code) in sheet.locales.iter().enumerate() {
+        let at = report_for(code, reports);
+        let a = app.locales.iter().position(|l| same_locale(l, code));
+        let report = &mut reports[at];
+        for (entry, pair) in sheet.entries.iter().zip(&pairs) {
+            let other = a.and_then(|a| Some((&app.entries[(*pair)?], a)));
+            if let Some((other, a)) = other
+                && same(entry, s, other, a)
+            {
+                continue;
+            }
+            entry_texts(entry, s, &mut theirs);
+            match other {
+                Some((other, a)) => entry_texts(other, a, &mut ours),
+                None => ours.clear(),
+            }
+            for (key, text) in &theirs {
+                match ours.iter().find(|(k, _)| k == key) {
+                    None => report.only_in_sheet.push(KeyText {
+                        key: key.clone(),
+                        text: (*text).to_owned(),
+                    }),
+                    Some((_, app_text)) if app_text != text => report.differ.push(Differs {
+                        key: key.clone(),
+                        app: (*app_text).to_owned(),
+                        sheet: (*text).to_owned(),
+                    }),
+                    Some(_) => {}
+                }
+            }
+            for (key, text) in &ours {
+                if !theirs.iter().any(|(k, _)| k == key) {
+                    report.only_in_app.push(KeyText {
+                        key: key.clone(),
+                        text: (*text).to_owned(),
+                    });
+                }
+            }
+        }
+        // keys the sheet does not have at all
+        if let Some(a) = a {
+            for entry in app
+                .entries
+                .iter()
+                .filter(|e| !sheet_index.contains_key(e.path.as_slice()))
+            {
+                entry_texts(entry, a, &mut ours);
+                report
+                    .only_in_app
+                    .extend(ours.drain(..).map(|(key, text)| KeyText {
+                        key,
+                        text: text.to_owned(),
+                    }));
+            }
+        }
+    }
+    for (a, code) in app.locales.iter().enumerate() {
+        if sheet.locales.iter().any(|l| same_locale(l, code)) {
+            continue;
+        }
+        let at = report_for(code, reports);
+        for entry in &app.entries {
+            entry_texts(entry, a, &mut ours);
+            reports[at]
+                .only_in_app
+                .extend(ours.drain(..).map(|(key, text)| KeyText {
+                    key,
+                    text: text.to_owned(),
+                }));
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! Which files to read, in which format, and what their names say about their locale.
+//! A file named on the command line is read whatever its name (its format from its
+//! extension, or `--format`); a folder is walked for files named as apps name their
+//! translations (android `values*/`, `*.lproj/`, `<locale>.json`, `<lng>/<ns>.json`,
+//! `*.po`, `*.xlf`, `<locale>.yml`, bundles `name_<locale>.properties`, `*.resx`, `*.arb`,
+//! `*.xcstrings`), skipping build output, dependencies and hidden folders.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::locale::{self, AndroidFolder, Hint};
+use super::{AppFormat, ImportError, Options};
+
+/// A file to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub path: PathBuf,
+    /// How messages name it.
+    pub shown: String,
+    pub format: AppFormat,
+    pub hint: Hint,
+    /// For an android folder of another configuration (`values-land`): its qualifiers.
+    pub configuration: Option<String>,
+}
+
+/// Folders never walked into: build output, dependencies, version control.
+const SKIPPED_FOLDERS: [&str; 7] = [
+    "node_modules",
+    "build",
+    "target",
+    "Pods",
+    "DerivedData",
+    "Carthage",
+    "vendor",
+];
+
+/// Every file to read under `paths`, in path order within each argument.
+pub fn discover(paths: &[PathBuf], options: &Options) -> Result<Vec<Found>, ImportError> {
+    let mut found = Vec::new();
+    let mut seen = HashSet::new();
+    for path in paths {
+        let shown = super::shown(path);
+        let meta = std::fs::metadata(path).map_err(|_| ImportError::Missing {
+            path: shown.clone(),
+        })?;
+        let before = found.len();
+        if meta.is_dir() {
+            let mut files = Vec::new();
+            walk(path, &mut files).map_err(|source| ImportError::Io {
+                path: shown.clone(),
+                source,
+            })?;
+            files.sort();
+            let names: HashSet<PathBuf> = files.iter().cloned().collect();
+            for file in files {
+                if let Some(f) = classify(&file, options.format, Some(&names)) {
+                    found.push(f);
+                }
+            }
+        } else {
+            match classify(path, options.format, None) {
+                Some(f) => found.push(f),
+                None => {
+                    return Err(ImportError::UnknownFormat {
+                        path: shown,
+                        what: unknown_reason(path),
+                    });
+                }
+            }
+        }
+        // the same file named twice (a folder and a file in it) is read once
+        let mut index = before;
+        while index < found.len() {
+            if seen.insert(found[index].path.clone()) {
+                index += 1;
+            } else {
+                found.remove(index);
+            }
+        }
+    }
+    if found.is_empty() {
+        let paths = paths
+            .iter()
+            .map(|p| super::shown(p))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(ImportError::NothingFound { paths });
+    }
+    Ok(found)
+}
+
+fn unknown_reason(path: &Path) -> String {
+    match extension(path).as_str() {
+        "pot" => "a .pot template holds no translations".to_owned(),
+        "" => "it has no extension".to_owned(),
+        ext => format!("the extension .{ext} is not a translation format"),
+    }
+}
+
+fn walk(folder: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(folder)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        // no symbolic links to folders: a link back up would never end
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            if !SKIPPED_FOLDERS.contains(&name.as_ref()) {
+                walk(&entry.path(), files)?;
+            }
+        } else if kind.is_file() || (kind.is_symlink() && entry.path().is_file()) {
+            files.push(entry.path());
+        }
+    }
+    Ok(())
+}
+
+fn extension(path: &Path) -> String {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default()
+}
+
+fn name_of(path: Option<&Path>) -> &str {
+    path.and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+}
+
+/// The format and locale hint of `path`; `walked` holds every file of the walk (`None`:
+/// the file was named on the command line, so it is read whatever its name). `None` when
+/// the file is not one to read.
+fn classify(
+    path: &Path,
+    forced: Option<AppFormat>,
+    walked: Option<&HashSet<PathBuf>>,
+) -> Option<Found> {
+    let ext = extension(path);
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    let parent = name_of(path.parent());
+    let grandparent = name_of(path.parent().and_then(Path::parent));
+    let explicit = walked.is_none();
+    // in a walk, names like `web` or `app` are not taken for locales
+    let code = |text: &str| {
+        if explicit {
+            locale::code(text)
+        } else {
+            locale::likely_code(text)
+        }
+    };
+    let dotted_stem = |stem: &str| stem.rsplit('.').next().and_then(code);
+    let format = match forced {
+        Some(format) => format,
+        None => match ext.as_str() {
+            "xml" => AppFormat::Android,
+            "strings" => AppFormat::Ios,
+            "stringsdict" => AppFormat::Stringsdict,
+            "xcstrings" => AppFormat::Xcstrings,
+            "arb" => AppFormat::Arb,
+            "po" => AppFormat::Po,
+            "xlf" | "xliff" => AppFormat::Xlf,
+            "yml" | "yaml" => AppFormat::Yml,
+            "properties" => AppFormat::Properties,
+            "resx" => AppFormat::Resx,
+            // i18next's locales/{{lng}}/{{ns}}.json
+            "json" if code(parent).is_some() && dotted_stem(stem).is_none() => AppFormat::I18next,
+            "json" => AppFormat::Json,
+            _ => return None,
+        },
+    };
+    let mut configuration = None;
+    let hint = match format {
+        AppFormat::Android => match locale::android_folder(parent) {
+            AndroidFolder::Locale(hint) => hint,
+            AndroidFolder::Configuration(qualifiers) => {
+                configuration = Some(qualifiers);
+                Hint::None
+            }
+            AndroidFolder::NotValues if explicit => Hint::None,
+            AndroidFolder::NotValues => return None,
+        },
+        AppFormat::Ios | AppFormat::Stringsdict => match locale::lproj(parent) {
+            Some(hint) => hint,
+            None if explicit => Hint::None,
+            None => return None,
+        },
+        AppFormat::Xcstrings => Hint::None,
+        AppFormat::I18next => match code(parent) {
+            Some(code) => Hint::Code(code),
+            None => code_or_none(dotted_stem(stem)),
+        },
+        AppFormat::Json | AppFormat::Yml => match dotted_stem(stem) {
+            Some(code) => Hint::Code(code),
+            None if explicit => Hint::None,
+            None => return None,
+        },
+        AppFormat::Po => match locale::dotted_stem(stem) {
+            Some(code) => Hint::Code(code),
+            // locale/pl/LC_MESSAGES/app.po
+            None if parent == "LC_MESSAGES" => code_or_none(locale::code(grandparent)),
+            None => Hint::None,
+        },
+        AppFormat::Xlf => code_or_none(locale::dotted_stem(stem)),
+        AppFormat::Arb => code_or_none(locale::underscored_suffix(stem)),
+        AppFormat::Properties => match locale::underscored_suffix(stem) {
+            Some(code) => Hint::Code(code),
+            // in a walk, messages.properties is a bundle's base only beside a
+            // messages_<locale>.properties (gradle.properties is no bundle)
+            None => match walked {
+                None => Hint::Base,
+                Some(all) => {
+                    let folder = std::fs::read_dir(path.parent()?).ok()?;
+                    let prefix = format!("{stem}_");
+                    let has_locales = folder.flatten().any(|e| {
+                        let other = e.path();
+                        all.contains(&other)
+                            && extension(&other) == "properties"
+                            && (other.file_stem().and_then(|s| s.to_str()))
+                                .and_then(|s| s.strip_prefix(&prefix))
+                                .is_some_and(|rest| locale::code(rest).is_some())
+                    });
+                    if !has_locales {
+                        return None;
+                    }
+                    Hint::Base
+                }
+            },
+        },
+        AppFormat::Resx => match locale::dotted_stem(stem) {
+            // Strings.pl-PL.resx; Strings.resx is the base
+            Some(code) if stem.contains('.') => Hint::Code(code),
+            _ => Hint::Base,
+        },
+    };
+    Some(Found {
+        path: path.to_owned(),
+        shown: super::shown(path),
+        format,
+        hint,
+        configuration,
+    })
+}
+
+/// A file that is not on disk (`diff`'s rendering of the sheet), told by the path
+/// `generate` gives it.
+pub fn virtual_file(path: &Path, format: AppFormat) -> Found {
+    classify(path, Some(format), None).unwrap_or_else(|| Found {
+        path: path.to_owned(),
+        shown: super::shown(path),
+        format,
+        hint: Hint::None,
+        configuration: None,
+    })
+}
+
+fn code_or_none(code: Option<String>) -> Hint {
+    code.map_or(Hint::None, Hint::Code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(root: &Path, files: &[&str]) {
+        for file in files {
+            let path = root.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        }
+    }
+
+    #[test]
+    fn a_walk_finds_translation_files_by_their_names_only() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(
+            dir.path(),
+            &[
+                "app/src/main/res/values/strings.xml",
+                "app/src/main/res/values-pl/strings.xml",
+                "app/src/main/res/values-land/strings.xml",
+                "app/src/main/res/layout/main.xml",
+                "app/build/intermediates/values/strings.xml",
+                "ios/pl.lproj/Localizable.strings",
+                "ios/Base.lproj/Localizable.stringsdict",
+                "web/package.json",
+                "web/locales/en-US/translation.json",
+                "web/i18n/pl_PL.json",
+                "config/locales/pl.yml",
+                ".github/workflows/ci.yml",
+                "po/messages.de.po",
+                "java/messages.properties",
+                "java/messages_pl.properties",
+                "gradle.properties",
+                "node_modules/x/en.json",
+            ],
+        );
+        let found = discover(&[dir.path().to_owned()], &Options::default()).unwrap();
+        let got: Vec<(String, AppFormat, Hint, Option<String>)> = found
+            .iter()
+            .map(|f| {
+                let rel = f
+                    .path
+                    .strip_prefix(dir.path())
+                    .unwrap()
+                    .display()
+                    .to_string();
+                (rel, f.format, f.hint.clone(), f.configuration.clone())
+            })
+            .collect();
+        let code = |c: &str| Hint::Code(c.to_owned());
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "app/src/main/res/values/strings.xml".into(),
+                    AppFormat::Android,
+                    Hint::Base,
+                    None
+                ),
+                (
+                    "app/src/main/res/values-land/strings.xml".into(),
+                    AppFormat::Android,
+                    Hint::None,
+                    Some("land".into())
+                ),
+                (
+                    "app/src/main/res/values-pl/strings.xml".into(),
+                    AppFormat::Android,
+                    code("pl"),
+                    None
+                ),
+                (
+                    "config/locales/pl.yml".into(),
+                    AppFormat::Yml,
+                    code("pl"),
+                    None
+                ),
+                (
+                    "ios/Base.lproj/Localizable.stringsdict".into(),
+                    AppFormat::Stringsdict,
+                    Hint::Base,
+                    None
+                ),
+                (
+                    "ios/pl.lproj/Localizable.strings".into(),
+                    AppFormat::Ios,
+                    code("pl"),
+                    None
+                ),
+                (
+                    "java/messages.properties".into(),
+                    AppFormat::Properties,
+                    Hint::Base,
+                    None
+                ),
+                (
+                    "java/messages_pl.properties".into(),
+                    AppFormat::Properties,
+                    code("pl"),
+                    None
+                ),
+                ("po/messages.de.po".into(), AppFormat::Po, code("de"), None),
+                (
+                    "web/i18n/pl_PL.json".into(),
+                    AppFormat::Json,
+                    code("pl_PL"),
+                    None
+                ),
+                (
+                    "web/locales/en-US/translation.json".into(),
+                    AppFormat::I18next,
+                    code("en-US"),
+                    None
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn named_files_are_read_whatever_their_names() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), &["strings.xml", "notes.txt", "app.pot"]);
+        let one = |name: &str| discover(&[dir.path().join(name)], &Options::default());
+        let found = one("strings.xml").unwrap();
+        assert_eq!(
+            (found[0].format, &found[0].hint),
+            (AppFormat::Android, &Hint::None)
+        );
+        assert!(matches!(
+            one("notes.txt"),
+            Err(ImportError::UnknownFormat { .. })
+        ));
+        let err = one("app.pot").unwrap_err().to_string();
+        assert!(
+            err.contains("a .pot template holds no translations"),
+            "{err}"
+        );
+        assert!(matches!(
+            one("missing.xml"),
+            Err(ImportError::Missing { .. })
+        ));
+    }
+}

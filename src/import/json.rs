@@ -1,0 +1,140 @@
+//! json: nested objects of strings, in file order — depot's own files (ICU MessageFormat
+//! texts, a plural as one `{count, plural, …}` message), per-locale files, a file of all
+//! locales, and any plain nested json. Arrays, numbers, booleans and nulls are listed as
+//! not carried.
+
+use std::fmt;
+
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+
+use super::tree::{self, Node, NodeValue, Style};
+use super::{Reading, SyntaxError};
+
+pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+    tree::read(parse(text)?, Style::Json, r)
+}
+
+/// The document as an ordered tree (serde_json's own maps would sort the keys).
+pub(super) fn parse(text: &str) -> Result<Node, SyntaxError> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let node = deserializer
+        .deserialize_any(NodeVisitor)
+        .and_then(|node| deserializer.end().map(|()| node))
+        .map_err(|e| SyntaxError::new(e.line(), format!("not valid JSON: {e}")))?;
+    Ok(node)
+}
+
+/// How a JSON boolean reads in a note (and to readers that need the value).
+pub(super) const TRUE: &str = "the boolean true";
+pub(super) const FALSE: &str = "the boolean false";
+
+struct NodeVisitor;
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Node, E> {
+        Ok(Node::new(NodeValue::Text(v.to_owned())))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Node, E> {
+        Ok(Node::new(NodeValue::Text(v)))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Node, E> {
+        Ok(other(if v { TRUE } else { FALSE }))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Node, E> {
+        Ok(other("a number"))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Node, E> {
+        Ok(other("a number"))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Node, E> {
+        Ok(other("a number"))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Node, E> {
+        Ok(other("null"))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(other("an array"))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(Seed)?;
+            entries.push((key, value));
+        }
+        Ok(Node::new(NodeValue::Map(entries)))
+    }
+}
+
+struct Seed;
+
+impl<'de> de::DeserializeSeed<'de> for Seed {
+    type Value = Node;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Node, D::Error> {
+        deserializer.deserialize_any(NodeVisitor)
+    }
+}
+
+fn other(what: &str) -> Node {
+    Node::new(NodeValue::Other(what.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::{Options, Unit, Value};
+    use crate::translations::model::PluralCategory;
+
+    fn units(text: &str, named: Option<&str>) -> (Vec<Unit>, usize) {
+        let options = Options::default();
+        let mut r = Reading::new(&options);
+        r.named = named.map(str::to_owned);
+        read(text, &mut r).unwrap();
+        (r.units, r.notes.len())
+    }
+
+    #[test]
+    fn nested_objects_keep_order_levels_and_plurals() {
+        let (units, notes) = units(
+            r#"{"Z":{"B":"it''s {name}","A":"{count, plural, one {# file} other {# files}}"},"N":3,"L":["x"]}"#,
+            Some("en"),
+        );
+        let keys: Vec<String> = units.iter().map(|u| u.key.display()).collect();
+        assert_eq!(keys, ["Z.B", "Z.A"]);
+        assert_eq!(units[0].value, Value::Text("it's {name}".into()));
+        assert_eq!(
+            units[1].value,
+            Value::Plural(vec![
+                (PluralCategory::One, "{count} file".into()),
+                (PluralCategory::Other, "{count} files".into())
+            ])
+        );
+        assert_eq!(notes, 2);
+    }
+
+    #[test]
+    fn a_locale_level_is_recognised() {
+        let (one, _) = units(r#"{"pl":{"A":"a"}}"#, Some("pl"));
+        assert_eq!(one[0].key.display(), "A");
+        assert_eq!(one[0].locale, None);
+        let (all, _) = units(r#"{"en_US":{"A":"a"},"pl":{"A":"b"}}"#, None);
+        assert_eq!(all[1].locale.as_deref(), Some("pl"));
+        let (other, _) = units(r#"{"en_US":{"A":"a"}}"#, Some("pl"));
+        assert_eq!(other[0].key.display(), "en_US.A");
+    }
+}

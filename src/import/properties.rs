@@ -1,0 +1,274 @@
+//! Java `.properties` (a `ResourceBundle`), read as `Properties.load` reads it: `key=value`,
+//! `key: value` or `key value`, `#`/`!` comment lines (those right above a key are its
+//! comment), a backslash at the end of a line continuing it, `\t \n \r \f \uXXXX` escapes.
+//! UTF-8, or ISO-8859-1 when the bytes are not UTF-8 (as Java 9+ reads bundles). Dotted
+//! keys are levels; keys `items.one` … `items.other` make the plural entry `items`; texts
+//! with a numbered argument are `MessageFormat` patterns (`{0}` → `{arg1}`, `''` → `'`).
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+use super::syntax::{self, Converted};
+use super::{Key, Reading, SyntaxError, Unit, Value};
+use crate::translations::model::PluralCategory;
+
+pub(super) fn decode(bytes: &[u8]) -> Cow<'_, str> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
+    }
+}
+
+struct Property {
+    path: Vec<String>,
+    text: String,
+    comment: Option<String>,
+    line: usize,
+}
+
+pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+    let lines: Vec<&str> = text
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let mut properties = Vec::new();
+    let mut comment: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line_no = i + 1;
+        let line = lines[i].trim_start_matches([' ', '\t', '\u{C}']);
+        i += 1;
+        if line.is_empty() {
+            comment.clear();
+            continue;
+        }
+        if let Some(c) = line.strip_prefix(['#', '!']) {
+            comment.push(c.strip_prefix(' ').unwrap_or(c).to_owned());
+            continue;
+        }
+        let mut logical = line.to_owned();
+        while ends_in_odd_backslashes(&logical) {
+            logical.pop();
+            match lines.get(i) {
+                Some(next) => {
+                    logical.push_str(next.trim_start_matches([' ', '\t', '\u{C}']));
+                    i += 1;
+                }
+                None => break,
+            }
+        }
+        let (key, value) = split(&logical).map_err(|m| SyntaxError::new(line_no, m))?;
+        let comment = (!comment.is_empty()).then(|| std::mem::take(&mut comment).join("\n"));
+        if value.is_empty() {
+            r.note(
+                line_no,
+                &key,
+                "an empty text is not carried: an empty cell means no text",
+            );
+            continue;
+        }
+        properties.push(Property {
+            path: key.split('.').map(str::to_owned).collect(),
+            text: value,
+            comment,
+            line: line_no,
+        });
+    }
+    add_all(properties, r);
+    Ok(())
+}
+
+fn ends_in_odd_backslashes(s: &str) -> bool {
+    s.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1
+}
+
+/// A logical line's key and value, escapes undone.
+fn split(line: &str) -> Result<(String, String), String> {
+    let mut key = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        match c {
+            '=' | ':' | ' ' | '\t' | '\u{C}' => break,
+            '\\' => {
+                chars.next();
+                unescape(&mut chars, &mut key)?;
+            }
+            c => {
+                chars.next();
+                key.push(c);
+            }
+        }
+    }
+    while chars
+        .peek()
+        .is_some_and(|c| matches!(c, ' ' | '\t' | '\u{C}'))
+    {
+        chars.next();
+    }
+    if chars.peek().is_some_and(|c| matches!(c, '=' | ':')) {
+        chars.next();
+        while chars
+            .peek()
+            .is_some_and(|c| matches!(c, ' ' | '\t' | '\u{C}'))
+        {
+            chars.next();
+        }
+    }
+    let mut value = String::new();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            unescape(&mut chars, &mut value)?;
+        } else {
+            value.push(c);
+        }
+    }
+    Ok((key, value))
+}
+
+fn unescape(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    out: &mut String,
+) -> Result<(), String> {
+    match chars.next() {
+        Some('t') => out.push('\t'),
+        Some('n') => out.push('\n'),
+        Some('r') => out.push('\r'),
+        Some('f') => out.push('\u{C}'),
+        Some('u') => {
+            let hex: String = chars.by_ref().take(4).collect();
+            let unit = (hex.len() == 4)
+                .then(|| u16::from_str_radix(&hex, 16).ok())
+                .flatten()
+                .ok_or_else(|| format!("a malformed \\uXXXX escape: \\u{hex}"))?;
+            // surrogate pairs come as two escapes: kept as the pair's char
+            if (0xD800..0xDC00).contains(&unit) {
+                let rest: String = chars.clone().take(6).collect();
+                if let Some(low) = rest
+                    .strip_prefix("\\u")
+                    .and_then(|h| u16::from_str_radix(h, 16).ok())
+                    .filter(|l| (0xDC00..0xE000).contains(l))
+                {
+                    for _ in 0..6 {
+                        chars.next();
+                    }
+                    let c =
+                        0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+                    out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
+                    return Ok(());
+                }
+            }
+            out.push(char::from_u32(u32::from(unit)).unwrap_or('\u{FFFD}'));
+        }
+        Some(c) => out.push(c),
+        None => {}
+    }
+    Ok(())
+}
+
+/// Units from the properties, in file order; `X.one` … `X.other` leaves as the plural `X`.
+fn add_all(properties: Vec<Property>, r: &mut Reading<'_>) {
+    let plurals = plural_parents(properties.iter().map(|p| p.path.as_slice()));
+    let mut pending: HashMap<String, usize> = HashMap::new();
+    for p in properties {
+        let parent = &p.path[..p.path.len() - 1];
+        let category = p.path.last().and_then(|l| PluralCategory::from_name(l));
+        if let (Some(category), true) = (category, plurals.contains(parent)) {
+            let converted = convert(&p.text, true, r);
+            let key = Key::Path(parent.to_vec());
+            r.push_form(&mut pending, key, category, converted, p.comment, p.line);
+            continue;
+        }
+        let converted = convert(&p.text, false, r);
+        r.push(
+            Unit {
+                key: Key::Path(p.path),
+                value: Value::Text(converted.text),
+                comment: p.comment,
+                locale: None,
+                line: p.line,
+            },
+            converted.losses,
+        );
+    }
+}
+
+fn convert(text: &str, plural: bool, r: &Reading<'_>) -> Converted {
+    if r.convert() {
+        syntax::message_format(text, plural)
+    } else {
+        Converted {
+            text: text.to_owned(),
+            losses: Vec::new(),
+        }
+    }
+}
+
+/// The paths whose children are all CLDR categories, `other` among them, and that are not
+/// keys themselves nor hold deeper keys.
+pub(super) fn plural_parents<'p>(
+    paths: impl Iterator<Item = &'p [String]> + Clone,
+) -> HashSet<Vec<String>> {
+    let keys: HashSet<&[String]> = paths.clone().collect();
+    let mut children: HashMap<&[String], (bool, bool)> = HashMap::new(); // (all categories, has other)
+    for path in paths.clone() {
+        for depth in 1..path.len() {
+            let parent = &path[..depth];
+            let entry = children.entry(parent).or_insert((true, false));
+            let direct = depth == path.len() - 1;
+            let name = &path[depth];
+            entry.0 &= direct && PluralCategory::from_name(name).is_some();
+            entry.1 |= direct && name == "other";
+        }
+    }
+    children
+        .into_iter()
+        .filter(|(parent, (all, other))| *all && *other && !keys.contains(parent))
+        .map(|(parent, _)| parent.to_vec())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::Options;
+
+    #[test]
+    fn reads_as_java_properties_load_reads() {
+        let text = "# Greeting\n! second\nhello = Hi {0}, it''s {1,number,integer}\\\n    more\nplain: it's {x}\nkey\\ with\\:colon value\\u0105\\t\\uD83D\\uDE00\nitems.one={0} item\nitems.other={0} items\n\nempty=\n";
+        let options = Options::default();
+        let mut r = Reading::new(&options);
+        read(text, &mut r).unwrap();
+        let got: Vec<(String, Value, Option<String>)> = r
+            .units
+            .into_iter()
+            .map(|u| (u.key.display(), u.value, u.comment))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "hello".into(),
+                    Value::Text("Hi {arg1}, it's {arg2:int}more".into()),
+                    Some("Greeting\nsecond".into())
+                ),
+                ("plain".into(), Value::Text("it's {{x}}".into()), None),
+                (
+                    "key with:colon".into(),
+                    Value::Text("valueą\t😀".into()),
+                    None
+                ),
+                (
+                    "items".into(),
+                    Value::Plural(vec![
+                        (PluralCategory::One, "{count} item".into()),
+                        (PluralCategory::Other, "{count} items".into())
+                    ]),
+                    None
+                ),
+            ]
+        );
+        assert_eq!(r.notes.len(), 1);
+        assert_eq!(decode(b"caf\xe9"), "café");
+    }
+}

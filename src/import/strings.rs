@@ -1,0 +1,408 @@
+//! ios `.strings`: the old-style property list strings syntax as Apple's CFPropertyList and
+//! GNUstep read it — `"key" = "value";` (unquoted words too, and `"key";` meaning the key
+//! is its own value), `/* */` and `//` comments (the one right before an entry is its
+//! comment), the escapes `\n \t \r \" \\ \a \b \f \v`, octal `\NNN` and `\UXXXX` (UTF-16
+//! units, surrogate pairs joined). Files come in UTF-8 or UTF-16 (with a byte-order mark,
+//! or without one as Xcode once wrote them); XML property lists are read too. A key given
+//! twice keeps its last value, as Apple's parser does.
+
+use rustc_hash::FxHashMap;
+use std::borrow::Cow;
+
+use super::plist::{self, Plist};
+use super::syntax::{self, Printf};
+use super::{Key, Reading, SyntaxError, Unit, Value, line_of};
+
+/// The file's text: UTF-16 by its byte-order mark (or by its zero bytes when it has none),
+/// else UTF-8.
+pub(super) fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, SyntaxError> {
+    let utf16 = |body: &[u8], little: bool| -> Result<Cow<'_, str>, SyntaxError> {
+        if !body.len().is_multiple_of(2) {
+            return Err(SyntaxError::new(
+                0,
+                "the UTF-16 text has an odd number of bytes",
+            ));
+        }
+        let units = body.chunks_exact(2).map(|p| {
+            if little {
+                u16::from_le_bytes([p[0], p[1]])
+            } else {
+                u16::from_be_bytes([p[0], p[1]])
+            }
+        });
+        char::decode_utf16(units)
+            .collect::<Result<String, _>>()
+            .map(Cow::Owned)
+            .map_err(|_| SyntaxError::new(0, "the UTF-16 text holds a lone surrogate"))
+    };
+    if let Some(body) = bytes.strip_prefix(b"\xFF\xFE") {
+        return utf16(body, true);
+    }
+    if let Some(body) = bytes.strip_prefix(b"\xFE\xFF") {
+        return utf16(body, false);
+    }
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Ok(text) = std::str::from_utf8(body) {
+        // UTF-16 of ASCII text is valid UTF-8 too, full of NULs: look at where they are
+        let zeros_at = |parity: usize| {
+            body.iter()
+                .skip(parity)
+                .step_by(2)
+                .filter(|&&b| b == 0)
+                .count()
+        };
+        let half = body.len() / 2;
+        if half > 0 && zeros_at(1) * 2 > half {
+            return utf16(body, true);
+        }
+        if half > 0 && zeros_at(0) * 2 > half {
+            return utf16(body, false);
+        }
+        return Ok(Cow::Borrowed(text));
+    }
+    Err(SyntaxError::new(
+        0,
+        "the file is neither UTF-8 nor UTF-16 with a byte-order mark",
+    ))
+}
+
+pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+    let start = text.trim_start();
+    if start.starts_with("<?xml") || start.starts_with("<plist") || start.starts_with("<!DOCTYPE") {
+        return read_xml(text, r);
+    }
+    if start.starts_with("bplist") {
+        return Err(SyntaxError::new(
+            1,
+            "a binary property list: convert it to text first (plutil -convert xml1)",
+        ));
+    }
+    let mut p = Parser { text, at: 0 };
+    let mut seen: FxHashMap<String, usize> = FxHashMap::default();
+    // counted as the parser moves on (a count from the start per entry is quadratic)
+    let mut lines = super::xml::Lines::new(text);
+    loop {
+        let comment = p.space_and_comments()?;
+        if p.at >= text.len() {
+            return Ok(());
+        }
+        let line = lines.at(p.at);
+        let key = p.string()?;
+        p.space_and_comments()?;
+        let value = match p.peek() {
+            Some(';') => key.clone(),
+            Some('=') => {
+                p.at += 1;
+                p.space_and_comments()?;
+                let value = p.string()?;
+                p.space_and_comments()?;
+                value
+            }
+            _ => return Err(p.error("expected '=' or ';' after the key")),
+        };
+        if p.peek() != Some(';') {
+            return Err(p.error("expected ';' after the value"));
+        }
+        p.at += 1;
+        if value.is_empty() {
+            r.note(
+                line,
+                &key,
+                "an empty text is not carried: an empty cell means no text",
+            );
+            continue;
+        }
+        push(r, key, value, comment, line, &mut seen);
+    }
+}
+
+fn push(
+    r: &mut Reading<'_>,
+    key: String,
+    value: String,
+    comment: Option<String>,
+    line: usize,
+    seen: &mut FxHashMap<String, usize>,
+) {
+    let converted = if r.convert() {
+        syntax::printf(&value, Printf::Apple, false)
+    } else {
+        syntax::Converted {
+            text: value,
+            losses: Vec::new(),
+        }
+    };
+    let unit = Unit {
+        key: Key::Flat(key.clone()),
+        value: Value::Text(converted.text),
+        comment,
+        locale: None,
+        line,
+    };
+    if let Some(&earlier) = seen.get(&key) {
+        r.note(line, &key, format!("the key is given twice (also line {}): the last text is kept, as Apple's parser does", r.units[earlier].line));
+        for loss in converted.losses {
+            r.note(line, &key, loss);
+        }
+        r.units[earlier] = unit;
+        return;
+    }
+    seen.insert(key, r.units.len());
+    r.push(unit, converted.losses);
+}
+
+/// A `.strings` file saved as an XML property list: one dictionary of strings.
+fn read_xml(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+    let Plist::Dict(entries) = plist::parse(text)? else {
+        return Err(SyntaxError::new(
+            1,
+            "the property list is not a dictionary of strings",
+        ));
+    };
+    let mut seen = FxHashMap::default();
+    for entry in entries {
+        match entry.value {
+            Plist::String(value) if value.is_empty() => {
+                r.note(
+                    entry.line,
+                    &entry.key,
+                    "an empty text is not carried: an empty cell means no text",
+                );
+            }
+            Plist::String(value) => push(r, entry.key, value, entry.comment, entry.line, &mut seen),
+            _ => r.note(
+                entry.line,
+                &entry.key,
+                "a value that is not a string is not carried",
+            ),
+        }
+    }
+    Ok(())
+}
+
+struct Parser<'t> {
+    text: &'t str,
+    at: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<char> {
+        self.text[self.at..].chars().next()
+    }
+
+    fn error(&self, what: &str) -> SyntaxError {
+        SyntaxError::new(line_of(self.text, self.at), what)
+    }
+
+    /// Skips whitespace and comments; the text of the last comment when only whitespace
+    /// follows it.
+    fn space_and_comments(&mut self) -> Result<Option<String>, SyntaxError> {
+        let mut comment = None;
+        loop {
+            let rest = &self.text[self.at..];
+            let trimmed = rest.trim_start();
+            self.at += rest.len() - trimmed.len();
+            if let Some(body) = trimmed.strip_prefix("/*") {
+                let end = body
+                    .find("*/")
+                    .ok_or_else(|| self.error("a comment that is never closed"))?;
+                comment = Some(body[..end].trim().to_owned());
+                self.at += 2 + end + 2;
+            } else if let Some(body) = trimmed.strip_prefix("//") {
+                let end = body.find('\n').unwrap_or(body.len());
+                comment = Some(body[..end].trim().to_owned());
+                self.at += 2 + end;
+            } else {
+                return Ok(comment);
+            }
+        }
+    }
+
+    fn string(&mut self) -> Result<String, SyntaxError> {
+        match self.peek() {
+            Some('"') => {
+                self.at += 1;
+                self.quoted()
+            }
+            Some(c) if unquoted(c) => {
+                let len = self.text[self.at..]
+                    .find(|c: char| !unquoted(c))
+                    .unwrap_or(self.text.len() - self.at);
+                let word = self.text[self.at..self.at + len].to_owned();
+                self.at += len;
+                Ok(word)
+            }
+            _ => Err(self.error("expected a quoted string")),
+        }
+    }
+
+    /// After the opening quote: the string up to and with its closing quote.
+    fn quoted(&mut self) -> Result<String, SyntaxError> {
+        // most strings hold no escape: one search, one copy
+        let rest = &self.text.as_bytes()[self.at..];
+        if let Some(end) = memchr::memchr2(b'"', b'\\', rest)
+            && rest[end] == b'"'
+        {
+            let text = self.text[self.at..self.at + end].to_owned();
+            self.at += end + 1;
+            return Ok(text);
+        }
+        let mut out = String::new();
+        let mut pending_high: Option<u16> = None;
+        let start = self.at;
+        let mut chars = self.text[self.at..].char_indices();
+        while let Some((i, c)) = chars.next() {
+            let unit = match c {
+                '"' => {
+                    if let Some(high) = pending_high {
+                        out.push(char::from_u32(u32::from(high)).unwrap_or('\u{FFFD}'));
+                    }
+                    self.at = start + i + 1;
+                    return Ok(out);
+                }
+                '\\' => {
+                    let Some((_, e)) = chars.next() else { break };
+                    match e {
+                        'a' => Some(0x7),
+                        'b' => Some(0x8),
+                        'f' => Some(0xC),
+                        'n' => Some(0xA),
+                        'r' => Some(0xD),
+                        't' => Some(0x9),
+                        'v' => Some(0xB),
+                        'U' | 'u' => {
+                            let hex: String = chars
+                                .clone()
+                                .map(|(_, c)| c)
+                                .take(4)
+                                .take_while(char::is_ascii_hexdigit)
+                                .collect();
+                            for _ in 0..hex.len() {
+                                chars.next();
+                            }
+                            Some(u16::from_str_radix(&hex, 16).unwrap_or(0))
+                        }
+                        '0'..='7' => {
+                            let mut value = e.to_digit(8).unwrap_or(0);
+                            for _ in 0..2 {
+                                match chars.clone().next() {
+                                    Some((_, d)) if d.is_digit(8) => {
+                                        value = value * 8 + d.to_digit(8).unwrap_or(0);
+                                        chars.next();
+                                    }
+                                    _ => break,
+                                }
+                            }
+                            u16::try_from(value).ok()
+                        }
+                        other => {
+                            push_pending(&mut out, &mut pending_high);
+                            out.push(other);
+                            None
+                        }
+                    }
+                }
+                c => {
+                    push_pending(&mut out, &mut pending_high);
+                    out.push(c);
+                    None
+                }
+            };
+            if let Some(unit) = unit {
+                match (pending_high.take(), unit) {
+                    (Some(high), 0xDC00..=0xDFFF) => {
+                        let c = 0x10000
+                            + ((u32::from(high) - 0xD800) << 10)
+                            + (u32::from(unit) - 0xDC00);
+                        out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
+                    }
+                    (high, 0xD800..=0xDBFF) => {
+                        if high.is_some() {
+                            out.push('\u{FFFD}');
+                        }
+                        pending_high = Some(unit);
+                    }
+                    (high, unit) => {
+                        if high.is_some() {
+                            out.push('\u{FFFD}');
+                        }
+                        out.push(char::from_u32(u32::from(unit)).unwrap_or('\u{FFFD}'));
+                    }
+                }
+            }
+        }
+        self.at = start;
+        Err(self.error("a quoted string that is never closed"))
+    }
+}
+
+fn push_pending(out: &mut String, pending: &mut Option<u16>) {
+    if pending.take().is_some() {
+        out.push('\u{FFFD}');
+    }
+}
+
+/// The characters of an unquoted string (CFPropertyList's `isValidUnquotedStringCharacter`).
+fn unquoted(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '/' | ':' | '.' | '-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::Options;
+
+    fn read_all(text: &str) -> Vec<(String, String, Option<String>)> {
+        let options = Options::default();
+        let mut r = Reading::new(&options);
+        read(text, &mut r).unwrap();
+        r.units
+            .into_iter()
+            .map(|u| {
+                let Value::Text(t) = u.value else { panic!() };
+                (u.key.display(), t, u.comment)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_what_apple_and_gnustep_read() {
+        let got = read_all(
+            "/* Greeting */\n\"hello\" = \"Hi \\\"%@\\\"\\n\\t\\\\ \\U00e9\\UD83D\\UDE00 \\101\";\n// line comment\nbare_key = bare.value;\n\"self\";\n\"dup\" = \"a\";\n\"dup\" = \"b\";\n\"multi\nline\" = \"x\";\n",
+        );
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "hello".into(),
+                    "Hi \"{arg1}\"\n\t\\ é😀 A".into(),
+                    Some("Greeting".into())
+                ),
+                (
+                    "bare_key".into(),
+                    "bare.value".into(),
+                    Some("line comment".into())
+                ),
+                ("self".into(), "self".into(), None),
+                ("dup".into(), "b".into(), None),
+                ("multi\nline".into(), "x".into(), None),
+            ]
+        );
+    }
+
+    #[test]
+    fn utf16_with_and_without_bom_and_errors_name_the_line() {
+        let text = "\"a\" = \"ł\";\n";
+        let le: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert_eq!(decode(&le).unwrap(), text);
+        assert_eq!(decode(&be).unwrap(), text);
+        let options = Options::default();
+        let mut r = Reading::new(&options);
+        let err = read("\"a\" = \"b\";\n\"c\" = \"d\"\n\"e\" = \"f\";", &mut r).unwrap_err();
+        assert_eq!(err.line, 3, "{err:?}");
+    }
+}
