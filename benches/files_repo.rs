@@ -2,6 +2,14 @@
 //! key lookup of `GET /file`. The seeded database is kept under target/ between runs
 //! while the schema is unchanged (delete `target/tmp/files_repo_bench` to measure seeding
 //! again).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a bench stops at its first failure and prints its figures"
+)]
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::hint::black_box;

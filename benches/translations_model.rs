@@ -1,6 +1,14 @@
 //! Sheet conversion and filtering on a large sheet: 50 sections × 20 subsections × 50 keys
 //! (50,000 keys) × 20 locales, with section and key tags; one key in ten is a plural entry
 //! (`KEY[one]`, `KEY[few]`, `KEY[other]` rows, texts with `{count}`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a bench stops at its first failure and prints its figures"
+)]
 
 use std::hint::black_box;
 

@@ -2,6 +2,14 @@
 //! paths, ~50-character texts with some quotes and ampersands; one key in ten is a plural
 //! entry with `one`, `few` and `other` forms. `NO_PLURALS=1` makes them plain keys, to
 //! measure what the plural entries themselves cost.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a bench stops at its first failure and prints its figures"
+)]
 
 use std::hint::black_box;
 

@@ -1,5 +1,10 @@
 //! The command line: parse, dispatch to one module per subcommand, map errors to exit codes
 //! (0 success, 1 runtime error, 2 usage error — clap's own), one line on stderr.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "the command line answers on the terminal; the daemon logs through tracing"
+)]
 
 mod auth;
 mod config_cmd;
@@ -457,8 +462,12 @@ async fn consent_and_save_for(
         Scope::Read => (crate::sheets::consent::SCOPE, "read"),
         Scope::Write => (crate::sheets::consent::WRITE_SCOPE, "write to"),
     };
-    let token =
-        crate::sheets::consent::obtain_refresh_token_for(settings, scope, open_browser, |url| {
+    let token = crate::sheets::consent::obtain_refresh_token(
+        settings,
+        scope,
+        open_browser,
+        crate::http::consent_callback::serve,
+        |url| {
             let lead = if intro.is_empty() {
                 String::new()
             } else {
@@ -467,8 +476,9 @@ async fn consent_and_save_for(
             eprintln!(
                 "{lead}Open this URL in a browser to let depot {verb} the spreadsheet:\n{url}"
             );
-        })
-        .await?;
+        },
+    )
+    .await?;
     let place = crate::sheets::consent::save_refresh_token(settings, sources, &token)?;
     eprintln!("depot: the refresh token was saved to {place}");
     Ok(token)

@@ -143,7 +143,7 @@ impl Console {
                 let live = live.clone();
                 tokio::task::spawn_blocking(move || {
                     let doc = &live.stored.document;
-                    let base = crate::translations::service::base_locale(doc);
+                    let base = crate::translations::locale::base_locale(doc);
                     (views::completeness(doc, base), views::reported(doc, &link))
                 })
                 .await
@@ -189,7 +189,7 @@ impl Console {
             let (live, search) = (live.clone(), search.clone());
             tokio::task::spawn_blocking(move || {
                 let doc = &live.stored.document;
-                let base = crate::translations::service::base_locale(doc);
+                let base = crate::translations::locale::base_locale(doc);
                 (
                     views::search(doc, &search, base),
                     views::sections(doc),

@@ -5,10 +5,11 @@
 
 pub mod cache;
 pub mod download;
+pub mod error;
+pub mod fold;
 pub mod import;
 pub mod migrations;
 pub mod names;
-pub mod pool;
 pub mod postgres;
 pub mod query;
 pub mod record;
@@ -16,12 +17,14 @@ pub mod repo;
 pub mod routes;
 pub mod s3;
 pub mod seed;
+pub mod sqlite;
 pub mod store;
 pub mod writes;
 
-pub use query::{ListQuery, QueryError, key_from_params};
+pub use error::RepoError;
+pub use query::{ListQuery, Page, QueryError, key_from_params};
 pub use record::{FileRecord, NewFileRecord, Permission, RecordError};
-pub use repo::{FilesRepo, Page, RepoError};
+pub use repo::FilesRepo;
 pub use store::{FilesDb, RecordStore};
 
 /// The bucket of uploads that name none: the API's, the CLI's and the console form's

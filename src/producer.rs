@@ -9,6 +9,7 @@ pub mod lease;
 
 use crate::config::ConfigHandle;
 use crate::config::settings::{Google, Service, Settings, SheetSource as SourceSetting};
+use crate::retry::{FIRST_RETRY, backoff};
 use crate::sheets::consent;
 use crate::sheets::{Fetched, SheetSource, SourceError, source_for};
 use crate::shutdown::Shutdown;
@@ -24,10 +25,6 @@ use lease::Lease;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
-
-/// The first retry after a failure waits this long; each further failure doubles it, up to
-/// the configured interval.
-const FIRST_RETRY: Duration = Duration::from_secs(1);
 
 #[derive(Debug, thiserror::Error)]
 pub enum CycleError {
@@ -717,12 +714,6 @@ fn interval(settings: &Settings) -> Duration {
     Duration::from_secs(settings.producer.interval_secs)
 }
 
-/// 1 s, 2 s, 4 s, ... after consecutive failures, never longer than the interval.
-pub fn backoff(failures: u32, interval: Duration) -> Duration {
-    let exponent = failures.saturating_sub(1).min(20);
-    FIRST_RETRY.saturating_mul(1 << exponent).min(interval)
-}
-
 /// Whether a reload changed what the producer does (then the wait is cut short).
 fn producer_changed(old: &Settings, new: &Settings) -> bool {
     old.producer != new.producer || old.service != new.service || old.google != new.google
@@ -777,17 +768,5 @@ mod tests {
             ConvertError::Sheet(SheetError::NoHeaderRow)
         );
         assert_eq!(convert(grid(">>>,en\nA,a\n")).unwrap().entries.len(), 1);
-    }
-
-    #[test]
-    fn backoff_doubles_from_one_second_up_to_the_interval() {
-        let interval = Duration::from_secs(300);
-        let waits: Vec<u64> = (1..=10).map(|n| backoff(n, interval).as_secs()).collect();
-        assert_eq!(waits, vec![1, 2, 4, 8, 16, 32, 64, 128, 256, 300]);
-        assert_eq!(
-            backoff(1, Duration::from_millis(500)),
-            Duration::from_millis(500)
-        );
-        assert_eq!(backoff(u32::MAX, interval), interval);
     }
 }

@@ -157,18 +157,12 @@ impl SheetSource for LocalSource {
 /// receivers): rustls on ring, `timeout` for connecting and for each whole call, depot's
 /// user agent.
 pub fn http_client(timeout: std::time::Duration) -> reqwest::Result<reqwest::Client> {
-    install_tls_provider();
+    crate::tls::install_tls_provider();
     reqwest::Client::builder()
         .timeout(timeout)
         .connect_timeout(timeout)
         .user_agent(concat!("depot/", env!("CARGO_PKG_VERSION")))
         .build()
-}
-
-/// Makes rustls use the ring crypto provider (reqwest is built without one, to avoid a
-/// second C crypto library). Idempotent.
-pub fn install_tls_provider() {
-    let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
 /// Drops trailing empty cells of each row and trailing empty rows, as the Sheets API does,

@@ -9,6 +9,7 @@ pub mod follow;
 pub mod formats;
 pub mod langtag;
 pub mod layout;
+pub mod locale;
 pub mod model;
 pub mod placeholders;
 pub mod plurals;
@@ -18,3 +19,6 @@ pub mod service;
 pub mod sheet;
 pub mod store;
 pub mod versions;
+
+#[cfg(test)]
+pub(crate) mod test_support;

@@ -10,7 +10,7 @@ use crate::redact;
 use crate::secret::Secret;
 use crate::translations::versions::VersionSummary;
 use chrono::{DateTime, Utc};
-use hmac::{Hmac, Mac};
+use hmac::{Hmac, KeyInit, Mac};
 use serde::Serialize;
 use sha2::Sha256;
 use std::collections::BTreeMap;

@@ -3,6 +3,16 @@
 //! Google service account; with their failures. Runs on a multi-threaded runtime: the
 //! in-process servers (CSV host, webhook receiver, fake Google) keep answering while a test
 //! waits on a child process.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::mod_module_files,
+    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
+              only as tests/support/mod.rs"
+)]
 
 mod support;
 
@@ -496,7 +506,7 @@ impl Receiver {
 /// Checks a delivery as a receiver would (the snippet in the README does the same) and
 /// returns its body.
 fn verified(signature: &str, body: &[u8]) -> Value {
-    use hmac::{Hmac, Mac};
+    use hmac::{Hmac, KeyInit, Mac};
     let (t, v1) = signature
         .split_once(',')
         .and_then(|(t, v1)| Some((t.strip_prefix("t=")?, v1.strip_prefix("v1=")?)))

@@ -1,5 +1,15 @@
 //! The fake Google speaks the real protocol: every endpoint and every fault, seen from a
 //! plain HTTP client, so tests that use it test depot and not the fake.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::mod_module_files,
+    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
+              only as tests/support/mod.rs"
+)]
 
 mod support;
 
@@ -15,7 +25,7 @@ async fn fake() -> FakeGoogle {
 
 fn client() -> reqwest::Client {
     // reqwest is built with `rustls-no-provider` in this crate: no client without a provider.
-    depot::sheets::install_tls_provider();
+    depot::tls::install_tls_provider();
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

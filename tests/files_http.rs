@@ -2,6 +2,16 @@
 //! and `depot files import`, read back over HTTP (`GET /files`, `GET /file`), their content
 //! downloaded through the signed URLs from the embedded object store, the bad-input matrix
 //! of SPEC §3, API and admin keys, uploads and deletes.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::mod_module_files,
+    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
+              only as tests/support/mod.rs"
+)]
 
 mod support;
 
@@ -350,7 +360,7 @@ async fn filters_by_permission_and_by_file_name_case_insensitively_and_literally
 
     // Query pairs, and the records expected, in list order.
     type Case<'a> = (&'a [(&'a str, &'a str)], Vec<&'a Added>);
-    let cases: [Case; 9] = [
+    let cases: [Case<'_>; 9] = [
         (&[("permission", "private")], vec![&added[2]]),
         (
             &[("permission", "public")],
@@ -597,7 +607,7 @@ async fn bad_input_matrix_answers_exact_statuses_naming_the_parameter() {
     let unknown_query = format!("/file?key={UNKNOWN_KEY}");
 
     type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>, bool, Expect);
-    let cases: Vec<Case> = vec![
+    let cases: Vec<Case<'_>> = vec![
         ("GET", "/file", vec![], false, Expect::Error(400, &["key"])),
         (
             "GET",

@@ -2,6 +2,16 @@
 //! installed by scripts/test), records on PostgreSQL: an upload through one node is stored
 //! at the endpoint and downloads through the other node's signed URL; a delete removes
 //! both halves.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::mod_module_files,
+    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
+              only as tests/support/mod.rs"
+)]
 
 #[path = "support/pg.rs"]
 mod pg;
@@ -51,7 +61,7 @@ fn s3s_fs() -> PathBuf {
 
 async fn start_s3(root: &Path) -> S3Server {
     // This process's reqwest clients (the wait below) need the TLS provider depot uses.
-    depot::sheets::install_tls_provider();
+    depot::tls::install_tls_provider();
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()

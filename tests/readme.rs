@@ -22,6 +22,16 @@
 //!
 //! **Every repository path that README.md and docs/*.md name exists**: see
 //! `repository_paths` for the rule.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::mod_module_files,
+    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
+              only as tests/support/mod.rs"
+)]
 
 mod support;
 
@@ -354,7 +364,7 @@ impl Run {
     }
 
     async fn start_daemon(&mut self, command: &str, at: &str) {
-        depot::sheets::install_tls_provider();
+        depot::tls::install_tls_provider();
         let mut child = self
             .shell(&format!("exec {command}"))
             .env("DEPOT_LISTEN", "127.0.0.1:0")

@@ -3,6 +3,16 @@
 //! nothing and reach nothing of the console, while images, audio and text still show; a
 //! login form on another site does not log the browser in; `next=` cannot lead off-site.
 //! Screenshots go to `target/console-screenshots/`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::mod_module_files,
+    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
+              only as tests/support/mod.rs"
+)]
 
 #[path = "support/browser.rs"]
 mod browser;

@@ -5,6 +5,16 @@
 //! `tests/fixtures/sigv4/generate_hostile_keys.py` (needs `pip install botocore`) writes
 //! `hostile-keys.json`; its disposition values come from an implementation of RFC 6266 /
 //! 5987 of its own, so the fixture checks `files::download::attachment` as well.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    clippy::mod_module_files,
+    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
+              only as tests/support/mod.rs"
+)]
 
 use chrono::{DateTime, NaiveDateTime, Utc};
 use depot::files::download::attachment;

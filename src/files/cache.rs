@@ -7,8 +7,8 @@
 //! switches) was the largest cost of `GET /files` under load.
 
 use super::query::ListQuery;
+use super::query::Page;
 use super::record::FileRecord;
-use super::repo::Page;
 use crate::singleflight::SingleFlight;
 use std::collections::HashMap;
 use std::hash::Hash;

@@ -8,8 +8,9 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
+use super::error::RepoError;
 use super::record::{NewFileRecord, Permission, RecordError, parse_created_at, truncate_to_millis};
-use super::repo::{FilesRepo, RepoError};
+use super::repo::FilesRepo;
 
 /// Every field a row may carry, as in the API.
 pub const FIELDS: &[&str] = &[

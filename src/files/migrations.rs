@@ -4,7 +4,7 @@
 
 use rusqlite::{Connection, TransactionBehavior};
 
-use super::repo::RepoError;
+use super::error::RepoError;
 
 pub struct Migration {
     pub version: u32,

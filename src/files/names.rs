@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use memchr::memmem;
 
+use super::fold::fold_char;
 use super::record::Permission;
-use super::repo::fold_char;
 
 /// The least time between two rebuilds.
 const MIN_GAP: Duration = Duration::from_secs(5);
@@ -202,7 +202,7 @@ impl NameIndexSlot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::files::repo::{contains_folded, fold};
+    use crate::files::fold::{contains_folded, fold};
     use proptest::prelude::*;
 
     fn index(names: &[(&str, Permission)]) -> NameIndex {

@@ -20,10 +20,11 @@ use tokio_postgres::{AsyncMessage, IsolationLevel, NoTls, Row};
 
 use crate::shutdown::Shutdown;
 
+use super::error::RepoError;
+use super::fold::fold;
 use super::names::NameIndex;
-use super::query::ListQuery;
+use super::query::{ListQuery, Page, effective_permission};
 use super::record::{FileRecord, NewFileRecord, Permission, truncate_to_millis};
-use super::repo::{Page, RepoError, effective_permission, fold};
 use super::store::RecordStore;
 
 const COLUMNS: &str =

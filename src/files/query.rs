@@ -1,8 +1,9 @@
 //! Parses the query strings of `GET /files` and `GET /file` into typed values, with
 //! errors that name the parameter, the value received and what is allowed. Pure: the HTTP
-//! layer hands over the decoded `(name, value)` pairs in the order they came.
+//! layer hands over the decoded `(name, value)` pairs in the order they came. Also what a
+//! list answers (`Page`) and which records it may see, the same for every backend.
 
-use super::record::Permission;
+use super::record::{FileRecord, Permission};
 
 /// Highest page number accepted; keeps `(page - 1) * limit` far from overflow.
 pub const MAX_PAGE: u64 = 1_000_000_000;
@@ -18,6 +19,27 @@ pub struct ListQuery {
     pub page: u64,
     /// The limit in effect (clamped to the maximum): what `meta.limit` reports.
     pub limit: u64,
+}
+
+/// One page of `GET /files`: the records and the number matching the filters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    pub records: Vec<FileRecord>,
+    pub total: u64,
+}
+
+/// The permission a list request is restricted to (`Some(None)`: both), or `None` when
+/// it can match nothing (private records asked for without access). Every backend
+/// applies the same rule through this.
+pub(crate) fn effective_permission(
+    query: &ListQuery,
+    include_private: bool,
+) -> Option<Option<Permission>> {
+    match (include_private, query.permission) {
+        (true, p) => Some(p),
+        (false, None | Some(Permission::Public)) => Some(Some(Permission::Public)),
+        (false, Some(Permission::Private)) => None,
+    }
 }
 
 impl Default for ListQuery {

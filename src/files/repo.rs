@@ -1,18 +1,20 @@
 //! The SQLite repository of file records on one connection: opening (pragmas, migrations,
 //! SQL functions), inserts, lookups, the paged list with its filters, deletes.
-//! Blocking; `FilesDb` (pool.rs) runs it off the async threads.
+//! Blocking; `SqliteStore` (sqlite.rs) runs it off the async threads.
 
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 use rusqlite::functions::FunctionFlags;
 use rusqlite::types::Value;
-use rusqlite::{Connection, ErrorCode, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
+use super::error::RepoError;
+use super::fold::{contains_folded, fold};
 use super::migrations;
 use super::names::NameIndex;
-use super::query::ListQuery;
-use super::record::{FileRecord, NewFileRecord, Permission, RecordError, truncate_to_millis};
+use super::query::{ListQuery, Page, effective_permission};
+use super::record::{FileRecord, NewFileRecord, Permission, truncate_to_millis};
 
 /// How long a statement waits for another connection's write lock before giving up.
 const BUSY_TIMEOUT_MS: u32 = 5_000;
@@ -21,96 +23,6 @@ pub const TRIGRAM_MIN_CHARS: usize = 3;
 
 const COLUMNS: &str =
     "id, file_name, description, bucket, status, file_type, permission, key, created_at";
-
-#[derive(Debug, thiserror::Error)]
-pub enum RepoError {
-    #[error("no file record has key '{key}'")]
-    NotFound { key: String },
-    #[error("a file record with key '{key}' already exists")]
-    Conflict { key: String },
-    #[error(transparent)]
-    Invalid(#[from] RecordError),
-    #[error(
-        "the files database has schema version {found} but this depot knows up to {supported}; upgrade depot"
-    )]
-    SchemaTooNew { found: u32, supported: u32 },
-    /// Start-up only (never reaches an HTTP body), so it may name the path.
-    #[error("cannot open the files database at {}", path.display())]
-    Open {
-        path: PathBuf,
-        #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
-    },
-    /// A reader found another version than the writer just migrated to (another depot
-    /// changed the file meanwhile).
-    #[error("the files database has schema version {found}, expected {expected}; restart depot")]
-    SchemaMismatch { found: u32, expected: u32 },
-    #[error("the files database is busy while {op}; try again")]
-    Busy {
-        op: &'static str,
-        #[source]
-        source: rusqlite::Error,
-    },
-    /// Display is only the operation: SQL text and paths stay in `source` for the logs.
-    #[error("database error while {op}")]
-    Database {
-        op: &'static str,
-        #[source]
-        source: rusqlite::Error,
-    },
-    #[error("the database task stopped unexpectedly")]
-    Task,
-    /// Display is only the operation: SQL text stays in `source` for the logs.
-    #[error("database error while {op}")]
-    Postgres {
-        op: &'static str,
-        #[source]
-        source: tokio_postgres::Error,
-    },
-    /// The server is down, refusing or restarting: answered 503 and passes by itself.
-    #[error("the files database (PostgreSQL) is unreachable while {op}; try again")]
-    Unreachable {
-        op: &'static str,
-        #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
-    },
-    /// The URL holds a password, so the parse error is not repeated.
-    #[error("database.url is not a valid postgres://user:password@host:port/db URL")]
-    BadUrl,
-    #[error("the files database holds an invalid value: {what}")]
-    Corrupt { what: &'static str },
-}
-
-impl RepoError {
-    /// Wraps a rusqlite error with the operation that failed: `.map_err(RepoError::db("..."))`.
-    pub(crate) fn db(op: &'static str) -> impl FnOnce(rusqlite::Error) -> RepoError {
-        move |source| match source.sqlite_error_code() {
-            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => {
-                RepoError::Busy { op, source }
-            }
-            _ => RepoError::Database { op, source },
-        }
-    }
-
-    /// The full cause chain, for a log line (may contain SQL and paths: never for users).
-    pub fn detail(&self) -> String {
-        let mut text = self.to_string();
-        let mut cause = std::error::Error::source(self);
-        while let Some(c) = cause {
-            text.push_str(": ");
-            text.push_str(&c.to_string());
-            cause = c.source();
-        }
-        text
-    }
-}
-
-/// One page of `GET /files`: the records and the number matching the filters.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Page {
-    pub records: Vec<FileRecord>,
-    pub total: u64,
-}
 
 /// The files database on one connection.
 pub struct FilesRepo {
@@ -496,20 +408,6 @@ pub(crate) struct ListPlan {
     nothing: bool,
 }
 
-/// The permission a list request is restricted to (`Some(None)`: both), or `None` when
-/// it can match nothing (private records asked for without access). Every backend
-/// applies the same rule through this.
-pub(crate) fn effective_permission(
-    query: &ListQuery,
-    include_private: bool,
-) -> Option<Option<Permission>> {
-    match (include_private, query.permission) {
-        (true, p) => Some(p),
-        (false, None | Some(Permission::Public)) => Some(Some(Permission::Public)),
-        (false, Some(Permission::Private)) => None,
-    }
-}
-
 impl ListPlan {
     pub(crate) fn new(query: &ListQuery, include_private: bool) -> ListPlan {
         let (permission, nothing) = match effective_permission(query, include_private) {
@@ -659,38 +557,6 @@ fn count_with(conn: &Connection, (sql, values): (String, Vec<Value>)) -> Result<
         .map_err(RepoError::db(op))?
         .unwrap_or(0);
     Ok(u64::try_from(n).unwrap_or(0))
-}
-
-/// Simple case folding of one character, as the trigram tokenizer does it: the lower-case
-/// form when it is a single character, else the character itself.
-pub fn fold_char(c: char) -> char {
-    let mut lower = c.to_lowercase();
-    match (lower.next(), lower.next()) {
-        (Some(l), None) => l,
-        _ => c,
-    }
-}
-
-pub fn fold(s: &str) -> String {
-    s.chars().map(fold_char).collect()
-}
-
-/// Whether `haystack` contains `folded_needle` (already folded) ignoring case.
-pub fn contains_folded(haystack: &str, folded_needle: &str) -> bool {
-    if folded_needle.is_empty() {
-        return true;
-    }
-    if haystack.is_ascii() {
-        // Fast path without allocating: an ASCII haystack folds to ASCII lower case.
-        let needle = folded_needle.as_bytes();
-        return folded_needle.is_ascii()
-            && haystack.as_bytes().windows(needle.len()).any(|w| {
-                w.iter()
-                    .zip(needle)
-                    .all(|(h, n)| h.to_ascii_lowercase() == *n)
-            });
-    }
-    fold(haystack).contains(folded_needle)
 }
 
 fn register_functions(conn: &Connection) -> rusqlite::Result<()> {

@@ -137,7 +137,7 @@ impl S3Objects {
         };
         let endpoint = target.endpoint.clone();
         let signer = Signer::new(target, credentials)?;
-        crate::sheets::install_tls_provider();
+        crate::tls::install_tls_provider();
         let http = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
             .build()

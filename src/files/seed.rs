@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 use rusqlite::{TransactionBehavior, params};
 
+use super::error::RepoError;
 use super::migrations::{COUNT_INSERT_TRIGGER, FTS_INSERT_TRIGGER, KEY_INDEX};
-use super::repo::{FilesRepo, RepoError};
+use super::repo::FilesRepo;
 use super::{NewFileRecord, Permission};
 
 /// Records are spread over this many days before now.

@@ -4,19 +4,26 @@
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use tokio::sync::Notify;
 
 use super::cache::ReadCache;
+use super::error::RepoError;
+use super::fold::fold;
 use super::names::{NameIndex, NameIndexSlot};
-use super::pool::{EXTERNAL_WRITE_POLL, SqliteStore};
 use super::postgres::PgStore;
-use super::query::ListQuery;
+use super::query::{ListQuery, Page, effective_permission};
 use super::record::{FileRecord, NewFileRecord, Permission};
-use super::repo::{Page, RepoError};
+use super::sqlite::SqliteStore;
 use crate::config::settings::Database;
 use crate::shutdown::Shutdown;
+
+/// How often the daemon asks the database whether another process wrote: the longest a
+/// cached read can miss such a write (SQLite's `PRAGMA data_version`, PostgreSQL's change
+/// counter as the fallback of its notifications).
+pub const EXTERNAL_WRITE_POLL: Duration = Duration::from_millis(100);
 
 /// What a backend of the file records answers. Every backend gives the same answers to
 /// the same calls: the shared suite in `repo/tests.rs` runs against each.
@@ -269,13 +276,13 @@ impl FilesDb {
             self.rebuild_names_when_due(generation);
             return Ok(None);
         };
-        let Some(permission) = super::repo::effective_permission(query, include_private) else {
+        let Some(permission) = effective_permission(query, include_private) else {
             return Ok(Some(Page {
                 records: Vec::new(),
                 total: 0,
             }));
         };
-        let folded = super::repo::fold(needle);
+        let folded = fold(needle);
         let Some(hits) = index.search(&folded, permission, query.offset(), query.limit) else {
             return Ok(None);
         };

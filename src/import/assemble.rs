@@ -10,11 +10,11 @@ use std::collections::{HashMap, HashSet};
 use super::discover::Found;
 use super::locale::Hint;
 use super::{AppFormat, FileRead, ImportError, Imported, Key, Note, Options, Value};
-use crate::translations::filter::{locale_key, same_locale};
-use crate::translations::formats::fxhash::FxHashMap;
+use crate::translations::locale::{locale_key, same_locale};
 use crate::translations::model::{
     Document, Entry, MAX_KEY_DEPTH, Plural, PluralCategory, PluralForm,
 };
+use rustc_hash::FxHashMap;
 
 /// Joins key levels for lookups (a character no key cell holds: they refuse controls).
 const SEPARATOR: char = '\u{1F}';

@@ -10,13 +10,13 @@
 
 use std::collections::BTreeMap;
 
-use crate::translations::formats::fxhash::FxHashMap;
+use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 
 use super::{AppFormat, ImportError, Options, assemble::Assembler, discover};
-use crate::translations::filter::same_locale;
 use crate::translations::formats::{Format, PlaceholderMode, Prepared, RenderError};
 use crate::translations::layout::{self, LayoutError, LayoutOptions};
+use crate::translations::locale::same_locale;
 use crate::translations::model::{Document, Entry, Selection};
 
 #[derive(Debug, thiserror::Error)]

@@ -12,9 +12,10 @@
 
 use std::collections::HashMap;
 
-use crate::translations::filter::same_locale;
+use crate::translations::locale::same_locale;
+use crate::translations::model::cell_name;
 use crate::translations::model::{Document, Entry};
-use crate::translations::sheet::{COMMENT_MARK, KEY_MARK, TAGS_MARK, cell_name};
+use crate::translations::sheet::{COMMENT_MARK, KEY_MARK, TAGS_MARK};
 
 /// Joins key levels for lookups.
 const SEPARATOR: &str = "\u{1F}";
@@ -377,7 +378,10 @@ pub fn merge(
 }
 
 /// An existing key: fills the cells it lacks, lists every cell that differs.
-#[allow(clippy::too_many_arguments)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one merge step over the rows, the layout and the entry it updates; a struct of them would only name the same eight things again"
+)]
 fn update(
     rows: &mut [Vec<String>],
     layout: &Layout,

@@ -6,7 +6,7 @@
 //! or without one as Xcode once wrote them); XML property lists are read too. A key given
 //! twice keeps its last value, as Apple's parser does.
 
-use crate::translations::formats::fxhash::FxHashMap;
+use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
 use super::plist::{self, Plist};

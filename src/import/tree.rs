@@ -8,7 +8,7 @@
 use super::icu::{self, Message};
 use super::syntax::{self, Converted};
 use super::{Key, Reading, SyntaxError, Unit, Value, locale};
-use crate::translations::filter::same_locale;
+use crate::translations::locale::same_locale;
 use crate::translations::model::PluralCategory;
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,8 +7,11 @@
 use crate::config::settings::{Google, Service, Settings, TokenStore};
 use crate::config::{Sources, env_file, token_file};
 use crate::secret::Secret;
+use crate::shutdown::Shutdown;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
 pub const SCOPE: &str = "https://www.googleapis.com/auth/spreadsheets.readonly";
@@ -188,36 +191,30 @@ pub async fn finish(
     exchange_code(&settings.google, &settings.service, &code).await
 }
 
-/// Runs the whole flow on its own listener and returns the refresh token. `announce`
+/// Runs the whole flow on its own listener, asking for `scope`, and returns the refresh
+/// token. `serve_callback`
+/// answers the browser on that listener until its `Shutdown` fires: the HTTP side
+/// (`http::consent_callback::serve`), handed in so that the flow knows no HTTP. `announce`
 /// receives the consent URL (the CLI prints it; a browser is also tried when
 /// `open_browser`).
-pub async fn obtain_refresh_token(
-    settings: &Settings,
-    open_browser: bool,
-    announce: impl Fn(&str),
-) -> Result<Secret, ConsentError> {
-    obtain_refresh_token_for(settings, SCOPE, open_browser, announce).await
-}
-
-/// `obtain_refresh_token`, asking for `scope`.
-pub async fn obtain_refresh_token_for(
+pub async fn obtain_refresh_token<Serve>(
     settings: &Settings,
     scope: &str,
     open_browser: bool,
+    serve_callback: impl FnOnce(Arc<Session>, TcpListener, Shutdown) -> Serve,
     announce: impl Fn(&str),
-) -> Result<Secret, ConsentError> {
+) -> Result<Secret, ConsentError>
+where
+    Serve: Future<Output = ()> + Send + 'static,
+{
     let (session, answers) = Session::start_for(settings, scope)?;
     let listener = bind_callback(&session.callback).await?;
     announce(&session.url);
     if open_browser {
         try_open_browser(&session.url);
     }
-    let stop = crate::shutdown::Shutdown::new();
-    let server = tokio::spawn(crate::http::consent_callback::serve(
-        std::sync::Arc::new(session),
-        listener,
-        stop.clone(),
-    ));
+    let stop = Shutdown::new();
+    let server = tokio::spawn(serve_callback(Arc::new(session), listener, stop.clone()));
     let result = finish(settings, answers).await;
     stop.trigger();
     let _ = server.await;
@@ -295,7 +292,7 @@ async fn exchange_code(
     service: &Service,
     code: &str,
 ) -> Result<Secret, ConsentError> {
-    crate::sheets::install_tls_provider();
+    crate::tls::install_tls_provider();
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(google.timeout_secs))
         .build()

@@ -330,7 +330,7 @@ fn xlsx_cells_grid(
         if text.is_empty() {
             continue;
         }
-        let place = || crate::translations::sheet::cell_name(column as usize, row as usize + 1);
+        let place = || crate::translations::model::cell_name(column as usize, row as usize + 1);
         if column >= MAX_XLSX_COLUMNS {
             return Err(format!(
                 "cell {} is past column {MAX_XLSX_COLUMNS}, the last one depot reads \

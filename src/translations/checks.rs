@@ -5,10 +5,9 @@
 use std::ops::Range;
 
 use super::formats::{name_clashes, name_problems};
-use super::model::{Document, Entry, PluralCategory, Warning};
+use super::model::{Document, Entry, PluralCategory, Warning, cell_name};
 use super::placeholders::{self, COUNT, Piece};
 use super::plurals;
-use super::sheet::cell_name;
 use crate::parallel;
 
 /// Where an entry's cells are: its key column and the rows that gave it texts (with the
@@ -43,7 +42,7 @@ impl EntryCells {
 /// The base locale the placeholders of the other locales are compared with: the first
 /// English locale, else the first (the same base as xlf's `source-language` over HTTP).
 pub fn base_locale(doc: &Document) -> Option<usize> {
-    super::service::base_locale(doc)
+    super::locale::base_locale(doc)
 }
 
 /// Whether `doc` is large enough for its checks to be worth spreading over threads.

@@ -3,7 +3,7 @@
 //! locale). With `fallback=true` / `--fallback`, a render is made from a copy of the
 //! document whose missing texts are taken along each locale's chain.
 
-use super::filter::same_locale;
+use super::locale::same_locale;
 use super::model::{Document, Entry};
 
 /// The rule for locales no entry names.

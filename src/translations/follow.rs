@@ -68,7 +68,7 @@ async fn run(store: Arc<RedisStore>, service: Arc<TranslationService>, shutdown:
         let wait = if failures == 0 {
             POLL
         } else {
-            crate::producer::backoff(failures, MAX_RETRY)
+            crate::retry::backoff(failures, MAX_RETRY)
         };
         tokio::select! {
             () = shutdown.wait() => return,

@@ -13,7 +13,6 @@ mod convert;
 mod dart;
 mod escape;
 mod flatten;
-pub(crate) mod fxhash;
 pub(crate) mod i18next;
 mod ios;
 mod ios_dict;

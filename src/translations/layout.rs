@@ -9,9 +9,9 @@ use std::path::PathBuf;
 use icu_locale_core::LanguageIdentifier;
 use thiserror::Error;
 
-use super::filter::same_locale;
 use super::formats::{Format, PlaceholderMode, RenderOptions, i18next};
 use super::langtag;
+use super::locale::same_locale;
 use super::model::{Document, Entry, Selection};
 
 /// File stem used by `--merge` and `--language` when no `--filename` is given.

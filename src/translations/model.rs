@@ -4,6 +4,7 @@
 //! locale (a plural entry also holds its forms, one text slot per locale each). The nested tree `locale -> SECTION -> ... -> KEY -> text` is a view over it that
 //! the renderers build; filtering and flattening are simple scans over the flat list.
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 /// Most key levels a key may have (`>>>` columns that count). Deeper keys are refused at
@@ -161,6 +162,29 @@ pub struct Warning {
     pub cell: String,
     pub row: usize,
     pub message: String,
+}
+
+/// A1 name of a cell from 0-based column and 1-based row: `cell_name(27, 4)` is `AB4`.
+pub fn cell_name(column: usize, row: usize) -> String {
+    let mut letters = Vec::new();
+    let mut n = column + 1;
+    while n > 0 {
+        // Bijective base 26: there is no zero digit, Z is followed by AA.
+        let digit = u8::try_from((n - 1) % 26).unwrap_or(0);
+        letters.push(char::from(b'A' + digit));
+        n = (n - 1) / 26;
+    }
+    format!("{}{row}", letters.iter().rev().collect::<String>())
+}
+
+/// A document with its content hash and the time it was stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredDocument {
+    /// Hex SHA-256 of the document's canonical JSON: equal content, equal version.
+    pub version: String,
+    pub updated_at: DateTime<Utc>,
+    pub document: Document,
 }
 
 /// Why a document cannot be served.

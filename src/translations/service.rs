@@ -11,6 +11,7 @@ use super::filter::{FilterIndex, SelectError};
 use super::formats::{
     Format, PlaceholderMode, RenderError, RenderOptions, known_warnings, plurals_left_out, render,
 };
+use super::locale::base_locale;
 use super::model::Document;
 use super::query::TranslationQuery;
 use super::store::{
@@ -650,17 +651,4 @@ impl TranslationService {
     pub fn load_sync_state(&self) -> Result<Option<super::store::SyncState>, StoreError> {
         self.store.load_sync_state()
     }
-}
-
-/// The base locale over HTTP (xlf `source-language`): the first locale whose language is
-/// English, else the first locale. `depot generate --base` chooses it explicitly.
-pub fn base_locale(doc: &Document) -> Option<usize> {
-    doc.locales
-        .iter()
-        .position(|l| {
-            l.split(['_', '-'])
-                .next()
-                .is_some_and(|lang| lang.eq_ignore_ascii_case("en"))
-        })
-        .or((!doc.locales.is_empty()).then_some(0))
 }

@@ -7,10 +7,11 @@ use std::collections::HashMap;
 use thiserror::Error;
 
 use super::checks::{self, EntryCells};
-use super::filter::locale_key;
 use super::formats;
+use super::locale::locale_key;
 use super::model::{
     Document, Entry, MAX_KEY_DEPTH, MAX_LOCALES, Plural, PluralCategory, PluralForm, Warning,
+    cell_name,
 };
 use super::placeholders;
 use crate::parallel;
@@ -127,19 +128,6 @@ fn ignored_columns(ignored: &[String]) -> String {
     } else {
         format!("; ignored header cells: {}", ignored.join(", "))
     }
-}
-
-/// A1 name of a cell from 0-based column and 1-based row: `cell_name(27, 4)` is `AB4`.
-pub fn cell_name(column: usize, row: usize) -> String {
-    let mut letters = Vec::new();
-    let mut n = column + 1;
-    while n > 0 {
-        // Bijective base 26: there is no zero digit, Z is followed by AA.
-        let digit = u8::try_from((n - 1) % 26).unwrap_or(0);
-        letters.push(char::from(b'A' + digit));
-        n = (n - 1) / 26;
-    }
-    letters.iter().rev().collect::<String>() + &row.to_string()
 }
 
 fn warn(warnings: &mut Vec<Warning>, column: usize, row: usize, message: String) {
@@ -837,8 +825,8 @@ mod tests {
     use serde::Deserialize;
 
     use super::*;
-    use crate::translations::filter::test_support::{Tree, document, fixture, tree};
     use crate::translations::model::{LocaleContent, Selection};
+    use crate::translations::test_support::{Tree, document, fixture, tree};
 
     fn grid(rows: &[&[&str]]) -> Vec<Vec<String>> {
         rows.iter()

@@ -11,21 +11,13 @@ pub use file::FileStore;
 pub use redis::RedisStore;
 pub use sled_store::SledStore;
 
+pub use super::model::StoredDocument;
+
 use super::model::{Document, LimitError};
 use super::versions::{History, VersionSummary};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-
-/// A document with its content hash and the time it was stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StoredDocument {
-    /// Hex SHA-256 of the document's canonical JSON: equal content, equal version.
-    pub version: String,
-    pub updated_at: DateTime<Utc>,
-    pub document: Document,
-}
 
 impl StoredDocument {
     /// Stamps a document with its version and the current time.

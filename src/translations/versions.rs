@@ -4,8 +4,7 @@
 //! The summary is computed once, when a version is stored, from the two documents in
 //! memory; listing versions then reads summaries only, never documents.
 
-use super::model::{Document, Entry, LocaleContent};
-use super::store::StoredDocument;
+use super::model::{Document, Entry, LocaleContent, StoredDocument};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -49,7 +48,7 @@ impl<'de> Deserialize<'de> for KeyCounts {
         struct Visitor;
         impl<'de> serde::de::Visitor<'de> for Visitor {
             type Value = KeyCounts;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("an object of locale to count")
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(

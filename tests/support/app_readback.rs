@@ -7,7 +7,10 @@
 //!
 //! Shared by the unit tests of `src/translations/formats` and the tests in `tests/`; it
 //! needs `ordered_json` beside it.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test crate uses only some of the shared helpers"
+)]
 
 use std::cmp::Ordering;
 

@@ -1,7 +1,10 @@
 //! A web server for a sheet published as CSV, over real HTTP on loopback: it answers
 //! `If-None-Match` / `If-Modified-Since` with 304 as Google's published links and any
 //! static host do, counts what it was asked, and can be told to fail.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test crate uses only some of the shared helpers"
+)]
 
 use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::oneshot;

@@ -3,7 +3,10 @@
 //! updateSheetProperties, deleteSheet) and `values.update`, over real HTTP on a loopback
 //! port, speaking the real protocol (bodies, statuses, error JSON, the scope a token was
 //! granted, grid and cell limits), with faults a test can switch on at any time.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test crate uses only some of the shared helpers"
+)]
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -152,7 +155,7 @@ struct Grant {
 impl FakeGoogle {
     /// Binds 127.0.0.1 on a free port and serves until dropped.
     pub async fn start(config: FakeConfig) -> FakeGoogle {
-        depot::sheets::install_tls_provider();
+        depot::tls::install_tls_provider();
         let inner = Inner {
             sheets: vec![(config.sheet_name.clone(), config.rows.clone())],
             grids: vec![Grid {

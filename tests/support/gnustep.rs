@@ -2,7 +2,10 @@
 //! merged file: strings (quoted with escapes, `\UXXXX` in UTF-16 units, or bare words) and
 //! dictionaries. The tests read what GNUstep made of a `.strings` or `.stringsdict` file
 //! through it.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test crate uses only some of the shared helpers"
+)]
 
 use std::collections::BTreeMap;
 

@@ -2,7 +2,10 @@
 //! the port it bound (it is started on port 0), talk to it over loopback HTTP.
 //! reqwest is built without a default TLS provider (depot installs ring's), so the start
 //! functions below install it before any client is made.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test crate uses only some of the shared helpers"
+)]
 
 pub mod android;
 pub mod csv_server;
@@ -115,7 +118,7 @@ impl Daemon {
         extra: &[&str],
         env: &[(&str, &str)],
     ) -> Daemon {
-        depot::sheets::install_tls_provider();
+        depot::tls::install_tls_provider();
         let mut cmd = depot(dir);
         cmd.args(["serve", "--listen", listen])
             .args(extra)
@@ -287,7 +290,7 @@ impl TestServer {
     /// Opens the stores in a new temporary folder and serves them on a loopback port. The
     /// listener is bound before this returns, so requests can follow at once.
     pub async fn start() -> TestServer {
-        depot::sheets::install_tls_provider();
+        depot::tls::install_tls_provider();
         let dir = tempfile::tempdir().expect("temp dir");
         let sources = depot::config::Sources {
             toml_path: dir.path().join("depot.toml"),

@@ -1,7 +1,10 @@
 //! A JSON value that keeps object keys in document order, for tests that compare bodies
 //! key order included. Shared by the unit tests of `src/translations/formats` and the
 //! HTTP tests, each of which uses a part of it.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test crate uses only some of the shared helpers"
+)]
 
 use std::fmt;
 

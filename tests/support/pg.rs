@@ -4,7 +4,10 @@
 //! the system user `depot-pg`, created with `useradd` when missing.
 //! Also included by the library's unit tests (`src/files/repo/tests.rs`), so it only uses
 //! std and `tempfile`.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test crate uses only some of the shared helpers"
+)]
 
 use std::net::TcpListener;
 use std::os::unix::process::CommandExt;

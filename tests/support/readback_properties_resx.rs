@@ -502,8 +502,12 @@ mod tests {
             format!("<data name=\"{name}\" xml:space=\"preserve\"><value>{value}</value></data>\n")
         };
         assert_eq!(
-            resx(&(data("A", "x &amp; &#1;&#0;&#x41;") + &data("B", "&#32;") + &data("C", "")))
-                .unwrap(),
+            resx(
+                &(data("A", "x &amp; &#1;&#0;&#x41;")
+                    + data("B", "&#32;").as_str()
+                    + data("C", "").as_str())
+            )
+            .unwrap(),
             [("A", "x & \u{1}\0A"), ("B", " "), ("C", "")]
                 .map(|(k, v)| (k.to_owned(), v.to_owned()))
         );
@@ -511,7 +515,7 @@ mod tests {
         assert!(resx(&data("A", "&#x20;")).is_err(), "MSBuild drops it");
         assert!(resx(&data("A", "a\rb")).is_err());
         assert!(resx(&data("1a", "x")).is_err());
-        assert!(resx(&(data("Ab", "x") + &data("AB", "y"))).is_err());
+        assert!(resx(&(data("Ab", "x") + data("AB", "y").as_str())).is_err());
         assert!(resx("<data name=\"A\"><value>x</value></data>").is_err());
     }
 }

@@ -2,7 +2,10 @@
 //! OASIS schema (and the xml.xsd it imports) in php-symfony-translation; the import's
 //! location is pointed at the local copy, since xmllint would otherwise fetch it from the
 //! web, which the tests never do.
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test crate uses only some of the shared helpers"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

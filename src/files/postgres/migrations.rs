@@ -5,7 +5,7 @@
 use tokio_postgres::Client;
 
 use super::pg_error;
-use crate::files::repo::RepoError;
+use crate::files::error::RepoError;
 
 /// The advisory lock key taken while migrating (an arbitrary constant: "depotmig").
 const MIGRATION_LOCK: i64 = 0x6465_706f_746d_6967;

@@ -4,6 +4,7 @@
 //! pin SQLite's own mechanics (pragmas, query plans, migrations from old files).
 
 use super::*;
+use crate::files::record::RecordError;
 use chrono::TimeZone;
 use proptest::prelude::*;
 
@@ -463,7 +464,7 @@ fn mixed_repo<R: SuiteRepo>() -> R {
 fn totals_follow_every_filter<R: SuiteRepo>() {
     let mut repo = mixed_repo::<R>();
     type Case<'a> = (Option<&'a str>, Option<Permission>, bool, &'a [&'a str]);
-    let cases: &[Case] = &[
+    let cases: &[Case<'_>] = &[
         (
             None,
             None,
@@ -756,7 +757,7 @@ fn list_queries_use_the_indexes() {
     ];
     let private_fts_count = vec!["SCAN CONSTANT ROW", "SCALAR SUBQUERY 1", fts_private];
     type Case<'a> = (&'a str, ListQuery, bool, Access, Vec<&'a str>, Vec<&'a str>);
-    let cases: Vec<Case> = vec![
+    let cases: Vec<Case<'_>> = vec![
         (
             "all",
             all.clone(),

@@ -98,7 +98,10 @@ fn prefetch<T>(item: &T) {
 
 /// The processor's prefetch hint for the cache line at `address`.
 #[inline(always)]
-#[allow(unsafe_code)]
+#[allow(
+    unsafe_code,
+    reason = "the prefetch intrinsic is `unsafe`; the SAFETY note below says why it is sound"
+)]
 fn prefetch_address(address: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: PREFETCHT0 is a hint: it reads no memory into the program and cannot fault,

@@ -9,8 +9,9 @@ use std::borrow::Cow;
 use std::collections::hash_map::Entry as Slot;
 use std::hash::{Hash, Hasher};
 
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+
 use crate::translations::formats::arena::StrArena;
-use crate::translations::formats::fxhash::{FxHashMap, FxHashSet, FxHasher};
 use crate::translations::formats::resx;
 use crate::translations::formats::texts::{Forms, Texts};
 use crate::translations::formats::{ahead, dart};

@@ -3,8 +3,9 @@
 //! sections in order of first appearance, a key that would also be a section (or a
 //! repeated path) reported and left out, the first one kept.
 
+use rustc_hash::FxHashMap;
+
 use crate::translations::formats::arena::StrArena;
-use crate::translations::formats::fxhash::FxHashMap;
 use crate::translations::formats::texts::{Forms, Texts};
 use crate::translations::formats::{RenderError, ahead};
 use crate::translations::model::{Document, Entry, Selection};

@@ -81,7 +81,7 @@ impl RedisStore {
         let runtime = tokio::runtime::Handle::try_current()
             .map_err(|_| open_error("the Redis store needs the async runtime".into()))?;
         // rediss:// uses rustls with the process-wide ring provider.
-        crate::sheets::install_tls_provider();
+        crate::tls::install_tls_provider();
         let client = redis::Client::open(settings.redis_url.expose()).map_err(|e| {
             let reason = crate::redact::scrub(&e.to_string(), settings.redis_url.expose());
             open_error(format!("not a valid Redis URL ({reason})"))
@@ -416,7 +416,10 @@ impl TranslationStore for RedisStore {
 
 /// The launcher the integration tests use, for the suite below.
 #[cfg(test)]
-#[allow(dead_code)]
+#[allow(
+    dead_code,
+    reason = "the integration tests use more of the launcher than this suite"
+)]
 #[path = "../../../tests/support/engines.rs"]
 pub(crate) mod engines;
 

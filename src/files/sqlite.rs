@@ -5,7 +5,6 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use tokio::sync::Semaphore;
@@ -13,17 +12,13 @@ use tokio::sync::Semaphore;
 use super::names::NameIndex;
 use super::store::RecordStore;
 
-use super::query::ListQuery;
+use super::error::RepoError;
+use super::query::{ListQuery, Page};
 use super::record::{FileRecord, NewFileRecord, Permission};
-use super::repo::{FilesRepo, Page, RepoError};
+use super::repo::FilesRepo;
 
 /// Upper bound on reader connections, whatever the core count.
 const MAX_READERS: usize = 8;
-
-/// How often the daemon asks the database whether another process wrote: the longest a
-/// cached read can miss such a write (SQLite's `PRAGMA data_version`, PostgreSQL's change
-/// counter as the fallback of its notifications).
-pub const EXTERNAL_WRITE_POLL: Duration = Duration::from_millis(100);
 
 /// The SQLite backend: one writer, a few readers and a watcher connection.
 pub struct SqliteStore {
