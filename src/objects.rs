@@ -2,8 +2,10 @@
 //! layout is in `names`), are written atomically (temp file, fsync, rename), and are read
 //! whole or by byte range. No HTTP here: `routes` answers with `S3Error` bodies.
 
+pub mod checksums;
 mod content_type;
 mod credentials;
+pub mod multipart;
 mod names;
 mod pending;
 mod range;
