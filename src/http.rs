@@ -10,6 +10,7 @@ pub mod cors;
 pub mod error;
 pub mod filters;
 pub mod metrics;
+pub mod object_writes;
 pub mod openapi;
 pub mod query;
 pub mod routes;

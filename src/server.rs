@@ -109,6 +109,8 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .unify()
         .or(crate::objects::routes::routes(state.clone()))
         .unify()
+        .or(crate::http::object_writes::routes(state.clone()))
+        .unify()
         .or(crate::console::routes(state))
         .unify()
         .recover(recover)

@@ -564,6 +564,105 @@ pub const OBJECT_HEAD: Route = Route {
     )
 };
 
+/// The embedded store's writes are S3's calls, signed with its credentials in the query (a
+/// presigned URL from `POST /files/uploads`) or in the `Authorization` header (an S3 client).
+const OBJECT_WRITE_PARAMS: &[Param] = &[
+    Param {
+        required: false,
+        ..signature_param(
+            "X-Amz-Signature",
+            "a presigned URL's signature (with the other X-Amz-* parameters), or none with an Authorization header (SigV4)",
+        )
+    },
+    Param {
+        name: "Authorization",
+        location: "header",
+        required: false,
+        description: "AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=… (with x-amz-date and x-amz-content-sha256), when the query carries no signature",
+        schema: Schema::Text,
+    },
+];
+
+const OBJECT_WRITE_400: Reply = reply(
+        400,
+        "a malformed request or body: BadDigest (x-amz-checksum-sha256, x-amz-checksum-crc32 or Content-MD5 does not match the body), XAmzContentSHA256Mismatch, IncompleteBody, EntityTooLarge (over 5 GiB), InvalidPart, InvalidPartOrder, EntityTooSmall, MalformedXML, InvalidArgument",
+        Content::S3Error,
+    );
+const OBJECT_WRITE_403: Reply = reply(
+        403,
+        "SignatureDoesNotMatch (also a body of another length than the signed Content-Length, or another checksum than the signed one), AccessDenied (expired or anonymous), RequestTimeTooSkewed",
+        Content::S3Error,
+    );
+const OBJECT_WRITE_404: Reply = reply(404, "NoSuchUpload", Content::S3Error);
+const OBJECT_WRITE_501: Reply = reply(
+        501,
+        "NotImplemented: aws-chunked bodies, copies, POST Object, DeleteObject (DELETE /file deletes)",
+        Content::S3Error,
+    );
+
+pub const OBJECT_PUT: Route = Route {
+    params: OBJECT_WRITE_PARAMS,
+    responses: &[
+        Reply {
+            headers: &["ETag"],
+            ..reply(
+                200,
+                "stored: the object, or with uploadId and partNumber one part of a multipart upload (its ETag is the MD5 of its bytes)",
+                Content::Empty,
+            )
+        },
+        reply(411, "MissingContentLength", Content::S3Error),
+        OBJECT_WRITE_400,
+        OBJECT_WRITE_403,
+        OBJECT_WRITE_404,
+        OBJECT_WRITE_501,
+    ],
+    access: Access::Signature,
+    ..route(
+        "PUT",
+        "/objects/{bucket}/{key+}",
+        "Embedded object store: PutObject, or UploadPart with ?uploadId=&partNumber= (S3's calls)",
+    )
+};
+
+pub const OBJECT_POST: Route = Route {
+    params: OBJECT_WRITE_PARAMS,
+    responses: &[
+        reply(
+            200,
+            "InitiateMultipartUploadResult (?uploads) or CompleteMultipartUploadResult (?uploadId=)",
+            Content::Text("application/xml"),
+        ),
+        OBJECT_WRITE_400,
+        OBJECT_WRITE_403,
+        OBJECT_WRITE_404,
+        OBJECT_WRITE_501,
+    ],
+    access: Access::Signature,
+    ..route(
+        "POST",
+        "/objects/{bucket}/{key+}",
+        "Embedded object store: CreateMultipartUpload (?uploads) or CompleteMultipartUpload (?uploadId=, the part list as S3's XML)",
+    )
+};
+
+pub const OBJECT_DELETE: Route = Route {
+    params: OBJECT_WRITE_PARAMS,
+    responses: &[
+        reply(204, "the upload and its parts are gone", Content::Empty),
+        OBJECT_WRITE_400,
+        OBJECT_WRITE_403,
+        OBJECT_WRITE_404,
+        OBJECT_WRITE_501,
+    ],
+    access: Access::Signature,
+    ..route(
+        "DELETE",
+        "/objects/{bucket}/{key+}",
+        "Embedded object store: AbortMultipartUpload (?uploadId=)",
+    )
+};
+
 const PAGE_RESPONSES: &[Reply] = &[
     reply(
         200,
@@ -755,6 +854,9 @@ pub const ROUTES: &[&Route] = &[
     &OAUTH_CALLBACK,
     &OBJECT_GET,
     &OBJECT_HEAD,
+    &OBJECT_PUT,
+    &OBJECT_POST,
+    &OBJECT_DELETE,
     &CONSOLE_OVERVIEW,
     &CONSOLE_TRANSLATIONS,
     &CONSOLE_PREVIEW,

@@ -29,6 +29,8 @@ const COMPLETING: &str = ".completing";
 pub const MIN_PART_SIZE: u64 = 5 * 1024 * 1024;
 /// Largest part number (S3's).
 pub const MAX_PARTS: u32 = 10_000;
+/// Largest body of one PUT or one part (S3's 5 GiB).
+pub const MAX_PUT_SIZE: u64 = 5 * 1024 * 1024 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum MultipartError {
