@@ -10,6 +10,7 @@ pub mod fold;
 pub mod import;
 pub mod migrations;
 pub mod names;
+pub mod pending;
 pub mod postgres;
 pub mod query;
 pub mod record;
@@ -22,6 +23,7 @@ pub mod store;
 pub mod writes;
 
 pub use error::RepoError;
+pub use pending::PendingUpload;
 pub use query::{ListQuery, Page, QueryError, key_from_params};
 pub use record::{FileRecord, NewFileRecord, Permission, RecordError};
 pub use repo::FilesRepo;

@@ -69,6 +69,9 @@ impl Upload {
             permission: self.permission,
             key: super::new_key().map_err(|e| WriteError::Random(e.to_string()))?,
             created_at: None,
+            // Known once the content is: `Uploads::store` fills them in.
+            size: None,
+            sha256: None,
         };
         record.validate()?;
         Ok(record)
@@ -126,6 +129,12 @@ impl Uploads {
         new: NewFileRecord,
         content: Content,
     ) -> Result<FileRecord, WriteError> {
+        let (size, sha256) = measure(&content).await?;
+        let new = NewFileRecord {
+            size: Some(size),
+            sha256: Some(crate::hex::encode(&sha256)),
+            ..new
+        };
         let store = match &self.target {
             Target::Embedded(store) => store.clone(),
             Target::S3(s3) => return self.store_s3(s3, new, content).await,
@@ -206,6 +215,21 @@ impl Uploads {
                 }
                 Err(e.into())
             }
+        }
+    }
+}
+
+/// The size and SHA-256 of the content: computed while a spool was written, read from a
+/// local file.
+async fn measure(content: &Content) -> Result<(u64, [u8; 32]), WriteError> {
+    match content {
+        Content::Spooled(spooled) => Ok((spooled.len(), spooled.digests().sha256)),
+        Content::File(path) => {
+            let path = path.clone();
+            blocking("hashing", move || {
+                Ok(crate::objects::checksums::file_digest(&path)?)
+            })
+            .await
         }
     }
 }
@@ -427,6 +451,8 @@ mod tests {
             permission: Permission::Public,
             key: key.into(),
             created_at: None,
+            size: None,
+            sha256: None,
         }
     }
 

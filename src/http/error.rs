@@ -230,7 +230,7 @@ impl From<crate::files::RepoError> for ApiError {
     fn from(e: crate::files::RepoError) -> ApiError {
         use crate::files::RepoError as E;
         match e {
-            E::NotFound { .. } => ApiError::NotFound(e.to_string()),
+            E::NotFound { .. } | E::UploadGone { .. } => ApiError::NotFound(e.to_string()),
             E::Conflict { .. } => ApiError::Conflict(e.to_string()),
             E::Invalid(e) => e.into(),
             E::Busy { .. } | E::Unreachable { .. } => ApiError::Unavailable(e.to_string()),

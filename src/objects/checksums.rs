@@ -164,6 +164,27 @@ impl Claims {
     }
 }
 
+/// The length and SHA-256 of the file at `path`, read in chunks.
+pub fn file_digest(path: &std::path::Path) -> Result<(u64, [u8; 32]), super::ObjectError> {
+    use std::io::Read;
+    let read_error = super::ObjectError::io("read", path);
+    let mut file = std::fs::File::open(path).map_err(super::ObjectError::io("open", path))?;
+    let mut digests = Digests::sha256();
+    let mut buf = vec![0u8; 256 * 1024];
+    let mut len = 0u64;
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => return Ok((len, digests.finish().sha256)),
+            Ok(n) => {
+                digests.update(&buf[..n]);
+                len += n as u64;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(read_error(e)),
+        }
+    }
+}
+
 /// Base64 of exactly `N` bytes.
 fn decode<const N: usize>(text: &str) -> Option<[u8; N]> {
     BASE64.decode(text).ok()?.try_into().ok()

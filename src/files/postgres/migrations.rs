@@ -16,7 +16,8 @@ pub struct Migration {
     pub sql: &'static str,
 }
 
-pub const MIGRATIONS: &[Migration] = &[Migration {
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
     version: 1,
     description: "files, per-permission counts, change counter, trigram search",
     // created_at in milliseconds since the Unix epoch, as in SQLite: integers sort and
@@ -86,7 +87,35 @@ CREATE TRIGGER files_updated AFTER UPDATE ON files
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
     FOR EACH STATEMENT EXECUTE FUNCTION depot_files_updated();
 ",
-}];
+},
+    Migration {
+        version: 2,
+        description: "content size and SHA-256 of records, uploads under way",
+        // As SQLite's migration 4: NULL size and sha256 for the records of before, and the
+        // direct uploads handed out and not completed, shared by every node.
+        sql: "
+ALTER TABLE files ADD COLUMN size BIGINT;
+ALTER TABLE files ADD COLUMN sha256 TEXT;
+CREATE TABLE uploads (
+    key          TEXT   PRIMARY KEY,
+    bucket       TEXT   NOT NULL,
+    file_name    TEXT   NOT NULL,
+    description  TEXT   NOT NULL DEFAULT '',
+    status       BIGINT NOT NULL DEFAULT 0,
+    file_type    TEXT   NOT NULL DEFAULT '',
+    permission   TEXT   NOT NULL CHECK (permission IN ('public', 'private')),
+    size         BIGINT NOT NULL,
+    sha256       TEXT,
+    content_type TEXT,
+    upload_id    TEXT,
+    part_size    BIGINT,
+    created_at   BIGINT NOT NULL,
+    expires_at   BIGINT NOT NULL
+);
+CREATE INDEX uploads_by_expiry ON uploads (expires_at);
+",
+    },
+];
 
 pub fn latest_version() -> u32 {
     MIGRATIONS.last().map_or(0, |m| m.version)
