@@ -164,6 +164,11 @@ impl Claims {
     }
 }
 
+/// The SHA-256 of `bytes`.
+pub fn sha256_of(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
 /// The length and SHA-256 of the file at `path`, read in chunks.
 pub fn file_digest(path: &std::path::Path) -> Result<(u64, [u8; 32]), super::ObjectError> {
     use std::io::Read;
