@@ -18,5 +18,6 @@ pub mod sandbox;
 pub mod service;
 pub mod system;
 pub mod target;
+pub mod uploads;
 
 pub use error::ApiError;

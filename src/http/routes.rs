@@ -97,6 +97,8 @@ pub struct Route {
     pub access: Access,
     /// The request body, as a schema name of the document's components (multipart form).
     pub upload: Option<&'static str>,
+    /// A JSON request body, as a schema name of the document's components.
+    pub json_body: Option<&'static str>,
 }
 
 const fn route(method: &'static str, path: &'static str, summary: &'static str) -> Route {
@@ -108,6 +110,7 @@ const fn route(method: &'static str, path: &'static str, summary: &'static str) 
         responses: &[],
         access: Access::Open,
         upload: None,
+        json_body: None,
     }
 }
 
@@ -431,6 +434,78 @@ pub const FILES_CREATE: Route = Route {
         "POST",
         "/files",
         "Upload a file (multipart: file, bucket, permission, description, status); admin key",
+    )
+};
+
+pub const FILES_UPLOAD: Route = Route {
+    responses: &[
+        reply(
+            201,
+            "the upload's key and how to send the bytes: one presigned PUT (upload: method, url, headers to send as given, expiresAt; the body must be exactly size bytes), or above files.single_put_max a multipart plan (uploadId, partSize, parts with a presigned URL each)",
+            Content::Json("UploadPlan"),
+        ),
+        error(
+            400,
+            "a bad field (named): fileName, size (0 to 5 TiB), sha256 (64 hex digits), contentType, bucket, permission, status; an unknown field",
+        ),
+        error(401, "no admin key"),
+        error(
+            403,
+            "not an admin key, or writes are off (no auth.admin_keys)",
+        ),
+        error(
+            409,
+            "no store to upload to: objects.enabled is false and no signing.endpoint is set",
+        ),
+        error(
+            502,
+            "the S3 endpoint refused to start a multipart upload (its code named)",
+        ),
+        error(503, "the S3 endpoint or the records database is unreachable"),
+    ],
+    access: Access::AdminKey,
+    json_body: Some("UploadRequest"),
+    ..route(
+        "POST",
+        "/files/uploads",
+        "Start a direct upload: the bytes go straight to the object store (SPEC §13); admin key",
+    )
+};
+
+pub const FILES_UPLOAD_COMPLETE: Route = Route {
+    responses: &[
+        reply(
+            201,
+            "the object was checked (size, SHA-256): the new record",
+            Content::Json("FileRecord"),
+        ),
+        error(
+            400,
+            "a bad body, or parts that do not list every part once with its ETag (or that the store refused: InvalidPart, EntityTooSmall)",
+        ),
+        error(401, "no admin key"),
+        error(403, "not an admin key, or writes are off"),
+        error(
+            404,
+            "no upload under way has this key (never begun, or expired and removed)",
+        ),
+        error(
+            409,
+            "the upload is already completed (its record exists), or no object has arrived yet",
+        ),
+        error(
+            422,
+            "the object is not what was declared (another size or SHA-256): it was deleted",
+        ),
+        error(502, "the S3 endpoint refused a request (its code named)"),
+        error(503, "the S3 endpoint or the records database is unreachable"),
+    ],
+    access: Access::AdminKey,
+    json_body: Some("CompleteUpload"),
+    ..route(
+        "POST",
+        "/files/uploads/{key}/complete",
+        "Complete a direct upload: check the object and write its record; admin key",
     )
 };
 
@@ -844,6 +919,8 @@ pub const ROUTES: &[&Route] = &[
     &OPENAPI,
     &FILES_LIST,
     &FILES_CREATE,
+    &FILES_UPLOAD,
+    &FILES_UPLOAD_COMPLETE,
     &FILE_GET,
     &FILE_DELETE,
     &TRANSLATIONS,
