@@ -18,70 +18,19 @@ mod pg;
 mod support;
 
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::Duration;
 
 use support::{Daemon, eventually};
 
 const ADMIN_KEY: &str = "admin-key-1";
-const ACCESS_KEY: &str = "AKIADEPOTTESTS3FS001";
-const SECRET_KEY: &str = "s3s-fs-secret-for-depot-tests";
-const INSTALL_HINT: &str = "s3s-fs is needed for this test: install it with \
-     `cargo install s3s-fs --version 0.14.1 --locked --features binary`, or run scripts/test";
+use support::engines::{S3S_ACCESS_KEY as ACCESS_KEY, S3S_SECRET_KEY as SECRET_KEY, S3sFs};
 
-/// `s3s-fs` on a free loopback port over `root`; killed on drop.
-struct S3Server {
-    child: Child,
-    endpoint: String,
-}
-
-impl Drop for S3Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn s3s_fs() -> PathBuf {
-    let on_path = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|p| p.join("s3s-fs"))
-            .find(|p| p.is_file())
-    });
-    let cargo_home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
-        .map(|home| home.join("bin/s3s-fs"))
-        .filter(|p| p.is_file());
-    on_path
-        .or(cargo_home)
-        .unwrap_or_else(|| panic!("{INSTALL_HINT}"))
-}
-
-async fn start_s3(root: &Path) -> S3Server {
-    // This process's reqwest clients (the wait below) need the TLS provider depot uses.
+/// `s3s-fs` on a free loopback port over `root` (tests/support/engines.rs); killed on drop.
+async fn start_s3(root: &Path) -> S3sFs {
+    // This process's reqwest clients need the TLS provider depot uses.
     depot::tls::install_tls_provider();
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(s3s_fs())
-        .args(["--host", "127.0.0.1", "--port", &port.to_string()])
-        .args(["--access-key", ACCESS_KEY, "--secret-key", SECRET_KEY])
-        .arg(root)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start s3s-fs ({e}): {INSTALL_HINT}"));
-    let endpoint = format!("http://127.0.0.1:{port}");
-    let up = eventually(Duration::from_secs(20), || async {
-        reqwest::get(&endpoint).await.ok().map(|_| ())
-    })
-    .await;
-    assert!(up.is_some(), "s3s-fs did not start on {endpoint}");
-    S3Server { child, endpoint }
+    S3sFs::start_in(root)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
