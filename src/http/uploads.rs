@@ -16,6 +16,31 @@ use crate::http::routes::PathParams;
 /// Largest JSON body of either route (a completion of 10,000 parts is about 600 KB).
 const BODY_LIMIT: u64 = 2 * 1024 * 1024;
 
+/// The body, at most `BODY_LIMIT` bytes. A completion may have none at all, so a missing
+/// `Content-Length` is no error here (as it is for warp's length limit).
+async fn read_limited<S, B>(body: S) -> Result<Vec<u8>, ApiError>
+where
+    S: futures_util::Stream<Item = Result<B, warp::Error>>,
+    B: bytes::Buf,
+{
+    use futures_util::TryStreamExt;
+    futures_util::pin_mut!(body);
+    let mut out = Vec::new();
+    while let Some(mut chunk) = body
+        .try_next()
+        .await
+        .map_err(|e| ApiError::BadRequest(format!("cannot read the body: {e}")))?
+    {
+        if (out.len() + chunk.remaining()) as u64 > BODY_LIMIT {
+            return Err(ApiError::PayloadTooLarge(format!(
+                "the body is larger than {BODY_LIMIT} bytes"
+            )));
+        }
+        out.extend_from_slice(&chunk.copy_to_bytes(chunk.remaining()));
+    }
+    Ok(out)
+}
+
 /// The fields of `POST /files/uploads`.
 const UPLOAD_FIELDS: &[&str] = &[
     "fileName",
@@ -242,16 +267,22 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                 },
             )
             .untuple_one()
-            .and(warp::body::content_length_limit(BODY_LIMIT))
-            .and(warp::body::bytes())
+            .and(warp::body::stream())
+            .and_then(|params, state, body| async move {
+                match read_limited(body).await {
+                    Ok(bytes) => Ok((params, state, bytes)),
+                    Err(e) => Err(warp::reject::custom(e)),
+                }
+            })
+            .untuple_one()
     };
     let begin_route = admin(&table::FILES_UPLOAD).then(
-        |_, state: Arc<AppState>, body: bytes::Bytes| async move {
+        |_, state: Arc<AppState>, body: Vec<u8>| async move {
             crate::http::error::respond(begin(&state, &body).await)
         },
     );
     let complete_route = admin(&table::FILES_UPLOAD_COMPLETE).then(
-        |params: PathParams, state: Arc<AppState>, body: bytes::Bytes| async move {
+        |params: PathParams, state: Arc<AppState>, body: Vec<u8>| async move {
             crate::http::error::respond(complete(&state, &params, &body).await)
         },
     );
