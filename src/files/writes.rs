@@ -234,6 +234,21 @@ async fn measure(content: &Content) -> Result<(u64, [u8; 32]), WriteError> {
     }
 }
 
+/// Removes the record of `key` and its object wherever the settings keep content: at the
+/// S3 endpoint when `signing.endpoint` is set, else in the embedded store (the console's
+/// delete; `DELETE /file` makes the same choice).
+pub async fn delete_record(
+    files: &FilesDb,
+    objects: Option<Arc<ObjectStore>>,
+    settings: &crate::config::Settings,
+    key: String,
+) -> Result<(), WriteError> {
+    match S3Objects::from_settings(&settings.signing)? {
+        Some(s3) => delete_s3(files, &s3, key, &settings.server.data_dir).await,
+        None => delete(files, objects.as_ref(), key).await,
+    }
+}
+
 /// Removes the record of `key`, then its object at the S3 endpoint. The record goes first:
 /// the catalogue is what clients see. An intent names the object until it is gone, so an
 /// object whose delete failed (or was cut by a kill) is removed at the next start.

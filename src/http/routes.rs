@@ -906,6 +906,11 @@ pub const CONSOLE_SYNC: Route = page(
     "/console/sync",
     "Console: sync the translations now (admin session, CSRF token)",
 );
+pub const CONSOLE_DELETE: Route = page(
+    "POST",
+    "/console/delete",
+    "Console: delete a file record and its object (form field key; admin session, CSRF token)",
+);
 pub const CONSOLE_UPLOAD: Route = page(
     "POST",
     "/console/upload",
@@ -944,6 +949,7 @@ pub const ROUTES: &[&Route] = &[
     &CONSOLE_LOGIN,
     &CONSOLE_LOGOUT,
     &CONSOLE_SYNC,
+    &CONSOLE_DELETE,
     &CONSOLE_UPLOAD,
 ];
 
