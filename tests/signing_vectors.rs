@@ -119,6 +119,10 @@ fn download_urls_carry_the_rfc_6266_name_exactly_as_botocore_signs_it() {
     }
 }
 
+fn borrow(list: &[(String, String)]) -> Vec<(&str, &str)> {
+    list.iter().map(|(n, x)| (n.as_str(), x.as_str())).collect()
+}
+
 #[test]
 fn presigned_writes_sign_their_headers_exactly_as_botocore_does() {
     let path = concat!(
@@ -138,9 +142,6 @@ fn presigned_writes_sign_their_headers_exactly_as_botocore_does() {
     };
     for v in vectors {
         let (params, headers) = (pairs(&v["params"]), pairs(&v["headers"]));
-        let borrow = |list: &[(String, String)]| -> Vec<(&str, &str)> {
-            list.iter().map(|(n, x)| (n.as_str(), x.as_str())).collect()
-        };
         let (params, headers) = (borrow(&params), borrow(&headers));
         let url = signer(v)
             .presign_with_headers(
