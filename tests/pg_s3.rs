@@ -328,3 +328,74 @@ async fn an_s3_refusal_is_a_502_naming_the_endpoint_and_its_code_and_shows_in_he
     .unwrap_or_else(|| panic!("the endpoint never showed reachable; log:\n{}", good.log()));
     assert_eq!(objects["lastError"], serde_json::Value::Null, "{objects}");
 }
+
+/// A direct upload begun on one node completes on another (SPEC §13): the upload is kept in
+/// PostgreSQL beside the records, the bytes go straight to the S3 endpoint, and the record
+/// exists only once the completing node has checked the object.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_direct_upload_begun_on_one_node_completes_on_the_other() {
+    let server = pg::Postgres::start();
+    let url = server.url(&server.create_database());
+    let s3_root = tempfile::tempdir().unwrap();
+    std::fs::create_dir(s3_root.path().join("depot")).unwrap();
+    let s3 = start_s3(s3_root.path()).await;
+    let env = [
+        ("DEPOT_DATABASE_URL", url.as_str()),
+        ("DEPOT_ADMIN_KEYS", ADMIN_KEY),
+        ("DEPOT_SIGNING_ENDPOINT", s3.endpoint.as_str()),
+        ("DEPOT_SIGNING_ACCESS_KEY_ID", ACCESS_KEY),
+        ("DEPOT_SIGNING_SECRET_ACCESS_KEY", SECRET_KEY),
+    ];
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = Daemon::start(dir_a.path(), &[], &env).await;
+    let b = Daemon::start(dir_b.path(), &[], &env).await;
+    let content = b"bytes that never pass through a node".to_vec();
+    let plan: serde_json::Value = reqwest::Client::new()
+        .post(a.url("/files/uploads"))
+        .bearer_auth(ADMIN_KEY)
+        .json(&serde_json::json!({"fileName": "direct.txt", "size": content.len()}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let key = plan["key"].as_str().unwrap().to_owned();
+    let put = reqwest::Client::new()
+        .put(plan["upload"]["url"].as_str().unwrap())
+        .body(content.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(put.status(), 200);
+    let completed = reqwest::Client::new()
+        .post(b.url(&format!("/files/uploads/{key}/complete")))
+        .bearer_auth(ADMIN_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(completed.status(), 201);
+    let record: serde_json::Value = completed.json().await.unwrap();
+    assert_eq!(record["size"], content.len());
+    // Node A, which began it, sees the record and signs its URL; a completion there finds
+    // the upload already completed.
+    let signed = eventually(Duration::from_secs(10), || async {
+        let response = reqwest::get(a.url(&format!("/file?key={key}"))).await.ok()?;
+        (response.status() == 200).then_some(())?;
+        let body: serde_json::Value = response.json().await.ok()?;
+        body["signedUrl"].as_str().map(str::to_owned)
+    })
+    .await
+    .expect("node A sees the record");
+    assert_eq!(
+        reqwest::get(&signed).await.unwrap().bytes().await.unwrap().to_vec(),
+        content
+    );
+    let again = reqwest::Client::new()
+        .post(a.url(&format!("/files/uploads/{key}/complete")))
+        .bearer_auth(ADMIN_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 409);
+}
