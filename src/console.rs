@@ -613,12 +613,22 @@ impl Console {
     }
 
     /// Deletes a record and its object (admin session, CSRF token), then back to the list.
-    async fn delete(&self, viewer: &Viewer, form: &[(String, String)]) -> Result<Response, ApiError> {
+    async fn delete(
+        &self,
+        viewer: &Viewer,
+        form: &[(String, String)],
+    ) -> Result<Response, ApiError> {
         self.admin(viewer)?;
         checked(viewer, form)?;
         let key = crate::files::key_from_params(form)?;
         let objects = self.state.objects.as_ref().map(|o| o.store.clone());
-        crate::files::writes::delete_record(&self.state.files, objects, &self.state.config.settings(), key).await?;
+        crate::files::writes::delete_record(
+            &self.state.files,
+            objects,
+            &self.state.config.settings(),
+            key,
+        )
+        .await?;
         Ok(redirect("/console/files"))
     }
 

@@ -564,7 +564,10 @@ async fn the_files_page_shows_sizes_and_admins_delete_from_it() {
 
     let reader = login(&daemon, READER).await;
     let files = page(&daemon, "/console/files", &reader).await;
-    assert!(files.contains(r#"<td data-label="Size">1.5 KiB</td>"#), "{files}");
+    assert!(
+        files.contains(r#"<td data-label="Size">1.5 KiB</td>"#),
+        "{files}"
+    );
     assert!(!files.contains("/console/delete"), "{files}");
     let token = csrf(&daemon, &reader).await;
     let refused = post(
@@ -580,7 +583,13 @@ async fn the_files_page_shows_sizes_and_admins_delete_from_it() {
     let files = page(&daemon, "/console/files", &admin).await;
     assert!(files.contains(r#"action="/console/delete""#), "{files}");
     let details = page(&daemon, &format!("/console/file?key={key}"), &admin).await;
-    assert!(details.contains(&format!("<code>{}</code>", record["sha256"].as_str().unwrap())), "{details}");
+    assert!(
+        details.contains(&format!(
+            "<code>{}</code>",
+            record["sha256"].as_str().unwrap()
+        )),
+        "{details}"
+    );
     let no_token = post(&daemon, "/console/delete", &admin, &[("key", key.as_str())]).await;
     assert_eq!(no_token.status(), StatusCode::FORBIDDEN);
     assert!(object.exists());

@@ -44,7 +44,10 @@ fn content(len: usize, seed: u8) -> Vec<u8> {
 }
 
 async fn start(dir: &Path, env: &[(&str, &str)]) -> Daemon {
-    let mut all = vec![("DEPOT_ADMIN_KEYS", ADMIN_KEY), ("DEPOT_PRODUCER_ENABLED", "false")];
+    let mut all = vec![
+        ("DEPOT_ADMIN_KEYS", ADMIN_KEY),
+        ("DEPOT_PRODUCER_ENABLED", "false"),
+    ];
     all.extend_from_slice(env);
     Daemon::start(dir, &[], &all).await
 }
@@ -60,7 +63,10 @@ async fn post(daemon: &Daemon, path: &str, body: &str) -> (u16, Value) {
         .unwrap();
     let status = response.status().as_u16();
     let text = response.text().await.unwrap();
-    (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
 }
 
 async fn begin(daemon: &Daemon, body: Value) -> Value {
@@ -166,9 +172,14 @@ async fn a_direct_upload_to_the_embedded_store_becomes_a_record_once_checked() {
     let upload = &plan["upload"];
     assert_eq!(upload["method"], "PUT");
     let url = upload["url"].as_str().unwrap();
-    assert!(url.starts_with(&format!("{}/objects/depot/{key}?", daemon.base)), "{url}");
     assert!(
-        url.contains("X-Amz-SignedHeaders=content-length%3Bcontent-type%3Bhost%3Bx-amz-checksum-sha256"),
+        url.starts_with(&format!("{}/objects/depot/{key}?", daemon.base)),
+        "{url}"
+    );
+    assert!(
+        url.contains(
+            "X-Amz-SignedHeaders=content-length%3Bcontent-type%3Bhost%3Bx-amz-checksum-sha256"
+        ),
         "{url}"
     );
     assert_eq!(upload["headers"]["Content-Type"], "image/png");
@@ -178,9 +189,10 @@ async fn a_direct_upload_to_the_embedded_store_becomes_a_record_once_checked() {
     let (status, body) = complete(&daemon, &key, Value::Null).await;
     assert_eq!(status, 409, "{body}");
     assert!(
-        body["message"].as_str().unwrap().starts_with(&format!(
-            "no object has arrived at depot/{key} yet"
-        )),
+        body["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("no object has arrived at depot/{key} yet")),
         "{body}"
     );
     assert_eq!(records(&daemon, &key).await, ("0".into(), 404));
@@ -194,7 +206,11 @@ async fn a_direct_upload_to_the_embedded_store_becomes_a_record_once_checked() {
     assert_eq!(record["size"], bytes.len());
     assert_eq!(record["sha256"], hex_sha256(&bytes));
     assert_eq!(
-        (record["fileType"].as_str(), record["permission"].as_str(), record["status"].as_i64()),
+        (
+            record["fileType"].as_str(),
+            record["permission"].as_str(),
+            record["status"].as_i64()
+        ),
         (Some("png"), Some("private"), Some(3))
     );
     assert_eq!(records(&daemon, &key).await, ("1".into(), 200));
@@ -363,7 +379,10 @@ async fn a_plan_above_single_put_max_is_multipart_through_presigned_parts() {
     assert_eq!(download(&daemon, &key).await, bytes);
     // The parts are gone once put together.
     assert!(files_under(&dir.path().join("data/objects/.multipart")).is_empty());
-    assert_eq!(complete(&daemon, &key, json!({"parts": etags})).await.0, 409);
+    assert_eq!(
+        complete(&daemon, &key, json!({"parts": etags})).await.0,
+        409
+    );
 }
 
 fn md5_of(bytes: &[u8]) -> Md5Hex {
@@ -390,7 +409,10 @@ async fn uploads_never_completed_expire_with_their_objects_and_parts() {
     let daemon = start(dir.path(), &env).await;
     let small = content(1000, 9);
     let single = begin(&daemon, json!({"fileName": "s.bin", "size": small.len()})).await;
-    assert_eq!(put(&single["upload"], small.clone(), &[]).await.status(), 200);
+    assert_eq!(
+        put(&single["upload"], small.clone(), &[]).await.status(),
+        200
+    );
     let big = content(7 * MIB, 5);
     let multi = begin(&daemon, json!({"fileName": "m.bin", "size": big.len()})).await;
     let first = &multi["parts"][0]["url"];
@@ -406,10 +428,14 @@ async fn uploads_never_completed_expire_with_their_objects_and_parts() {
     assert!(!files_under(&objects.join(".multipart")).is_empty());
 
     let swept = eventually(Duration::from_secs(15), || async {
-        let left: Vec<String> = [objects.join("depot"), objects.join(".multipart"), objects.join(".tmp")]
-            .iter()
-            .flat_map(|d| files_under(d))
-            .collect();
+        let left: Vec<String> = [
+            objects.join("depot"),
+            objects.join(".multipart"),
+            objects.join(".tmp"),
+        ]
+        .iter()
+        .flat_map(|d| files_under(d))
+        .collect();
         left.is_empty().then_some(())
     })
     .await;
@@ -419,7 +445,11 @@ async fn uploads_never_completed_expire_with_their_objects_and_parts() {
         files_under(&objects),
         daemon.log()
     );
-    assert!(daemon.log().contains("expired uploads removed"), "{}", daemon.log());
+    assert!(
+        daemon.log().contains("expired uploads removed"),
+        "{}",
+        daemon.log()
+    );
     for plan in [&single, &multi] {
         let key = plan["key"].as_str().unwrap();
         let (status, body) = complete(&daemon, key, Value::Null).await;
@@ -437,7 +467,10 @@ async fn upload_requests_name_what_is_wrong_and_need_an_admin_key() {
     let dir = tempfile::tempdir().unwrap();
     let daemon = start(dir.path(), &[]).await;
     for (body, message) in [
-        (json!({"size": 1}), "fileName is required: the file's name, e.g. \"photo.png\""),
+        (
+            json!({"size": 1}),
+            "fileName is required: the file's name, e.g. \"photo.png\"",
+        ),
         (
             json!({"fileName": "a", "size": 5_497_558_138_881_u64}),
             "size must be at most 5497558138880 bytes (5 TiB, S3's largest object), got 5497558138881",
@@ -452,7 +485,11 @@ async fn upload_requests_name_what_is_wrong_and_need_an_admin_key() {
         ),
     ] {
         let (status, answer) = post(&daemon, "/files/uploads", &body.to_string()).await;
-        assert_eq!((status, answer["message"].as_str()), (400, Some(message)), "{body}");
+        assert_eq!(
+            (status, answer["message"].as_str()),
+            (400, Some(message)),
+            "{body}"
+        );
     }
     let anonymous = reqwest::Client::new()
         .post(daemon.url("/files/uploads"))
@@ -529,7 +566,10 @@ async fn botocore_runs_s3_multipart_calls_against_the_embedded_store() {
         .args(["-c", BOTOCORE_SCRIPT])
         .env("ENDPOINT", daemon.url("/objects"))
         .env("ACCESS_KEY", credentials["access_key_id"].as_str().unwrap())
-        .env("SECRET_KEY", credentials["secret_access_key"].as_str().unwrap())
+        .env(
+            "SECRET_KEY",
+            credentials["secret_access_key"].as_str().unwrap(),
+        )
         .output()
         .expect("python3 runs (scripts/test installs botocore)");
     assert!(
@@ -590,10 +630,10 @@ async fn direct_uploads_to_s3s_fs_are_checked_before_their_record() {
     let (status, body) = complete(&daemon, &key, Value::Null).await;
     assert_eq!(status, 422, "{body}");
     assert!(
-        body["message"]
-            .as_str()
-            .unwrap()
-            .contains(&format!("the upload declared SHA-256 {}", hex_sha256(&bytes))),
+        body["message"].as_str().unwrap().contains(&format!(
+            "the upload declared SHA-256 {}",
+            hex_sha256(&bytes)
+        )),
         "{body}"
     );
     assert!(!root.path().join("depot").join(&key).exists());
@@ -627,7 +667,9 @@ async fn direct_uploads_to_s3s_fs_are_checked_before_their_record() {
             .await
             .unwrap();
         assert_eq!(response.status(), 200);
-        etags.push(json!({"partNumber": i + 1, "etag": response.headers()["etag"].to_str().unwrap()}));
+        etags.push(
+            json!({"partNumber": i + 1, "etag": response.headers()["etag"].to_str().unwrap()}),
+        );
     }
     assert_eq!(etags.len(), 3);
     let (status, record) = complete(&daemon, &big_key, json!({"parts": etags})).await;
@@ -639,7 +681,10 @@ async fn direct_uploads_to_s3s_fs_are_checked_before_their_record() {
     // at the endpoint when they expire.
     let forgotten = begin(&daemon, json!({"fileName": "f.bin", "size": 10})).await;
     let forgotten_key = forgotten["key"].as_str().unwrap().to_owned();
-    assert_eq!(put(&forgotten["upload"], vec![1; 10], &[]).await.status(), 200);
+    assert_eq!(
+        put(&forgotten["upload"], vec![1; 10], &[]).await.status(),
+        200
+    );
     let parted = begin(&daemon, json!({"fileName": "p.bin", "size": 7 * MIB})).await;
     let sent = reqwest::Client::new()
         .put(parted["parts"][0]["url"].as_str().unwrap())

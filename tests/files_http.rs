@@ -213,7 +213,10 @@ fn assert_record_shape(record: &Value) {
     let sha256_ok = match &record["sha256"] {
         Value::Null => true,
         Value::String(hash) => {
-            hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+            hash.len() == 64
+                && hash
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         }
         _ => false,
     };

@@ -380,7 +380,9 @@ async fn a_direct_upload_begun_on_one_node_completes_on_the_other() {
     // Node A, which began it, sees the record and signs its URL; a completion there finds
     // the upload already completed.
     let signed = eventually(Duration::from_secs(10), || async {
-        let response = reqwest::get(a.url(&format!("/file?key={key}"))).await.ok()?;
+        let response = reqwest::get(a.url(&format!("/file?key={key}")))
+            .await
+            .ok()?;
         (response.status() == 200).then_some(())?;
         let body: serde_json::Value = response.json().await.ok()?;
         body["signedUrl"].as_str().map(str::to_owned)
@@ -388,7 +390,13 @@ async fn a_direct_upload_begun_on_one_node_completes_on_the_other() {
     .await
     .expect("node A sees the record");
     assert_eq!(
-        reqwest::get(&signed).await.unwrap().bytes().await.unwrap().to_vec(),
+        reqwest::get(&signed)
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap()
+            .to_vec(),
         content
     );
     let again = reqwest::Client::new()

@@ -137,7 +137,12 @@ fn presigned_writes_sign_their_headers_exactly_as_botocore_does() {
         v.as_array()
             .expect("pairs")
             .iter()
-            .map(|p| (p[0].as_str().unwrap().to_owned(), p[1].as_str().unwrap().to_owned()))
+            .map(|p| {
+                (
+                    p[0].as_str().unwrap().to_owned(),
+                    p[1].as_str().unwrap().to_owned(),
+                )
+            })
             .collect()
     };
     for v in vectors {

@@ -311,10 +311,18 @@ mod tests {
     fn sha256_is_64_hex_digits_kept_lowercase_and_size_fits_the_databases() {
         let upper = "2CF24DBA5FB0A30E26E83B2AC5B9E29E1B161E5C1FA7425E73043362938B9824";
         assert_eq!(normalize_sha256(upper).unwrap(), upper.to_ascii_lowercase());
-        for bad in ["", "abc", &upper[1..], &format!("{upper}0"), &upper.replace('2', "g")] {
+        for bad in [
+            "",
+            "abc",
+            &upper[1..],
+            &format!("{upper}0"),
+            &upper.replace('2', "g"),
+        ] {
             assert_eq!(
                 normalize_sha256(bad).unwrap_err().to_string(),
-                format!("sha256 must be 64 hexadecimal digits (the SHA-256 of the content), got '{bad}'")
+                format!(
+                    "sha256 must be 64 hexadecimal digits (the SHA-256 of the content), got '{bad}'"
+                )
             );
         }
         let mut record = sample_new(KEY);

@@ -203,7 +203,11 @@ impl S3Objects {
             &[("x-amz-checksum-mode", "ENABLED")],
         )?;
         let result = self
-            .send_for("checking an object", self.http.head(&signed.url), signed.headers)
+            .send_for(
+                "checking an object",
+                self.http.head(&signed.url),
+                signed.headers,
+            )
             .await;
         let response = match result {
             Ok(response) => response,
@@ -237,14 +241,9 @@ impl S3Objects {
     /// report one).
     pub async fn sha256_of(&self, bucket: &str, key: &str) -> Result<[u8; 32], S3Error> {
         use futures_util::TryStreamExt;
-        let signed = self.signer.sign_headers(
-            "GET",
-            bucket,
-            key,
-            chrono::Utc::now(),
-            EMPTY_PAYLOAD,
-            &[],
-        )?;
+        let signed =
+            self.signer
+                .sign_headers("GET", bucket, key, chrono::Utc::now(), EMPTY_PAYLOAD, &[])?;
         let op = "reading an object back";
         let response = self
             .send_for(op, self.http.get(&signed.url), signed.headers)
@@ -283,7 +282,12 @@ impl S3Objects {
             &headers,
         )?;
         let result = self
-            .send_body(op, self.http.post(&signed.url), signed.headers, Bytes::new())
+            .send_body(
+                op,
+                self.http.post(&signed.url),
+                signed.headers,
+                Bytes::new(),
+            )
             .await;
         let result = result.and_then(|xml| {
             element(&xml, "UploadId").ok_or_else(|| self.refused(op, 200, "NoUploadId".into()))

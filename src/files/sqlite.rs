@@ -13,9 +13,9 @@ use super::names::NameIndex;
 use super::store::RecordStore;
 
 use super::error::RepoError;
+use super::pending::PendingUpload;
 use super::query::{ListQuery, Page};
 use super::record::{FileRecord, NewFileRecord, Permission};
-use super::pending::PendingUpload;
 use super::repo::FilesRepo;
 
 /// Upper bound on reader connections, whatever the core count.

@@ -53,8 +53,10 @@ pub trait RecordStore: Send + Sync + 'static {
     ) -> BoxFuture<'_, Result<Page, RepoError>>;
     /// Keeps an upload handed out (SPEC §13); its key already under way is a `Conflict`.
     fn open_upload(&self, upload: PendingUpload) -> BoxFuture<'_, Result<(), RepoError>>;
-    fn pending_upload(&self, key: String)
-    -> BoxFuture<'_, Result<Option<PendingUpload>, RepoError>>;
+    fn pending_upload(
+        &self,
+        key: String,
+    ) -> BoxFuture<'_, Result<Option<PendingUpload>, RepoError>>;
     /// In one transaction: ends the upload of `key` if it is under way and not expired at
     /// `now` (else `UploadGone`), and writes `record`.
     fn complete_upload(

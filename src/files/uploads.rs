@@ -40,15 +40,11 @@ pub enum UploadError {
     Invalid(String),
     #[error(transparent)]
     Record(#[from] RecordError),
-    #[error(
-        "size must be at most {MAX_OBJECT_SIZE} bytes (5 TiB, S3's largest object), got {0}"
-    )]
+    #[error("size must be at most {MAX_OBJECT_SIZE} bytes (5 TiB, S3's largest object), got {0}")]
     TooLarge(u64),
     #[error("no upload under way has key '{0}': start one with POST /files/uploads")]
     NoSuchUpload(String),
-    #[error(
-        "the upload of key '{key}' expired at {at}: start a new one with POST /files/uploads"
-    )]
+    #[error("the upload of key '{key}' expired at {at}: start a new one with POST /files/uploads")]
     Expired { key: String, at: String },
     #[error("the upload of key '{0}' is already completed: GET /file?key= gives its record")]
     AlreadyCompleted(String),
@@ -228,12 +224,8 @@ impl DirectUploads {
         let part_size = part_size_for(request.size, self.limits.part_size);
         let upload_id = match &self.destination {
             Destination::S3(s3) => {
-                s3.create_multipart(
-                    &upload.bucket,
-                    &upload.key,
-                    upload.content_type.as_deref(),
-                )
-                .await?
+                s3.create_multipart(&upload.bucket, &upload.key, upload.content_type.as_deref())
+                    .await?
             }
             Destination::Embedded(store) => {
                 let (store, bucket, key) =
@@ -501,7 +493,9 @@ fn checked_record(request: &UploadRequest) -> Result<NewFileRecord, UploadError>
     if let Some(content_type) = &request.content_type {
         let valid = !content_type.trim().is_empty()
             && content_type.chars().count() <= MAX_CONTENT_TYPE_CHARS
-            && content_type.chars().all(|c| c.is_ascii() && !c.is_control());
+            && content_type
+                .chars()
+                .all(|c| c.is_ascii() && !c.is_control());
         if !valid {
             return Err(UploadError::Invalid(format!(
                 "contentType must be a media type like image/png: printable ASCII, at most {MAX_CONTENT_TYPE_CHARS} characters, got '{}'",
@@ -515,9 +509,10 @@ fn checked_record(request: &UploadRequest) -> Result<NewFileRecord, UploadError>
         .map(normalize_sha256)
         .transpose()?;
     let record = NewFileRecord {
-        file_type: request.file_type.clone().unwrap_or_else(|| {
-            file_type_of(&request.file_name, request.content_type.as_deref())
-        }),
+        file_type: request
+            .file_type
+            .clone()
+            .unwrap_or_else(|| file_type_of(&request.file_name, request.content_type.as_deref())),
         file_name: request.file_name.clone(),
         description: request.description.clone().unwrap_or_default(),
         bucket: request
@@ -710,8 +705,10 @@ pub fn spawn_expiry(
         loop {
             let settings = config.settings();
             let ttl = Duration::from_secs(settings.files.upload_ttl_secs);
-            match Destination::from_settings(objects.clone(), &settings.signing) {
-                Ok(destination) => match expire(&files, &destination, ttl, Utc::now()).await {
+            // With no store to upload to, no upload can have begun.
+            if let Ok(destination) = Destination::from_settings(objects.clone(), &settings.signing)
+            {
+                match expire(&files, &destination, ttl, Utc::now()).await {
                     Ok(expiry) if expiry != Expiry::default() => tracing::info!(
                         uploads = expiry.uploads,
                         store_uploads = expiry.store_uploads,
@@ -719,9 +716,7 @@ pub fn spawn_expiry(
                     ),
                     Ok(_) => {}
                     Err(error) => tracing::warn!(%error, "cannot sweep expired uploads"),
-                },
-                // No store to upload to: no upload can have begun.
-                Err(_) => {}
+                }
             }
             let every = (ttl / 2).clamp(Duration::from_secs(1), Duration::from_secs(60));
             tokio::select! {
@@ -788,7 +783,13 @@ mod tests {
             checked_parts(&upload, parts(&[3, 1, 2])).unwrap(),
             parts(&[1, 2, 3])
         );
-        for bad in [&[1, 2][..], &[1, 2, 3, 4], &[1, 1, 3], &[0, 1, 2], &[2, 3, 4]] {
+        for bad in [
+            &[1, 2][..],
+            &[1, 2, 3, 4],
+            &[1, 1, 3],
+            &[0, 1, 2],
+            &[2, 3, 4],
+        ] {
             assert_eq!(
                 checked_parts(&upload, parts(bad)).unwrap_err().to_string(),
                 format!(
@@ -797,7 +798,13 @@ mod tests {
                 )
             );
         }
-        assert!(checked_parts(&upload, vec![(1, "a".into()), (2, " ".into()), (3, "c".into())]).is_err());
+        assert!(
+            checked_parts(
+                &upload,
+                vec![(1, "a".into()), (2, " ".into()), (3, "c".into())]
+            )
+            .is_err()
+        );
     }
 
     #[test]
@@ -809,7 +816,11 @@ mod tests {
         };
         let record = checked_record(&request).unwrap();
         assert_eq!(
-            (record.bucket.as_str(), record.file_type.as_str(), record.size),
+            (
+                record.bucket.as_str(),
+                record.file_type.as_str(),
+                record.size
+            ),
             (DEFAULT_BUCKET, "jpg", Some(5))
         );
         assert!(super::super::is_new_key_shape(&record.key));
@@ -827,7 +838,10 @@ mod tests {
             error(|r| r.sha256 = Some("xyz".into())),
             "sha256 must be 64 hexadecimal digits (the SHA-256 of the content), got 'xyz'"
         );
-        assert!(error(|r| r.content_type = Some("text/plain\r\nX: y".into())).starts_with("contentType must be"));
+        assert!(
+            error(|r| r.content_type = Some("text/plain\r\nX: y".into()))
+                .starts_with("contentType must be")
+        );
         assert!(error(|r| r.bucket = Some("No_Such".into())).starts_with("bucket must be"));
     }
 

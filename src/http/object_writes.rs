@@ -151,7 +151,11 @@ impl Writes<'_> {
             insert(headers, "x-amz-checksum-sha256", &base64(&sha256));
         }
         if let Some(crc32) = claims.crc32 {
-            insert(headers, "x-amz-checksum-crc32", &base64(&crc32.to_be_bytes()));
+            insert(
+                headers,
+                "x-amz-checksum-crc32",
+                &base64(&crc32.to_be_bytes()),
+            );
         }
         Ok(response)
     }
@@ -346,7 +350,11 @@ fn insert(headers: &mut HeaderMap, name: impl header::IntoHeaderName, value: &st
 
 fn xml_response(xml: String) -> Response {
     let mut response = Response::new(xml.into());
-    insert(response.headers_mut(), header::CONTENT_TYPE, "application/xml");
+    insert(
+        response.headers_mut(),
+        header::CONTENT_TYPE,
+        "application/xml",
+    );
     response
 }
 

@@ -461,7 +461,10 @@ pub const FILES_UPLOAD: Route = Route {
             502,
             "the S3 endpoint refused to start a multipart upload (its code named)",
         ),
-        error(503, "the S3 endpoint or the records database is unreachable"),
+        error(
+            503,
+            "the S3 endpoint or the records database is unreachable",
+        ),
     ],
     access: Access::AdminKey,
     json_body: Some("UploadRequest"),
@@ -498,7 +501,10 @@ pub const FILES_UPLOAD_COMPLETE: Route = Route {
             "the object is not what was declared (another size or SHA-256): it was deleted",
         ),
         error(502, "the S3 endpoint refused a request (its code named)"),
-        error(503, "the S3 endpoint or the records database is unreachable"),
+        error(
+            503,
+            "the S3 endpoint or the records database is unreachable",
+        ),
     ],
     access: Access::AdminKey,
     json_body: Some("CompleteUpload"),
@@ -659,21 +665,21 @@ const OBJECT_WRITE_PARAMS: &[Param] = &[
 ];
 
 const OBJECT_WRITE_400: Reply = reply(
-        400,
-        "a malformed request or body: BadDigest (x-amz-checksum-sha256, x-amz-checksum-crc32 or Content-MD5 does not match the body), XAmzContentSHA256Mismatch, IncompleteBody, EntityTooLarge (over 5 GiB), InvalidPart, InvalidPartOrder, EntityTooSmall, MalformedXML, InvalidArgument",
-        Content::S3Error,
-    );
+    400,
+    "a malformed request or body: BadDigest (x-amz-checksum-sha256, x-amz-checksum-crc32 or Content-MD5 does not match the body), XAmzContentSHA256Mismatch, IncompleteBody, EntityTooLarge (over 5 GiB), InvalidPart, InvalidPartOrder, EntityTooSmall, MalformedXML, InvalidArgument",
+    Content::S3Error,
+);
 const OBJECT_WRITE_403: Reply = reply(
-        403,
-        "SignatureDoesNotMatch (also a body of another length than the signed Content-Length, or another checksum than the signed one), AccessDenied (expired or anonymous), RequestTimeTooSkewed",
-        Content::S3Error,
-    );
+    403,
+    "SignatureDoesNotMatch (also a body of another length than the signed Content-Length, or another checksum than the signed one), AccessDenied (expired or anonymous), RequestTimeTooSkewed",
+    Content::S3Error,
+);
 const OBJECT_WRITE_404: Reply = reply(404, "NoSuchUpload", Content::S3Error);
 const OBJECT_WRITE_501: Reply = reply(
-        501,
-        "NotImplemented: aws-chunked bodies, copies, POST Object, DeleteObject (DELETE /file deletes)",
-        Content::S3Error,
-    );
+    501,
+    "NotImplemented: aws-chunked bodies, copies, POST Object, DeleteObject (DELETE /file deletes)",
+    Content::S3Error,
+);
 
 pub const OBJECT_PUT: Route = Route {
     params: OBJECT_WRITE_PARAMS,

@@ -56,7 +56,10 @@ const UPLOAD_FIELDS: &[&str] = &[
 
 /// The body of `POST /files/uploads`, read field by field so that an error names the field.
 fn upload_request(body: &[u8]) -> Result<UploadRequest, ApiError> {
-    let object = json_object(body, "a JSON object like {\"fileName\": \"a.png\", \"size\": 1234}")?;
+    let object = json_object(
+        body,
+        "a JSON object like {\"fileName\": \"a.png\", \"size\": 1234}",
+    )?;
     let bad = |m: String| ApiError::BadRequest(m);
     for name in object.keys() {
         if !UPLOAD_FIELDS.contains(&name.as_str()) {
@@ -77,7 +80,9 @@ fn upload_request(body: &[u8]) -> Result<UploadRequest, ApiError> {
         .ok_or_else(|| bad("fileName is required: the file's name, e.g. \"photo.png\"".into()))?;
     let size = match object.get("size") {
         Some(Value::Number(n)) => n.as_u64().ok_or_else(|| {
-            bad(format!("size must be a whole number of bytes (0 or more), got {n}"))
+            bad(format!(
+                "size must be a whole number of bytes (0 or more), got {n}"
+            ))
         })?,
         None | Some(Value::Null) => {
             return Err(bad(
@@ -133,7 +138,9 @@ fn completion_parts(body: &[u8]) -> Result<Option<Vec<(u32, String)>>, ApiError>
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Array(parts)) => parts,
         Some(other) => {
-            return Err(bad(format!("parts must be a list like {shape}, got {other}")));
+            return Err(bad(format!(
+                "parts must be a list like {shape}, got {other}"
+            )));
         }
     };
     parts
@@ -229,7 +236,11 @@ async fn begin(state: &AppState, body: &[u8]) -> Result<Response, ApiError> {
     )
 }
 
-async fn complete(state: &AppState, params: &PathParams, body: &[u8]) -> Result<Response, ApiError> {
+async fn complete(
+    state: &AppState,
+    params: &PathParams,
+    body: &[u8],
+) -> Result<Response, ApiError> {
     let key = params
         .0
         .first()
@@ -276,11 +287,10 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
             })
             .untuple_one()
     };
-    let begin_route = admin(&table::FILES_UPLOAD).then(
-        |_, state: Arc<AppState>, body: Vec<u8>| async move {
+    let begin_route =
+        admin(&table::FILES_UPLOAD).then(|_, state: Arc<AppState>, body: Vec<u8>| async move {
             crate::http::error::respond(begin(&state, &body).await)
-        },
-    );
+        });
     let complete_route = admin(&table::FILES_UPLOAD_COMPLETE).then(
         |params: PathParams, state: Arc<AppState>, body: Vec<u8>| async move {
             crate::http::error::respond(complete(&state, &params, &body).await)
@@ -300,22 +310,61 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            (request.size, request.permission, request.status, request.sha256),
+            (
+                request.size,
+                request.permission,
+                request.status,
+                request.sha256
+            ),
             (5, Some(Permission::Private), Some(2), None)
         );
         for (body, message) in [
-            (&br#"{"size":5}"#[..], "fileName is required: the file's name, e.g. \"photo.png\""),
-            (br#"{"fileName":"a"}"#, "size is required: the file's length in bytes (the upload is bound to it)"),
-            (br#"{"fileName":"a","size":-1}"#, "size must be a whole number of bytes (0 or more), got -1"),
-            (br#"{"fileName":"a","size":"5"}"#, "size must be a whole number of bytes (0 or more), got \"5\""),
-            (br#"{"fileName":"a","size":5,"permission":"open"}"#, "permission must be public or private, got 'open'"),
-            (br#"{"fileName":7,"size":5}"#, "fileName must be a string, got 7"),
-            (br#"{"fileName":"a","size":5,"name":"x"}"#, "unknown field 'name'; allowed: fileName, size, contentType, bucket, permission, description, status, fileType, sha256"),
-            (br#"[1]"#, "the body must be a JSON object like {\"fileName\": \"a.png\", \"size\": 1234}"),
+            (
+                &br#"{"size":5}"#[..],
+                "fileName is required: the file's name, e.g. \"photo.png\"",
+            ),
+            (
+                br#"{"fileName":"a"}"#,
+                "size is required: the file's length in bytes (the upload is bound to it)",
+            ),
+            (
+                br#"{"fileName":"a","size":-1}"#,
+                "size must be a whole number of bytes (0 or more), got -1",
+            ),
+            (
+                br#"{"fileName":"a","size":"5"}"#,
+                "size must be a whole number of bytes (0 or more), got \"5\"",
+            ),
+            (
+                br#"{"fileName":"a","size":5,"permission":"open"}"#,
+                "permission must be public or private, got 'open'",
+            ),
+            (
+                br#"{"fileName":7,"size":5}"#,
+                "fileName must be a string, got 7",
+            ),
+            (
+                br#"{"fileName":"a","size":5,"name":"x"}"#,
+                "unknown field 'name'; allowed: fileName, size, contentType, bucket, permission, description, status, fileType, sha256",
+            ),
+            (
+                br#"[1]"#,
+                "the body must be a JSON object like {\"fileName\": \"a.png\", \"size\": 1234}",
+            ),
         ] {
-            assert_eq!(upload_request(body).unwrap_err().to_string(), message, "{}", String::from_utf8_lossy(body));
+            assert_eq!(
+                upload_request(body).unwrap_err().to_string(),
+                message,
+                "{}",
+                String::from_utf8_lossy(body)
+            );
         }
-        assert!(upload_request(b"{").unwrap_err().to_string().starts_with("the body is not valid JSON"));
+        assert!(
+            upload_request(b"{")
+                .unwrap_err()
+                .to_string()
+                .starts_with("the body is not valid JSON")
+        );
     }
 
     #[test]
@@ -323,7 +372,10 @@ mod tests {
         assert_eq!(completion_parts(b"").unwrap(), None);
         assert_eq!(completion_parts(b"{}").unwrap(), None);
         assert_eq!(
-            completion_parts(br#"{"parts":[{"partNumber":2,"etag":"\"b\""},{"etag":"a","partNumber":1}]}"#).unwrap(),
+            completion_parts(
+                br#"{"parts":[{"partNumber":2,"etag":"\"b\""},{"etag":"a","partNumber":1}]}"#
+            )
+            .unwrap(),
             Some(vec![(2, "\"b\"".into()), (1, "a".into())])
         );
         for body in [
@@ -333,7 +385,11 @@ mod tests {
             br#"{"parts":"all"}"#,
             br#"{"part":[]}"#,
         ] {
-            assert!(completion_parts(body).is_err(), "{}", String::from_utf8_lossy(body));
+            assert!(
+                completion_parts(body).is_err(),
+                "{}",
+                String::from_utf8_lossy(body)
+            );
         }
     }
 }

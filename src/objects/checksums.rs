@@ -121,9 +121,7 @@ impl Claims {
             .map(|v| decode::<16>(v).ok_or(ChecksumError::InvalidDigest))
             .transpose()?;
         let sha256 = value("x-amz-checksum-sha256")
-            .map(|v| {
-                decode::<32>(v).ok_or(ChecksumError::InvalidChecksum("x-amz-checksum-sha256"))
-            })
+            .map(|v| decode::<32>(v).ok_or(ChecksumError::InvalidChecksum("x-amz-checksum-sha256")))
             .transpose()?;
         let crc32 = value("x-amz-checksum-crc32")
             .map(|v| {
@@ -235,7 +233,10 @@ mod tests {
         let claims = |headers: &[(&str, &str)]| Claims::from_headers(headers, None);
         let good = claims(&[
             ("content-md5", "XUFAKrxLKna5cZ2REBfFkg=="),
-            ("x-amz-checksum-sha256", "LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ="),
+            (
+                "x-amz-checksum-sha256",
+                "LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=",
+            ),
             ("x-amz-checksum-crc32", "NhCmhg=="),
         ])
         .unwrap();
@@ -260,10 +261,20 @@ mod tests {
         );
         for (headers, s3_code) in [
             (&[("content-md5", "short")][..], "InvalidDigest"),
-            (&[("x-amz-checksum-sha256", "NhCmhg==")][..], "InvalidRequest"),
-            (&[("x-amz-checksum-crc32c", "NhCmhg==")][..], "InvalidRequest"),
+            (
+                &[("x-amz-checksum-sha256", "NhCmhg==")][..],
+                "InvalidRequest",
+            ),
+            (
+                &[("x-amz-checksum-crc32c", "NhCmhg==")][..],
+                "InvalidRequest",
+            ),
         ] {
-            assert_eq!(claims(headers).unwrap_err().s3_code(), s3_code, "{headers:?}");
+            assert_eq!(
+                claims(headers).unwrap_err().s3_code(),
+                s3_code,
+                "{headers:?}"
+            );
         }
     }
 }

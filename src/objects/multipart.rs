@@ -237,7 +237,9 @@ impl ObjectStore {
         for ((number, etag), (mut file, path)) in parts.iter().zip(files) {
             let mut md5 = Md5::new();
             loop {
-                let n = file.read(&mut buf).map_err(ObjectError::io("read", &path))?;
+                let n = file
+                    .read(&mut buf)
+                    .map_err(ObjectError::io("read", &path))?;
                 if n == 0 {
                     break;
                 }
@@ -493,7 +495,8 @@ mod tests {
         );
         // One small part is a whole (small) object, as in S3.
         assert_eq!(
-            store.put_part("bkt", "k", &id, 10_001, spooled(&store, b"x").await)
+            store
+                .put_part("bkt", "k", &id, 10_001, spooled(&store, b"x").await)
                 .unwrap_err()
                 .s3_code(),
             "InvalidArgument"
@@ -519,7 +522,10 @@ mod tests {
         ));
         for bad in ["../../etc", "", "0123456789abcdef0123456789ABCDEF"] {
             assert_eq!(
-                store.abort_multipart("bkt", "k", bad).unwrap_err().s3_code(),
+                store
+                    .abort_multipart("bkt", "k", bad)
+                    .unwrap_err()
+                    .s3_code(),
                 "NoSuchUpload"
             );
         }

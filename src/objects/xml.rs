@@ -123,12 +123,7 @@ pub fn parse_complete_xml(xml: &str) -> Option<Vec<(u32, String)>> {
     }
 }
 
-fn push_text(
-    path: &[String],
-    number: &mut Option<String>,
-    etag: &mut Option<String>,
-    text: &str,
-) {
+fn push_text(path: &[String], number: &mut Option<String>, etag: &mut Option<String>, text: &str) {
     let slot = match path {
         [_, part, field] if part == "Part" && field == "PartNumber" => number,
         [_, part, field] if part == "Part" && field == "ETag" => etag,
@@ -170,7 +165,10 @@ mod tests {
                 (2, "abc".to_owned())
             ])
         );
-        assert_eq!(parse_complete_xml("<CompleteMultipartUpload/>"), Some(vec![]));
+        assert_eq!(
+            parse_complete_xml("<CompleteMultipartUpload/>"),
+            Some(vec![])
+        );
         for bad in [
             "",
             "not xml",
@@ -190,7 +188,10 @@ mod tests {
             initiate_result_xml("bkt", "a&b", "0123"),
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?><InitiateMultipartUploadResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Bucket>bkt</Bucket><Key>a&amp;b</Key><UploadId>0123</UploadId></InitiateMultipartUploadResult>"
         );
-        assert!(complete_result_xml("/objects/bkt/k", "bkt", "k", "\"e\"").contains("<ETag>&quot;e&quot;</ETag>"));
+        assert!(
+            complete_result_xml("/objects/bkt/k", "bkt", "k", "\"e\"")
+                .contains("<ETag>&quot;e&quot;</ETag>")
+        );
     }
 
     #[test]

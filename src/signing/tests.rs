@@ -969,6 +969,9 @@ fn header_signing_carries_the_session_token_and_refuses_bad_targets() {
     ));
 }
 
+/// A change made to the headers of a signed request before it is verified.
+type Tamper<'a> = &'a dyn Fn(&mut Vec<(String, String)>);
+
 /// The headers of a request as the store hands them over (lower-case names).
 fn incoming<'a>(
     method: &'a str,
@@ -1001,10 +1004,7 @@ fn presigned_put_binds_its_signed_headers() {
             60,
             now,
             &[],
-            &[
-                ("Content-Length", "5"),
-                ("x-amz-checksum-sha256", checksum),
-            ],
+            &[("Content-Length", "5"), ("x-amz-checksum-sha256", checksum)],
         )
         .expect("signs");
     assert!(
@@ -1021,7 +1021,10 @@ fn presigned_put_binds_its_signed_headers() {
     ];
     assert_eq!(verify(&sent), Ok(Payload::Unsigned));
     // More bytes than declared, another checksum, or no checksum at all: not what was signed.
-    for (i, other) in [(1, "6"), (2, "AAAAul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=")] {
+    for (i, other) in [
+        (1, "6"),
+        (2, "AAAAul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ="),
+    ] {
         let mut changed = sent;
         changed[i].1 = other;
         assert_eq!(verify(&changed), Err(VerifyError::SignatureMismatch));
@@ -1033,7 +1036,8 @@ fn presigned_put_binds_its_signed_headers() {
         Err(VerifyError::SignatureMismatch)
     );
     assert_eq!(
-        local_verifier().verify_request(&incoming("PUT", &url, &sent), now + TimeDelta::seconds(60)),
+        local_verifier()
+            .verify_request(&incoming("PUT", &url, &sent), now + TimeDelta::seconds(60)),
         Err(VerifyError::Expired)
     );
 }
@@ -1095,7 +1099,9 @@ fn header_signed_requests_verify_and_say_what_the_body_must_be() {
         upload.url,
         "http://127.0.0.1:9000/test-bucket/dir/a%2Bb.bin?uploads="
     );
-    let expected = crate::hex::decode(body_hash).map(Payload::Sha256).expect("hex");
+    let expected = crate::hex::decode(body_hash)
+        .map(Payload::Sha256)
+        .expect("hex");
     assert_eq!(verify_signed(&upload, "POST", |_| {}, now), Ok(expected));
     let part = header_signed(
         "PUT",
@@ -1103,10 +1109,20 @@ fn header_signed_requests_verify_and_say_what_the_body_must_be() {
         UNSIGNED_PAYLOAD,
         now,
     );
-    assert!(part.url.ends_with("?uploadId=u%2F1&partNumber=2"), "{}", part.url);
-    assert_eq!(verify_signed(&part, "PUT", |_| {}, now), Ok(Payload::Unsigned));
+    assert!(
+        part.url.ends_with("?uploadId=u%2F1&partNumber=2"),
+        "{}",
+        part.url
+    );
+    assert_eq!(
+        verify_signed(&part, "PUT", |_| {}, now),
+        Ok(Payload::Unsigned)
+    );
     let streaming = header_signed("PUT", &[], "STREAMING-UNSIGNED-PAYLOAD-TRAILER", now);
-    assert_eq!(verify_signed(&streaming, "PUT", |_| {}, now), Ok(Payload::Streaming));
+    assert_eq!(
+        verify_signed(&streaming, "PUT", |_| {}, now),
+        Ok(Payload::Streaming)
+    );
 
     let set = |name: &'static str, value: &'static str| {
         move |h: &mut Vec<(String, String)>| {
@@ -1124,7 +1140,12 @@ fn header_signed_requests_verify_and_say_what_the_body_must_be() {
         Err(VerifyError::SignatureMismatch)
     );
     assert_eq!(
-        verify_signed(&upload, "POST", set("x-amz-content-sha256", UNSIGNED_PAYLOAD), now),
+        verify_signed(
+            &upload,
+            "POST",
+            set("x-amz-content-sha256", UNSIGNED_PAYLOAD),
+            now
+        ),
         Err(VerifyError::SignatureMismatch)
     );
     // Within 15 minutes either way, as S3.
@@ -1135,12 +1156,14 @@ fn header_signed_requests_verify_and_say_what_the_body_must_be() {
         assert_eq!(skewed(minutes), Err(VerifyError::TimeTooSkewed));
         assert_eq!(VerifyError::TimeTooSkewed.s3_code(), "RequestTimeTooSkewed");
     }
-    let malformed = |tamper: &dyn Fn(&mut Vec<(String, String)>)| {
-        verify_signed(&part, "PUT", tamper, now).expect_err("refused")
-    };
+    let malformed =
+        |tamper: Tamper<'_>| verify_signed(&part, "PUT", tamper, now).expect_err("refused");
     let no_hash = malformed(&|h| h.retain(|(n, _)| n != "x-amz-content-sha256"));
     assert_eq!(no_hash, VerifyError::MissingContentSha256);
-    assert_eq!((no_hash.s3_code(), no_hash.is_malformed()), ("InvalidRequest", true));
+    assert_eq!(
+        (no_hash.s3_code(), no_hash.is_malformed()),
+        ("InvalidRequest", true)
+    );
     let bad_hash = malformed(&set("x-amz-content-sha256", "abc"));
     assert_eq!(bad_hash.s3_code(), "InvalidArgument");
     for authorization in [
@@ -1195,7 +1218,10 @@ fn repeated_headers_and_inner_spaces_are_canonical() {
             60,
             now,
             &[],
-            &[("x-amz-meta-tags", "a,b  c"), ("content-type", " text/plain ")],
+            &[
+                ("x-amz-meta-tags", "a,b  c"),
+                ("content-type", " text/plain "),
+            ],
         )
         .expect("signs");
     let sent = [

@@ -194,13 +194,8 @@ impl Verifier {
             .zip(&values)
             .map(|(n, v)| (n.as_str(), v.as_str()))
             .collect();
-        let request_hash = canonical_request_hash(
-            request.method,
-            &path,
-            &query.canonical(),
-            &headers,
-            payload,
-        );
+        let request_hash =
+            canonical_request_hash(request.method, &path, &query.canonical(), &headers, payload);
         let mac = self.keys.signing_mac(
             self.secret_access_key.expose(),
             signed.date.date(),

@@ -384,7 +384,12 @@ impl S3sFs {
         let port = free_port();
         let child = Command::new(program)
             .args(["--host", "127.0.0.1", "--port", &port.to_string()])
-            .args(["--access-key", S3S_ACCESS_KEY, "--secret-key", S3S_SECRET_KEY])
+            .args([
+                "--access-key",
+                S3S_ACCESS_KEY,
+                "--secret-key",
+                S3S_SECRET_KEY,
+            ])
             .arg(root)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -398,7 +403,10 @@ impl S3sFs {
         };
         let deadline = Instant::now() + READY_WITHIN;
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "s3s-fs did not start on port {port}");
+            assert!(
+                Instant::now() < deadline,
+                "s3s-fs did not start on port {port}"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         server

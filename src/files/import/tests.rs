@@ -348,13 +348,22 @@ fn size_and_sha256_are_optional_columns() {
     );
     let rows = parse_csv(&csv).unwrap();
     assert_eq!(rows[0].record.size, Some(5));
-    assert_eq!(rows[0].record.sha256.as_deref(), Some(hash.to_ascii_lowercase().as_str()));
-    assert_eq!((rows[1].record.size, rows[1].record.sha256.as_deref()), (None, None));
+    assert_eq!(
+        rows[0].record.sha256.as_deref(),
+        Some(hash.to_ascii_lowercase().as_str())
+    );
+    assert_eq!(
+        (rows[1].record.size, rows[1].record.sha256.as_deref()),
+        (None, None)
+    );
     let jsonl = format!(
         r#"{{"fileName":"a","bucket":"depot-files","fileType":"png","permission":"public","key":"{K1}","size":7,"sha256":null}}"#
     );
     let rows = parse_jsonl(&jsonl).unwrap();
-    assert_eq!((rows[0].record.size, rows[0].record.sha256.as_deref()), (Some(7), None));
+    assert_eq!(
+        (rows[0].record.size, rows[0].record.sha256.as_deref()),
+        (Some(7), None)
+    );
     for (line, expected) in [
         (
             jsonl.replace(r#""size":7"#, r#""size":-1"#),

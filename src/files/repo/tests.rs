@@ -792,7 +792,10 @@ fn size_and_sha256_are_kept_and_null_when_unknown<R: SuiteRepo>() {
         ..rec(1, "hello.txt", Permission::Public, 0)
     };
     let stored = repo.insert(known).unwrap();
-    assert_eq!((stored.size, stored.sha256.as_deref()), (Some(5), Some(HELLO_SHA256)));
+    assert_eq!(
+        (stored.size, stored.sha256.as_deref()),
+        (Some(5), Some(HELLO_SHA256))
+    );
     repo.insert_many(vec![
         rec(2, "old.txt", Permission::Public, 1),
         NewFileRecord {
@@ -832,8 +835,8 @@ fn upload(i: u64, expires_ms: i64) -> PendingUpload {
         size: 5,
         sha256: Some(HELLO_SHA256.into()),
         content_type: Some("application/octet-stream".into()),
-        upload_id: (i % 2 == 0).then(|| format!("upload-id-{i}")),
-        part_size: (i % 2 == 0).then_some(5 * 1024 * 1024),
+        upload_id: i.is_multiple_of(2).then(|| format!("upload-id-{i}")),
+        part_size: i.is_multiple_of(2).then_some(5 * 1024 * 1024),
         created_at: at(0),
         expires_at: at(expires_ms),
     }
@@ -856,7 +859,11 @@ fn an_upload_becomes_its_record_once<R: SuiteRepo>() {
     assert_eq!(repo.count(None).unwrap(), 0);
 
     let record = repo
-        .complete_upload(&key(1), single.record(5, Some(HELLO_SHA256.into())), at(1_000))
+        .complete_upload(
+            &key(1),
+            single.record(5, Some(HELLO_SHA256.into())),
+            at(1_000),
+        )
         .unwrap();
     assert_eq!(record.created_at, at(1_000));
     assert_eq!(
@@ -895,7 +902,10 @@ fn expired_uploads_are_listed_oldest_first_and_cannot_complete<R: SuiteRepo>() {
         keys(repo.expired_uploads(at(3_000), 10).unwrap()),
         vec![key(2), key(3), key(1)]
     );
-    assert_eq!(keys(repo.expired_uploads(at(3_000), 2).unwrap()), vec![key(2), key(3)]);
+    assert_eq!(
+        keys(repo.expired_uploads(at(3_000), 2).unwrap()),
+        vec![key(2), key(3)]
+    );
     assert_eq!(repo.expired_uploads(at(999), 10).unwrap(), vec![]);
     // At its expiry an upload can no longer complete.
     assert!(matches!(
@@ -947,7 +957,10 @@ fn a_version_1_database_is_migrated_on_open() {
     assert_eq!(repo.schema_version().unwrap(), 4);
     assert_eq!(repo.count(None).unwrap(), 3);
     // Records of before know neither their size nor their hash.
-    let old = repo.get_by_key(&key(1).replace("-original", "")).unwrap().unwrap();
+    let old = repo
+        .get_by_key(&key(1).replace("-original", ""))
+        .unwrap()
+        .unwrap();
     assert_eq!((old.size, old.sha256), (None, None));
     assert_eq!(repo.count(Some(Permission::Private)).unwrap(), 1);
     assert_eq!(
