@@ -44,17 +44,21 @@ mkdir -p "$WORK/s3/depot"
 PIDS+=($!)
 ENDPOINT="http://127.0.0.1:$S3_PORT"
 
-PORT=$(free_port)
-BASE="http://127.0.0.1:$PORT"
-mkdir -p "$WORK/node"
-(cd "$WORK/node" && exec env DEPOT_ADMIN_KEYS=$ADMIN DEPOT_PRODUCER_ENABLED=false \
-  DEPOT_SIGNING_ENDPOINT="$ENDPOINT" DEPOT_SIGNING_ACCESS_KEY_ID=$ACCESS \
-  DEPOT_SIGNING_SECRET_ACCESS_KEY=$SECRET DEPOT_FILES_SINGLE_PUT_MAX=$(((SIZE_MIB + 1) * 1024 * 1024)) \
-  DEPOT_FILES_PART_SIZE=$((PART_MIB * 1024 * 1024)) DEPOT_FILES_UPLOAD_TTL_SECS=3 \
-  "$BIN" serve --listen "127.0.0.1:$PORT" --log-level info 2>"$WORK/node/daemon.log") &
-NODE=$!
-PIDS+=($NODE)
-for _ in $(seq 100); do curl -sf "$BASE/health" >/dev/null && break; sleep 0.1; done
+# Starts a node on the endpoint with the extra settings given; sets NODE (its pid) and BASE.
+start_node() {
+  local name=$1 port; shift
+  port=$(free_port)
+  mkdir -p "$WORK/$name"
+  (cd "$WORK/$name" && exec env DEPOT_ADMIN_KEYS=$ADMIN DEPOT_PRODUCER_ENABLED=false \
+    DEPOT_SIGNING_ENDPOINT="$ENDPOINT" DEPOT_SIGNING_ACCESS_KEY_ID=$ACCESS \
+    DEPOT_SIGNING_SECRET_ACCESS_KEY=$SECRET "$@" \
+    "$BIN" serve --listen "127.0.0.1:$port" --log-level info 2>"$WORK/$name/daemon.log") &
+  NODE=$!
+  PIDS+=($NODE)
+  BASE="http://127.0.0.1:$port"
+  for _ in $(seq 100); do curl -sf "$BASE/health" >/dev/null && break; sleep 0.1; done
+}
+start_node node DEPOT_FILES_SINGLE_PUT_MAX=$(((SIZE_MIB + 1) * 1024 * 1024))
 post() { curl -sf -X POST -H "Authorization: Bearer $ADMIN" -H 'Content-Type: application/json' "$@"; }
 
 echo "## 1. ${SIZE_MIB} MiB PUT straight to s3s-fs"
@@ -111,17 +115,10 @@ echo "## 2. multipart: ${MULTI_MIB} MiB in ${PART_MIB} MiB parts (files.single_p
 BIG=$((MULTI_MIB * 1024 * 1024))
 MULTI_SUM=$(sha256sum "$WORK/multi.bin" | cut -d' ' -f1)
 # A second node whose files.single_put_max is lowered to one part.
-PORT2=$(free_port)
-BASE2="http://127.0.0.1:$PORT2"
-mkdir -p "$WORK/node2"
-(cd "$WORK/node2" && exec env DEPOT_ADMIN_KEYS=$ADMIN DEPOT_PRODUCER_ENABLED=false \
-  DEPOT_SIGNING_ENDPOINT="$ENDPOINT" DEPOT_SIGNING_ACCESS_KEY_ID=$ACCESS \
-  DEPOT_SIGNING_SECRET_ACCESS_KEY=$SECRET DEPOT_FILES_SINGLE_PUT_MAX=$((PART_MIB * 1024 * 1024)) \
-  DEPOT_FILES_PART_SIZE=$((PART_MIB * 1024 * 1024)) \
-  "$BIN" serve --listen "127.0.0.1:$PORT2" --log-level warn 2>"$WORK/node2/daemon.log") &
-NODE2=$!
-PIDS+=($NODE2)
-for _ in $(seq 100); do curl -sf "$BASE2/health" >/dev/null && break; sleep 0.1; done
+start_node node2 DEPOT_FILES_SINGLE_PUT_MAX=$((PART_MIB * 1024 * 1024)) \
+  DEPOT_FILES_PART_SIZE=$((PART_MIB * 1024 * 1024))
+NODE2=$NODE
+BASE2=$BASE
 io_before=$(io $NODE2)
 t0=$(now)
 post -o "$WORK/multi-plan.json" "$BASE2/files/uploads" \
@@ -169,10 +166,12 @@ echo "the object is byte-identical; the record has its SHA-256"
 
 echo
 echo "## 3. expiry (files.upload_ttl_secs = 3)"
+start_node node3 DEPOT_FILES_UPLOAD_TTL_SECS=3 DEPOT_FILES_SINGLE_PUT_MAX=$((PART_MIB * 1024 * 1024)) \
+  DEPOT_FILES_PART_SIZE=$((PART_MIB * 1024 * 1024))
 t_begin=$(now)
 post -o "$WORK/forgot.json" "$BASE/files/uploads" -d '{"fileName":"forgot.bin","size":1048576}'
 post -o "$WORK/forgot-multi.json" "$BASE/files/uploads" \
-  -d "{\"fileName\":\"forgot-multi.bin\",\"size\":$(((SIZE_MIB + 2) * 1024 * 1024))}"
+  -d "{\"fileName\":\"forgot-multi.bin\",\"size\":$((PART_MIB * 3 * 1024 * 1024 / 2))}"
 FKEY=$(json "$WORK/forgot.json" 'd["key"]')
 FMKEY=$(json "$WORK/forgot-multi.json" 'd["key"]')
 head -c 1048576 /dev/urandom > "$WORK/forgot.bin"
@@ -186,4 +185,4 @@ while [ "$(left)" -gt 0 ]; do sleep 0.2; done
 t1=$(now)
 code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H "Authorization: Bearer $ADMIN" "$BASE/files/uploads/$FKEY/complete")
 python3 -c "import sys; b, t0, t1 = map(float, sys.argv[1:4]); print(f'nothing left at s3s-fs {t1 - b:.1f} s after the uploads began ({t1 - t0:.1f} s after their bytes were sent; expiry 3 s, then a margin of 3 s for other nodes\\' clocks, sweeps every 1.5 s); a completion then: {sys.argv[4]}')" "$t_begin" "$t0" "$t1" "$code"
-grep -h "expired uploads removed" "$WORK/node/daemon.log" | tail -1
+grep -h "expired uploads removed" "$WORK/node3/daemon.log" | tail -1

@@ -139,14 +139,11 @@ impl S3Objects {
         let endpoint = target.endpoint.clone();
         let signer = Signer::new(target, credentials)?;
         crate::tls::install_tls_provider();
-        let http = reqwest::Client::builder()
-            .connect_timeout(CONNECT_TIMEOUT)
-            .build()
-            .map_err(|e| S3Error::Unreachable {
-                op: "starting the HTTP client",
-                endpoint: crate::redact::url(&endpoint),
-                reason: crate::redact::http_error(e, &endpoint),
-            })?;
+        let http = shared_client().map_err(|e| S3Error::Unreachable {
+            op: "starting the HTTP client",
+            endpoint: crate::redact::url(&endpoint),
+            reason: crate::redact::http_error(e, &endpoint),
+        })?;
         Ok(Some(S3Objects {
             http,
             signer: Arc::new(signer),
@@ -509,6 +506,21 @@ impl S3Objects {
             code,
         }
     }
+}
+
+/// The process's one HTTP client for S3 endpoints. Requests build their `S3Objects` from
+/// the live settings, and a client made per request would read the system's CA
+/// certificates again (about half a megabyte) and open new connections every time; this one
+/// keeps its connections, to whichever endpoint, between requests.
+fn shared_client() -> Result<reqwest::Client, reqwest::Error> {
+    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+    if let Some(client) = CLIENT.get() {
+        return Ok(client.clone());
+    }
+    let client = reqwest::Client::builder()
+        .connect_timeout(CONNECT_TIMEOUT)
+        .build()?;
+    Ok(CLIENT.get_or_init(|| client).clone())
 }
 
 /// Probes `signing.endpoint` while the daemon runs: at start, every `PROBE_EVERY`, and at
