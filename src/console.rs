@@ -15,6 +15,7 @@ use crate::config::settings::SheetSource;
 use crate::http::ApiError;
 use crate::http::auth::Access;
 use crate::http::client::ClientAddr;
+use crate::http::error::ErrorCode;
 use crate::translations::formats::Format;
 use crate::translations::query::TranslationQuery;
 use askama::Template;
@@ -452,7 +453,10 @@ impl Console {
             .files
             .get_by_key(key.clone())
             .await?
-            .ok_or_else(|| ApiError::NotFound(format!("no file record has key '{key}'")))?;
+            .ok_or_else(|| {
+                ApiError::NotFound(format!("no file record has key '{key}'"))
+                    .with_code(ErrorCode::UnknownFile)
+            })?;
         if record.permission == crate::files::Permission::Private
             && !viewer.access.may_read_private()
         {
@@ -526,7 +530,8 @@ impl Console {
                         client.key()
                     ),
                     retry_after: Some(secs),
-                });
+                }
+                .with_code(ErrorCode::TooManyLoginFailures));
             }
         };
         let outcome = self.sessions.login(key, &settings.auth);

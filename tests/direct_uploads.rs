@@ -187,7 +187,11 @@ async fn a_direct_upload_to_the_embedded_store_becomes_a_record_once_checked() {
     // Nothing is recorded before the bytes are there and checked.
     assert_eq!(records(&daemon, &key).await, ("0".into(), 404));
     let (status, body) = complete(&daemon, &key, Value::Null).await;
-    assert_eq!(status, 409, "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("upload-not-arrived")),
+        "{body}"
+    );
     assert!(
         body["message"]
             .as_str()
@@ -229,15 +233,22 @@ async fn a_direct_upload_to_the_embedded_store_becomes_a_record_once_checked() {
 
     // A second completion is refused and writes nothing.
     let (status, body) = complete(&daemon, &key, Value::Null).await;
-    assert_eq!(status, 409, "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (409, Some("upload-completed")),
+        "{body}"
+    );
     assert_eq!(
         body["message"],
         format!("the upload of key '{key}' is already completed: GET /file?key= gives its record")
     );
     assert_eq!(records(&daemon, &key).await, ("1".into(), 200));
     // An upload nobody began.
-    let (status, _) = complete(&daemon, "no-such-upload", Value::Null).await;
-    assert_eq!(status, 404);
+    let (status, body) = complete(&daemon, "no-such-upload", Value::Null).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("unknown-upload"))
+    );
 
     // POST /files computes the same two facts while it spools.
     let form = reqwest::multipart::Form::new().part(
@@ -310,7 +321,11 @@ async fn puts_that_break_what_was_declared_are_refused_and_leave_no_record() {
         (403, "AccessDenied".into())
     );
     let (status, body) = complete(&daemon, &key, Value::Null).await;
-    assert_eq!(status, 404, "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("unknown-upload")),
+        "{body}"
+    );
     assert_eq!(records(&daemon, &key).await, ("0".into(), 404));
 }
 
@@ -368,7 +383,11 @@ async fn a_plan_above_single_put_max_is_multipart_through_presigned_parts() {
     }
     // A completion that leaves a part out, or has none, is refused.
     let (status, body) = complete(&daemon, &key, json!({"parts": &etags[..2]})).await;
-    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("invalid-parts")),
+        "{body}"
+    );
     assert_eq!(complete(&daemon, &key, Value::Null).await.0, 400);
     assert_eq!(records(&daemon, &key).await, ("0".into(), 404));
 
@@ -427,6 +446,7 @@ async fn uploads_never_completed_expire_with_their_objects_and_parts() {
     assert_eq!(files_under(&objects.join("depot")).len(), 1);
     assert!(!files_under(&objects.join(".multipart")).is_empty());
 
+    // Gone from the store, and the sweep said so (its log line follows the deletes).
     let swept = eventually(Duration::from_secs(15), || async {
         let left: Vec<String> = [
             objects.join("depot"),
@@ -436,18 +456,13 @@ async fn uploads_never_completed_expire_with_their_objects_and_parts() {
         .iter()
         .flat_map(|d| files_under(d))
         .collect();
-        left.is_empty().then_some(())
+        (left.is_empty() && daemon.log().contains("expired uploads removed")).then_some(())
     })
     .await;
     assert!(
         swept.is_some(),
         "left behind: {:?}\n{}",
         files_under(&objects),
-        daemon.log()
-    );
-    assert!(
-        daemon.log().contains("expired uploads removed"),
-        "{}",
         daemon.log()
     );
     for plan in [&single, &multi] {
@@ -489,6 +504,11 @@ async fn upload_requests_name_what_is_wrong_and_need_an_admin_key() {
             (status, answer["message"].as_str()),
             (400, Some(message)),
             "{body}"
+        );
+        let code = answer["code"].as_str().unwrap();
+        assert!(
+            ["invalid-upload", "invalid-record"].contains(&code),
+            "{answer}"
         );
     }
     let anonymous = reqwest::Client::new()
@@ -628,7 +648,11 @@ async fn direct_uploads_to_s3s_fs_are_checked_before_their_record() {
     // reads it back, finds another SHA-256, deletes it and writes no record.
     assert!(root.path().join("depot").join(&key).exists());
     let (status, body) = complete(&daemon, &key, Value::Null).await;
-    assert_eq!(status, 422, "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("upload-mismatch")),
+        "{body}"
+    );
     assert!(
         body["message"].as_str().unwrap().contains(&format!(
             "the upload declared SHA-256 {}",

@@ -3,6 +3,7 @@
 //! writers always need an admin key, and writes are off when none is configured.
 
 use super::ApiError;
+use super::error::ErrorCode;
 use crate::config::settings::Auth;
 use crate::secret::Secret;
 use subtle::ConstantTimeEq;
@@ -38,7 +39,8 @@ pub fn access(headers: &HeaderMap, auth: &Auth) -> Result<Access, ApiError> {
                 _ => {
                     return Err(ApiError::Unauthorized(
                         "the Authorization header must be 'Bearer <api key>'".into(),
-                    ));
+                    )
+                    .with_code(ErrorCode::InvalidApiKey));
                 }
             }
         }
@@ -50,7 +52,10 @@ pub fn access(headers: &HeaderMap, auth: &Auth) -> Result<Access, ApiError> {
             Access::Anonymous
         });
     };
-    key_access(key, auth).ok_or_else(|| ApiError::Unauthorized("the API key is not valid".into()))
+    key_access(key, auth).ok_or_else(|| {
+        ApiError::Unauthorized("the API key is not valid".into())
+            .with_code(ErrorCode::InvalidApiKey)
+    })
 }
 
 /// What a presented key may do: `Admin` for an admin key, `Reader` for an API key, `None`
@@ -133,13 +138,17 @@ mod tests {
         assert_eq!(access(&HeaderMap::new(), &a).unwrap(), Access::Anonymous);
         assert_eq!(access(&bearer("r2"), &a).unwrap(), Access::Reader);
         assert_eq!(access(&bearer("w1"), &a).unwrap(), Access::Admin);
-        assert!(matches!(
-            access(&bearer("nope"), &a),
-            Err(ApiError::Unauthorized(_))
-        ));
+        let refused = |e: ApiError| (e.status().as_u16(), e.code());
+        assert_eq!(
+            access(&bearer("nope"), &a).map_err(refused),
+            Err((401, ErrorCode::InvalidApiKey))
+        );
         let mut basic = HeaderMap::new();
         basic.insert(header::AUTHORIZATION, "Basic abc".parse().unwrap());
-        assert!(matches!(access(&basic, &a), Err(ApiError::Unauthorized(_))));
+        assert_eq!(
+            access(&basic, &a).map_err(refused),
+            Err((401, ErrorCode::InvalidApiKey))
+        );
     }
 
     #[test]
@@ -160,7 +169,8 @@ mod tests {
             let mut h = HeaderMap::new();
             h.insert(header::AUTHORIZATION, value.parse().unwrap());
             assert!(
-                matches!(access(&h, &a), Err(ApiError::Unauthorized(m)) if m.contains("Bearer <api key>")),
+                matches!(access(&h, &a), Err(e) if e.code() == ErrorCode::InvalidApiKey
+                    && e.to_string().contains("Bearer <api key>")),
                 "{value:?}"
             );
         }

@@ -2,10 +2,14 @@
 //!
 //! Every module has its own error enum; each is mapped to an `ApiError` here, and
 //! `ApiError::into_response` writes the contract's JSON body:
-//! `{"statusCode": 400, "error": "Bad Request", "message": "..."}`.
+//! `{"statusCode": 400, "error": "Bad Request", "code": "invalid-parameter", "message": "..."}`.
+//! The `code` is stable (`error_code.rs`): each variant has a general one, and a mapping that
+//! knows more names the case with `with_code`.
 //! Internal details (SQL, paths, I/O errors) go to the log, never into a body.
 
 use std::convert::Infallible;
+
+pub use super::error_code::ErrorCode;
 use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Rejection, Reply};
@@ -49,6 +53,12 @@ pub enum ApiError {
     /// Something failed on our side. The text is logged, the client sees a generic message.
     #[error("{0}")]
     Internal(String),
+    /// `error` with a code that says more than its variant's (`with_code`).
+    #[error("{error}")]
+    Coded {
+        code: ErrorCode,
+        error: Box<ApiError>,
+    },
 }
 
 impl warp::reject::Reject for ApiError {}
@@ -59,12 +69,49 @@ impl warp::reject::Reject for ApiError {}
 struct ErrorBody<'a> {
     status_code: u16,
     error: &'a str,
+    code: &'a str,
     message: &'a str,
 }
 
 impl ApiError {
-    pub fn status(&self) -> StatusCode {
+    /// This error with `code` in its body.
+    pub fn with_code(self, code: ErrorCode) -> ApiError {
+        let error = match self {
+            ApiError::Coded { error, .. } => error,
+            other => Box::new(other),
+        };
+        ApiError::Coded { code, error }
+    }
+
+    /// The error under any code given to it.
+    fn plain(&self) -> &ApiError {
         match self {
+            ApiError::Coded { error, .. } => error.plain(),
+            other => other,
+        }
+    }
+
+    /// The code of the body: the one given, or the variant's own.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ApiError::Coded { code, .. } => *code,
+            ApiError::BadRequest(_) => ErrorCode::InvalidRequest,
+            ApiError::Unauthorized(_) => ErrorCode::MissingApiKey,
+            ApiError::Forbidden(_) => ErrorCode::Forbidden,
+            ApiError::NotFound(_) => ErrorCode::NotFound,
+            ApiError::MethodNotAllowed { .. } => ErrorCode::MethodNotAllowed,
+            ApiError::Conflict(_) => ErrorCode::Conflict,
+            ApiError::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
+            ApiError::Unprocessable(_) => ErrorCode::CannotRender,
+            ApiError::TooManyRequests { .. } => ErrorCode::TooManyRequests,
+            ApiError::BadGateway(_) => ErrorCode::UpstreamFailed,
+            ApiError::Unavailable(_) => ErrorCode::Unavailable,
+            ApiError::Internal(_) => ErrorCode::Internal,
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self.plain() {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
@@ -76,13 +123,13 @@ impl ApiError {
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Internal(_) | ApiError::Coded { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     /// The message a client may see; an internal error is logged and answered generically.
     pub fn public_message(&self) -> String {
-        match self {
+        match self.plain() {
             ApiError::Internal(detail) => {
                 tracing::error!(%detail, "internal error");
                 "internal error; the server log has the details".to_owned()
@@ -93,15 +140,19 @@ impl ApiError {
 
     pub fn into_response(self) -> Response {
         let status = self.status();
+        let code = self.code();
+        // A code's status is part of its contract (the API description lists it).
+        debug_assert_eq!(code.status(), status.as_u16(), "{code} answered {status}");
         let message = self.public_message();
         let body = ErrorBody {
             status_code: status.as_u16(),
             error: status.canonical_reason().unwrap_or("Error"),
+            code: code.as_str(),
             message: &message,
         };
         let mut response =
             warp::reply::with_status(warp::reply::json(&body), status).into_response();
-        match &self {
+        match self.plain() {
             ApiError::Unauthorized(_) => {
                 response.headers_mut().insert(
                     warp::http::header::WWW_AUTHENTICATE,
@@ -128,7 +179,7 @@ impl ApiError {
         if let ApiError::TooManyRequests {
             retry_after: Some(secs),
             ..
-        } = self
+        } = self.plain()
         {
             response.headers_mut().insert(
                 warp::http::header::RETRY_AFTER,
@@ -140,7 +191,7 @@ impl ApiError {
 
 impl From<crate::translations::query::QueryError> for ApiError {
     fn from(e: crate::translations::query::QueryError) -> ApiError {
-        ApiError::BadRequest(e.to_string())
+        ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidParameter)
     }
 }
 
@@ -149,8 +200,13 @@ impl From<crate::translations::service::ServeTranslationsError> for ApiError {
         use crate::translations::formats::RenderError as R;
         use crate::translations::service::ServeTranslationsError as E;
         match e {
-            E::NotLoaded | E::StoreUnreachable(_) => ApiError::Unavailable(e.to_string()),
-            E::Select(e) => ApiError::NotFound(e.to_string()),
+            E::NotLoaded => {
+                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::TranslationsNotLoaded)
+            }
+            E::StoreUnreachable(_) => {
+                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::StoreUnreachable)
+            }
+            E::Select(e) => ApiError::NotFound(e.to_string()).with_code(ErrorCode::NoTranslations),
             E::Render(
                 e @ (R::UnrepresentableText { .. }
                 | R::UnrepresentableKey { .. }
@@ -167,7 +223,9 @@ impl From<crate::translations::store::StoreError> for ApiError {
     fn from(e: crate::translations::store::StoreError) -> ApiError {
         use crate::translations::store::StoreError as E;
         match e {
-            E::Unreachable { .. } => ApiError::Unavailable(e.to_string()),
+            E::Unreachable { .. } => {
+                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::StoreUnreachable)
+            }
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -177,8 +235,13 @@ impl From<crate::translations::versions::VersionError> for ApiError {
     fn from(e: crate::translations::versions::VersionError) -> ApiError {
         use crate::translations::versions::VersionError as E;
         match e {
-            E::TooShort(_) | E::Ambiguous { .. } => ApiError::BadRequest(e.to_string()),
-            E::NotKept(_) => ApiError::NotFound(e.to_string()),
+            E::TooShort(_) => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidVersion)
+            }
+            E::Ambiguous { .. } => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::AmbiguousVersion)
+            }
+            E::NotKept(_) => ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownVersion),
             E::Store(e) => e.into(),
         }
     }
@@ -193,9 +256,11 @@ impl From<crate::producer::CycleError> for ApiError {
         match e {
             e if e.is_source() => ApiError::BadGateway(format!(
                 "the sync failed: {e}; the last good version is still served"
-            )),
+            ))
+            .with_code(ErrorCode::SyncFailed),
             E::Store(e @ (S::EmptyDocument | S::Unservable(_))) => {
                 ApiError::BadGateway(format!("the sync failed: {e}"))
+                    .with_code(ErrorCode::SyncFailed)
             }
             E::Store(e) => e.into(),
             other => ApiError::Internal(other.to_string()),
@@ -211,18 +276,19 @@ impl From<crate::translations::events::SlotError> for ApiError {
             message: e.to_string(),
             retry_after: None,
         }
+        .with_code(ErrorCode::TooManyStreams)
     }
 }
 
 impl From<crate::files::QueryError> for ApiError {
     fn from(e: crate::files::QueryError) -> ApiError {
-        ApiError::BadRequest(e.to_string())
+        ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidParameter)
     }
 }
 
 impl From<crate::files::RecordError> for ApiError {
     fn from(e: crate::files::RecordError) -> ApiError {
-        ApiError::BadRequest(e.to_string())
+        ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidRecord)
     }
 }
 
@@ -230,10 +296,19 @@ impl From<crate::files::RepoError> for ApiError {
     fn from(e: crate::files::RepoError) -> ApiError {
         use crate::files::RepoError as E;
         match e {
-            E::NotFound { .. } | E::UploadGone { .. } => ApiError::NotFound(e.to_string()),
-            E::Conflict { .. } => ApiError::Conflict(e.to_string()),
+            E::NotFound { .. } => {
+                ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownFile)
+            }
+            E::UploadGone { .. } => {
+                ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownUpload)
+            }
+            E::Conflict { .. } => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::FileExists)
+            }
             E::Invalid(e) => e.into(),
-            E::Busy { .. } | E::Unreachable { .. } => ApiError::Unavailable(e.to_string()),
+            E::Busy { .. } | E::Unreachable { .. } => {
+                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::DatabaseUnreachable)
+            }
             other => ApiError::Internal(other.detail()),
         }
     }
@@ -243,9 +318,15 @@ impl From<crate::objects::ObjectError> for ApiError {
     fn from(e: crate::objects::ObjectError) -> ApiError {
         use crate::objects::ObjectError as E;
         match e {
-            E::InvalidBucket { .. } | E::InvalidKey { .. } => ApiError::BadRequest(e.to_string()),
-            E::NotFound { .. } => ApiError::NotFound(e.to_string()),
-            E::KeyConflict { .. } => ApiError::Conflict(e.to_string()),
+            E::InvalidBucket { .. } | E::InvalidKey { .. } => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidObjectKey)
+            }
+            E::NotFound { .. } => {
+                ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownObject)
+            }
+            E::KeyConflict { .. } => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::FileExists)
+            }
             E::Io { .. } => ApiError::Internal(e.to_string()),
         }
     }
@@ -257,9 +338,15 @@ impl From<crate::files::s3::S3Error> for ApiError {
     fn from(e: crate::files::s3::S3Error) -> ApiError {
         use crate::files::s3::S3Error as E;
         match e {
-            E::Unreachable { .. } => ApiError::Unavailable(e.to_string()),
-            E::Refused { .. } => ApiError::BadGateway(e.to_string()),
-            E::NoSuchBucket { .. } => ApiError::BadRequest(e.to_string()),
+            E::Unreachable { .. } => {
+                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::ObjectStoreUnreachable)
+            }
+            E::Refused { .. } => {
+                ApiError::BadGateway(e.to_string()).with_code(ErrorCode::ObjectStoreRefused)
+            }
+            E::NoSuchBucket { .. } => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::NoSuchBucket)
+            }
             E::Signing(_) | E::Read { .. } => ApiError::Internal(e.to_string()),
         }
     }
@@ -270,7 +357,9 @@ impl From<crate::files::writes::WriteError> for ApiError {
         use crate::files::writes::WriteError as E;
         match e {
             // The configuration in force cannot take uploads: nothing the request can fix.
-            E::NoObjectStore => ApiError::Conflict(e.to_string()),
+            E::NoObjectStore => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::UploadsNotConfigured)
+            }
             E::S3(e) => e.into(),
             E::Record(e) => e.into(),
             E::Repo(e) => e.into(),
@@ -287,15 +376,28 @@ impl From<crate::files::uploads::UploadError> for ApiError {
     fn from(e: crate::files::uploads::UploadError) -> ApiError {
         use crate::files::uploads::UploadError as E;
         match e {
-            E::Invalid(_) | E::TooLarge(_) | E::Parts(_) | E::PartsRefused { .. } => {
-                ApiError::BadRequest(e.to_string())
+            E::Invalid(_) | E::TooLarge(_) => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidUpload)
+            }
+            E::Parts(_) | E::PartsRefused { .. } => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidParts)
             }
             E::Record(e) => e.into(),
-            E::NoSuchUpload(_) | E::Expired { .. } => ApiError::NotFound(e.to_string()),
-            E::AlreadyCompleted(_) | E::NotArrived { .. } | E::NoObjectStore => {
-                ApiError::Conflict(e.to_string())
+            E::NoSuchUpload(_) | E::Expired { .. } => {
+                ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownUpload)
             }
-            E::Mismatch { .. } => ApiError::Unprocessable(e.to_string()),
+            E::AlreadyCompleted(_) => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::UploadCompleted)
+            }
+            E::NotArrived { .. } => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::UploadNotArrived)
+            }
+            E::NoObjectStore => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::UploadsNotConfigured)
+            }
+            E::Mismatch { .. } => {
+                ApiError::Unprocessable(e.to_string()).with_code(ErrorCode::UploadMismatch)
+            }
             E::S3(e) => e.into(),
             E::Object(e) => e.into(),
             E::Repo(e) => e.into(),
@@ -336,21 +438,27 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
         )
     } else if rejection.find::<reject::InvalidQuery>().is_some() {
         ApiError::BadRequest("the query string is not valid URL encoding".into())
+            .with_code(ErrorCode::InvalidParameter)
     } else if rejection.find::<reject::LengthRequired>().is_some() {
         ApiError::BadRequest("a Content-Length header is required".into())
+            .with_code(ErrorCode::LengthRequired)
     } else if let Some(e) = rejection.find::<reject::MissingHeader>() {
         ApiError::BadRequest(format!("header {} is required", e.name()))
+            .with_code(ErrorCode::MissingHeader)
     } else if let Some(e) = rejection.find::<reject::InvalidHeader>() {
         ApiError::BadRequest(format!("header {} is not valid", e.name()))
+            .with_code(ErrorCode::InvalidHeader)
     } else if rejection.find::<reject::UnsupportedMediaType>().is_some() {
         ApiError::BadRequest(
             "unsupported Content-Type for this route (POST /files takes multipart/form-data)"
                 .into(),
         )
+        .with_code(ErrorCode::UnsupportedMediaType)
     } else if let Some(super::routes::WrongMethod(e)) = rejection.find() {
         e.clone()
     } else if rejection.is_not_found() {
         ApiError::NotFound("no such route; GET /openapi.json lists every route".into())
+            .with_code(ErrorCode::UnknownRoute)
     } else {
         ApiError::Internal(format!("unhandled rejection: {rejection:?}"))
     };

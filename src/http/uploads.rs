@@ -11,6 +11,7 @@ use crate::app_state::AppState;
 use crate::files::Permission;
 use crate::files::uploads::{Destination, DirectUploads, Plan, UploadRequest};
 use crate::http::ApiError;
+use crate::http::error::ErrorCode;
 use crate::http::routes::PathParams;
 
 /// Largest JSON body of either route (a completion of 10,000 parts is about 600 KB).
@@ -60,7 +61,7 @@ fn upload_request(body: &[u8]) -> Result<UploadRequest, ApiError> {
         body,
         "a JSON object like {\"fileName\": \"a.png\", \"size\": 1234}",
     )?;
-    let bad = |m: String| ApiError::BadRequest(m);
+    let bad = |m: String| ApiError::BadRequest(m).with_code(ErrorCode::InvalidUpload);
     for name in object.keys() {
         if !UPLOAD_FIELDS.contains(&name.as_str()) {
             return Err(bad(format!(
@@ -130,7 +131,7 @@ fn completion_parts(body: &[u8]) -> Result<Option<Vec<(u32, String)>>, ApiError>
     }
     let shape = "{\"parts\": [{\"partNumber\": 1, \"etag\": \"...\"}, ...]}";
     let object = json_object(body, shape)?;
-    let bad = |m: String| ApiError::BadRequest(m);
+    let bad = |m: String| ApiError::BadRequest(m).with_code(ErrorCode::InvalidParts);
     if let Some(name) = object.keys().find(|k| *k != "parts") {
         return Err(bad(format!("unknown field '{name}'; allowed: parts")));
     }
@@ -249,6 +250,7 @@ async fn complete(
             ApiError::BadRequest(
                 "the key in the path is not valid URL encoding: a % must start a two-digit hex escape".into(),
             )
+            .with_code(ErrorCode::InvalidParameter)
         })?;
     let parts = completion_parts(body)?;
     let record = direct_uploads(state)?
