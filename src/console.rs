@@ -420,6 +420,8 @@ impl Console {
                 bucket: r.bucket.clone(),
                 created_at: crate::time::iso_millis(r.created_at),
                 link: format!("/console/file?{}", encode_pairs(&[("key", r.key.clone())])),
+                size: views::size(r.size),
+                key: r.key.clone(),
             })
             .collect();
         let page_view = pages::Files {
@@ -475,9 +477,12 @@ impl Console {
                 permission: record.permission.as_str(),
                 status: record.status,
                 created_at: crate::time::iso_millis(record.created_at),
+                size: views::size(record.size),
+                sha256: record.sha256,
             },
             download_url,
             expires_secs: settings.signing.expires_secs,
+            delete_csrf: admin_csrf(viewer),
         };
         html(StatusCode::OK, &page)
     }
@@ -610,6 +615,26 @@ impl Console {
                 "this needs an admin key: log out and log in with one".into(),
             )),
         }
+    }
+
+    /// Deletes a record and its object (admin session, CSRF token), then back to the list.
+    async fn delete(
+        &self,
+        viewer: &Viewer,
+        form: &[(String, String)],
+    ) -> Result<Response, ApiError> {
+        self.admin(viewer)?;
+        checked(viewer, form)?;
+        let key = crate::files::key_from_params(form)?;
+        let objects = self.state.objects.as_ref().map(|o| o.store.clone());
+        crate::files::writes::delete_record(
+            &self.state.files,
+            objects,
+            &self.state.config.settings(),
+            key,
+        )
+        .await?;
+        Ok(redirect("/console/files"))
     }
 
     async fn upload(
@@ -850,6 +875,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                             "/console/logout" => {
                                 console.logout(&viewer, cookie.as_deref(), &fields)
                             }
+                            "/console/delete" => console.delete(&viewer, &fields).await,
                             _ => console.sync(&viewer, &fields).await,
                         },
                     };
@@ -900,6 +926,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
         &table::CONSOLE_LOGIN,
         &table::CONSOLE_LOGOUT,
         &table::CONSOLE_SYNC,
+        &table::CONSOLE_DELETE,
     ]
     .map(form);
     pages

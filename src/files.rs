@@ -1,7 +1,9 @@
 //! File records: the model, the `GET /files` query, the backends (SQLite with its
 //! migrations, PostgreSQL) behind one trait and the handle with its read cache given to
-//! the HTTP layer, the writes that pair a record with its object, download names, bulk import and the seeder. No HTTP outside `routes`:
-//! handlers call these and map the error variants to statuses.
+//! the HTTP layer, the writes that pair a record with its object, direct uploads (bytes
+//! straight to the store, the record once they are checked), download names, bulk import
+//! and the seeder. No HTTP outside `routes`: handlers call these and map the error
+//! variants to statuses.
 
 pub mod cache;
 pub mod download;
@@ -10,6 +12,7 @@ pub mod fold;
 pub mod import;
 pub mod migrations;
 pub mod names;
+pub mod pending;
 pub mod postgres;
 pub mod query;
 pub mod record;
@@ -19,9 +22,11 @@ pub mod s3;
 pub mod seed;
 pub mod sqlite;
 pub mod store;
+pub mod uploads;
 pub mod writes;
 
 pub use error::RepoError;
+pub use pending::PendingUpload;
 pub use query::{ListQuery, Page, QueryError, key_from_params};
 pub use record::{FileRecord, NewFileRecord, Permission, RecordError};
 pub use repo::FilesRepo;

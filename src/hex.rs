@@ -17,6 +17,19 @@ pub(crate) fn digit_value(b: u8) -> Option<u8> {
     }
 }
 
+/// The `N` bytes that `text` spells in hex of either case; `None` for any other text.
+pub fn decode<const N: usize>(text: &str) -> Option<[u8; N]> {
+    let digits = text.as_bytes();
+    if digits.len() != 2 * N {
+        return None;
+    }
+    let mut out = [0u8; N];
+    for (slot, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
+        *slot = digit_value(pair[0])? << 4 | digit_value(pair[1])?;
+    }
+    Some(out)
+}
+
 /// `bytes` as lowercase hex.
 pub fn encode(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len() * 2);
@@ -45,5 +58,15 @@ mod tests {
         let mut out = String::from("x");
         push(&mut out, &[0xbe, 0xef]);
         assert_eq!(out, "xbeef");
+    }
+
+    #[test]
+    fn decode_reads_exactly_n_bytes_of_either_case() {
+        assert_eq!(decode::<2>("BeEf"), Some([0xbe, 0xef]));
+        assert_eq!(decode::<2>("beef00"), None);
+        assert_eq!(decode::<2>("bee"), None);
+        assert_eq!(decode::<2>("beeg"), None);
+        let all: Vec<u8> = (0..=255).collect();
+        assert_eq!(decode::<256>(&encode(&all)).map(|a| a.to_vec()), Some(all));
     }
 }

@@ -11,6 +11,7 @@ pub mod error;
 pub mod error_code;
 pub mod filters;
 pub mod metrics;
+pub mod object_writes;
 pub mod openapi;
 pub mod query;
 pub mod routes;
@@ -18,5 +19,6 @@ pub mod sandbox;
 pub mod service;
 pub mod system;
 pub mod target;
+pub mod uploads;
 
 pub use error::ApiError;

@@ -2,8 +2,10 @@
 //! layout is in `names`), are written atomically (temp file, fsync, rename), and are read
 //! whole or by byte range. No HTTP here: `routes` answers with `S3Error` bodies.
 
+pub mod checksums;
 mod content_type;
 mod credentials;
+pub mod multipart;
 mod names;
 mod pending;
 mod range;
@@ -30,7 +32,7 @@ pub use pending::{begin_in as begin_intent_in, unfinished as unfinished_intents_
 pub use range::{ByteRange, RangeError, parse_range};
 pub use s3_error::S3Error;
 pub use spool::{Spool, Spooled, sweep_dead as sweep_dead_spool_files};
-pub use xml::s3_error_xml;
+pub use xml::{complete_result_xml, initiate_result_xml, parse_complete_xml, s3_error_xml};
 
 use temp::TempFile;
 

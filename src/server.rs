@@ -61,6 +61,12 @@ pub async fn serve_state(
         spawn_log_level_follower(&config, shutdown.clone()),
         tokio::spawn(state.producer.clone().run(shutdown.clone())),
         crate::files::s3::spawn_probe(config.clone(), shutdown.clone()),
+        crate::files::uploads::spawn_expiry(
+            state.files.clone(),
+            state.objects.as_ref().map(|o| o.store.clone()),
+            config.clone(),
+            shutdown.clone(),
+        ),
     ];
     // Event streams never end by themselves: end them when the shutdown starts.
     let closing = (state.clone(), shutdown.clone());
@@ -105,9 +111,13 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
     system::routes(state.clone())
         .or(crate::files::routes::routes(state.clone()))
         .unify()
+        .or(crate::http::uploads::routes(state.clone()))
+        .unify()
         .or(crate::translations::routes::routes(state.clone()))
         .unify()
         .or(crate::objects::routes::routes(state.clone()))
+        .unify()
+        .or(crate::http::object_writes::routes(state.clone()))
         .unify()
         .or(crate::console::routes(state))
         .unify()

@@ -1,18 +1,21 @@
 //! AWS Signature V4 for service `s3`: `Signer` makes the `signedUrl` of `GET /file`
-//! (query-string form, `UNSIGNED-PAYLOAD`) and signs object writes in the `Authorization`
-//! header (`sign_headers`, for PUT/DELETE at an S3 endpoint); `Verifier` checks presigned
-//! URLs for the embedded object store. Pure: time is a parameter.
+//! (query-string form, `UNSIGNED-PAYLOAD`), the presigned PUTs of direct uploads (more
+//! headers signed: `content-length`, `x-amz-checksum-sha256`) and signs calls to an S3
+//! endpoint in the `Authorization` header (`sign_headers`, `sign_request`); `Verifier`
+//! checks requests for the embedded object store, signed either way. Pure: time is a
+//! parameter.
 //!
 //! In parts, as garage's `api/common/signature/` splits SigV4: this file holds what callers
 //! name (targets, credentials, errors, limits); `signer` presigns and signs headers,
-//! `verifier` checks, `query` parses a presigned query, `canonical` builds the canonical
-//! request, the string to sign and the (cached) signing key that both sides share, `date`
-//! writes and reads `X-Amz-Date`, `endpoint` turns an endpoint and addressing style into
-//! object URLs.
+//! `verifier` checks, `query` parses a presigned query, `header_auth` an `Authorization`
+//! header, `canonical` builds the canonical request, the string to sign and the (cached)
+//! signing key that both sides share, `date` writes and reads `X-Amz-Date`, `endpoint`
+//! turns an endpoint and addressing style into object URLs.
 
 mod canonical;
 mod date;
 mod endpoint;
+mod header_auth;
 mod query;
 mod signer;
 mod verifier;
@@ -24,7 +27,9 @@ use crate::secret::Secret;
 pub use canonical::aws_encode;
 pub(crate) use canonical::hmac;
 pub use signer::{SignedRequest, Signer, presign_get};
-pub use verifier::{PresignedRequest, Verifier, verify_presigned};
+pub use verifier::{
+    IncomingRequest, MAX_REQUEST_SKEW, Payload, PresignedRequest, Verifier, verify_presigned,
+};
 
 /// Shortest and longest validity of a presigned URL, in seconds (SigV4 allows 7 days).
 pub const MIN_EXPIRES_SECS: u64 = 1;
@@ -93,6 +98,10 @@ pub enum SigningError {
     ReservedParam(String),
     #[error("signing time {0} is outside the years 0 to 9999")]
     Time(DateTime<Utc>),
+    #[error(
+        "header '{0}' cannot be signed: names are letters, digits and '-' (host is always signed), values have no control characters"
+    )]
+    Header(String),
 }
 
 /// Why a presigned request was refused; `s3_code` gives the S3 error code for the XML body.
@@ -120,6 +129,18 @@ pub enum VerifyError {
     /// The path holds a `%` that is not followed by two hex digits.
     #[error("Couldn't parse the specified URI.")]
     InvalidUri,
+    /// An `Authorization` header that is not SigV4's shape.
+    #[error("The authorization header is malformed; {0}")]
+    AuthorizationHeader(String),
+    /// A header-signed request whose `x-amz-date` is more than 15 minutes off.
+    #[error("The difference between the request time and the server's time is too large.")]
+    TimeTooSkewed,
+    #[error("Missing required header for this request: x-amz-content-sha256")]
+    MissingContentSha256,
+    #[error(
+        "x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-… or the hex SHA-256 of the body, got '{0}'"
+    )]
+    ContentSha256(String),
 }
 
 impl VerifyError {
@@ -131,7 +152,23 @@ impl VerifyError {
             VerifyError::SignatureMismatch => "SignatureDoesNotMatch",
             VerifyError::Expired | VerifyError::NotYetValid => "AccessDenied",
             VerifyError::InvalidUri => "InvalidURI",
+            VerifyError::AuthorizationHeader(_) => "AuthorizationHeaderMalformed",
+            VerifyError::TimeTooSkewed => "RequestTimeTooSkewed",
+            VerifyError::MissingContentSha256 => "InvalidRequest",
+            VerifyError::ContentSha256(_) => "InvalidArgument",
         }
+    }
+
+    /// Whether the request is malformed (S3 answers 400) rather than refused (403).
+    pub fn is_malformed(&self) -> bool {
+        matches!(
+            self,
+            VerifyError::QueryParameters(_)
+                | VerifyError::InvalidUri
+                | VerifyError::AuthorizationHeader(_)
+                | VerifyError::MissingContentSha256
+                | VerifyError::ContentSha256(_)
+        )
     }
 
     /// The text for the `<Message>` of the S3 error body.

@@ -537,3 +537,78 @@ async fn logged_in(daemon: &Daemon, key: &str, before: &serde_json::Value) -> St
     let cookie = response.headers()["set-cookie"].to_str().unwrap();
     cookie.split(';').next().unwrap().to_owned()
 }
+
+/// The files page shows each record's size; an admin deletes a file from it (record and
+/// object, with the session's CSRF token), a reader sees no delete and is refused one.
+#[tokio::test]
+async fn the_files_page_shows_sizes_and_admins_delete_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = keyed_daemon(dir.path()).await;
+    let form = reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(vec![7u8; 1536]).file_name("sized.bin"),
+    );
+    let record: serde_json::Value = client()
+        .post(daemon.url("/files"))
+        .bearer_auth(ADMIN)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let key = record["key"].as_str().unwrap().to_owned();
+    let object = dir.path().join("data/objects/depot").join(&key);
+    assert!(object.exists());
+
+    let reader = login(&daemon, READER).await;
+    let files = page(&daemon, "/console/files", &reader).await;
+    assert!(
+        files.contains(r#"<td data-label="Size">1.5 KiB</td>"#),
+        "{files}"
+    );
+    assert!(!files.contains("/console/delete"), "{files}");
+    let token = csrf(&daemon, &reader).await;
+    let refused = post(
+        &daemon,
+        "/console/delete",
+        &reader,
+        &[("csrf", token.as_str()), ("key", key.as_str())],
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+
+    let admin = login(&daemon, ADMIN).await;
+    let files = page(&daemon, "/console/files", &admin).await;
+    assert!(files.contains(r#"action="/console/delete""#), "{files}");
+    let details = page(&daemon, &format!("/console/file?key={key}"), &admin).await;
+    assert!(
+        details.contains(&format!(
+            "<code>{}</code>",
+            record["sha256"].as_str().unwrap()
+        )),
+        "{details}"
+    );
+    let no_token = post(&daemon, "/console/delete", &admin, &[("key", key.as_str())]).await;
+    assert_eq!(no_token.status(), StatusCode::FORBIDDEN);
+    assert!(object.exists());
+    let token = csrf(&daemon, &admin).await;
+    let deleted = post(
+        &daemon,
+        "/console/delete",
+        &admin,
+        &[("csrf", token.as_str()), ("key", key.as_str())],
+    )
+    .await;
+    assert_eq!(deleted.status(), StatusCode::SEE_OTHER);
+    assert_eq!(deleted.headers()["location"], "/console/files");
+    assert!(!object.exists());
+    let gone = client()
+        .get(daemon.url(&format!("/file?key={key}")))
+        .bearer_auth(ADMIN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gone.status(), StatusCode::NOT_FOUND);
+}

@@ -67,6 +67,12 @@ const RELEASED: &[&str] = &[
     "object-store-unreachable",
     "unavailable",
     "internal",
+    "invalid-upload",
+    "invalid-parts",
+    "unknown-upload",
+    "upload-completed",
+    "upload-not-arrived",
+    "upload-mismatch",
 ];
 
 #[test]

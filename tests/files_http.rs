@@ -28,8 +28,8 @@ const ADMIN_KEY: &str = "admin-key-1";
 const API_KEYS: (&str, &str) = ("DEPOT_API_KEYS", "reader-key-1,reader-key-2");
 const ADMIN_KEYS: (&str, &str) = ("DEPOT_ADMIN_KEYS", ADMIN_KEY);
 
-/// Names of the record fields of SPEC §3, sorted.
-const RECORD_FIELDS: [&str; 9] = [
+/// Names of the record fields of SPEC §3 and §13 (size, sha256), sorted.
+const RECORD_FIELDS: [&str; 11] = [
     "bucket",
     "createdAt",
     "description",
@@ -38,6 +38,8 @@ const RECORD_FIELDS: [&str; 9] = [
     "id",
     "key",
     "permission",
+    "sha256",
+    "size",
     "status",
 ];
 
@@ -203,6 +205,22 @@ fn assert_record_shape(record: &Value) {
     );
     let created = record["createdAt"].as_str().expect("createdAt is text");
     assert!(is_iso_millis(created), "createdAt {created:?}");
+    // Known (a number, 64 lowercase hex digits) or not (null, as for records of before).
+    assert!(
+        record["size"].is_u64() || record["size"].is_null(),
+        "{record}"
+    );
+    let sha256_ok = match &record["sha256"] {
+        Value::Null => true,
+        Value::String(hash) => {
+            hash.len() == 64
+                && hash
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        }
+        _ => false,
+    };
+    assert!(sha256_ok, "{record}");
 }
 
 fn keys_of(list: &Value) -> Vec<String> {
@@ -1072,7 +1090,8 @@ async fn import_of_json_lines_lists_every_record() {
         json!({"fileName": "a.png", "description": "first", "bucket": "depot", "status": 1,
                "fileType": "image/png", "permission": "public",
                "key": "11111111-2222-4333-8444-555555555551-original",
-               "createdAt": "2026-01-02T03:04:05.001Z"}),
+               "createdAt": "2026-01-02T03:04:05.001Z", "size": 48213,
+               "sha256": "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"}),
         json!({"fileName": "b.pdf", "description": "", "bucket": "archive", "status": 0,
                "fileType": "pdf", "permission": "private",
                "key": "11111111-2222-4333-8444-555555555552",
@@ -1102,6 +1121,12 @@ async fn import_of_json_lines_lists_every_record() {
         assert_record_shape(record);
         let mut expected = records[i].clone();
         expected["id"] = record["id"].clone();
+        // Rows without size and sha256 import with them unknown.
+        for optional in ["size", "sha256"] {
+            if expected.get(optional).is_none() {
+                expected[optional] = Value::Null;
+            }
+        }
         if i == 2 {
             expected["createdAt"] = json!("2026-01-02T03:04:05.003Z");
         }

@@ -447,7 +447,7 @@ async fn cors_answers_preflights_and_marks_answers_for_listed_origins() {
     );
     assert_eq!(
         preflight.header("access-control-allow-headers"),
-        Some("authorization, content-type, if-none-match, range")
+        Some("authorization, content-type, if-none-match, range, x-amz-checksum-sha256")
     );
     assert_eq!(preflight.header("access-control-max-age"), Some("600"));
 

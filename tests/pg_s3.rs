@@ -18,70 +18,19 @@ mod pg;
 mod support;
 
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::Duration;
 
 use support::{Daemon, eventually};
 
 const ADMIN_KEY: &str = "admin-key-1";
-const ACCESS_KEY: &str = "AKIADEPOTTESTS3FS001";
-const SECRET_KEY: &str = "s3s-fs-secret-for-depot-tests";
-const INSTALL_HINT: &str = "s3s-fs is needed for this test: install it with \
-     `cargo install s3s-fs --version 0.14.1 --locked --features binary`, or run scripts/test";
+use support::engines::{S3S_ACCESS_KEY as ACCESS_KEY, S3S_SECRET_KEY as SECRET_KEY, S3sFs};
 
-/// `s3s-fs` on a free loopback port over `root`; killed on drop.
-struct S3Server {
-    child: Child,
-    endpoint: String,
-}
-
-impl Drop for S3Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn s3s_fs() -> PathBuf {
-    let on_path = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|p| p.join("s3s-fs"))
-            .find(|p| p.is_file())
-    });
-    let cargo_home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
-        .map(|home| home.join("bin/s3s-fs"))
-        .filter(|p| p.is_file());
-    on_path
-        .or(cargo_home)
-        .unwrap_or_else(|| panic!("{INSTALL_HINT}"))
-}
-
-async fn start_s3(root: &Path) -> S3Server {
-    // This process's reqwest clients (the wait below) need the TLS provider depot uses.
+/// `s3s-fs` on a free loopback port over `root` (tests/support/engines.rs); killed on drop.
+async fn start_s3(root: &Path) -> S3sFs {
+    // This process's reqwest clients need the TLS provider depot uses.
     depot::tls::install_tls_provider();
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(s3s_fs())
-        .args(["--host", "127.0.0.1", "--port", &port.to_string()])
-        .args(["--access-key", ACCESS_KEY, "--secret-key", SECRET_KEY])
-        .arg(root)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start s3s-fs ({e}): {INSTALL_HINT}"));
-    let endpoint = format!("http://127.0.0.1:{port}");
-    let up = eventually(Duration::from_secs(20), || async {
-        reqwest::get(&endpoint).await.ok().map(|_| ())
-    })
-    .await;
-    assert!(up.is_some(), "s3s-fs did not start on {endpoint}");
-    S3Server { child, endpoint }
+    S3sFs::start_in(root)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -378,4 +327,83 @@ async fn an_s3_refusal_is_a_502_naming_the_endpoint_and_its_code_and_shows_in_he
     .await
     .unwrap_or_else(|| panic!("the endpoint never showed reachable; log:\n{}", good.log()));
     assert_eq!(objects["lastError"], serde_json::Value::Null, "{objects}");
+}
+
+/// A direct upload begun on one node completes on another (SPEC §13): the upload is kept in
+/// PostgreSQL beside the records, the bytes go straight to the S3 endpoint, and the record
+/// exists only once the completing node has checked the object.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_direct_upload_begun_on_one_node_completes_on_the_other() {
+    let server = pg::Postgres::start();
+    let url = server.url(&server.create_database());
+    let s3_root = tempfile::tempdir().unwrap();
+    std::fs::create_dir(s3_root.path().join("depot")).unwrap();
+    let s3 = start_s3(s3_root.path()).await;
+    let env = [
+        ("DEPOT_DATABASE_URL", url.as_str()),
+        ("DEPOT_ADMIN_KEYS", ADMIN_KEY),
+        ("DEPOT_SIGNING_ENDPOINT", s3.endpoint.as_str()),
+        ("DEPOT_SIGNING_ACCESS_KEY_ID", ACCESS_KEY),
+        ("DEPOT_SIGNING_SECRET_ACCESS_KEY", SECRET_KEY),
+    ];
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = Daemon::start(dir_a.path(), &[], &env).await;
+    let b = Daemon::start(dir_b.path(), &[], &env).await;
+    let content = b"bytes that never pass through a node".to_vec();
+    let plan: serde_json::Value = reqwest::Client::new()
+        .post(a.url("/files/uploads"))
+        .bearer_auth(ADMIN_KEY)
+        .json(&serde_json::json!({"fileName": "direct.txt", "size": content.len()}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let key = plan["key"].as_str().unwrap().to_owned();
+    let put = reqwest::Client::new()
+        .put(plan["upload"]["url"].as_str().unwrap())
+        .body(content.clone())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(put.status(), 200);
+    let completed = reqwest::Client::new()
+        .post(b.url(&format!("/files/uploads/{key}/complete")))
+        .bearer_auth(ADMIN_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(completed.status(), 201);
+    let record: serde_json::Value = completed.json().await.unwrap();
+    assert_eq!(record["size"], content.len());
+    // Node A, which began it, sees the record and signs its URL; a completion there finds
+    // the upload already completed.
+    let signed = eventually(Duration::from_secs(10), || async {
+        let response = reqwest::get(a.url(&format!("/file?key={key}")))
+            .await
+            .ok()?;
+        (response.status() == 200).then_some(())?;
+        let body: serde_json::Value = response.json().await.ok()?;
+        body["signedUrl"].as_str().map(str::to_owned)
+    })
+    .await
+    .expect("node A sees the record");
+    assert_eq!(
+        reqwest::get(&signed)
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap()
+            .to_vec(),
+        content
+    );
+    let again = reqwest::Client::new()
+        .post(a.url(&format!("/files/uploads/{key}/complete")))
+        .bearer_auth(ADMIN_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 409);
 }

@@ -4,7 +4,10 @@
 //! a file name (RFC 6266). The expected URLs were made by botocore itself:
 //! `tests/fixtures/sigv4/generate_hostile_keys.py` (needs `pip install botocore`) writes
 //! `hostile-keys.json`; its disposition values come from an implementation of RFC 6266 /
-//! 5987 of its own, so the fixture checks `files::download::attachment` as well.
+//! 5987 of its own, so the fixture checks `files::download::attachment` as well. The
+//! presigned PUT and UploadPart URLs of direct uploads, with their signed headers
+//! (`Content-Length`, `Content-Type`, `x-amz-checksum-sha256`), are checked the same way
+//! against `presigned-writes.json` (`generate_presigned_writes.py`).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -113,5 +116,49 @@ fn download_urls_carry_the_rfc_6266_name_exactly_as_botocore_signs_it() {
             )
             .expect("signs");
         assert_eq!(url, text(&v, "expected_url"), "{:?}", text(&v, "file_name"));
+    }
+}
+
+fn borrow(list: &[(String, String)]) -> Vec<(&str, &str)> {
+    list.iter().map(|(n, x)| (n.as_str(), x.as_str())).collect()
+}
+
+#[test]
+fn presigned_writes_sign_their_headers_exactly_as_botocore_does() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/sigv4/presigned-writes.json"
+    );
+    let fixture: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("fixture file")).expect("JSON");
+    let vectors = fixture["vectors"].as_array().expect("vectors");
+    assert_eq!(vectors.len(), 2 * 3 * 3, "every target, key and call");
+    let pairs = |v: &Value| -> Vec<(String, String)> {
+        v.as_array()
+            .expect("pairs")
+            .iter()
+            .map(|p| {
+                (
+                    p[0].as_str().unwrap().to_owned(),
+                    p[1].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    for v in vectors {
+        let (params, headers) = (pairs(&v["params"]), pairs(&v["headers"]));
+        let (params, headers) = (borrow(&params), borrow(&headers));
+        let url = signer(v)
+            .presign_with_headers(
+                text(v, "method"),
+                text(v, "bucket"),
+                text(v, "key"),
+                v["expires"].as_u64().expect("expires"),
+                time(text(v, "time")),
+                &params,
+                &headers,
+            )
+            .expect("signs");
+        assert_eq!(url, text(v, "expected_url"), "{v}");
     }
 }

@@ -138,6 +138,8 @@ async fn seed(
         permission,
         key: key.into(),
         created_at: None,
+        size: None,
+        sha256: None,
     };
     let mut spool = uploads.spool().await?;
     spool.write(content).await?;

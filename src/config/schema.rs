@@ -137,6 +137,12 @@ pub const KEYS: &[Key] = &[
         .doc("page size of GET /files when no limit is given"),
     key("files.max_limit", "DEPOT_FILES_MAX_LIMIT", "100", Kind::Integer { min: 1, max: 10_000 })
         .doc("largest page size; larger limits are clamped to it"),
+    key("files.single_put_max", "DEPOT_FILES_SINGLE_PUT_MAX", "5368709120", Kind::Integer { min: 1, max: 5 << 30 })
+        .doc("largest direct upload (POST /files/uploads) sent in one PUT, at most S3's 5 GiB; a larger one gets a multipart plan"),
+    key("files.part_size", "DEPOT_FILES_PART_SIZE", "67108864", Kind::Integer { min: 5 << 20, max: 5 << 30 })
+        .doc("bytes in each part of a multipart plan, 5 MiB to 5 GiB (raised for a file that would need more than S3's 10,000 parts)"),
+    key("files.upload_ttl_secs", "DEPOT_FILES_UPLOAD_TTL_SECS", "86400", Kind::Integer { min: 1, max: 604_800 })
+        .doc("seconds a direct upload has to complete; then it is aborted and its object or parts deleted (at most 7 days, a signed URL's longest life)"),
     key("signing.endpoint", "DEPOT_SIGNING_ENDPOINT", "", Kind::Url { optional: true })
         .doc("S3-compatible endpoint to sign for (https://s3.amazonaws.com, http://127.0.0.1:9000, ...); empty signs for the embedded store"),
     key("signing.region", "DEPOT_SIGNING_REGION", "us-east-1", Kind::NonEmpty)

@@ -48,6 +48,12 @@ pub struct Database {
 pub struct Files {
     pub default_limit: u64,
     pub max_limit: u64,
+    /// Largest direct upload sent in one PUT; larger ones are multipart.
+    pub single_put_max: u64,
+    /// Bytes in each part of a multipart plan (raised when 10,000 parts would not do).
+    pub part_size: u64,
+    /// Seconds a direct upload has to complete.
+    pub upload_ttl_secs: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -394,6 +400,9 @@ impl Settings {
             files: Files {
                 default_limit: int("files.default_limit"),
                 max_limit: int("files.max_limit"),
+                single_put_max: int("files.single_put_max"),
+                part_size: int("files.part_size"),
+                upload_ttl_secs: int("files.upload_ttl_secs"),
             },
             signing: Signing {
                 endpoint: (!endpoint.is_empty()).then_some(endpoint),

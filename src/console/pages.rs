@@ -135,6 +135,10 @@ pub struct FileRow {
     pub bucket: String,
     pub created_at: String,
     pub link: String,
+    /// As people read it (`1.5 MiB`), a dash when unknown.
+    pub size: String,
+    /// For the delete form.
+    pub key: String,
 }
 
 #[derive(Template)]
@@ -164,6 +168,8 @@ pub struct RecordView {
     pub permission: &'static str,
     pub status: i64,
     pub created_at: String,
+    pub size: String,
+    pub sha256: Option<String>,
 }
 
 #[derive(Template)]
@@ -173,6 +179,8 @@ pub struct File {
     pub record: RecordView,
     pub download_url: String,
     pub expires_secs: u64,
+    /// The CSRF token of the delete form, shown to admins only.
+    pub delete_csrf: Option<String>,
 }
 
 #[derive(Template)]

@@ -1,6 +1,7 @@
 //! What the console pages show, computed from plain data without I/O: completeness per
 //! locale, findings and warnings with links to their sheet cells, the translation search
-//! with its highlights (every form of a plural entry), and the paging of both lists.
+//! with its highlights (every form of a plural entry), the paging of both lists, and file
+//! sizes as people read them.
 
 use crate::config::settings::SheetSource;
 use crate::translations::model::{Document, Entry, Warning};
@@ -572,8 +573,39 @@ pub fn age(seconds: i64) -> String {
     }
 }
 
+/// A file's size for people: bytes below 1 KiB, else KiB, MiB, GiB or TiB with one decimal
+/// (`1.5 MiB`); a dash when the record does not know it.
+pub fn size(bytes: Option<u64>) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    let Some(bytes) = bytes else {
+        return "—".to_owned();
+    };
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn sizes_read_as_people_say_them() {
+        assert_eq!(super::size(None), "—");
+        assert_eq!(super::size(Some(0)), "0 B");
+        assert_eq!(super::size(Some(1023)), "1023 B");
+        assert_eq!(super::size(Some(1536)), "1.5 KiB");
+        assert_eq!(super::size(Some(5 * 1024 * 1024)), "5.0 MiB");
+        assert_eq!(super::size(Some(1 << 30)), "1.0 GiB");
+        assert_eq!(super::size(Some(3 << 40)), "3.0 TiB");
+        assert_eq!(super::size(Some(u64::MAX)), "16777216.0 TiB");
+    }
+
     use super::*;
 
     fn doc() -> Document {

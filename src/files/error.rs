@@ -14,6 +14,9 @@ pub enum RepoError {
     NotFound { key: String },
     #[error("a file record with key '{key}' already exists")]
     Conflict { key: String },
+    /// No upload under way with this key: completed, expired or never begun.
+    #[error("no upload under way has key '{key}'")]
+    UploadGone { key: String },
     #[error(transparent)]
     Invalid(#[from] RecordError),
     #[error(

@@ -9,7 +9,9 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::error::RepoError;
-use super::record::{NewFileRecord, Permission, RecordError, parse_created_at, truncate_to_millis};
+use super::record::{
+    NewFileRecord, Permission, RecordError, normalize_sha256, parse_created_at, truncate_to_millis,
+};
 use super::repo::FilesRepo;
 
 /// Every field a row may carry, as in the API.
@@ -22,8 +24,11 @@ pub const FIELDS: &[&str] = &[
     "permission",
     "key",
     "createdAt",
+    "size",
+    "sha256",
 ];
-/// Fields a row must carry; the others default (description "", status 0, createdAt now).
+/// Fields a row must carry; the others default (description "", status 0, createdAt now,
+/// size and sha256 unknown).
 pub const REQUIRED: &[&str] = &["fileName", "bucket", "fileType", "permission", "key"];
 /// Accepted and ignored, so records saved from the API can be loaded back: the database
 /// assigns ids, and signed URLs are made on request.
@@ -178,6 +183,8 @@ struct RawFields {
     permission: Option<String>,
     key: Option<String>,
     created_at: Option<String>,
+    size: Option<u64>,
+    sha256: Option<String>,
 }
 
 impl RawFields {
@@ -196,6 +203,20 @@ impl RawFields {
             "permission" => self.permission = text(value)?,
             "key" => self.key = text(value)?,
             "createdAt" => self.created_at = text(value)?.filter(|s| !s.is_empty()),
+            "sha256" => self.sha256 = text(value)?.filter(|s| !s.is_empty()),
+            "size" => {
+                let bad = |v: &dyn std::fmt::Display| {
+                    format!("size must be a number of bytes (0 or more), got {v}")
+                };
+                self.size = match value {
+                    FieldValue::Null => None,
+                    FieldValue::Text(s) if s.is_empty() => None,
+                    FieldValue::Text(s) => {
+                        Some(s.parse::<u64>().map_err(|_| bad(&format!("'{s}'")))?)
+                    }
+                    FieldValue::Json(v) => Some(v.as_u64().ok_or_else(|| bad(&v))?),
+                }
+            }
             "status" => {
                 self.status = match value {
                     FieldValue::Null => None,
@@ -232,6 +253,8 @@ impl RawFields {
             permission,
             key: required(self.key, "key")?,
             created_at: Some(created_at),
+            size: self.size,
+            sha256: self.sha256.as_deref().map(normalize_sha256).transpose()?,
         };
         record.validate()?;
         Ok(record)

@@ -121,6 +121,34 @@ pub const MIGRATIONS: &[Migration] = &[
             "INSERT INTO files_fts_private (files_fts_private) VALUES ('rebuild')",
         ],
     },
+    Migration {
+        version: 4,
+        description: "content size and SHA-256 of records, uploads under way",
+        statements: &[
+            // NULL for the records of before: their size and hash are not known.
+            "ALTER TABLE files ADD COLUMN size INTEGER",
+            "ALTER TABLE files ADD COLUMN sha256 TEXT",
+            // Direct uploads handed out and not completed: the record to be, the store's
+            // multipart upload id, and when the upload expires (milliseconds, as created_at).
+            "CREATE TABLE uploads (
+                key          TEXT    PRIMARY KEY,
+                bucket       TEXT    NOT NULL,
+                file_name    TEXT    NOT NULL,
+                description  TEXT    NOT NULL DEFAULT '',
+                status       INTEGER NOT NULL DEFAULT 0,
+                file_type    TEXT    NOT NULL DEFAULT '',
+                permission   TEXT    NOT NULL CHECK (permission IN ('public', 'private')),
+                size         INTEGER NOT NULL,
+                sha256       TEXT,
+                content_type TEXT,
+                upload_id    TEXT,
+                part_size    INTEGER,
+                created_at   INTEGER NOT NULL,
+                expires_at   INTEGER NOT NULL
+            ) WITHOUT ROWID",
+            "CREATE INDEX uploads_by_expiry ON uploads (expires_at)",
+        ],
+    },
 ];
 
 pub fn latest_version() -> u32 {
@@ -177,16 +205,16 @@ mod tests {
         for (i, m) in MIGRATIONS.iter().enumerate() {
             assert_eq!(m.version as usize, i + 1, "{}", m.description);
         }
-        assert_eq!(latest_version(), 3);
+        assert_eq!(latest_version(), 4);
     }
 
     #[test]
     fn fresh_database_reaches_latest_and_migrating_again_is_a_no_op() {
         let mut conn = Connection::open_in_memory().unwrap();
         assert_eq!(migrate(&mut conn).unwrap(), 0);
-        assert_eq!(schema_version(&conn).unwrap(), 3);
-        assert_eq!(migrate(&mut conn).unwrap(), 3);
-        assert_eq!(schema_version(&conn).unwrap(), 3);
+        assert_eq!(schema_version(&conn).unwrap(), 4);
+        assert_eq!(migrate(&mut conn).unwrap(), 4);
+        assert_eq!(schema_version(&conn).unwrap(), 4);
     }
 
     #[test]
@@ -195,7 +223,7 @@ mod tests {
         conn.pragma_update(None, "user_version", 9).unwrap();
         assert_eq!(
             migrate(&mut conn).unwrap_err().to_string(),
-            "the files database has schema version 9 but this depot knows up to 3; upgrade depot"
+            "the files database has schema version 9 but this depot knows up to 4; upgrade depot"
         );
     }
 }

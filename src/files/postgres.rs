@@ -1,7 +1,7 @@
 //! The file records on PostgreSQL (`database.url`): a connection pool, the same queries
 //! as the SQLite repository with the same answers (order, totals, case-folded substring
 //! search with `%`/`_` literal, paging), a change counter other nodes poll and a
-//! notification they listen to, and COPY for bulk loads.
+//! notification they listen to, COPY for bulk loads, and the uploads under way.
 
 pub mod migrations;
 
@@ -23,12 +23,13 @@ use crate::shutdown::Shutdown;
 use super::error::RepoError;
 use super::fold::fold;
 use super::names::NameIndex;
+use super::pending::PendingUpload;
 use super::query::{ListQuery, Page, effective_permission};
 use super::record::{FileRecord, NewFileRecord, Permission, truncate_to_millis};
 use super::store::RecordStore;
 
-const COLUMNS: &str =
-    "id, file_name, description, bucket, status, file_type, permission, key, created_at";
+const COLUMNS: &str = "id, file_name, description, bucket, status, file_type, permission, key, created_at, size, sha256";
+const UPLOAD_COLUMNS: &str = "key, bucket, file_name, description, status, file_type, permission, size, sha256, content_type, upload_id, part_size, created_at, expires_at";
 /// How long a request waits for a pooled connection, or for a new one, before it is
 /// answered 503: a database that does not answer must not hold requests for long.
 const WAIT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -157,7 +158,7 @@ impl PgStore {
         let tx = client.transaction().await.map_err(pg_error(op))?;
         let sink = tx
             .copy_in(
-                "COPY files (file_name, name_folded, description, bucket, status, file_type, permission, key, created_at) FROM STDIN",
+                "COPY files (file_name, name_folded, description, bucket, status, file_type, permission, key, created_at, size, sha256) FROM STDIN",
             )
             .await
             .map_err(pg_error(op))?;
@@ -185,6 +186,17 @@ impl PgStore {
                     buf.push('\t');
                 }
                 copy_escape(&mut buf, field);
+            }
+            // COPY's NULL is `\N`.
+            buf.push('\t');
+            match r.size {
+                Some(size) => buf.push_str(&size.to_string()),
+                None => buf.push_str("\\N"),
+            }
+            buf.push('\t');
+            match &r.sha256 {
+                Some(hash) => copy_escape(&mut buf, hash),
+                None => buf.push_str("\\N"),
             }
             buf.push('\n');
             if buf.len() >= 1 << 20 {
@@ -273,10 +285,6 @@ fn row_to_record(row: &Row) -> Result<FileRecord, RepoError> {
     let permission = permission
         .parse::<Permission>()
         .map_err(RepoError::Invalid)?;
-    let millis: i64 = row.get(8);
-    let created_at = chrono::DateTime::from_timestamp_millis(millis).ok_or(RepoError::Corrupt {
-        what: "created_at out of range",
-    })?;
     Ok(FileRecord {
         id: row.get(0),
         file_name: row.get(1),
@@ -286,7 +294,40 @@ fn row_to_record(row: &Row) -> Result<FileRecord, RepoError> {
         file_type: row.get(5),
         permission,
         key: row.get(7),
-        created_at,
+        created_at: millis(row.get(8), "created_at out of range")?,
+        size: row.get::<_, Option<i64>>(9).map(to_u64),
+        sha256: row.get(10),
+    })
+}
+
+fn millis(ms: i64, what: &'static str) -> Result<chrono::DateTime<chrono::Utc>, RepoError> {
+    chrono::DateTime::from_timestamp_millis(ms).ok_or(RepoError::Corrupt { what })
+}
+
+fn to_u64(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+fn row_to_upload(row: &Row) -> Result<PendingUpload, RepoError> {
+    let permission = row
+        .get::<_, &str>(6)
+        .parse::<Permission>()
+        .map_err(RepoError::Invalid)?;
+    Ok(PendingUpload {
+        key: row.get(0),
+        bucket: row.get(1),
+        file_name: row.get(2),
+        description: row.get(3),
+        status: row.get(4),
+        file_type: row.get(5),
+        permission,
+        size: to_u64(row.get(7)),
+        sha256: row.get(8),
+        content_type: row.get(9),
+        upload_id: row.get(10),
+        part_size: row.get::<_, Option<i64>>(11).map(to_u64),
+        created_at: millis(row.get(12), "an upload's created_at out of range")?,
+        expires_at: millis(row.get(13), "an upload's expires_at out of range")?,
     })
 }
 
@@ -314,8 +355,8 @@ async fn insert_with(
     let created_at = new.created_at.map_or(now, truncate_to_millis);
     let stmt = client
         .prepare_cached(
-            "INSERT INTO files (file_name, name_folded, description, bucket, status, file_type, permission, key, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+            "INSERT INTO files (file_name, name_folded, description, bucket, status, file_type, permission, key, created_at, size, sha256)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         )
         .await
         .map_err(pg_error(op))?;
@@ -332,18 +373,12 @@ async fn insert_with(
                 &new.permission.as_str(),
                 &new.key,
                 &created_at.timestamp_millis(),
+                &new.size.map(to_i64),
+                &new.sha256,
             ],
         )
         .await
-        .map_err(|e| {
-            if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
-                RepoError::Conflict {
-                    key: new.key.clone(),
-                }
-            } else {
-                pg_error(op)(e)
-            }
-        })?;
+        .map_err(|e| unique_or(e, &new.key, op))?;
     Ok(FileRecord {
         id: row.get(0),
         file_name: new.file_name,
@@ -354,6 +389,8 @@ async fn insert_with(
         permission: new.permission,
         key: new.key,
         created_at,
+        size: new.size,
+        sha256: new.sha256,
     })
 }
 
@@ -552,6 +589,126 @@ impl PgStore {
     }
 }
 
+/// The uploads under way, as `FilesRepo` keeps them on SQLite.
+impl PgStore {
+    async fn open_upload(&self, upload: PendingUpload) -> Result<(), RepoError> {
+        let op = "keeping an upload";
+        let client = self.client(op).await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "INSERT INTO uploads ({UPLOAD_COLUMNS})
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+            ))
+            .await
+            .map_err(pg_error(op))?;
+        client
+            .execute(
+                &stmt,
+                &[
+                    &upload.key,
+                    &upload.bucket,
+                    &upload.file_name,
+                    &upload.description,
+                    &upload.status,
+                    &upload.file_type,
+                    &upload.permission.as_str(),
+                    &to_i64(upload.size),
+                    &upload.sha256,
+                    &upload.content_type,
+                    &upload.upload_id,
+                    &upload.part_size.map(to_i64),
+                    &upload.created_at.timestamp_millis(),
+                    &upload.expires_at.timestamp_millis(),
+                ],
+            )
+            .await
+            .map_err(|e| unique_or(e, &upload.key, op))?;
+        Ok(())
+    }
+
+    async fn pending_upload(&self, key: String) -> Result<Option<PendingUpload>, RepoError> {
+        let op = "looking up an upload";
+        let client = self.client(op).await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE key = $1"
+            ))
+            .await
+            .map_err(pg_error(op))?;
+        let row = client
+            .query_opt(&stmt, &[&key])
+            .await
+            .map_err(pg_error(op))?;
+        row.as_ref().map(row_to_upload).transpose()
+    }
+
+    async fn complete_upload(
+        &self,
+        key: String,
+        record: NewFileRecord,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<FileRecord, RepoError> {
+        record.validate()?;
+        let op = "completing an upload";
+        let mut client = self.client(op).await?;
+        let tx = client.transaction().await.map_err(pg_error(op))?;
+        let ended = tx
+            .execute(
+                "DELETE FROM uploads WHERE key = $1 AND expires_at > $2",
+                &[&key, &now.timestamp_millis()],
+            )
+            .await
+            .map_err(pg_error(op))?;
+        if ended == 0 {
+            return Err(RepoError::UploadGone { key });
+        }
+        let written = insert_with(&tx, record, truncate_to_millis(now)).await?;
+        tx.commit().await.map_err(pg_error(op))?;
+        Ok(written)
+    }
+
+    async fn expired_uploads(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> Result<Vec<PendingUpload>, RepoError> {
+        let op = "listing expired uploads";
+        let client = self.client(op).await?;
+        let stmt = client
+            .prepare_cached(&format!(
+                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2"
+            ))
+            .await
+            .map_err(pg_error(op))?;
+        let rows = client
+            .query(&stmt, &[&before.timestamp_millis(), &i64::from(limit)])
+            .await
+            .map_err(pg_error(op))?;
+        rows.iter().map(row_to_upload).collect()
+    }
+
+    async fn drop_upload(&self, key: String) -> Result<bool, RepoError> {
+        let op = "forgetting an upload";
+        let client = self.client(op).await?;
+        let n = client
+            .execute("DELETE FROM uploads WHERE key = $1", &[&key])
+            .await
+            .map_err(pg_error(op))?;
+        Ok(n > 0)
+    }
+}
+
+/// A unique-key violation as `Conflict` on `key`, anything else as `pg_error`.
+fn unique_or(e: tokio_postgres::Error, key: &str, op: &'static str) -> RepoError {
+    if e.code() == Some(&SqlState::UNIQUE_VIOLATION) {
+        RepoError::Conflict {
+            key: key.to_owned(),
+        }
+    } else {
+        pg_error(op)(e)
+    }
+}
+
 impl RecordStore for PgStore {
     fn kind(&self) -> &'static str {
         "postgres"
@@ -602,6 +759,38 @@ impl RecordStore for PgStore {
 
     fn watch(&self, wake: Arc<Notify>, shutdown: Shutdown) {
         self.spawn_listener(wake, shutdown);
+    }
+
+    fn open_upload(&self, upload: PendingUpload) -> BoxFuture<'_, Result<(), RepoError>> {
+        Box::pin(PgStore::open_upload(self, upload))
+    }
+
+    fn pending_upload(
+        &self,
+        key: String,
+    ) -> BoxFuture<'_, Result<Option<PendingUpload>, RepoError>> {
+        Box::pin(PgStore::pending_upload(self, key))
+    }
+
+    fn complete_upload(
+        &self,
+        key: String,
+        record: NewFileRecord,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> BoxFuture<'_, Result<FileRecord, RepoError>> {
+        Box::pin(PgStore::complete_upload(self, key, record, now))
+    }
+
+    fn expired_uploads(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<PendingUpload>, RepoError>> {
+        Box::pin(PgStore::expired_uploads(self, before, limit))
+    }
+
+    fn drop_upload(&self, key: String) -> BoxFuture<'_, Result<bool, RepoError>> {
+        Box::pin(PgStore::drop_upload(self, key))
     }
 
     fn change_marker(&self) -> BoxFuture<'_, Result<i64, RepoError>> {

@@ -1,6 +1,7 @@
 //! The file record as the API shows it, the shape of a new record before the database
 //! gives it an id, and the validation rules every stored record obeys (S3's key and bucket
-//! rules, field lengths), shared by `POST /files`, `depot files import` and the repository.
+//! rules, field lengths, the content's size and SHA-256), shared by `POST /files`, direct
+//! uploads, `depot files import` and the repository.
 
 use std::fmt;
 use std::str::FromStr;
@@ -31,6 +32,13 @@ pub struct FileRecord {
     pub key: String,
     #[serde(with = "millis_utc")]
     pub created_at: DateTime<Utc>,
+    /// Bytes of the content; null for records from before depot kept it (and imports
+    /// that do not say).
+    #[serde(default)]
+    pub size: Option<u64>,
+    /// Lowercase hex SHA-256 of the content, when known.
+    #[serde(default)]
+    pub sha256: Option<String>,
 }
 
 /// A record before insertion; `created_at: None` means "now".
@@ -44,6 +52,9 @@ pub struct NewFileRecord {
     pub permission: Permission,
     pub key: String,
     pub created_at: Option<DateTime<Utc>>,
+    pub size: Option<u64>,
+    /// Lowercase hex (`validate` refuses anything else; `normalize_sha256` lowers it).
+    pub sha256: Option<String>,
 }
 
 #[derive(
@@ -113,6 +124,23 @@ pub enum RecordError {
         "createdAt must be an ISO 8601 date-time with a time zone (e.g. 2026-11-21T09:05:03.120Z), got '{value}'"
     )]
     CreatedAt { value: String },
+    #[error("sha256 must be 64 hexadecimal digits (the SHA-256 of the content), got '{value}'")]
+    Sha256 { value: String },
+    #[error("size must be a number of bytes from 0 to {MAX_SIZE}, got {value}")]
+    Size { value: u64 },
+}
+
+/// Largest `size` a record holds (what both databases keep in a signed 64-bit integer).
+pub const MAX_SIZE: u64 = i64::MAX as u64;
+
+/// A SHA-256 as records keep it: 64 hex digits of either case in, lowercase out.
+pub fn normalize_sha256(value: &str) -> Result<String, RecordError> {
+    let trimmed = value.trim();
+    crate::hex::decode::<32>(trimmed)
+        .map(|bytes| crate::hex::encode(&bytes))
+        .ok_or_else(|| RecordError::Sha256 {
+            value: value.chars().take(80).collect(),
+        })
 }
 
 /// The key rule is S3's, since a catalogue often describes objects that already exist:
@@ -180,7 +208,18 @@ impl NewFileRecord {
         )?;
         validate_bucket(&self.bucket)?;
         check_text("fileType", &self.file_type, MAX_FILE_TYPE_CHARS, false)?;
-        validate_key(&self.key)
+        validate_key(&self.key)?;
+        if let Some(size) = self.size.filter(|s| *s > MAX_SIZE) {
+            return Err(RecordError::Size { value: size });
+        }
+        match &self.sha256 {
+            Some(hash) if normalize_sha256(hash).as_deref() != Ok(hash.as_str()) => {
+                Err(RecordError::Sha256 {
+                    value: hash.chars().take(80).collect(),
+                })
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -226,6 +265,8 @@ mod tests {
             permission: Permission::Public,
             key: key.into(),
             created_at: None,
+            size: None,
+            sha256: None,
         }
     }
 
@@ -244,14 +285,57 @@ mod tests {
             key: format!("{KEY}-original"),
             created_at: Utc.with_ymd_and_hms(2026, 11, 21, 9, 5, 3).unwrap()
                 + chrono::Duration::milliseconds(120),
+            size: Some(1234),
+            sha256: Some("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824".into()),
         };
         let json = serde_json::to_string(&record).unwrap();
         assert_eq!(
             json,
-            r#"{"id":7,"fileName":"cat.png","description":"a cat","bucket":"pics","status":2,"fileType":"image/png","permission":"private","key":"0b7e4a52-2c5f-4c1e-9d0a-3f1b2c3d4e5f-original","createdAt":"2026-11-21T09:05:03.120Z"}"#
+            r#"{"id":7,"fileName":"cat.png","description":"a cat","bucket":"pics","status":2,"fileType":"image/png","permission":"private","key":"0b7e4a52-2c5f-4c1e-9d0a-3f1b2c3d4e5f-original","createdAt":"2026-11-21T09:05:03.120Z","size":1234,"sha256":"2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"}"#
         );
         let back: FileRecord = serde_json::from_str(&json).unwrap();
         assert_eq!(back, record);
+        // A record of before: the fields are null, and a document without them reads.
+        let old = FileRecord {
+            size: None,
+            sha256: None,
+            ..record
+        };
+        let json = serde_json::to_string(&old).unwrap();
+        assert!(json.ends_with(r#""size":null,"sha256":null}"#), "{json}");
+        let without: String = json.replace(r#","size":null,"sha256":null"#, "");
+        assert_eq!(serde_json::from_str::<FileRecord>(&without).unwrap(), old);
+    }
+
+    #[test]
+    fn sha256_is_64_hex_digits_kept_lowercase_and_size_fits_the_databases() {
+        let upper = "2CF24DBA5FB0A30E26E83B2AC5B9E29E1B161E5C1FA7425E73043362938B9824";
+        assert_eq!(normalize_sha256(upper).unwrap(), upper.to_ascii_lowercase());
+        for bad in [
+            "",
+            "abc",
+            &upper[1..],
+            &format!("{upper}0"),
+            &upper.replace('2', "g"),
+        ] {
+            assert_eq!(
+                normalize_sha256(bad).unwrap_err().to_string(),
+                format!(
+                    "sha256 must be 64 hexadecimal digits (the SHA-256 of the content), got '{bad}'"
+                )
+            );
+        }
+        let mut record = sample_new(KEY);
+        record.sha256 = Some(upper.into());
+        assert!(matches!(record.validate(), Err(RecordError::Sha256 { .. })));
+        record.sha256 = Some(upper.to_ascii_lowercase());
+        record.size = Some(MAX_SIZE);
+        assert_eq!(record.validate(), Ok(()));
+        record.size = Some(MAX_SIZE + 1);
+        assert_eq!(
+            record.validate().unwrap_err().to_string(),
+            "size must be a number of bytes from 0 to 9223372036854775807, got 9223372036854775808"
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The SQLite repository of file records on one connection: opening (pragmas, migrations,
-//! SQL functions), inserts, lookups, the paged list with its filters, deletes.
+//! SQL functions), inserts, lookups, the paged list with its filters, deletes, and the
+//! uploads under way that become records when completed.
 //! Blocking; `SqliteStore` (sqlite.rs) runs it off the async threads.
 
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use super::error::RepoError;
 use super::fold::{contains_folded, fold};
 use super::migrations;
 use super::names::NameIndex;
+use super::pending::PendingUpload;
 use super::query::{ListQuery, Page, effective_permission};
 use super::record::{FileRecord, NewFileRecord, Permission, truncate_to_millis};
 
@@ -21,8 +23,8 @@ const BUSY_TIMEOUT_MS: u32 = 5_000;
 /// Needles shorter than this (in characters) cannot use the trigram index.
 pub const TRIGRAM_MIN_CHARS: usize = 3;
 
-const COLUMNS: &str =
-    "id, file_name, description, bucket, status, file_type, permission, key, created_at";
+const COLUMNS: &str = "id, file_name, description, bucket, status, file_type, permission, key, created_at, size, sha256";
+const UPLOAD_COLUMNS: &str = "key, bucket, file_name, description, status, file_type, permission, size, sha256, content_type, upload_id, part_size, created_at, expires_at";
 
 /// The files database on one connection.
 pub struct FilesRepo {
@@ -255,6 +257,124 @@ impl FilesRepo {
     }
 }
 
+/// The uploads under way (SPEC §13): kept until completed into their record or expired.
+impl FilesRepo {
+    /// Keeps an upload handed out; a key already under way is a conflict.
+    pub fn open_upload(&mut self, upload: &PendingUpload) -> Result<(), RepoError> {
+        let op = "keeping an upload";
+        self.conn
+            .prepare_cached(&format!(
+                "INSERT INTO uploads ({UPLOAD_COLUMNS})
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+            ))
+            .map_err(RepoError::db(op))?
+            .execute(params![
+                upload.key,
+                upload.bucket,
+                upload.file_name,
+                upload.description,
+                upload.status,
+                upload.file_type,
+                upload.permission.as_str(),
+                to_i64(upload.size),
+                upload.sha256,
+                upload.content_type,
+                upload.upload_id,
+                upload.part_size.map(to_i64),
+                upload.created_at.timestamp_millis(),
+                upload.expires_at.timestamp_millis(),
+            ])
+            .map_err(|e| unique_or(e, &upload.key, op))?;
+        Ok(())
+    }
+
+    pub fn pending_upload(&self, key: &str) -> Result<Option<PendingUpload>, RepoError> {
+        let op = "looking up an upload";
+        self.conn
+            .prepare_cached(&format!(
+                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE key = ?1"
+            ))
+            .map_err(RepoError::db(op))?
+            .query_row([key], row_to_upload)
+            .optional()
+            .map_err(RepoError::db(op))
+    }
+
+    /// In one transaction: ends the upload of `key` unless it expired by `now`, and writes
+    /// its record. `UploadGone` when no such upload is under way (completed, expired, or
+    /// never begun), so two completions never both write.
+    pub fn complete_upload(
+        &mut self,
+        key: &str,
+        record: NewFileRecord,
+        now: DateTime<Utc>,
+    ) -> Result<FileRecord, RepoError> {
+        record.validate()?;
+        let op = "completing an upload";
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(RepoError::db(op))?;
+        let ended = tx
+            .prepare_cached("DELETE FROM uploads WHERE key = ?1 AND expires_at > ?2")
+            .map_err(RepoError::db(op))?
+            .execute(params![key, now.timestamp_millis()])
+            .map_err(RepoError::db(op))?;
+        if ended == 0 {
+            return Err(RepoError::UploadGone {
+                key: key.to_owned(),
+            });
+        }
+        let written = insert_one(&tx, record, truncate_to_millis(now))?;
+        tx.commit().map_err(RepoError::db(op))?;
+        Ok(written)
+    }
+
+    /// Uploads that expired at or before `before`, the oldest first, at most `limit`.
+    pub fn expired_uploads(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<PendingUpload>, RepoError> {
+        let op = "listing expired uploads";
+        self.conn
+            .prepare_cached(&format!(
+                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE expires_at <= ?1 ORDER BY expires_at LIMIT ?2"
+            ))
+            .map_err(RepoError::db(op))?
+            .query_map(params![before.timestamp_millis(), limit], row_to_upload)
+            .map_err(RepoError::db(op))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(RepoError::db(op))
+    }
+
+    /// Forgets an upload (once its object and parts are gone); whether there was one.
+    pub fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError> {
+        let op = "forgetting an upload";
+        let n = self
+            .conn
+            .prepare_cached("DELETE FROM uploads WHERE key = ?1")
+            .map_err(RepoError::db(op))?
+            .execute([key])
+            .map_err(RepoError::db(op))?;
+        Ok(n > 0)
+    }
+}
+
+/// A unique-key violation as `Conflict` on `key`, anything else as a database error.
+fn unique_or(e: rusqlite::Error, key: &str, op: &'static str) -> RepoError {
+    let unique = rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE;
+    let primary = rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY;
+    let code = e.sqlite_error().map(|f| f.extended_code);
+    if code == Some(unique) || code == Some(primary) {
+        RepoError::Conflict {
+            key: key.to_owned(),
+        }
+    } else {
+        RepoError::db(op)(e)
+    }
+}
+
 fn list_in(conn: &Connection, plan: &ListPlan, query: &ListQuery) -> Result<Page, RepoError> {
     let total = count_with(conn, plan.count_sql())?;
     let access = match plan.name {
@@ -297,8 +417,8 @@ fn insert_one(
     let created_at = new.created_at.map_or(now, truncate_to_millis);
     let mut stmt = conn
         .prepare_cached(
-            "INSERT INTO files (file_name, description, bucket, status, file_type, permission, key, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id",
+            "INSERT INTO files (file_name, description, bucket, status, file_type, permission, key, created_at, size, sha256)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id",
         )
         .map_err(RepoError::db(op))?;
     let id = stmt
@@ -312,19 +432,12 @@ fn insert_one(
                 new.permission.as_str(),
                 new.key,
                 created_at.timestamp_millis(),
+                new.size.map(to_i64),
+                new.sha256,
             ],
             |row| row.get::<_, i64>(0),
         )
-        .map_err(|e| {
-            let unique = rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE;
-            if e.sqlite_error().map(|f| f.extended_code) == Some(unique) {
-                RepoError::Conflict {
-                    key: new.key.clone(),
-                }
-            } else {
-                RepoError::db(op)(e)
-            }
-        })?;
+        .map_err(|e| unique_or(e, &new.key, op))?;
     Ok(FileRecord {
         id,
         file_name: new.file_name,
@@ -335,6 +448,8 @@ fn insert_one(
         permission: new.permission,
         key: new.key,
         created_at,
+        size: new.size,
+        sha256: new.sha256,
     })
 }
 
@@ -343,9 +458,7 @@ fn row_to_record(row: &Row<'_>) -> rusqlite::Result<FileRecord> {
     let permission = permission.parse::<Permission>().map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(6, rusqlite::types::Type::Text, Box::new(e))
     })?;
-    let millis: i64 = row.get(8)?;
-    let created_at = DateTime::from_timestamp_millis(millis)
-        .ok_or_else(|| rusqlite::Error::IntegralValueOutOfRange(8, millis))?;
+    let created_at = millis(row.get(8)?, 8)?;
     Ok(FileRecord {
         id: row.get(0)?,
         file_name: row.get(1)?,
@@ -356,6 +469,39 @@ fn row_to_record(row: &Row<'_>) -> rusqlite::Result<FileRecord> {
         permission,
         key: row.get(7)?,
         created_at,
+        size: row.get::<_, Option<i64>>(9)?.map(to_u64),
+        sha256: row.get(10)?,
+    })
+}
+
+fn to_u64(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+fn millis(ms: i64, column: usize) -> rusqlite::Result<DateTime<Utc>> {
+    DateTime::from_timestamp_millis(ms).ok_or(rusqlite::Error::IntegralValueOutOfRange(column, ms))
+}
+
+fn row_to_upload(row: &Row<'_>) -> rusqlite::Result<PendingUpload> {
+    let permission: String = row.get(6)?;
+    let permission = permission.parse::<Permission>().map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(6, rusqlite::types::Type::Text, Box::new(e))
+    })?;
+    Ok(PendingUpload {
+        key: row.get(0)?,
+        bucket: row.get(1)?,
+        file_name: row.get(2)?,
+        description: row.get(3)?,
+        status: row.get(4)?,
+        file_type: row.get(5)?,
+        permission,
+        size: to_u64(row.get(7)?),
+        sha256: row.get(8)?,
+        content_type: row.get(9)?,
+        upload_id: row.get(10)?,
+        part_size: row.get::<_, Option<i64>>(11)?.map(to_u64),
+        created_at: millis(row.get(12)?, 12)?,
+        expires_at: millis(row.get(13)?, 13)?,
     })
 }
 

@@ -1,7 +1,8 @@
-//! File content at an S3-compatible endpoint (`signing.endpoint`): PUT and DELETE of one
-//! object, signed in the `Authorization` header (SigV4, unsigned payload) and streamed
-//! from a file; and what the process knows of the endpoint's health (its last operations
-//! and a periodic probe) for `/health`. No HTTP server side here.
+//! File content at an S3-compatible endpoint (`signing.endpoint`): PUT, HEAD and DELETE of
+//! one object and the multipart calls of direct uploads (create, complete, abort), signed
+//! in the `Authorization` header (SigV4) and streamed from a file; and what the process
+//! knows of the endpoint's health (its last operations and a periodic probe) for
+//! `/health`. No HTTP server side here.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -138,14 +139,11 @@ impl S3Objects {
         let endpoint = target.endpoint.clone();
         let signer = Signer::new(target, credentials)?;
         crate::tls::install_tls_provider();
-        let http = reqwest::Client::builder()
-            .connect_timeout(CONNECT_TIMEOUT)
-            .build()
-            .map_err(|e| S3Error::Unreachable {
-                op: "starting the HTTP client",
-                endpoint: crate::redact::url(&endpoint),
-                reason: crate::redact::http_error(e, &endpoint),
-            })?;
+        let http = shared_client().map_err(|e| S3Error::Unreachable {
+            op: "starting the HTTP client",
+            endpoint: crate::redact::url(&endpoint),
+            reason: crate::redact::http_error(e, &endpoint),
+        })?;
         Ok(Some(S3Objects {
             http,
             signer: Arc::new(signer),
@@ -185,6 +183,182 @@ impl S3Objects {
                 }
                 other => other,
             });
+        self.record(&result);
+        result
+    }
+
+    /// What the endpoint holds at `bucket`/`key`: its length and, when the store keeps one,
+    /// its SHA-256 checksum (`x-amz-checksum-sha256`, asked for with checksum mode; a
+    /// multipart object's is a checksum of checksums, `…-N`); `None` when there is none.
+    pub async fn head(&self, bucket: &str, key: &str) -> Result<Option<Head>, S3Error> {
+        let signed = self.signer.sign_headers(
+            "HEAD",
+            bucket,
+            key,
+            chrono::Utc::now(),
+            EMPTY_PAYLOAD,
+            &[("x-amz-checksum-mode", "ENABLED")],
+        )?;
+        let result = self
+            .send_for(
+                "checking an object",
+                self.http.head(&signed.url),
+                signed.headers,
+            )
+            .await;
+        let response = match result {
+            Ok(response) => response,
+            Err(S3Error::Refused { status: 404, .. }) => {
+                self.record(&Ok(()));
+                return Ok(None);
+            }
+            Err(e) => {
+                let failed: Result<Option<Head>, S3Error> = Err(e);
+                self.record(&failed);
+                return failed;
+            }
+        };
+        self.record(&Ok(()));
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        Ok(Some(Head {
+            len: header("content-length")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
+            sha256: header("x-amz-checksum-sha256"),
+        }))
+    }
+
+    /// The SHA-256 of the object's bytes, read back in chunks (for a store that does not
+    /// report one).
+    pub async fn sha256_of(&self, bucket: &str, key: &str) -> Result<[u8; 32], S3Error> {
+        use futures_util::TryStreamExt;
+        let signed =
+            self.signer
+                .sign_headers("GET", bucket, key, chrono::Utc::now(), EMPTY_PAYLOAD, &[])?;
+        let op = "reading an object back";
+        let response = self
+            .send_for(op, self.http.get(&signed.url), signed.headers)
+            .await?;
+        let mut digests = crate::objects::checksums::Digests::sha256();
+        let mut body = response.bytes_stream();
+        while let Some(chunk) = body.try_next().await.map_err(|e| S3Error::Unreachable {
+            op,
+            endpoint: crate::redact::url(&self.endpoint),
+            reason: crate::redact::http_error(e, &self.endpoint),
+        })? {
+            digests.update(&chunk);
+        }
+        Ok(digests.finish().sha256)
+    }
+
+    /// CreateMultipartUpload: the new upload's id.
+    pub async fn create_multipart(
+        &self,
+        bucket: &str,
+        key: &str,
+        content_type: Option<&str>,
+    ) -> Result<String, S3Error> {
+        let op = "starting a multipart upload";
+        let headers: Vec<(&str, &str)> = content_type
+            .map(|t| ("content-type", t))
+            .into_iter()
+            .collect();
+        let signed = self.signer.sign_request(
+            "POST",
+            bucket,
+            key,
+            &[("uploads", "")],
+            chrono::Utc::now(),
+            EMPTY_PAYLOAD,
+            &headers,
+        )?;
+        let result = self
+            .send_body(
+                op,
+                self.http.post(&signed.url),
+                signed.headers,
+                Bytes::new(),
+            )
+            .await;
+        let result = result.and_then(|xml| {
+            element(&xml, "UploadId").ok_or_else(|| self.refused(op, 200, "NoUploadId".into()))
+        });
+        self.record(&result);
+        result
+    }
+
+    /// CompleteMultipartUpload with these `(part number, ETag)`, ascending.
+    pub async fn complete_multipart(
+        &self,
+        bucket: &str,
+        key: &str,
+        upload_id: &str,
+        parts: &[(u32, String)],
+    ) -> Result<(), S3Error> {
+        let mut xml = String::from("<CompleteMultipartUpload>");
+        for (number, etag) in parts {
+            xml.push_str(&format!("<Part><PartNumber>{number}</PartNumber><ETag>"));
+            xml.push_str(&xml_escape(etag));
+            xml.push_str("</ETag></Part>");
+        }
+        xml.push_str("</CompleteMultipartUpload>");
+        let body = Bytes::from(xml);
+        let hash = crate::hex::encode(&crate::objects::checksums::sha256_of(&body));
+        let signed = self.signer.sign_request(
+            "POST",
+            bucket,
+            key,
+            &[("uploadId", upload_id)],
+            chrono::Utc::now(),
+            &hash,
+            &[("content-type", "application/xml")],
+        )?;
+        let result = self
+            .send_body(
+                "completing a multipart upload",
+                self.http.post(&signed.url),
+                signed.headers,
+                body,
+            )
+            .await
+            .map(|_| ());
+        self.record(&result);
+        result
+    }
+
+    /// AbortMultipartUpload; an upload already gone is no error.
+    pub async fn abort_multipart(
+        &self,
+        bucket: &str,
+        key: &str,
+        upload_id: &str,
+    ) -> Result<(), S3Error> {
+        let signed = self.signer.sign_request(
+            "DELETE",
+            bucket,
+            key,
+            &[("uploadId", upload_id)],
+            chrono::Utc::now(),
+            EMPTY_PAYLOAD,
+            &[],
+        )?;
+        let result = match self
+            .send(
+                "aborting a multipart upload",
+                self.http.delete(&signed.url),
+                signed.headers,
+            )
+            .await
+        {
+            Err(S3Error::Refused { status: 404, .. }) => Ok(()),
+            other => other,
+        };
         self.record(&result);
         result
     }
@@ -245,9 +419,9 @@ impl S3Objects {
 
     /// Keeps what an operation learned about the endpoint for `/health`. A refusal of the
     /// request alone (a missing bucket, a bad file) says nothing about the endpoint.
-    fn record(&self, result: &Result<(), S3Error>) {
+    fn record<T>(&self, result: &Result<T, S3Error>) {
         let reach = match result {
-            Ok(()) => Reach {
+            Ok(_) => Reach {
                 reachable: true,
                 last_error: None,
                 checked_at: chrono::Utc::now(),
@@ -268,9 +442,41 @@ impl S3Objects {
     async fn send(
         &self,
         op: &'static str,
-        mut request: reqwest::RequestBuilder,
+        request: reqwest::RequestBuilder,
         headers: Vec<(String, String)>,
     ) -> Result<(), S3Error> {
+        self.send_for(op, request, headers).await.map(|_| ())
+    }
+
+    /// Sends `body` and reads the answer's body whole (small XML documents); S3 may answer
+    /// a completion 200 with an error inside, which counts as the refusal it is.
+    async fn send_body(
+        &self,
+        op: &'static str,
+        request: reqwest::RequestBuilder,
+        headers: Vec<(String, String)>,
+        body: Bytes,
+    ) -> Result<String, S3Error> {
+        let response = self.send_for(op, request.body(body), headers).await?;
+        let status = response.status().as_u16();
+        let text = response.text().await.map_err(|e| S3Error::Unreachable {
+            op,
+            endpoint: crate::redact::url(&self.endpoint),
+            reason: crate::redact::http_error(e, &self.endpoint),
+        })?;
+        if text.contains("<Error>") {
+            return Err(self.refused(op, status, error_code(&text)));
+        }
+        Ok(text)
+    }
+
+    /// The answer of a request that the endpoint accepted (2xx); any other is `Refused`.
+    async fn send_for(
+        &self,
+        op: &'static str,
+        mut request: reqwest::RequestBuilder,
+        headers: Vec<(String, String)>,
+    ) -> Result<reqwest::Response, S3Error> {
         for (name, value) in headers {
             request = request.header(name, value);
         }
@@ -281,22 +487,40 @@ impl S3Objects {
         })?;
         let status = response.status();
         if status.is_success() {
-            return Ok(());
+            return Ok(response);
         }
         let text = response.text().await.unwrap_or_default();
-        let code = error_code(&text);
-        Err(S3Error::Refused {
+        Err(self.refused(op, status.as_u16(), error_code(&text)))
+    }
+
+    fn refused(&self, op: &'static str, status: u16, code: String) -> S3Error {
+        S3Error::Refused {
             op,
             endpoint: crate::redact::url(&self.endpoint),
-            status: status.as_u16(),
+            status,
             hint: if is_credentials_code(&code) {
                 ": check signing.access_key_id, signing.secret_access_key and signing.region"
             } else {
                 ""
             },
             code,
-        })
+        }
     }
+}
+
+/// The process's one HTTP client for S3 endpoints. Requests build their `S3Objects` from
+/// the live settings, and a client made per request would read the system's CA
+/// certificates again (about half a megabyte) and open new connections every time; this one
+/// keeps its connections, to whichever endpoint, between requests.
+fn shared_client() -> Result<reqwest::Client, reqwest::Error> {
+    static CLIENT: std::sync::OnceLock<reqwest::Client> = std::sync::OnceLock::new();
+    if let Some(client) = CLIENT.get() {
+        return Ok(client.clone());
+    }
+    let client = reqwest::Client::builder()
+        .connect_timeout(CONNECT_TIMEOUT)
+        .build()?;
+    Ok(CLIENT.get_or_init(|| client).clone())
 }
 
 /// Probes `signing.endpoint` while the daemon runs: at start, every `PROBE_EVERY`, and at
@@ -335,10 +559,32 @@ pub fn spawn_probe(config: ConfigHandle, shutdown: Shutdown) -> tokio::task::Joi
 
 /// The `<Code>` of an S3 XML error body, or empty.
 fn error_code(xml: &str) -> String {
-    xml.split_once("<Code>")
-        .and_then(|(_, rest)| rest.split_once("</Code>"))
-        .map(|(code, _)| code.chars().take(64).collect())
+    element(xml, "Code")
+        .map(|code| code.chars().take(64).collect())
         .unwrap_or_default()
+}
+
+/// The text of the first `<name>` element of a small S3 answer (names, ids and codes:
+/// never escaped in practice).
+fn element(xml: &str, name: &str) -> Option<String> {
+    let (_, rest) = xml.split_once(&format!("<{name}>"))?;
+    let (text, _) = rest.split_once(&format!("</{name}>"))?;
+    Some(text.trim().to_owned())
+}
+
+fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// What HEAD tells of an object at the endpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Head {
+    pub len: u64,
+    /// Base64, as the header carries it.
+    pub sha256: Option<String>,
 }
 
 async fn open(path: &Path) -> Result<tokio::fs::File, S3Error> {

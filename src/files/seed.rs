@@ -85,6 +85,8 @@ pub fn fake_records(n: u64, rng_seed: u64) -> impl Iterator<Item = NewFileRecord
             permission: buf.permission,
             key: buf.key.clone(),
             created_at: DateTime::from_timestamp_millis(buf.created_at),
+            size: None,
+            sha256: None,
         }
     })
 }
@@ -475,6 +477,8 @@ mod tests {
             permission: Permission::Public,
             key: "ffffffff-ffff-4fff-bfff-ffffffffffff".into(),
             created_at: None,
+            size: None,
+            sha256: None,
         };
         repo.insert(extra.clone()).unwrap();
         assert_eq!(repo.count(None).unwrap(), 501);

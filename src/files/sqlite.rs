@@ -13,6 +13,7 @@ use super::names::NameIndex;
 use super::store::RecordStore;
 
 use super::error::RepoError;
+use super::pending::PendingUpload;
 use super::query::{ListQuery, Page};
 use super::record::{FileRecord, NewFileRecord, Permission};
 use super::repo::FilesRepo;
@@ -140,6 +141,38 @@ impl RecordStore for SqliteStore {
         Box::pin(self.read(move |repo| repo.list(&query, include_private)))
     }
 
+    fn open_upload(&self, upload: PendingUpload) -> BoxFuture<'_, Result<(), RepoError>> {
+        Box::pin(self.write(move |repo| repo.open_upload(&upload)))
+    }
+
+    fn pending_upload(
+        &self,
+        key: String,
+    ) -> BoxFuture<'_, Result<Option<PendingUpload>, RepoError>> {
+        Box::pin(self.read(move |repo| repo.pending_upload(&key)))
+    }
+
+    fn complete_upload(
+        &self,
+        key: String,
+        record: NewFileRecord,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> BoxFuture<'_, Result<FileRecord, RepoError>> {
+        Box::pin(self.write(move |repo| repo.complete_upload(&key, record, now)))
+    }
+
+    fn expired_uploads(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<PendingUpload>, RepoError>> {
+        Box::pin(self.read(move |repo| repo.expired_uploads(before, limit)))
+    }
+
+    fn drop_upload(&self, key: String) -> BoxFuture<'_, Result<bool, RepoError>> {
+        Box::pin(self.write(move |repo| repo.drop_upload(&key)))
+    }
+
     fn change_marker(&self) -> BoxFuture<'_, Result<i64, RepoError>> {
         let watcher = Arc::clone(&self.inner.watcher);
         Box::pin(async move {
@@ -186,6 +219,8 @@ mod tests {
             permission,
             key: format!("00000000-0000-4000-8000-{i:012}"),
             created_at: None,
+            size: None,
+            sha256: None,
         }
     }
 
@@ -253,7 +288,7 @@ mod tests {
         let err = FilesRepo::open_reader(&path).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "the files database has schema version 0, expected 3; restart depot"
+            "the files database has schema version 0, expected 4; restart depot"
         );
     }
 }

@@ -13,6 +13,7 @@ use super::cache::ReadCache;
 use super::error::RepoError;
 use super::fold::fold;
 use super::names::{NameIndex, NameIndexSlot};
+use super::pending::PendingUpload;
 use super::postgres::PgStore;
 use super::query::{ListQuery, Page, effective_permission};
 use super::record::{FileRecord, NewFileRecord, Permission};
@@ -50,6 +51,28 @@ pub trait RecordStore: Send + Sync + 'static {
         query: ListQuery,
         include_private: bool,
     ) -> BoxFuture<'_, Result<Page, RepoError>>;
+    /// Keeps an upload handed out (SPEC §13); its key already under way is a `Conflict`.
+    fn open_upload(&self, upload: PendingUpload) -> BoxFuture<'_, Result<(), RepoError>>;
+    fn pending_upload(
+        &self,
+        key: String,
+    ) -> BoxFuture<'_, Result<Option<PendingUpload>, RepoError>>;
+    /// In one transaction: ends the upload of `key` if it is under way and not expired at
+    /// `now` (else `UploadGone`), and writes `record`.
+    fn complete_upload(
+        &self,
+        key: String,
+        record: NewFileRecord,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> BoxFuture<'_, Result<FileRecord, RepoError>>;
+    /// Uploads that expired at or before `before`, oldest first, at most `limit`.
+    fn expired_uploads(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<PendingUpload>, RepoError>>;
+    /// Forgets an upload; whether there was one.
+    fn drop_upload(&self, key: String) -> BoxFuture<'_, Result<bool, RepoError>>;
     /// A value that changes whenever anyone (this process or another) commits a write.
     fn change_marker(&self) -> BoxFuture<'_, Result<i64, RepoError>>;
     /// Wakes `wake` as soon as another process may have written, until `shutdown`
@@ -326,6 +349,37 @@ impl FilesDb {
     pub async fn count(&self, permission: Option<Permission>) -> Result<u64, RepoError> {
         self.store.count(permission).await
     }
+
+    pub async fn open_upload(&self, upload: PendingUpload) -> Result<(), RepoError> {
+        self.store.open_upload(upload).await
+    }
+
+    pub async fn pending_upload(&self, key: String) -> Result<Option<PendingUpload>, RepoError> {
+        self.store.pending_upload(key).await
+    }
+
+    pub async fn complete_upload(
+        &self,
+        key: String,
+        record: NewFileRecord,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<FileRecord, RepoError> {
+        let result = self.store.complete_upload(key, record, now).await;
+        self.wrote();
+        result
+    }
+
+    pub async fn expired_uploads(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> Result<Vec<PendingUpload>, RepoError> {
+        self.store.expired_uploads(before, limit).await
+    }
+
+    pub async fn drop_upload(&self, key: String) -> Result<bool, RepoError> {
+        self.store.drop_upload(key).await
+    }
 }
 
 #[cfg(test)]
@@ -365,6 +419,8 @@ mod tests {
                 },
                 key: format!("tricky-{i}"),
                 created_at: None,
+                size: None,
+                sha256: None,
             });
         }
         db.insert_many(tricky).await.unwrap();

@@ -69,6 +69,9 @@ impl Upload {
             permission: self.permission,
             key: super::new_key().map_err(|e| WriteError::Random(e.to_string()))?,
             created_at: None,
+            // Known once the content is: `Uploads::store` fills them in.
+            size: None,
+            sha256: None,
         };
         record.validate()?;
         Ok(record)
@@ -126,6 +129,12 @@ impl Uploads {
         new: NewFileRecord,
         content: Content,
     ) -> Result<FileRecord, WriteError> {
+        let (size, sha256) = measure(&content).await?;
+        let new = NewFileRecord {
+            size: Some(size),
+            sha256: Some(crate::hex::encode(&sha256)),
+            ..new
+        };
         let store = match &self.target {
             Target::Embedded(store) => store.clone(),
             Target::S3(s3) => return self.store_s3(s3, new, content).await,
@@ -207,6 +216,36 @@ impl Uploads {
                 Err(e.into())
             }
         }
+    }
+}
+
+/// The size and SHA-256 of the content: computed while a spool was written, read from a
+/// local file.
+async fn measure(content: &Content) -> Result<(u64, [u8; 32]), WriteError> {
+    match content {
+        Content::Spooled(spooled) => Ok((spooled.len(), spooled.digests().sha256)),
+        Content::File(path) => {
+            let path = path.clone();
+            blocking("hashing", move || {
+                Ok(crate::objects::checksums::file_digest(&path)?)
+            })
+            .await
+        }
+    }
+}
+
+/// Removes the record of `key` and its object wherever the settings keep content: at the
+/// S3 endpoint when `signing.endpoint` is set, else in the embedded store (the console's
+/// delete; `DELETE /file` makes the same choice).
+pub async fn delete_record(
+    files: &FilesDb,
+    objects: Option<Arc<ObjectStore>>,
+    settings: &crate::config::Settings,
+    key: String,
+) -> Result<(), WriteError> {
+    match S3Objects::from_settings(&settings.signing)? {
+        Some(s3) => delete_s3(files, &s3, key, &settings.server.data_dir).await,
+        None => delete(files, objects.as_ref(), key).await,
     }
 }
 
@@ -427,6 +466,8 @@ mod tests {
             permission: Permission::Public,
             key: key.into(),
             created_at: None,
+            size: None,
+            sha256: None,
         }
     }
 

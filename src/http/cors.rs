@@ -12,7 +12,14 @@ use warp::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use warp::reply::Response;
 
 /// Request headers a cross-origin request may send (beyond the CORS-safelisted ones).
-pub const ALLOWED_HEADERS: &[&str] = &["authorization", "content-type", "if-none-match", "range"];
+/// `x-amz-checksum-sha256`: the checksum a direct upload's PUT to the embedded store carries.
+pub const ALLOWED_HEADERS: &[&str] = &[
+    "authorization",
+    "content-type",
+    "if-none-match",
+    "range",
+    "x-amz-checksum-sha256",
+];
 
 /// Response headers a cross-origin script may read (beyond the safelisted ones).
 pub const EXPOSED_HEADERS: &str = "ETag, Depot-Warnings, Content-Range";
@@ -238,7 +245,7 @@ mod tests {
         );
         assert_eq!(
             header_of(&response, "access-control-allow-headers"),
-            ["authorization, content-type, if-none-match, range"]
+            ["authorization, content-type, if-none-match, range, x-amz-checksum-sha256"]
         );
         assert_eq!(header_of(&response, "access-control-max-age"), ["600"]);
     }

@@ -299,6 +299,9 @@ impl From<crate::files::RepoError> for ApiError {
             E::NotFound { .. } => {
                 ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownFile)
             }
+            E::UploadGone { .. } => {
+                ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownUpload)
+            }
             E::Conflict { .. } => {
                 ApiError::Conflict(e.to_string()).with_code(ErrorCode::FileExists)
             }
@@ -329,6 +332,26 @@ impl From<crate::objects::ObjectError> for ApiError {
     }
 }
 
+/// The S3 endpoint's failures: unreachable is 503; its own answer (SignatureDoesNotMatch,
+/// AccessDenied, ...) is 502, named with the endpoint's host and the S3 code, never a URL.
+impl From<crate::files::s3::S3Error> for ApiError {
+    fn from(e: crate::files::s3::S3Error) -> ApiError {
+        use crate::files::s3::S3Error as E;
+        match e {
+            E::Unreachable { .. } => {
+                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::ObjectStoreUnreachable)
+            }
+            E::Refused { .. } => {
+                ApiError::BadGateway(e.to_string()).with_code(ErrorCode::ObjectStoreRefused)
+            }
+            E::NoSuchBucket { .. } => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::NoSuchBucket)
+            }
+            E::Signing(_) | E::Read { .. } => ApiError::Internal(e.to_string()),
+        }
+    }
+}
+
 impl From<crate::files::writes::WriteError> for ApiError {
     fn from(e: crate::files::writes::WriteError) -> ApiError {
         use crate::files::writes::WriteError as E;
@@ -337,21 +360,48 @@ impl From<crate::files::writes::WriteError> for ApiError {
             E::NoObjectStore => {
                 ApiError::Conflict(e.to_string()).with_code(ErrorCode::UploadsNotConfigured)
             }
-            E::S3(crate::files::s3::S3Error::Unreachable { .. }) => {
-                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::ObjectStoreUnreachable)
-            }
-            // The endpoint's own answer (SignatureDoesNotMatch, AccessDenied, ...): named
-            // with the endpoint's host and the S3 code, never a URL.
-            E::S3(crate::files::s3::S3Error::Refused { .. }) => {
-                ApiError::BadGateway(e.to_string()).with_code(ErrorCode::ObjectStoreRefused)
-            }
-            E::S3(crate::files::s3::S3Error::NoSuchBucket { .. }) => {
-                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::NoSuchBucket)
-            }
-            E::S3(_) => ApiError::Internal(e.to_string()),
+            E::S3(e) => e.into(),
             E::Record(e) => e.into(),
             E::Repo(e) => e.into(),
             E::Object(e) => e.into(),
+            E::Random(_) | E::Task(..) => ApiError::Internal(e.to_string()),
+        }
+    }
+}
+
+/// Direct uploads (SPEC §13): what the client declared or sent is 400 (a bad field or part
+/// list), 404 (no such upload, or expired), 409 (completed already, or no object yet) or
+/// 422 (the object is not what was declared).
+impl From<crate::files::uploads::UploadError> for ApiError {
+    fn from(e: crate::files::uploads::UploadError) -> ApiError {
+        use crate::files::uploads::UploadError as E;
+        match e {
+            E::Invalid(_) | E::TooLarge(_) => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidUpload)
+            }
+            E::Parts(_) | E::PartsRefused { .. } => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidParts)
+            }
+            E::Record(e) => e.into(),
+            E::NoSuchUpload(_) | E::Expired { .. } => {
+                ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownUpload)
+            }
+            E::AlreadyCompleted(_) => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::UploadCompleted)
+            }
+            E::NotArrived { .. } => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::UploadNotArrived)
+            }
+            E::NoObjectStore => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::UploadsNotConfigured)
+            }
+            E::Mismatch { .. } => {
+                ApiError::Unprocessable(e.to_string()).with_code(ErrorCode::UploadMismatch)
+            }
+            E::S3(e) => e.into(),
+            E::Object(e) => e.into(),
+            E::Repo(e) => e.into(),
+            E::Signing(e) => e.into(),
             E::Random(_) | E::Task(..) => ApiError::Internal(e.to_string()),
         }
     }

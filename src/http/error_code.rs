@@ -52,6 +52,10 @@ codes! {
         "a version prefix is too short to name one version";
     AmbiguousVersion = "ambiguous-version", 400,
         "a version prefix names several kept versions";
+    InvalidUpload = "invalid-upload", 400,
+        "a field of a direct upload (size, sha256, contentType, ...) is missing or not allowed; the message names it";
+    InvalidParts = "invalid-parts", 400,
+        "the parts of a multipart completion do not list every part once with the ETag its PUT answered, or the object store refused them (its code named)";
     InvalidObjectKey = "invalid-object-key", 400,
         "an object's bucket or key breaks the object store's naming rules";
     NoSuchBucket = "no-such-bucket", 400,
@@ -76,6 +80,8 @@ codes! {
         "no file record has this key";
     NotFound = "not-found", 404,
         "what the path or a parameter names does not exist; the message says what";
+    UnknownUpload = "unknown-upload", 404,
+        "no direct upload under way has this key: never begun, or expired and removed";
     UnknownObject = "unknown-object", 404,
         "the object store has no object under this key";
     UnknownVersion = "unknown-version", 404,
@@ -86,12 +92,18 @@ codes! {
         "the path exists but not with this method; the Allow header lists those it has";
     FileExists = "file-exists", 409,
         "a file record or an object with this key already exists";
+    UploadCompleted = "upload-completed", 409,
+        "the direct upload is already completed: its record exists";
+    UploadNotArrived = "upload-not-arrived", 409,
+        "no object has arrived for the direct upload yet: send its bytes to the upload's URL, then complete it";
     UploadsNotConfigured = "uploads-not-configured", 409,
         "this node has no object store to upload to (see storage in the README)";
     Conflict = "conflict", 409,
         "the request conflicts with the current state; the message says how";
     PayloadTooLarge = "payload-too-large", 413,
         "the body is larger than server.body_limit_bytes";
+    UploadMismatch = "upload-mismatch", 422,
+        "the uploaded object is not what was declared (another size or SHA-256); it was deleted";
     CannotRender = "cannot-render", 422,
         "a text, key or language cannot be written in the format asked for; the message names it";
     TooManyLoginFailures = "too-many-login-failures", 429,

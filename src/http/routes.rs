@@ -97,6 +97,8 @@ pub struct Route {
     pub access: Access,
     /// The request body, as a schema name of the document's components (multipart form).
     pub upload: Option<&'static str>,
+    /// A JSON request body, as a schema name of the document's components.
+    pub json_body: Option<&'static str>,
 }
 
 const fn route(method: &'static str, path: &'static str, summary: &'static str) -> Route {
@@ -108,6 +110,7 @@ const fn route(method: &'static str, path: &'static str, summary: &'static str) 
         responses: &[],
         access: Access::Open,
         upload: None,
+        json_body: None,
     }
 }
 
@@ -434,6 +437,84 @@ pub const FILES_CREATE: Route = Route {
     )
 };
 
+pub const FILES_UPLOAD: Route = Route {
+    responses: &[
+        reply(
+            201,
+            "the upload's key and how to send the bytes: one presigned PUT (upload: method, url, headers to send as given, expiresAt; the body must be exactly size bytes), or above files.single_put_max a multipart plan (uploadId, partSize, parts with a presigned URL each)",
+            Content::Json("UploadPlan"),
+        ),
+        error(
+            400,
+            "a bad field (named): fileName, size (0 to 5 TiB), sha256 (64 hex digits), contentType, bucket, permission, status; an unknown field",
+        ),
+        error(401, "no admin key"),
+        error(
+            403,
+            "not an admin key, or writes are off (no auth.admin_keys)",
+        ),
+        error(
+            409,
+            "no store to upload to: objects.enabled is false and no signing.endpoint is set",
+        ),
+        error(
+            502,
+            "the S3 endpoint refused to start a multipart upload (its code named)",
+        ),
+        error(
+            503,
+            "the S3 endpoint or the records database is unreachable",
+        ),
+    ],
+    access: Access::AdminKey,
+    json_body: Some("UploadRequest"),
+    ..route(
+        "POST",
+        "/files/uploads",
+        "Start a direct upload: the bytes go straight to the object store (SPEC §13); admin key",
+    )
+};
+
+pub const FILES_UPLOAD_COMPLETE: Route = Route {
+    responses: &[
+        reply(
+            201,
+            "the object was checked (size, SHA-256): the new record",
+            Content::Json("FileRecord"),
+        ),
+        error(
+            400,
+            "a bad body, or parts that do not list every part once with its ETag (or that the store refused: InvalidPart, EntityTooSmall)",
+        ),
+        error(401, "no admin key"),
+        error(403, "not an admin key, or writes are off"),
+        error(
+            404,
+            "no upload under way has this key (never begun, or expired and removed)",
+        ),
+        error(
+            409,
+            "the upload is already completed (its record exists), or no object has arrived yet",
+        ),
+        error(
+            422,
+            "the object is not what was declared (another size or SHA-256): it was deleted",
+        ),
+        error(502, "the S3 endpoint refused a request (its code named)"),
+        error(
+            503,
+            "the S3 endpoint or the records database is unreachable",
+        ),
+    ],
+    access: Access::AdminKey,
+    json_body: Some("CompleteUpload"),
+    ..route(
+        "POST",
+        "/files/uploads/{key}/complete",
+        "Complete a direct upload: check the object and write its record; admin key",
+    )
+};
+
 pub const FILE_DELETE: Route = Route {
     params: &[KEY_PARAM],
     responses: &[
@@ -561,6 +642,105 @@ pub const OBJECT_HEAD: Route = Route {
         "HEAD",
         "/objects/{bucket}/{key+}",
         "Embedded object store: an object's headers (a GET-signed URL is accepted)",
+    )
+};
+
+/// The embedded store's writes are S3's calls, signed with its credentials in the query (a
+/// presigned URL from `POST /files/uploads`) or in the `Authorization` header (an S3 client).
+const OBJECT_WRITE_PARAMS: &[Param] = &[
+    Param {
+        required: false,
+        ..signature_param(
+            "X-Amz-Signature",
+            "a presigned URL's signature (with the other X-Amz-* parameters), or none with an Authorization header (SigV4)",
+        )
+    },
+    Param {
+        name: "Authorization",
+        location: "header",
+        required: false,
+        description: "AWS4-HMAC-SHA256 Credential=…, SignedHeaders=…, Signature=… (with x-amz-date and x-amz-content-sha256), when the query carries no signature",
+        schema: Schema::Text,
+    },
+];
+
+const OBJECT_WRITE_400: Reply = reply(
+    400,
+    "a malformed request or body: BadDigest (x-amz-checksum-sha256, x-amz-checksum-crc32 or Content-MD5 does not match the body), XAmzContentSHA256Mismatch, IncompleteBody, EntityTooLarge (over 5 GiB), InvalidPart, InvalidPartOrder, EntityTooSmall, MalformedXML, InvalidArgument",
+    Content::S3Error,
+);
+const OBJECT_WRITE_403: Reply = reply(
+    403,
+    "SignatureDoesNotMatch (also a body of another length than the signed Content-Length, or another checksum than the signed one), AccessDenied (expired or anonymous), RequestTimeTooSkewed",
+    Content::S3Error,
+);
+const OBJECT_WRITE_404: Reply = reply(404, "NoSuchUpload", Content::S3Error);
+const OBJECT_WRITE_501: Reply = reply(
+    501,
+    "NotImplemented: aws-chunked bodies, copies, POST Object, DeleteObject (DELETE /file deletes)",
+    Content::S3Error,
+);
+
+pub const OBJECT_PUT: Route = Route {
+    params: OBJECT_WRITE_PARAMS,
+    responses: &[
+        Reply {
+            headers: &["ETag"],
+            ..reply(
+                200,
+                "stored: the object, or with uploadId and partNumber one part of a multipart upload (its ETag is the MD5 of its bytes)",
+                Content::Empty,
+            )
+        },
+        reply(411, "MissingContentLength", Content::S3Error),
+        OBJECT_WRITE_400,
+        OBJECT_WRITE_403,
+        OBJECT_WRITE_404,
+        OBJECT_WRITE_501,
+    ],
+    access: Access::Signature,
+    ..route(
+        "PUT",
+        "/objects/{bucket}/{key+}",
+        "Embedded object store: PutObject, or UploadPart with ?uploadId=&partNumber= (S3's calls)",
+    )
+};
+
+pub const OBJECT_POST: Route = Route {
+    params: OBJECT_WRITE_PARAMS,
+    responses: &[
+        reply(
+            200,
+            "InitiateMultipartUploadResult (?uploads) or CompleteMultipartUploadResult (?uploadId=)",
+            Content::Text("application/xml"),
+        ),
+        OBJECT_WRITE_400,
+        OBJECT_WRITE_403,
+        OBJECT_WRITE_404,
+        OBJECT_WRITE_501,
+    ],
+    access: Access::Signature,
+    ..route(
+        "POST",
+        "/objects/{bucket}/{key+}",
+        "Embedded object store: CreateMultipartUpload (?uploads) or CompleteMultipartUpload (?uploadId=, the part list as S3's XML)",
+    )
+};
+
+pub const OBJECT_DELETE: Route = Route {
+    params: OBJECT_WRITE_PARAMS,
+    responses: &[
+        reply(204, "the upload and its parts are gone", Content::Empty),
+        OBJECT_WRITE_400,
+        OBJECT_WRITE_403,
+        OBJECT_WRITE_404,
+        OBJECT_WRITE_501,
+    ],
+    access: Access::Signature,
+    ..route(
+        "DELETE",
+        "/objects/{bucket}/{key+}",
+        "Embedded object store: AbortMultipartUpload (?uploadId=)",
     )
 };
 
@@ -732,6 +912,11 @@ pub const CONSOLE_SYNC: Route = page(
     "/console/sync",
     "Console: sync the translations now (admin session, CSRF token)",
 );
+pub const CONSOLE_DELETE: Route = page(
+    "POST",
+    "/console/delete",
+    "Console: delete a file record and its object (form field key; admin session, CSRF token)",
+);
 pub const CONSOLE_UPLOAD: Route = page(
     "POST",
     "/console/upload",
@@ -745,6 +930,8 @@ pub const ROUTES: &[&Route] = &[
     &OPENAPI,
     &FILES_LIST,
     &FILES_CREATE,
+    &FILES_UPLOAD,
+    &FILES_UPLOAD_COMPLETE,
     &FILE_GET,
     &FILE_DELETE,
     &TRANSLATIONS,
@@ -755,6 +942,9 @@ pub const ROUTES: &[&Route] = &[
     &OAUTH_CALLBACK,
     &OBJECT_GET,
     &OBJECT_HEAD,
+    &OBJECT_PUT,
+    &OBJECT_POST,
+    &OBJECT_DELETE,
     &CONSOLE_OVERVIEW,
     &CONSOLE_TRANSLATIONS,
     &CONSOLE_PREVIEW,
@@ -765,6 +955,7 @@ pub const ROUTES: &[&Route] = &[
     &CONSOLE_LOGIN,
     &CONSOLE_LOGOUT,
     &CONSOLE_SYNC,
+    &CONSOLE_DELETE,
     &CONSOLE_UPLOAD,
 ];
 

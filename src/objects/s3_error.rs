@@ -58,9 +58,10 @@ impl From<ObjectError> for S3Error {
 
 impl From<VerifyError> for S3Error {
     fn from(e: VerifyError) -> S3Error {
-        let status = match e {
-            VerifyError::QueryParameters(_) | VerifyError::InvalidUri => StatusCode::BAD_REQUEST,
-            _ => StatusCode::FORBIDDEN,
+        let status = if e.is_malformed() {
+            StatusCode::BAD_REQUEST
+        } else {
+            StatusCode::FORBIDDEN
         };
         S3Error::new(status, e.s3_code(), e.message())
     }

@@ -1,8 +1,10 @@
 //! An upload written to disk as it arrives, so that a request body of any size never sits
 //! whole in memory: `POST /files` streams the file part into a spool, then the spool goes
 //! into the embedded store (a rename, when it lies in the store's temp folder) or is
-//! streamed from disk to the S3 endpoint. The file is locked while it exists (see `temp`),
-//! so a sweep at start removes what a killed process left, and nothing else.
+//! streamed from disk to the S3 endpoint; a PUT to the embedded store, or a part of a
+//! multipart upload, is spooled the same way. Its digests (`checksums`) are computed as it
+//! is written. The file is locked while it exists (see `temp`), so a sweep at start
+//! removes what a killed process left, and nothing else.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -10,6 +12,7 @@ use std::path::{Path, PathBuf};
 use tokio::io::AsyncWriteExt;
 
 use super::ObjectError;
+use super::checksums::{Digested, Digests};
 use super::temp::{self, TempFile};
 
 /// A spool being written.
@@ -17,6 +20,7 @@ pub struct Spool {
     temp: TempFile,
     file: tokio::fs::File,
     len: u64,
+    digests: Digests,
 }
 
 /// A spool written whole and flushed to disk: its content is `len` bytes at `path()`,
@@ -25,11 +29,17 @@ pub struct Spooled {
     pub(super) temp: TempFile,
     pub(super) file: File,
     len: u64,
+    digests: Digested,
 }
 
 impl Spool {
-    /// A new, empty spool file in `dir` (created when missing).
+    /// A new, empty spool file in `dir` (created when missing) whose SHA-256 is computed.
     pub async fn create(dir: PathBuf) -> Result<Spool, ObjectError> {
+        Self::create_with(dir, Digests::sha256()).await
+    }
+
+    /// `create`, computing `digests`.
+    pub async fn create_with(dir: PathBuf, digests: Digests) -> Result<Spool, ObjectError> {
         let (temp, file) = tokio::task::spawn_blocking(move || {
             std::fs::create_dir_all(&dir).map_err(ObjectError::io("create folder", &dir))?;
             TempFile::create(&dir)
@@ -44,7 +54,17 @@ impl Spool {
             temp,
             file: tokio::fs::File::from_std(file),
             len: 0,
+            digests,
         })
+    }
+
+    /// Bytes written so far.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     pub async fn write(&mut self, chunk: &[u8]) -> Result<(), ObjectError> {
@@ -53,6 +73,7 @@ impl Spool {
             .await
             .map_err(ObjectError::io("write", &self.temp.path))?;
         self.len += chunk.len() as u64;
+        self.digests.update(chunk);
         Ok(())
     }
 
@@ -71,6 +92,7 @@ impl Spool {
             temp: self.temp,
             file: self.file.into_std().await,
             len: self.len,
+            digests: self.digests.finish(),
         })
     }
 }
@@ -86,6 +108,11 @@ impl Spooled {
 
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The content's digests (SHA-256 always).
+    pub fn digests(&self) -> &Digested {
+        &self.digests
     }
 }
 
@@ -110,6 +137,10 @@ mod tests {
         assert_eq!(sweep_dead(&spool_dir), 0);
         let spooled = spool.finish().await.unwrap();
         assert_eq!(spooled.len(), 11);
+        assert_eq!(
+            crate::hex::encode(&spooled.digests().sha256),
+            "b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9"
+        );
         assert_eq!(std::fs::read(spooled.path()).unwrap(), b"hello world");
         let path = spooled.path().to_owned();
         drop(spooled);

@@ -62,6 +62,19 @@ pub(super) fn canonical_query(mut pairs: Vec<(&str, &str)>) -> String {
     out
 }
 
+/// A header value as the canonical request holds it: trimmed, every run of spaces inside
+/// one space (SigV4's "trimall").
+pub(super) fn canonical_header_value(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for word in value.split(' ').filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
 /// The hex SHA-256 of the canonical request. `headers` are the signed headers: lower-case
 /// names sorted, values trimmed (a presigned URL signs `host` alone).
 pub(super) fn canonical_request_hash(

@@ -49,6 +49,8 @@ pub(super) struct Auth {
     pub(super) region: String,
     pub(super) date: AmzDate,
     pub(super) expires_secs: u64,
+    /// Lower-case, in order, `host` among them.
+    pub(super) signed_headers: Vec<String>,
     pub(super) signature: [u8; 32],
 }
 
@@ -148,31 +150,12 @@ impl ParsedQuery {
                 echo(&date)
             ))
         })?;
-        let bad_credential = || {
+        let (access_key_id, region) = parse_credential(&credential, &date).ok_or_else(|| {
             bad(format!(
                 "X-Amz-Credential must be ACCESS_KEY_ID/YYYYMMDD/REGION/s3/aws4_request with the date of X-Amz-Date, got '{}'",
                 echo(&credential)
             ))
-        };
-        // The key id is whatever precedes the last four parts.
-        let mut parts = credential.rsplitn(5, '/');
-        let (Some(terminator), Some(service), Some(region), Some(scope_date), Some(key_id)) = (
-            parts.next(),
-            parts.next(),
-            parts.next(),
-            parts.next(),
-            parts.next(),
-        ) else {
-            return Err(bad_credential());
-        };
-        if terminator != TERMINATOR
-            || service != "s3"
-            || scope_date != date.date()
-            || check_region(region).is_err()
-            || key_id.is_empty()
-        {
-            return Err(bad_credential());
-        }
+        })?;
         let expires_secs = Some(expires.as_str())
             .filter(|e| !e.is_empty() && e.len() <= 7 && e.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|e| e.parse::<u64>().ok())
@@ -183,30 +166,20 @@ impl ParsedQuery {
                     echo(&expires)
                 ))
             })?;
-        if signed_headers != "host" {
-            return Err(bad(format!(
-                "X-Amz-SignedHeaders must be 'host' (presigned GET signs no other header), got '{}'",
+        let signed_headers = parse_signed_headers(&signed_headers).ok_or_else(|| {
+            bad(format!(
+                "X-Amz-SignedHeaders must be lower-case header names in order, separated by ';', host among them, got '{}'",
                 echo(&signed_headers)
-            )));
-        }
-        // Only the exact lowercase form a signer writes is accepted, so any change to the
-        // text of the signature is a mismatch.
-        let mut decoded = [0u8; 32];
-        let bytes = signature.as_bytes();
-        if bytes.len() != 64 || !bytes.iter().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-            return Err(VerifyError::SignatureMismatch);
-        }
-        for (i, pair) in bytes.chunks_exact(2).enumerate() {
-            let high = crate::hex::digit_value(pair[0]).unwrap_or(0);
-            let low = crate::hex::digit_value(pair[1]).unwrap_or(0);
-            decoded[i] = high << 4 | low;
-        }
+            ))
+        })?;
+        let signature = parse_signature(&signature).ok_or(VerifyError::SignatureMismatch)?;
         Ok(Auth {
-            access_key_id: key_id.to_owned(),
-            region: region.to_owned(),
+            access_key_id,
+            region,
             date,
             expires_secs,
-            signature: decoded,
+            signed_headers,
+            signature,
         })
     }
 
@@ -219,4 +192,44 @@ impl ParsedQuery {
                 .collect(),
         )
     }
+}
+
+/// The access key id and region of `ACCESS_KEY_ID/YYYYMMDD/REGION/s3/aws4_request`, when its
+/// date is `date`'s (query and `Authorization` header alike).
+pub(super) fn parse_credential(credential: &str, date: &AmzDate) -> Option<(String, String)> {
+    // The key id is whatever precedes the last four parts.
+    let mut parts = credential.rsplitn(5, '/');
+    let (terminator, service, region, scope_date, key_id) = (
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+    );
+    let valid = terminator == TERMINATOR
+        && service == "s3"
+        && scope_date == date.date()
+        && check_region(region).is_ok()
+        && !key_id.is_empty();
+    valid.then(|| (key_id.to_owned(), region.to_owned()))
+}
+
+/// `content-length;host;x-amz-date`: lower-case names, each once and in order (as a signer
+/// writes them, so the canonical request follows this list), `host` among them.
+pub(super) fn parse_signed_headers(text: &str) -> Option<Vec<String>> {
+    let names: Vec<String> = text.split(';').map(str::to_owned).collect();
+    let well_formed = names.iter().all(|n| {
+        !n.is_empty()
+            && n.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
+    });
+    let ordered = names.windows(2).all(|pair| pair[0] < pair[1]);
+    (well_formed && ordered && names.iter().any(|n| n == "host")).then_some(names)
+}
+
+/// The 32 bytes of a signature, from exactly the lowercase hex a signer writes (so that any
+/// change to its text is a mismatch).
+pub(super) fn parse_signature(text: &str) -> Option<[u8; 32]> {
+    let lowercase = text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    crate::hex::decode(text).filter(|_| lowercase)
 }

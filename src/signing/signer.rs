@@ -1,6 +1,7 @@
-//! The signing side: presigned URLs (query-string authentication, `UNSIGNED-PAYLOAD`, only
-//! `host` signed) and requests signed in their `Authorization` header. One `Signer` per
-//! configuration (credentials, target) keeps the day's derived key.
+//! The signing side: presigned URLs (query-string authentication, `UNSIGNED-PAYLOAD`;
+//! `host` signed, and for writes the headers that bind the body: `content-length`,
+//! `content-type`, `x-amz-checksum-sha256`) and requests signed in their `Authorization`
+//! header. One `Signer` per configuration (credentials, target) keeps the day's derived key.
 
 use std::fmt::Write as _;
 
@@ -8,7 +9,8 @@ use chrono::{DateTime, Utc};
 use hmac::Mac;
 
 use super::canonical::{
-    KeyCache, canonical_query, canonical_request_hash, encode_into, string_to_sign_mac,
+    KeyCache, canonical_header_value, canonical_query, canonical_request_hash, encode_into,
+    string_to_sign_mac,
 };
 use super::date::AmzDate;
 use super::endpoint::{Endpoint, ObjectUrl, check_region};
@@ -73,7 +75,7 @@ impl Signer {
         expires_secs: u64,
         now: DateTime<Utc>,
     ) -> Result<String, SigningError> {
-        self.presign("GET", bucket, key, expires_secs, now, &[])
+        self.presign("GET", bucket, key, expires_secs, now, &[], &[])
     }
 
     /// `presign_get` with extra signed query parameters (`response-content-disposition`,
@@ -87,10 +89,36 @@ impl Signer {
         now: DateTime<Utc>,
         params: &[(&str, &str)],
     ) -> Result<String, SigningError> {
-        self.presign("GET", bucket, key, expires_secs, now, params)
+        self.presign("GET", bucket, key, expires_secs, now, params, &[])
     }
 
-    /// A presigned URL for `method`, signing `host` alone and an unsigned payload.
+    /// A presigned URL for `method` (a PUT of an object, an UploadPart with `uploadId` and
+    /// `partNumber` in `params`) that also signs `headers` (`(name, value)`, any case): the
+    /// request must carry each with exactly this value. Byte for byte what botocore's
+    /// `generate_presigned_url` makes for the same inputs (`ContentLength`, `ContentType`,
+    /// `ChecksumSHA256` become signed headers there too).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the inputs of one SigV4 presign, each distinct; a struct would only rename them"
+    )]
+    pub fn presign_with_headers(
+        &self,
+        method: &str,
+        bucket: &str,
+        key: &str,
+        expires_secs: u64,
+        now: DateTime<Utc>,
+        params: &[(&str, &str)],
+        headers: &[(&str, &str)],
+    ) -> Result<String, SigningError> {
+        self.presign(method, bucket, key, expires_secs, now, params, headers)
+    }
+
+    /// A presigned URL for `method`: `host` and `headers` signed, the payload unsigned.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the inputs of one SigV4 presign, each distinct; a struct would only rename them"
+    )]
     fn presign(
         &self,
         method: &str,
@@ -99,10 +127,12 @@ impl Signer {
         expires_secs: u64,
         now: DateTime<Utc>,
         params: &[(&str, &str)],
+        headers: &[(&str, &str)],
     ) -> Result<String, SigningError> {
         if !(MIN_EXPIRES_SECS..=MAX_EXPIRES_SECS).contains(&expires_secs) {
             return Err(SigningError::Expiry(expires_secs));
         }
+        let mut signed_headers = signable(headers)?;
         let token = self.credentials.session_token.as_ref().map(Secret::expose);
         let extra = 256
             + self.credentials.access_key_id.len()
@@ -147,7 +177,15 @@ impl Signer {
             url.push_str("&X-Amz-Security-Token=");
             encode_into(&mut url, token.as_bytes(), false);
         }
-        url.push_str("&X-Amz-SignedHeaders=host");
+        signed_headers.push(("host".to_owned(), url[host_start..path_start].to_owned()));
+        signed_headers.sort();
+        url.push_str("&X-Amz-SignedHeaders=");
+        for (i, (name, _)) in signed_headers.iter().enumerate() {
+            if i > 0 {
+                url.push_str("%3B");
+            }
+            url.push_str(name);
+        }
         let query_end = url.len();
 
         let sorted;
@@ -162,11 +200,15 @@ impl Signer {
             );
             sorted.as_str()
         };
+        let headers: Vec<(&str, &str)> = signed_headers
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
         let request_hash = canonical_request_hash(
             method,
             &url[path_start..path_end],
             canonical,
-            &[("host", &url[host_start..path_start])],
+            &headers,
             UNSIGNED_PAYLOAD,
         );
         let signature = self.signature(&stamp, &request_hash);
@@ -188,11 +230,48 @@ impl Signer {
         payload_sha256: &str,
         extra_headers: &[(&str, &str)],
     ) -> Result<SignedRequest, SigningError> {
+        self.sign_request(method, bucket, key, &[], now, payload_sha256, extra_headers)
+    }
+
+    /// `sign_headers` for a call with a query (`?uploads`, `?uploadId=…`, `(name, value)`
+    /// unencoded, written in this order; an empty value is written `name=`).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the inputs of one SigV4 signature, each distinct; a struct would only rename them"
+    )]
+    pub fn sign_request(
+        &self,
+        method: &str,
+        bucket: &str,
+        key: &str,
+        query: &[(&str, &str)],
+        now: DateTime<Utc>,
+        payload_sha256: &str,
+        extra_headers: &[(&str, &str)],
+    ) -> Result<SignedRequest, SigningError> {
         let ObjectUrl {
-            url,
+            mut url,
             host_start,
             path_start,
         } = self.endpoint.object_url(self.addressing, bucket, key, 0)?;
+        let path_end = url.len();
+        let mut pairs = Vec::with_capacity(query.len());
+        for (i, (name, value)) in query.iter().enumerate() {
+            url.push(if i == 0 { '?' } else { '&' });
+            let (mut n, mut v) = (String::new(), String::new());
+            encode_into(&mut n, name.as_bytes(), false);
+            encode_into(&mut v, value.as_bytes(), false);
+            url.push_str(&n);
+            url.push('=');
+            url.push_str(&v);
+            pairs.push((n, v));
+        }
+        let canonical = canonical_query(
+            pairs
+                .iter()
+                .map(|(n, v)| (n.as_str(), v.as_str()))
+                .collect(),
+        );
         let stamp = AmzDate::from_time(now).ok_or(SigningError::Time(now))?;
         let mut headers: Vec<(String, String)> = vec![
             ("host".to_owned(), url[host_start..path_start].to_owned()),
@@ -202,18 +281,19 @@ impl Signer {
         if let Some(token) = &self.credentials.session_token {
             headers.push(("x-amz-security-token".to_owned(), token.expose().to_owned()));
         }
-        headers.extend(
-            extra_headers
-                .iter()
-                .map(|(n, v)| (n.to_ascii_lowercase(), (*v).trim().to_owned())),
-        );
+        headers.extend(signable(extra_headers)?);
         headers.sort();
         let signed: Vec<(&str, &str)> = headers
             .iter()
             .map(|(n, v)| (n.as_str(), v.as_str()))
             .collect();
-        let request_hash =
-            canonical_request_hash(method, &url[path_start..], "", &signed, payload_sha256);
+        let request_hash = canonical_request_hash(
+            method,
+            &url[path_start..path_end],
+            &canonical,
+            &signed,
+            payload_sha256,
+        );
         let signed_names = signed.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(";");
         let signature = self.signature(&stamp, &request_hash);
         let authorization = format!(
@@ -240,6 +320,26 @@ impl Signer {
             .into_bytes()
             .into()
     }
+}
+
+/// Headers to sign besides `host`: names lower-cased and checked (letters, digits, `-`;
+/// never `host`, which the URL gives), values in canonical form.
+fn signable(headers: &[(&str, &str)]) -> Result<Vec<(String, String)>, SigningError> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let name = name.to_ascii_lowercase();
+            let name_ok = !name.is_empty()
+                && name != "host"
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            if !name_ok || value.chars().any(|c| c.is_control() && c != '\t') {
+                return Err(SigningError::Header(name));
+            }
+            Ok((name, canonical_header_value(value)))
+        })
+        .collect()
 }
 
 fn is_valid_access_key_id(id: &str) -> bool {

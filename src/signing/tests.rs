@@ -611,9 +611,18 @@ fn query_problems_map_to_their_s3_codes() {
             "X-Amz-Expires must be an integer from 1 to 604800 (7 days), got '0'".into()
         ))
     );
+    // Signed headers must be lower-case names in order, host among them; a signed header
+    // the request does not carry cannot match.
+    for malformed in ["range", "range%3Bhost", "Host", "host%3B%3Brange"] {
+        assert_eq!(
+            code(&query.replace("SignedHeaders=host", &format!("SignedHeaders={malformed}"))),
+            "AuthorizationQueryParametersError",
+            "{malformed}"
+        );
+    }
     assert_eq!(
         code(&query.replace("SignedHeaders=host", "SignedHeaders=host%3Brange")),
-        "AuthorizationQueryParametersError"
+        "SignatureDoesNotMatch"
     );
     assert_eq!(
         code(&query.replace("%2F20240315%2F", "%2F20240316%2F")),
@@ -958,4 +967,271 @@ fn header_signing_carries_the_session_token_and_refuses_bad_targets() {
         ),
         Err(SigningError::EmptyKey)
     ));
+}
+
+/// A change made to the headers of a signed request before it is verified.
+type Tamper<'a> = &'a dyn Fn(&mut Vec<(String, String)>);
+
+/// The headers of a request as the store hands them over (lower-case names).
+fn incoming<'a>(
+    method: &'a str,
+    url: &'a str,
+    headers: &'a [(&'a str, &'a str)],
+) -> IncomingRequest<'a> {
+    let rest = url.split_once("://").expect("scheme").1;
+    let slash = rest.find('/').expect("path");
+    let path_and_query = &rest[slash..];
+    let (path, query) = path_and_query
+        .split_once('?')
+        .unwrap_or((path_and_query, ""));
+    IncomingRequest {
+        method,
+        path,
+        query,
+        headers,
+    }
+}
+
+#[test]
+fn presigned_put_binds_its_signed_headers() {
+    let now = time("20240315T120000Z");
+    let checksum = "LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=";
+    let url = local_signer(None)
+        .presign_with_headers(
+            "PUT",
+            "test-bucket",
+            "a b.txt",
+            60,
+            now,
+            &[],
+            &[("Content-Length", "5"), ("x-amz-checksum-sha256", checksum)],
+        )
+        .expect("signs");
+    assert!(
+        url.contains("&X-Amz-SignedHeaders=content-length%3Bhost%3Bx-amz-checksum-sha256&"),
+        "{url}"
+    );
+    let verify = |headers: &[(&str, &str)]| {
+        local_verifier().verify_request(&incoming("PUT", &url, headers), now)
+    };
+    let sent = [
+        ("host", "127.0.0.1:9000"),
+        ("content-length", "5"),
+        ("x-amz-checksum-sha256", checksum),
+    ];
+    assert_eq!(verify(&sent), Ok(Payload::Unsigned));
+    // More bytes than declared, another checksum, or no checksum at all: not what was signed.
+    for (i, other) in [
+        (1, "6"),
+        (2, "AAAAul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ="),
+    ] {
+        let mut changed = sent;
+        changed[i].1 = other;
+        assert_eq!(verify(&changed), Err(VerifyError::SignatureMismatch));
+    }
+    assert_eq!(verify(&sent[..2]), Err(VerifyError::SignatureMismatch));
+    // The method is signed too: the URL of a PUT is no GET.
+    assert_eq!(
+        local_verifier().verify_request(&incoming("GET", &url, &sent), now),
+        Err(VerifyError::SignatureMismatch)
+    );
+    assert_eq!(
+        local_verifier()
+            .verify_request(&incoming("PUT", &url, &sent), now + TimeDelta::seconds(60)),
+        Err(VerifyError::Expired)
+    );
+}
+
+#[test]
+fn header_names_to_sign_are_checked() {
+    let now = time("20240315T120000Z");
+    for bad in [("host", "x"), ("", "1"), ("a b", "1"), ("x-ok", "a\nb")] {
+        assert_eq!(
+            local_signer(None).presign_with_headers("PUT", "b1b", "k", 60, now, &[], &[bad]),
+            Err(SigningError::Header(bad.0.to_ascii_lowercase())),
+            "{bad:?}"
+        );
+    }
+}
+
+/// A call signed in its `Authorization` header, as an S3 client makes it.
+fn header_signed(
+    method: &str,
+    query: &[(&str, &str)],
+    payload: &str,
+    at: DateTime<Utc>,
+) -> SignedRequest {
+    local_signer(None)
+        .sign_request(
+            method,
+            "test-bucket",
+            "dir/a+b.bin",
+            query,
+            at,
+            payload,
+            &[("Content-Type", "application/octet-stream")],
+        )
+        .expect("signs")
+}
+
+fn verify_signed(
+    signed: &SignedRequest,
+    method: &str,
+    tamper: impl Fn(&mut Vec<(String, String)>),
+    now: DateTime<Utc>,
+) -> Result<Payload, VerifyError> {
+    let mut headers: Vec<(String, String)> = signed.headers.clone();
+    headers.push(("host".into(), "127.0.0.1:9000".into()));
+    tamper(&mut headers);
+    let pairs: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    local_verifier().verify_request(&incoming(method, &signed.url, &pairs), now)
+}
+
+#[test]
+fn header_signed_requests_verify_and_say_what_the_body_must_be() {
+    let now = time("20240315T120000Z");
+    let body_hash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+    let upload = header_signed("POST", &[("uploads", "")], body_hash, now);
+    assert_eq!(
+        upload.url,
+        "http://127.0.0.1:9000/test-bucket/dir/a%2Bb.bin?uploads="
+    );
+    let expected = crate::hex::decode(body_hash)
+        .map(Payload::Sha256)
+        .expect("hex");
+    assert_eq!(verify_signed(&upload, "POST", |_| {}, now), Ok(expected));
+    let part = header_signed(
+        "PUT",
+        &[("uploadId", "u/1"), ("partNumber", "2")],
+        UNSIGNED_PAYLOAD,
+        now,
+    );
+    assert!(
+        part.url.ends_with("?uploadId=u%2F1&partNumber=2"),
+        "{}",
+        part.url
+    );
+    assert_eq!(
+        verify_signed(&part, "PUT", |_| {}, now),
+        Ok(Payload::Unsigned)
+    );
+    let streaming = header_signed("PUT", &[], "STREAMING-UNSIGNED-PAYLOAD-TRAILER", now);
+    assert_eq!(
+        verify_signed(&streaming, "PUT", |_| {}, now),
+        Ok(Payload::Streaming)
+    );
+
+    let set = |name: &'static str, value: &'static str| {
+        move |h: &mut Vec<(String, String)>| {
+            h.retain(|(n, _)| n != name);
+            h.push((name.into(), value.into()));
+        }
+    };
+    // Any signed part changed: the signature does not match.
+    assert_eq!(
+        verify_signed(&part, "PUT", set("content-type", "text/html"), now),
+        Err(VerifyError::SignatureMismatch)
+    );
+    assert_eq!(
+        verify_signed(&part, "POST", |_| {}, now),
+        Err(VerifyError::SignatureMismatch)
+    );
+    assert_eq!(
+        verify_signed(
+            &upload,
+            "POST",
+            set("x-amz-content-sha256", UNSIGNED_PAYLOAD),
+            now
+        ),
+        Err(VerifyError::SignatureMismatch)
+    );
+    // Within 15 minutes either way, as S3.
+    let skewed = |minutes| verify_signed(&part, "PUT", |_| {}, now + TimeDelta::minutes(minutes));
+    assert_eq!(skewed(15), Ok(Payload::Unsigned));
+    assert_eq!(skewed(-15), Ok(Payload::Unsigned));
+    for minutes in [16, -16] {
+        assert_eq!(skewed(minutes), Err(VerifyError::TimeTooSkewed));
+        assert_eq!(VerifyError::TimeTooSkewed.s3_code(), "RequestTimeTooSkewed");
+    }
+    let malformed =
+        |tamper: Tamper<'_>| verify_signed(&part, "PUT", tamper, now).expect_err("refused");
+    let no_hash = malformed(&|h| h.retain(|(n, _)| n != "x-amz-content-sha256"));
+    assert_eq!(no_hash, VerifyError::MissingContentSha256);
+    assert_eq!(
+        (no_hash.s3_code(), no_hash.is_malformed()),
+        ("InvalidRequest", true)
+    );
+    let bad_hash = malformed(&set("x-amz-content-sha256", "abc"));
+    assert_eq!(bad_hash.s3_code(), "InvalidArgument");
+    for authorization in [
+        "AWS4-HMAC-SHA1 Credential=x",
+        "AWS4-HMAC-SHA256 Credential=AKIAS3CHECKEXAMPLE01/20240315/us-east-1/s3/aws4_request",
+        "AWS4-HMAC-SHA256 Credential=AKIAS3CHECKEXAMPLE01/20240316/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=00",
+        "AWS4-HMAC-SHA256 Credential=AKIAS3CHECKEXAMPLE01/20240315/us-east-1/s3/aws4_request, SignedHeaders=x-amz-date, Signature=00",
+        "AWS4-HMAC-SHA256 Credential=a/20240315/us-east-1/s3/aws4_request, Credential=b, SignedHeaders=host, Signature=00",
+        "AWS4-HMAC-SHA256 Credential=a/20240315/us-east-1/s3/aws4_request, Extra=1",
+    ] {
+        let error = malformed(&set("authorization", authorization));
+        assert_eq!(
+            (error.s3_code(), error.is_malformed()),
+            ("AuthorizationHeaderMalformed", true),
+            "{authorization}: {error}"
+        );
+    }
+    let no_date = malformed(&|h| h.retain(|(n, _)| n != "x-amz-date"));
+    assert_eq!(no_date.s3_code(), "AuthorizationHeaderMalformed");
+    // One way of signing per request.
+    let both = {
+        let mut doubled = part.clone();
+        doubled.url.push_str("&X-Amz-Date=20240315T120000Z");
+        verify_signed(&doubled, "PUT", |_| {}, now).expect_err("refused")
+    };
+    assert_eq!(both.s3_code(), "AuthorizationQueryParametersError");
+    let other_key = Verifier::new(
+        "AKIAOTHER",
+        Secret::new("s3check/Secret+Key/EXAMPLE0123456789abcd"),
+        DEFAULT_MAX_CLOCK_SKEW,
+    );
+    let mut headers: Vec<(String, String)> = part.headers.clone();
+    headers.push(("host".into(), "127.0.0.1:9000".into()));
+    let pairs: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(
+        other_key.verify_request(&incoming("PUT", &part.url, &pairs), now),
+        Err(VerifyError::UnknownAccessKey("AKIAS3CHECKEXAMPLE01".into()))
+    );
+}
+
+#[test]
+fn repeated_headers_and_inner_spaces_are_canonical() {
+    let now = time("20240315T120000Z");
+    let url = local_signer(None)
+        .presign_with_headers(
+            "PUT",
+            "test-bucket",
+            "k",
+            60,
+            now,
+            &[],
+            &[
+                ("x-amz-meta-tags", "a,b  c"),
+                ("content-type", " text/plain "),
+            ],
+        )
+        .expect("signs");
+    let sent = [
+        ("host", "127.0.0.1:9000"),
+        ("x-amz-meta-tags", "a"),
+        ("content-type", "text/plain"),
+        ("x-amz-meta-tags", "  b   c "),
+    ];
+    assert_eq!(
+        local_verifier().verify_request(&incoming("PUT", &url, &sent), now),
+        Ok(Payload::Unsigned)
+    );
 }

@@ -1,7 +1,7 @@
-//! Real engines for tests (redis-server now; PostgreSQL and an S3 server can follow the same
-//! pattern): each runs on a free loopback port in its own temporary folder, is waited for
-//! until it answers, and is stopped when dropped. A missing engine fails the test with the
-//! Debian package that brings it, so a test never passes silently without its engine.
+//! Real engines for tests (redis-server, and s3s-fs: an S3 server that verifies signatures):
+//! each runs on a free loopback port in its own temporary folder, is waited for until it
+//! answers, and is stopped when dropped. A missing engine fails the test with the package
+//! that brings it, so a test never passes silently without its engine.
 //! Also compiled into the library's unit tests (the Redis store suite), so std only.
 
 use std::io::{Read, Write};
@@ -348,4 +348,78 @@ fn make_test_certificates(dir: &Path) {
         "-extfile",
         "ext.cnf",
     ]);
+}
+
+/// The credentials `S3sFs` accepts.
+pub const S3S_ACCESS_KEY: &str = "AKIADEPOTTESTS3FS001";
+pub const S3S_SECRET_KEY: &str = "s3s-fs-secret-for-depot-tests";
+const S3S_INSTALL_HINT: &str = "s3s-fs is needed for this test: install it with \
+     `cargo install s3s-fs --version 0.14.1 --locked --features binary`, or run scripts/test";
+
+/// `s3s-fs` (installed by scripts/test), an S3 server over a folder that verifies SigV4
+/// signatures, checksums and multipart uploads; killed when dropped. A bucket is a folder
+/// of its root.
+pub struct S3sFs {
+    child: Child,
+    pub endpoint: String,
+    pub port: u16,
+}
+
+impl S3sFs {
+    /// Serves `root` with `S3S_ACCESS_KEY`/`S3S_SECRET_KEY` and waits until it answers.
+    pub fn start_in(root: &Path) -> S3sFs {
+        let on_path = std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|p| p.join("s3s-fs"))
+                .find(|p| p.is_file())
+        });
+        let cargo_home = std::env::var_os("CARGO_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+            .map(|home| home.join("bin/s3s-fs"))
+            .filter(|p| p.is_file());
+        let program = on_path
+            .or(cargo_home)
+            .unwrap_or_else(|| panic!("{S3S_INSTALL_HINT}"));
+        let port = free_port();
+        let child = Command::new(program)
+            .args(["--host", "127.0.0.1", "--port", &port.to_string()])
+            .args([
+                "--access-key",
+                S3S_ACCESS_KEY,
+                "--secret-key",
+                S3S_SECRET_KEY,
+            ])
+            .arg(root)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start s3s-fs ({e}): {S3S_INSTALL_HINT}"));
+        let server = S3sFs {
+            child,
+            endpoint: format!("http://127.0.0.1:{port}"),
+            port,
+        };
+        let deadline = Instant::now() + READY_WITHIN;
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "s3s-fs did not start on port {port}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        server
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for S3sFs {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -77,6 +77,8 @@ fn json_lines_parse_with_defaults_and_blank_lines() {
             permission: Permission::Private,
             key: K2.into(),
             created_at: Some(now()),
+            size: None,
+            sha256: None,
         }
     );
 }
@@ -106,7 +108,7 @@ fn json_line_errors_name_line_and_field() {
         ),
         (
             jsonl_line(K1, r#","filename":"x""#),
-            "line 1: unknown field 'filename'; allowed: fileName, description, bucket, status, fileType, permission, key, createdAt",
+            "line 1: unknown field 'filename'; allowed: fileName, description, bucket, status, fileType, permission, key, createdAt, size, sha256",
         ),
         (
             jsonl_line(K1, "").replace(r#""bucket":"depot-files","#, ""),
@@ -233,8 +235,8 @@ fn csv_errors_name_line_and_field() {
             "line 2: status must be an integer, got 'x'",
         ),
         (
-            "fileName,bucket,fileType,permission,key,size\n".to_string(),
-            "line 1: unknown column 'size'; allowed: fileName, description, bucket, status, fileType, permission, key, createdAt",
+            "fileName,bucket,fileType,permission,key,bytes\n".to_string(),
+            "line 1: unknown column 'bytes'; allowed: fileName, description, bucket, status, fileType, permission, key, createdAt, size, sha256",
         ),
         (
             "fileName,bucket,permission\n".to_string(),
@@ -333,4 +335,49 @@ fn empty_file_imports_nothing() {
     let mut repo = FilesRepo::open_in_memory().unwrap();
     assert_eq!(parse_jsonl("\n\n").unwrap(), vec![]);
     assert_eq!(insert_rows(&mut repo, vec![]).unwrap(), 0);
+}
+
+/// `size` and `sha256` are optional columns: absent, empty or null leave them unknown.
+#[test]
+fn size_and_sha256_are_optional_columns() {
+    let hash = "2CF24DBA5FB0A30E26E83B2AC5B9E29E1B161E5C1FA7425E73043362938B9824";
+    let csv = format!(
+        "fileName,bucket,fileType,permission,key,size,sha256\n\
+         a.png,depot-files,png,public,{K1},5,{hash}\n\
+         b.png,depot-files,png,public,{K2},,\n"
+    );
+    let rows = parse_csv(&csv).unwrap();
+    assert_eq!(rows[0].record.size, Some(5));
+    assert_eq!(
+        rows[0].record.sha256.as_deref(),
+        Some(hash.to_ascii_lowercase().as_str())
+    );
+    assert_eq!(
+        (rows[1].record.size, rows[1].record.sha256.as_deref()),
+        (None, None)
+    );
+    let jsonl = format!(
+        r#"{{"fileName":"a","bucket":"depot-files","fileType":"png","permission":"public","key":"{K1}","size":7,"sha256":null}}"#
+    );
+    let rows = parse_jsonl(&jsonl).unwrap();
+    assert_eq!(
+        (rows[0].record.size, rows[0].record.sha256.as_deref()),
+        (Some(7), None)
+    );
+    for (line, expected) in [
+        (
+            jsonl.replace(r#""size":7"#, r#""size":-1"#),
+            "line 1: size must be a number of bytes (0 or more), got -1",
+        ),
+        (
+            jsonl.replace(r#""sha256":null"#, r#""sha256":"abc""#),
+            "line 1: sha256 must be 64 hexadecimal digits (the SHA-256 of the content), got 'abc'",
+        ),
+    ] {
+        assert_eq!(parse_jsonl(&line).unwrap_err(), expected);
+    }
+    assert_eq!(
+        parse_csv(&csv.replace(",5,", ",5kB,")).unwrap_err(),
+        "line 2: size must be a number of bytes (0 or more), got '5kB'"
+    );
 }

@@ -4,6 +4,7 @@
 //! pin SQLite's own mechanics (pragmas, query plans, migrations from old files).
 
 use super::*;
+use crate::files::pending::PendingUpload;
 use crate::files::record::RecordError;
 use chrono::TimeZone;
 use proptest::prelude::*;
@@ -21,6 +22,20 @@ trait SuiteRepo: Sized {
     fn get_by_ids(&self, ids: Vec<i64>) -> Result<Vec<FileRecord>, RepoError>;
     /// There is no update API yet; the schema must still keep counts and search right.
     fn rename_and_make_private(&mut self, id: i64, name: &str);
+    fn open_upload(&mut self, upload: &PendingUpload) -> Result<(), RepoError>;
+    fn pending_upload(&self, key: &str) -> Result<Option<PendingUpload>, RepoError>;
+    fn complete_upload(
+        &mut self,
+        key: &str,
+        record: NewFileRecord,
+        now: DateTime<Utc>,
+    ) -> Result<FileRecord, RepoError>;
+    fn expired_uploads(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<PendingUpload>, RepoError>;
+    fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError>;
 }
 
 impl SuiteRepo for FilesRepo {
@@ -58,6 +73,30 @@ impl SuiteRepo for FilesRepo {
                 params![id, name],
             )
             .unwrap();
+    }
+    fn open_upload(&mut self, upload: &PendingUpload) -> Result<(), RepoError> {
+        FilesRepo::open_upload(self, upload)
+    }
+    fn pending_upload(&self, key: &str) -> Result<Option<PendingUpload>, RepoError> {
+        FilesRepo::pending_upload(self, key)
+    }
+    fn complete_upload(
+        &mut self,
+        key: &str,
+        record: NewFileRecord,
+        now: DateTime<Utc>,
+    ) -> Result<FileRecord, RepoError> {
+        FilesRepo::complete_upload(self, key, record, now)
+    }
+    fn expired_uploads(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<PendingUpload>, RepoError> {
+        FilesRepo::expired_uploads(self, before, limit)
+    }
+    fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError> {
+        FilesRepo::drop_upload(self, key)
     }
 }
 
@@ -155,7 +194,77 @@ mod pg_suite {
                     .unwrap();
             });
         }
+        fn open_upload(&mut self, upload: &PendingUpload) -> Result<(), RepoError> {
+            self.runtime
+                .block_on(self.store().open_upload(upload.clone()))
+        }
+        fn pending_upload(&self, key: &str) -> Result<Option<PendingUpload>, RepoError> {
+            self.runtime
+                .block_on(self.store().pending_upload(key.to_owned()))
+        }
+        fn complete_upload(
+            &mut self,
+            key: &str,
+            record: NewFileRecord,
+            now: DateTime<Utc>,
+        ) -> Result<FileRecord, RepoError> {
+            self.runtime
+                .block_on(self.store().complete_upload(key.to_owned(), record, now))
+        }
+        fn expired_uploads(
+            &self,
+            before: DateTime<Utc>,
+            limit: u32,
+        ) -> Result<Vec<PendingUpload>, RepoError> {
+            self.runtime
+                .block_on(self.store().expired_uploads(before, limit))
+        }
+        fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError> {
+            self.runtime
+                .block_on(self.store().drop_upload(key.to_owned()))
+        }
     }
+}
+
+/// A PostgreSQL database made by the first release (migration 1 alone) keeps its records
+/// through the upgrade, with size and sha256 unknown.
+#[test]
+fn a_version_1_postgres_database_is_migrated_on_connect() {
+    use crate::files::postgres::{PgStore, migrations::MIGRATIONS};
+    use crate::files::store::RecordStore;
+    let name = pg_suite::server().create_database();
+    let url = pg_suite::server().url(&name);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        client
+            .batch_execute(&format!(
+                "CREATE TABLE depot_schema (version INTEGER PRIMARY KEY, description TEXT NOT NULL,
+                     applied_at TIMESTAMPTZ NOT NULL DEFAULT now());
+                 {}
+                 INSERT INTO depot_schema (version, description) VALUES (1, 'release 1');
+                 INSERT INTO files (file_name, name_folded, bucket, permission, key, created_at)
+                     VALUES ('Old.pdf', 'old.pdf', 'depot-files', 'public', 'old-key', 1700000000000);",
+                MIGRATIONS[0].sql
+            ))
+            .await
+            .unwrap();
+        let store = PgStore::connect(&url, 2).await.unwrap();
+        assert_eq!(store.schema_version().await.unwrap(), 2);
+        let old = store.get_by_key("old-key".into()).await.unwrap().unwrap();
+        assert_eq!(
+            (old.file_name.as_str(), old.size, old.sha256),
+            ("Old.pdf", None, None)
+        );
+        assert_eq!(store.count(None).await.unwrap(), 1);
+    });
+    pg_suite::server().drop_database(&name);
 }
 
 /// One test per backend for a generic suite function.
@@ -192,6 +301,8 @@ fn rec(i: u64, name: &str, permission: Permission, created_ms: i64) -> NewFileRe
         permission,
         key: key(i),
         created_at: Some(at(created_ms)),
+        size: None,
+        sha256: None,
     }
 }
 
@@ -246,7 +357,10 @@ fn open_creates_the_file_and_folder_with_the_pragmas() {
     assert_eq!(pragma("synchronous"), "1");
     assert_eq!(pragma("foreign_keys"), "1");
     assert_eq!(pragma("busy_timeout"), "5000");
-    assert_eq!(repo.schema_version().unwrap(), 3);
+    assert_eq!(
+        repo.schema_version().unwrap(),
+        super::migrations::latest_version()
+    );
 }
 
 #[test]
@@ -668,6 +782,147 @@ fn counts_follow_updates_of_name_and_permission<R: SuiteRepo>() {
 }
 both!(counts_follow_updates_of_name_and_permission);
 
+const HELLO_SHA256: &str = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
+
+fn size_and_sha256_are_kept_and_null_when_unknown<R: SuiteRepo>() {
+    let mut repo = R::fresh();
+    let known = NewFileRecord {
+        size: Some(5),
+        sha256: Some(HELLO_SHA256.into()),
+        ..rec(1, "hello.txt", Permission::Public, 0)
+    };
+    let stored = repo.insert(known).unwrap();
+    assert_eq!(
+        (stored.size, stored.sha256.as_deref()),
+        (Some(5), Some(HELLO_SHA256))
+    );
+    repo.insert_many(vec![
+        rec(2, "old.txt", Permission::Public, 1),
+        NewFileRecord {
+            size: Some(crate::files::record::MAX_SIZE),
+            ..rec(3, "huge.bin", Permission::Private, 2)
+        },
+    ])
+    .unwrap();
+    let get = |repo: &R, i| repo.get_by_key(&key(i)).unwrap().unwrap();
+    assert_eq!(get(&repo, 1), stored);
+    assert_eq!((get(&repo, 2).size, get(&repo, 2).sha256), (None, None));
+    assert_eq!(get(&repo, 3).size, Some(crate::files::record::MAX_SIZE));
+    // Lists and lookups by id carry them too.
+    let page = repo.list(&q(None, None, 1, 10), true).unwrap();
+    assert_eq!(page.records.last(), Some(&stored));
+    assert_eq!(repo.get_by_ids(vec![stored.id]).unwrap(), vec![stored]);
+    let bad = NewFileRecord {
+        sha256: Some("not-a-hash".into()),
+        ..rec(4, "bad.txt", Permission::Public, 3)
+    };
+    assert!(matches!(
+        repo.insert(bad).unwrap_err(),
+        RepoError::Invalid(RecordError::Sha256 { .. })
+    ));
+}
+both!(size_and_sha256_are_kept_and_null_when_unknown);
+
+fn upload(i: u64, expires_ms: i64) -> PendingUpload {
+    PendingUpload {
+        key: key(i),
+        bucket: "depot-files".into(),
+        file_name: format!("upload-{i}.bin"),
+        description: "direct".into(),
+        status: 2,
+        file_type: "bin".into(),
+        permission: Permission::Private,
+        size: 5,
+        sha256: Some(HELLO_SHA256.into()),
+        content_type: Some("application/octet-stream".into()),
+        upload_id: i.is_multiple_of(2).then(|| format!("upload-id-{i}")),
+        part_size: i.is_multiple_of(2).then_some(5 * 1024 * 1024),
+        created_at: at(0),
+        expires_at: at(expires_ms),
+    }
+}
+
+fn an_upload_becomes_its_record_once<R: SuiteRepo>() {
+    let mut repo = R::fresh();
+    let (single, multipart) = (upload(1, 60_000), upload(2, 60_000));
+    repo.open_upload(&single).unwrap();
+    repo.open_upload(&multipart).unwrap();
+    assert!(matches!(
+        repo.open_upload(&single).unwrap_err(),
+        RepoError::Conflict { .. }
+    ));
+    assert_eq!(repo.pending_upload(&key(1)).unwrap(), Some(single.clone()));
+    assert_eq!(repo.pending_upload(&key(2)).unwrap(), Some(multipart));
+    assert_eq!(repo.pending_upload(&key(3)).unwrap(), None);
+    // No record exists until completion.
+    assert_eq!(repo.get_by_key(&key(1)).unwrap(), None);
+    assert_eq!(repo.count(None).unwrap(), 0);
+
+    let record = repo
+        .complete_upload(
+            &key(1),
+            single.record(5, Some(HELLO_SHA256.into())),
+            at(1_000),
+        )
+        .unwrap();
+    assert_eq!(record.created_at, at(1_000));
+    assert_eq!(
+        (record.size, record.sha256.as_deref(), record.status),
+        (Some(5), Some(HELLO_SHA256), 2)
+    );
+    assert_eq!(repo.get_by_key(&key(1)).unwrap(), Some(record));
+    assert_eq!(repo.pending_upload(&key(1)).unwrap(), None);
+    assert_eq!(repo.count(Some(Permission::Private)).unwrap(), 1);
+    // A second completion finds no upload, and writes nothing.
+    assert!(matches!(
+        repo.complete_upload(&key(1), single.record(5, None), at(2_000))
+            .unwrap_err(),
+        RepoError::UploadGone { .. }
+    ));
+    assert_eq!(repo.count(None).unwrap(), 1);
+    // A record that cannot be written leaves the upload under way.
+    let invalid = NewFileRecord {
+        sha256: Some("zz".into()),
+        ..upload(2, 0).record(5, None)
+    };
+    assert!(repo.complete_upload(&key(2), invalid, at(1_000)).is_err());
+    assert!(repo.pending_upload(&key(2)).unwrap().is_some());
+}
+both!(an_upload_becomes_its_record_once);
+
+fn expired_uploads_are_listed_oldest_first_and_cannot_complete<R: SuiteRepo>() {
+    let mut repo = R::fresh();
+    for (i, expires) in [(1, 3_000), (2, 1_000), (3, 2_000), (4, 9_000)] {
+        repo.open_upload(&upload(i, expires)).unwrap();
+    }
+    let keys = |uploads: Vec<PendingUpload>| -> Vec<String> {
+        uploads.into_iter().map(|u| u.key).collect()
+    };
+    assert_eq!(
+        keys(repo.expired_uploads(at(3_000), 10).unwrap()),
+        vec![key(2), key(3), key(1)]
+    );
+    assert_eq!(
+        keys(repo.expired_uploads(at(3_000), 2).unwrap()),
+        vec![key(2), key(3)]
+    );
+    assert_eq!(repo.expired_uploads(at(999), 10).unwrap(), vec![]);
+    // At its expiry an upload can no longer complete.
+    assert!(matches!(
+        repo.complete_upload(&key(2), upload(2, 0).record(5, None), at(1_000))
+            .unwrap_err(),
+        RepoError::UploadGone { .. }
+    ));
+    assert_eq!(repo.get_by_key(&key(2)).unwrap(), None);
+    assert!(repo.drop_upload(&key(2)).unwrap());
+    assert!(!repo.drop_upload(&key(2)).unwrap());
+    assert_eq!(
+        keys(repo.expired_uploads(at(10_000), 10).unwrap()),
+        vec![key(3), key(1), key(4)]
+    );
+}
+both!(expired_uploads_are_listed_oldest_first_and_cannot_complete);
+
 /// The first schema exactly as release 1 created it, typed out rather than taken from
 /// MIGRATIONS, so an edit there cannot hide a broken upgrade.
 const V1_SCHEMA: &str = "
@@ -699,8 +954,14 @@ fn a_version_1_database_is_migrated_on_open() {
         .execute_batch(V1_SCHEMA)
         .unwrap();
     let mut repo = FilesRepo::open(&path).unwrap();
-    assert_eq!(repo.schema_version().unwrap(), 3);
+    assert_eq!(repo.schema_version().unwrap(), 4);
     assert_eq!(repo.count(None).unwrap(), 3);
+    // Records of before know neither their size nor their hash.
+    let old = repo
+        .get_by_key(&key(1).replace("-original", ""))
+        .unwrap()
+        .unwrap();
+    assert_eq!((old.size, old.sha256), (None, None));
     assert_eq!(repo.count(Some(Permission::Private)).unwrap(), 1);
     assert_eq!(
         search(&mut repo, "REPORT"),
