@@ -10,11 +10,11 @@ pub mod session;
 pub mod throttle;
 pub mod views;
 
-use crate::app_state::AppState;
 use crate::config::settings::SheetSource;
 use crate::http::ApiError;
 use crate::http::auth::Access;
 use crate::http::client::ClientAddr;
+use crate::http::state::AppState;
 use crate::translations::formats::Format;
 use crate::translations::query::TranslationQuery;
 use askama::Template;

@@ -15,6 +15,7 @@ pub mod query;
 pub mod routes;
 pub mod sandbox;
 pub mod service;
+pub mod state;
 pub mod system;
 pub mod target;
 

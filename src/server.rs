@@ -2,9 +2,9 @@
 //! composes each module's routes and runs them on the accept loop until the shutdown
 //! signal, then lets in-flight requests finish and flushes the stores.
 
-pub use crate::app_state::{AppState, OpenError};
 use crate::config::ConfigHandle;
 use crate::http::error::recover;
+pub use crate::http::state::{AppState, OpenError};
 use crate::http::{accept, service::Edge, system};
 use crate::shutdown::Shutdown;
 use std::sync::Arc;

@@ -270,12 +270,12 @@ async fn read_field(part: warp::multipart::Part) -> Result<Vec<u8>, ApiError> {
 }
 
 /// `GET /files`, `GET /file`, `POST /files` and `DELETE /file`.
-pub fn routes(state: Arc<crate::app_state::AppState>) -> warp::filters::BoxedFilter<(Response,)> {
-    use crate::app_state::AppState;
+pub fn routes(state: Arc<crate::http::state::AppState>) -> warp::filters::BoxedFilter<(Response,)> {
     use crate::http::error::respond;
     use crate::http::filters::with_state;
     use crate::http::query;
     use crate::http::routes::{self as table, on};
+    use crate::http::state::AppState;
     use warp::Filter;
 
     let list = on(&table::FILES_LIST)

@@ -1,7 +1,7 @@
 //! `/health`, `/metrics` and `/openapi.json`.
 
 use super::consent_callback;
-use crate::app_state::AppState;
+use crate::http::state::AppState;
 use std::sync::Arc;
 use warp::Reply;
 use warp::reply::Response;

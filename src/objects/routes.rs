@@ -272,12 +272,12 @@ fn stream_file(
 }
 
 /// `GET` and `HEAD /objects/{bucket}/{key}`.
-pub fn routes(state: Arc<crate::app_state::AppState>) -> warp::filters::BoxedFilter<(Response,)> {
-    use crate::app_state::AppState;
+pub fn routes(state: Arc<crate::http::state::AppState>) -> warp::filters::BoxedFilter<(Response,)> {
     use crate::http::ApiError;
     use crate::http::filters::with_state;
     use crate::http::query;
     use crate::http::routes::{self as table, on};
+    use crate::http::state::AppState;
     use warp::Filter;
     use warp::path::FullPath;
 

@@ -7,9 +7,9 @@
 
 use super::query::TranslationQuery;
 use super::service::{Live, Rendition, TranslationService};
-use crate::app_state::AppState;
 use crate::compression::{self, Encoding};
 use crate::http::ApiError;
+use crate::http::state::AppState;
 use crate::translations::store::PutOutcome;
 use std::sync::Arc;
 use warp::Reply;
