@@ -459,7 +459,7 @@ impl Console {
             ));
         }
         let signer = self.state.signer()?;
-        let download_url = crate::files::routes::signed_url(&record, &settings, &signer, true)?;
+        let download_url = crate::http::files::signed_url(&record, &settings, &signer, true)?;
         let page = pages::File {
             chrome: self.chrome(viewer, "File", "files"),
             record: pages::RecordView {
@@ -622,7 +622,7 @@ impl Console {
             &settings.server.data_dir,
         )?;
         let (upload, content, extras) =
-            crate::files::routes::read_form(form, &uploads, &["csrf"]).await?;
+            crate::http::files::read_form(form, &uploads, &["csrf"]).await?;
         // Checked before anything is stored; the spooled content is dropped with `content`.
         checked(viewer, &extras)?;
         let record = uploads

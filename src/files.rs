@@ -1,7 +1,7 @@
 //! File records: the model, the `GET /files` query, the backends (SQLite with its
 //! migrations, PostgreSQL) behind one trait and the handle with its read cache given to
-//! the HTTP layer, the writes that pair a record with its object, download names, bulk import and the seeder. No HTTP outside `routes`:
-//! handlers call these and map the error variants to statuses.
+//! the HTTP layer, the writes that pair a record with its object, download names, bulk import and the seeder. No HTTP here:
+//! the handlers (`http::files`) call these and map the error variants to statuses.
 
 pub mod cache;
 pub mod download;
@@ -14,7 +14,6 @@ pub mod postgres;
 pub mod query;
 pub mod record;
 pub mod repo;
-pub mod routes;
 pub mod s3;
 pub mod seed;
 pub mod sqlite;

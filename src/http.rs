@@ -8,6 +8,7 @@ pub mod client;
 pub mod consent_callback;
 pub mod cors;
 pub mod error;
+pub mod files;
 pub mod filters;
 pub mod metrics;
 pub mod openapi;

@@ -103,7 +103,7 @@ pub async fn serve_state(
 /// contract's error body. The request log, metrics, CORS and HEAD live in `http::service`.
 pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
     system::routes(state.clone())
-        .or(crate::files::routes::routes(state.clone()))
+        .or(crate::http::files::routes(state.clone()))
         .unify()
         .or(crate::translations::routes::routes(state.clone()))
         .unify()

@@ -1,11 +1,11 @@
 //! `GET /files`, `GET /file`, `POST /files`, `DELETE /file`: parse, check access, call
 //! the repository, the signer or `writes`, answer. Every error goes through `ApiError`.
 
-use super::query::download_from_params;
-use super::s3::S3Objects;
-use super::writes::{self, Content, DEFAULT_BUCKET, Upload, Uploads, WriteError};
-use super::{FileRecord, FilesDb, ListQuery, Permission, download, key_from_params};
 use crate::config::Settings;
+use crate::files::query::download_from_params;
+use crate::files::s3::S3Objects;
+use crate::files::writes::{self, Content, DEFAULT_BUCKET, Upload, Uploads, WriteError};
+use crate::files::{FileRecord, FilesDb, ListQuery, Permission, download, key_from_params};
 use crate::http::ApiError;
 use crate::http::auth;
 use crate::objects::{ObjectStore, Spooled};
