@@ -19,5 +19,6 @@ pub mod service;
 pub mod state;
 pub mod system;
 pub mod target;
+pub mod translation_events;
 
 pub use error::ApiError;

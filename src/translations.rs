@@ -2,7 +2,6 @@
 //! conversion, filters, formats and the HTTP route.
 
 pub mod checks;
-pub mod events;
 pub mod fallback;
 pub mod filter;
 pub mod follow;

@@ -205,8 +205,8 @@ impl From<crate::producer::CycleError> for ApiError {
 
 /// Past a cap of `/translations/events` streams: 429; no `Retry-After`, since nobody knows
 /// when a stream will close.
-impl From<crate::translations::events::SlotError> for ApiError {
-    fn from(e: crate::translations::events::SlotError) -> ApiError {
+impl From<crate::http::translation_events::SlotError> for ApiError {
+    fn from(e: crate::http::translation_events::SlotError) -> ApiError {
         ApiError::TooManyRequests {
             message: e.to_string(),
             retry_after: None,

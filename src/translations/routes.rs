@@ -224,7 +224,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
         .then(
             |_, state: Arc<AppState>, headers| async move { respond(sync(state, headers).await) },
         );
-    let slots = Arc::new(super::events::Slots::default());
+    let slots = Arc::new(crate::http::translation_events::Slots::default());
     let events = on(&table::TRANSLATIONS_EVENTS)
         .and(with_state(state.clone()))
         .and(warp::header::optional::<String>("last-event-id"))
@@ -237,7 +237,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                 let settings = state.config.settings();
                 let limits = &settings.limits;
                 match slots.open(client.key(), limits.events_per_client, limits.events_total) {
-                    Ok(slot) => super::events::stream(
+                    Ok(slot) => crate::http::translation_events::stream(
                         &state.translations,
                         last,
                         std::time::Duration::from_secs(settings.translations.events_heartbeat_secs),
