@@ -20,5 +20,6 @@ pub mod state;
 pub mod system;
 pub mod target;
 pub mod translation_events;
+pub mod translations;
 
 pub use error::ApiError;

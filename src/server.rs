@@ -105,7 +105,7 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
     system::routes(state.clone())
         .or(crate::http::files::routes(state.clone()))
         .unify()
-        .or(crate::translations::routes::routes(state.clone()))
+        .or(crate::http::translations::routes(state.clone()))
         .unify()
         .or(crate::objects::routes::routes(state.clone()))
         .unify()

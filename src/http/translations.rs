@@ -3,13 +3,13 @@
 //! in the best encoding, with a `Depot-Warnings` header naming what the body left out.
 //! Delivery (SPEC §8): `POST /translations/sync`, `GET /translations/versions` (and one
 //! version's changed keys, `/translations/versions/{version}`), and the event stream of
-//! `translations/events.rs`.
+//! `http/translation_events.rs`.
 
-use super::query::TranslationQuery;
-use super::service::{Live, Rendition, TranslationService};
 use crate::compression::{self, Encoding};
 use crate::http::ApiError;
 use crate::http::state::AppState;
+use crate::translations::query::TranslationQuery;
+use crate::translations::service::{Live, Rendition, TranslationService};
 use crate::translations::store::PutOutcome;
 use std::sync::Arc;
 use warp::Reply;
