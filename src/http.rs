@@ -11,6 +11,7 @@ pub mod error;
 pub mod files;
 pub mod filters;
 pub mod metrics;
+pub mod objects;
 pub mod openapi;
 pub mod query;
 pub mod routes;

@@ -1,13 +1,12 @@
 //! The embedded object store's disk side: objects live below `root/{bucket}/` (the key's
 //! layout is in `names`), are written atomically (temp file, fsync, rename), and are read
-//! whole or by byte range. No HTTP here: `routes` answers with `S3Error` bodies.
+//! whole or by byte range. No HTTP here: `http::objects` answers with `S3Error` bodies.
 
 mod content_type;
 mod credentials;
 mod names;
 mod pending;
 mod range;
-pub mod routes;
 mod s3_error;
 mod spool;
 mod temp;

@@ -107,7 +107,7 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .unify()
         .or(crate::http::translations::routes(state.clone()))
         .unify()
-        .or(crate::objects::routes::routes(state.clone()))
+        .or(crate::http::objects::routes(state.clone()))
         .unify()
         .or(crate::console::routes(state))
         .unify()

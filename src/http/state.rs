@@ -6,7 +6,7 @@ use crate::config::Settings;
 use crate::files::{FilesDb, RepoError};
 use crate::http::ApiError;
 use crate::http::metrics::Metrics;
-use crate::objects::routes::ObjectsEndpoint;
+use crate::http::objects::ObjectsEndpoint;
 use crate::objects::{CredentialsError, EmbeddedCredentials, ObjectError, ObjectStore};
 use crate::producer::Producer;
 use crate::signing::{

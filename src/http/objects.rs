@@ -3,9 +3,9 @@
 //! for one byte range and, in signed `response-*` parameters, for other response headers.
 //! Errors are S3-style XML, so S3 tools understand them.
 
-use super::{ObjectStore, S3Error, parse_range};
 use crate::files::FilesDb;
 use crate::http::routes::PathParams;
+use crate::objects::{ObjectStore, S3Error, parse_range};
 use crate::percent;
 use crate::signing::{PresignedRequest, Verifier};
 use bytes::{Bytes, BytesMut};
@@ -78,8 +78,8 @@ impl ObjectsEndpoint {
             }
         };
         // A path that tries to leave the store is refused before anything else.
-        super::validate_bucket(&bucket)?;
-        super::validate_key(&key)?;
+        crate::objects::validate_bucket(&bucket)?;
+        crate::objects::validate_key(&key)?;
         self.verify(&request)?;
         // Signed with the rest of the query, so only the URL's maker chose them.
         let overrides = response_overrides(&request.query)?;
@@ -101,7 +101,7 @@ impl ObjectsEndpoint {
             let (file, length) = object
                 .into_range(range)
                 .map_err(|e| S3Error::internal(e.to_string()))?;
-            let content_type = super::content_type(&file_type.unwrap_or_default(), &key);
+            let content_type = crate::objects::content_type(&file_type.unwrap_or_default(), &key);
             Ok::<_, S3Error>((file, length, range, meta, content_type))
         })
         .await
@@ -219,7 +219,7 @@ impl S3Error {
             &self.message
         };
         let request_id = format!("{:016x}", request_id());
-        let xml = super::s3_error_xml(self.code, message, &self.resource, &request_id);
+        let xml = crate::objects::s3_error_xml(self.code, message, &self.resource, &request_id);
         let mut response = if head {
             // HEAD answers carry no body, only the status and headers.
             Response::new(Default::default())
