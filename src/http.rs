@@ -15,6 +15,7 @@ pub mod objects;
 pub mod openapi;
 pub mod query;
 pub mod routes;
+pub mod s3_error;
 pub mod sandbox;
 pub mod service;
 pub mod state;

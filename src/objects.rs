@@ -7,7 +7,6 @@ mod credentials;
 mod names;
 mod pending;
 mod range;
-mod s3_error;
 mod spool;
 mod temp;
 mod xml;
@@ -27,7 +26,6 @@ pub use pending::{Intent, IntentOp, Pending, Unfinished};
 /// Intents in a folder of their own (writes to an S3 endpoint).
 pub use pending::{begin_in as begin_intent_in, unfinished as unfinished_intents_in};
 pub use range::{ByteRange, RangeError, parse_range};
-pub use s3_error::S3Error;
 pub use spool::{Spool, Spooled, sweep_dead as sweep_dead_spool_files};
 pub use xml::s3_error_xml;
 

@@ -5,7 +5,8 @@
 
 use crate::files::FilesDb;
 use crate::http::routes::PathParams;
-use crate::objects::{ObjectStore, S3Error, parse_range};
+use crate::http::s3_error::S3Error;
+use crate::objects::{ObjectStore, parse_range};
 use crate::percent;
 use crate::signing::{PresignedRequest, Verifier};
 use bytes::{Bytes, BytesMut};

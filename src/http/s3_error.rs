@@ -1,10 +1,10 @@
 //! The errors of the embedded object store, as S3 reports them: a status, an S3 error code
-//! and a message, written as S3's XML body by `routes`, so S3 clients and tools understand
+//! and a message, written as S3's XML body by `http::objects`, so S3 clients and tools understand
 //! them. Every error of the store's parts converts into one here.
 
 use warp::http::StatusCode;
 
-use super::{ObjectError, RangeError};
+use crate::objects::{ObjectError, RangeError};
 use crate::signing::VerifyError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
