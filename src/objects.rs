@@ -9,7 +9,6 @@ mod pending;
 mod range;
 mod spool;
 mod temp;
-mod xml;
 
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -27,7 +26,6 @@ pub use pending::{Intent, IntentOp, Pending, Unfinished};
 pub use pending::{begin_in as begin_intent_in, unfinished as unfinished_intents_in};
 pub use range::{ByteRange, RangeError, parse_range};
 pub use spool::{Spool, Spooled, sweep_dead as sweep_dead_spool_files};
-pub use xml::s3_error_xml;
 
 use temp::TempFile;
 

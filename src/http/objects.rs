@@ -208,52 +208,6 @@ fn response_overrides(query: &str) -> Result<Vec<(HeaderName, HeaderValue)>, S3E
     Ok(found)
 }
 
-impl S3Error {
-    /// The XML body of S3 (no body for HEAD); internal details go to the log only.
-    pub fn into_response(self, head: bool) -> Response {
-        if self.status == StatusCode::INTERNAL_SERVER_ERROR {
-            tracing::error!(detail = %self.message, resource = %self.resource, "object store error");
-        }
-        let message = if self.status == StatusCode::INTERNAL_SERVER_ERROR {
-            "We encountered an internal error. Please try again."
-        } else {
-            &self.message
-        };
-        let request_id = format!("{:016x}", request_id());
-        let xml = crate::objects::s3_error_xml(self.code, message, &self.resource, &request_id);
-        let mut response = if head {
-            // HEAD answers carry no body, only the status and headers.
-            Response::new(Default::default())
-        } else {
-            Response::new(xml.into())
-        };
-        *response.status_mut() = self.status;
-        let headers = response.headers_mut();
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/xml"),
-        );
-        if let Some(range) = self
-            .content_range
-            .and_then(|r| HeaderValue::from_str(&r).ok())
-        {
-            headers.insert(header::CONTENT_RANGE, range);
-        }
-        response
-    }
-}
-
-/// A request id for S3 error bodies: unique enough to find a request in the log.
-fn request_id() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let start = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
-    start ^ NEXT.fetch_add(1, Ordering::Relaxed).rotate_left(48)
-}
-
 /// Streams `length` bytes of `file` from its current position, in chunks.
 fn stream_file(
     file: std::fs::File,

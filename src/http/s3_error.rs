@@ -1,8 +1,10 @@
 //! The errors of the embedded object store, as S3 reports them: a status, an S3 error code
-//! and a message, written as S3's XML body by `http::objects`, so S3 clients and tools understand
-//! them. Every error of the store's parts converts into one here.
+//! and a message, answered as S3's XML body (`<Error><Code>…</Code><Message>…</Message>…
+//! </Error>`), so S3 clients and tools understand them. Every error of the store's parts
+//! converts into one here.
 
-use warp::http::StatusCode;
+use warp::http::{HeaderValue, StatusCode, header};
+use warp::reply::Response;
 
 use crate::objects::{ObjectError, RangeError};
 use crate::signing::VerifyError;
@@ -78,6 +80,91 @@ impl From<RangeError> for S3Error {
     }
 }
 
+impl S3Error {
+    /// The XML body of S3 (no body for HEAD); internal details go to the log only.
+    pub fn into_response(self, head: bool) -> Response {
+        if self.status == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!(detail = %self.message, resource = %self.resource, "object store error");
+        }
+        let message = if self.status == StatusCode::INTERNAL_SERVER_ERROR {
+            "We encountered an internal error. Please try again."
+        } else {
+            &self.message
+        };
+        let request_id = format!("{:016x}", request_id());
+        let xml = s3_error_xml(self.code, message, &self.resource, &request_id);
+        let mut response = if head {
+            // HEAD answers carry no body, only the status and headers.
+            Response::new(Default::default())
+        } else {
+            Response::new(xml.into())
+        };
+        *response.status_mut() = self.status;
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/xml"),
+        );
+        if let Some(range) = self
+            .content_range
+            .and_then(|r| HeaderValue::from_str(&r).ok())
+        {
+            headers.insert(header::CONTENT_RANGE, range);
+        }
+        response
+    }
+}
+
+/// A request id for S3 error bodies: unique enough to find a request in the log.
+fn request_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let start = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    start ^ NEXT.fetch_add(1, Ordering::Relaxed).rotate_left(48)
+}
+
+/// S3's XML error body. All four values are escaped; none may break the document.
+fn s3_error_xml(code: &str, message: &str, resource: &str, request_id: &str) -> String {
+    let mut out =
+        String::with_capacity(128 + code.len() + message.len() + resource.len() + request_id.len());
+    out.push_str(r#"<?xml version="1.0" encoding="UTF-8"?><Error>"#);
+    for (tag, value) in [
+        ("Code", code),
+        ("Message", message),
+        ("Resource", resource),
+        ("RequestId", request_id),
+    ] {
+        out.push('<');
+        out.push_str(tag);
+        out.push('>');
+        escape_into(&mut out, value);
+        out.push_str("</");
+        out.push_str(tag);
+        out.push('>');
+    }
+    out.push_str("</Error>");
+    out
+}
+
+/// XML 1.0 cannot carry most control characters even as references, so they become U+FFFD.
+fn escape_into(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +186,20 @@ mod tests {
             let s3 = S3Error::from(error);
             assert_eq!((s3.status.as_u16(), s3.code), (status, code));
         }
+    }
+
+    #[test]
+    fn error_body_is_escaped_s3_xml() {
+        assert_eq!(
+            s3_error_xml(
+                "SignatureDoesNotMatch",
+                "a <b> & \"c\" 'd'\u{1}",
+                "/objects/bkt/a&b.txt",
+                "req-1",
+            ),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>SignatureDoesNotMatch</Code>\
+             <Message>a &lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;\u{FFFD}</Message>\
+             <Resource>/objects/bkt/a&amp;b.txt</Resource><RequestId>req-1</RequestId></Error>"
+        );
     }
 }
