@@ -6,6 +6,7 @@ pub mod accept;
 pub mod auth;
 pub mod client;
 pub mod consent_callback;
+pub mod console;
 pub mod cors;
 pub mod error;
 pub mod files;

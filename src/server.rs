@@ -109,7 +109,7 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .unify()
         .or(crate::http::objects::routes(state.clone()))
         .unify()
-        .or(crate::console::routes(state))
+        .or(crate::http::console::routes(state))
         .unify()
         .recover(recover)
         .unify()
