@@ -3,7 +3,6 @@
 //! (`session`: a login with an API key, its CSRF token) and the login throttle (`throttle`).
 //! The requests themselves are answered by `http::console`, from the one route table.
 
-pub mod guard;
 pub mod pages;
 pub mod session;
 pub mod throttle;

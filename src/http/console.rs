@@ -4,8 +4,10 @@
 //! session's CSRF token and must come from the console's own pages (`guard`); admin actions
 //! need an admin session; wrong keys are throttled per client address (`throttle`).
 
+pub mod guard;
+
 use crate::config::settings::SheetSource;
-use crate::console::{guard, pages, session, throttle, views};
+use crate::console::{pages, session, throttle, views};
 use crate::http::ApiError;
 use crate::http::auth::Access;
 use crate::http::client::ClientAddr;
