@@ -53,6 +53,13 @@ pub enum ApiError {
 
 impl warp::reject::Reject for ApiError {}
 
+/// A known path with another method. Its own type, not a plain `ApiError` rejection, so
+/// that what a matching route found (a bad query, an oversized body) outranks it.
+#[derive(Debug)]
+pub struct WrongMethod(pub ApiError);
+
+impl warp::reject::Reject for WrongMethod {}
+
 /// The contract's error body, fields in the contract's order.
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -317,7 +324,7 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
             "unsupported Content-Type for this route (POST /files takes multipart/form-data)"
                 .into(),
         )
-    } else if let Some(super::routes::WrongMethod(e)) = rejection.find() {
+    } else if let Some(WrongMethod(e)) = rejection.find() {
         e.clone()
     } else if rejection.is_not_found() {
         ApiError::NotFound("no such route; GET /openapi.json lists every route".into())

@@ -2,7 +2,7 @@
 //! OpenAPI document (`http::openapi`) and the metrics labels are generated from the same
 //! table, so the documentation cannot drift from what is served.
 
-use super::error::ApiError;
+use super::error::{ApiError, WrongMethod};
 use warp::Filter;
 use warp::filters::BoxedFilter;
 use warp::http::Method;
@@ -772,13 +772,6 @@ pub const ROUTES: &[&Route] = &[
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PathParams(pub Vec<String>);
 
-/// A known path with another method. Its own type, not a plain `ApiError` rejection, so
-/// that what a matching route found (a bad query, an oversized body) outranks it.
-#[derive(Debug)]
-pub struct WrongMethod(pub ApiError);
-
-impl warp::reject::Reject for WrongMethod {}
-
 /// Matches `path` against `template`; `Some(params)` on a match.
 pub fn match_template(template: &str, path: &str) -> Option<PathParams> {
     let mut params = Vec::new();
@@ -871,11 +864,6 @@ pub fn on(route: &'static Route) -> BoxedFilter<(PathParams,)> {
             )))
         })
         .boxed()
-}
-
-/// The OpenAPI document of `ROUTES` (built by `http::openapi`).
-pub fn openapi() -> serde_json::Value {
-    super::openapi::document()
 }
 
 #[cfg(test)]
