@@ -102,7 +102,11 @@ impl AppState {
         }
         let translations = Arc::new(TranslationService::open(&settings.translations)?);
         Ok(AppState {
-            producer: Arc::new(Producer::new(config.clone(), translations.clone())),
+            producer: Arc::new(Producer::new(
+                config.clone(),
+                translations.clone(),
+                crate::http::consent_callback::server,
+            )),
             translations,
             objects,
             embedded_credentials,
