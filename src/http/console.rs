@@ -6,10 +6,10 @@
 
 pub mod guard;
 
+use crate::access::Access;
 use crate::config::settings::SheetSource;
 use crate::console::{pages, session, throttle, views};
 use crate::http::ApiError;
-use crate::http::auth::Access;
 use crate::http::client::ClientAddr;
 use crate::http::state::AppState;
 use crate::translations::formats::Format;
