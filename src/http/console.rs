@@ -30,7 +30,7 @@ const FORM_LIMIT: u64 = 16 * 1024;
 pub struct Console {
     state: Arc<AppState>,
     sessions: Sessions,
-    throttle: throttle::LoginThrottle,
+    throttle: throttle::LoginThrottle<crate::http::client::ClientKey>,
 }
 
 /// Who is looking: the session, if any, and what it may do.
