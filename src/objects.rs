@@ -7,6 +7,7 @@ mod credentials;
 mod names;
 mod pending;
 mod range;
+mod signed;
 mod spool;
 mod temp;
 
@@ -25,6 +26,7 @@ pub use pending::{Intent, IntentOp, Pending, Unfinished};
 /// Intents in a folder of their own (writes to an S3 endpoint).
 pub use pending::{begin_in as begin_intent_in, unfinished as unfinished_intents_in};
 pub use range::{ByteRange, RangeError, parse_range};
+pub use signed::{OpenedObject, ReadError, SignedRead, SignedStore};
 pub use spool::{Spool, Spooled, sweep_dead as sweep_dead_spool_files};
 
 use temp::TempFile;

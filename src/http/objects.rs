@@ -6,11 +6,9 @@
 use crate::files::FilesDb;
 use crate::http::routes::PathParams;
 use crate::http::s3_error::S3Error;
-use crate::objects::{ObjectStore, parse_range};
+use crate::objects::{OpenedObject, SignedRead, SignedStore};
 use crate::percent;
-use crate::signing::{PresignedRequest, Verifier};
 use bytes::{Bytes, BytesMut};
-use std::sync::Arc;
 use tokio::io::AsyncReadExt;
 use warp::http::header::HeaderName;
 use warp::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -29,14 +27,6 @@ const RESPONSE_OVERRIDES: [(&str, HeaderName); 6] = [
 /// Size of the chunks a body is streamed in.
 const CHUNK: usize = 64 * 1024;
 
-/// What the handler needs, shared by all requests.
-pub struct ObjectsEndpoint {
-    pub store: Arc<ObjectStore>,
-    pub verifier: Verifier,
-    /// The catalogue, for the recorded `fileType` of a key (`Content-Type`).
-    pub files: Option<FilesDb>,
-}
-
 /// One object request as received.
 pub struct ObjectRequest {
     pub head: bool,
@@ -48,133 +38,105 @@ pub struct ObjectRequest {
     pub headers: HeaderMap,
 }
 
-impl ObjectsEndpoint {
-    pub async fn answer(&self, request: ObjectRequest) -> Response {
-        let head = request.head;
-        let resource = request.path.clone();
-        match self.try_answer(request).await {
-            Ok(response) => response,
-            Err(error) => error.at(&resource).into_response(head),
-        }
+/// The answer to one object request: the object (or its range), or S3's error.
+pub async fn answer(objects: &SignedStore, files: &FilesDb, request: ObjectRequest) -> Response {
+    let head = request.head;
+    let resource = request.path.clone();
+    match try_answer(objects, files, request).await {
+        Ok(response) => response,
+        Err(error) => error.at(&resource).into_response(head),
     }
+}
 
-    async fn try_answer(&self, request: ObjectRequest) -> Result<Response, S3Error> {
-        let decode = |raw: &str| {
-            percent::decode(raw).ok_or_else(|| {
-                S3Error::new(
-                    StatusCode::BAD_REQUEST,
-                    "InvalidURI",
-                    "Couldn't parse the specified URI.",
-                )
-            })
-        };
-        let (bucket, key) = match request.params.0.as_slice() {
-            [bucket, key] => (decode(bucket)?, decode(key)?),
-            _ => {
-                return Err(S3Error::new(
-                    StatusCode::BAD_REQUEST,
-                    "InvalidURI",
-                    "expected /objects/{bucket}/{key}",
-                ));
-            }
-        };
-        // A path that tries to leave the store is refused before anything else.
-        crate::objects::validate_bucket(&bucket)?;
-        crate::objects::validate_key(&key)?;
-        self.verify(&request)?;
-        // Signed with the rest of the query, so only the URL's maker chose them.
-        let overrides = response_overrides(&request.query)?;
-        let file_type = self.recorded_file_type(&bucket, &key).await;
-
-        let store = self.store.clone();
-        let range_header = request
-            .headers
-            .get(header::RANGE)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
-        let opened = tokio::task::spawn_blocking(move || {
-            let object = store.open_object(&bucket, &key)?;
-            let range = match &range_header {
-                Some(h) => parse_range(h, object.meta.len)?,
-                None => None,
-            };
-            let meta = object.meta.clone();
-            let (file, length) = object
-                .into_range(range)
-                .map_err(|e| S3Error::internal(e.to_string()))?;
-            let content_type = crate::objects::content_type(&file_type.unwrap_or_default(), &key);
-            Ok::<_, S3Error>((file, length, range, meta, content_type))
+async fn try_answer(
+    objects: &SignedStore,
+    files: &FilesDb,
+    request: ObjectRequest,
+) -> Result<Response, S3Error> {
+    let decode = |raw: &str| {
+        percent::decode(raw).ok_or_else(|| {
+            S3Error::new(
+                StatusCode::BAD_REQUEST,
+                "InvalidURI",
+                "Couldn't parse the specified URI.",
+            )
         })
-        .await
-        .map_err(|e| S3Error::internal(e.to_string()))??;
-        let (file, length, range, meta, content_type) = opened;
-
-        let mut response = if request.head {
-            Response::new(Default::default())
-        } else {
-            warp::reply::Reply::into_response(warp::reply::stream(stream_file(file, length)))
-        };
-        *response.status_mut() = if range.is_some() {
-            StatusCode::PARTIAL_CONTENT
-        } else {
-            StatusCode::OK
-        };
-        let headers = response.headers_mut();
-        let mut set = |name, value: String| {
-            if let Ok(v) = HeaderValue::from_str(&value) {
-                headers.insert(name, v);
-            }
-        };
-        set(header::CONTENT_TYPE, content_type);
-        set(header::CONTENT_LENGTH, length.to_string());
-        set(header::ETAG, meta.etag.clone());
-        set(header::LAST_MODIFIED, meta.last_modified_http());
-        set(header::ACCEPT_RANGES, "bytes".to_owned());
-        if let Some(range) = range {
-            set(header::CONTENT_RANGE, range.content_range(meta.len));
+    };
+    let (bucket, key) = match request.params.0.as_slice() {
+        [bucket, key] => (decode(bucket)?, decode(key)?),
+        _ => {
+            return Err(S3Error::new(
+                StatusCode::BAD_REQUEST,
+                "InvalidURI",
+                "expected /objects/{bucket}/{key}",
+            ));
         }
-        for (name, value) in overrides {
-            headers.insert(name, value);
-        }
-        Ok(response)
-    }
+    };
+    // A path that tries to leave the store is refused before anything else.
+    crate::objects::validate_bucket(&bucket)?;
+    crate::objects::validate_key(&key)?;
+    let host = request
+        .headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    let signed = SignedRead {
+        head: request.head,
+        host,
+        path: &request.path,
+        query: &request.query,
+    };
+    objects.verify(&signed, chrono::Utc::now())?;
+    // Signed with the rest of the query, so only the URL's maker chose them.
+    let overrides = response_overrides(&request.query)?;
+    let file_type = recorded_file_type(files, &bucket, &key).await;
+    let range_header = request
+        .headers
+        .get(header::RANGE)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let OpenedObject {
+        file,
+        length,
+        range,
+        meta,
+        content_type,
+    } = objects.open(bucket, key, range_header, file_type).await?;
 
-    /// The `fileType` the catalogue holds for this object, if it has a record of it.
-    async fn recorded_file_type(&self, bucket: &str, key: &str) -> Option<String> {
-        let record = self
-            .files
-            .as_ref()?
-            .get_by_key(key.to_owned())
-            .await
-            .ok()??;
-        (record.bucket == bucket).then_some(record.file_type)
-    }
-
-    /// Checks the signature. A HEAD request also accepts a URL signed for GET, so that
-    /// `curl -I` works on the `signedUrl` that `GET /file` hands out.
-    fn verify(&self, request: &ObjectRequest) -> Result<(), S3Error> {
-        let host = request
-            .headers
-            .get(header::HOST)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default();
-        let now = chrono::Utc::now();
-        let signed = |method| PresignedRequest {
-            method,
-            host,
-            path: &request.path,
-            query: &request.query,
-        };
-        match self
-            .verifier
-            .verify(&signed(if request.head { "HEAD" } else { "GET" }), now)
-        {
-            Err(crate::signing::VerifyError::SignatureMismatch) if request.head => {
-                Ok(self.verifier.verify(&signed("GET"), now)?)
-            }
-            other => Ok(other?),
+    let mut response = if request.head {
+        Response::new(Default::default())
+    } else {
+        warp::reply::Reply::into_response(warp::reply::stream(stream_file(file, length)))
+    };
+    *response.status_mut() = if range.is_some() {
+        StatusCode::PARTIAL_CONTENT
+    } else {
+        StatusCode::OK
+    };
+    let headers = response.headers_mut();
+    let mut set = |name, value: String| {
+        if let Ok(v) = HeaderValue::from_str(&value) {
+            headers.insert(name, v);
         }
+    };
+    set(header::CONTENT_TYPE, content_type);
+    set(header::CONTENT_LENGTH, length.to_string());
+    set(header::ETAG, meta.etag.clone());
+    set(header::LAST_MODIFIED, meta.last_modified_http());
+    set(header::ACCEPT_RANGES, "bytes".to_owned());
+    if let Some(range) = range {
+        set(header::CONTENT_RANGE, range.content_range(meta.len));
     }
+    for (name, value) in overrides {
+        headers.insert(name, value);
+    }
+    Ok(response)
+}
+
+/// The `fileType` the catalogue holds for this object, if it has a record of it.
+async fn recorded_file_type(files: &FilesDb, bucket: &str, key: &str) -> Option<String> {
+    let record = files.get_by_key(key.to_owned()).await.ok()??;
+    (record.bucket == bucket).then_some(record.file_type)
 }
 
 /// The `response-*` parameters of a raw query, as the headers they set. A value that is
@@ -227,12 +189,15 @@ fn stream_file(
 }
 
 /// `GET` and `HEAD /objects/{bucket}/{key}`.
-pub fn routes(state: Arc<crate::http::state::AppState>) -> warp::filters::BoxedFilter<(Response,)> {
+pub fn routes(
+    state: std::sync::Arc<crate::http::state::AppState>,
+) -> warp::filters::BoxedFilter<(Response,)> {
     use crate::http::ApiError;
     use crate::http::filters::with_state;
     use crate::http::query;
     use crate::http::routes::{self as table, on};
     use crate::http::state::AppState;
+    use std::sync::Arc;
     use warp::Filter;
     use warp::path::FullPath;
 
@@ -249,7 +214,7 @@ pub fn routes(state: Arc<crate::http::state::AppState>) -> warp::filters::BoxedF
         .and(with_state(state))
         .then(
             |params, head, path: FullPath, query, headers, state: Arc<AppState>| async move {
-                let Some(endpoint) = state.objects.clone() else {
+                let Some(objects) = state.objects.clone() else {
                     return ApiError::NotFound(
                         "the embedded object store is off (objects.enabled = false)".into(),
                     )
@@ -262,7 +227,7 @@ pub fn routes(state: Arc<crate::http::state::AppState>) -> warp::filters::BoxedF
                     query,
                     headers,
                 };
-                endpoint.answer(request).await
+                answer(&objects, &state.files, request).await
             },
         )
         .boxed()

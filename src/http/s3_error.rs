@@ -6,7 +6,7 @@
 use warp::http::{HeaderValue, StatusCode, header};
 use warp::reply::Response;
 
-use crate::objects::{ObjectError, RangeError};
+use crate::objects::{ObjectError, RangeError, ReadError};
 use crate::signing::VerifyError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,6 +77,16 @@ impl From<RangeError> for S3Error {
         );
         error.content_range = Some(e.content_range());
         error
+    }
+}
+
+impl From<ReadError> for S3Error {
+    fn from(e: ReadError) -> S3Error {
+        match e {
+            ReadError::Object(e) => e.into(),
+            ReadError::Range(e) => e.into(),
+            ReadError::Internal(detail) => S3Error::internal(detail),
+        }
     }
 }
 
