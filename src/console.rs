@@ -7,3 +7,63 @@ pub mod pages;
 pub mod session;
 pub mod throttle;
 pub mod views;
+
+use crate::translations::service::Live;
+use std::sync::Arc;
+use views::{Found, LocaleProgress, Reported, Search, SearchError, SheetLink};
+
+/// A view's computation stopped before it finished (its blocking thread panicked).
+#[derive(Debug, thiserror::Error)]
+#[error("the {task} task stopped: {reason}")]
+pub struct Stopped {
+    task: &'static str,
+    reason: String,
+}
+
+/// The overview's completeness per locale and the findings and warnings it reports: a pass
+/// over every text of the sheet, so on a blocking thread.
+pub async fn overview(
+    live: Arc<Live>,
+    link: SheetLink,
+) -> Result<(Vec<LocaleProgress>, Reported), Stopped> {
+    off_thread("overview", move || {
+        let doc = &live.stored.document;
+        let base = crate::translations::locale::base_locale(doc);
+        (views::completeness(doc, base), views::reported(doc, &link))
+    })
+    .await
+}
+
+/// What the translations page found, and the sections and tags it offers to narrow by.
+pub struct Searched {
+    pub found: Result<Found, SearchError>,
+    pub sections: Vec<String>,
+    pub tags: Vec<String>,
+}
+
+/// The translations page's search: a scan of every text of a big sheet, so on a blocking
+/// thread.
+pub async fn search(live: Arc<Live>, search: Search) -> Result<Searched, Stopped> {
+    off_thread("search", move || {
+        let doc = &live.stored.document;
+        let base = crate::translations::locale::base_locale(doc);
+        Searched {
+            found: views::search(doc, &search, base),
+            sections: views::sections(doc),
+            tags: views::tags(doc),
+        }
+    })
+    .await
+}
+
+async fn off_thread<T: Send + 'static>(
+    task: &'static str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, Stopped> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| Stopped {
+            task,
+            reason: e.to_string(),
+        })
+}

@@ -135,17 +135,9 @@ impl Console {
             self.state.producer.sheet_gid(),
         );
         let (bars, reported) = match &live {
-            // A pass over every text of the sheet: off the async threads.
-            Some(live) => {
-                let live = live.clone();
-                tokio::task::spawn_blocking(move || {
-                    let doc = &live.stored.document;
-                    let base = crate::translations::locale::base_locale(doc);
-                    (views::completeness(doc, base), views::reported(doc, &link))
-                })
+            Some(live) => crate::console::overview(live.clone(), link)
                 .await
-                .map_err(|e| ApiError::Internal(format!("the overview task stopped: {e}")))?
-            }
+                .map_err(|e| ApiError::Internal(e.to_string()))?,
             None => (Vec::new(), views::Reported::default()),
         };
         let page = pages::Overview {
@@ -181,21 +173,13 @@ impl Console {
         let search =
             views::Search::from_params(params).map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let live = self.state.translations.serving()?;
-        // A scan of every text of a big sheet: off the async threads.
-        let (found, sections, tags) = {
-            let (live, search) = (live.clone(), search.clone());
-            tokio::task::spawn_blocking(move || {
-                let doc = &live.stored.document;
-                let base = crate::translations::locale::base_locale(doc);
-                (
-                    views::search(doc, &search, base),
-                    views::sections(doc),
-                    views::tags(doc),
-                )
-            })
+        let crate::console::Searched {
+            found,
+            sections,
+            tags,
+        } = crate::console::search(live.clone(), search.clone())
             .await
-            .map_err(|e| ApiError::Internal(format!("the search task stopped: {e}")))?
-        };
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
         let doc = &live.stored.document;
         let (found, error, status) = match found {
             Ok(found) => (found, None, StatusCode::OK),
@@ -329,16 +313,12 @@ impl Console {
         let asked = field(params, "version")
             .map(str::trim)
             .filter(|v| !v.is_empty());
-        let service = self.state.translations.clone();
-        let asked_owned = asked.map(str::to_owned);
-        // Up to two documents read from the store: off the async threads.
-        let (history, changes) = tokio::task::spawn_blocking(move || {
-            let history = service.versions();
-            let changes = asked_owned.map(|a| service.changes(&a));
-            (history, changes)
-        })
-        .await
-        .map_err(|e| ApiError::Internal(format!("the versions task stopped: {e}")))?;
+        let service = &self.state.translations;
+        let history = service.versions().await;
+        let changes = match asked {
+            Some(asked) => Some(service.changes(asked).await),
+            None => None,
+        };
         let (detail, error, status) = match changes.transpose() {
             Ok(changes) => (changes, None, StatusCode::OK),
             Err(e) => {

@@ -23,4 +23,7 @@ pub enum StoreError {
     /// host (`redact::url`).
     #[error("the translations store {store} is unreachable: {reason}")]
     Unreachable { store: String, reason: String },
+    /// The blocking thread that read the store stopped (it panicked).
+    #[error("the read of the translations store stopped: {0}")]
+    Task(String),
 }
