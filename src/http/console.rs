@@ -11,15 +11,21 @@ use crate::config::settings::SheetSource;
 use crate::console::{pages, session, throttle, views};
 use crate::http::ApiError;
 use crate::http::client::ClientAddr;
+use crate::http::query;
+use crate::http::routes::{self as table, Route, on};
 use crate::http::state::AppState;
 use crate::translations::formats::Format;
 use crate::translations::query::TranslationQuery;
 use askama::Template;
 use pages::Chrome;
 use session::{Session, Sessions};
+use std::convert::Infallible;
+use std::future::Future;
 use std::sync::Arc;
+use warp::filters::BoxedFilter;
 use warp::http::{HeaderValue, StatusCode, header};
 use warp::reply::Response;
+use warp::{Filter, Rejection};
 
 /// The most of a preview's answer shown on the page (the download has it all).
 const PREVIEW_BYTES: usize = 64 * 1024;
@@ -34,6 +40,7 @@ pub struct Console {
 }
 
 /// Who is looking: the session, if any, and what it may do.
+#[derive(Clone)]
 struct Viewer {
     session: Option<Session>,
     access: Access,
@@ -208,7 +215,11 @@ impl Console {
             ];
             pairs.retain(|(_, v)| !v.is_empty() && v != "all");
             pairs.push(("page", page.to_string()));
-            format!("/console/translations?{}", encode_pairs(&pairs))
+            format!(
+                "{}?{}",
+                table::CONSOLE_TRANSLATIONS.path,
+                encode_pairs(&pairs)
+            )
         };
         let page = pages::Translations {
             chrome: self.chrome(viewer, "Translations", "translations"),
@@ -266,7 +277,7 @@ impl Console {
             .map(|f| ("filters[]".to_owned(), f.clone()))
             .collect();
         pairs.push(("format".to_owned(), format.clone()));
-        let url = format!("/translations?{}", encode_pairs(&pairs));
+        let url = format!("{}?{}", table::TRANSLATIONS.path, encode_pairs(&pairs));
         let answer = async {
             let query = TranslationQuery::from_params(&pairs)?;
             let live = self.state.translations.serving()?;
@@ -328,7 +339,11 @@ impl Console {
         };
         let detail = detail.map(|c| pages::VersionDetail {
             locales: views::version_keys(&c),
-            json_url: format!("/translations/versions/{}", c.summary.version),
+            json_url: format!(
+                "{}/{}",
+                table::TRANSLATIONS_VERSIONS.path,
+                c.summary.version
+            ),
             version: c.summary.version,
             previous: c.summary.previous_version,
             updated_at: crate::time::iso_millis(c.summary.updated_at),
@@ -384,7 +399,7 @@ impl Console {
             ];
             pairs.retain(|(_, v)| !v.is_empty());
             pairs.push(("page", page.to_string()));
-            format!("/console/files?{}", encode_pairs(&pairs))
+            format!("{}?{}", table::CONSOLE_FILES.path, encode_pairs(&pairs))
         };
         let records = found
             .records
@@ -395,7 +410,7 @@ impl Console {
                 permission: r.permission.as_str(),
                 bucket: r.bucket.clone(),
                 created_at: crate::time::iso_millis(r.created_at),
-                link: format!("/console/file?{}", encode_pairs(&[("key", r.key.clone())])),
+                link: file_link(&r.key),
             })
             .collect();
         let page_view = pages::Files {
@@ -544,7 +559,7 @@ impl Console {
     ) -> Result<Response, ApiError> {
         checked(viewer, form)?;
         self.sessions.logout(cookie);
-        let mut response = redirect("/console/login");
+        let mut response = redirect(table::CONSOLE_LOGIN_FORM.path);
         if let Ok(value) = HeaderValue::from_str(&session::clear_cookie()) {
             response.headers_mut().insert(header::SET_COOKIE, value);
         }
@@ -556,7 +571,10 @@ impl Console {
         checked(viewer, form)?;
         // The outcome shows on the overview (the producer's status), success or not.
         let _ = self.state.producer.sync_now().await;
-        Ok(redirect("/?synced=1"))
+        Ok(redirect(&format!(
+            "{}?synced=1",
+            table::CONSOLE_OVERVIEW.path
+        )))
     }
 
     /// Refuses a form that another site made a browser send (`guard::same_origin`).
@@ -608,10 +626,7 @@ impl Console {
                 crate::files::writes::Content::Spooled(content),
             )
             .await?;
-        Ok(redirect(&format!(
-            "/console/file?{}",
-            encode_pairs(&[("key", record.key)])
-        )))
+        Ok(redirect(&file_link(&record.key)))
     }
 }
 
@@ -738,74 +753,144 @@ fn to_login(path: &str, query: &str) -> Response {
         format!("{path}?{query}")
     };
     redirect(&format!(
-        "/console/login?{}",
+        "{}?{}",
+        table::CONSOLE_LOGIN_FORM.path,
         encode_pairs(&[("next", next)])
     ))
 }
 
-/// Every console route.
-pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
-    use crate::http::query;
-    use crate::http::routes::{self as table, Route, on};
-    use warp::Filter;
+/// The console page of one file record.
+fn file_link(key: &str) -> String {
+    format!(
+        "{}?{}",
+        table::CONSOLE_FILE.path,
+        encode_pairs(&[("key", key)])
+    )
+}
 
-    let console = Arc::new(Console::new(state.clone()));
-    let with_console = {
-        let console = console.clone();
-        warp::any().map(move || console.clone())
-    };
-    let cookie = || warp::header::optional::<String>("cookie");
+/// Every console route: each page and form of the route table with its handler.
+pub fn routes(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
+    let body_limit = state.config.settings().server.body_limit_bytes;
+    let console = Arc::new(Console::new(state));
+    let pages = [
+        page(&console, &table::CONSOLE_OVERVIEW, |c, v, p| async move {
+            c.overview(&v, &p).await
+        }),
+        page(
+            &console,
+            &table::CONSOLE_TRANSLATIONS,
+            |c, v, p| async move { c.translations(&v, &p).await },
+        ),
+        page(&console, &table::CONSOLE_PREVIEW, |c, v, p| async move {
+            c.preview(&v, &p).await
+        }),
+        page(&console, &table::CONSOLE_VERSIONS, |c, v, p| async move {
+            c.versions(&v, &p).await
+        }),
+        page(&console, &table::CONSOLE_FILES, |c, v, p| async move {
+            c.files(&v, &p).await
+        }),
+        page(&console, &table::CONSOLE_FILE, |c, v, p| async move {
+            c.file(&v, &p).await
+        }),
+        page(&console, &table::CONSOLE_LOGIN_FORM, |c, v, p| async move {
+            c.login_form(&v, &p)
+        }),
+    ];
+    let forms = [
+        form(&console, &table::CONSOLE_LOGIN, |c, v, f| async move {
+            c.login(&v, &f.fields, f.client)
+        }),
+        form(&console, &table::CONSOLE_LOGOUT, |c, v, f| async move {
+            c.logout(&v, f.cookie.as_deref(), &f.fields)
+        }),
+        form(&console, &table::CONSOLE_SYNC, |c, v, f| async move {
+            c.sync(&v, &f.fields).await
+        }),
+    ];
+    pages
+        .into_iter()
+        .chain(forms)
+        .fold(upload(&console, body_limit), |all, one| {
+            all.or(one).unify().boxed()
+        })
+}
 
-    // A GET page: parse the query, send an anonymous viewer to the login form when keys
-    // are configured, render errors as pages.
-    let page = move |route: &'static Route| {
-        on(route)
-            .and(with_console.clone())
-            .and(cookie())
-            .and(query::raw())
-            .then(
-                move |_, console: Arc<Console>, cookie: Option<String>, raw: String| async move {
+/// The console, handed to each request.
+fn with_console(
+    console: Arc<Console>,
+) -> impl Filter<Extract = (Arc<Console>,), Error = Infallible> + Clone {
+    warp::any().map(move || console.clone())
+}
+
+fn cookie() -> impl Filter<Extract = (Option<String>,), Error = Rejection> + Clone {
+    warp::header::optional::<String>("cookie")
+}
+
+/// A GET page of the table and its handler: the query parsed, an anonymous viewer sent to
+/// the login form when the route needs a session (`Access::Session`: API keys are
+/// configured and nobody logged in), errors rendered as pages.
+fn page<H, F>(console: &Arc<Console>, route: &'static Route, handler: H) -> BoxedFilter<(Response,)>
+where
+    H: Fn(Arc<Console>, Viewer, Vec<(String, String)>) -> F + Clone + Send + Sync + 'static,
+    F: Future<Output = Result<Response, ApiError>> + Send + 'static,
+{
+    on(route)
+        .and(with_console(console.clone()))
+        .and(cookie())
+        .and(query::raw())
+        .then(
+            move |_, console: Arc<Console>, cookie: Option<String>, raw: String| {
+                let handler = handler.clone();
+                async move {
                     let viewer = console.viewer(cookie.as_deref());
                     let params = match query::parse(&raw) {
                         Ok(params) => params,
                         Err(e) => return console.error_page(&viewer, e),
                     };
-                    if viewer.access == Access::Anonymous
-                        && route.path != table::CONSOLE_LOGIN_FORM.path
+                    if viewer.access == Access::Anonymous && route.access == table::Access::Session
                     {
                         return to_login(route.path, &raw);
                     }
-                    let answer = match route.path {
-                        "/" => console.overview(&viewer, &params).await,
-                        "/console/translations" => console.translations(&viewer, &params).await,
-                        "/console/preview" => console.preview(&viewer, &params).await,
-                        "/console/versions" => console.versions(&viewer, &params).await,
-                        "/console/files" => console.files(&viewer, &params).await,
-                        "/console/file" => console.file(&viewer, &params).await,
-                        _ => console.login_form(&viewer, &params),
-                    };
-                    answer.unwrap_or_else(|e| console.error_page(&viewer, e))
-                },
-            )
-            .boxed()
-    };
-    let with_console = warp::any().map(move || console.clone());
-    // A url-encoded form that changes something, sent from a console page.
-    let form = |route: &'static Route| {
-        on(route)
-            .and(with_console.clone())
-            .and(cookie())
-            .and(crate::http::client::client())
-            .and(warp::header::headers_cloned())
-            .and(warp::body::content_length_limit(FORM_LIMIT))
-            .and(warp::body::bytes())
-            .then(
-                move |_,
-                      console: Arc<Console>,
-                      cookie: Option<String>,
-                      client,
-                      headers,
-                      body: bytes::Bytes| async move {
+                    handler(console.clone(), viewer.clone(), params)
+                        .await
+                        .unwrap_or_else(|e| console.error_page(&viewer, e))
+                }
+            },
+        )
+        .boxed()
+}
+
+/// What a form hands its handler besides the viewer.
+struct Form {
+    fields: Vec<(String, String)>,
+    cookie: Option<String>,
+    client: ClientAddr,
+}
+
+/// A url-encoded form of the table that changes something, sent from a console page, and
+/// its handler: refused from another site (`guard::same_origin`), errors rendered as pages.
+fn form<H, F>(console: &Arc<Console>, route: &'static Route, handler: H) -> BoxedFilter<(Response,)>
+where
+    H: Fn(Arc<Console>, Viewer, Form) -> F + Clone + Send + Sync + 'static,
+    F: Future<Output = Result<Response, ApiError>> + Send + 'static,
+{
+    on(route)
+        .and(with_console(console.clone()))
+        .and(cookie())
+        .and(crate::http::client::client())
+        .and(warp::header::headers_cloned())
+        .and(warp::body::content_length_limit(FORM_LIMIT))
+        .and(warp::body::bytes())
+        .then(
+            move |_,
+                  console: Arc<Console>,
+                  cookie: Option<String>,
+                  client,
+                  headers,
+                  body: bytes::Bytes| {
+                let handler = handler.clone();
+                async move {
                     let viewer = console.viewer(cookie.as_deref());
                     let fields = console
                         .same_origin(&headers)
@@ -817,25 +902,29 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                         .and_then(query::parse);
                     let answer = match fields {
                         Err(e) => Err(e),
-                        Ok(fields) => match route.path {
-                            "/console/login" => console.login(&viewer, &fields, client),
-                            "/console/logout" => {
-                                console.logout(&viewer, cookie.as_deref(), &fields)
-                            }
-                            _ => console.sync(&viewer, &fields).await,
-                        },
+                        Ok(fields) => {
+                            let form = Form {
+                                fields,
+                                cookie,
+                                client,
+                            };
+                            handler(console.clone(), viewer.clone(), form).await
+                        }
                     };
                     answer.unwrap_or_else(|e| console.error_page(&viewer, e))
-                },
-            )
-            .boxed()
-    };
-    let body_limit = state.config.settings().server.body_limit_bytes;
-    let upload = on(&table::CONSOLE_UPLOAD)
-        .and(with_console.clone())
+                }
+            },
+        )
+        .boxed()
+}
+
+/// `POST /console/upload`: the sender and the admin session are checked before the body is
+/// read.
+fn upload(console: &Arc<Console>, body_limit: u64) -> BoxedFilter<(Response,)> {
+    on(&table::CONSOLE_UPLOAD)
+        .and(with_console(console.clone()))
         .and(cookie())
         .and(warp::header::headers_cloned())
-        // The sender and the session are checked before the body is read.
         .and_then(
             |_, console: Arc<Console>, cookie: Option<String>, headers| async move {
                 let viewer = console.viewer(cookie.as_deref());
@@ -857,27 +946,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                 .await
                 .unwrap_or_else(|e| console.error_page(&viewer, e))
         })
-        .boxed();
-    let pages = [
-        &table::CONSOLE_OVERVIEW,
-        &table::CONSOLE_TRANSLATIONS,
-        &table::CONSOLE_PREVIEW,
-        &table::CONSOLE_VERSIONS,
-        &table::CONSOLE_FILES,
-        &table::CONSOLE_FILE,
-        &table::CONSOLE_LOGIN_FORM,
-    ]
-    .map(page);
-    let forms = [
-        &table::CONSOLE_LOGIN,
-        &table::CONSOLE_LOGOUT,
-        &table::CONSOLE_SYNC,
-    ]
-    .map(form);
-    pages
-        .into_iter()
-        .chain(forms)
-        .fold(upload, |all, one| all.or(one).unify().boxed())
+        .boxed()
 }
 
 #[cfg(test)]

@@ -83,6 +83,10 @@ pub enum Access {
     AdminKey,
     /// A SigV4 query signature (documented as query parameters).
     Signature,
+    /// A console session (the `depot_session` cookie of `POST /console/login`) once API keys
+    /// are configured; open without keys. A page sends a visitor without one to the login
+    /// form.
+    Session,
 }
 
 /// One method on one path template. Templates use `{name}` for one segment and
@@ -595,6 +599,7 @@ const PAGE_RESPONSES: &[Reply] = &[
 const fn page(method: &'static str, path: &'static str, summary: &'static str) -> Route {
     Route {
         responses: PAGE_RESPONSES,
+        access: Access::Session,
         ..route(method, path, summary)
     }
 }
@@ -691,7 +696,10 @@ pub const CONSOLE_FILE: Route = Route {
         "Console: one file record and its download",
     )
 };
-pub const CONSOLE_LOGIN_FORM: Route = page("GET", "/console/login", "Console: the login form");
+pub const CONSOLE_LOGIN_FORM: Route = Route {
+    access: Access::Open,
+    ..page("GET", "/console/login", "Console: the login form")
+};
 pub const CONSOLE_LOGIN: Route = Route {
     responses: &[
         reply(
@@ -719,6 +727,7 @@ pub const CONSOLE_LOGIN: Route = Route {
             )
         },
     ],
+    access: Access::Open,
     ..page(
         "POST",
         "/console/login",
