@@ -18,6 +18,7 @@ pub mod s3;
 pub mod seed;
 pub mod sqlite;
 pub mod store;
+pub mod upload_form;
 pub mod writes;
 
 pub use error::RepoError;

@@ -616,16 +616,14 @@ impl Console {
             &settings.signing,
             &settings.server.data_dir,
         )?;
-        let (upload, content, extras) =
-            crate::http::files::read_form(form, &uploads, &["csrf"]).await?;
-        // Checked before anything is stored; the spooled content is dropped with `content`.
-        checked(viewer, &extras)?;
-        let record = uploads
-            .store(
-                upload.into_record()?,
-                crate::files::writes::Content::Spooled(content),
-            )
-            .await?;
+        // The CSRF token is checked before anything is stored.
+        let record = crate::files::upload_form::receive(
+            &uploads,
+            crate::http::files::parts(form),
+            &["csrf"],
+            |extras| checked(viewer, extras).map(|_| ()),
+        )
+        .await?;
         Ok(redirect(&file_link(&record.key)))
     }
 }

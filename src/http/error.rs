@@ -258,6 +258,18 @@ impl From<crate::objects::ObjectError> for ApiError {
     }
 }
 
+/// An upload form that cannot be read is the client's, unless its content could not be
+/// spooled (ours).
+impl From<crate::files::upload_form::FormError> for ApiError {
+    fn from(e: crate::files::upload_form::FormError) -> ApiError {
+        use crate::files::upload_form::FormError as E;
+        match e {
+            E::Write(e) => e.into(),
+            other => ApiError::BadRequest(other.to_string()),
+        }
+    }
+}
+
 impl From<crate::files::writes::WriteError> for ApiError {
     fn from(e: crate::files::writes::WriteError) -> ApiError {
         use crate::files::writes::WriteError as E;
