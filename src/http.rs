@@ -1,6 +1,8 @@
-//! The HTTP edge shared by every route: the accept loop and the service around the routes
-//! (request-target rule, CORS, HEAD, panics, nosniff and sandbox headers, request log), the route table, errors to
-//! responses, metrics, and the system endpoints (health, metrics, OpenAPI).
+//! Every HTTP answer: the accept loop and the service around the routes (request-target
+//! rule, CORS, HEAD, panics, nosniff and sandbox headers, request log), the route table,
+//! errors to responses, metrics, and the handlers of each domain (`files`, `translations`,
+//! `objects`, `console`, the system endpoints). The domains know no HTTP: the handlers here
+//! parse, call them, and answer.
 
 pub mod accept;
 pub mod auth;
