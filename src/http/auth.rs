@@ -1,6 +1,7 @@
-//! API keys (SPEC §3 "Access control"): `Authorization: Bearer <key>`, compared in constant
-//! time. Readers need a key only for private records, and only when keys are configured;
-//! writers always need an admin key, and writes are off when none is configured.
+//! API keys over HTTP (SPEC §3 "Access control"): `Authorization: Bearer <key>`, the key
+//! looked up by `access` (in constant time). Readers need a key only for private records,
+//! and only when keys are configured; writers always need an admin key, and writes are off
+//! when none is configured.
 
 use super::ApiError;
 use crate::access::{Access, key_access};
