@@ -11,6 +11,7 @@ pub mod consent_callback;
 pub mod console;
 pub mod cors;
 pub mod error;
+pub mod error_code;
 pub mod files;
 pub mod filters;
 pub mod metrics;

@@ -4,6 +4,7 @@
 //! when none is configured.
 
 use super::ApiError;
+use super::error::ErrorCode;
 use crate::access::{Access, key_access};
 use crate::config::settings::Auth;
 use warp::http::{HeaderMap, header};
@@ -20,7 +21,8 @@ pub fn access(headers: &HeaderMap, auth: &Auth) -> Result<Access, ApiError> {
                 _ => {
                     return Err(ApiError::Unauthorized(
                         "the Authorization header must be 'Bearer <api key>'".into(),
-                    ));
+                    )
+                    .with_code(ErrorCode::InvalidApiKey));
                 }
             }
         }
@@ -32,7 +34,10 @@ pub fn access(headers: &HeaderMap, auth: &Auth) -> Result<Access, ApiError> {
             Access::Anonymous
         });
     };
-    key_access(key, auth).ok_or_else(|| ApiError::Unauthorized("the API key is not valid".into()))
+    key_access(key, auth).ok_or_else(|| {
+        ApiError::Unauthorized("the API key is not valid".into())
+            .with_code(ErrorCode::InvalidApiKey)
+    })
 }
 
 /// The token of `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1), one or
@@ -97,13 +102,17 @@ mod tests {
         assert_eq!(access(&HeaderMap::new(), &a).unwrap(), Access::Anonymous);
         assert_eq!(access(&bearer("r2"), &a).unwrap(), Access::Reader);
         assert_eq!(access(&bearer("w1"), &a).unwrap(), Access::Admin);
-        assert!(matches!(
-            access(&bearer("nope"), &a),
-            Err(ApiError::Unauthorized(_))
-        ));
+        let refused = |e: ApiError| (e.status().as_u16(), e.code());
+        assert_eq!(
+            access(&bearer("nope"), &a).map_err(refused),
+            Err((401, ErrorCode::InvalidApiKey))
+        );
         let mut basic = HeaderMap::new();
         basic.insert(header::AUTHORIZATION, "Basic abc".parse().unwrap());
-        assert!(matches!(access(&basic, &a), Err(ApiError::Unauthorized(_))));
+        assert_eq!(
+            access(&basic, &a).map_err(refused),
+            Err((401, ErrorCode::InvalidApiKey))
+        );
     }
 
     #[test]
@@ -124,7 +133,8 @@ mod tests {
             let mut h = HeaderMap::new();
             h.insert(header::AUTHORIZATION, value.parse().unwrap());
             assert!(
-                matches!(access(&h, &a), Err(ApiError::Unauthorized(m)) if m.contains("Bearer <api key>")),
+                matches!(access(&h, &a), Err(e) if e.code() == ErrorCode::InvalidApiKey
+                    && e.to_string().contains("Bearer <api key>")),
                 "{value:?}"
             );
         }

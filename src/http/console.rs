@@ -11,6 +11,7 @@ use crate::config::settings::SheetSource;
 use crate::console::{pages, session, throttle, views};
 use crate::http::ApiError;
 use crate::http::client::ClientAddr;
+use crate::http::error::ErrorCode;
 use crate::http::query;
 use crate::http::routes::{self as table, Route, on};
 use crate::http::state::AppState;
@@ -442,7 +443,10 @@ impl Console {
             .files
             .get_by_key(key.clone())
             .await?
-            .ok_or_else(|| ApiError::NotFound(format!("no file record has key '{key}'")))?;
+            .ok_or_else(|| {
+                ApiError::NotFound(format!("no file record has key '{key}'"))
+                    .with_code(ErrorCode::UnknownFile)
+            })?;
         if record.permission == crate::files::Permission::Private
             && !viewer.access.may_read_private()
         {
@@ -513,7 +517,8 @@ impl Console {
                         client.key()
                     ),
                     retry_after: Some(secs),
-                });
+                }
+                .with_code(ErrorCode::TooManyLoginFailures));
             }
         };
         let outcome = self.sessions.login(key, &settings.auth);

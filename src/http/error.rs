@@ -2,10 +2,14 @@
 //!
 //! Every module has its own error enum; each is mapped to an `ApiError` here, and
 //! `ApiError::into_response` writes the contract's JSON body:
-//! `{"statusCode": 400, "error": "Bad Request", "message": "..."}`.
+//! `{"statusCode": 400, "error": "Bad Request", "code": "invalid-parameter", "message": "..."}`.
+//! The `code` is stable (`error_code.rs`): each variant has a general one, and a mapping that
+//! knows more names the case with `with_code`.
 //! Internal details (SQL, paths, I/O errors) go to the log, never into a body.
 
 use std::convert::Infallible;
+
+pub use super::error_code::ErrorCode;
 use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Rejection, Reply};
@@ -49,6 +53,12 @@ pub enum ApiError {
     /// Something failed on our side. The text is logged, the client sees a generic message.
     #[error("{0}")]
     Internal(String),
+    /// `error` with a code that says more than its variant's (`with_code`).
+    #[error("{error}")]
+    Coded {
+        code: ErrorCode,
+        error: Box<ApiError>,
+    },
 }
 
 impl warp::reject::Reject for ApiError {}
@@ -66,12 +76,49 @@ impl warp::reject::Reject for WrongMethod {}
 struct ErrorBody<'a> {
     status_code: u16,
     error: &'a str,
+    code: &'a str,
     message: &'a str,
 }
 
 impl ApiError {
-    pub fn status(&self) -> StatusCode {
+    /// This error with `code` in its body.
+    pub fn with_code(self, code: ErrorCode) -> ApiError {
+        let error = match self {
+            ApiError::Coded { error, .. } => error,
+            other => Box::new(other),
+        };
+        ApiError::Coded { code, error }
+    }
+
+    /// The error under any code given to it.
+    fn plain(&self) -> &ApiError {
         match self {
+            ApiError::Coded { error, .. } => error.plain(),
+            other => other,
+        }
+    }
+
+    /// The code of the body: the one given, or the variant's own.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ApiError::Coded { code, .. } => *code,
+            ApiError::BadRequest(_) => ErrorCode::InvalidRequest,
+            ApiError::Unauthorized(_) => ErrorCode::MissingApiKey,
+            ApiError::Forbidden(_) => ErrorCode::Forbidden,
+            ApiError::NotFound(_) => ErrorCode::NotFound,
+            ApiError::MethodNotAllowed { .. } => ErrorCode::MethodNotAllowed,
+            ApiError::Conflict(_) => ErrorCode::Conflict,
+            ApiError::PayloadTooLarge(_) => ErrorCode::PayloadTooLarge,
+            ApiError::Unprocessable(_) => ErrorCode::CannotRender,
+            ApiError::TooManyRequests { .. } => ErrorCode::TooManyRequests,
+            ApiError::BadGateway(_) => ErrorCode::UpstreamFailed,
+            ApiError::Unavailable(_) => ErrorCode::Unavailable,
+            ApiError::Internal(_) => ErrorCode::Internal,
+        }
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self.plain() {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
@@ -83,13 +130,13 @@ impl ApiError {
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Internal(_) | ApiError::Coded { .. } => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 
     /// The message a client may see; an internal error is logged and answered generically.
     pub fn public_message(&self) -> String {
-        match self {
+        match self.plain() {
             ApiError::Internal(detail) => {
                 tracing::error!(%detail, "internal error");
                 "internal error; the server log has the details".to_owned()
@@ -100,15 +147,19 @@ impl ApiError {
 
     pub fn into_response(self) -> Response {
         let status = self.status();
+        let code = self.code();
+        // A code's status is part of its contract (the API description lists it).
+        debug_assert_eq!(code.status(), status.as_u16(), "{code} answered {status}");
         let message = self.public_message();
         let body = ErrorBody {
             status_code: status.as_u16(),
             error: status.canonical_reason().unwrap_or("Error"),
+            code: code.as_str(),
             message: &message,
         };
         let mut response =
             warp::reply::with_status(warp::reply::json(&body), status).into_response();
-        match &self {
+        match self.plain() {
             ApiError::Unauthorized(_) => {
                 response.headers_mut().insert(
                     warp::http::header::WWW_AUTHENTICATE,
@@ -135,7 +186,7 @@ impl ApiError {
         if let ApiError::TooManyRequests {
             retry_after: Some(secs),
             ..
-        } = self
+        } = self.plain()
         {
             response.headers_mut().insert(
                 warp::http::header::RETRY_AFTER,
@@ -147,7 +198,7 @@ impl ApiError {
 
 impl From<crate::translations::query::QueryError> for ApiError {
     fn from(e: crate::translations::query::QueryError) -> ApiError {
-        ApiError::BadRequest(e.to_string())
+        ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidParameter)
     }
 }
 
@@ -156,8 +207,13 @@ impl From<crate::translations::service::ServeTranslationsError> for ApiError {
         use crate::translations::formats::RenderError as R;
         use crate::translations::service::ServeTranslationsError as E;
         match e {
-            E::NotLoaded | E::StoreUnreachable(_) => ApiError::Unavailable(e.to_string()),
-            E::Select(e) => ApiError::NotFound(e.to_string()),
+            E::NotLoaded => {
+                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::TranslationsNotLoaded)
+            }
+            E::StoreUnreachable(_) => {
+                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::StoreUnreachable)
+            }
+            E::Select(e) => ApiError::NotFound(e.to_string()).with_code(ErrorCode::NoTranslations),
             E::Render(
                 e @ (R::UnrepresentableText { .. }
                 | R::UnrepresentableKey { .. }
@@ -174,7 +230,9 @@ impl From<crate::translations::store::StoreError> for ApiError {
     fn from(e: crate::translations::store::StoreError) -> ApiError {
         use crate::translations::store::StoreError as E;
         match e {
-            E::Unreachable { .. } => ApiError::Unavailable(e.to_string()),
+            E::Unreachable { .. } => {
+                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::StoreUnreachable)
+            }
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -184,8 +242,13 @@ impl From<crate::translations::versions::VersionError> for ApiError {
     fn from(e: crate::translations::versions::VersionError) -> ApiError {
         use crate::translations::versions::VersionError as E;
         match e {
-            E::TooShort(_) | E::Ambiguous { .. } => ApiError::BadRequest(e.to_string()),
-            E::NotKept(_) => ApiError::NotFound(e.to_string()),
+            E::TooShort(_) => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidVersion)
+            }
+            E::Ambiguous { .. } => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::AmbiguousVersion)
+            }
+            E::NotKept(_) => ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownVersion),
             E::Store(e) => e.into(),
         }
     }
@@ -200,9 +263,11 @@ impl From<crate::producer::CycleError> for ApiError {
         match e {
             e if e.is_source() => ApiError::BadGateway(format!(
                 "the sync failed: {e}; the last good version is still served"
-            )),
+            ))
+            .with_code(ErrorCode::SyncFailed),
             E::Store(e @ (S::EmptyDocument | S::Unservable(_))) => {
                 ApiError::BadGateway(format!("the sync failed: {e}"))
+                    .with_code(ErrorCode::SyncFailed)
             }
             E::Store(e) => e.into(),
             other => ApiError::Internal(other.to_string()),
@@ -218,18 +283,19 @@ impl From<crate::http::translation_events::SlotError> for ApiError {
             message: e.to_string(),
             retry_after: None,
         }
+        .with_code(ErrorCode::TooManyStreams)
     }
 }
 
 impl From<crate::files::QueryError> for ApiError {
     fn from(e: crate::files::QueryError) -> ApiError {
-        ApiError::BadRequest(e.to_string())
+        ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidParameter)
     }
 }
 
 impl From<crate::files::RecordError> for ApiError {
     fn from(e: crate::files::RecordError) -> ApiError {
-        ApiError::BadRequest(e.to_string())
+        ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidRecord)
     }
 }
 
@@ -237,10 +303,16 @@ impl From<crate::files::RepoError> for ApiError {
     fn from(e: crate::files::RepoError) -> ApiError {
         use crate::files::RepoError as E;
         match e {
-            E::NotFound { .. } => ApiError::NotFound(e.to_string()),
-            E::Conflict { .. } => ApiError::Conflict(e.to_string()),
+            E::NotFound { .. } => {
+                ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownFile)
+            }
+            E::Conflict { .. } => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::FileExists)
+            }
             E::Invalid(e) => e.into(),
-            E::Busy { .. } | E::Unreachable { .. } => ApiError::Unavailable(e.to_string()),
+            E::Busy { .. } | E::Unreachable { .. } => {
+                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::DatabaseUnreachable)
+            }
             other => ApiError::Internal(other.detail()),
         }
     }
@@ -250,9 +322,15 @@ impl From<crate::objects::ObjectError> for ApiError {
     fn from(e: crate::objects::ObjectError) -> ApiError {
         use crate::objects::ObjectError as E;
         match e {
-            E::InvalidBucket { .. } | E::InvalidKey { .. } => ApiError::BadRequest(e.to_string()),
-            E::NotFound { .. } => ApiError::NotFound(e.to_string()),
-            E::KeyConflict { .. } => ApiError::Conflict(e.to_string()),
+            E::InvalidBucket { .. } | E::InvalidKey { .. } => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidObjectKey)
+            }
+            E::NotFound { .. } => {
+                ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownObject)
+            }
+            E::KeyConflict { .. } => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::FileExists)
+            }
             E::Io { .. } => ApiError::Internal(e.to_string()),
         }
     }
@@ -275,15 +353,19 @@ impl From<crate::files::writes::WriteError> for ApiError {
         use crate::files::writes::WriteError as E;
         match e {
             // The configuration in force cannot take uploads: nothing the request can fix.
-            E::NoObjectStore => ApiError::Conflict(e.to_string()),
+            E::NoObjectStore => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::UploadsNotConfigured)
+            }
             E::S3(crate::files::s3::S3Error::Unreachable { .. }) => {
-                ApiError::Unavailable(e.to_string())
+                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::ObjectStoreUnreachable)
             }
             // The endpoint's own answer (SignatureDoesNotMatch, AccessDenied, ...): named
             // with the endpoint's host and the S3 code, never a URL.
-            E::S3(crate::files::s3::S3Error::Refused { .. }) => ApiError::BadGateway(e.to_string()),
+            E::S3(crate::files::s3::S3Error::Refused { .. }) => {
+                ApiError::BadGateway(e.to_string()).with_code(ErrorCode::ObjectStoreRefused)
+            }
             E::S3(crate::files::s3::S3Error::NoSuchBucket { .. }) => {
-                ApiError::BadRequest(e.to_string())
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::NoSuchBucket)
             }
             E::S3(_) => ApiError::Internal(e.to_string()),
             E::Record(e) => e.into(),
@@ -325,21 +407,27 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
         )
     } else if rejection.find::<reject::InvalidQuery>().is_some() {
         ApiError::BadRequest("the query string is not valid URL encoding".into())
+            .with_code(ErrorCode::InvalidParameter)
     } else if rejection.find::<reject::LengthRequired>().is_some() {
         ApiError::BadRequest("a Content-Length header is required".into())
+            .with_code(ErrorCode::LengthRequired)
     } else if let Some(e) = rejection.find::<reject::MissingHeader>() {
         ApiError::BadRequest(format!("header {} is required", e.name()))
+            .with_code(ErrorCode::MissingHeader)
     } else if let Some(e) = rejection.find::<reject::InvalidHeader>() {
         ApiError::BadRequest(format!("header {} is not valid", e.name()))
+            .with_code(ErrorCode::InvalidHeader)
     } else if rejection.find::<reject::UnsupportedMediaType>().is_some() {
         ApiError::BadRequest(
             "unsupported Content-Type for this route (POST /files takes multipart/form-data)"
                 .into(),
         )
+        .with_code(ErrorCode::UnsupportedMediaType)
     } else if let Some(WrongMethod(e)) = rejection.find() {
         e.clone()
     } else if rejection.is_not_found() {
         ApiError::NotFound("no such route; GET /openapi.json lists every route".into())
+            .with_code(ErrorCode::UnknownRoute)
     } else {
         ApiError::Internal(format!("unhandled rejection: {rejection:?}"))
     };

@@ -9,6 +9,7 @@ use crate::files::writes::{self, Uploads};
 use crate::files::{FileRecord, FilesDb, ListQuery, Permission, download, key_from_params};
 use crate::http::ApiError;
 use crate::http::auth;
+use crate::http::error::ErrorCode;
 use crate::objects::ObjectStore;
 use crate::signing::Signer;
 use bytes::Buf;
@@ -81,10 +82,10 @@ pub async fn get_file(
     let key = key_from_params(&params)?;
     let download = download_from_params(&params)?;
     let access = auth::access(&headers, &settings.auth)?;
-    let record = files
-        .get_by_key(key.clone())
-        .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no file record has key '{key}'")))?;
+    let record = files.get_by_key(key.clone()).await?.ok_or_else(|| {
+        ApiError::NotFound(format!("no file record has key '{key}'"))
+            .with_code(ErrorCode::UnknownFile)
+    })?;
     if record.permission == Permission::Private && !access.may_read_private() {
         return Err(ApiError::Unauthorized(
             "this file record is private: send 'Authorization: Bearer <api key>'".into(),

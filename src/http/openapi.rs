@@ -3,6 +3,7 @@
 //! types, enums and minimums, request and response bodies, the error body, the bearer
 //! scheme. Complete enough to generate a client.
 
+use super::error::ErrorCode;
 use super::routes::{Access, Content, Param, ROUTES, Reply, Route, Schema};
 use crate::files::Permission;
 use crate::translations::formats::Format;
@@ -237,6 +238,21 @@ fn path_params(template: &str) -> impl Iterator<Item = (&str, bool)> {
     })
 }
 
+/// The `code` of an error body: every code, and in `x-codes` the status and meaning of each.
+fn error_code_schema() -> Value {
+    let codes = ErrorCode::ALL;
+    json!({
+        "type": "string",
+        "description": "what went wrong, for a client to branch on: kebab-case, never changed or \
+                        removed once released (messages may be reworded)",
+        "enum": codes.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
+        "x-codes": codes
+            .iter()
+            .map(|c| json!({"code": c.as_str(), "status": c.status(), "meaning": c.meaning()}))
+            .collect::<Vec<_>>(),
+    })
+}
+
 fn schemas() -> Value {
     let permissions: Vec<&str> = [Permission::Public, Permission::Private]
         .iter()
@@ -248,11 +264,12 @@ fn schemas() -> Value {
         "Error": {
             "type": "object",
             "description": "every error of the API (the embedded object store's are S3Error)",
-            "required": ["statusCode", "error", "message"],
+            "required": ["statusCode", "error", "code", "message"],
             "additionalProperties": false,
             "properties": {
                 "statusCode": {"type": "integer", "minimum": 400, "maximum": 599},
                 "error": {"type": "string", "description": "the status's reason phrase"},
+                "code": error_code_schema(),
                 "message": {"type": "string", "description": "what was wrong, naming the parameter and the allowed values"},
             },
         },

@@ -3,6 +3,7 @@
 //! some other text and answer for a parameter the client never sent.
 
 use super::ApiError;
+use super::error::ErrorCode;
 use crate::percent;
 use std::convert::Infallible;
 use warp::{Filter, Rejection};
@@ -24,11 +25,13 @@ pub fn parse(raw: &str) -> Result<Vec<(String, String)>, ApiError> {
             let (name, value) = piece.split_once('=').unwrap_or((piece, ""));
             let name = decode(name).ok_or_else(|| {
                 ApiError::BadRequest("the query string is not valid URL encoding".into())
+                    .with_code(ErrorCode::InvalidParameter)
             })?;
             let value = decode(value).ok_or_else(|| {
                 ApiError::BadRequest(format!(
                     "query parameter '{name}' is not valid URL encoding: a % must start a two-digit hex escape, and the text must be UTF-8"
                 ))
+                .with_code(ErrorCode::InvalidParameter)
             })?;
             Ok((name, value))
         })

@@ -403,16 +403,22 @@ impl HttpReply {
             .map(|v| v.to_str().expect("ASCII header"))
     }
 
-    /// The contract's error body `{"statusCode", "error", "message"}` (and nothing else),
-    /// checked against the status line; returns the message.
+    /// The contract's error body `{"statusCode", "error", "code", "message"}` (and nothing
+    /// else), checked against the status line, its code one of the listed codes with that
+    /// status; returns the message.
     pub fn error_message(&self) -> String {
         let body: serde_json::Value = serde_json::from_slice(&self.body)
             .unwrap_or_else(|e| panic!("error body is not JSON ({e}): {:?}", self.text()));
         let fields = body.as_object().expect("error body is an object");
         let mut names: Vec<&str> = fields.keys().map(String::as_str).collect();
         names.sort_unstable();
-        assert_eq!(names, ["error", "message", "statusCode"], "{body}");
+        assert_eq!(names, ["code", "error", "message", "statusCode"], "{body}");
         assert_eq!(body["statusCode"], self.status, "{body}");
+        let code = depot::http::error::ErrorCode::ALL
+            .iter()
+            .find(|c| body["code"] == c.as_str())
+            .unwrap_or_else(|| panic!("not a listed code: {body}"));
+        assert_eq!(code.status(), self.status, "{body}");
         let reason = reqwest::StatusCode::from_u16(self.status)
             .ok()
             .and_then(|s| s.canonical_reason())
