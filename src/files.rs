@@ -2,8 +2,8 @@
 //! migrations, PostgreSQL) behind one trait and the handle with its read cache given to
 //! the HTTP layer, the writes that pair a record with its object, direct uploads (bytes
 //! straight to the store, the record once they are checked), download names, bulk import
-//! and the seeder. No HTTP outside `routes`: handlers call these and map the error
-//! variants to statuses.
+//! and the seeder. No HTTP here: the handlers (`http::files`, `http::uploads`) call these
+//! and map the error variants to statuses.
 
 pub mod cache;
 pub mod download;
@@ -17,11 +17,11 @@ pub mod postgres;
 pub mod query;
 pub mod record;
 pub mod repo;
-pub mod routes;
 pub mod s3;
 pub mod seed;
 pub mod sqlite;
 pub mod store;
+pub mod upload_form;
 pub mod uploads;
 pub mod writes;
 

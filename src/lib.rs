@@ -8,7 +8,7 @@
 // reader goes away (`depot config check | head -1`); `println!` would panic there.
 #![deny(clippy::print_stdout)]
 
-pub mod app_state;
+pub mod access;
 pub mod atomic_file;
 pub mod cli;
 pub mod compression;

@@ -1,6 +1,6 @@
 //! The embedded object store's disk side: objects live below `root/{bucket}/` (the key's
 //! layout is in `names`), are written atomically (temp file, fsync, rename), and are read
-//! whole or by byte range. No HTTP here: `routes` answers with `S3Error` bodies.
+//! whole or by byte range. No HTTP here: `http::objects` answers with `S3Error` bodies.
 
 pub mod checksums;
 mod content_type;
@@ -9,11 +9,9 @@ pub mod multipart;
 mod names;
 mod pending;
 mod range;
-pub mod routes;
-mod s3_error;
+mod signed;
 mod spool;
 mod temp;
-mod xml;
 
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -30,9 +28,8 @@ pub use pending::{Intent, IntentOp, Pending, Unfinished};
 /// Intents in a folder of their own (writes to an S3 endpoint).
 pub use pending::{begin_in as begin_intent_in, unfinished as unfinished_intents_in};
 pub use range::{ByteRange, RangeError, parse_range};
-pub use s3_error::S3Error;
+pub use signed::{OpenedObject, ReadError, SignedRead, SignedStore};
 pub use spool::{Spool, Spooled, sweep_dead as sweep_dead_spool_files};
-pub use xml::{complete_result_xml, initiate_result_xml, parse_complete_xml, s3_error_xml};
 
 use temp::TempFile;
 

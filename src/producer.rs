@@ -166,13 +166,21 @@ pub struct Producer {
     flight: SingleFlight<(), CycleReport>,
     /// Announces each version this producer stores to `webhooks.urls`.
     webhooks: Arc<Announcer>,
+    /// Serves the consent callback when the daemon does not listen on its address.
+    callback_server: consent::CallbackServer,
 }
 
 /// The settings a source is made from.
 type SourceKey = (SourceSetting, Google, Service);
 
 impl Producer {
-    pub fn new(config: ConfigHandle, translations: Arc<TranslationService>) -> Producer {
+    /// A producer of `translations` for the settings of `config`; `callback_server` answers
+    /// the browser when a consent flow starts and the daemon is not on its address.
+    pub fn new(
+        config: ConfigHandle,
+        translations: Arc<TranslationService>,
+        callback_server: consent::CallbackServer,
+    ) -> Producer {
         Producer {
             webhooks: Arc::new(Announcer::new(config.clone())),
             config,
@@ -184,6 +192,7 @@ impl Producer {
             daemon: OnceLock::new(),
             lease: OnceLock::new(),
             flight: SingleFlight::default(),
+            callback_server,
         }
     }
 
@@ -274,7 +283,7 @@ impl Producer {
             if !on_daemon {
                 match consent::bind_callback(&session.callback).await {
                     Ok(listener) => {
-                        tokio::spawn(crate::http::consent_callback::serve(
+                        tokio::spawn((this.callback_server)(
                             session.clone(),
                             listener,
                             stop.clone(),

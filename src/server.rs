@@ -2,9 +2,9 @@
 //! composes each module's routes and runs them on the accept loop until the shutdown
 //! signal, then lets in-flight requests finish and flushes the stores.
 
-pub use crate::app_state::{AppState, OpenError};
 use crate::config::ConfigHandle;
 use crate::http::error::recover;
+pub use crate::http::state::{AppState, OpenError};
 use crate::http::{accept, service::Edge, system};
 use crate::shutdown::Shutdown;
 use std::sync::Arc;
@@ -109,17 +109,17 @@ pub async fn serve_state(
 /// contract's error body. The request log, metrics, CORS and HEAD live in `http::service`.
 pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
     system::routes(state.clone())
-        .or(crate::files::routes::routes(state.clone()))
+        .or(crate::http::files::routes(state.clone()))
         .unify()
         .or(crate::http::uploads::routes(state.clone()))
         .unify()
-        .or(crate::translations::routes::routes(state.clone()))
+        .or(crate::http::translations::routes(state.clone()))
         .unify()
-        .or(crate::objects::routes::routes(state.clone()))
+        .or(crate::http::objects::routes(state.clone()))
         .unify()
         .or(crate::http::object_writes::routes(state.clone()))
         .unify()
-        .or(crate::console::routes(state))
+        .or(crate::http::console::routes(state))
         .unify()
         .recover(recover)
         .unify()

@@ -1,8 +1,7 @@
 //! Translations: the document model, the stores that keep it, and (as they land) the sheet
-//! conversion, filters, formats and the HTTP route.
+//! conversion, filters and formats. The HTTP routes are `http::translations`.
 
 pub mod checks;
-pub mod events;
 pub mod fallback;
 pub mod filter;
 pub mod follow;
@@ -14,7 +13,6 @@ pub mod model;
 pub mod placeholders;
 pub mod plurals;
 pub mod query;
-pub mod routes;
 pub mod service;
 pub mod sheet;
 pub mod store;

@@ -38,7 +38,11 @@ pub fn run(mut sources: Sources, once: bool) -> Result<(), Failure> {
     let _context = runtime.enter();
     let service = Arc::new(TranslationService::open(&settings.translations)?);
     let config = ConfigHandle::new(sources, loaded);
-    let producer = Arc::new(Producer::new(config.clone(), service.clone()));
+    let producer = Arc::new(Producer::new(
+        config.clone(),
+        service.clone(),
+        crate::http::consent_callback::server,
+    ));
     let result = runtime.block_on(async {
         if once {
             let report = producer.cycle().await?;

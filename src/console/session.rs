@@ -9,8 +9,8 @@
 //! changes what they may do). When the keys change, the sessions of removed keys are
 //! dropped from memory at once.
 
+use crate::access::Access;
 use crate::config::settings::Auth;
-use crate::http::auth::Access;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
@@ -64,7 +64,7 @@ impl Sessions {
     /// Checks `key` against the configured keys (constant time) and opens a session:
     /// its token and the session.
     pub fn login(&self, key: &str, auth: &Auth) -> Result<(String, Session), SessionError> {
-        let access = crate::http::auth::key_access(key, auth).ok_or(SessionError::BadKey)?;
+        let access = crate::access::key_access(key, auth).ok_or(SessionError::BadKey)?;
         let salt = self.salt()?;
         let session = Session {
             access,

@@ -6,8 +6,8 @@
 //! The token is taken before the key is checked, so a burst of parallel attempts cannot
 //! all pass a check made before any of them failed.
 
-use crate::http::client::ClientKey;
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -59,15 +59,24 @@ impl Bucket {
     }
 }
 
-#[derive(Default)]
-pub struct LoginThrottle {
-    buckets: Mutex<HashMap<ClientKey, Bucket>>,
+/// The buckets, one per client: `K` is what the HTTP side counts a client by (its address,
+/// `http::client::ClientKey`).
+pub struct LoginThrottle<K> {
+    buckets: Mutex<HashMap<K, Bucket>>,
 }
 
-impl LoginThrottle {
+impl<K> Default for LoginThrottle<K> {
+    fn default() -> Self {
+        LoginThrottle {
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl<K: Copy + Eq + Hash> LoginThrottle<K> {
     /// Takes one attempt of `client`: how many it has left then, or with none left, how
     /// long until the next one.
-    pub fn take(&self, client: ClientKey, rate: Rate, now: Instant) -> Result<u64, Duration> {
+    pub fn take(&self, client: K, rate: Rate, now: Instant) -> Result<u64, Duration> {
         let mut buckets = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
         let full = Bucket {
             tokens: rate.attempts,
@@ -93,7 +102,7 @@ impl LoginThrottle {
     }
 
     /// Gives back the attempt of a login that succeeded.
-    pub fn give_back(&self, client: ClientKey, rate: Rate, now: Instant) {
+    pub fn give_back(&self, client: K, rate: Rate, now: Instant) {
         let mut buckets = self.buckets.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(bucket) = buckets.get(&client).copied() {
             let bucket = bucket.at(rate, now);
@@ -113,7 +122,7 @@ impl LoginThrottle {
 }
 
 /// Forgets a full bucket (as good as none), else the one counted longest ago.
-fn forget_one(buckets: &mut HashMap<ClientKey, Bucket>, rate: Rate, now: Instant) {
+fn forget_one<K: Copy + Eq + Hash>(buckets: &mut HashMap<K, Bucket>, rate: Rate, now: Instant) {
     buckets.retain(|_, b| b.at(rate, now).tokens < rate.attempts);
     if buckets.len() >= MAX_CLIENTS
         && let Some(oldest) = buckets.iter().min_by_key(|(_, b)| b.since).map(|(k, _)| *k)
@@ -130,7 +139,7 @@ pub fn retry_after_secs(wait: Duration) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::client::ClientAddr;
+    use crate::http::client::{ClientAddr, ClientKey};
 
     fn client(addr: &str) -> ClientKey {
         ClientAddr(addr.parse().unwrap()).key()

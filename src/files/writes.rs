@@ -2,7 +2,8 @@
 //! deleting, and, at start, finishing what a killed process left half done. Each write
 //! first leaves an intent in the object store (`objects::Pending`), so that "an object
 //! exists exactly when its record does" can be restored after a `kill -9` at any point.
-//! Used by `POST /files`, `DELETE /file` and `depot files add`; no HTTP here.
+//! Used by the upload form (`upload_form`), `DELETE /file` and `depot files add`; no HTTP
+//! here.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -1,31 +1,13 @@
-//! API keys (SPEC §3 "Access control"): `Authorization: Bearer <key>`, compared in constant
-//! time. Readers need a key only for private records, and only when keys are configured;
-//! writers always need an admin key, and writes are off when none is configured.
+//! API keys over HTTP (SPEC §3 "Access control"): `Authorization: Bearer <key>`, the key
+//! looked up by `access` (in constant time). Readers need a key only for private records,
+//! and only when keys are configured; writers always need an admin key, and writes are off
+//! when none is configured.
 
 use super::ApiError;
 use super::error::ErrorCode;
+use crate::access::{Access, key_access};
 use crate::config::settings::Auth;
-use crate::secret::Secret;
-use subtle::ConstantTimeEq;
 use warp::http::{HeaderMap, header};
-
-/// What a request may do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Access {
-    /// May read public records (and private ones when no API keys are configured).
-    Anonymous,
-    /// Presented a valid API key, or reads are open.
-    Reader,
-    /// Presented a valid admin key (reads too).
-    Admin,
-}
-
-impl Access {
-    /// Reads of private records: allowed to readers and admins.
-    pub fn may_read_private(self) -> bool {
-        matches!(self, Access::Reader | Access::Admin)
-    }
-}
 
 /// Works out the access of a request. A key that is presented but unknown is refused
 /// (401), so a typo does not silently fall back to public-only answers.
@@ -58,18 +40,6 @@ pub fn access(headers: &HeaderMap, auth: &Auth) -> Result<Access, ApiError> {
     })
 }
 
-/// What a presented key may do: `Admin` for an admin key, `Reader` for an API key, `None`
-/// for an unknown one (also the console's login).
-pub fn key_access(key: &str, auth: &Auth) -> Option<Access> {
-    if matches_any(key, &auth.admin_keys) {
-        Some(Access::Admin)
-    } else if matches_any(key, &auth.api_keys) {
-        Some(Access::Reader)
-    } else {
-        None
-    }
-}
-
 /// The token of `Bearer <token>`: the scheme is case-insensitive (RFC 9110 §11.1), one or
 /// more spaces follow it, surrounding whitespace is ignored.
 fn bearer_token(value: &str) -> Option<&str> {
@@ -97,16 +67,10 @@ pub fn require_admin(headers: &HeaderMap, auth: &Auth) -> Result<(), ApiError> {
     }
 }
 
-/// Compares against every key without stopping early, each comparison in constant time.
-fn matches_any(presented: &str, keys: &[Secret]) -> bool {
-    keys.iter().fold(false, |found, key| {
-        found | bool::from(presented.as_bytes().ct_eq(key.expose().as_bytes()))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::secret::Secret;
 
     fn auth(api: &[&str], admin: &[&str]) -> Auth {
         Auth {

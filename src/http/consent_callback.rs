@@ -15,6 +15,15 @@ pub fn into_response(page: CallbackPage) -> Response {
     warp::reply::with_status(warp::reply::html(page.html), status).into_response()
 }
 
+/// `serve` as the producer takes it (`sheets::consent::CallbackServer`).
+pub fn server(
+    session: Arc<Session>,
+    listener: tokio::net::TcpListener,
+    stop: Shutdown,
+) -> futures_util::future::BoxFuture<'static, ()> {
+    Box::pin(serve(session, listener, stop))
+}
+
 /// Serves the callback on `listener` until `stop` (the flow ends when the browser answered).
 pub async fn serve(session: Arc<Session>, listener: tokio::net::TcpListener, stop: Shutdown) {
     let route = warp::path::full()

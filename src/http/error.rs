@@ -63,6 +63,13 @@ pub enum ApiError {
 
 impl warp::reject::Reject for ApiError {}
 
+/// A known path with another method. Its own type, not a plain `ApiError` rejection, so
+/// that what a matching route found (a bad query, an oversized body) outranks it.
+#[derive(Debug)]
+pub struct WrongMethod(pub ApiError);
+
+impl warp::reject::Reject for WrongMethod {}
+
 /// The contract's error body, fields in the contract's order.
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -270,8 +277,8 @@ impl From<crate::producer::CycleError> for ApiError {
 
 /// Past a cap of `/translations/events` streams: 429; no `Retry-After`, since nobody knows
 /// when a stream will close.
-impl From<crate::translations::events::SlotError> for ApiError {
-    fn from(e: crate::translations::events::SlotError) -> ApiError {
+impl From<crate::http::translation_events::SlotError> for ApiError {
+    fn from(e: crate::http::translation_events::SlotError) -> ApiError {
         ApiError::TooManyRequests {
             message: e.to_string(),
             retry_after: None,
@@ -348,6 +355,18 @@ impl From<crate::files::s3::S3Error> for ApiError {
                 ApiError::BadRequest(e.to_string()).with_code(ErrorCode::NoSuchBucket)
             }
             E::Signing(_) | E::Read { .. } => ApiError::Internal(e.to_string()),
+        }
+    }
+}
+
+/// An upload form that cannot be read is the client's, unless its content could not be
+/// spooled (ours).
+impl From<crate::files::upload_form::FormError> for ApiError {
+    fn from(e: crate::files::upload_form::FormError) -> ApiError {
+        use crate::files::upload_form::FormError as E;
+        match e {
+            E::Write(e) => e.into(),
+            other => ApiError::BadRequest(other.to_string()),
         }
     }
 }
@@ -454,7 +473,7 @@ pub async fn recover(rejection: Rejection) -> Result<Response, Infallible> {
                 .into(),
         )
         .with_code(ErrorCode::UnsupportedMediaType)
-    } else if let Some(super::routes::WrongMethod(e)) = rejection.find() {
+    } else if let Some(WrongMethod(e)) = rejection.find() {
         e.clone()
     } else if rejection.is_not_found() {
         ApiError::NotFound("no such route; GET /openapi.json lists every route".into())

@@ -1,6 +1,6 @@
 //! Small warp filters that every module's `routes(state)` shares.
 
-use crate::app_state::AppState;
+use crate::http::state::AppState;
 use std::convert::Infallible;
 use std::sync::Arc;
 use warp::Filter;

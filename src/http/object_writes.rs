@@ -15,12 +15,13 @@ use warp::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use warp::path::FullPath;
 use warp::reply::Response;
 
-use crate::app_state::AppState;
+use super::s3_error::S3Error;
+use super::state::AppState;
 use crate::http::ApiError;
 use crate::http::routes::PathParams;
 use crate::objects::checksums::{ChecksumError, Claims, base64};
 use crate::objects::multipart::{MAX_PUT_SIZE, MultipartError};
-use crate::objects::{ObjectStore, S3Error, Spool, Spooled};
+use crate::objects::{ObjectStore, Spool, Spooled};
 use crate::percent;
 use crate::signing::{IncomingRequest, Payload, Verifier};
 
@@ -176,7 +177,7 @@ impl Writes<'_> {
         if request.param("uploads").is_some() {
             let xml = blocking(move || {
                 let id = store.create_multipart(&bucket, &key, chrono::Utc::now())?;
-                Ok(crate::objects::initiate_result_xml(&bucket, &key, &id))
+                Ok(super::s3_xml::initiate_result_xml(&bucket, &key, &id))
             })
             .await?;
             return Ok(xml_response(xml));
@@ -188,7 +189,7 @@ impl Writes<'_> {
         };
         let parts = std::str::from_utf8(&body)
             .ok()
-            .and_then(crate::objects::parse_complete_xml)
+            .and_then(super::s3_xml::parse_complete_xml)
             .ok_or_else(|| {
                 S3Error::new(
                     StatusCode::BAD_REQUEST,
@@ -201,7 +202,7 @@ impl Writes<'_> {
             let completed = store
                 .complete_multipart(&bucket, &key, &upload_id, &parts)
                 .map_err(multipart_error)?;
-            Ok(crate::objects::complete_result_xml(
+            Ok(super::s3_xml::complete_result_xml(
                 &location,
                 &bucket,
                 &key,

@@ -43,6 +43,12 @@ pub fn document() -> Value {
                     "scheme": "bearer",
                     "description": "an API key (reads of private records) or an admin key (writes): Authorization: Bearer <key>",
                 },
+                "session": {
+                    "type": "apiKey",
+                    "in": "cookie",
+                    "name": crate::console::session::COOKIE,
+                    "description": "the console's session, set by POST /console/login with an API key; its pages need one once API keys are configured",
+                },
             },
         },
     })
@@ -93,6 +99,8 @@ fn operation(route: &Route, method: &str) -> Value {
         Access::Open | Access::Signature => {}
         Access::OptionalKey => op["security"] = json!([{}, {"bearer": []}]),
         Access::AdminKey => op["security"] = json!([{"bearer": []}]),
+        // Open without API keys; with keys, a session cookie of the console's login.
+        Access::Session => op["security"] = json!([{}, {"session": []}]),
     }
     if let Some(schema) = route.upload {
         op["requestBody"] = json!({
@@ -681,6 +689,39 @@ mod tests {
         assert_eq!(
             doc["paths"]["/files"]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"],
             schema_ref("Upload")
+        );
+    }
+
+    #[test]
+    fn console_pages_need_the_session_cookie_but_the_login_does_not() {
+        let doc = document();
+        let session = json!([{}, {"session": []}]);
+        for (path, method) in [
+            ("/", "get"),
+            ("/console/translations", "get"),
+            ("/console/file", "head"),
+            ("/console/logout", "post"),
+            ("/console/upload", "post"),
+        ] {
+            assert_eq!(
+                doc["paths"][path][method]["security"], session,
+                "{method} {path}"
+            );
+        }
+        for method in ["get", "post"] {
+            assert!(
+                doc["paths"]["/console/login"][method]["security"].is_null(),
+                "{method} /console/login"
+            );
+        }
+        assert_eq!(
+            doc["components"]["securitySchemes"]["session"],
+            json!({
+                "type": "apiKey",
+                "in": "cookie",
+                "name": "depot_session",
+                "description": "the console's session, set by POST /console/login with an API key; its pages need one once API keys are configured",
+            })
         );
     }
 }

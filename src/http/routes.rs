@@ -2,7 +2,7 @@
 //! OpenAPI document (`http::openapi`) and the metrics labels are generated from the same
 //! table, so the documentation cannot drift from what is served.
 
-use super::error::ApiError;
+use super::error::{ApiError, WrongMethod};
 use warp::Filter;
 use warp::filters::BoxedFilter;
 use warp::http::Method;
@@ -83,6 +83,10 @@ pub enum Access {
     AdminKey,
     /// A SigV4 query signature (documented as query parameters).
     Signature,
+    /// A console session (the `depot_session` cookie of `POST /console/login`) once API keys
+    /// are configured; open without keys. A page sends a visitor without one to the login
+    /// form.
+    Session,
 }
 
 /// One method on one path template. Templates use `{name}` for one segment and
@@ -775,6 +779,7 @@ const PAGE_RESPONSES: &[Reply] = &[
 const fn page(method: &'static str, path: &'static str, summary: &'static str) -> Route {
     Route {
         responses: PAGE_RESPONSES,
+        access: Access::Session,
         ..route(method, path, summary)
     }
 }
@@ -871,7 +876,10 @@ pub const CONSOLE_FILE: Route = Route {
         "Console: one file record and its download",
     )
 };
-pub const CONSOLE_LOGIN_FORM: Route = page("GET", "/console/login", "Console: the login form");
+pub const CONSOLE_LOGIN_FORM: Route = Route {
+    access: Access::Open,
+    ..page("GET", "/console/login", "Console: the login form")
+};
 pub const CONSOLE_LOGIN: Route = Route {
     responses: &[
         reply(
@@ -899,6 +907,7 @@ pub const CONSOLE_LOGIN: Route = Route {
             )
         },
     ],
+    access: Access::Open,
     ..page(
         "POST",
         "/console/login",
@@ -962,13 +971,6 @@ pub const ROUTES: &[&Route] = &[
 /// Raw (still percent-encoded) values of a template's `{...}` segments, in order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PathParams(pub Vec<String>);
-
-/// A known path with another method. Its own type, not a plain `ApiError` rejection, so
-/// that what a matching route found (a bad query, an oversized body) outranks it.
-#[derive(Debug)]
-pub struct WrongMethod(pub ApiError);
-
-impl warp::reject::Reject for WrongMethod {}
 
 /// Matches `path` against `template`; `Some(params)` on a match.
 pub fn match_template(template: &str, path: &str) -> Option<PathParams> {
@@ -1062,11 +1064,6 @@ pub fn on(route: &'static Route) -> BoxedFilter<(PathParams,)> {
             )))
         })
         .boxed()
-}
-
-/// The OpenAPI document of `ROUTES` (built by `http::openapi`).
-pub fn openapi() -> serde_json::Value {
-    super::openapi::document()
 }
 
 #[cfg(test)]

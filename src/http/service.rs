@@ -7,7 +7,7 @@ use super::ApiError;
 use super::cors::{self, Policy};
 use super::routes;
 use super::target::{self, Form};
-use crate::app_state::AppState;
+use crate::http::state::AppState;
 use futures_util::FutureExt;
 use hyper::body::{Body as _, Incoming};
 use std::convert::Infallible;

@@ -1,7 +1,7 @@
 //! `/health`, `/metrics` and `/openapi.json`.
 
 use super::consent_callback;
-use crate::app_state::AppState;
+use crate::http::state::AppState;
 use std::sync::Arc;
 use warp::Reply;
 use warp::reply::Response;
@@ -40,7 +40,7 @@ pub fn metrics(state: &Arc<AppState>) -> Response {
 /// The document depends only on the route table, so it is serialised once per process.
 pub fn openapi() -> Response {
     static BODY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let body = BODY.get_or_init(|| super::routes::openapi().to_string());
+    let body = BODY.get_or_init(|| super::openapi::document().to_string());
     warp::reply::with_header(body.as_str(), "content-type", "application/json").into_response()
 }
 

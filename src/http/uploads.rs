@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use warp::http::{HeaderMap, StatusCode};
 use warp::reply::{Reply, Response};
 
-use crate::app_state::AppState;
+use super::state::AppState;
 use crate::files::Permission;
 use crate::files::uploads::{Destination, DirectUploads, Plan, UploadRequest};
 use crate::http::ApiError;

@@ -191,6 +191,12 @@ pub async fn finish(
     exchange_code(&settings.google, &settings.service, &code).await
 }
 
+/// Serves the consent callback on a listener of its own until the `Shutdown` fires: the
+/// HTTP side (`http::consent_callback::server`), handed to the producer so that neither it
+/// nor the flow knows HTTP.
+pub type CallbackServer =
+    fn(Arc<Session>, TcpListener, Shutdown) -> futures_util::future::BoxFuture<'static, ()>;
+
 /// Runs the whole flow on its own listener, asking for `scope`, and returns the refresh
 /// token. `serve_callback`
 /// answers the browser on that listener until its `Shutdown` fires: the HTTP side

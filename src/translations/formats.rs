@@ -10,6 +10,7 @@ mod android;
 pub(crate) mod arb;
 mod arena;
 mod convert;
+mod csharp;
 mod dart;
 mod escape;
 mod flatten;

@@ -295,9 +295,41 @@ impl TranslationService {
         self.closed.send_replace(true);
     }
 
-    /// The kept versions, newest first (blocking: the store is read).
-    pub fn versions(&self) -> Result<History, StoreError> {
-        self.store.history()
+    /// The kept versions, newest first (the store is read on a blocking thread).
+    pub async fn versions(self: &Arc<Self>) -> Result<History, StoreError> {
+        self.blocking(|service| service.store.history()).await
+    }
+
+    /// The kept version that `asked` names: its id, or a unique prefix of at least
+    /// `versions::MIN_PREFIX` characters (on a blocking thread, as `kept`).
+    pub async fn kept_named(self: &Arc<Self>, asked: &str) -> Result<Arc<Live>, VersionError> {
+        let asked = asked.to_owned();
+        self.blocking(move |service| service.kept_named_now(&asked))
+            .await
+    }
+
+    /// What the kept version `asked` names changed, key by key, against the version
+    /// before it (on a blocking thread: up to two documents are read from the store).
+    pub async fn changes(self: &Arc<Self>, asked: &str) -> Result<VersionChanges, VersionError> {
+        let asked = asked.to_owned();
+        self.blocking(move |service| service.changes_now(&asked))
+            .await
+    }
+
+    /// Runs `read`, which reads the store, on a blocking thread: the one hop off the async
+    /// threads of the reads above, so that their callers need not make it.
+    async fn blocking<T, E>(
+        self: &Arc<Self>,
+        read: impl FnOnce(&TranslationService) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        let service = self.clone();
+        tokio::task::spawn_blocking(move || read(&service))
+            .await
+            .map_err(|e| StoreError::Task(e.to_string()))?
     }
 
     /// A kept version, indexed for serving (blocking: an older version is read from the
@@ -326,22 +358,20 @@ impl TranslationService {
         Ok(Some(live))
     }
 
-    /// The kept version that `asked` names: its id, or a unique prefix of at least
-    /// `versions::MIN_PREFIX` characters (blocking, as `kept`).
-    pub fn kept_named(&self, asked: &str) -> Result<Arc<Live>, VersionError> {
+    /// `kept_named`, blocking.
+    fn kept_named_now(&self, asked: &str) -> Result<Arc<Live>, VersionError> {
         // An id needs no look at the list of kept versions (nor does the current one).
         let id = match is_version_id(asked) {
             true => asked.to_owned(),
-            false => self.versions()?.resolve(asked)?.version.clone(),
+            false => self.store.history()?.resolve(asked)?.version.clone(),
         };
         self.kept(&id)?
             .ok_or_else(|| VersionError::NotKept(asked.chars().take(80).collect()))
     }
 
-    /// What the kept version `asked` names changed, key by key, against the version
-    /// before it (blocking: up to two documents are read from the store).
-    pub fn changes(&self, asked: &str) -> Result<VersionChanges, VersionError> {
-        let summary = self.versions()?.resolve(asked)?.clone();
+    /// `changes`, blocking.
+    fn changes_now(&self, asked: &str) -> Result<VersionChanges, VersionError> {
+        let summary = self.store.history()?.resolve(asked)?.clone();
         let gone = || VersionError::NotKept(summary.version.clone());
         let this = self.held(&summary.version)?.ok_or_else(gone)?;
         let before = match &summary.previous_version {

@@ -3,17 +3,19 @@
 //! the service. A store only saves
 //! and loads; the service above it holds the one in-memory copy that requests are served from.
 
+pub mod error;
 mod file;
 pub mod redis;
 mod sled_store;
 
+pub use error::StoreError;
 pub use file::FileStore;
 pub use redis::RedisStore;
 pub use sled_store::SledStore;
 
 pub use super::model::StoredDocument;
 
-use super::model::{Document, LimitError};
+use super::model::Document;
 use super::versions::{History, VersionSummary};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -43,27 +45,6 @@ pub enum PutOutcome {
     Stored,
     /// The current document already has this content; nothing was written.
     Unchanged,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("the sheet yielded no translations; the last good document is kept")]
-    EmptyDocument,
-    #[error("the document cannot be served ({0}); the last good document is kept")]
-    Unservable(#[from] LimitError),
-    #[error("cannot open the translations store at {path}: {reason}")]
-    Open { path: String, reason: String },
-    #[error("translations store I/O failed: {0}")]
-    Io(String),
-    #[error(
-        "the stored translations cannot be read ({0}); they are not served, and the next \
-         successful sync replaces them"
-    )]
-    Corrupt(String),
-    /// The shared store cannot be reached or refused a command; `store` names it by its
-    /// host (`redact::url`).
-    #[error("the translations store {store} is unreachable: {reason}")]
-    Unreachable { store: String, reason: String },
 }
 
 /// The producer's last sync as the store keeps it (SPEC §10: last attempt, last success,

@@ -290,7 +290,7 @@ pub enum VersionError {
     )]
     NotKept(String),
     #[error(transparent)]
-    Store(#[from] super::store::StoreError),
+    Store(#[from] super::store::error::StoreError),
 }
 
 impl History {

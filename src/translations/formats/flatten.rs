@@ -12,7 +12,7 @@ use std::hash::{Hash, Hasher};
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
 use crate::translations::formats::arena::StrArena;
-use crate::translations::formats::resx;
+use crate::translations::formats::csharp;
 use crate::translations::formats::texts::{Forms, Texts};
 use crate::translations::formats::{ahead, dart};
 
@@ -29,7 +29,7 @@ pub(super) enum NameStyle {
     /// properties: lower-cased like `Plain`, the segments joined with `.`
     /// (`core.labels.yes`); a plural entry's forms are `name.one`, `name.other`.
     Dotted,
-    /// resx: a C# identifier, `Core_Labels_Yes` (`resx::push_name_segment`), a leading `_`
+    /// resx: a C# identifier, `Core_Labels_Yes` (`csharp::push_name_segment`), a leading `_`
     /// before a digit; a plural entry's forms are `Name_One`, `Name_Other`. Names that
     /// differ only in ASCII case meet: resgen refuses them as one resource added twice.
     CSharp,
@@ -921,7 +921,7 @@ fn push_path_name<S: AsRef<str>>(out: &mut String, path: &[S], style: NameStyle)
             out.push(style.separator());
         }
         match style {
-            NameStyle::CSharp => resx::push_name_segment(out, segment.as_ref()),
+            NameStyle::CSharp => csharp::push_name_segment(out, segment.as_ref()),
             _ => push_lowered(out, segment.as_ref(), style),
         }
     }

@@ -1,27 +1,23 @@
 //! `GET /files`, `GET /file`, `POST /files`, `DELETE /file`: parse, check access, call
 //! the repository, the signer or `writes`, answer. Every error goes through `ApiError`.
 
-use super::query::download_from_params;
-use super::s3::S3Objects;
-use super::writes::{self, Content, DEFAULT_BUCKET, Upload, Uploads, WriteError};
-use super::{FileRecord, FilesDb, ListQuery, Permission, download, key_from_params};
 use crate::config::Settings;
+use crate::files::query::download_from_params;
+use crate::files::s3::S3Objects;
+use crate::files::upload_form::{self, Part};
+use crate::files::writes::{self, Uploads};
+use crate::files::{FileRecord, FilesDb, ListQuery, Permission, download, key_from_params};
 use crate::http::ApiError;
 use crate::http::auth;
 use crate::http::error::ErrorCode;
-use crate::objects::{ObjectStore, Spooled};
+use crate::objects::ObjectStore;
 use crate::signing::Signer;
 use bytes::Buf;
-use futures_util::TryStreamExt;
+use futures_util::{Stream, TryStreamExt};
 use serde::Serialize;
 use std::sync::Arc;
 use warp::http::{HeaderMap, StatusCode};
 use warp::reply::{Reply, Response};
-
-/// The longest text field of an upload form read: past every record field's own limit
-/// (a description is at most 4096 characters), so those limits give the precise error,
-/// while a huge text field cannot fill memory.
-const FIELD_LIMIT: usize = 64 * 1024;
 
 #[derive(Serialize)]
 struct ListBody<'a> {
@@ -135,10 +131,8 @@ pub async fn create_file(
     auth::require_admin(&headers, &settings.auth)?;
     // Refused before the body is read.
     let uploads = Uploads::new(files, objects, &settings.signing, &settings.server.data_dir)?;
-    let (upload, content, _) = read_form(form, &uploads, &[]).await?;
-    let record = uploads
-        .store(upload.into_record()?, Content::Spooled(content))
-        .await?;
+    let record =
+        upload_form::receive(&uploads, parts(form), &[], |_| Ok::<_, ApiError>(())).await?;
     Ok(warp::reply::with_status(warp::reply::json(&record), StatusCode::CREATED).into_response())
 }
 
@@ -159,124 +153,27 @@ pub async fn delete_file(
     Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
 }
 
-/// The upload's fields, and its content spooled to disk as it arrives; text fields named
-/// in `extra` (the console's `csrf`) are handed back instead of refused.
-pub(crate) async fn read_form(
+/// The parts of a multipart body, as the files domain reads an upload form
+/// (`files::upload_form`).
+pub(crate) fn parts(
     form: warp::multipart::FormData,
-    uploads: &Uploads,
-    extra: &[&str],
-) -> Result<(Upload, Spooled, Vec<(String, String)>), ApiError> {
-    let bad = |m: String| ApiError::BadRequest(m);
-    let mut parts = form;
-    let mut file: Option<(String, Spooled, Option<String>)> = None;
-    let mut bucket = None;
-    let mut permission = None;
-    let mut description = None;
-    let mut status = None;
-    let mut extras = Vec::new();
-    while let Some(part) = parts
-        .try_next()
-        .await
-        .map_err(|e| bad(format!("the multipart body is malformed: {e}")))?
-    {
-        let name = part.name().to_owned();
-        let unreadable = |e: warp::Error| bad(format!("cannot read form field '{name}': {e}"));
-        if name == "file" {
-            let file_name = part
-                .filename()
-                .filter(|n| !n.trim().is_empty())
-                .ok_or_else(|| bad("the 'file' field must carry a file name".into()))?
-                .to_owned();
-            if file.is_some() {
-                return Err(bad("the form has more than one 'file' field".into()));
-            }
-            let content_type = part.content_type().map(str::to_owned);
-            let mut spool = uploads.spool().await?;
-            let mut stream = part.stream();
-            while let Some(mut chunk) = stream.try_next().await.map_err(unreadable)? {
-                let bytes = chunk.copy_to_bytes(chunk.remaining());
-                spool.write(&bytes).await.map_err(WriteError::from)?;
-            }
-            file = Some((
-                file_name,
-                spool.finish().await.map_err(WriteError::from)?,
-                content_type,
-            ));
-            continue;
-        }
-        let bytes = read_field(part).await?;
-        let text = || {
-            String::from_utf8(bytes.clone())
-                .map_err(|_| bad(format!("form field '{name}' must be UTF-8 text")))
-        };
-        match name.as_str() {
-            "bucket" => bucket = Some(text()?),
-            "permission" => {
-                let value = text()?;
-                permission = Some(value.parse::<Permission>().map_err(|_| {
-                    bad(format!(
-                        "permission must be public or private, got '{value}'"
-                    ))
-                })?);
-            }
-            "description" => description = Some(text()?),
-            "status" => {
-                let value = text()?;
-                status = Some(
-                    value
-                        .trim()
-                        .parse::<i64>()
-                        .map_err(|_| bad(format!("status must be an integer, got '{value}'")))?,
-                );
-            }
-            other if extra.contains(&other) => extras.push((name.clone(), text()?)),
-            other => {
-                return Err(bad(format!(
-                    "unknown form field '{other}'; allowed: file, bucket, permission, description, status"
-                )));
-            }
-        }
-    }
-    let (file_name, content, content_type) =
-        file.ok_or_else(|| bad("the form needs a 'file' field with the content".into()))?;
-    let upload = Upload {
-        file_name,
-        content_type,
-        bucket: bucket.unwrap_or_else(|| DEFAULT_BUCKET.to_owned()),
-        permission: permission.unwrap_or_default(),
-        description: description.unwrap_or_default(),
-        status: status.unwrap_or(0),
-    };
-    Ok((upload, content, extras))
-}
-
-/// A text field's bytes, at most `FIELD_LIMIT` of them (only the file part may be large).
-async fn read_field(part: warp::multipart::Part) -> Result<Vec<u8>, ApiError> {
-    let name = part.name().to_owned();
-    let mut stream = part.stream();
-    let mut out = Vec::new();
-    while let Some(mut chunk) = stream
-        .try_next()
-        .await
-        .map_err(|e| ApiError::BadRequest(format!("cannot read form field '{name}': {e}")))?
-    {
-        if out.len() + chunk.remaining() > FIELD_LIMIT {
-            return Err(ApiError::BadRequest(format!(
-                "form field '{name}' is longer than {FIELD_LIMIT} bytes"
-            )));
-        }
-        out.extend_from_slice(&chunk.copy_to_bytes(chunk.remaining()));
-    }
-    Ok(out)
+) -> impl Stream<Item = Result<Part<impl Stream<Item = Result<impl Buf, warp::Error>>>, warp::Error>>
+{
+    form.map_ok(|part| Part {
+        name: part.name().to_owned(),
+        file_name: part.filename().map(str::to_owned),
+        content_type: part.content_type().map(str::to_owned),
+        chunks: part.stream(),
+    })
 }
 
 /// `GET /files`, `GET /file`, `POST /files` and `DELETE /file`.
-pub fn routes(state: Arc<crate::app_state::AppState>) -> warp::filters::BoxedFilter<(Response,)> {
-    use crate::app_state::AppState;
+pub fn routes(state: Arc<crate::http::state::AppState>) -> warp::filters::BoxedFilter<(Response,)> {
     use crate::http::error::respond;
     use crate::http::filters::with_state;
     use crate::http::query;
     use crate::http::routes::{self as table, on};
+    use crate::http::state::AppState;
     use warp::Filter;
 
     let list = on(&table::FILES_LIST)

@@ -9,8 +9,8 @@
 //! `limits.events_per_client` from one client address and `limits.events_total` in all, so
 //! one client cannot hold the node's memory and file descriptors; past either, 429.
 
-use super::service::{Subscription, TranslationService, VersionEvent};
 use crate::http::client::ClientKey;
+use crate::translations::service::{Subscription, TranslationService, VersionEvent};
 use futures_util::StreamExt;
 use futures_util::stream::{self, Stream};
 use std::collections::HashMap;

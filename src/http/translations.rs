@@ -3,13 +3,13 @@
 //! in the best encoding, with a `Depot-Warnings` header naming what the body left out.
 //! Delivery (SPEC §8): `POST /translations/sync`, `GET /translations/versions` (and one
 //! version's changed keys, `/translations/versions/{version}`), and the event stream of
-//! `translations/events.rs`.
+//! `http/translation_events.rs`.
 
-use super::query::TranslationQuery;
-use super::service::{Live, Rendition, TranslationService};
-use crate::app_state::AppState;
 use crate::compression::{self, Encoding};
 use crate::http::ApiError;
+use crate::http::state::AppState;
+use crate::translations::query::TranslationQuery;
+use crate::translations::service::{Rendition, TranslationService};
 use crate::translations::store::PutOutcome;
 use std::sync::Arc;
 use warp::Reply;
@@ -47,7 +47,7 @@ pub async fn get_translations(
     };
     let live = match &query.version {
         None => service.serving()?,
-        Some(version) => kept(&service, version).await?,
+        Some(version) => service.kept_named(version).await?,
     };
     let etag = TranslationService::etag(&live.stored.version, &query);
     if client_has(&headers, &etag) {
@@ -60,17 +60,6 @@ pub async fn get_translations(
     );
     let rendition = service.rendition(live, query, wanted).await?;
     Ok(respond(&rendition, wanted, cache_control))
-}
-
-/// The kept version `asked` names (its id or a unique prefix): 404 naming where the kept
-/// ones are listed, 400 for a prefix too short or shared by several.
-async fn kept(service: &Arc<TranslationService>, asked: &str) -> Result<Arc<Live>, ApiError> {
-    let (service, asked) = (service.clone(), asked.to_owned());
-    Ok(
-        tokio::task::spawn_blocking(move || service.kept_named(&asked))
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))??,
-    )
 }
 
 /// `POST /translations/sync` (admin key): a sync now, or the result of the one under way.
@@ -88,9 +77,7 @@ pub async fn sync(state: Arc<AppState>, headers: HeaderMap) -> Result<Response, 
 
 /// `GET /translations/versions`: the kept versions, newest first.
 pub async fn versions(service: Arc<TranslationService>) -> Result<Response, ApiError> {
-    let history = tokio::task::spawn_blocking(move || service.versions())
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))??;
+    let history = service.versions().await?;
     let body = serde_json::json!({ "versions": history.versions });
     Ok(warp::reply::json(&body).into_response())
 }
@@ -101,9 +88,7 @@ pub async fn version(service: Arc<TranslationService>, raw: String) -> Result<Re
     let asked = crate::percent::decode(&raw).ok_or_else(|| {
         ApiError::BadRequest("the version in the path is not valid percent-encoded UTF-8".into())
     })?;
-    let changes = tokio::task::spawn_blocking(move || service.changes(&asked))
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))??;
+    let changes = service.changes(&asked).await?;
     Ok(warp::reply::json(&changes).into_response())
 }
 
@@ -224,7 +209,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
         .then(
             |_, state: Arc<AppState>, headers| async move { respond(sync(state, headers).await) },
         );
-    let slots = Arc::new(super::events::Slots::default());
+    let slots = Arc::new(crate::http::translation_events::Slots::default());
     let events = on(&table::TRANSLATIONS_EVENTS)
         .and(with_state(state.clone()))
         .and(warp::header::optional::<String>("last-event-id"))
@@ -237,7 +222,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                 let settings = state.config.settings();
                 let limits = &settings.limits;
                 match slots.open(client.key(), limits.events_per_client, limits.events_total) {
-                    Ok(slot) => super::events::stream(
+                    Ok(slot) => crate::http::translation_events::stream(
                         &state.translations,
                         last,
                         std::time::Duration::from_secs(settings.translations.events_heartbeat_secs),

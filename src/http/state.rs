@@ -6,8 +6,9 @@ use crate::config::Settings;
 use crate::files::{FilesDb, RepoError};
 use crate::http::ApiError;
 use crate::http::metrics::Metrics;
-use crate::objects::routes::ObjectsEndpoint;
-use crate::objects::{CredentialsError, EmbeddedCredentials, ObjectError, ObjectStore};
+use crate::objects::{
+    CredentialsError, EmbeddedCredentials, ObjectError, ObjectStore, SignedStore,
+};
 use crate::producer::Producer;
 use crate::signing::{
     Addressing, Credentials, DEFAULT_MAX_CLOCK_SKEW, Signer, SigningTarget, Verifier,
@@ -24,7 +25,7 @@ pub struct AppState {
     pub translations: Arc<TranslationService>,
     pub producer: Arc<Producer>,
     /// The embedded object store, when `objects.enabled`.
-    pub objects: Option<Arc<ObjectsEndpoint>>,
+    pub objects: Option<Arc<SignedStore>>,
     /// The embedded store's credentials (generated on first start).
     pub embedded_credentials: Credentials,
     pub files: FilesDb,
@@ -79,14 +80,13 @@ impl AppState {
             crate::files::writes::recover(&store, |key| {
                 runtime.block_on(files.get_by_key(key.to_owned()))
             })?;
-            Some(Arc::new(ObjectsEndpoint {
+            Some(Arc::new(SignedStore {
                 store: Arc::new(store),
                 verifier: Verifier::new(
                     embedded_credentials.access_key_id.clone(),
                     embedded_credentials.secret_access_key.clone(),
                     DEFAULT_MAX_CLOCK_SKEW,
                 ),
-                files: Some(files.clone()),
             }))
         } else {
             None
@@ -102,7 +102,11 @@ impl AppState {
         }
         let translations = Arc::new(TranslationService::open(&settings.translations)?);
         Ok(AppState {
-            producer: Arc::new(Producer::new(config.clone(), translations.clone())),
+            producer: Arc::new(Producer::new(
+                config.clone(),
+                translations.clone(),
+                crate::http::consent_callback::server,
+            )),
             translations,
             objects,
             embedded_credentials,

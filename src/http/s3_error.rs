@@ -1,10 +1,13 @@
 //! The errors of the embedded object store, as S3 reports them: a status, an S3 error code
-//! and a message, written as S3's XML body by `routes`, so S3 clients and tools understand
-//! them. Every error of the store's parts converts into one here.
+//! and a message, answered as S3's XML body (`<Error><Code>…</Code><Message>…</Message>…
+//! </Error>`), so S3 clients and tools understand them. Every error of the store's parts
+//! converts into one here.
 
-use warp::http::StatusCode;
+use warp::http::{HeaderValue, StatusCode, header};
+use warp::reply::Response;
 
-use super::{ObjectError, RangeError};
+use super::s3_xml::s3_error_xml;
+use crate::objects::{ObjectError, RangeError, ReadError};
 use crate::signing::VerifyError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,6 +80,62 @@ impl From<RangeError> for S3Error {
         error.content_range = Some(e.content_range());
         error
     }
+}
+
+impl From<ReadError> for S3Error {
+    fn from(e: ReadError) -> S3Error {
+        match e {
+            ReadError::Object(e) => e.into(),
+            ReadError::Range(e) => e.into(),
+            ReadError::Internal(detail) => S3Error::internal(detail),
+        }
+    }
+}
+
+impl S3Error {
+    /// The XML body of S3 (no body for HEAD); internal details go to the log only.
+    pub fn into_response(self, head: bool) -> Response {
+        if self.status == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!(detail = %self.message, resource = %self.resource, "object store error");
+        }
+        let message = if self.status == StatusCode::INTERNAL_SERVER_ERROR {
+            "We encountered an internal error. Please try again."
+        } else {
+            &self.message
+        };
+        let request_id = format!("{:016x}", request_id());
+        let xml = s3_error_xml(self.code, message, &self.resource, &request_id);
+        let mut response = if head {
+            // HEAD answers carry no body, only the status and headers.
+            Response::new(Default::default())
+        } else {
+            Response::new(xml.into())
+        };
+        *response.status_mut() = self.status;
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/xml"),
+        );
+        if let Some(range) = self
+            .content_range
+            .and_then(|r| HeaderValue::from_str(&r).ok())
+        {
+            headers.insert(header::CONTENT_RANGE, range);
+        }
+        response
+    }
+}
+
+/// A request id for S3 error bodies: unique enough to find a request in the log.
+fn request_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let start = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    start ^ NEXT.fetch_add(1, Ordering::Relaxed).rotate_left(48)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
-//! The S3 XML bodies of the embedded store: its error body, so that S3 clients show the
-//! code and message (`<Error><Code>…</Code><Message>…</Message>…</Error>`), and those of
-//! the multipart calls: the results of CreateMultipartUpload and CompleteMultipartUpload,
-//! and the part list a completion sends.
+//! The S3 XML bodies of the embedded store's answers: its error body, so that S3 clients
+//! show the code and message (`<Error><Code>…</Code><Message>…</Message>…</Error>`, sent
+//! by `s3_error`), and those of the multipart calls: the results of CreateMultipartUpload
+//! and CompleteMultipartUpload, and the part list a completion sends.
 
 use quick_xml::Reader;
 use quick_xml::events::Event;
