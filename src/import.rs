@@ -252,7 +252,18 @@ pub struct Reading<'o> {
     /// The locale the file's name gives, if any: a json or yml file whose one top-level
     /// key is that locale holds it as a level (Rails), one without holds its tree.
     pub named: Option<String>,
+    /// Placeholder types a file declares apart from its texts (ARB's `"@id"` metadata).
+    pub types: Vec<Declared>,
     pub options: &'o Options,
+}
+
+/// The placeholder types one key's metadata declares (ARB: `{"type": "int"}`), which
+/// apply to the key's texts in every locale, as gen-l10n applies its template's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared {
+    pub key: Key,
+    /// (name, type) of every placeholder typed other than as text.
+    pub types: Vec<(String, syntax::Kind)>,
 }
 
 impl<'o> Reading<'o> {
@@ -262,6 +273,7 @@ impl<'o> Reading<'o> {
             notes: Vec::new(),
             locale: None,
             named: None,
+            types: Vec::new(),
             options,
         }
     }
@@ -452,6 +464,7 @@ pub struct FileRead {
     pub units: Vec<Unit>,
     pub notes: Vec<(usize, String, String)>,
     pub locale: Option<String>,
+    pub types: Vec<Declared>,
 }
 
 /// Reads `bytes` as `format`; `shown` names the file in errors, `named` is the locale its
@@ -496,6 +509,7 @@ pub fn read_bytes(
         units: reading.units,
         notes: reading.notes,
         locale: reading.locale,
+        types: reading.types,
     })
 }
 

@@ -1222,11 +1222,13 @@ async fn a_read_only_token_leads_to_a_consent_for_writing_then_the_tab() {
 // ------------------------------------------------------------------ property test
 
 mod property {
-    //! Any sheet, generated in each of the six formats (by the renderers `generate` uses,
-    //! to the paths it plans) and read back (by the readers and assembly `import` uses),
-    //! gives the sheet's texts back: in the format's key names, with placeholders in the
-    //! sheet's syntax (printf formats number them, as documented), plural forms (po: those
-    //! its locale's gettext slots hold) and comments.
+    //! Any sheet, generated in each of the eleven formats (by the renderers `generate`
+    //! uses, to the paths it plans) and read back (by the readers and assembly `import`
+    //! uses), gives the sheet's texts back: in the format's key names, with placeholders in
+    //! the sheet's syntax (printf, MessageFormat and .NET formats number them, as
+    //! documented; ARB types them by the template's metadata), plural forms (po: those its
+    //! locale's gettext slots hold; the others every CLDR category the sheet has) and
+    //! comments (where the format has them).
 
     use std::collections::BTreeMap;
 
@@ -1433,17 +1435,49 @@ mod property {
         Some(assembler.finish().doc)
     }
 
-    /// The key a format names an entry by.
+    /// The key a format names an entry by, as the imported sheet holds it (levels joined
+    /// with `.`). The sheet's keys are `S<n>.K<m>`: each segment one word to gen-l10n's ids
+    /// and to resx's identifiers.
     fn key(path: &[String], format: Format) -> String {
+        let capitalised = |s: &str| {
+            let lower = s.to_lowercase();
+            let mut chars = lower.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        };
         match format {
-            Format::Json | Format::Yml | Format::Xlf => path.join("."),
+            Format::Json | Format::Yml | Format::Xlf | Format::I18next => path.join("."),
+            // a bundle's keys: the path lower-cased and dotted, dots read back as levels
+            Format::Properties => path.join(".").to_lowercase(),
+            // lowerCamelCase: `S0.K1` → `s0K1`
+            Format::Arb => path
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    if i == 0 {
+                        s.to_lowercase()
+                    } else {
+                        capitalised(s)
+                    }
+                })
+                .collect(),
+            // PascalCase words joined with `_`: `S0.K1` → `S0_K1`
+            Format::Resx => path
+                .iter()
+                .map(|s| capitalised(s))
+                .collect::<Vec<_>>()
+                .join("_"),
             _ => path.join("_").to_lowercase(),
         }
     }
 
-    /// A sheet text as a printf format gives it back: placeholders numbered by the base
-    /// texts' order as `{argN}` (the quantity of a plural `{count}`), typed by conversion.
-    fn printf_back(text: &str, base: &[&str], plural: bool) -> String {
+    /// A sheet text as a numbered format gives it back: placeholders numbered by the base
+    /// texts' order as `{argN}` (the quantity of a plural `{count}`), typed by conversion
+    /// when `typed` (printf's `%d`, `%f`; MessageFormat's `{0}` and .NET's `{0}` are
+    /// written without a type, which is the argument's own).
+    fn numbered_back(text: &str, base: &[&str], plural: bool, typed: bool) -> String {
         let Ok(pieces) = placeholders::parse(text) else {
             return text.to_owned();
         };
@@ -1489,11 +1523,58 @@ mod property {
                         continue;
                     }
                     let suffix = match kind {
+                        _ if !typed => "",
                         placeholders::Kind::Int => ":int",
                         placeholders::Kind::Float => ":float",
                         placeholders::Kind::Text => "",
                     };
                     out.push_str(&format!("{{arg{n}{suffix}}}"));
+                }
+            }
+        }
+        out
+    }
+
+    /// A sheet text as ARB gives it back. ARB is ICU MessageFormat whatever the mode, and
+    /// gen-l10n types placeholders in the template's metadata, not in the message: each
+    /// name takes the type it first has in the base locale's text(s) (the quantity `int`),
+    /// a name the base lacks none; in a plural form the quantity is `{count}` untyped. A
+    /// text whose braces do not parse is written as literal text: its braces come back
+    /// doubled, which the sheet reads as the same literal text.
+    fn arb_back(text: &str, base: &[&str], plural: bool) -> String {
+        let Ok(pieces) = placeholders::parse(text) else {
+            return text.replace('{', "{{").replace('}', "}}");
+        };
+        let mut declared: Vec<(&str, placeholders::Kind)> = Vec::new();
+        if plural {
+            declared.push(("count", placeholders::Kind::Int));
+        }
+        for t in base {
+            for piece in placeholders::parse(t).unwrap_or_default() {
+                if let Piece::Placeholder { name, kind } = piece
+                    && !declared.iter().any(|(n, _)| *n == name)
+                {
+                    declared.push((name, kind));
+                }
+            }
+        }
+        let mut out = String::new();
+        for piece in pieces {
+            match piece {
+                Piece::Literal(s) => out.push_str(s),
+                Piece::Brace(c) => {
+                    out.push(c);
+                    out.push(c);
+                }
+                Piece::Placeholder { name, .. } => {
+                    let kind = declared.iter().find(|(n, _)| *n == name).map(|(_, k)| *k);
+                    let suffix = match kind {
+                        _ if plural && name == "count" => "",
+                        Some(placeholders::Kind::Int) => ":int",
+                        Some(placeholders::Kind::Float) => ":float",
+                        _ => "",
+                    };
+                    out.push_str(&format!("{{{name}{suffix}}}"));
                 }
             }
         }
@@ -1508,13 +1589,19 @@ mod property {
         base: &[&str],
         plural: bool,
     ) -> String {
+        if format == Format::Arb {
+            return arb_back(text, base, plural);
+        }
         if mode == PlaceholderMode::Keep {
             return text.to_owned();
         }
         match format {
-            Format::Android | Format::Ios => printf_back(text, base, plural),
-            // Rails interpolates names only: the type goes
-            Format::Yml => text.replace(":int}", "}").replace(":float}", "}"),
+            Format::Android | Format::Ios | Format::Xcstrings => {
+                numbered_back(text, base, plural, true)
+            }
+            Format::Properties | Format::Resx => numbered_back(text, base, plural, false),
+            // Rails and i18next interpolate names only: the type goes
+            Format::Yml | Format::I18next => text.replace(":int}", "}").replace(":float}", "}"),
             // `#` is the quantity, untyped
             Format::Json if plural => text
                 .replace("{count:int}", "{count}")
@@ -1526,11 +1613,12 @@ mod property {
     /// (locale, key) → text, plural forms as `key[category]`, plus comments by key.
     type Texts = BTreeMap<(String, String), String>;
 
-    fn texts_of(doc: &Document, format: Format) -> (Texts, BTreeMap<String, String>) {
+    fn texts_of(doc: &Document) -> (Texts, BTreeMap<String, String>) {
         let mut texts = Texts::new();
         let mut comments = BTreeMap::new();
         for entry in &doc.entries {
-            let key = key(&entry.path, format);
+            // as the imported sheet holds it: `expected` gives each format's keys so
+            let key = entry.path.join(".");
             if let Some(c) = &entry.comment {
                 comments.insert(key.clone(), c.clone());
             }
@@ -1565,8 +1653,16 @@ mod property {
         let mut comments = BTreeMap::new();
         for entry in &doc.entries {
             let key = key(&entry.path, format);
+            // json and i18next files have no comments; gen-l10n reads a message's
+            // description from the template (the base locale's file) only, which holds
+            // the messages with a base text
+            let has_base = match &entry.plural {
+                None => matches!(entry.texts.first(), Some(Some(_))),
+                Some(p) => p.forms_in(0).next().is_some(),
+            };
             if let Some(c) = &entry.comment
-                && format != Format::Json
+                && !matches!(format, Format::Json | Format::I18next)
+                && (format != Format::Arb || has_base)
             {
                 comments.insert(key.clone(), c.clone());
             }
@@ -1633,11 +1729,16 @@ mod property {
             Format::Yml,
             Format::Po,
             Format::Xlf,
+            Format::Xcstrings,
+            Format::Arb,
+            Format::I18next,
+            Format::Properties,
+            Format::Resx,
         ] {
             let Some(back) = generate_and_import(&doc, format, mode) else {
                 continue;
             };
-            let (texts, comments) = texts_of(&back, format);
+            let (texts, comments) = texts_of(&back);
             let (want_texts, want_comments) = expected(&doc, format, mode);
             prop_assert_eq!(&texts, &want_texts, "{} {:?}", format, mode);
             prop_assert_eq!(&comments, &want_comments, "{} comments", format);

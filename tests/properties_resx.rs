@@ -72,7 +72,8 @@ const TITLE: [&str; 4] = [
 ];
 const QUOTE: [&str; 4] = [
     "It's {name}'s {{x}}",
-    "To {{x}} od {name}",
+    // braces side by side, an apostrophe after one: one quoted run to MessageFormat
+    "To {{{{x}}}}' od {name}",
     "'{name}' {{x}}",
     "{name}'s {{x}}",
 ];
@@ -471,6 +472,7 @@ fn message_format_fills_converted_placeholders_in_the_base_locales_order() {
     );
     assert_eq!(format("en-US", "app.quote", &["Ala"]), "It's Ala's {x}");
     assert_eq!(format("ru", "app.quote", &["Ala"]), "'Ala' {x}");
+    assert_eq!(format("pl-PL", "app.quote", &["Ala"]), "To {{x}}' od Ala");
     // a plural form: the quantity is {0}, then the base order
     assert_eq!(
         format("pl-PL", "app.files.few", &["int:3", "Dokumenty"]),
@@ -572,7 +574,7 @@ fn string_format_fills_converted_placeholders_in_the_base_locales_order() {
         format("pl-PL", "App_Title", &["Ala", "int:3"]),
         "3 plików ma Ala"
     );
-    assert_eq!(format("pl-PL", "App_Quote", &["Ala"]), "To {x} od Ala");
+    assert_eq!(format("pl-PL", "App_Quote", &["Ala"]), "To {{x}}' od Ala");
     assert_eq!(format("en-US", "App_Quote", &["Ala"]), "It's Ala's {x}");
     assert_eq!(
         format("pl-PL", "App_Files_Few", &["int:3", "Dokumenty"]),

@@ -1,14 +1,16 @@
 //! Flutter ARB: `"@@locale"`, message ids (flat names), ICU MessageFormat texts (a plural
 //! is one message), and each id's `"@id"` metadata: its `description` is the comment, its
-//! `placeholders` types (`int`, `double`, `num`) type the sheet's placeholders.
+//! `placeholders` types (`int`, `double`, `num`) type the sheet's placeholders — in every
+//! locale, as gen-l10n types every locale's messages by its template's metadata (the
+//! assembler applies them, the base locale's file winning). Messages are read as ICU with
+//! `--placeholders keep` too: that is what they are to gen-l10n.
 
 use std::collections::HashMap;
 
 use super::icu::{self, Message};
 use super::syntax::{self, Kind};
 use super::tree::{Node, NodeValue};
-use super::{Key, Reading, SyntaxError, Unit, Value};
-use crate::translations::placeholders::COUNT;
+use super::{Declared, Key, Reading, SyntaxError, Unit, Value};
 
 pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let root = super::json::parse(text)?;
@@ -39,7 +41,7 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                 NodeValue::Text(t) if !t.is_empty() => Some(t.clone()),
                 _ => None,
             });
-        let types: HashMap<String, Kind> = meta
+        let types: Vec<(String, Kind)> = meta
             .and_then(|m| field(m, "placeholders"))
             .map(|p| match &p.value {
                 NodeValue::Map(names) => names
@@ -56,7 +58,7 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                         Some((name.clone(), kind))
                     })
                     .collect(),
-                _ => HashMap::new(),
+                _ => Vec::new(),
             })
             .unwrap_or_default();
         let text = match &node.value {
@@ -74,31 +76,20 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                 continue;
             }
         };
-        let typed = |t: &str| syntax::retype(t, |name| types.get(name).copied());
-        // in a plural form the quantity is {count} whatever its declared type
-        let typed_form = |t: &str| {
-            syntax::retype(t, |name| {
-                (name != COUNT).then(|| types.get(name).copied()).flatten()
-            })
-        };
+        // typed in the sheet by the assembler, with the template's types (gen-l10n's)
+        if !types.is_empty() {
+            r.types.push(Declared {
+                key: Key::Flat(key.clone()),
+                types,
+            });
+        }
         let (value, losses) = match icu::to_sheet(text) {
-            Ok(Message::Plural { forms, losses }) => (
-                Value::Plural(
-                    forms
-                        .into_iter()
-                        .map(|(c, t)| (c, typed_form(&t)))
-                        .collect(),
-                ),
-                losses,
-            ),
-            Ok(Message::Text(_)) if !r.convert() => (Value::Text(text.clone()), Vec::new()),
-            Ok(Message::Text(converted)) => (Value::Text(typed(&converted.text)), converted.losses),
+            Ok(Message::Plural { forms, losses }) => (Value::Plural(forms), losses),
+            // an ARB message is ICU whatever `--placeholders` says: gen-l10n reads it so,
+            // and generate writes it so in either mode (`'{'` is a literal brace)
+            Ok(Message::Text(converted)) => (Value::Text(converted.text), converted.losses),
             Err(why) => (
-                Value::Text(if r.convert() {
-                    syntax::literal(text)
-                } else {
-                    text.clone()
-                }),
+                Value::Text(syntax::literal(text)),
                 vec![format!("not an ICU message ({why}): read as plain text")],
             ),
         };
@@ -147,7 +138,7 @@ mod tests {
         assert_eq!(r.locale.as_deref(), Some("pl"));
         assert_eq!(
             r.units[0].value,
-            Value::Text("Witaj {name}, masz {count:int}".into())
+            Value::Text("Witaj {name}, masz {count}".into())
         );
         assert_eq!(r.units[0].comment.as_deref(), Some("Greeting"));
         assert_eq!(
@@ -156,6 +147,20 @@ mod tests {
                 (PluralCategory::One, "{count} plik".into()),
                 (PluralCategory::Other, "{count} plików".into())
             ])
+        );
+        // the types, for the assembler to apply in every locale
+        assert_eq!(
+            r.types,
+            vec![
+                Declared {
+                    key: Key::Flat("helloWorld".into()),
+                    types: vec![("count".into(), Kind::Int)]
+                },
+                Declared {
+                    key: Key::Flat("nFiles".into()),
+                    types: vec![("count".into(), Kind::Int)]
+                },
+            ]
         );
         assert_eq!(r.notes.len(), 1, "the =0 case: {:?}", r.notes);
     }

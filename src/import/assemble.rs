@@ -4,17 +4,21 @@
 //! one key and locale from two files compared (the first is kept, a difference listed),
 //! and what a sheet cannot hold listed: empty texts, key cells it would read otherwise
 //! (surrounding spaces, `NAME[word]`, control characters), a key that is also a section.
+//! Placeholder types a file declares apart from its texts (ARB metadata) type the key's
+//! texts in every locale, the base locale's file's declaration winning.
 
 use std::collections::{HashMap, HashSet};
 
 use super::discover::Found;
 use super::locale::Hint;
+use super::syntax::{self, Kind};
 use super::{AppFormat, FileRead, ImportError, Imported, Key, Note, Options, Value};
 use crate::translations::filter::{locale_key, same_locale};
 use crate::translations::formats::fxhash::FxHashMap;
 use crate::translations::model::{
     Document, Entry, MAX_KEY_DEPTH, Plural, PluralCategory, PluralForm,
 };
+use crate::translations::placeholders::COUNT;
 
 /// Joins key levels for lookups (a character no key cell holds: they refuse controls).
 const SEPARATOR: char = '\u{1F}';
@@ -35,6 +39,9 @@ pub struct Assembler<'o> {
     locales_hint: usize,
     notes: Vec<Note>,
     files: Vec<(String, AppFormat)>,
+    /// Declared placeholder types by joined key path, and whether a base-locale file
+    /// declared them.
+    types: FxHashMap<String, (bool, Vec<(String, Kind)>)>,
 }
 
 impl<'o> Assembler<'o> {
@@ -50,6 +57,7 @@ impl<'o> Assembler<'o> {
             locales_hint: 1,
             notes: Vec::new(),
             files: Vec::new(),
+            types: FxHashMap::default(),
         }
     }
 
@@ -97,6 +105,22 @@ impl<'o> Assembler<'o> {
             _ => named.or(read.locale),
         }
         .or_else(|| self.options.locale.clone());
+        let from_base = file_locale
+            .as_deref()
+            .is_some_and(|l| same_locale(l, &self.options.base));
+        for declared in read.types {
+            let Ok(path) = self.path(declared.key, &mut (0, String::new())) else {
+                continue;
+            };
+            let joined = path.join(&SEPARATOR.to_string());
+            match self.types.get(&joined) {
+                Some((true, _)) => {}
+                Some((false, _)) if !from_base => {}
+                _ => {
+                    self.types.insert(joined, (from_base, declared.types));
+                }
+            }
+        }
         let mut dotted = (0usize, String::new());
         for unit in read.units {
             let Some(code) = unit.locale.as_ref().or(file_locale.as_ref()) else {
@@ -320,6 +344,7 @@ impl<'o> Assembler<'o> {
     /// The document: locales with the base first, keys in first-read order.
     pub fn finish(mut self) -> Imported {
         self.drop_keys_that_are_sections();
+        self.apply_types();
         let count = self.locales.len();
         let base = self
             .locales
@@ -373,6 +398,39 @@ impl<'o> Assembler<'o> {
             },
             notes: self.notes,
             files: self.files,
+        }
+    }
+
+    /// Types each declared placeholder in every locale's text of its key (`{n}` →
+    /// `{n:int}`); in a plural form the quantity stays `{count}`, the sheet's plain way.
+    fn apply_types(&mut self) {
+        if self.types.is_empty() {
+            return;
+        }
+        let mut joined = String::new();
+        for entry in &mut self.entries {
+            joined.clear();
+            for (n, level) in entry.path.iter().enumerate() {
+                if n > 0 {
+                    joined.push(SEPARATOR);
+                }
+                joined.push_str(level);
+            }
+            let Some((_, types)) = self.types.get(joined.as_str()) else {
+                continue;
+            };
+            let kind = |name: &str| types.iter().find(|(n, _)| n == name).map(|(_, k)| *k);
+            for text in entry.texts.iter_mut().flatten() {
+                *text = syntax::retype(text, kind);
+            }
+            if let Some(plural) = &mut entry.plural {
+                let form_kind = |name: &str| (name != COUNT).then(|| kind(name)).flatten();
+                for form in &mut plural.forms {
+                    for text in form.texts.iter_mut().flatten() {
+                        *text = syntax::retype(text, form_kind);
+                    }
+                }
+            }
         }
     }
 

@@ -1,8 +1,12 @@
 //! Apple String Catalogs (`.xcstrings`, Xcode 15+): every key's localizations, each a
 //! `stringUnit` text or `variations.plural` forms, in the catalog's language codes; the
-//! key's `comment`. A key without a localization in the `sourceLanguage` has the key as
-//! its source text, as Xcode reads it. Not carried, and listed: keys marked
-//! `shouldTranslate: false`, device variations and substitutions.
+//! key's `comment`. A key Xcode extracted from code (no `extractionState`, or any but
+//! `manual`) without a localization in the `sourceLanguage` has the key as its source
+//! text, as Xcode reads it (`String(localized: "Cancel")`); a `manual` key (one added in
+//! the catalog, and every key `generate` writes) is an identifier, not a text: without a
+//! source localization its source text is missing, as in the sheet it came from. Not
+//! carried, and listed: keys marked `shouldTranslate: false`, device variations and
+//! substitutions.
 
 use super::syntax::{self, Converted, Printf};
 use super::tree::{Node, NodeValue};
@@ -88,8 +92,11 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                 }
             }
         }
-        if !source_seen && !key.is_empty() {
-            // Xcode's reading: the key is the source text
+        let manual = field(entry, "extractionState")
+            .and_then(text_of)
+            .is_some_and(|state| state == "manual");
+        if !source_seen && !manual && !key.is_empty() {
+            // Xcode's reading of an extracted key: the key is the source text
             let converted = convert(key, false, r);
             r.push(
                 Unit {
@@ -137,7 +144,7 @@ mod tests {
     use crate::import::Options;
 
     #[test]
-    fn catalog_texts_plurals_and_source_keys() {
+    fn catalog_texts_plurals_and_extracted_keys_as_source_texts() {
         let catalog = r#"{
   "sourceLanguage" : "en",
   "strings" : {
@@ -151,7 +158,8 @@ mod tests {
         "pl" : { "stringUnit" : { "state" : "translated", "value" : "Pliki %1$@" } }
       }
     },
-    "Cancel" : { "localizations" : { "pl" : { "stringUnit" : { "state" : "translated", "value" : "Anuluj" } } } }
+    "Cancel" : { "localizations" : { "pl" : { "stringUnit" : { "state" : "translated", "value" : "Anuluj" } } } },
+    "settings_title" : { "extractionState" : "manual", "localizations" : { "pl" : { "stringUnit" : { "state" : "translated", "value" : "Ustawienia" } } } }
   },
   "version" : "1.0"
 }"#;
@@ -188,6 +196,12 @@ mod tests {
                     "Cancel".into(),
                     Some("en".into()),
                     Value::Text("Cancel".into())
+                ),
+                // a manual key is an identifier: no English text of its own
+                (
+                    "settings_title".into(),
+                    Some("pl".into()),
+                    Value::Text("Ustawienia".into())
                 ),
             ]
         );
