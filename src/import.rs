@@ -162,8 +162,23 @@ impl Default for Options {
 pub enum Key {
     /// Levels the file nests (json, yml, i18next) or writes with dots (xlf ids, properties).
     Path(Vec<String>),
+    /// Levels joined with `.`, each `.` a level's end: a dotted path as xlf ids and
+    /// properties keys write it, or a nested one whose names hold no `.` (one string for
+    /// the key, where `Path` takes one per level and a list: import makes a million).
+    Dotted(String),
     /// One flat name (android, ios, po, resx, arb, ...).
     Flat(String),
+}
+
+impl Key {
+    /// A nested key: `Dotted` when no level holds a `.` (which would read as a level's end).
+    pub fn nested(path: &[String]) -> Key {
+        if path.iter().any(|level| level.contains('.')) {
+            Key::Path(path.to_vec())
+        } else {
+            Key::Dotted(path.join("."))
+        }
+    }
 }
 
 impl Key {
@@ -171,7 +186,7 @@ impl Key {
     pub fn display(&self) -> String {
         match self {
             Key::Path(path) => path.join("."),
-            Key::Flat(name) => name.clone(),
+            Key::Dotted(path) | Key::Flat(path) => path.clone(),
         }
     }
 }
@@ -427,21 +442,31 @@ pub struct Imported {
 /// Reads every translation file under `paths` (files or folders).
 pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, ImportError> {
     let found = discover::discover(paths, options)?;
-    let reads = crate::parallel::map(crate::parallel::cores(), &found, |file| {
-        read_file(file, options)
-    });
-    let mut assembler = assemble::Assembler::new(options).expecting_locales(found.len());
-    for (file, read) in found.iter().zip(reads) {
-        let read = read?;
-        assembler.add(file, read)?;
-    }
-    let imported = assembler.finish();
+    let files: Vec<&discover::Found> = found.iter().collect();
+    let imported = read_files(&files, options)?;
     if imported.doc.entries.is_empty() {
         return Err(ImportError::Empty {
             notes: imported.notes.len(),
         });
     }
     Ok(imported)
+}
+
+/// `files` read on every core and assembled into one document, each file as soon as it
+/// and those before it are read (the assembly runs beside the reading).
+pub fn read_files(files: &[&discover::Found], options: &Options) -> Result<Imported, ImportError> {
+    let mut assembler = assemble::Assembler::new(options).expecting_locales(files.len());
+    let mut order = files.iter();
+    crate::parallel::for_each_in_order(
+        crate::parallel::cores(),
+        files,
+        |file| read_file(file, options),
+        |read| match order.next() {
+            Some(file) => assembler.add(file, read?),
+            None => Ok(()),
+        },
+    )?;
+    Ok(assembler.finish())
 }
 
 /// One file, read by its format's reader.
