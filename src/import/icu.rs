@@ -332,8 +332,49 @@ pub fn to_sheet(text: &str) -> Result<Message, String> {
     to_sheet_as(text, Dialect::Formatjs)
 }
 
+/// Whether `text` holds nothing ICU reads specially but `{name}` arguments (most
+/// messages): then the sheet's text is the message as it is, without parsing it.
+fn is_plain(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(found) = memchr::memchr3(b'{', b'}', b'\'', &bytes[at..]) {
+        let brace = at + found;
+        if bytes[brace] != b'{' {
+            return false;
+        }
+        let Some(close) = memchr::memchr(b'}', &bytes[brace + 1..]) else {
+            return false;
+        };
+        if !is_identifier(&text[brace + 1..brace + 1 + close]) {
+            return false;
+        }
+        at = brace + close + 2;
+    }
+    true
+}
+
+/// Whether formatjs would read a rich-text tag in `text` (`<b>`, `</b>`).
+fn has_tag(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'<', bytes).any(|at| {
+        bytes
+            .get(at + 1)
+            .is_some_and(|&n| n.is_ascii_alphabetic() || n == b'/')
+    })
+}
+
 /// `to_sheet` as `dialect` reads the message.
 pub fn to_sheet_as(text: &str, dialect: Dialect) -> Result<Message, String> {
+    if is_plain(text) {
+        let mut losses = Vec::new();
+        if dialect == Dialect::Formatjs && has_tag(text) {
+            losses.push("rich-text tags (<b>…</b>) are kept as text".to_owned());
+        }
+        return Ok(Message::Text(Converted {
+            text: text.to_owned(),
+            losses,
+        }));
+    }
     let mut parser = Parser {
         text,
         at: 0,
@@ -455,6 +496,52 @@ mod tests {
             panic!()
         };
         assert_eq!(losses.len(), 2, "{losses:?}");
+    }
+
+    /// The shortcut for plain messages gives what the parser gives.
+    #[test]
+    fn plain_messages_read_as_the_parser_reads_them() {
+        for message in [
+            "Hello {name}, {n} <b>x</b> # = 100%",
+            "no braces",
+            "{a}{b_2}",
+            "",
+            "<a",
+        ] {
+            assert!(is_plain(message), "{message}");
+            for dialect in [Dialect::Formatjs, Dialect::GenL10n] {
+                let mut parser = Parser {
+                    text: message,
+                    at: 0,
+                    tags: false,
+                    pound: dialect == Dialect::Formatjs,
+                };
+                let elements = parser.message(false, 0).unwrap();
+                let mut parsed = Converted::default();
+                write(&elements, None, &mut parsed).unwrap();
+                if parser.tags && dialect == Dialect::Formatjs {
+                    parsed
+                        .losses
+                        .push("rich-text tags (<b>…</b>) are kept as text".to_owned());
+                }
+                assert_eq!(
+                    to_sheet_as(message, dialect).unwrap(),
+                    Message::Text(parsed),
+                    "{message}"
+                );
+            }
+        }
+        for message in [
+            "it's",
+            "{ name }",
+            "{n, number}",
+            "a } b",
+            "{1}",
+            "{a",
+            "{}",
+        ] {
+            assert!(!is_plain(message), "{message}");
+        }
     }
 
     #[test]

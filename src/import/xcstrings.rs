@@ -73,6 +73,25 @@ struct PluralCase<'a> {
 }
 
 pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+    // a large catalog: its strings cut into parts read on every core; anything the cutting
+    // does not expect is read whole, which also says where the JSON breaks
+    let threads = crate::parallel::cores();
+    if text.len() >= PARALLEL_FROM
+        && threads > 1
+        && let Some(cut) = cut(text, threads * 2)
+        && read_parts(&cut, r).is_ok()
+    {
+        return Ok(());
+    }
+    r.units.clear();
+    r.notes.clear();
+    read_whole(text, r)
+}
+
+/// Below this many bytes a catalog is read whole: cutting it costs more than it saves.
+const PARALLEL_FROM: usize = 4 << 20;
+
+fn read_whole(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let catalog = Catalog::deserialize(&mut deserializer)
         .and_then(|catalog| deserializer.end().map(|()| catalog))
@@ -88,90 +107,288 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     };
     r.units.reserve(strings.len());
     for (key, entry) in strings {
-        let entry = entry.0.unwrap_or_default();
-        if entry.should_translate.0 {
-            r.note(0, &key, "shouldTranslate is false: not carried");
-            continue;
+        add(key, entry, &source_language, r);
+    }
+    Ok(())
+}
+
+/// The catalog cut by `cut`, each part's keys and values parsed and read on its own
+/// thread, then joined in order; `Err` when one does not parse (`read` then reads the
+/// whole file).
+fn read_parts(cut: &Cut<'_>, r: &mut Reading<'_>) -> Result<(), serde_json::Error> {
+    let source_language: Text<'_> = serde_json::from_str(cut.source_language)?;
+    let Some(source_language) = source_language.0 else {
+        return Err(serde::de::Error::custom("no sourceLanguage"));
+    };
+    let options = r.options;
+    let parts = crate::parallel::map(crate::parallel::cores(), &cut.parts, |part| {
+        let mut reading = Reading::new(options);
+        for &(key, value) in &cut.entries[part.clone()] {
+            let key: Text<'_> = serde_json::from_str(key)?;
+            let entry: Lenient<StringEntry<'_>> = serde_json::from_str(value)?;
+            add(
+                key.0.unwrap_or_default(),
+                entry,
+                &source_language,
+                &mut reading,
+            );
         }
-        let comment = entry.comment.0.map(Cow::into_owned);
-        let mut source_seen = false;
-        for (language, localization) in entry.localizations.0.unwrap_or_default() {
-            let localization = localization.0.unwrap_or_default();
-            source_seen |= language == source_language;
-            let unit = |value| Unit {
-                key: Key::Flat(key.clone().into_owned()),
-                value,
-                comment: comment.clone(),
-                locale: Some(language.clone().into_owned()),
-                line: 0,
-            };
-            if let Some(string_unit) = localization.string_unit {
-                if let Some(text) = string_unit
-                    .0
-                    .and_then(|u| u.value.0)
-                    .filter(|t| !t.is_empty())
-                {
-                    let converted = convert(text, false, r);
-                    r.push(unit(Value::Text(converted.text)), converted.losses);
-                }
-            } else if let Some(variations) = localization.variations {
-                match variations.0.and_then(|v| v.plural) {
-                    // a plural that is no object: the language is left as it is
-                    Some(Map(None)) => continue,
-                    Some(Map(Some(cases))) => {
-                        let mut forms = Vec::new();
-                        let mut losses = Vec::new();
-                        for (case, node) in cases {
-                            let text = node
-                                .0
-                                .and_then(|c| c.string_unit)
-                                .and_then(|u| u.0)
-                                .and_then(|u| u.value.0);
-                            match (PluralCategory::from_name(&case), text) {
-                                (Some(category), Some(text)) if !text.is_empty() => {
-                                    let mut converted = convert(text, true, r);
-                                    losses.append(&mut converted.losses);
-                                    forms.push((category, converted.text));
-                                }
-                                _ => losses.push(format!("the plural case {case} is not carried")),
+        Ok::<_, serde_json::Error>((reading.units, reading.notes))
+    });
+    for part in parts {
+        let (units, notes) = part?;
+        r.units.extend(units);
+        r.notes.extend(notes);
+    }
+    Ok(())
+}
+
+/// One key of the catalog: a unit per language (plural forms as one), and what is not
+/// carried.
+fn add(
+    key: Cow<'_, str>,
+    entry: Lenient<StringEntry<'_>>,
+    source_language: &str,
+    r: &mut Reading<'_>,
+) {
+    let entry = entry.0.unwrap_or_default();
+    if entry.should_translate.0 {
+        r.note(0, &key, "shouldTranslate is false: not carried");
+        return;
+    }
+    let comment = entry.comment.0.map(Cow::into_owned);
+    let mut source_seen = false;
+    for (language, localization) in entry.localizations.0.unwrap_or_default() {
+        let localization = localization.0.unwrap_or_default();
+        source_seen |= language == source_language;
+        let unit = |value| Unit {
+            key: Key::Flat(key.clone().into_owned()),
+            value,
+            comment: comment.clone(),
+            locale: Some(language.clone().into_owned()),
+            line: 0,
+        };
+        if let Some(string_unit) = localization.string_unit {
+            if let Some(text) = string_unit
+                .0
+                .and_then(|u| u.value.0)
+                .filter(|t| !t.is_empty())
+            {
+                let converted = convert(text, false, r);
+                r.push(unit(Value::Text(converted.text)), converted.losses);
+            }
+        } else if let Some(variations) = localization.variations {
+            match variations.0.and_then(|v| v.plural) {
+                // a plural that is no object: the language is left as it is
+                Some(Map(None)) => continue,
+                Some(Map(Some(cases))) => {
+                    let mut forms = Vec::new();
+                    let mut losses = Vec::new();
+                    for (case, node) in cases {
+                        let text = node
+                            .0
+                            .and_then(|c| c.string_unit)
+                            .and_then(|u| u.0)
+                            .and_then(|u| u.value.0);
+                        match (PluralCategory::from_name(&case), text) {
+                            (Some(category), Some(text)) if !text.is_empty() => {
+                                let mut converted = convert(text, true, r);
+                                losses.append(&mut converted.losses);
+                                forms.push((category, converted.text));
                             }
-                        }
-                        if !forms.is_empty() {
-                            r.push(unit(Value::Plural(forms)), losses);
+                            _ => losses.push(format!("the plural case {case} is not carried")),
                         }
                     }
-                    None => r.note(
-                        0,
-                        &key,
-                        format!("{language}: device variations are not carried"),
-                    ),
+                    if !forms.is_empty() {
+                        r.push(unit(Value::Plural(forms)), losses);
+                    }
                 }
-            }
-            if localization.substitutions.is_some() {
-                r.note(
+                None => r.note(
                     0,
                     &key,
-                    format!("{language}: substitutions are not carried"),
-                );
+                    format!("{language}: device variations are not carried"),
+                ),
             }
         }
-        let manual = entry.extraction_state.0.as_deref() == Some("manual");
-        if !source_seen && !manual && !key.is_empty() {
-            // Xcode's reading of an extracted key: the key is the source text
-            let converted = convert(key.clone(), false, r);
-            r.push(
-                Unit {
-                    key: Key::Flat(key.into_owned()),
-                    value: Value::Text(converted.text),
-                    comment,
-                    locale: Some(source_language.clone().into_owned()),
-                    line: 0,
-                },
-                converted.losses,
+        if localization.substitutions.is_some() {
+            r.note(
+                0,
+                &key,
+                format!("{language}: substitutions are not carried"),
             );
         }
     }
-    Ok(())
+    let manual = entry.extraction_state.0.as_deref() == Some("manual");
+    if !source_seen && !manual && !key.is_empty() {
+        // Xcode's reading of an extracted key: the key is the source text
+        let converted = convert(key.clone(), false, r);
+        r.push(
+            Unit {
+                key: Key::Flat(key.into_owned()),
+                value: Value::Text(converted.text),
+                comment,
+                locale: Some(source_language.to_owned()),
+                line: 0,
+            },
+            converted.losses,
+        );
+    }
+}
+
+/// A catalog's `sourceLanguage` value and each of its `strings` entries (the key's JSON
+/// string and the value's JSON), with the ranges of entries of each part.
+struct Cut<'t> {
+    source_language: &'t str,
+    entries: Vec<(&'t str, &'t str)>,
+    parts: Vec<std::ops::Range<usize>>,
+}
+
+/// Cuts a catalog for `read_parts` by scanning its JSON (strings, escapes, nesting) without
+/// parsing it; `None` when it is not the shape expected (the whole read says why).
+fn cut(text: &str, parts: usize) -> Option<Cut<'_>> {
+    let mut scan = Scan {
+        bytes: text.as_bytes(),
+        at: 0,
+    };
+    scan.expect(b'{')?;
+    let mut source_language = None;
+    let mut entries = Vec::new();
+    loop {
+        scan.space();
+        if scan.peek()? == b'}' {
+            break;
+        }
+        let key = scan.string()?;
+        scan.expect(b':')?;
+        scan.space();
+        let value = scan.at;
+        match &text[key.0 + 1..key.1 - 1] {
+            "strings" => {
+                scan.expect(b'{')?;
+                loop {
+                    scan.space();
+                    if scan.peek()? == b'}' {
+                        scan.at += 1;
+                        break;
+                    }
+                    let key = scan.string()?;
+                    scan.expect(b':')?;
+                    scan.space();
+                    let value = scan.at;
+                    scan.value()?;
+                    entries.push((&text[key.0..key.1], &text[value..scan.at]));
+                    scan.space();
+                    match scan.peek()? {
+                        b',' => scan.at += 1,
+                        b'}' => {}
+                        _ => return None,
+                    }
+                }
+            }
+            "sourceLanguage" => {
+                scan.value()?;
+                source_language = Some(&text[value..scan.at]);
+            }
+            _ => scan.value()?,
+        }
+        scan.space();
+        match scan.peek()? {
+            b',' => scan.at += 1,
+            b'}' => {}
+            _ => return None,
+        }
+    }
+    if entries.is_empty() {
+        return None;
+    }
+    Some(Cut {
+        source_language: source_language?,
+        parts: crate::parallel::chunks(entries.len(), entries.len().div_ceil(parts.max(1))),
+        entries,
+    })
+}
+
+/// A cursor over JSON text that skips values without reading them.
+struct Scan<'t> {
+    bytes: &'t [u8],
+    at: usize,
+}
+
+impl Scan<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn space(&mut self) {
+        while self
+            .peek()
+            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            self.at += 1;
+        }
+    }
+
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        self.space();
+        (self.peek()? == byte).then(|| self.at += 1)
+    }
+
+    /// A string, from its opening quote (after blanks): its span, quotes included.
+    fn string(&mut self) -> Option<(usize, usize)> {
+        self.space();
+        let start = self.at;
+        if self.peek()? != b'"' {
+            return None;
+        }
+        self.at += 1;
+        loop {
+            let found = memchr::memchr2(b'"', b'\\', &self.bytes[self.at..])?;
+            self.at += found + 1;
+            if self.bytes[self.at - 1] == b'"' {
+                return Some((start, self.at));
+            }
+            // an escape: the next byte is part of it
+            self.at += 1;
+        }
+    }
+
+    /// Any value (after blanks), to its end.
+    fn value(&mut self) -> Option<()> {
+        self.space();
+        match self.peek()? {
+            b'"' => self.string().map(|_| ()),
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                loop {
+                    match self.peek()? {
+                        b'"' => {
+                            self.string()?;
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                self.at += 1;
+                                return Some(());
+                            }
+                        }
+                        _ => {}
+                    }
+                    self.at += 1;
+                }
+            }
+            _ => {
+                // a number, true, false or null: up to what ends it
+                while self.peek().is_some_and(|b| {
+                    !matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+                }) {
+                    self.at += 1;
+                }
+                Some(())
+            }
+        }
+    }
 }
 
 fn convert(text: Cow<'_, str>, plural: bool, r: &Reading<'_>) -> Converted {
@@ -459,5 +676,52 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    /// A catalog read in parts on several threads gives what it gives read whole: units,
+    /// their order and every note, whatever its strings hold (escaped quotes, braces,
+    /// backslashes) and whatever values it has that are not read.
+    #[test]
+    fn a_catalog_read_in_parts_is_the_catalog_read_whole() {
+        let entry = |n: usize| {
+            format!(
+                r#""key \"{n}\" {{x}} \\ é" : {{ "comment" : "c{n} \\\" }}", "version" : [1, {{"a" : null}}], "localizations" : {{
+      "en" : {{ "stringUnit" : {{ "state" : "translated", "value" : "%@ {n} \u00e9 \"q\"" }} }},
+      "pl" : {{ "variations" : {{ "plural" : {{ "one" : {{ "stringUnit" : {{ "value" : "%lld {n}" }} }}, "other" : {{ "stringUnit" : {{ "value" : "%lld {n}s" }} }}, "=5" : 3 }} }} }},
+      "de" : {{ "variations" : {{ "device" : {{ "iphone" : {{}} }} }}, "substitutions" : {{}} }}
+    }} }}"#
+            )
+        };
+        let mut strings: Vec<String> = (0..40).map(entry).collect();
+        strings.push(r#""skip" : { "shouldTranslate" : false }"#.to_owned());
+        strings.push(r#""Extracted" : { "localizations" : { "pl" : { "stringUnit" : { "value" : "Wyciągnięty" } } } }"#.to_owned());
+        strings.push(r#""odd" : 12"#.to_owned());
+        let catalog = format!(
+            "{{\n  \"version\" : 1.0,\n  \"strings\" : {{\n    {}\n  }},\n  \"sourceLanguage\" : \"en\"\n}}",
+            strings.join(",\n    ")
+        );
+        let options = Options::default();
+        let mut whole = Reading::new(&options);
+        read_whole(&catalog, &mut whole).unwrap();
+        for parts in [1, 2, 3, 7, 100] {
+            let cut = cut(&catalog, parts).unwrap();
+            assert!(cut.parts.len() <= parts, "{parts}");
+            let mut parted = Reading::new(&options);
+            read_parts(&cut, &mut parted).unwrap();
+            assert_eq!(parted.units, whole.units, "{parts}");
+            assert_eq!(parted.notes, whole.notes, "{parts}");
+        }
+        // 40 keys of a text and a plural; `Extracted` in pl and (its key) en; `odd`, an
+        // extracted key without localizations, in en
+        assert_eq!(whole.units.len(), 40 * 2 + 3);
+        // what the cutting does not expect is left to the whole read
+        for odd in [
+            "[]",
+            "{\"strings\" : {\"a\" : {}",
+            "{\"strings\" : 1}",
+            "{\"a\" : 1}",
+        ] {
+            assert!(cut(odd, 2).is_none(), "{odd}");
+        }
     }
 }
