@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `depot import` and `depot diff` of 50,000 keys x 20 locales, release build, hyperfine:
 # the 50 MB sheet of benches/generate.sh (one key in ten a plural entry) is written by
-# `depot generate` in each of the six formats (per-locale files: 20 or 21 files each, 22
-# for android and ios with the base copies), then
+# `depot generate` in each of the eleven formats (per-locale files: 20 or 21 files each,
+# 22 for android and ios with the base copies, one catalog for xcstrings), then
 #   1. `depot import <folder> --to sheet.csv` per format;
 #   2. `depot import` of the json files into .xlsx and .ods;
 #   3. `depot diff --source big.csv <folder>` per format (the files agree with the sheet).
@@ -11,11 +11,14 @@
 #   RUNS=10 benches/import.sh
 #   FORMATS=android,json benches/import.sh
 #
+# The machine's load average is printed before each set: on a shared machine the wall
+# times wait for a core, so compare the CPU times (hyperfine's User + System) as well.
+#
 # Needs hyperfine (Debian: apt-get install hyperfine) and python3 (to write the sheet).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
-FORMATS=${FORMATS:-android,ios,json,yml,po,xlf}
+FORMATS=${FORMATS:-android,ios,json,yml,po,xlf,xcstrings,arb,i18next,properties,resx}
 
 command -v hyperfine >/dev/null || { echo "hyperfine is needed: apt-get install hyperfine" >&2; exit 1; }
 cargo build --release --quiet
@@ -54,11 +57,14 @@ for format in ${FORMATS//,/ }; do
 done
 du -sh app-* >&2
 
+uptime >&2
 hyperfine --runs "$RUNS" --warmup 1 -N -L format "$FORMATS" \
     -n "import {format}" "$BIN import app-{format} --to sheet-{format}.csv"
 if [[ ",$FORMATS," == *",json,"* ]]; then
+  uptime >&2
   hyperfine --runs "$RUNS" --warmup 1 -N -L kind xlsx,ods \
       -n "import json to .{kind}" "$BIN import app-json --to sheet.{kind}"
 fi
+uptime >&2
 hyperfine --runs "$RUNS" --warmup 1 -N -L format "$FORMATS" \
     -n "diff {format}" "$BIN diff --source big.csv app-{format} --placeholders convert"

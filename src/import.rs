@@ -162,8 +162,23 @@ impl Default for Options {
 pub enum Key {
     /// Levels the file nests (json, yml, i18next) or writes with dots (xlf ids, properties).
     Path(Vec<String>),
+    /// Levels joined with `.`, each `.` a level's end: a dotted path as xlf ids and
+    /// properties keys write it, or a nested one whose names hold no `.` (one string for
+    /// the key, where `Path` takes one per level and a list: import makes a million).
+    Dotted(String),
     /// One flat name (android, ios, po, resx, arb, ...).
     Flat(String),
+}
+
+impl Key {
+    /// A nested key: `Dotted` when no level holds a `.` (which would read as a level's end).
+    pub fn nested(path: &[String]) -> Key {
+        if path.iter().any(|level| level.contains('.')) {
+            Key::Path(path.to_vec())
+        } else {
+            Key::Dotted(path.join("."))
+        }
+    }
 }
 
 impl Key {
@@ -171,7 +186,7 @@ impl Key {
     pub fn display(&self) -> String {
         match self {
             Key::Path(path) => path.join("."),
-            Key::Flat(name) => name.clone(),
+            Key::Dotted(path) | Key::Flat(path) => path.clone(),
         }
     }
 }
@@ -252,7 +267,18 @@ pub struct Reading<'o> {
     /// The locale the file's name gives, if any: a json or yml file whose one top-level
     /// key is that locale holds it as a level (Rails), one without holds its tree.
     pub named: Option<String>,
+    /// Placeholder types a file declares apart from its texts (ARB's `"@id"` metadata).
+    pub types: Vec<Declared>,
     pub options: &'o Options,
+}
+
+/// The placeholder types one key's metadata declares (ARB: `{"type": "int"}`), which
+/// apply to the key's texts in every locale, as gen-l10n applies its template's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared {
+    pub key: Key,
+    /// (name, type) of every placeholder typed other than as text.
+    pub types: Vec<(String, syntax::Kind)>,
 }
 
 impl<'o> Reading<'o> {
@@ -262,6 +288,7 @@ impl<'o> Reading<'o> {
             notes: Vec::new(),
             locale: None,
             named: None,
+            types: Vec::new(),
             options,
         }
     }
@@ -415,21 +442,31 @@ pub struct Imported {
 /// Reads every translation file under `paths` (files or folders).
 pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, ImportError> {
     let found = discover::discover(paths, options)?;
-    let reads = crate::parallel::map(crate::parallel::cores(), &found, |file| {
-        read_file(file, options)
-    });
-    let mut assembler = assemble::Assembler::new(options).expecting_locales(found.len());
-    for (file, read) in found.iter().zip(reads) {
-        let read = read?;
-        assembler.add(file, read)?;
-    }
-    let imported = assembler.finish();
+    let files: Vec<&discover::Found> = found.iter().collect();
+    let imported = read_files(&files, options)?;
     if imported.doc.entries.is_empty() {
         return Err(ImportError::Empty {
             notes: imported.notes.len(),
         });
     }
     Ok(imported)
+}
+
+/// `files` read on every core and assembled into one document, each file as soon as it
+/// and those before it are read (the assembly runs beside the reading).
+pub fn read_files(files: &[&discover::Found], options: &Options) -> Result<Imported, ImportError> {
+    let mut assembler = assemble::Assembler::new(options).expecting_locales(files.len());
+    let mut order = files.iter();
+    crate::parallel::for_each_in_order(
+        crate::parallel::cores(),
+        files,
+        |file| read_file(file, options),
+        |read| match order.next() {
+            Some(file) => assembler.add(file, read?),
+            None => Ok(()),
+        },
+    )?;
+    Ok(assembler.finish())
 }
 
 /// One file, read by its format's reader.
@@ -452,6 +489,7 @@ pub struct FileRead {
     pub units: Vec<Unit>,
     pub notes: Vec<(usize, String, String)>,
     pub locale: Option<String>,
+    pub types: Vec<Declared>,
 }
 
 /// Reads `bytes` as `format`; `shown` names the file in errors, `named` is the locale its
@@ -496,6 +534,7 @@ pub fn read_bytes(
         units: reading.units,
         notes: reading.notes,
         locale: reading.locale,
+        types: reading.types,
     })
 }
 

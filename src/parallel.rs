@@ -2,7 +2,7 @@
 //! and writes many files from one document; the checks of a large sheet run in parts.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// The number of cores this process may use.
 pub fn cores() -> usize {
@@ -83,6 +83,65 @@ where
     all.into_iter().map(|(_, result)| result).collect()
 }
 
+/// `work` applied to every item on up to `threads` threads of their own, while the calling
+/// thread hands each result to `consume` in item order as soon as it and every one before
+/// it are done: a serial step (`import` assembling what was read) runs beside the parallel
+/// one instead of after it. An `Err` from `consume` stops the work (items not yet started
+/// are skipped) and is returned. A panic in `work` is passed on to the caller.
+pub fn for_each_in_order<T, R, E>(
+    threads: usize,
+    items: &[T],
+    work: impl Fn(&T) -> R + Sync,
+    mut consume: impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Sync,
+    R: Send,
+{
+    let threads = threads.min(items.len());
+    if threads <= 1 {
+        for item in items {
+            consume(work(item))?;
+        }
+        return Ok(());
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (done, results) = std::sync::mpsc::channel::<(usize, R)>();
+        for _ in 0..threads {
+            let (done, next, stop, work) = (done.clone(), &next, &stop, &work);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(i) else {
+                        return;
+                    };
+                    if done.send((i, work(item))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done);
+        // results that came before their turn
+        let mut waiting: Vec<Option<R>> =
+            std::iter::repeat_with(|| None).take(items.len()).collect();
+        let mut turn = 0;
+        for (i, result) in results {
+            waiting[i] = Some(result);
+            while let Some(result) = waiting.get_mut(turn).and_then(Option::take) {
+                turn += 1;
+                if let Err(e) = consume(result) {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,6 +155,55 @@ mod tests {
             i * 2
         });
         assert_eq!(out, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn results_are_consumed_in_item_order_and_an_error_stops_the_rest() {
+        let items: Vec<u64> = (0..200).collect();
+        let mut seen = Vec::new();
+        let done: Result<(), ()> = for_each_in_order(
+            4,
+            &items,
+            |&i| {
+                std::thread::sleep(std::time::Duration::from_micros(200 - i));
+                i * 2
+            },
+            |r| {
+                seen.push(r);
+                Ok(())
+            },
+        );
+        assert_eq!(done, Ok(()));
+        assert_eq!(seen, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+        let started = AtomicUsize::new(0);
+        let mut consumed = 0;
+        let stopped = for_each_in_order(
+            2,
+            &items,
+            |&i| {
+                started.fetch_add(1, Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_micros(300));
+                i
+            },
+            |i| {
+                consumed += 1;
+                if i == 3 { Err(i) } else { Ok(()) }
+            },
+        );
+        assert_eq!(stopped, Err(3));
+        assert_eq!(consumed, 4);
+        assert!(started.load(Ordering::SeqCst) < items.len());
+        let mut one = Vec::new();
+        let _: Result<(), ()> = for_each_in_order(
+            1,
+            &[1, 2],
+            |&i| i + 1,
+            |r| {
+                one.push(r);
+                Ok(())
+            },
+        );
+        assert_eq!(one, [2, 3]);
     }
 
     #[test]

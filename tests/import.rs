@@ -100,9 +100,20 @@ fn tool(name: &str, args: &[&str], dir: &Path, stdin: Option<&[u8]>, hint: &str)
 /// with placeholders converted and comments, imports `out` again into a second sheet, and
 /// checks that both sheets are the same: keys, texts, plural forms and comments survived.
 fn round_trip(dir: &Path, paths: &[&str], format: &str, extra: &[&str]) -> PathBuf {
+    round_trip_as(dir, paths, format, extra, "convert")
+}
+
+/// `round_trip` with `--placeholders placeholders` on both sides.
+fn round_trip_as(
+    dir: &Path,
+    paths: &[&str],
+    format: &str,
+    extra: &[&str],
+    placeholders: &str,
+) -> PathBuf {
     let mut args = vec!["import"];
     args.extend_from_slice(paths);
-    args.extend_from_slice(&["--to", "sheet.csv"]);
+    args.extend_from_slice(&["--to", "sheet.csv", "--placeholders", placeholders]);
     args.extend_from_slice(extra);
     depot_ok(dir, &args);
     depot_ok(
@@ -116,18 +127,43 @@ fn round_trip(dir: &Path, paths: &[&str], format: &str, extra: &[&str]) -> PathB
             "-p",
             "out",
             "--placeholders",
-            "convert",
+            placeholders,
             "--comments",
             "--base",
             "en",
         ],
     );
-    let mut again = vec!["import", "out", "--to", "again.csv"];
+    let mut again = vec![
+        "import",
+        "out",
+        "--to",
+        "again.csv",
+        "--placeholders",
+        placeholders,
+    ];
     again.extend_from_slice(extra);
     depot_ok(dir, &again);
     let first = std::fs::read_to_string(dir.join("sheet.csv")).unwrap();
     let second = std::fs::read_to_string(dir.join("again.csv")).unwrap();
-    assert_eq!(second, first, "the regenerated files make the same sheet");
+    if format == "xcstrings" {
+        // flat names are lower-cased by generate (SPEC §6.3): compared without case
+        let keys_lowered = |sheet: &str| -> String {
+            sheet
+                .lines()
+                .map(|l| match l.split_once(',') {
+                    Some((key, rest)) => format!("{},{rest}\n", key.to_lowercase()),
+                    None => format!("{l}\n"),
+                })
+                .collect()
+        };
+        assert_eq!(
+            keys_lowered(&second),
+            keys_lowered(&first),
+            "the same sheet"
+        );
+    } else {
+        assert_eq!(second, first, "the regenerated files make the same sheet");
+    }
     dir.join("out")
 }
 
@@ -758,6 +794,575 @@ fn xlf_files_round_trip_valid_against_the_xliff_schema() {
 
 // ------------------------------------------------------------------ the five new formats
 
+/// Runs tests/node/consumers.js in `mode` on `input`; its JSON output.
+fn node(mode: &str, input: &serde_json::Value) -> serde_json::Value {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node");
+    assert!(
+        folder.join("node_modules").is_dir(),
+        "tests/node/node_modules is missing: {NODE_HINT}"
+    );
+    let input = serde_json::to_vec(input).unwrap();
+    let out = tool(
+        "node",
+        &["consumers.js", mode],
+        &folder,
+        Some(&input),
+        NODE_HINT,
+    );
+    serde_json::from_str(&out).unwrap()
+}
+
+fn read_json(file: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+// ------------------------------------------------------------------ i18next (i18next)
+
+const I18NEXT_EN: &str = r#"{
+  "nav": { "home": "Home", "settings": "Settings" },
+  "greeting": "Hello, {{name}}!",
+  "inbox": {
+    "title": "Inbox of {{user}}",
+    "unread_one": "You have {{count}} unread message",
+    "unread_other": "You have {{count}} unread messages"
+  },
+  "cart": {
+    "items_zero": "Your cart is empty",
+    "items_one": "{{count}} item in your cart",
+    "items_other": "{{count}} items in your cart"
+  },
+  "legal": "By signing up you accept the <1>terms</1> & \"privacy\" rules.",
+  "footer": "Line one\nLine two: 100% {literal} braces"
+}"#;
+const I18NEXT_PL: &str = r#"{
+  "nav": { "home": "Start", "settings": "Ustawienia" },
+  "greeting": "Cześć, {{name}}!",
+  "inbox": {
+    "title": "Skrzynka {{user}}",
+    "unread_one": "Masz {{count}} nieprzeczytaną wiadomość",
+    "unread_few": "Masz {{count}} nieprzeczytane wiadomości",
+    "unread_many": "Masz {{count}} nieprzeczytanych wiadomości",
+    "unread_other": "Masz {{count}} nieprzeczytanej wiadomości"
+  },
+  "cart": {
+    "items_zero": "Twój koszyk jest pusty",
+    "items_one": "{{count}} produkt w koszyku",
+    "items_few": "{{count}} produkty w koszyku",
+    "items_many": "{{count}} produktów w koszyku",
+    "items_other": "{{count}} produktu w koszyku"
+  }
+}"#;
+const I18NEXT_DE: &str = r#"{"nav":{"home":"Startseite"},"greeting":"Hallo, {{name}}!","inbox":{"unread_one":"{{count}} ungelesene Nachricht","unread_other":"{{count}} ungelesene Nachrichten"}}"#;
+
+/// What i18next's `t()` gives in each language for every key of `en`'s file (a plural's
+/// key with counts that reach every category of the three languages, and 0 for `_zero`),
+/// the resources being the `<lng>/translation.json` files under `root`.
+fn i18next_reads(root: &Path, languages: &[&str]) -> Vec<String> {
+    fn leaves(value: &serde_json::Value, path: &str, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    leaves(v, &p, out);
+                }
+            }
+            _ => out.push(path.to_owned()),
+        }
+    }
+    let mut keys = Vec::new();
+    leaves(&serde_json::from_str(I18NEXT_EN).unwrap(), "", &mut keys);
+    let mut resources = serde_json::Map::new();
+    for lng in languages {
+        let file = root.join(lng).join("translation.json");
+        resources.insert(
+            (*lng).to_owned(),
+            serde_json::json!({ "translation": read_json(&file) }),
+        );
+    }
+    let mut calls = Vec::new();
+    for lng in languages {
+        let mut asked = std::collections::BTreeSet::new();
+        for key in &keys {
+            let values = serde_json::json!({"name": "Ala", "user": "Ola"});
+            match key.rsplit_once('_') {
+                Some((base, _)) if asked.insert(base.to_owned()) => {
+                    for count in [0, 1, 2, 3, 5, 12, 22, 25, 101] {
+                        let mut options = values.clone();
+                        options["count"] = count.into();
+                        calls.push(serde_json::json!([lng, base, options]));
+                    }
+                }
+                Some(_) => {}
+                None => calls.push(serde_json::json!([lng, key, values])),
+            }
+        }
+    }
+    let read = node(
+        "i18next",
+        &serde_json::json!({ "resources": resources, "calls": calls }),
+    );
+    serde_json::from_value(read).unwrap()
+}
+
+/// i18next files as a web app ships them (nested keys, `{{name}}`, `_zero`/`_one`/…
+/// plurals, partial translations) → import → generate → i18next's `t()` gives every text
+/// and plural form as before, in every language.
+#[test]
+fn i18next_files_round_trip_as_i18next_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            ("web/locales/en/translation.json", I18NEXT_EN.as_bytes()),
+            ("web/locales/pl/translation.json", I18NEXT_PL.as_bytes()),
+            ("web/locales/de/translation.json", I18NEXT_DE.as_bytes()),
+        ],
+    );
+    let sheet = |dir: &Path| std::fs::read_to_string(dir.join("sheet.csv")).unwrap();
+    let out = round_trip(dir.path(), &["web"], "i18next", &[]);
+    let text = sheet(dir.path());
+    assert!(
+        text.contains(",unread[few],,,,,Masz {count} nieprzeczytane wiadomości"),
+        "{text}"
+    );
+    assert!(
+        text.contains("greeting,,,,\"Hello, {name}!\",\"Hallo, {name}!\",\"Cześć, {name}!\""),
+        "{text}"
+    );
+    let languages = ["en", "pl", "de"];
+    let before = i18next_reads(&dir.path().join("web/locales"), &languages);
+    let after = i18next_reads(&out, &languages);
+    assert!(
+        before
+            .iter()
+            .any(|t| t == "Masz 22 nieprzeczytane wiadomości"),
+        "{before:?}"
+    );
+    assert!(
+        before.iter().any(|t| t == "Twój koszyk jest pusty"),
+        "{before:?}"
+    );
+    assert_eq!(after, before);
+}
+
+// ------------------------------------------------------------------ xcstrings (locize-xcstrings)
+
+/// A catalog as Xcode writes one: keys extracted from Swift code are the English texts
+/// (no English localization where the text is the key), a manual key with its own
+/// localizations, plural variations, positional and plain printf placeholders, comments,
+/// a state other than translated, and a key not to translate.
+const CATALOG: &str = r#"{
+  "sourceLanguage" : "en",
+  "strings" : {
+    "%@ of %@" : {
+      "comment" : "Progress: done of total",
+      "localizations" : {
+        "en" : { "stringUnit" : { "state" : "new", "value" : "%1$@ of %2$@" } },
+        "pl" : { "stringUnit" : { "state" : "translated", "value" : "%1$@ z %2$@" } }
+      }
+    },
+    "%lld notes" : {
+      "comment" : "Number of notes in the list",
+      "localizations" : {
+        "en" : { "variations" : { "plural" : {
+          "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld note" } },
+          "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld notes" } }
+        } } },
+        "pl" : { "variations" : { "plural" : {
+          "few" : { "stringUnit" : { "state" : "translated", "value" : "%lld notatki" } },
+          "many" : { "stringUnit" : { "state" : "translated", "value" : "%lld notatek" } },
+          "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld notatka" } },
+          "other" : { "stringUnit" : { "state" : "needs_review", "value" : "%lld notatki" } }
+        } } }
+      }
+    },
+    "Cancel" : {
+      "comment" : "Button title",
+      "localizations" : {
+        "de" : { "stringUnit" : { "state" : "translated", "value" : "Abbrechen" } },
+        "pl" : { "stringUnit" : { "state" : "translated", "value" : "Anuluj" } }
+      }
+    },
+    "NetNewsWire" : {
+      "shouldTranslate" : false
+    },
+    "Signed in as %@" : {
+      "localizations" : {
+        "pl" : { "stringUnit" : { "state" : "translated", "value" : "Zalogowano jako %@" } }
+      }
+    },
+    "welcome_message" : {
+      "comment" : "Shown once, after the first launch",
+      "extractionState" : "manual",
+      "localizations" : {
+        "en" : { "stringUnit" : { "state" : "translated", "value" : "Welcome!\nYour notes stay on this device: 100% private." } },
+        "pl" : { "stringUnit" : { "state" : "translated", "value" : "Witaj!\nTwoje notatki zostają na tym urządzeniu: w 100% prywatne." } }
+      }
+    }
+  },
+  "version" : "1.0"
+}"#;
+
+/// What locize-xcstrings reads from a catalog: per language, each name (plural forms as
+/// `name[variations.plural.CATEGORY]`) with its value and (source language) comment.
+fn locize_reads(catalog: &str) -> serde_json::Value {
+    let read = node("xcstrings", &serde_json::from_str(catalog).unwrap());
+    read["resources"].clone()
+}
+
+/// A String Catalog (`CATALOG`) → import → generate → the locize-xcstrings reader reads
+/// every text, plural form and comment as before, under depot's names (lower-cased, as
+/// ios `.strings`). Texts are kept as written (`--placeholders keep`) so that printf
+/// specifiers compare byte for byte; with the default conversion the sheet holds `{arg1}`
+/// and `{count}` (`%lld` and `%1$ld` print the same 64-bit integer).
+#[test]
+fn xcstrings_round_trip_as_locize_xcstrings_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[("ios/Localizable.xcstrings", CATALOG.as_bytes())],
+    );
+    let out = round_trip_as(dir.path(), &["ios"], "xcstrings", &[], "keep");
+    let after = locize_reads(&std::fs::read_to_string(out.join("Localizable.xcstrings")).unwrap());
+    // Xcode's reading of an extracted key with no English localization: the key is the
+    // English text (written out here, so the reader sees it); the key not to translate
+    // is listed by import and left out
+    let mut catalog: serde_json::Value = serde_json::from_str(CATALOG).unwrap();
+    let strings = catalog["strings"].as_object_mut().unwrap();
+    strings.remove("NetNewsWire");
+    for (key, entry) in strings.iter_mut() {
+        if entry.get("extractionState").is_none() && entry["localizations"].get("en").is_none() {
+            entry["localizations"]["en"] =
+                serde_json::json!({"stringUnit": {"state": "translated", "value": key}});
+        }
+    }
+    let before = locize_reads(&catalog.to_string());
+    let lowered =
+        |resources: &serde_json::Value| -> BTreeMap<String, BTreeMap<String, serde_json::Value>> {
+            let mut out = BTreeMap::new();
+            for (language, names) in resources.as_object().unwrap() {
+                let names = names.as_object().unwrap();
+                out.insert(
+                    language.clone(),
+                    names
+                        .iter()
+                        .map(|(n, v)| (n.to_lowercase(), v.clone()))
+                        .collect(),
+                );
+            }
+            out
+        };
+    let (before, after) = (lowered(&before), lowered(&after));
+    assert_eq!(before["pl"].len(), 8, "{before:#?}");
+    assert_eq!(
+        before["en"]["cancel"],
+        serde_json::json!({"value": "Cancel", "context": {"text": "Button title"}})
+    );
+    assert_eq!(after, before);
+
+    // converted: the sheet's syntax
+    let out = depot_ok(dir.path(), &["import", "ios", "--to", "converted.csv"]);
+    let sheet = std::fs::read_to_string(dir.path().join("converted.csv")).unwrap();
+    assert!(
+        sheet.contains("%@ of %@,,Progress: done of total,{arg1} of {arg2},{arg1} z {arg2}"),
+        "{sheet}"
+    );
+    assert!(
+        sheet.contains("%lld notes[few],,,,{count} notatki"),
+        "{sheet}"
+    );
+    let summary = stderr(&out);
+    assert!(
+        summary.contains("NetNewsWire: shouldTranslate is false: not carried"),
+        "{summary}"
+    );
+}
+
+// ------------------------------------------------------------------ arb (gen-l10n's rules, formatjs)
+
+const ARB_EN: &str = r#"{
+  "@@locale": "en",
+  "appTitle": "Notes",
+  "@appTitle": { "description": "The title in the app bar" },
+  "helloUser": "Hello {userName}!",
+  "@helloUser": {
+    "description": "Greeting on the home screen",
+    "placeholders": { "userName": { "type": "String", "example": "Ala" } }
+  },
+  "noteCount": "{count, plural, =0{No notes yet} =1{One note} other{{count} notes}}",
+  "@noteCount": {
+    "description": "Number of notes in the list",
+    "placeholders": { "count": { "type": "int" } }
+  },
+  "storageUsed": "{percent} of {total} used",
+  "@storageUsed": {
+    "placeholders": { "percent": { "type": "double" }, "total": { "type": "String" } }
+  },
+  "editHint": "Tap '{'Edit'}' and don''t forget to save"
+}"#;
+const ARB_PL: &str = r#"{
+  "@@locale": "pl",
+  "appTitle": "Notatki",
+  "helloUser": "Cześć {userName}!",
+  "noteCount": "{count, plural, =0{Brak notatek} one{Jedna notatka} few{{count} notatki} many{{count} notatek} other{{count} notatki}}",
+  "storageUsed": "Zajęto {percent} z {total}",
+  "editHint": "Stuknij '{'Edytuj'}' i nie zapomnij zapisać"
+}"#;
+
+/// What gen-l10n's rules and the formatjs parser read from the ARB files in `dir`
+/// (tests/node/consumers.js, `app_en.arb` the template): each file's messages as parts,
+/// a plural's `=0`, `=1`, `=2` cases named `zero`, `one`, `two` (gen-l10n's
+/// `pluralCases`: the same argument of `Intl.pluralLogic`), and the template's
+/// description and placeholder types of each message.
+fn gen_l10n_reads(dir: &Path) -> serde_json::Value {
+    fn exact_cases_as_categories(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if let Some(serde_json::Value::Object(options)) = map.get_mut("o") {
+                    for (exact, category) in [("=0", "zero"), ("=1", "one"), ("=2", "two")] {
+                        if let Some(form) = options.remove(exact) {
+                            options.entry(category).or_insert(form);
+                        }
+                    }
+                }
+                map.values_mut().for_each(exact_cases_as_categories);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(exact_cases_as_categories),
+            _ => {}
+        }
+    }
+    let mut files = serde_json::Map::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        files.insert(name, std::fs::read_to_string(&path).unwrap().into());
+    }
+    let mut parts = node(
+        "arb",
+        &serde_json::json!({"files": files, "template": "app_en.arb"}),
+    );
+    exact_cases_as_categories(&mut parts);
+    let template = read_json(&dir.join("app_en.arb"));
+    let metadata: BTreeMap<String, serde_json::Value> = template
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(k, _)| k.starts_with('@') && !k.starts_with("@@"))
+        .map(|(k, v)| {
+            let types: BTreeMap<String, serde_json::Value> = v["placeholders"]
+                .as_object()
+                .map(|p| {
+                    p.iter()
+                        .map(|(n, s)| (n.clone(), s["type"].clone()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            (
+                k.clone(),
+                serde_json::json!({"description": v["description"], "types": types}),
+            )
+        })
+        .collect();
+    serde_json::json!({"messages": parts, "metadata": metadata})
+}
+
+/// ARB files as a Flutter app ships them (template with descriptions and placeholder
+/// types, ICU plurals with `=0`/`=1` cases, quoting) → import → generate → gen-l10n's
+/// rules hold and every message parses to the same parts, with the same descriptions and
+/// placeholder types in the template.
+#[test]
+fn arb_files_round_trip_as_gen_l10n_and_formatjs_read_them() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            ("lib/l10n/app_en.arb", ARB_EN.as_bytes()),
+            ("lib/l10n/app_pl.arb", ARB_PL.as_bytes()),
+        ],
+    );
+    let out = round_trip(dir.path(), &["lib/l10n"], "arb", &[]);
+    let sheet = std::fs::read_to_string(dir.path().join("sheet.csv")).unwrap();
+    assert!(
+        sheet.contains("noteCount[zero],,Number of notes in the list,No notes yet,Brak notatek"),
+        "{sheet}"
+    );
+    assert!(
+        sheet.contains(
+            "storageUsed,,,{percent:float} of {total} used,Zajęto {percent:float} z {total}"
+        ),
+        "{sheet}"
+    );
+    let before = gen_l10n_reads(&dir.path().join("lib/l10n"));
+    let after = gen_l10n_reads(&out);
+    assert_eq!(
+        before["messages"]["app_pl.arb"]["editHint"],
+        serde_json::json!([{"t": "Stuknij {Edytuj} i nie zapomnij zapisać"}])
+    );
+    assert_eq!(after, before);
+}
+
+// ------------------------------------------------------------------ properties (the JDK)
+
+const PROPERTIES_BASE: &str = "# Notes, a Java desktop app\n\n# Shown in the window title\napp.title = Notes\napp.greeting=Hello, {0}!\n! {0}: the file, {1}: the folder\nfiles.moved=Moved {0} to {1}.\nfiles.count.one={0} file\nfiles.count.other={0} files\nnote.quote=It''s {0}''s note: '{'draft'}'\nnote.plain=50% off: it's free\nnote.long=A long text that goes \\\n    on the next line\\nand breaks here\npath.home=C\\:\\\\Users\\\\{0}\n";
+const PROPERTIES_PL: &str = "app.title=Notatki\napp.greeting=Cze\\u015b\\u0107, {0}!\nfiles.moved=Przeniesiono {0} do {1}.\nfiles.count.one={0} plik\nfiles.count.few={0} pliki\nfiles.count.many={0} plik\\u00f3w\nfiles.count.other={0} pliku\nnote.quote=To notatka {0}: '{'szkic'}', nie ''gotowa''\n";
+const PROPERTIES_DE: &str =
+    "app.title=Notizen\napp.greeting=Hallo, {0}!\nnote.plain=50 % Rabatt: gratis\n";
+
+/// `.properties` bundles as a Java app ships them (the root bundle, `_pl`, `_de`;
+/// comments, `key = value` spacing, a continued line, escapes, `MessageFormat` patterns
+/// with quotes, a plural as one key per category) → import → generate → `ResourceBundle`
+/// reads every key of each bundle as before, and `MessageFormat` formats the patterns
+/// alike.
+#[test]
+fn properties_round_trip_as_the_jdk_reads_them() {
+    use support::jvm_mono::java;
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            ("java/messages.properties", PROPERTIES_BASE.as_bytes()),
+            ("java/messages_pl.properties", PROPERTIES_PL.as_bytes()),
+            ("java/messages_de.properties", PROPERTIES_DE.as_bytes()),
+        ],
+    );
+    let out = round_trip(dir.path(), &["java"], "properties", &[]);
+    let sheet = std::fs::read_to_string(dir.path().join("sheet.csv")).unwrap();
+    assert!(sheet.contains(",count[few],,,,,{count} pliki"), "{sheet}");
+    assert!(
+        sheet.contains(",quote,,,It's {arg1}'s note: {{draft}},,"),
+        "{sheet}"
+    );
+    let original = dir.path().join("java");
+    let bundles = |root: &Path| java(&["bundle", ".", "messages", "", "pl", "de"], root);
+    let (before, after) = (bundles(&original), bundles(&out));
+    assert_eq!(before[""]["texts"]["files.count.one"], "{0} file");
+    assert_eq!(after, before);
+    let format = |root: &Path, tag: &str, key: &str, args: &[&str]| {
+        let mut all = vec!["format", ".", "messages", tag, key];
+        all.extend_from_slice(args);
+        java(&all, root)["text"].as_str().unwrap().to_owned()
+    };
+    for (tag, key, args) in [
+        ("", "note.quote", &["Ala"][..]),
+        ("pl", "note.quote", &["Ala"][..]),
+        ("pl", "files.count.many", &["int:5"][..]),
+        ("pl", "files.moved", &["a.txt", "Dokumenty"][..]),
+    ] {
+        assert_eq!(
+            format(&out, tag, key, args),
+            format(&original, tag, key, args),
+            "{tag} {key}"
+        );
+    }
+    assert_eq!(
+        format(&out, "pl", "note.quote", &["Ala"]),
+        "To notatka Ala: {szkic}, nie 'gotowa'"
+    );
+}
+
+// ------------------------------------------------------------------ resx (mono)
+
+fn resx(data: &[(&str, &str, Option<&str>)]) -> String {
+    let mut out = String::from(
+        "\u{feff}<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root>\n  <resheader name=\"resmimetype\">\n    <value>text/microsoft-resx</value>\n  </resheader>\n  <resheader name=\"version\">\n    <value>2.0</value>\n  </resheader>\n  <resheader name=\"reader\">\n    <value>System.Resources.ResXResourceReader, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>\n  </resheader>\n  <resheader name=\"writer\">\n    <value>System.Resources.ResXResourceWriter, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>\n  </resheader>\n",
+    );
+    for (name, value, comment) in data {
+        out.push_str(&format!(
+            "  <data name=\"{name}\" xml:space=\"preserve\">\n    <value>{value}</value>\n"
+        ));
+        if let Some(comment) = comment {
+            out.push_str(&format!("    <comment>{comment}</comment>\n"));
+        }
+        out.push_str("  </data>\n");
+    }
+    out.push_str("</root>");
+    out
+}
+
+/// `.resx` files as a .NET app ships them (Visual Studio's header, comments, composite
+/// format `{0}` with doubled braces, escaped markup, a plural as one name per category)
+/// → import → generate → resgen compiles them and a `ResourceManager` reads every name of
+/// each culture as before; `string.Format` formats them alike.
+#[test]
+fn resx_round_trip_as_resgen_and_resource_manager_read_them() {
+    use support::jvm_mono::{dotnet, resgen};
+    let dir = tempfile::tempdir().unwrap();
+    let base = resx(&[
+        ("AppTitle", "Notes", Some("The main window's title")),
+        ("Greeting", "Hello, {0}!", Some("{0} is the user's name")),
+        ("FilesMoved", "Moved {0} to {1}.", None),
+        ("NoteCount_One", "{0} note", Some("Notes in the list")),
+        ("NoteCount_Other", "{0} notes", None),
+        (
+            "Template",
+            "Use {{name}} for {0} &amp; &lt;b&gt;bold&lt;/b&gt;",
+            None,
+        ),
+        ("Plain", "Tabs\tand\nlines {literal}", None),
+    ]);
+    let pl = resx(&[
+        ("AppTitle", "Notatki", None),
+        ("Greeting", "Cześć, {0}!", None),
+        ("FilesMoved", "Przeniesiono {0} do {1}.", None),
+        ("NoteCount_One", "{0} notatka", None),
+        ("NoteCount_Few", "{0} notatki", None),
+        ("NoteCount_Many", "{0} notatek", None),
+        ("NoteCount_Other", "{0} notatki", None),
+    ]);
+    let de = resx(&[
+        ("AppTitle", "Notizen", None),
+        ("Greeting", "Hallo, {0}!", None),
+    ]);
+    write_files(
+        dir.path(),
+        &[
+            ("dotnet/Strings.resx", base.as_bytes()),
+            ("dotnet/Strings.pl.resx", pl.as_bytes()),
+            ("dotnet/Strings.de.resx", de.as_bytes()),
+        ],
+    );
+    let out = round_trip(dir.path(), &["dotnet"], "resx", &[]);
+    let sheet = std::fs::read_to_string(dir.path().join("sheet.csv")).unwrap();
+    assert!(
+        sheet.contains("NoteCount[few],,,,,{count} notatki"),
+        "{sheet}"
+    );
+    assert!(
+        sheet.contains("Template,,,Use {{name}} for {arg1} & <b>bold</b>"),
+        "{sheet}"
+    );
+    let original = dir.path().join("dotnet");
+    for root in [&original, &out] {
+        for stem in ["Strings", "Strings.pl", "Strings.de"] {
+            resgen(root, stem);
+        }
+    }
+    let managed = |root: &Path| dotnet(&["manager", ".", "Strings", "", "pl", "de"], root);
+    let (before, after) = (managed(&original), managed(&out));
+    assert_eq!(before["pl"]["NoteCount_Few"], "{0} notatki");
+    assert_eq!(after, before);
+    let format = |root: &Path, culture: &str, name: &str, args: &[&str]| {
+        let mut all = vec!["format", ".", "Strings", culture, name];
+        all.extend_from_slice(args);
+        dotnet(&all, root)["text"].as_str().unwrap().to_owned()
+    };
+    for (culture, name, args) in [
+        ("", "Template", &["x"][..]),
+        ("pl", "NoteCount_Many", &["int:5"][..]),
+        ("pl", "FilesMoved", &["a.txt", "Dokumenty"][..]),
+    ] {
+        assert_eq!(
+            format(&out, culture, name, args),
+            format(&original, culture, name, args)
+        );
+    }
+}
+
 /// Files of the formats whose writers come with other branches, read as their consumers
 /// write them: the sheet holds their texts, plurals and comments.
 #[test]
@@ -852,7 +1457,8 @@ fn real_files_of_the_new_formats_are_read_with_their_texts() {
     };
     let has = |lines: &[String], line: &str| lines.iter().any(|l| l == line);
 
-    // ARB (Yubico Authenticator): ICU plurals with =1 cases, a quantity named `retries`
+    // ARB (Yubico Authenticator): ICU plurals with =1 cases, a quantity named `retries`,
+    // markup
     let (lines, summary) = import("arb-yubioath");
     assert_eq!(lines[0], ">>>,###,$$$,en,pl");
     assert!(has(
@@ -867,10 +1473,14 @@ fn real_files_of_the_new_formats_are_read_with_their_texts() {
         &lines,
         "l_attempts_remaining[other],,,{count} attempts remaining,Pozostało {count} prób"
     ));
-    assert!(
-        summary.contains("l_attempts_remaining: the plural case =1 is not carried"),
-        "{summary}"
-    );
+    // gen-l10n's =1 is its `one`
+    assert!(has(
+        &lines,
+        "l_attempts_remaining[one],,,{count} attempt remaining,Pozostała {count} próba"
+    ));
+    assert!(!summary.contains("=1"), "{summary}");
+    // gen-l10n knows no tags: `<b>` is text, carried as it is
+    assert!(!summary.contains("rich-text"), "{summary}");
     assert!(
         summary.contains("the quantity {retries} is {count} in the sheet"),
         "{summary}"
@@ -1232,11 +1842,13 @@ async fn a_read_only_token_leads_to_a_consent_for_writing_then_the_tab() {
 // ------------------------------------------------------------------ property test
 
 mod property {
-    //! Any sheet, generated in each of the six formats (by the renderers `generate` uses,
-    //! to the paths it plans) and read back (by the readers and assembly `import` uses),
-    //! gives the sheet's texts back: in the format's key names, with placeholders in the
-    //! sheet's syntax (printf formats number them, as documented), plural forms (po: those
-    //! its locale's gettext slots hold) and comments.
+    //! Any sheet, generated in each of the eleven formats (by the renderers `generate`
+    //! uses, to the paths it plans) and read back (by the readers and assembly `import`
+    //! uses), gives the sheet's texts back: in the format's key names, with placeholders in
+    //! the sheet's syntax (printf, MessageFormat and .NET formats number them, as
+    //! documented; ARB types them by the template's metadata), plural forms (po: those its
+    //! locale's gettext slots hold; the others every CLDR category the sheet has) and
+    //! comments (where the format has them).
 
     use std::collections::BTreeMap;
 
@@ -1443,17 +2055,49 @@ mod property {
         Some(assembler.finish().doc)
     }
 
-    /// The key a format names an entry by.
+    /// The key a format names an entry by, as the imported sheet holds it (levels joined
+    /// with `.`). The sheet's keys are `S<n>.K<m>`: each segment one word to gen-l10n's ids
+    /// and to resx's identifiers.
     fn key(path: &[String], format: Format) -> String {
+        let capitalised = |s: &str| {
+            let lower = s.to_lowercase();
+            let mut chars = lower.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        };
         match format {
-            Format::Json | Format::Yml | Format::Xlf => path.join("."),
+            Format::Json | Format::Yml | Format::Xlf | Format::I18next => path.join("."),
+            // a bundle's keys: the path lower-cased and dotted, dots read back as levels
+            Format::Properties => path.join(".").to_lowercase(),
+            // lowerCamelCase: `S0.K1` → `s0K1`
+            Format::Arb => path
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    if i == 0 {
+                        s.to_lowercase()
+                    } else {
+                        capitalised(s)
+                    }
+                })
+                .collect(),
+            // PascalCase words joined with `_`: `S0.K1` → `S0_K1`
+            Format::Resx => path
+                .iter()
+                .map(|s| capitalised(s))
+                .collect::<Vec<_>>()
+                .join("_"),
             _ => path.join("_").to_lowercase(),
         }
     }
 
-    /// A sheet text as a printf format gives it back: placeholders numbered by the base
-    /// texts' order as `{argN}` (the quantity of a plural `{count}`), typed by conversion.
-    fn printf_back(text: &str, base: &[&str], plural: bool) -> String {
+    /// A sheet text as a numbered format gives it back: placeholders numbered by the base
+    /// texts' order as `{argN}` (the quantity of a plural `{count}`), typed by conversion
+    /// when `typed` (printf's `%d`, `%f`; MessageFormat's `{0}` and .NET's `{0}` are
+    /// written without a type, which is the argument's own).
+    fn numbered_back(text: &str, base: &[&str], plural: bool, typed: bool) -> String {
         let Ok(pieces) = placeholders::parse(text) else {
             return text.to_owned();
         };
@@ -1499,11 +2143,58 @@ mod property {
                         continue;
                     }
                     let suffix = match kind {
+                        _ if !typed => "",
                         placeholders::Kind::Int => ":int",
                         placeholders::Kind::Float => ":float",
                         placeholders::Kind::Text => "",
                     };
                     out.push_str(&format!("{{arg{n}{suffix}}}"));
+                }
+            }
+        }
+        out
+    }
+
+    /// A sheet text as ARB gives it back. ARB is ICU MessageFormat whatever the mode, and
+    /// gen-l10n types placeholders in the template's metadata, not in the message: each
+    /// name takes the type it first has in the base locale's text(s) (the quantity `int`),
+    /// a name the base lacks none; in a plural form the quantity is `{count}` untyped. A
+    /// text whose braces do not parse is written as literal text: its braces come back
+    /// doubled, which the sheet reads as the same literal text.
+    fn arb_back(text: &str, base: &[&str], plural: bool) -> String {
+        let Ok(pieces) = placeholders::parse(text) else {
+            return text.replace('{', "{{").replace('}', "}}");
+        };
+        let mut declared: Vec<(&str, placeholders::Kind)> = Vec::new();
+        if plural {
+            declared.push(("count", placeholders::Kind::Int));
+        }
+        for t in base {
+            for piece in placeholders::parse(t).unwrap_or_default() {
+                if let Piece::Placeholder { name, kind } = piece
+                    && !declared.iter().any(|(n, _)| *n == name)
+                {
+                    declared.push((name, kind));
+                }
+            }
+        }
+        let mut out = String::new();
+        for piece in pieces {
+            match piece {
+                Piece::Literal(s) => out.push_str(s),
+                Piece::Brace(c) => {
+                    out.push(c);
+                    out.push(c);
+                }
+                Piece::Placeholder { name, .. } => {
+                    let kind = declared.iter().find(|(n, _)| *n == name).map(|(_, k)| *k);
+                    let suffix = match kind {
+                        _ if plural && name == "count" => "",
+                        Some(placeholders::Kind::Int) => ":int",
+                        Some(placeholders::Kind::Float) => ":float",
+                        _ => "",
+                    };
+                    out.push_str(&format!("{{{name}{suffix}}}"));
                 }
             }
         }
@@ -1518,13 +2209,19 @@ mod property {
         base: &[&str],
         plural: bool,
     ) -> String {
+        if format == Format::Arb {
+            return arb_back(text, base, plural);
+        }
         if mode == PlaceholderMode::Keep {
             return text.to_owned();
         }
         match format {
-            Format::Android | Format::Ios => printf_back(text, base, plural),
-            // Rails interpolates names only: the type goes
-            Format::Yml => text.replace(":int}", "}").replace(":float}", "}"),
+            Format::Android | Format::Ios | Format::Xcstrings => {
+                numbered_back(text, base, plural, true)
+            }
+            Format::Properties | Format::Resx => numbered_back(text, base, plural, false),
+            // Rails and i18next interpolate names only: the type goes
+            Format::Yml | Format::I18next => text.replace(":int}", "}").replace(":float}", "}"),
             // `#` is the quantity, untyped
             Format::Json if plural => text
                 .replace("{count:int}", "{count}")
@@ -1536,11 +2233,12 @@ mod property {
     /// (locale, key) → text, plural forms as `key[category]`, plus comments by key.
     type Texts = BTreeMap<(String, String), String>;
 
-    fn texts_of(doc: &Document, format: Format) -> (Texts, BTreeMap<String, String>) {
+    fn texts_of(doc: &Document) -> (Texts, BTreeMap<String, String>) {
         let mut texts = Texts::new();
         let mut comments = BTreeMap::new();
         for entry in &doc.entries {
-            let key = key(&entry.path, format);
+            // as the imported sheet holds it: `expected` gives each format's keys so
+            let key = entry.path.join(".");
             if let Some(c) = &entry.comment {
                 comments.insert(key.clone(), c.clone());
             }
@@ -1575,8 +2273,16 @@ mod property {
         let mut comments = BTreeMap::new();
         for entry in &doc.entries {
             let key = key(&entry.path, format);
+            // json and i18next files have no comments; gen-l10n reads a message's
+            // description from the template (the base locale's file) only, which holds
+            // the messages with a base text
+            let has_base = match &entry.plural {
+                None => matches!(entry.texts.first(), Some(Some(_))),
+                Some(p) => p.forms_in(0).next().is_some(),
+            };
             if let Some(c) = &entry.comment
-                && format != Format::Json
+                && !matches!(format, Format::Json | Format::I18next)
+                && (format != Format::Arb || has_base)
             {
                 comments.insert(key.clone(), c.clone());
             }
@@ -1643,11 +2349,16 @@ mod property {
             Format::Yml,
             Format::Po,
             Format::Xlf,
+            Format::Xcstrings,
+            Format::Arb,
+            Format::I18next,
+            Format::Properties,
+            Format::Resx,
         ] {
             let Some(back) = generate_and_import(&doc, format, mode) else {
                 continue;
             };
-            let (texts, comments) = texts_of(&back, format);
+            let (texts, comments) = texts_of(&back);
             let (want_texts, want_comments) = expected(&doc, format, mode);
             prop_assert_eq!(&texts, &want_texts, "{} {:?}", format, mode);
             prop_assert_eq!(&comments, &want_comments, "{} comments", format);

@@ -4,7 +4,8 @@
 //! mono (`resgen` compiles every `.resx`, a `ResourceManager` reads each text back,
 //! `string.Format` fills converted placeholders, and MSBuild's own way of reading a `.resx`
 //! runs on mono's System.Xml). The consumers run small programs kept beside the tests
-//! (tests/java/ReadBack.java, tests/dotnet/ReadBack.cs), compiled into a temporary folder.
+//! (tests/java/ReadBack.java, tests/dotnet/ReadBack.cs), compiled into a temporary folder
+//! (tests/support/jvm_mono.rs).
 //! The readers the unit tests use (tests/support/readback_properties_resx.rs) are held
 //! against the same consumers here. A missing tool fails the test with the way to install
 //! it (`scripts/test` installs them all).
@@ -26,17 +27,12 @@ mod readback_properties_resx;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
 
 use depot::translations::placeholders::{self, Order, Syntax};
 use readback_properties_resx::{csharp_name, read_properties, read_resx, read_resx_as_each_reader};
 use serde_json::{Value, json};
+use support::jvm_mono::{dotnet, java, resgen};
 use support::run;
-
-const JDK_HINT: &str =
-    "install a JDK: apt-get install -y openjdk-17-jdk-headless, or run scripts/test";
-const MONO_HINT: &str = "install mono: apt-get install -y mono-devel, or run scripts/test";
 
 /// Texts that break naive writers of the two formats, in en_US and pl_PL: whitespace
 /// alone (which MSBuild drops unless written as decimal references), what `Properties.load`
@@ -82,7 +78,8 @@ const TITLE: [&str; 4] = [
 ];
 const QUOTE: [&str; 4] = [
     "It's {name}'s {{x}}",
-    "To {{x}} od {name}",
+    // braces side by side, an apostrophe after one: one quoted run to MessageFormat
+    "To {{{{x}}}}' od {name}",
     "'{name}' {{x}}",
     "{name}'s {{x}}",
 ];
@@ -291,93 +288,8 @@ fn files_in(dir: &Path) -> Vec<String> {
     names
 }
 
-/// Runs a consumer and parses what it prints as JSON; a missing one fails with `hint`.
-fn consumer(program: &str, args: &[&str], dir: &Path, hint: &str) -> Value {
-    let output = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {program} ({e}): {hint}"));
-    assert!(
-        output.status.success(),
-        "{program} {args:?} failed:\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{program} {args:?}: {e}: {}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
-}
-
 fn as_map(value: &Value) -> BTreeMap<String, String> {
     serde_json::from_value(value.clone()).unwrap()
-}
-
-/// A folder holding a program compiled once per test run (kept until the process ends).
-fn compiled(cell: &'static OnceLock<PathBuf>, compile: impl FnOnce(&Path)) -> &'static Path {
-    cell.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap().keep();
-        compile(&dir);
-        dir
-    })
-}
-
-fn source(path: &str) -> String {
-    format!("{}/tests/{path}", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `java -cp <classes> ReadBack <args>`.
-fn java(args: &[&str], dir: &Path) -> Value {
-    static CLASSES: OnceLock<PathBuf> = OnceLock::new();
-    let classes = compiled(&CLASSES, |out| {
-        let status = Command::new("javac")
-            .args(["-d", &out.to_string_lossy(), &source("java/ReadBack.java")])
-            .status()
-            .unwrap_or_else(|e| panic!("cannot run javac ({e}): {JDK_HINT}"));
-        assert!(status.success(), "javac failed");
-    });
-    let mut all = vec!["-cp", classes.to_str().unwrap(), "ReadBack"];
-    all.extend_from_slice(args);
-    consumer("java", &all, dir, JDK_HINT)
-}
-
-/// `mono ReadBack.exe <args>`.
-fn dotnet(args: &[&str], dir: &Path) -> Value {
-    static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
-    let program = compiled(&PROGRAM, |out| {
-        let exe = out.join("ReadBack.exe");
-        let status = Command::new("mcs")
-            .args([
-                &source("dotnet/ReadBack.cs"),
-                "-r:System.Xml.Linq.dll",
-                &format!("-out:{}", exe.display()),
-            ])
-            .status()
-            .unwrap_or_else(|e| panic!("cannot run mcs ({e}): {MONO_HINT}"));
-        assert!(status.success(), "mcs failed");
-    });
-    let exe = program.join("ReadBack.exe");
-    let mut all = vec![exe.to_str().unwrap()];
-    all.extend_from_slice(args);
-    consumer("mono", &all, dir, MONO_HINT)
-}
-
-/// `resgen` compiles `<stem>.resx` in `dir` to `<stem>.resources`.
-fn resgen(dir: &Path, stem: &str) {
-    let output = Command::new("resgen")
-        .args([format!("{stem}.resx"), format!("{stem}.resources")])
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run resgen ({e}): {MONO_HINT}"));
-    assert!(
-        output.status.success(),
-        "resgen refused {stem}.resx:\n{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
 }
 
 // ------------------------------------------------------------------ properties
@@ -481,6 +393,7 @@ fn message_format_fills_converted_placeholders_in_the_base_locales_order() {
     );
     assert_eq!(format("en-US", "app.quote", &["Ala"]), "It's Ala's {x}");
     assert_eq!(format("ru", "app.quote", &["Ala"]), "'Ala' {x}");
+    assert_eq!(format("pl-PL", "app.quote", &["Ala"]), "To {{x}}' od Ala");
     // a plural form: the quantity is {0}, then the base order
     assert_eq!(
         format("pl-PL", "app.files.few", &["int:3", "Dokumenty"]),
@@ -582,7 +495,7 @@ fn string_format_fills_converted_placeholders_in_the_base_locales_order() {
         format("pl-PL", "App_Title", &["Ala", "int:3"]),
         "3 plików ma Ala"
     );
-    assert_eq!(format("pl-PL", "App_Quote", &["Ala"]), "To {x} od Ala");
+    assert_eq!(format("pl-PL", "App_Quote", &["Ala"]), "To {{x}}' od Ala");
     assert_eq!(format("en-US", "App_Quote", &["Ala"]), "It's Ala's {x}");
     assert_eq!(
         format("pl-PL", "App_Files_Few", &["int:3", "Dokumenty"]),

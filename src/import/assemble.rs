@@ -4,16 +4,20 @@
 //! one key and locale from two files compared (the first is kept, a difference listed),
 //! and what a sheet cannot hold listed: empty texts, key cells it would read otherwise
 //! (surrounding spaces, `NAME[word]`, control characters), a key that is also a section.
+//! Placeholder types a file declares apart from its texts (ARB metadata) type the key's
+//! texts in every locale, the base locale's file's declaration winning.
 
 use std::collections::{HashMap, HashSet};
 
 use super::discover::Found;
 use super::locale::Hint;
+use super::syntax::{self, Kind};
 use super::{AppFormat, FileRead, ImportError, Imported, Key, Note, Options, Value};
 use crate::translations::locale::{locale_key, same_locale};
 use crate::translations::model::{
     Document, Entry, MAX_KEY_DEPTH, Plural, PluralCategory, PluralForm,
 };
+use crate::translations::placeholders::COUNT;
 use rustc_hash::FxHashMap;
 
 /// Joins key levels for lookups (a character no key cell holds: they refuse controls).
@@ -23,6 +27,15 @@ pub struct Assembler<'o> {
     options: &'o Options,
     locales: Vec<String>,
     locale_index: HashMap<Vec<u8>, usize>,
+    /// Whether each locale is the base one.
+    is_base: Vec<bool>,
+    /// The keys of units that found their entry, dropped with the assembler: freed while
+    /// files are still being read, on another thread than the one that allocated them,
+    /// they cost glibc's allocator a third more time in all (its arenas' locks and
+    /// consolidation, measured with `perf` on `import` of json).
+    spent_keys: Vec<Key>,
+    /// The entry the last unit went to.
+    last_put: Option<usize>,
     entries: Vec<Entry>,
     /// Whether an entry's comment came from a base-locale file (which wins).
     comment_from_base: Vec<bool>,
@@ -35,6 +48,9 @@ pub struct Assembler<'o> {
     locales_hint: usize,
     notes: Vec<Note>,
     files: Vec<(String, AppFormat)>,
+    /// Declared placeholder types by joined key path, and whether a base-locale file
+    /// declared them.
+    types: FxHashMap<String, (bool, Vec<(String, Kind)>)>,
 }
 
 impl<'o> Assembler<'o> {
@@ -43,6 +59,9 @@ impl<'o> Assembler<'o> {
             options,
             locales: Vec::new(),
             locale_index: HashMap::new(),
+            is_base: Vec::new(),
+            spent_keys: Vec::new(),
+            last_put: None,
             entries: Vec::new(),
             comment_from_base: Vec::new(),
             index: FxHashMap::default(),
@@ -50,6 +69,7 @@ impl<'o> Assembler<'o> {
             locales_hint: 1,
             notes: Vec::new(),
             files: Vec::new(),
+            types: FxHashMap::default(),
         }
     }
 
@@ -97,14 +117,62 @@ impl<'o> Assembler<'o> {
             _ => named.or(read.locale),
         }
         .or_else(|| self.options.locale.clone());
-        let mut dotted = (0usize, String::new());
-        for unit in read.units {
-            let Some(code) = unit.locale.as_ref().or(file_locale.as_ref()) else {
-                return Err(ImportError::NoLocale {
-                    path: file.to_owned(),
-                });
+        let from_base = file_locale
+            .as_deref()
+            .is_some_and(|l| same_locale(l, &self.options.base));
+        for declared in read.types {
+            let Ok(path) = self.path(declared.key, &mut (0, String::new())) else {
+                continue;
             };
-            let locale = self.locale(code, file)?;
+            let joined = path.join(&SEPARATOR.to_string());
+            match self.types.get(&joined) {
+                Some((true, _)) => {}
+                Some((false, _)) if !from_base => {}
+                _ => {
+                    self.types.insert(joined, (from_base, declared.types));
+                }
+            }
+        }
+        let mut dotted = (0usize, String::new());
+        // the file's locale column, and the last one a unit named, found once
+        let mut file_column = None;
+        let mut named_column: Option<(String, usize)> = None;
+        for unit in read.units {
+            let locale = match (&unit.locale, file_column) {
+                (None, Some(column)) => column,
+                (None, None) => {
+                    let Some(code) = &file_locale else {
+                        return Err(ImportError::NoLocale {
+                            path: file.to_owned(),
+                        });
+                    };
+                    let column = self.locale(code, file)?;
+                    file_column = Some(column);
+                    column
+                }
+                (Some(code), _) => match &named_column {
+                    Some((last, column)) if last == code => *column,
+                    _ => {
+                        let column = self.locale(code, file)?;
+                        named_column = Some((code.clone(), column));
+                        column
+                    }
+                },
+            };
+            // a key met before (in another locale's file, mostly) is found without
+            // building its path: it was a valid one then
+            if let Some(index) = self.known(&unit.key) {
+                if key_has_dot(&unit.key) {
+                    dotted.0 += 1;
+                    if dotted.1.is_empty() {
+                        let levels = &self.entries[index].path;
+                        dotted.1 = format!("{} → {}", unit.key.display(), levels.join(" › "));
+                    }
+                }
+                self.put_at(index, file, unit.line, locale, unit.value, unit.comment);
+                self.spent_keys.push(unit.key);
+                continue;
+            }
             let shown = unit.key.display();
             let path = match self.path(unit.key, &mut dotted) {
                 Ok(path) => path,
@@ -150,6 +218,7 @@ impl<'o> Assembler<'o> {
             });
         }
         self.locales.push(code.to_owned());
+        self.is_base.push(same_locale(code, &self.options.base));
         self.locale_index.insert(key, self.locales.len() - 1);
         Ok(self.locales.len() - 1)
     }
@@ -164,6 +233,8 @@ impl<'o> Assembler<'o> {
                 _ => vec![name],
             },
             Key::Path(path) => path,
+            // a dotted path: each `.` ends a level, as the format writes it (no note)
+            Key::Dotted(path) => path.split('.').map(str::to_owned).collect(),
         };
         let path: Vec<String> = if levels.iter().any(|l| l.contains('.')) {
             let path: Vec<String> = levels
@@ -207,6 +278,50 @@ impl<'o> Assembler<'o> {
         Ok(path)
     }
 
+    /// The entry a key already has, looked up by the path `path` would make of it (flat
+    /// names split at `--split`, every `.` a level). The files of one app list their keys
+    /// in one order, so the entry after the last one given a text is tried first: it is
+    /// in the cache already, where a lookup in the index waits for memory twice (the
+    /// bucket, then the key it holds).
+    fn known(&mut self, key: &Key) -> Option<usize> {
+        let split = self.options.split.as_deref().filter(|s| !s.is_empty());
+        let next = self.last_put.map_or(0, |last| last + 1);
+        if let Some(entry) = self.entries.get(next)
+            && is_path_of(&entry.path, key, split)
+        {
+            return Some(next);
+        }
+        self.scratch.clear();
+        let push = |scratch: &mut String, level: &str, split: Option<&str>| {
+            // a key holding the separator itself would join like another key's levels
+            if memchr::memchr(SEPARATOR as u8, level.as_bytes()).is_some() {
+                return false;
+            }
+            let start = scratch.len();
+            scratch.push_str(level);
+            if let Some(sep) = split {
+                replace_in_place(scratch, start, sep);
+            }
+            replace_in_place(scratch, start, ".");
+            true
+        };
+        let pushed = match key {
+            Key::Flat(name) => push(&mut self.scratch, name, split),
+            // only flat names are split at --split
+            Key::Path(path) => path.iter().enumerate().all(|(n, level)| {
+                if n > 0 {
+                    self.scratch.push(SEPARATOR);
+                }
+                push(&mut self.scratch, level, None)
+            }),
+            Key::Dotted(path) => push(&mut self.scratch, path, None),
+        };
+        if !pushed {
+            return None;
+        }
+        self.index.get(self.scratch.as_str()).copied()
+    }
+
     fn put(
         &mut self,
         file: &str,
@@ -216,27 +331,21 @@ impl<'o> Assembler<'o> {
         value: Value,
         comment: Option<String>,
     ) {
-        let shown = path.join(".");
-        let value = match value {
-            Value::Text(text) if text.is_empty() => {
-                self.note(
-                    file,
-                    line,
-                    &shown,
-                    "an empty text is not carried: an empty cell means no text",
-                );
-                return;
-            }
-            Value::Plural(forms) => {
-                let kept: Vec<(PluralCategory, String)> =
-                    forms.into_iter().filter(|(_, t)| !t.is_empty()).collect();
-                if kept.is_empty() {
-                    return;
-                }
-                Value::Plural(kept)
-            }
-            v => v,
-        };
+        if matches!(&value, Value::Text(text) if text.is_empty()) {
+            let shown = path.join(".");
+            self.note(
+                file,
+                line,
+                &shown,
+                "an empty text is not carried: an empty cell means no text",
+            );
+            return;
+        }
+        if let Value::Plural(forms) = &value
+            && forms.iter().all(|(_, t)| t.is_empty())
+        {
+            return;
+        }
         self.scratch.clear();
         for (n, level) in path.iter().enumerate() {
             if n > 0 {
@@ -260,7 +369,41 @@ impl<'o> Assembler<'o> {
                 index
             }
         };
-        let is_base = same_locale(&self.locales[locale], &self.options.base);
+        self.put_at(index, file, line, locale, value, comment);
+    }
+
+    /// A unit's text (or forms) and comment into entry `index`.
+    fn put_at(
+        &mut self,
+        index: usize,
+        file: &str,
+        line: usize,
+        locale: usize,
+        value: Value,
+        comment: Option<String>,
+    ) {
+        let value = match value {
+            Value::Text(text) if text.is_empty() => {
+                let shown = self.entries[index].path.join(".");
+                self.note(
+                    file,
+                    line,
+                    &shown,
+                    "an empty text is not carried: an empty cell means no text",
+                );
+                return;
+            }
+            Value::Plural(mut forms) => {
+                forms.retain(|(_, t)| !t.is_empty());
+                if forms.is_empty() {
+                    return;
+                }
+                Value::Plural(forms)
+            }
+            v => v,
+        };
+        self.last_put = Some(index);
+        let is_base = self.is_base[locale];
         let entry = &mut self.entries[index];
         if let Some(comment) = comment.filter(|c| !c.is_empty())
             && (entry.comment.is_none() || (is_base && !self.comment_from_base[index]))
@@ -308,6 +451,7 @@ impl<'o> Assembler<'o> {
         }
         if let Some(what) = differs {
             let locale = self.locales[locale].clone();
+            let shown = self.entries[index].path.join(".");
             self.note(
                 file,
                 line,
@@ -320,6 +464,7 @@ impl<'o> Assembler<'o> {
     /// The document: locales with the base first, keys in first-read order.
     pub fn finish(mut self) -> Imported {
         self.drop_keys_that_are_sections();
+        self.apply_types();
         let count = self.locales.len();
         let base = self
             .locales
@@ -376,6 +521,39 @@ impl<'o> Assembler<'o> {
         }
     }
 
+    /// Types each declared placeholder in every locale's text of its key (`{n}` →
+    /// `{n:int}`); in a plural form the quantity stays `{count}`, the sheet's plain way.
+    fn apply_types(&mut self) {
+        if self.types.is_empty() {
+            return;
+        }
+        let mut joined = String::new();
+        for entry in &mut self.entries {
+            joined.clear();
+            for (n, level) in entry.path.iter().enumerate() {
+                if n > 0 {
+                    joined.push(SEPARATOR);
+                }
+                joined.push_str(level);
+            }
+            let Some((_, types)) = self.types.get(joined.as_str()) else {
+                continue;
+            };
+            let kind = |name: &str| types.iter().find(|(n, _)| n == name).map(|(_, k)| *k);
+            for text in entry.texts.iter_mut().flatten() {
+                *text = syntax::retype(text, kind);
+            }
+            if let Some(plural) = &mut entry.plural {
+                let form_kind = |name: &str| (name != COUNT).then(|| kind(name)).flatten();
+                for form in &mut plural.forms {
+                    for text in form.texts.iter_mut().flatten() {
+                        *text = syntax::retype(text, form_kind);
+                    }
+                }
+            }
+        }
+    }
+
     /// A path that is a key and also holds keys: the sheet keeps the section (SPEC §6.1),
     /// so the key is listed and left out.
     fn drop_keys_that_are_sections(&mut self) {
@@ -398,6 +576,47 @@ impl<'o> Assembler<'o> {
         }
         self.entries = kept;
     }
+}
+
+/// Whether `path` (an entry's, valid) is the path of `key`: the same levels, a flat name
+/// one level. A key whose levels `path()` would split (a `.`, or `--split`'s separator in
+/// a flat name) is not compared: `known` looks it up by its joined path.
+fn is_path_of(path: &[String], key: &Key, split: Option<&str>) -> bool {
+    match key {
+        Key::Flat(name) => {
+            matches!(path, [only] if only == name) && split.is_none_or(|sep| !name.contains(sep))
+        }
+        Key::Path(levels) => path == levels.as_slice(),
+        Key::Dotted(levels) => {
+            let mut levels = levels.split('.');
+            path.iter()
+                .all(|level| levels.next() == Some(level.as_str()))
+                && levels.next().is_none()
+        }
+    }
+}
+
+/// Whether any level of `key` holds a `.` (read as a level separator).
+fn key_has_dot(key: &Key) -> bool {
+    match key {
+        Key::Flat(name) => name.contains('.'),
+        Key::Path(path) => path.iter().any(|l| l.contains('.')),
+        Key::Dotted(_) => false,
+    }
+}
+
+/// `s[start..]` with every `from` replaced by `SEPARATOR`, in place (most keys hold none).
+fn replace_in_place(s: &mut String, start: usize, from: &str) {
+    let absent = match from.as_bytes() {
+        [byte] => memchr::memchr(*byte, &s.as_bytes()[start..]).is_none(),
+        _ => !s[start..].contains(from),
+    };
+    if absent {
+        return;
+    }
+    let replaced = s[start..].replace(from, SEPARATOR.encode_utf8(&mut [0; 4]));
+    s.truncate(start);
+    s.push_str(&replaced);
 }
 
 /// `NAME[word]`, which the sheet reads as a plural row.

@@ -115,15 +115,19 @@ pub fn diff(
     let mut by_locale: Vec<LocaleReport> = Vec::new();
     for (format, files) in families {
         report.formats.push(format.name().to_owned());
-        let reads = crate::parallel::map(crate::parallel::cores(), &files, |file| {
-            super::read_file(file, &read_options)
+        // the two sides at once: each assembles what it read on one thread, which the
+        // other side's reading keeps the cores busy beside
+        let (app, rendered) = std::thread::scope(|scope| {
+            let sheet_side =
+                scope.spawn(|| sheet_side(sheet, format, base, options, &read_options));
+            let app = super::read_files(&files, &read_options);
+            let rendered = match sheet_side.join() {
+                Ok(rendered) => rendered,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            (app, rendered)
         });
-        let mut app = Assembler::new(&read_options).expecting_locales(files.len());
-        for (file, read) in files.iter().zip(reads) {
-            app.add(file, read?)?;
-        }
-        let app = app.finish().doc;
-        let rendered = sheet_side(sheet, format, base, options, &read_options)?;
+        let (app, rendered) = (app?.doc, rendered?);
         compare(&app, rendered.as_ref().unwrap_or(sheet), &mut by_locale);
     }
     by_locale.retain(|l| {
@@ -182,8 +186,10 @@ fn sheet_side(
         };
         jobs.extend(planned.into_iter().map(|file| (format, read_as, file)));
     }
-    // rendered and read on every core, as generate renders and import reads
-    let reads = crate::parallel::map(
+    // rendered and read on every core, as generate renders and import reads; each file
+    // assembled as soon as it and those before it are read
+    let mut assembler = Assembler::new(read_options).expecting_locales(jobs.len());
+    crate::parallel::for_each_in_order(
         crate::parallel::cores(),
         &jobs,
         |(format, read_as, file)| {
@@ -211,12 +217,12 @@ fn sheet_side(
             )?;
             Ok::<_, DiffError>((found, read))
         },
-    );
-    let mut assembler = Assembler::new(read_options).expecting_locales(jobs.len());
-    for read in reads {
-        let (found, read) = read?;
-        assembler.add(&found, read)?;
-    }
+        |read| {
+            let (found, read) = read?;
+            assembler.add(&found, read)?;
+            Ok::<_, DiffError>(())
+        },
+    )?;
     Ok(Some(assembler.finish().doc))
 }
 
@@ -282,11 +288,18 @@ fn compare(app: &Document, sheet: &Document, reports: &mut Vec<LocaleReport>) {
         .iter()
         .map(|e| app_index.get(e.path.as_slice()).copied())
         .collect();
-    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-    for (s, code) in sheet.locales.iter().enumerate() {
-        let at = report_for(code, reports);
+    // each of the sheet's locales on its own, on every core
+    let columns: Vec<usize> = (0..sheet.locales.len()).collect();
+    let parts = crate::parallel::map(crate::parallel::cores(), &columns, |&s| {
+        let code = &sheet.locales[s];
+        let mut report = LocaleReport {
+            locale: code.clone(),
+            only_in_app: Vec::new(),
+            only_in_sheet: Vec::new(),
+            differ: Vec::new(),
+        };
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
         let a = app.locales.iter().position(|l| same_locale(l, code));
-        let report = &mut reports[at];
         for (entry, pair) in sheet.entries.iter().zip(&pairs) {
             let other = a.and_then(|a| Some((&app.entries[(*pair)?], a)));
             if let Some((other, a)) = other
@@ -338,7 +351,16 @@ fn compare(app: &Document, sheet: &Document, reports: &mut Vec<LocaleReport>) {
                     }));
             }
         }
+        report
+    });
+    for part in parts {
+        let at = report_for(&part.locale, reports);
+        let report = &mut reports[at];
+        report.only_in_app.extend(part.only_in_app);
+        report.only_in_sheet.extend(part.only_in_sheet);
+        report.differ.extend(part.differ);
     }
+    let mut ours = Vec::new();
     for (a, code) in app.locales.iter().enumerate() {
         if sheet.locales.iter().any(|l| same_locale(l, code)) {
             continue;

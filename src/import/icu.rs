@@ -38,10 +38,26 @@ enum Element {
     },
 }
 
+/// Whose reading of a message: where gen-l10n (Flutter's ARB reader, flutter_tools
+/// `message_parser.dart` and `gen_l10n.dart`) differs from ICU and formatjs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// ICU and formatjs: `#` in a plural is the quantity, `=N` an exact value the sheet's
+    /// categories cannot say.
+    Formatjs,
+    /// gen-l10n: `#` and `<b>` are text (its lexer has no such tokens), and `=0`, `=1`, `=2` are the
+    /// `zero`, `one`, `two` arguments of `Intl.pluralLogic` (its `pluralCases`), exactly
+    /// what a `zero`, `one`, `two` case is; of two cases that name one argument the later
+    /// wins (gen-l10n warns that the earlier is overridden).
+    GenL10n,
+}
+
 struct Parser<'t> {
     text: &'t str,
     at: usize,
     tags: bool,
+    /// `#` in a plural is the quantity (not in gen-l10n).
+    pound: bool,
 }
 
 /// Nesting deeper than this is refused (a message is text, not a program).
@@ -91,7 +107,7 @@ impl Parser<'_> {
                     self.bump();
                     elements.push(self.argument(depth)?);
                 }
-                '#' if in_plural => {
+                '#' if in_plural && self.pound => {
                     self.bump();
                     if !literal.is_empty() {
                         elements.push(Element::Literal(std::mem::take(&mut literal)));
@@ -313,14 +329,62 @@ fn write(elements: &[Element], quantity: Option<&str>, out: &mut Converted) -> R
 /// `text` as the sheet holds it. `Err`: not a message formatjs reads, or one the sheet
 /// cannot hold (why).
 pub fn to_sheet(text: &str) -> Result<Message, String> {
+    to_sheet_as(text, Dialect::Formatjs)
+}
+
+/// Whether `text` holds nothing ICU reads specially but `{name}` arguments (most
+/// messages): then the sheet's text is the message as it is, without parsing it.
+fn is_plain(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(found) = memchr::memchr3(b'{', b'}', b'\'', &bytes[at..]) {
+        let brace = at + found;
+        if bytes[brace] != b'{' {
+            return false;
+        }
+        let Some(close) = memchr::memchr(b'}', &bytes[brace + 1..]) else {
+            return false;
+        };
+        if !is_identifier(&text[brace + 1..brace + 1 + close]) {
+            return false;
+        }
+        at = brace + close + 2;
+    }
+    true
+}
+
+/// Whether formatjs would read a rich-text tag in `text` (`<b>`, `</b>`).
+fn has_tag(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'<', bytes).any(|at| {
+        bytes
+            .get(at + 1)
+            .is_some_and(|&n| n.is_ascii_alphabetic() || n == b'/')
+    })
+}
+
+/// `to_sheet` as `dialect` reads the message.
+pub fn to_sheet_as(text: &str, dialect: Dialect) -> Result<Message, String> {
+    if is_plain(text) {
+        let mut losses = Vec::new();
+        if dialect == Dialect::Formatjs && has_tag(text) {
+            losses.push("rich-text tags (<b>…</b>) are kept as text".to_owned());
+        }
+        return Ok(Message::Text(Converted {
+            text: text.to_owned(),
+            losses,
+        }));
+    }
     let mut parser = Parser {
         text,
         at: 0,
         tags: false,
+        pound: dialect == Dialect::Formatjs,
     };
     let elements = parser.message(false, 0)?;
     let mut losses = Vec::new();
-    if parser.tags {
+    // gen-l10n knows no tags: `<b>` is text to Flutter, as to the sheet
+    if parser.tags && dialect == Dialect::Formatjs {
         losses.push("rich-text tags (<b>…</b>) are kept as text".to_owned());
     }
     if let [
@@ -339,9 +403,16 @@ pub fn to_sheet(text: &str) -> Result<Message, String> {
         if *offset {
             losses.push("the plural's offset is not carried".to_owned());
         }
-        let mut forms = Vec::new();
+        let mut forms: Vec<(PluralCategory, String)> = Vec::new();
+        let mut selectors: Vec<&str> = Vec::new();
         for (selector, message) in options {
-            let Some(category) = PluralCategory::from_name(selector) else {
+            let exact = match (dialect, selector.as_str()) {
+                (Dialect::GenL10n, "=0") => Some(PluralCategory::Zero),
+                (Dialect::GenL10n, "=1") => Some(PluralCategory::One),
+                (Dialect::GenL10n, "=2") => Some(PluralCategory::Two),
+                _ => None,
+            };
+            let Some(category) = exact.or_else(|| PluralCategory::from_name(selector)) else {
                 losses.push(format!(
                     "the plural case {selector} is not carried (the sheet has CLDR categories only)"
                 ));
@@ -350,7 +421,18 @@ pub fn to_sheet(text: &str) -> Result<Message, String> {
             let mut form = Converted::default();
             write(message, Some(name), &mut form)?;
             losses.append(&mut form.losses);
+            if dialect == Dialect::GenL10n
+                && let Some(at) = forms.iter().position(|(c, _)| *c == category)
+            {
+                losses.push(format!(
+                    "the plural case {} is overridden by the later {selector}, as gen-l10n reads it",
+                    selectors[at]
+                ));
+                forms.remove(at);
+                selectors.remove(at);
+            }
             forms.push((category, form.text));
+            selectors.push(selector);
         }
         return Ok(Message::Plural { forms, losses });
     }
@@ -414,5 +496,76 @@ mod tests {
             panic!()
         };
         assert_eq!(losses.len(), 2, "{losses:?}");
+    }
+
+    /// The shortcut for plain messages gives what the parser gives.
+    #[test]
+    fn plain_messages_read_as_the_parser_reads_them() {
+        for message in [
+            "Hello {name}, {n} <b>x</b> # = 100%",
+            "no braces",
+            "{a}{b_2}",
+            "",
+            "<a",
+        ] {
+            assert!(is_plain(message), "{message}");
+            for dialect in [Dialect::Formatjs, Dialect::GenL10n] {
+                let mut parser = Parser {
+                    text: message,
+                    at: 0,
+                    tags: false,
+                    pound: dialect == Dialect::Formatjs,
+                };
+                let elements = parser.message(false, 0).unwrap();
+                let mut parsed = Converted::default();
+                write(&elements, None, &mut parsed).unwrap();
+                if parser.tags && dialect == Dialect::Formatjs {
+                    parsed
+                        .losses
+                        .push("rich-text tags (<b>…</b>) are kept as text".to_owned());
+                }
+                assert_eq!(
+                    to_sheet_as(message, dialect).unwrap(),
+                    Message::Text(parsed),
+                    "{message}"
+                );
+            }
+        }
+        for message in [
+            "it's",
+            "{ name }",
+            "{n, number}",
+            "a } b",
+            "{1}",
+            "{a",
+            "{}",
+        ] {
+            assert!(!is_plain(message), "{message}");
+        }
+    }
+
+    #[test]
+    fn gen_l10n_reads_exact_cases_as_categories_and_pound_as_text() {
+        let Message::Plural { forms, losses } = to_sheet_as(
+            "{n, plural, =0{none} =1{just {n} #1} one{one {n}} other{{n} of #}}",
+            Dialect::GenL10n,
+        )
+        .unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            forms,
+            vec![
+                (PluralCategory::Zero, "none".to_owned()),
+                (One, "one {count}".to_owned()),
+                (Other, "{count} of #".to_owned())
+            ]
+        );
+        // the quantity's name, and =1 given way to the later `one`
+        assert_eq!(losses.len(), 2, "{losses:?}");
+        assert!(
+            losses[1].contains("=1 is overridden by the later one"),
+            "{losses:?}"
+        );
     }
 }

@@ -6,11 +6,12 @@
 //! with a numbered argument are `MessageFormat` patterns (`{0}` → `{arg1}`, `''` → `'`).
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::syntax::{self, Converted};
 use super::{Key, Reading, SyntaxError, Unit, Value};
 use crate::translations::model::PluralCategory;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 pub(super) fn decode(bytes: &[u8]) -> Cow<'_, str> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
@@ -21,7 +22,8 @@ pub(super) fn decode(bytes: &[u8]) -> Cow<'_, str> {
 }
 
 struct Property {
-    path: Vec<String>,
+    /// The key as written: levels joined with `.`.
+    key: String,
     text: String,
     comment: Option<String>,
     line: usize,
@@ -32,7 +34,7 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
         .split('\n')
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .collect();
-    let mut properties = Vec::new();
+    let mut properties = Vec::with_capacity(lines.len());
     let mut comment: Vec<String> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -47,12 +49,13 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
             comment.push(c.strip_prefix(' ').unwrap_or(c).to_owned());
             continue;
         }
-        let mut logical = line.to_owned();
+        let mut logical = Cow::Borrowed(line);
         while ends_in_odd_backslashes(&logical) {
-            logical.pop();
+            let joined = logical.to_mut();
+            joined.pop();
             match lines.get(i) {
                 Some(next) => {
-                    logical.push_str(next.trim_start_matches([' ', '\t', '\u{C}']));
+                    joined.push_str(next.trim_start_matches([' ', '\t', '\u{C}']));
                     i += 1;
                 }
                 None => break,
@@ -69,7 +72,7 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
             continue;
         }
         properties.push(Property {
-            path: key.split('.').map(str::to_owned).collect(),
+            key,
             text: value,
             comment,
             line: line_no,
@@ -85,6 +88,19 @@ fn ends_in_odd_backslashes(s: &str) -> bool {
 
 /// A logical line's key and value, escapes undone.
 fn split(line: &str) -> Result<(String, String), String> {
+    if memchr::memchr(b'\\', line.as_bytes()).is_none() {
+        // no escape: the key runs to its first separator, the value from the next non-blank
+        let blank = |c: char| matches!(c, ' ' | '\t' | '\u{C}');
+        let end = line
+            .find(|c: char| matches!(c, '=' | ':') || blank(c))
+            .unwrap_or(line.len());
+        let rest = line[end..].trim_start_matches(blank);
+        let rest = rest.strip_prefix(['=', ':']).unwrap_or(rest);
+        return Ok((
+            line[..end].to_owned(),
+            rest.trim_start_matches(blank).to_owned(),
+        ));
+    }
     let mut key = String::new();
     let mut chars = line.chars().peekable();
     while let Some(&c) = chars.peek() {
@@ -168,21 +184,24 @@ fn unescape(
 
 /// Units from the properties, in file order; `X.one` … `X.other` leaves as the plural `X`.
 fn add_all(properties: Vec<Property>, r: &mut Reading<'_>) {
-    let plurals = plural_parents(properties.iter().map(|p| p.path.as_slice()));
+    let plurals = plural_parents(properties.iter().map(|p| p.key.as_str()));
     let mut pending: HashMap<String, usize> = HashMap::new();
+    r.units.reserve(properties.len());
     for p in properties {
-        let parent = &p.path[..p.path.len() - 1];
-        let category = p.path.last().and_then(|l| PluralCategory::from_name(l));
-        if let (Some(category), true) = (category, plurals.contains(parent)) {
+        let plural = p.key.rsplit_once('.').and_then(|(parent, last)| {
+            let category = PluralCategory::from_name(last)?;
+            plurals.contains(parent).then_some((parent, category))
+        });
+        if let Some((parent, category)) = plural {
             let converted = convert(&p.text, true, r);
-            let key = Key::Path(parent.to_vec());
+            let key = Key::Dotted(parent.to_owned());
             r.push_form(&mut pending, key, category, converted, p.comment, p.line);
             continue;
         }
         let converted = convert(&p.text, false, r);
         r.push(
             Unit {
-                key: Key::Path(p.path),
+                key: Key::Dotted(p.key),
                 value: Value::Text(converted.text),
                 comment: p.comment,
                 locale: None,
@@ -204,27 +223,37 @@ fn convert(text: &str, plural: bool, r: &Reading<'_>) -> Converted {
     }
 }
 
-/// The paths whose children are all CLDR categories, `other` among them, and that are not
-/// keys themselves nor hold deeper keys.
-pub(super) fn plural_parents<'p>(
-    paths: impl Iterator<Item = &'p [String]> + Clone,
-) -> HashSet<Vec<String>> {
-    let keys: HashSet<&[String]> = paths.clone().collect();
-    let mut children: HashMap<&[String], (bool, bool)> = HashMap::new(); // (all categories, has other)
-    for path in paths.clone() {
-        for depth in 1..path.len() {
-            let parent = &path[..depth];
-            let entry = children.entry(parent).or_insert((true, false));
-            let direct = depth == path.len() - 1;
-            let name = &path[depth];
-            entry.0 &= direct && PluralCategory::from_name(name).is_some();
-            entry.1 |= direct && name == "other";
+/// The dotted keys whose children are all CLDR categories, `other` among them, and that
+/// are not keys themselves nor hold deeper keys.
+fn plural_parents<'k>(keys: impl Iterator<Item = &'k str> + Clone) -> FxHashSet<String> {
+    // (every key below is a category right under it, one of them `other`), for the
+    // parents of a key ending in a category: the only ones that can be plurals
+    let mut candidates: FxHashMap<&str, (bool, bool)> = FxHashMap::default();
+    for key in keys.clone() {
+        if let Some((parent, last)) = key.rsplit_once('.')
+            && PluralCategory::from_name(last).is_some()
+        {
+            candidates.entry(parent).or_insert((true, false)).1 |= last == "other";
         }
     }
-    children
+    if candidates.is_empty() {
+        return FxHashSet::default();
+    }
+    let mut is_key: FxHashSet<&str> = FxHashSet::default();
+    for key in keys {
+        is_key.insert(key);
+        let last_dot = key.rfind('.');
+        for (at, _) in key.match_indices('.') {
+            if let Some((all, _)) = candidates.get_mut(&key[..at]) {
+                let direct = Some(at) == last_dot;
+                *all &= direct && PluralCategory::from_name(&key[at + 1..]).is_some();
+            }
+        }
+    }
+    candidates
         .into_iter()
-        .filter(|(parent, (all, other))| *all && *other && !keys.contains(parent))
-        .map(|(parent, _)| parent.to_vec())
+        .filter(|(parent, (all, other))| *all && *other && !is_key.contains(parent))
+        .map(|(parent, _)| parent.to_owned())
         .collect()
 }
 
@@ -232,6 +261,31 @@ pub(super) fn plural_parents<'p>(
 mod tests {
     use super::*;
     use crate::import::Options;
+
+    #[test]
+    fn plurals_are_parents_of_categories_only_with_other() {
+        let keys = [
+            "a.one",
+            "a.other",
+            "b.one",
+            "b.other",
+            "b.x",
+            "c.one",
+            "c.other",
+            "c.one.deep",
+            "d",
+            "d.one",
+            "d.other",
+            "e.one",
+            "f.other",
+            "g.h.few",
+            "g.h.other",
+            "other",
+        ];
+        let mut found: Vec<String> = plural_parents(keys.iter().copied()).into_iter().collect();
+        found.sort();
+        assert_eq!(found, ["a", "f", "g.h"]);
+    }
 
     #[test]
     fn reads_as_java_properties_load_reads() {

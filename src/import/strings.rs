@@ -78,12 +78,13 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
         ));
     }
     let mut p = Parser { text, at: 0 };
-    let mut seen: FxHashMap<String, usize> = FxHashMap::default();
+    let mut seen = Seen::default();
     // counted as the parser moves on (a count from the start per entry is quadratic)
     let mut lines = super::xml::Lines::new(text);
     loop {
         let comment = p.space_and_comments()?;
         if p.at >= text.len() {
+            seen.give_keys(r);
             return Ok(());
         }
         let line = lines.at(p.at);
@@ -116,13 +117,30 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     }
 }
 
+/// The keys of a file's units, by key: a key given twice is found, and each unit gets its
+/// key once the file is read (`give_keys`), so that a key is not copied for the lookup.
+#[derive(Default)]
+struct Seen {
+    units: FxHashMap<String, usize>,
+}
+
+impl Seen {
+    fn give_keys(self, r: &mut Reading<'_>) {
+        for (key, at) in self.units {
+            if let Some(unit) = r.units.get_mut(at) {
+                unit.key = Key::Flat(key);
+            }
+        }
+    }
+}
+
 fn push(
     r: &mut Reading<'_>,
     key: String,
     value: String,
     comment: Option<String>,
     line: usize,
-    seen: &mut FxHashMap<String, usize>,
+    seen: &mut Seen,
 ) {
     let converted = if r.convert() {
         syntax::printf(&value, Printf::Apple, false)
@@ -132,23 +150,24 @@ fn push(
             losses: Vec::new(),
         }
     };
+    for loss in converted.losses {
+        r.note(line, &key, loss);
+    }
     let unit = Unit {
-        key: Key::Flat(key.clone()),
+        // given by `Seen::give_keys`
+        key: Key::Flat(String::new()),
         value: Value::Text(converted.text),
         comment,
         locale: None,
         line,
     };
-    if let Some(&earlier) = seen.get(&key) {
+    if let Some(&earlier) = seen.units.get(&key) {
         r.note(line, &key, format!("the key is given twice (also line {}): the last text is kept, as Apple's parser does", r.units[earlier].line));
-        for loss in converted.losses {
-            r.note(line, &key, loss);
-        }
         r.units[earlier] = unit;
         return;
     }
-    seen.insert(key, r.units.len());
-    r.push(unit, converted.losses);
+    seen.units.insert(key, r.units.len());
+    r.units.push(unit);
 }
 
 /// A `.strings` file saved as an XML property list: one dictionary of strings.
@@ -159,7 +178,7 @@ fn read_xml(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
             "the property list is not a dictionary of strings",
         ));
     };
-    let mut seen = FxHashMap::default();
+    let mut seen = Seen::default();
     for entry in entries {
         match entry.value {
             Plist::String(value) if value.is_empty() => {
@@ -177,6 +196,7 @@ fn read_xml(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
             ),
         }
     }
+    seen.give_keys(r);
     Ok(())
 }
 
@@ -238,73 +258,73 @@ impl Parser<'_> {
 
     /// After the opening quote: the string up to and with its closing quote.
     fn quoted(&mut self) -> Result<String, SyntaxError> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
         // most strings hold no escape: one search, one copy
-        let rest = &self.text.as_bytes()[self.at..];
-        if let Some(end) = memchr::memchr2(b'"', b'\\', rest)
-            && rest[end] == b'"'
+        if let Some(end) = memchr::memchr2(b'"', b'\\', &bytes[start..])
+            && bytes[start + end] == b'"'
         {
-            let text = self.text[self.at..self.at + end].to_owned();
-            self.at += end + 1;
+            let text = self.text[start..start + end].to_owned();
+            self.at = start + end + 1;
             return Ok(text);
         }
-        let mut out = String::new();
+        // the others: the runs between escapes copied whole
+        let mut out = String::with_capacity(64);
         let mut pending_high: Option<u16> = None;
-        let start = self.at;
-        let mut chars = self.text[self.at..].char_indices();
-        while let Some((i, c)) = chars.next() {
-            let unit = match c {
-                '"' => {
-                    if let Some(high) = pending_high {
-                        out.push(char::from_u32(u32::from(high)).unwrap_or('\u{FFFD}'));
-                    }
-                    self.at = start + i + 1;
-                    return Ok(out);
+        let mut at = start;
+        while let Some(found) = memchr::memchr2(b'"', b'\\', &bytes[at..]) {
+            let run = &self.text[at..at + found];
+            if !run.is_empty() {
+                push_pending(&mut out, &mut pending_high);
+                out.push_str(run);
+            }
+            at += found;
+            if bytes[at] == b'"' {
+                if let Some(high) = pending_high {
+                    out.push(char::from_u32(u32::from(high)).unwrap_or('\u{FFFD}'));
                 }
-                '\\' => {
-                    let Some((_, e)) = chars.next() else { break };
-                    match e {
-                        'a' => Some(0x7),
-                        'b' => Some(0x8),
-                        'f' => Some(0xC),
-                        'n' => Some(0xA),
-                        'r' => Some(0xD),
-                        't' => Some(0x9),
-                        'v' => Some(0xB),
-                        'U' | 'u' => {
-                            let hex: String = chars
-                                .clone()
-                                .map(|(_, c)| c)
-                                .take(4)
-                                .take_while(char::is_ascii_hexdigit)
-                                .collect();
-                            for _ in 0..hex.len() {
-                                chars.next();
+                self.at = at + 1;
+                return Ok(out);
+            }
+            at += 1;
+            let Some(e) = self.text[at..].chars().next() else {
+                break;
+            };
+            at += e.len_utf8();
+            let unit = match e {
+                'a' => Some(0x7),
+                'b' => Some(0x8),
+                'f' => Some(0xC),
+                'n' => Some(0xA),
+                'r' => Some(0xD),
+                't' => Some(0x9),
+                'v' => Some(0xB),
+                'U' | 'u' => {
+                    let digits = bytes[at..]
+                        .iter()
+                        .take(4)
+                        .take_while(|b| b.is_ascii_hexdigit())
+                        .count();
+                    let unit = u16::from_str_radix(&self.text[at..at + digits], 16).unwrap_or(0);
+                    at += digits;
+                    Some(unit)
+                }
+                '0'..='7' => {
+                    let mut value = e.to_digit(8).unwrap_or(0);
+                    for _ in 0..2 {
+                        match bytes.get(at) {
+                            Some(&d @ b'0'..=b'7') => {
+                                value = value * 8 + u32::from(d - b'0');
+                                at += 1;
                             }
-                            Some(u16::from_str_radix(&hex, 16).unwrap_or(0))
-                        }
-                        '0'..='7' => {
-                            let mut value = e.to_digit(8).unwrap_or(0);
-                            for _ in 0..2 {
-                                match chars.clone().next() {
-                                    Some((_, d)) if d.is_digit(8) => {
-                                        value = value * 8 + d.to_digit(8).unwrap_or(0);
-                                        chars.next();
-                                    }
-                                    _ => break,
-                                }
-                            }
-                            u16::try_from(value).ok()
-                        }
-                        other => {
-                            push_pending(&mut out, &mut pending_high);
-                            out.push(other);
-                            None
+                            _ => break,
                         }
                     }
+                    u16::try_from(value).ok()
                 }
-                c => {
+                other => {
                     push_pending(&mut out, &mut pending_high);
-                    out.push(c);
+                    out.push(other);
                     None
                 }
             };

@@ -341,10 +341,11 @@ fn has_numbered_argument(text: &str) -> bool {
 
 /// Java `MessageFormat` (properties): `{0}` → `{arg1}`, `{0,number,integer}` →
 /// `{arg1:int}`, `{0,number}` → `{arg1:float}`; `''` is an apostrophe and `'…'` quotes.
-/// A text without an argument is not a pattern and is taken as it is. In a plural form
-/// (`plural`) `{0}` is the quantity, `{count}`.
+/// A text without an argument is not a pattern and is taken as it is; a plural form
+/// (`plural`) always is one (the app formats it with the count, and generate writes it
+/// so), its `{0}` the quantity, `{count}`.
 pub fn message_format(text: &str, plural: bool) -> Converted {
-    if !has_numbered_argument(text) {
+    if !plural && !has_numbered_argument(text) {
         return Converted {
             text: literal(text),
             losses: Vec::new(),
@@ -406,10 +407,11 @@ pub fn message_format(text: &str, plural: bool) -> Converted {
 }
 
 /// .NET composite format (resx): `{0}` → `{arg1}`, `{{`/`}}` are literal braces; a text
-/// without an argument is not formatted and is taken as it is. In a plural form
-/// (`plural`) `{0}` is the quantity, `{count}`.
+/// without an argument is not formatted and is taken as it is; a plural form (`plural`)
+/// always is (the app formats it with the count, and generate writes it so), its `{0}`
+/// the quantity, `{count}`.
 pub fn composite(text: &str, plural: bool) -> Converted {
-    if !has_numbered_argument(text) {
+    if !plural && !has_numbered_argument(text) {
         return Converted {
             text: literal(text),
             losses: Vec::new(),
@@ -552,6 +554,13 @@ mod tests {
         );
         assert_eq!(text(message_format("it's {x}", false)), "it's {{x}}");
         assert_eq!(text(message_format("{0} rzeczy", true)), "{count} rzeczy");
+        // a plural form is a pattern even without an argument
+        assert_eq!(
+            text(message_format("it''s '{'one'}'", true)),
+            "it's {{one}}"
+        );
+        assert_eq!(text(composite("{{one}}", true)), "{{one}}");
+        assert_eq!(text(composite("{{one}}", false)), "{{{{one}}}}");
         assert_eq!(
             text(composite("{1} of {0} {{literal}}", false)),
             "{arg2} of {arg1} {{literal}}"

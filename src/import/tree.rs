@@ -252,7 +252,7 @@ fn leaf(
         && let Ok(Message::Plural { forms, losses }) = icu::to_sheet(&text)
     {
         let unit = Unit {
-            key: Key::Path(path.to_vec()),
+            key: Key::nested(path),
             value: Value::Plural(forms),
             comment,
             locale: locale.map(str::to_owned),
@@ -263,7 +263,7 @@ fn leaf(
     }
     let converted = convert_text(&text, style, false, r);
     let unit = Unit {
-        key: Key::Path(path.to_vec()),
+        key: Key::nested(path),
         value: Value::Text(converted.text),
         comment,
         locale: locale.map(str::to_owned),
@@ -293,7 +293,7 @@ fn plural(
         forms.push((category, converted.text));
     }
     let unit = Unit {
-        key: Key::Path(path.to_vec()),
+        key: Key::nested(path),
         value: Value::Plural(forms),
         comment,
         locale: locale.map(str::to_owned),

@@ -132,16 +132,35 @@ fn trans_unit(
 /// The key of a unit: its id as a path, or its resname when that is no flat form of it.
 fn key_of(id: &str, resname: Option<&str>) -> Key {
     match resname {
-        Some(name) if !name.is_empty() && name != id => {
-            let flat = id.replace('.', "_").to_lowercase();
-            if name == flat || name.ends_with(&format!("_{flat}")) {
-                Key::Path(id.split('.').map(str::to_owned).collect())
-            } else {
-                Key::Flat(name.to_owned())
-            }
+        Some(name) if !name.is_empty() && name != id && !ends_with_flat_form(name, id) => {
+            Key::Flat(name.to_owned())
         }
-        _ => Key::Path(id.split('.').map(str::to_owned).collect()),
+        _ => Key::Dotted(id.to_owned()),
     }
+}
+
+/// Whether `name` is the flat form of `id` (`.` as `_`, lower-cased), alone or after a
+/// `_` (a locale prefix): what generate writes as a resname.
+fn ends_with_flat_form(name: &str, id: &str) -> bool {
+    let flat = |b: u8| {
+        if b == b'.' {
+            b'_'
+        } else {
+            b.to_ascii_lowercase()
+        }
+    };
+    let (name, id) = (name.as_bytes(), id.as_bytes());
+    // a non-ASCII id lower-cases beyond bytes: compared as strings
+    if !id.is_ascii() {
+        let flat = String::from_utf8_lossy(id).replace('.', "_").to_lowercase();
+        let name = String::from_utf8_lossy(name);
+        return name == flat || name.ends_with(&format!("_{flat}"));
+    }
+    let Some(start) = name.len().checked_sub(id.len()) else {
+        return false;
+    };
+    let tail_is_flat = name[start..].iter().zip(id).all(|(&n, &i)| n == flat(i));
+    tail_is_flat && (start == 0 || name[start - 1] == b'_')
 }
 
 fn add(unit: TransUnit, languages: &FileLanguages, r: &mut Reading<'_>) {

@@ -321,16 +321,14 @@ pub fn convert_reporting<'o>(
         (Syntax::Arb { in_plural }, Piece::Literal(s)) => {
             quote.push_literal(out, s, in_plural, false)
         }
+        // MessageFormat quotes as ICU does, a quoted run spanning braces and apostrophes:
+        // `'{''{'` would read `{'{` (`''` inside a run is an apostrophe), `'}'''` `}'`
         (Syntax::MessageFormat, Piece::Literal(s)) if is_format => {
-            push_replacing(out, s, "'", "''")
+            quote.push_literal(out, s, false, false)
         }
         (_, Piece::Literal(s)) => out.push_str(s),
         (Syntax::Icu { .. } | Syntax::Arb { .. }, Piece::Brace(c)) => quote.push(out, c, true),
-        (Syntax::MessageFormat, Piece::Brace(c)) if is_format => {
-            out.push('\'');
-            out.push(c);
-            out.push('\'');
-        }
+        (Syntax::MessageFormat, Piece::Brace(c)) if is_format => quote.push(out, c, true),
         (Syntax::Composite, Piece::Brace(c)) if is_format => {
             out.push(c);
             out.push(c);
@@ -357,6 +355,7 @@ pub fn convert_reporting<'o>(
             let _ = write!(out, "%{n}${conversion}");
         }
         (Syntax::MessageFormat | Syntax::Composite, Piece::Placeholder { name, .. }) => {
+            quote.close(out);
             // both count from 0; the type is the argument's own (MessageFormat formats a
             // number with the locale's NumberFormat, string.Format calls its ToString)
             let _ = write!(out, "{{{}}}", number(name) - 1);
@@ -627,6 +626,12 @@ mod tests {
         assert_eq!(
             convert(text, Syntax::Composite, order, false),
             "it's {1} {{x}} for {0}"
+        );
+        // braces and apostrophes side by side share one quoted run: written apart,
+        // '{''{' would read {'{ and '}''''}' }''}
+        assert_eq!(
+            convert("{{{{{n:int}}}'}}", Syntax::MessageFormat, order, false),
+            "'{{'{1}'}''}'"
         );
         // no placeholder: not a format string, nothing escaped, braces undoubled
         assert_eq!(
