@@ -96,6 +96,7 @@ fn document() -> Document {
         })
         .collect();
     Document {
+        namespaces: Vec::new(),
         locales,
         entries,
         warnings: Vec::new(),

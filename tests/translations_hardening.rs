@@ -483,6 +483,7 @@ fn ok_row(levels: usize) -> Vec<String> {
 /// A document deeper than any sheet converts to now, as an older depot stored it.
 fn deep_document(levels: usize) -> StoredDocument {
     StoredDocument::new(Document {
+        namespaces: Vec::new(),
         locales: vec!["en".into()],
         entries: vec![Entry {
             path: (0..levels).map(|l| format!("K{l}")).collect(),

@@ -511,6 +511,7 @@ impl<'o> Assembler<'o> {
         let locales = order.iter().map(|&i| self.locales[i].clone()).collect();
         Imported {
             doc: Document {
+                namespaces: Vec::new(),
                 locales,
                 entries: self.entries,
                 warnings: Vec::new(),

@@ -692,6 +692,7 @@ mod tests {
             .map(|i| [0, 63, 64, 69].contains(&i).then(|| format!("t{i}")))
             .collect();
         let doc = Document {
+            namespaces: Vec::new(),
             findings: Vec::new(),
             locales,
             entries: vec![Entry {
@@ -761,6 +762,7 @@ mod tests {
                     });
                 }
                 Document {
+                    namespaces: Vec::new(),
                     findings: Vec::new(),
                     locales: LOCALES[..locales].iter().map(|l| (*l).to_owned()).collect(),
                     entries,

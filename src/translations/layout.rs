@@ -429,6 +429,7 @@ mod tests {
 
     fn doc(locales: &[&str], rows: &[(&str, &[Option<&str>])]) -> Document {
         Document {
+            namespaces: Vec::new(),
             findings: Vec::new(),
             locales: locales.iter().map(|l| l.to_string()).collect(),
             entries: rows

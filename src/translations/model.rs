@@ -4,6 +4,8 @@
 //! locale (a plural entry also holds its forms, one text slot per locale each). The nested tree `locale -> SECTION -> ... -> KEY -> text` is a view over it that
 //! the renderers build; filtering and flattening are simple scans over the flat list.
 
+use std::borrow::Cow;
+
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +18,10 @@ pub const MAX_KEY_DEPTH: usize = 32;
 /// each all-locale render and a file in `depot generate`; far past any real app's
 /// languages, this keeps one sheet from tying up the daemon or the command.
 pub const MAX_LOCALES: usize = 1000;
+
+/// The one namespace of a sheet with a single tab (SPEC §14): i18next's default namespace,
+/// so an app that names none finds the texts where its library looks first.
+pub const DEFAULT_NAMESPACE: &str = "translation";
 
 /// A converted sheet: locales and keys in sheet order, plus the sync report.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,6 +36,14 @@ pub struct Document {
     /// Unlike `warnings`, `producer.strict` refuses to publish a document with any.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<Warning>,
+    /// The namespaces of a sheet with several tabs (SPEC §14), in tab order. A namespace is
+    /// then the first level of every key path (`["common", "CORE", "YES"]`), so filters,
+    /// renders, versions and the console treat it as the top section without knowing of
+    /// namespaces. Empty for a sheet of one tab: one namespace, `DEFAULT_NAMESPACE`, and
+    /// paths start at the sheet's own first level. Left out of the stored JSON when empty,
+    /// so a one-tab sheet keeps the version (content hash) it had before namespaces.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub namespaces: Vec<String>,
 }
 
 /// One key: its path below the locale, its text per locale, tags and translator comment.
@@ -278,6 +292,49 @@ impl Document {
     pub fn locale_index(&self, code: &str) -> Option<usize> {
         self.locales.iter().position(|l| l == code)
     }
+
+    /// The names of its namespaces, in tab order: `[DEFAULT_NAMESPACE]` for a one-tab sheet.
+    pub fn namespace_names(&self) -> Vec<&str> {
+        if self.namespaces.is_empty() {
+            return vec![DEFAULT_NAMESPACE];
+        }
+        self.namespaces.iter().map(String::as_str).collect()
+    }
+
+    /// The document of one namespace, as if its tab were the whole sheet: its entries with
+    /// the namespace level taken off their paths, and the warnings and findings of its tab
+    /// (their cell names the tab: `common!B9`). A one-tab sheet is its own namespace and is
+    /// borrowed as it is. `None` for a name that is not a namespace (exact case, as tab
+    /// names are).
+    pub fn namespace(&self, name: &str) -> Option<Cow<'_, Document>> {
+        if self.namespaces.is_empty() {
+            return (name == DEFAULT_NAMESPACE).then_some(Cow::Borrowed(self));
+        }
+        if !self.namespaces.iter().any(|n| n == name) {
+            return None;
+        }
+        let entries = (self.entries.iter())
+            .filter(|e| e.path.len() > 1 && e.path[0] == name)
+            .map(|e| Entry {
+                path: e.path[1..].to_vec(),
+                ..e.clone()
+            })
+            .collect();
+        let tab = format!("{name}!");
+        let of_tab = |warnings: &[Warning]| -> Vec<Warning> {
+            (warnings.iter())
+                .filter(|w| w.cell.starts_with(&tab))
+                .cloned()
+                .collect()
+        };
+        Some(Cow::Owned(Document {
+            locales: self.locales.clone(),
+            entries,
+            warnings: of_tab(&self.warnings),
+            findings: of_tab(&self.findings),
+            namespaces: Vec::new(),
+        }))
+    }
 }
 
 /// What a filter (or no filter) selected: for each chosen locale, in document locale order,
@@ -333,5 +390,79 @@ impl Selection {
             }
         }
         selected
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(path: &[&str], text: &str) -> Entry {
+        Entry {
+            path: path.iter().map(|s| (*s).to_owned()).collect(),
+            texts: vec![Some(text.to_owned())],
+            ..Entry::default()
+        }
+    }
+
+    fn warning(cell: &str) -> Warning {
+        Warning {
+            cell: cell.to_owned(),
+            row: 1,
+            message: cell.to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_one_tab_sheet_is_the_default_namespace_itself() {
+        let doc = Document {
+            locales: vec!["en".into()],
+            entries: vec![entry(&["CORE", "YES"], "Yes")],
+            ..Document::default()
+        };
+        assert_eq!(doc.namespace_names(), [DEFAULT_NAMESPACE]);
+        assert!(matches!(
+            doc.namespace(DEFAULT_NAMESPACE),
+            Some(Cow::Borrowed(d)) if *d == doc
+        ));
+        assert!(doc.namespace("common").is_none());
+    }
+
+    #[test]
+    fn a_namespace_is_its_tab_with_the_namespace_level_taken_off() {
+        let doc = Document {
+            locales: vec!["en".into()],
+            entries: vec![
+                entry(&["common", "CORE", "YES"], "Yes"),
+                entry(&["home", "TITLE"], "Home"),
+                entry(&["common", "NO"], "No"),
+            ],
+            warnings: vec![warning("common!B3"), warning("home!C2")],
+            findings: vec![warning("home!D4")],
+            namespaces: vec!["common".into(), "home".into()],
+        };
+        assert_eq!(doc.namespace_names(), ["common", "home"]);
+        let common = doc.namespace("common").unwrap();
+        let paths: Vec<String> = common.entries.iter().map(|e| e.path.join(".")).collect();
+        assert_eq!(paths, ["CORE.YES", "NO"]);
+        assert_eq!(common.warnings, [warning("common!B3")]);
+        assert!(common.findings.is_empty() && common.namespaces.is_empty());
+        let home = doc.namespace("home").unwrap();
+        assert_eq!(home.entries, [entry(&["TITLE"], "Home")]);
+        assert_eq!(home.findings, [warning("home!D4")]);
+        // tab names are exact, as the sheet writes them
+        assert!(doc.namespace("Common").is_none());
+        assert!(doc.namespace(DEFAULT_NAMESPACE).is_none());
+    }
+
+    #[test]
+    fn an_unnamespaced_document_keeps_its_stored_json() {
+        let doc = Document {
+            locales: vec!["en".into()],
+            entries: vec![entry(&["A"], "a")],
+            ..Document::default()
+        };
+        let json = serde_json::to_string(&doc).unwrap();
+        assert!(!json.contains("namespaces"), "{json}");
     }
 }

@@ -779,6 +779,7 @@ impl Builder {
             .collect();
         let text_columns: Vec<usize> = self.header.locales.iter().map(|(c, _)| *c).collect();
         let doc = Document {
+            namespaces: Vec::new(),
             locales: self.header.locales.into_iter().map(|(_, l)| l).collect(),
             entries,
             warnings: self.warnings,

@@ -207,6 +207,7 @@ pub(crate) mod suite {
 
     pub fn doc(text: &str) -> Document {
         Document {
+            namespaces: Vec::new(),
             findings: Vec::new(),
             locales: vec!["en".into(), "pl".into()],
             entries: vec![Entry {

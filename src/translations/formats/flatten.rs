@@ -1047,6 +1047,7 @@ mod tests {
 
     fn doc(locales: &[&str], paths: &[&str]) -> Document {
         Document {
+            namespaces: Vec::new(),
             findings: Vec::new(),
             locales: locales.iter().map(|l| l.to_string()).collect(),
             entries: paths
