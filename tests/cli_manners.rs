@@ -234,9 +234,10 @@ fn every_command_that_prints_ends_quietly_on_a_closed_pipe() {
     );
 }
 
-/// README: "Exit codes: 0 success, 1 runtime error, 2 usage error, always with one line on
-/// stderr". Usage: what the command line itself gets wrong (clap's errors, and a setting
-/// given on it that no key takes); runtime: everything the command meets while it works.
+/// docs/cli.md, "Exit codes": "0 success, 1 runtime error, 2 usage error, always with one
+/// line on stderr". Usage: what the command line itself gets wrong (clap's errors, and a
+/// setting given on it that no key takes); runtime: everything the command meets while it
+/// works.
 #[test]
 fn exit_codes_are_2_for_usage_and_1_for_runtime_errors_with_one_line() {
     let dir = tempfile::tempdir().unwrap();

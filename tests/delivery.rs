@@ -503,7 +503,7 @@ impl Receiver {
     }
 }
 
-/// Checks a delivery as a receiver would (the snippet in the README does the same) and
+/// Checks a delivery as a receiver would (the snippet in docs/http-api.md does the same) and
 /// returns its body.
 fn verified(signature: &str, body: &[u8]) -> Value {
     use hmac::{Hmac, KeyInit, Mac};

@@ -81,7 +81,7 @@ fn other_commands_keep_asking_for_a_spreadsheet() {
 
 /// `--source example` names the built-in sheet wherever a command takes `--source`, so the
 /// README's quick start works in a folder without `examples/`: `generate` writes its files
-/// (and names the text `de_DE` lacks, as README "The sheet" says), `produce --once` stores
+/// (and names the text `de_DE` lacks, as docs/sheet.md says), `produce --once` stores
 /// it, and a daemon whose producer is off serves what it stored.
 #[tokio::test]
 async fn generate_and_produce_read_the_built_in_example_by_name() {

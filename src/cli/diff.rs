@@ -1,7 +1,7 @@
 //! `depot diff --source SHEET PATH...`: the app's translation files against the sheet, per
 //! locale (SPEC §12). Exit 0 when they agree, 1 when anything differs (or the files or the
 //! sheet cannot be read), 2 for usage errors. The report goes to stdout, as text or as
-//! JSON (`--json`, shape in the README); the sheet's warnings go to stderr.
+//! JSON (`--json`, shape in docs/cli.md); the sheet's warnings go to stderr.
 
 use std::path::PathBuf;
 

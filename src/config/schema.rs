@@ -490,14 +490,17 @@ mod tests {
     }
 
     #[test]
-    fn readme_lists_every_key() {
-        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-            .unwrap_or_default();
+    fn the_configuration_page_lists_every_key() {
+        let page = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/docs/configuration.md"
+        ))
+        .unwrap_or_default();
         for key in KEYS {
             let row = format!("| `{}` | `{}` | `{}` |", key.name, key.env, key.default);
             assert!(
-                readme.contains(&row),
-                "README.md lacks the row of {}",
+                page.contains(&row),
+                "docs/configuration.md lacks the row of {}",
                 key.name
             );
         }

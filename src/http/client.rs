@@ -3,7 +3,7 @@
 //!
 //! It is the TCP peer and nothing else: `X-Forwarded-For` and friends are not trusted (any
 //! client can send them). Behind a reverse proxy every client is the proxy, so the caps
-//! then apply to all clients together; see README "The console".
+//! then apply to all clients together; see docs/console.md, "Wrong keys are throttled".
 
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use warp::Filter;

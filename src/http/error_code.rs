@@ -97,7 +97,7 @@ codes! {
     UploadNotArrived = "upload-not-arrived", 409,
         "no object has arrived for the direct upload yet: send its bytes to the upload's URL, then complete it";
     UploadsNotConfigured = "uploads-not-configured", 409,
-        "this node has no object store to upload to (see storage in the README)";
+        "this node has no object store to upload to: objects.enabled is off and no signing.endpoint is set (docs/operations.md)";
     Conflict = "conflict", 409,
         "the request conflicts with the current state; the message says how";
     PayloadTooLarge = "payload-too-large", 413,
