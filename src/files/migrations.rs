@@ -149,6 +149,17 @@ pub const MIGRATIONS: &[Migration] = &[
             "CREATE INDEX uploads_by_expiry ON uploads (expires_at)",
         ],
     },
+    Migration {
+        version: 5,
+        description: "completed uploads kept until their URL expires",
+        statements: &[
+            // A completed upload stays (completed_at set, milliseconds) until it expires,
+            // with the ETag of the object its completion checked, so that the expiry sweep
+            // can find what a replay of its URL left behind.
+            "ALTER TABLE uploads ADD COLUMN completed_at INTEGER",
+            "ALTER TABLE uploads ADD COLUMN etag TEXT",
+        ],
+    },
 ];
 
 pub fn latest_version() -> u32 {
@@ -205,16 +216,16 @@ mod tests {
         for (i, m) in MIGRATIONS.iter().enumerate() {
             assert_eq!(m.version as usize, i + 1, "{}", m.description);
         }
-        assert_eq!(latest_version(), 4);
+        assert_eq!(latest_version(), 5);
     }
 
     #[test]
     fn fresh_database_reaches_latest_and_migrating_again_is_a_no_op() {
         let mut conn = Connection::open_in_memory().unwrap();
         assert_eq!(migrate(&mut conn).unwrap(), 0);
-        assert_eq!(schema_version(&conn).unwrap(), 4);
-        assert_eq!(migrate(&mut conn).unwrap(), 4);
-        assert_eq!(schema_version(&conn).unwrap(), 4);
+        assert_eq!(schema_version(&conn).unwrap(), 5);
+        assert_eq!(migrate(&mut conn).unwrap(), 5);
+        assert_eq!(schema_version(&conn).unwrap(), 5);
     }
 
     #[test]
@@ -223,7 +234,7 @@ mod tests {
         conn.pragma_update(None, "user_version", 9).unwrap();
         assert_eq!(
             migrate(&mut conn).unwrap_err().to_string(),
-            "the files database has schema version 9 but this depot knows up to 4; upgrade depot"
+            "the files database has schema version 9 but this depot knows up to 5; upgrade depot"
         );
     }
 }

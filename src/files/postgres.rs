@@ -29,7 +29,7 @@ use super::record::{FileRecord, NewFileRecord, Permission, truncate_to_millis};
 use super::store::RecordStore;
 
 const COLUMNS: &str = "id, file_name, description, bucket, status, file_type, permission, key, created_at, size, sha256";
-const UPLOAD_COLUMNS: &str = "key, bucket, file_name, description, status, file_type, permission, size, sha256, content_type, upload_id, part_size, created_at, expires_at";
+const UPLOAD_COLUMNS: &str = "key, bucket, file_name, description, status, file_type, permission, size, sha256, content_type, upload_id, part_size, created_at, expires_at, completed_at, etag";
 /// How long a request waits for a pooled connection, or for a new one, before it is
 /// answered 503: a database that does not answer must not hold requests for long.
 const WAIT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -328,6 +328,11 @@ fn row_to_upload(row: &Row) -> Result<PendingUpload, RepoError> {
         part_size: row.get::<_, Option<i64>>(11).map(to_u64),
         created_at: millis(row.get(12), "an upload's created_at out of range")?,
         expires_at: millis(row.get(13), "an upload's expires_at out of range")?,
+        completed_at: row
+            .get::<_, Option<i64>>(14)
+            .map(|ms| millis(ms, "an upload's completed_at out of range"))
+            .transpose()?,
+        etag: row.get(15),
     })
 }
 
@@ -597,7 +602,7 @@ impl PgStore {
         let stmt = client
             .prepare_cached(&format!(
                 "INSERT INTO uploads ({UPLOAD_COLUMNS})
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
             ))
             .await
             .map_err(pg_error(op))?;
@@ -619,6 +624,8 @@ impl PgStore {
                     &upload.part_size.map(to_i64),
                     &upload.created_at.timestamp_millis(),
                     &upload.expires_at.timestamp_millis(),
+                    &upload.completed_at.map(|at| at.timestamp_millis()),
+                    &upload.etag,
                 ],
             )
             .await
@@ -631,7 +638,7 @@ impl PgStore {
         let client = self.client(op).await?;
         let stmt = client
             .prepare_cached(&format!(
-                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE key = $1"
+                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE key = $1 AND completed_at IS NULL"
             ))
             .await
             .map_err(pg_error(op))?;
@@ -646,16 +653,20 @@ impl PgStore {
         &self,
         key: String,
         record: NewFileRecord,
+        etag: Option<String>,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<FileRecord, RepoError> {
         record.validate()?;
         let op = "completing an upload";
         let mut client = self.client(op).await?;
         let tx = client.transaction().await.map_err(pg_error(op))?;
+        // The row is locked by the UPDATE: a concurrent completion waits, then finds it
+        // completed and ends nothing.
         let ended = tx
             .execute(
-                "DELETE FROM uploads WHERE key = $1 AND expires_at > $2",
-                &[&key, &now.timestamp_millis()],
+                "UPDATE uploads SET completed_at = $2, etag = $3
+                 WHERE key = $1 AND expires_at > $2 AND completed_at IS NULL",
+                &[&key, &now.timestamp_millis(), &etag],
             )
             .await
             .map_err(pg_error(op))?;
@@ -776,9 +787,10 @@ impl RecordStore for PgStore {
         &self,
         key: String,
         record: NewFileRecord,
+        etag: Option<String>,
         now: chrono::DateTime<chrono::Utc>,
     ) -> BoxFuture<'_, Result<FileRecord, RepoError>> {
-        Box::pin(PgStore::complete_upload(self, key, record, now))
+        Box::pin(PgStore::complete_upload(self, key, record, etag, now))
     }
 
     fn expired_uploads(

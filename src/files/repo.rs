@@ -24,7 +24,7 @@ const BUSY_TIMEOUT_MS: u32 = 5_000;
 pub const TRIGRAM_MIN_CHARS: usize = 3;
 
 const COLUMNS: &str = "id, file_name, description, bucket, status, file_type, permission, key, created_at, size, sha256";
-const UPLOAD_COLUMNS: &str = "key, bucket, file_name, description, status, file_type, permission, size, sha256, content_type, upload_id, part_size, created_at, expires_at";
+const UPLOAD_COLUMNS: &str = "key, bucket, file_name, description, status, file_type, permission, size, sha256, content_type, upload_id, part_size, created_at, expires_at, completed_at, etag";
 
 /// The files database on one connection.
 pub struct FilesRepo {
@@ -257,15 +257,16 @@ impl FilesRepo {
     }
 }
 
-/// The uploads under way (SPEC §13): kept until completed into their record or expired.
+/// The uploads handed out (SPEC §13): kept until they expire, completed into their record
+/// or not.
 impl FilesRepo {
-    /// Keeps an upload handed out; a key already under way is a conflict.
+    /// Keeps an upload handed out; a key already kept is a conflict.
     pub fn open_upload(&mut self, upload: &PendingUpload) -> Result<(), RepoError> {
         let op = "keeping an upload";
         self.conn
             .prepare_cached(&format!(
                 "INSERT INTO uploads ({UPLOAD_COLUMNS})
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
             ))
             .map_err(RepoError::db(op))?
             .execute(params![
@@ -283,16 +284,19 @@ impl FilesRepo {
                 upload.part_size.map(to_i64),
                 upload.created_at.timestamp_millis(),
                 upload.expires_at.timestamp_millis(),
+                upload.completed_at.map(|at| at.timestamp_millis()),
+                upload.etag,
             ])
             .map_err(|e| unique_or(e, &upload.key, op))?;
         Ok(())
     }
 
+    /// The upload of `key` not completed yet (expired or not).
     pub fn pending_upload(&self, key: &str) -> Result<Option<PendingUpload>, RepoError> {
         let op = "looking up an upload";
         self.conn
             .prepare_cached(&format!(
-                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE key = ?1"
+                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE key = ?1 AND completed_at IS NULL"
             ))
             .map_err(RepoError::db(op))?
             .query_row([key], row_to_upload)
@@ -300,13 +304,15 @@ impl FilesRepo {
             .map_err(RepoError::db(op))
     }
 
-    /// In one transaction: ends the upload of `key` unless it expired by `now`, and writes
-    /// its record. `UploadGone` when no such upload is under way (completed, expired, or
-    /// never begun), so two completions never both write.
+    /// In one transaction: marks the upload of `key` completed (with the `etag` of the
+    /// object checked) unless it expired by `now`, and writes its record. `UploadGone` when
+    /// no such upload is under way (completed, expired, or never begun), so two completions
+    /// never both write. The upload stays, completed, until it expires (see `PendingUpload`).
     pub fn complete_upload(
         &mut self,
         key: &str,
         record: NewFileRecord,
+        etag: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<FileRecord, RepoError> {
         record.validate()?;
@@ -316,9 +322,12 @@ impl FilesRepo {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(RepoError::db(op))?;
         let ended = tx
-            .prepare_cached("DELETE FROM uploads WHERE key = ?1 AND expires_at > ?2")
+            .prepare_cached(
+                "UPDATE uploads SET completed_at = ?2, etag = ?3
+                 WHERE key = ?1 AND expires_at > ?2 AND completed_at IS NULL",
+            )
             .map_err(RepoError::db(op))?
-            .execute(params![key, now.timestamp_millis()])
+            .execute(params![key, now.timestamp_millis(), etag])
             .map_err(RepoError::db(op))?;
         if ended == 0 {
             return Err(RepoError::UploadGone {
@@ -330,7 +339,8 @@ impl FilesRepo {
         Ok(written)
     }
 
-    /// Uploads that expired at or before `before`, the oldest first, at most `limit`.
+    /// Uploads that expired at or before `before`, completed or not, the oldest first, at
+    /// most `limit`.
     pub fn expired_uploads(
         &self,
         before: DateTime<Utc>,
@@ -348,7 +358,7 @@ impl FilesRepo {
             .map_err(RepoError::db(op))
     }
 
-    /// Forgets an upload (once its object and parts are gone); whether there was one.
+    /// Forgets an upload (once the sweep is done with it); whether there was one.
     pub fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError> {
         let op = "forgetting an upload";
         let n = self
@@ -502,6 +512,11 @@ fn row_to_upload(row: &Row<'_>) -> rusqlite::Result<PendingUpload> {
         part_size: row.get::<_, Option<i64>>(11)?.map(to_u64),
         created_at: millis(row.get(12)?, 12)?,
         expires_at: millis(row.get(13)?, 13)?,
+        completed_at: row
+            .get::<_, Option<i64>>(14)?
+            .map(|ms| millis(ms, 14))
+            .transpose()?,
+        etag: row.get(15)?,
     })
 }
 

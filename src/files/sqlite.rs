@@ -156,9 +156,10 @@ impl RecordStore for SqliteStore {
         &self,
         key: String,
         record: NewFileRecord,
+        etag: Option<String>,
         now: chrono::DateTime<chrono::Utc>,
     ) -> BoxFuture<'_, Result<FileRecord, RepoError>> {
-        Box::pin(self.write(move |repo| repo.complete_upload(&key, record, now)))
+        Box::pin(self.write(move |repo| repo.complete_upload(&key, record, etag.as_deref(), now)))
     }
 
     fn expired_uploads(

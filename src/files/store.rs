@@ -51,21 +51,25 @@ pub trait RecordStore: Send + Sync + 'static {
         query: ListQuery,
         include_private: bool,
     ) -> BoxFuture<'_, Result<Page, RepoError>>;
-    /// Keeps an upload handed out (SPEC §13); its key already under way is a `Conflict`.
+    /// Keeps an upload handed out (SPEC §13); its key already kept is a `Conflict`.
     fn open_upload(&self, upload: PendingUpload) -> BoxFuture<'_, Result<(), RepoError>>;
+    /// The upload of `key` not completed yet (expired or not).
     fn pending_upload(
         &self,
         key: String,
     ) -> BoxFuture<'_, Result<Option<PendingUpload>, RepoError>>;
-    /// In one transaction: ends the upload of `key` if it is under way and not expired at
-    /// `now` (else `UploadGone`), and writes `record`.
+    /// In one transaction: marks the upload of `key` completed, with the `etag` of the
+    /// object checked, if it is under way and not expired at `now` (else `UploadGone`), and
+    /// writes `record`. The upload stays, completed, until the expiry sweep.
     fn complete_upload(
         &self,
         key: String,
         record: NewFileRecord,
+        etag: Option<String>,
         now: chrono::DateTime<chrono::Utc>,
     ) -> BoxFuture<'_, Result<FileRecord, RepoError>>;
-    /// Uploads that expired at or before `before`, oldest first, at most `limit`.
+    /// Uploads that expired at or before `before`, completed or not, oldest first, at most
+    /// `limit`.
     fn expired_uploads(
         &self,
         before: chrono::DateTime<chrono::Utc>,
@@ -242,6 +246,12 @@ impl FilesDb {
         Ok(record)
     }
 
+    /// The database's answer, never the node's cache: for a decision that must not rest on
+    /// a record another node has just deleted (the expiry sweep's).
+    pub async fn get_by_key_uncached(&self, key: String) -> Result<Option<FileRecord>, RepoError> {
+        self.store.get_by_key(key).await
+    }
+
     pub async fn list(
         &self,
         query: ListQuery,
@@ -362,9 +372,10 @@ impl FilesDb {
         &self,
         key: String,
         record: NewFileRecord,
+        etag: Option<String>,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<FileRecord, RepoError> {
-        let result = self.store.complete_upload(key, record, now).await;
+        let result = self.store.complete_upload(key, record, etag, now).await;
         self.wrote();
         result
     }

@@ -115,6 +115,15 @@ CREATE TABLE uploads (
 CREATE INDEX uploads_by_expiry ON uploads (expires_at);
 ",
     },
+    Migration {
+        version: 3,
+        description: "completed uploads kept until their URL expires",
+        // As SQLite's migration 5.
+        sql: "
+ALTER TABLE uploads ADD COLUMN completed_at BIGINT;
+ALTER TABLE uploads ADD COLUMN etag TEXT;
+",
+    },
 ];
 
 pub fn latest_version() -> u32 {

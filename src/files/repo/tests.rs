@@ -28,6 +28,7 @@ trait SuiteRepo: Sized {
         &mut self,
         key: &str,
         record: NewFileRecord,
+        etag: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<FileRecord, RepoError>;
     fn expired_uploads(
@@ -84,9 +85,10 @@ impl SuiteRepo for FilesRepo {
         &mut self,
         key: &str,
         record: NewFileRecord,
+        etag: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<FileRecord, RepoError> {
-        FilesRepo::complete_upload(self, key, record, now)
+        FilesRepo::complete_upload(self, key, record, etag, now)
     }
     fn expired_uploads(
         &self,
@@ -206,10 +208,15 @@ mod pg_suite {
             &mut self,
             key: &str,
             record: NewFileRecord,
+            etag: Option<&str>,
             now: DateTime<Utc>,
         ) -> Result<FileRecord, RepoError> {
-            self.runtime
-                .block_on(self.store().complete_upload(key.to_owned(), record, now))
+            self.runtime.block_on(self.store().complete_upload(
+                key.to_owned(),
+                record,
+                etag.map(str::to_owned),
+                now,
+            ))
         }
         fn expired_uploads(
             &self,
@@ -256,7 +263,7 @@ fn a_version_1_postgres_database_is_migrated_on_connect() {
             .await
             .unwrap();
         let store = PgStore::connect(&url, 2).await.unwrap();
-        assert_eq!(store.schema_version().await.unwrap(), 2);
+        assert_eq!(store.schema_version().await.unwrap(), 3);
         let old = store.get_by_key("old-key".into()).await.unwrap().unwrap();
         assert_eq!(
             (old.file_name.as_str(), old.size, old.sha256),
@@ -839,6 +846,8 @@ fn upload(i: u64, expires_ms: i64) -> PendingUpload {
         part_size: i.is_multiple_of(2).then_some(5 * 1024 * 1024),
         created_at: at(0),
         expires_at: at(expires_ms),
+        completed_at: None,
+        etag: None,
     }
 }
 
@@ -862,6 +871,7 @@ fn an_upload_becomes_its_record_once<R: SuiteRepo>() {
         .complete_upload(
             &key(1),
             single.record(5, Some(HELLO_SHA256.into())),
+            Some("\"5d41402abc4b2a76b9719d911017c592\""),
             at(1_000),
         )
         .unwrap();
@@ -875,7 +885,7 @@ fn an_upload_becomes_its_record_once<R: SuiteRepo>() {
     assert_eq!(repo.count(Some(Permission::Private)).unwrap(), 1);
     // A second completion finds no upload, and writes nothing.
     assert!(matches!(
-        repo.complete_upload(&key(1), single.record(5, None), at(2_000))
+        repo.complete_upload(&key(1), single.record(5, None), None, at(2_000))
             .unwrap_err(),
         RepoError::UploadGone { .. }
     ));
@@ -885,7 +895,7 @@ fn an_upload_becomes_its_record_once<R: SuiteRepo>() {
         sha256: Some("zz".into()),
         ..upload(2, 0).record(5, None)
     };
-    assert!(repo.complete_upload(&key(2), invalid, at(1_000)).is_err());
+    assert!(repo.complete_upload(&key(2), invalid, None, at(1_000)).is_err());
     assert!(repo.pending_upload(&key(2)).unwrap().is_some());
 }
 both!(an_upload_becomes_its_record_once);
@@ -909,7 +919,7 @@ fn expired_uploads_are_listed_oldest_first_and_cannot_complete<R: SuiteRepo>() {
     assert_eq!(repo.expired_uploads(at(999), 10).unwrap(), vec![]);
     // At its expiry an upload can no longer complete.
     assert!(matches!(
-        repo.complete_upload(&key(2), upload(2, 0).record(5, None), at(1_000))
+        repo.complete_upload(&key(2), upload(2, 0).record(5, None), None, at(1_000))
             .unwrap_err(),
         RepoError::UploadGone { .. }
     ));
@@ -922,6 +932,42 @@ fn expired_uploads_are_listed_oldest_first_and_cannot_complete<R: SuiteRepo>() {
     );
 }
 both!(expired_uploads_are_listed_oldest_first_and_cannot_complete);
+
+/// A completed upload is no longer under way (its URL may not write) but stays, with the
+/// ETag its completion saw, until it expires: the sweep then checks what is at its key.
+fn a_completed_upload_stays_until_it_expires<R: SuiteRepo>() {
+    let mut repo = R::fresh();
+    let (done, open) = (upload(1, 5_000), upload(3, 9_000));
+    repo.open_upload(&done).unwrap();
+    repo.open_upload(&open).unwrap();
+    assert!(done.is_open(at(4_999)));
+    assert!(!done.is_open(at(5_000)));
+    repo.complete_upload(&key(1), done.record(5, None), Some("\"e1\""), at(1_000))
+        .unwrap();
+    assert_eq!(repo.pending_upload(&key(1)).unwrap(), None);
+    // A completion again, and a new upload under the same key, are refused.
+    assert!(matches!(
+        repo.complete_upload(&key(1), done.record(5, None), None, at(2_000))
+            .unwrap_err(),
+        RepoError::UploadGone { .. }
+    ));
+    assert!(matches!(
+        repo.open_upload(&done).unwrap_err(),
+        RepoError::Conflict { .. }
+    ));
+    assert_eq!(repo.expired_uploads(at(4_999), 10).unwrap(), vec![]);
+    let expired = repo.expired_uploads(at(9_000), 10).unwrap();
+    let completed = PendingUpload {
+        completed_at: Some(at(1_000)),
+        etag: Some("\"e1\"".into()),
+        ..done
+    };
+    assert_eq!(expired, vec![completed.clone(), open]);
+    assert!(!completed.is_open(at(2_000)));
+    assert!(repo.drop_upload(&key(1)).unwrap());
+    assert_eq!(repo.count(None).unwrap(), 1);
+}
+both!(a_completed_upload_stays_until_it_expires);
 
 /// The first schema exactly as release 1 created it, typed out rather than taken from
 /// MIGRATIONS, so an edit there cannot hide a broken upgrade.
@@ -954,7 +1000,7 @@ fn a_version_1_database_is_migrated_on_open() {
         .execute_batch(V1_SCHEMA)
         .unwrap();
     let mut repo = FilesRepo::open(&path).unwrap();
-    assert_eq!(repo.schema_version().unwrap(), 4);
+    assert_eq!(repo.schema_version().unwrap(), 5);
     assert_eq!(repo.count(None).unwrap(), 3);
     // Records of before know neither their size nor their hash.
     let old = repo
