@@ -289,7 +289,7 @@ mod tests {
         let err = FilesRepo::open_reader(&path).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "the files database has schema version 0, expected 4; restart depot"
+            "the files database has schema version 0, expected 5; restart depot"
         );
     }
 }

@@ -354,11 +354,13 @@ async fn a_put_if_absent_lands_once_and_never_replaces() {
             .is_some()
     );
     assert_eq!(read_all(&store, "bkt", "c.bin", None), b"copied");
-    // A folder in the key's place is no object to keep: the key cannot be written.
+    // A folder put by hand in the key's place is no object: the key cannot be written.
+    fs::create_dir_all(store.root().join("bkt/foreign")).expect("foreign folder");
     let blocked = spooled(store.spool_dir(), b"x").await;
-    assert!(matches!(
-        store.put_spooled_if_absent("bkt", "a", blocked),
-        Err(ObjectError::KeyConflict { .. })
-    ));
+    let result = store.put_spooled_if_absent("bkt", "foreign", blocked);
+    assert!(
+        matches!(result, Err(ObjectError::KeyConflict { .. })),
+        "{result:?}"
+    );
     assert_eq!(temp_files(&store), 0);
 }
