@@ -806,7 +806,11 @@ async fn the_embedded_store_refuses_an_upload_url_once_its_upload_is_completed_o
     let dir = tempfile::tempdir().unwrap();
     let mut daemon = start(dir.path(), &[]).await;
     let bytes = content(50_000, 21);
-    let plan = begin(&daemon, json!({"fileName": "once.bin", "size": bytes.len()})).await;
+    let plan = begin(
+        &daemon,
+        json!({"fileName": "once.bin", "size": bytes.len()}),
+    )
+    .await;
     let (key, upload) = (plan["key"].as_str().unwrap().to_owned(), &plan["upload"]);
     assert_eq!(put(upload, bytes.clone(), &[]).await.status(), 200);
     let (status, record) = complete(&daemon, &key, Value::Null).await;
@@ -918,7 +922,11 @@ async fn presigned_writes_to_the_embedded_store_need_an_upload_under_way() {
 
     // A multipart plan: its parts' URLs write until it is completed, then never again.
     let bytes = content(7 * MIB, 23);
-    let plan = begin(&daemon, json!({"fileName": "parts.bin", "size": bytes.len()})).await;
+    let plan = begin(
+        &daemon,
+        json!({"fileName": "parts.bin", "size": bytes.len()}),
+    )
+    .await;
     let key = plan["key"].as_str().unwrap().to_owned();
     let mut etags = Vec::new();
     for (i, part) in plan["parts"].as_array().unwrap().iter().enumerate() {
@@ -966,7 +974,11 @@ async fn at_an_s3_endpoint_a_replayed_put_is_refused_by_if_none_match_and_swept_
     ];
     let daemon = start(dir.path(), &env).await;
     let bytes = content(40_000, 31);
-    let plan = begin(&daemon, json!({"fileName": "once.bin", "size": bytes.len()})).await;
+    let plan = begin(
+        &daemon,
+        json!({"fileName": "once.bin", "size": bytes.len()}),
+    )
+    .await;
     let (key, upload) = (plan["key"].as_str().unwrap().to_owned(), &plan["upload"]);
     assert_put_is_conditional(upload);
     let bare = reqwest::Client::new()
@@ -990,7 +1002,10 @@ async fn at_an_s3_endpoint_a_replayed_put_is_refused_by_if_none_match_and_swept_
     assert_eq!(delete_file(&daemon, &key).await, 204);
     assert!(!object.exists());
     assert_eq!(put(upload, bytes.clone(), &[]).await.status(), 200);
-    assert!(object.exists(), "s3s-fs took the replay: nothing was at the key");
+    assert!(
+        object.exists(),
+        "s3s-fs took the replay: nothing was at the key"
+    );
     assert_eq!(records(&daemon, &key).await, ("0".into(), 404));
 
     // Another upload, completed, then its object written again with the endpoint's own
@@ -1037,8 +1052,7 @@ print("ok")
     let changed_line = "the object of a record was written again after its upload completed";
     let swept = eventually(Duration::from_secs(30), || async {
         let log = daemon.log();
-        (!object.exists() && log.contains(orphan_line) && log.contains(changed_line))
-            .then_some(log)
+        (!object.exists() && log.contains(orphan_line) && log.contains(changed_line)).then_some(log)
     })
     .await;
     let log = swept.unwrap_or_else(|| panic!("{}", daemon.log()));

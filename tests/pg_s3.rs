@@ -370,7 +370,10 @@ async fn a_direct_upload_begun_on_one_node_completes_on_the_other() {
         }
         request.send()
     };
-    assert_eq!(plan["upload"]["headers"], serde_json::json!({"If-None-Match": "*"}));
+    assert_eq!(
+        plan["upload"]["headers"],
+        serde_json::json!({"If-None-Match": "*"})
+    );
     assert_eq!(put().await.unwrap().status(), 200);
     let completed = reqwest::Client::new()
         .post(b.url(&format!("/files/uploads/{key}/complete")))

@@ -895,7 +895,10 @@ fn an_upload_becomes_its_record_once<R: SuiteRepo>() {
         sha256: Some("zz".into()),
         ..upload(2, 0).record(5, None)
     };
-    assert!(repo.complete_upload(&key(2), invalid, None, at(1_000)).is_err());
+    assert!(
+        repo.complete_upload(&key(2), invalid, None, at(1_000))
+            .is_err()
+    );
     assert!(repo.pending_upload(&key(2)).unwrap().is_some());
 }
 both!(an_upload_becomes_its_record_once);
