@@ -28,6 +28,11 @@ use support::{Daemon, eventually, query};
 
 const ADMIN_KEY: &str = "admin-key-for-uploads";
 const MIB: usize = 1024 * 1024;
+/// Multipart plans above 6 MiB, in parts of 5 MiB (S3's smallest), so tests stay small.
+const SMALL_PARTS: [(&str, &str); 2] = [
+    ("DEPOT_FILES_SINGLE_PUT_MAX", "6291456"),
+    ("DEPOT_FILES_PART_SIZE", "5242880"),
+];
 
 fn hex_sha256(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
@@ -116,23 +121,30 @@ async fn s3_error(response: reqwest::Response) -> (u16, String, String) {
     (status, element("Code"), element("Message"))
 }
 
-/// How many records `GET /files` lists, and whether `GET /file` knows `key`.
-async fn records(daemon: &Daemon, key: &str) -> (String, u16) {
-    let list: Value = reqwest::Client::new()
-        .get(daemon.url("/files"))
+/// A request with the admin key, without a body.
+async fn as_admin(daemon: &Daemon, method: reqwest::Method, path: &str) -> reqwest::Response {
+    reqwest::Client::new()
+        .request(method, daemon.url(path))
         .bearer_auth(ADMIN_KEY)
         .send()
         .await
         .unwrap()
+}
+
+/// `/file?key=KEY`.
+fn file_path(key: &str) -> String {
+    format!("/file?{}", query(&[("key", key)]))
+}
+
+/// How many records `GET /files` lists, and whether `GET /file` knows `key`.
+async fn records(daemon: &Daemon, key: &str) -> (String, u16) {
+    let list: Value = as_admin(daemon, reqwest::Method::GET, "/files")
+        .await
         .json()
         .await
         .unwrap();
-    let one = reqwest::Client::new()
-        .get(daemon.url(&format!("/file?{}", query(&[("key", key)]))))
-        .bearer_auth(ADMIN_KEY)
-        .send()
+    let one = as_admin(daemon, reqwest::Method::GET, &file_path(key))
         .await
-        .unwrap()
         .status()
         .as_u16();
     (list["meta"]["total"].as_str().unwrap().to_owned(), one)
@@ -340,11 +352,7 @@ async fn puts_that_break_what_was_declared_are_refused_and_leave_no_record() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_plan_above_single_put_max_is_multipart_through_presigned_parts() {
     let dir = tempfile::tempdir().unwrap();
-    let env = [
-        ("DEPOT_FILES_SINGLE_PUT_MAX", "6291456"),
-        ("DEPOT_FILES_PART_SIZE", "5242880"),
-    ];
-    let daemon = start(dir.path(), &env).await;
+    let daemon = start(dir.path(), &SMALL_PARTS).await;
     let bytes = content(12 * MIB + 123, 3);
     let plan = begin(
         &daemon,
@@ -412,6 +420,39 @@ async fn a_plan_above_single_put_max_is_multipart_through_presigned_parts() {
     );
 }
 
+/// Sends every part of a multipart `plan` of `bytes`, in order; the completion's parts.
+async fn send_parts(plan: &Value, bytes: &[u8]) -> Vec<Value> {
+    let part_size = plan["partSize"].as_u64().unwrap() as usize;
+    let mut etags = Vec::new();
+    for (i, part) in plan["parts"].as_array().unwrap().iter().enumerate() {
+        let range = i * part_size..((i + 1) * part_size).min(bytes.len());
+        let sent = reqwest::Client::new()
+            .put(part["url"].as_str().unwrap())
+            .body(bytes[range].to_vec())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(sent.status(), 200);
+        let etag = sent.headers()["etag"].to_str().unwrap();
+        etags.push(json!({"partNumber": i + 1, "etag": etag}));
+    }
+    etags
+}
+
+/// The last part of a multipart `plan` of `bytes` sent again to its URL: the S3 error.
+async fn resend_last_part(plan: &Value, bytes: &[u8]) -> (u16, String) {
+    let part_size = plan["partSize"].as_u64().unwrap() as usize;
+    let parts = plan["parts"].as_array().unwrap();
+    let start = (parts.len() - 1) * part_size;
+    let sent = reqwest::Client::new()
+        .put(parts[parts.len() - 1]["url"].as_str().unwrap())
+        .body(bytes[start..].to_vec())
+        .send()
+        .await
+        .unwrap();
+    s3_code(sent).await
+}
+
 fn md5_of(bytes: &[u8]) -> Md5Hex {
     use md5::Digest as _;
     Md5Hex(md5::Md5::digest(bytes).into())
@@ -429,9 +470,9 @@ impl std::fmt::LowerHex for Md5Hex {
 async fn uploads_never_completed_expire_with_their_objects_and_parts() {
     let dir = tempfile::tempdir().unwrap();
     let env = [
+        SMALL_PARTS[0],
+        SMALL_PARTS[1],
         ("DEPOT_FILES_UPLOAD_TTL_SECS", "2"),
-        ("DEPOT_FILES_SINGLE_PUT_MAX", "6291456"),
-        ("DEPOT_FILES_PART_SIZE", "5242880"),
     ];
     let daemon = start(dir.path(), &env).await;
     let small = content(1000, 9);
@@ -585,22 +626,11 @@ assert code(lambda: client("not-the-secret").put_object(Bucket=bucket, Key="x", 
 print("ok")
 "#;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn botocore_runs_s3_multipart_calls_against_the_embedded_store() {
-    let dir = tempfile::tempdir().unwrap();
-    let daemon = start(dir.path(), &[]).await;
-    let credentials: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("data/credentials.json")).unwrap(),
-    )
-    .unwrap();
+/// Runs a botocore `script` with `env`; it must print `ok`.
+fn botocore(script: &str, env: &[(&str, &str)], daemon: &Daemon) {
     let output = std::process::Command::new("python3")
-        .args(["-c", BOTOCORE_SCRIPT])
-        .env("ENDPOINT", daemon.url("/objects"))
-        .env("ACCESS_KEY", credentials["access_key_id"].as_str().unwrap())
-        .env(
-            "SECRET_KEY",
-            credentials["secret_access_key"].as_str().unwrap(),
-        )
+        .args(["-c", script])
+        .envs(env.iter().copied())
         .output()
         .expect("python3 runs (scripts/test installs botocore)");
     assert!(
@@ -610,27 +640,71 @@ async fn botocore_runs_s3_multipart_calls_against_the_embedded_store() {
         String::from_utf8_lossy(&output.stderr),
         daemon.log()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn botocore_runs_s3_multipart_calls_against_the_embedded_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = start(dir.path(), &[]).await;
+    let credentials: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("data/credentials.json")).unwrap(),
+    )
+    .unwrap();
+    let endpoint = daemon.url("/objects");
+    let env = [
+        ("ENDPOINT", endpoint.as_str()),
+        ("ACCESS_KEY", credentials["access_key_id"].as_str().unwrap()),
+        (
+            "SECRET_KEY",
+            credentials["secret_access_key"].as_str().unwrap(),
+        ),
+    ];
+    botocore(BOTOCORE_SCRIPT, &env, &daemon);
     let objects = dir.path().join("data/objects");
     assert!(files_under(&objects.join(".multipart")).is_empty());
     assert!(files_under(&objects.join(".tmp")).is_empty());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn direct_uploads_to_s3s_fs_are_checked_before_their_record() {
+/// s3s-fs over a folder with the bucket `depot`, and depot uploading to it.
+struct AtS3sFs {
+    /// s3s-fs's folder: `depot/<key>` is an object.
+    root: tempfile::TempDir,
+    s3: S3sFs,
+    _dir: tempfile::TempDir,
+    daemon: Daemon,
+}
+
+async fn start_at_s3s_fs(env: &[(&str, &str)]) -> AtS3sFs {
     depot::tls::install_tls_provider();
     let root = tempfile::tempdir().unwrap();
     std::fs::create_dir(root.path().join("depot")).unwrap();
     let s3 = S3sFs::start_in(root.path());
     let dir = tempfile::tempdir().unwrap();
-    let env = [
+    let mut all = vec![
         ("DEPOT_SIGNING_ENDPOINT", s3.endpoint.as_str()),
         ("DEPOT_SIGNING_ACCESS_KEY_ID", S3S_ACCESS_KEY),
         ("DEPOT_SIGNING_SECRET_ACCESS_KEY", S3S_SECRET_KEY),
-        ("DEPOT_FILES_SINGLE_PUT_MAX", "6291456"),
-        ("DEPOT_FILES_PART_SIZE", "5242880"),
-        ("DEPOT_FILES_UPLOAD_TTL_SECS", "4"),
     ];
-    let daemon = start(dir.path(), &env).await;
+    all.extend_from_slice(env);
+    let daemon = start(dir.path(), &all).await;
+    AtS3sFs {
+        root,
+        s3,
+        _dir: dir,
+        daemon,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn direct_uploads_to_s3s_fs_are_checked_before_their_record() {
+    let AtS3sFs {
+        root, s3, daemon, ..
+    } = start_at_s3s_fs(&[
+        SMALL_PARTS[0],
+        SMALL_PARTS[1],
+        ("DEPOT_FILES_UPLOAD_TTL_SECS", "4"),
+    ])
+    .await;
 
     // One PUT, bound to the size and the checksum.
     let bytes = content(200_000, 11);
@@ -692,20 +766,7 @@ async fn direct_uploads_to_s3s_fs_are_checked_before_their_record() {
     )
     .await;
     let big_key = plan["key"].as_str().unwrap().to_owned();
-    let mut etags = Vec::new();
-    for (i, part) in plan["parts"].as_array().unwrap().iter().enumerate() {
-        let range = i * 5 * MIB..((i + 1) * 5 * MIB).min(big.len());
-        let response = reqwest::Client::new()
-            .put(part["url"].as_str().unwrap())
-            .body(big[range].to_vec())
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200);
-        etags.push(
-            json!({"partNumber": i + 1, "etag": response.headers()["etag"].to_str().unwrap()}),
-        );
-    }
+    let etags = send_parts(&plan, &big).await;
     assert_eq!(etags.len(), 3);
     let (status, record) = complete(&daemon, &big_key, json!({"parts": etags})).await;
     assert_eq!(status, 201, "{record}");
@@ -713,13 +774,10 @@ async fn direct_uploads_to_s3s_fs_are_checked_before_their_record() {
     assert_eq!(download(&daemon, &big_key).await, big);
     // A part's URL once its upload is completed: the upload is gone at the endpoint (AWS
     // answers 404 NoSuchUpload; s3s-fs 403 AccessDenied).
-    let again = reqwest::Client::new()
-        .put(plan["parts"][2]["url"].as_str().unwrap())
-        .body(big[10 * MIB..].to_vec())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(s3_code(again).await, (403, "AccessDenied".into()));
+    assert_eq!(
+        resend_last_part(&plan, &big).await,
+        (403, "AccessDenied".into())
+    );
     assert_eq!(download(&daemon, &big_key).await, big);
 
     // Uploads never completed: the object of one and the parts of the other are removed
@@ -763,12 +821,8 @@ async fn direct_uploads_to_s3s_fs_are_checked_before_their_record() {
 /// The record `GET /file` gives for `key` (admin), without its signed URL (made anew each
 /// time).
 async fn record_of(daemon: &Daemon, key: &str) -> Value {
-    let mut record: Value = reqwest::Client::new()
-        .get(daemon.url(&format!("/file?{}", query(&[("key", key)]))))
-        .bearer_auth(ADMIN_KEY)
-        .send()
+    let mut record: Value = as_admin(daemon, reqwest::Method::GET, &file_path(key))
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();
@@ -777,12 +831,8 @@ async fn record_of(daemon: &Daemon, key: &str) -> Value {
 }
 
 async fn delete_file(daemon: &Daemon, key: &str) -> u16 {
-    reqwest::Client::new()
-        .delete(daemon.url(&format!("/file?{}", query(&[("key", key)]))))
-        .bearer_auth(ADMIN_KEY)
-        .send()
+    as_admin(daemon, reqwest::Method::DELETE, &file_path(key))
         .await
-        .unwrap()
         .status()
         .as_u16()
 }
@@ -860,11 +910,7 @@ async fn presigned_writes_to_the_embedded_store_need_an_upload_under_way() {
     use depot::signing::{Addressing, Credentials, Signer, SigningTarget};
 
     let dir = tempfile::tempdir().unwrap();
-    let env = [
-        ("DEPOT_FILES_SINGLE_PUT_MAX", "6291456"),
-        ("DEPOT_FILES_PART_SIZE", "5242880"),
-    ];
-    let daemon = start(dir.path(), &env).await;
+    let daemon = start(dir.path(), &SMALL_PARTS).await;
     let credentials: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.path().join("data/credentials.json")).unwrap(),
     )
@@ -928,27 +974,13 @@ async fn presigned_writes_to_the_embedded_store_need_an_upload_under_way() {
     )
     .await;
     let key = plan["key"].as_str().unwrap().to_owned();
-    let mut etags = Vec::new();
-    for (i, part) in plan["parts"].as_array().unwrap().iter().enumerate() {
-        let range = i * 5 * MIB..((i + 1) * 5 * MIB).min(bytes.len());
-        let sent = client
-            .put(part["url"].as_str().unwrap())
-            .body(bytes[range].to_vec())
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(sent.status(), 200);
-        etags.push(json!({"partNumber": i + 1, "etag": sent.headers()["etag"].to_str().unwrap()}));
-    }
+    let etags = send_parts(&plan, &bytes).await;
     let (status, record) = complete(&daemon, &key, json!({"parts": etags})).await;
     assert_eq!(status, 201, "{record}");
-    let again = client
-        .put(plan["parts"][1]["url"].as_str().unwrap())
-        .body(bytes[5 * MIB..].to_vec())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(s3_code(again).await, (403, "AccessDenied".into()));
+    assert_eq!(
+        resend_last_part(&plan, &bytes).await,
+        (403, "AccessDenied".into())
+    );
     assert_eq!(download(&daemon, &key).await, bytes);
     assert!(files_under(&objects.join(".multipart")).is_empty());
 }
@@ -961,18 +993,9 @@ async fn presigned_writes_to_the_embedded_store_need_an_upload_under_way() {
 /// (a store that ignored the header) is reported with its key and left in place.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_an_s3_endpoint_a_replayed_put_is_refused_by_if_none_match_and_swept_after_delete() {
-    depot::tls::install_tls_provider();
-    let root = tempfile::tempdir().unwrap();
-    std::fs::create_dir(root.path().join("depot")).unwrap();
-    let s3 = S3sFs::start_in(root.path());
-    let dir = tempfile::tempdir().unwrap();
-    let env = [
-        ("DEPOT_SIGNING_ENDPOINT", s3.endpoint.as_str()),
-        ("DEPOT_SIGNING_ACCESS_KEY_ID", S3S_ACCESS_KEY),
-        ("DEPOT_SIGNING_SECRET_ACCESS_KEY", S3S_SECRET_KEY),
-        ("DEPOT_FILES_UPLOAD_TTL_SECS", "5"),
-    ];
-    let daemon = start(dir.path(), &env).await;
+    let AtS3sFs {
+        root, s3, daemon, ..
+    } = start_at_s3s_fs(&[("DEPOT_FILES_UPLOAD_TTL_SECS", "5")]).await;
     let bytes = content(40_000, 31);
     let plan = begin(
         &daemon,
@@ -1020,10 +1043,7 @@ async fn at_an_s3_endpoint_a_replayed_put_is_refused_by_if_none_match_and_swept_
     assert_eq!(put(&plan["upload"], kept.clone(), &[]).await.status(), 200);
     let (status, kept_record) = complete(&daemon, &kept_key, Value::Null).await;
     assert_eq!(status, 201, "{kept_record}");
-    let output = std::process::Command::new("python3")
-        .args([
-            "-c",
-            r#"
+    let script = r#"
 import os, botocore.session
 from botocore.config import Config
 s3 = botocore.session.get_session().create_client(
@@ -1032,19 +1052,14 @@ s3 = botocore.session.get_session().create_client(
     config=Config(s3={"addressing_style": "path"}, signature_version="s3v4"))
 s3.put_object(Bucket="depot", Key=os.environ["KEY"], Body=b"written again behind depot's back")
 print("ok")
-"#,
-        ])
-        .env("ENDPOINT", &s3.endpoint)
-        .env("ACCESS_KEY", S3S_ACCESS_KEY)
-        .env("SECRET_KEY", S3S_SECRET_KEY)
-        .env("KEY", &kept_key)
-        .output()
-        .expect("python3 runs (scripts/test installs botocore)");
-    assert!(
-        output.status.success(),
-        "botocore failed (pip install botocore, or run scripts/test):\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+"#;
+    let env = [
+        ("ENDPOINT", s3.endpoint.as_str()),
+        ("ACCESS_KEY", S3S_ACCESS_KEY),
+        ("SECRET_KEY", S3S_SECRET_KEY),
+        ("KEY", kept_key.as_str()),
+    ];
+    botocore(script, &env, &daemon);
 
     // Once the URLs have expired, the sweep deletes the object without a record and reports
     // the one written again.
