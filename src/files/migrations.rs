@@ -153,11 +153,19 @@ pub const MIGRATIONS: &[Migration] = &[
         version: 5,
         description: "completed uploads kept until their URL expires",
         statements: &[
-            // A completed upload stays (completed_at set, milliseconds) until it expires,
-            // with the ETag of the object its completion checked, so that the expiry sweep
-            // can find what a replay of its URL left behind.
-            "ALTER TABLE uploads ADD COLUMN completed_at INTEGER",
-            "ALTER TABLE uploads ADD COLUMN etag TEXT",
+            // A completed upload leaves `uploads` for this table, where it stays until it
+            // expires (milliseconds, as created_at), with the ETag of the object its
+            // completion checked, so that the expiry sweep can find what a replay of its URL
+            // left behind. A table of its own: a node of before, still running while another
+            // migrates, reads `uploads` as uploads under way and would abort these.
+            "CREATE TABLE completed_uploads (
+                key          TEXT    PRIMARY KEY,
+                bucket       TEXT    NOT NULL,
+                etag         TEXT,
+                completed_at INTEGER NOT NULL,
+                expires_at   INTEGER NOT NULL
+            ) WITHOUT ROWID",
+            "CREATE INDEX completed_uploads_by_expiry ON completed_uploads (expires_at)",
         ],
     },
 ];

@@ -1,9 +1,10 @@
-//! An upload handed out by `POST /files/uploads`: what the record will say once its object
-//! has arrived and been checked, where the object goes, and when the upload (and its URL)
-//! expires. Every backend keeps these beside the records (table `uploads`), so that any node
-//! can complete an upload another node began, and expiry finds every one. A completed upload
-//! stays as a tombstone until it expires: its URL is valid until then, so the expiry sweep
-//! checks what a replay of it may have left at the key (see `files::uploads::expire`).
+//! An upload handed out by `POST /files/uploads` and not completed yet: what the record will
+//! say once its object has arrived and been checked, where the object goes, and when the
+//! upload (and its URL) expires. Every backend keeps these beside the records (table
+//! `uploads`), so that any node can complete an upload another node began, and expiry finds
+//! every one. A completed upload is kept until it expires as a `CompletedUpload` (table
+//! `completed_uploads`): its URL is valid until then, so the expiry sweep checks what a
+//! replay of it may have left at the key (see `files::uploads::expire`).
 
 use chrono::{DateTime, Utc};
 
@@ -31,18 +32,21 @@ pub struct PendingUpload {
     pub part_size: Option<u64>,
     pub created_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
-    /// When it was completed (its record written); `None` while it is under way.
-    pub completed_at: Option<DateTime<Utc>>,
+}
+
+/// An upload completed into its record, kept until its URL expires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompletedUpload {
+    pub key: String,
+    pub bucket: String,
     /// The store's ETag of the object the completion checked, when the store gave one.
     pub etag: Option<String>,
+    pub completed_at: DateTime<Utc>,
+    /// The upload's, and so its URL's, expiry.
+    pub expires_at: DateTime<Utc>,
 }
 
 impl PendingUpload {
-    /// Under way at `now`: neither completed nor expired, so its URLs may still write.
-    pub fn is_open(&self, now: DateTime<Utc>) -> bool {
-        self.completed_at.is_none() && self.expires_at > now
-    }
-
     /// The record this upload becomes, with what the check of its object found.
     pub fn record(&self, size: u64, sha256: Option<String>) -> NewFileRecord {
         NewFileRecord {

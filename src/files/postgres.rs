@@ -23,13 +23,13 @@ use crate::shutdown::Shutdown;
 use super::error::RepoError;
 use super::fold::fold;
 use super::names::NameIndex;
-use super::pending::PendingUpload;
+use super::pending::{CompletedUpload, PendingUpload};
 use super::query::{ListQuery, Page, effective_permission};
 use super::record::{FileRecord, NewFileRecord, Permission, truncate_to_millis};
 use super::store::RecordStore;
 
 const COLUMNS: &str = "id, file_name, description, bucket, status, file_type, permission, key, created_at, size, sha256";
-const UPLOAD_COLUMNS: &str = "key, bucket, file_name, description, status, file_type, permission, size, sha256, content_type, upload_id, part_size, created_at, expires_at, completed_at, etag";
+const UPLOAD_COLUMNS: &str = "key, bucket, file_name, description, status, file_type, permission, size, sha256, content_type, upload_id, part_size, created_at, expires_at";
 /// How long a request waits for a pooled connection, or for a new one, before it is
 /// answered 503: a database that does not answer must not hold requests for long.
 const WAIT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -328,11 +328,6 @@ fn row_to_upload(row: &Row) -> Result<PendingUpload, RepoError> {
         part_size: row.get::<_, Option<i64>>(11).map(to_u64),
         created_at: millis(row.get(12), "an upload's created_at out of range")?,
         expires_at: millis(row.get(13), "an upload's expires_at out of range")?,
-        completed_at: row
-            .get::<_, Option<i64>>(14)
-            .map(|ms| millis(ms, "an upload's completed_at out of range"))
-            .transpose()?,
-        etag: row.get(15),
     })
 }
 
@@ -602,7 +597,7 @@ impl PgStore {
         let stmt = client
             .prepare_cached(&format!(
                 "INSERT INTO uploads ({UPLOAD_COLUMNS})
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)"
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
             ))
             .await
             .map_err(pg_error(op))?;
@@ -624,8 +619,6 @@ impl PgStore {
                     &upload.part_size.map(to_i64),
                     &upload.created_at.timestamp_millis(),
                     &upload.expires_at.timestamp_millis(),
-                    &upload.completed_at.map(|at| at.timestamp_millis()),
-                    &upload.etag,
                 ],
             )
             .await
@@ -638,7 +631,7 @@ impl PgStore {
         let client = self.client(op).await?;
         let stmt = client
             .prepare_cached(&format!(
-                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE key = $1 AND completed_at IS NULL"
+                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE key = $1"
             ))
             .await
             .map_err(pg_error(op))?;
@@ -660,19 +653,25 @@ impl PgStore {
         let op = "completing an upload";
         let mut client = self.client(op).await?;
         let tx = client.transaction().await.map_err(pg_error(op))?;
-        // The row is locked by the UPDATE: a concurrent completion waits, then finds it
-        // completed and ends nothing.
+        // The DELETE locks the row: a concurrent completion waits, then finds nothing.
         let ended = tx
-            .execute(
-                "UPDATE uploads SET completed_at = $2, etag = $3
-                 WHERE key = $1 AND expires_at > $2 AND completed_at IS NULL",
-                &[&key, &now.timestamp_millis(), &etag],
+            .query_opt(
+                "DELETE FROM uploads WHERE key = $1 AND expires_at > $2 RETURNING bucket, expires_at",
+                &[&key, &now.timestamp_millis()],
             )
             .await
             .map_err(pg_error(op))?;
-        if ended == 0 {
+        let Some(ended) = ended else {
             return Err(RepoError::UploadGone { key });
-        }
+        };
+        let (bucket, expires_at): (String, i64) = (ended.get(0), ended.get(1));
+        tx.execute(
+            "INSERT INTO completed_uploads (key, bucket, etag, completed_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5)",
+            &[&key, &bucket, &etag, &now.timestamp_millis(), &expires_at],
+        )
+        .await
+        .map_err(pg_error(op))?;
         let written = insert_with(&tx, record, truncate_to_millis(now)).await?;
         tx.commit().await.map_err(pg_error(op))?;
         Ok(written)
@@ -698,13 +697,44 @@ impl PgStore {
         rows.iter().map(row_to_upload).collect()
     }
 
+    async fn expired_completions(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> Result<Vec<CompletedUpload>, RepoError> {
+        let op = "listing expired completed uploads";
+        let client = self.client(op).await?;
+        let rows = client
+            .query(
+                "SELECT key, bucket, etag, completed_at, expires_at FROM completed_uploads
+                 WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2",
+                &[&before.timestamp_millis(), &i64::from(limit)],
+            )
+            .await
+            .map_err(pg_error(op))?;
+        rows.iter()
+            .map(|row| {
+                Ok(CompletedUpload {
+                    key: row.get(0),
+                    bucket: row.get(1),
+                    etag: row.get(2),
+                    completed_at: millis(row.get(3), "a completed upload's time out of range")?,
+                    expires_at: millis(row.get(4), "a completed upload's expiry out of range")?,
+                })
+            })
+            .collect()
+    }
+
     async fn drop_upload(&self, key: String) -> Result<bool, RepoError> {
         let op = "forgetting an upload";
         let client = self.client(op).await?;
-        let n = client
-            .execute("DELETE FROM uploads WHERE key = $1", &[&key])
-            .await
-            .map_err(pg_error(op))?;
+        let mut n = 0;
+        for sql in [
+            "DELETE FROM uploads WHERE key = $1",
+            "DELETE FROM completed_uploads WHERE key = $1",
+        ] {
+            n += client.execute(sql, &[&key]).await.map_err(pg_error(op))?;
+        }
         Ok(n > 0)
     }
 }
@@ -799,6 +829,14 @@ impl RecordStore for PgStore {
         limit: u32,
     ) -> BoxFuture<'_, Result<Vec<PendingUpload>, RepoError>> {
         Box::pin(PgStore::expired_uploads(self, before, limit))
+    }
+
+    fn expired_completions(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<CompletedUpload>, RepoError>> {
+        Box::pin(PgStore::expired_completions(self, before, limit))
     }
 
     fn drop_upload(&self, key: String) -> BoxFuture<'_, Result<bool, RepoError>> {

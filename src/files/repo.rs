@@ -14,7 +14,7 @@ use super::error::RepoError;
 use super::fold::{contains_folded, fold};
 use super::migrations;
 use super::names::NameIndex;
-use super::pending::PendingUpload;
+use super::pending::{CompletedUpload, PendingUpload};
 use super::query::{ListQuery, Page, effective_permission};
 use super::record::{FileRecord, NewFileRecord, Permission, truncate_to_millis};
 
@@ -24,7 +24,7 @@ const BUSY_TIMEOUT_MS: u32 = 5_000;
 pub const TRIGRAM_MIN_CHARS: usize = 3;
 
 const COLUMNS: &str = "id, file_name, description, bucket, status, file_type, permission, key, created_at, size, sha256";
-const UPLOAD_COLUMNS: &str = "key, bucket, file_name, description, status, file_type, permission, size, sha256, content_type, upload_id, part_size, created_at, expires_at, completed_at, etag";
+const UPLOAD_COLUMNS: &str = "key, bucket, file_name, description, status, file_type, permission, size, sha256, content_type, upload_id, part_size, created_at, expires_at";
 
 /// The files database on one connection.
 pub struct FilesRepo {
@@ -257,16 +257,16 @@ impl FilesRepo {
     }
 }
 
-/// The uploads handed out (SPEC §13): kept until they expire, completed into their record
-/// or not.
+/// The uploads under way (SPEC §13): kept until completed into their record or expired;
+/// completed ones are kept apart until they expire.
 impl FilesRepo {
-    /// Keeps an upload handed out; a key already kept is a conflict.
+    /// Keeps an upload handed out; a key already under way is a conflict.
     pub fn open_upload(&mut self, upload: &PendingUpload) -> Result<(), RepoError> {
         let op = "keeping an upload";
         self.conn
             .prepare_cached(&format!(
                 "INSERT INTO uploads ({UPLOAD_COLUMNS})
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
             ))
             .map_err(RepoError::db(op))?
             .execute(params![
@@ -284,8 +284,6 @@ impl FilesRepo {
                 upload.part_size.map(to_i64),
                 upload.created_at.timestamp_millis(),
                 upload.expires_at.timestamp_millis(),
-                upload.completed_at.map(|at| at.timestamp_millis()),
-                upload.etag,
             ])
             .map_err(|e| unique_or(e, &upload.key, op))?;
         Ok(())
@@ -296,7 +294,7 @@ impl FilesRepo {
         let op = "looking up an upload";
         self.conn
             .prepare_cached(&format!(
-                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE key = ?1 AND completed_at IS NULL"
+                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE key = ?1"
             ))
             .map_err(RepoError::db(op))?
             .query_row([key], row_to_upload)
@@ -304,10 +302,10 @@ impl FilesRepo {
             .map_err(RepoError::db(op))
     }
 
-    /// In one transaction: marks the upload of `key` completed (with the `etag` of the
-    /// object checked) unless it expired by `now`, and writes its record. `UploadGone` when
-    /// no such upload is under way (completed, expired, or never begun), so two completions
-    /// never both write. The upload stays, completed, until it expires (see `PendingUpload`).
+    /// In one transaction: ends the upload of `key` unless it expired by `now`, keeps it as
+    /// completed (with the `etag` of the object checked) until it expires, and writes its
+    /// record. `UploadGone` when no such upload is under way (completed, expired, or never
+    /// begun), so two completions never both write.
     pub fn complete_upload(
         &mut self,
         key: &str,
@@ -321,26 +319,40 @@ impl FilesRepo {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(RepoError::db(op))?;
-        let ended = tx
+        let ended: Option<(String, i64)> = tx
             .prepare_cached(
-                "UPDATE uploads SET completed_at = ?2, etag = ?3
-                 WHERE key = ?1 AND expires_at > ?2 AND completed_at IS NULL",
+                "DELETE FROM uploads WHERE key = ?1 AND expires_at > ?2 RETURNING bucket, expires_at",
             )
             .map_err(RepoError::db(op))?
-            .execute(params![key, now.timestamp_millis(), etag])
+            .query_row(params![key, now.timestamp_millis()], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .optional()
             .map_err(RepoError::db(op))?;
-        if ended == 0 {
+        let Some((bucket, expires_at)) = ended else {
             return Err(RepoError::UploadGone {
                 key: key.to_owned(),
             });
-        }
+        };
+        tx.prepare_cached(
+            "INSERT INTO completed_uploads (key, bucket, etag, completed_at, expires_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
+        .map_err(RepoError::db(op))?
+        .execute(params![
+            key,
+            bucket,
+            etag,
+            now.timestamp_millis(),
+            expires_at
+        ])
+        .map_err(RepoError::db(op))?;
         let written = insert_one(&tx, record, truncate_to_millis(now))?;
         tx.commit().map_err(RepoError::db(op))?;
         Ok(written)
     }
 
-    /// Uploads that expired at or before `before`, completed or not, the oldest first, at
-    /// most `limit`.
+    /// Uploads that expired at or before `before`, the oldest first, at most `limit`.
     pub fn expired_uploads(
         &self,
         before: DateTime<Utc>,
@@ -358,15 +370,50 @@ impl FilesRepo {
             .map_err(RepoError::db(op))
     }
 
-    /// Forgets an upload (once the sweep is done with it); whether there was one.
+    /// Completed uploads that expired at or before `before`, the oldest first, at most
+    /// `limit`.
+    pub fn expired_completions(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<CompletedUpload>, RepoError> {
+        let op = "listing expired completed uploads";
+        self.conn
+            .prepare_cached(
+                "SELECT key, bucket, etag, completed_at, expires_at FROM completed_uploads
+                 WHERE expires_at <= ?1 ORDER BY expires_at LIMIT ?2",
+            )
+            .map_err(RepoError::db(op))?
+            .query_map(params![before.timestamp_millis(), limit], |row| {
+                Ok(CompletedUpload {
+                    key: row.get(0)?,
+                    bucket: row.get(1)?,
+                    etag: row.get(2)?,
+                    completed_at: millis(row.get(3)?, 3)?,
+                    expires_at: millis(row.get(4)?, 4)?,
+                })
+            })
+            .map_err(RepoError::db(op))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(RepoError::db(op))
+    }
+
+    /// Forgets an upload, under way or completed (once the sweep is done with it); whether
+    /// there was one.
     pub fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError> {
         let op = "forgetting an upload";
-        let n = self
-            .conn
-            .prepare_cached("DELETE FROM uploads WHERE key = ?1")
-            .map_err(RepoError::db(op))?
-            .execute([key])
-            .map_err(RepoError::db(op))?;
+        let mut n = 0;
+        for sql in [
+            "DELETE FROM uploads WHERE key = ?1",
+            "DELETE FROM completed_uploads WHERE key = ?1",
+        ] {
+            n += self
+                .conn
+                .prepare_cached(sql)
+                .map_err(RepoError::db(op))?
+                .execute([key])
+                .map_err(RepoError::db(op))?;
+        }
         Ok(n > 0)
     }
 }
@@ -512,11 +559,6 @@ fn row_to_upload(row: &Row<'_>) -> rusqlite::Result<PendingUpload> {
         part_size: row.get::<_, Option<i64>>(11)?.map(to_u64),
         created_at: millis(row.get(12)?, 12)?,
         expires_at: millis(row.get(13)?, 13)?,
-        completed_at: row
-            .get::<_, Option<i64>>(14)?
-            .map(|ms| millis(ms, 14))
-            .transpose()?,
-        etag: row.get(15)?,
     })
 }
 

@@ -13,7 +13,7 @@ use super::names::NameIndex;
 use super::store::RecordStore;
 
 use super::error::RepoError;
-use super::pending::PendingUpload;
+use super::pending::{CompletedUpload, PendingUpload};
 use super::query::{ListQuery, Page};
 use super::record::{FileRecord, NewFileRecord, Permission};
 use super::repo::FilesRepo;
@@ -168,6 +168,14 @@ impl RecordStore for SqliteStore {
         limit: u32,
     ) -> BoxFuture<'_, Result<Vec<PendingUpload>, RepoError>> {
         Box::pin(self.read(move |repo| repo.expired_uploads(before, limit)))
+    }
+
+    fn expired_completions(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<CompletedUpload>, RepoError>> {
+        Box::pin(self.read(move |repo| repo.expired_completions(before, limit)))
     }
 
     fn drop_upload(&self, key: String) -> BoxFuture<'_, Result<bool, RepoError>> {

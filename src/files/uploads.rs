@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::pending::PendingUpload;
+use super::pending::{CompletedUpload, PendingUpload};
 use super::record::{FileRecord, MAX_SIZE, Permission, RecordError, normalize_sha256};
 use super::s3::{S3Error, S3Objects};
 use super::writes::file_type_of;
@@ -194,8 +194,6 @@ impl DirectUploads {
             part_size: None,
             created_at: now,
             expires_at,
-            completed_at: None,
-            etag: None,
         };
         if request.size <= self.limits.single_put_max {
             // Signed, so every PUT to the URL carries it: the store (AWS, MinIO, R2, s3s-fs
@@ -519,7 +517,9 @@ pub async fn admits(
 ) -> Result<bool, RepoError> {
     let upload = files.pending_upload(key.to_owned()).await?;
     Ok(upload.is_some_and(|upload| {
-        upload.bucket == bucket && upload.upload_id.as_deref() == upload_id && upload.is_open(now)
+        upload.bucket == bucket
+            && upload.upload_id.as_deref() == upload_id
+            && upload.expires_at > now
     }))
 }
 
@@ -723,21 +723,24 @@ pub async fn expire(
     let grace = EXPIRY_GRACE.min(TimeDelta::from_std(ttl).unwrap_or(EXPIRY_GRACE));
     let mut expiry = Expiry::default();
     for upload in files.expired_uploads(now - grace, EXPIRY_BATCH).await? {
-        let swept = if upload.completed_at.is_some() {
-            aftermath(files, destination, &upload).await
-        } else {
-            match abort_at(destination, &upload).await {
-                Ok(()) => delete_at(destination, &upload.bucket, &upload.key).await,
-                Err(e) => Err(e),
-            }
-            .map(|()| {
-                expiry.uploads += 1;
-                Aftermath::Clean
-            })
+        let removed = match abort_at(destination, &upload).await {
+            Ok(()) => delete_at(destination, &upload.bucket, &upload.key).await,
+            Err(e) => Err(e),
         };
-        match swept {
-            Ok(found) => {
+        match removed {
+            Ok(()) => {
                 files.drop_upload(upload.key).await?;
+                expiry.uploads += 1;
+            }
+            Err(error) => {
+                tracing::warn!(%error, key = %upload.key, "cannot remove an expired upload; trying again at the next sweep")
+            }
+        }
+    }
+    for completed in files.expired_completions(now - grace, EXPIRY_BATCH).await? {
+        match aftermath(files, destination, &completed).await {
+            Ok(found) => {
+                files.drop_upload(completed.key).await?;
                 match found {
                     Aftermath::Clean => {}
                     Aftermath::Orphan => expiry.orphans += 1,
@@ -745,7 +748,7 @@ pub async fn expire(
                 }
             }
             Err(error) => {
-                tracing::warn!(%error, key = %upload.key, "cannot sweep an expired upload; trying again at the next sweep")
+                tracing::warn!(%error, key = %completed.key, "cannot check the key of a completed upload whose URL expired; trying again at the next sweep")
             }
         }
     }
@@ -768,7 +771,7 @@ pub async fn expire(
 async fn aftermath(
     files: &FilesDb,
     destination: &Destination,
-    upload: &PendingUpload,
+    upload: &CompletedUpload,
 ) -> Result<Aftermath, UploadError> {
     let record = files
         .get_by_key_uncached(upload.key.clone())
@@ -905,8 +908,6 @@ mod tests {
             part_size: Some(part_size),
             created_at: Utc::now(),
             expires_at: Utc::now(),
-            completed_at: None,
-            etag: None,
         }
     }
 

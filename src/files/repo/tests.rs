@@ -36,6 +36,11 @@ trait SuiteRepo: Sized {
         before: DateTime<Utc>,
         limit: u32,
     ) -> Result<Vec<PendingUpload>, RepoError>;
+    fn expired_completions(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<CompletedUpload>, RepoError>;
     fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError>;
 }
 
@@ -96,6 +101,13 @@ impl SuiteRepo for FilesRepo {
         limit: u32,
     ) -> Result<Vec<PendingUpload>, RepoError> {
         FilesRepo::expired_uploads(self, before, limit)
+    }
+    fn expired_completions(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<CompletedUpload>, RepoError> {
+        FilesRepo::expired_completions(self, before, limit)
     }
     fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError> {
         FilesRepo::drop_upload(self, key)
@@ -225,6 +237,14 @@ mod pg_suite {
         ) -> Result<Vec<PendingUpload>, RepoError> {
             self.runtime
                 .block_on(self.store().expired_uploads(before, limit))
+        }
+        fn expired_completions(
+            &self,
+            before: DateTime<Utc>,
+            limit: u32,
+        ) -> Result<Vec<CompletedUpload>, RepoError> {
+            self.runtime
+                .block_on(self.store().expired_completions(before, limit))
         }
         fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError> {
             self.runtime
@@ -846,8 +866,6 @@ fn upload(i: u64, expires_ms: i64) -> PendingUpload {
         part_size: i.is_multiple_of(2).then_some(5 * 1024 * 1024),
         created_at: at(0),
         expires_at: at(expires_ms),
-        completed_at: None,
-        etag: None,
     }
 }
 
@@ -936,41 +954,56 @@ fn expired_uploads_are_listed_oldest_first_and_cannot_complete<R: SuiteRepo>() {
 }
 both!(expired_uploads_are_listed_oldest_first_and_cannot_complete);
 
-/// A completed upload is no longer under way (its URL may not write) but stays, with the
-/// ETag its completion saw, until it expires: the sweep then checks what is at its key.
-fn a_completed_upload_stays_until_it_expires<R: SuiteRepo>() {
+/// A completed upload is no longer under way (its URL may not write) but is kept apart,
+/// with the ETag its completion saw, until it expires: the sweep then checks its key.
+fn a_completed_upload_is_kept_until_it_expires<R: SuiteRepo>() {
     let mut repo = R::fresh();
-    let (done, open) = (upload(1, 5_000), upload(3, 9_000));
-    repo.open_upload(&done).unwrap();
-    repo.open_upload(&open).unwrap();
-    assert!(done.is_open(at(4_999)));
-    assert!(!done.is_open(at(5_000)));
-    repo.complete_upload(&key(1), done.record(5, None), Some("\"e1\""), at(1_000))
-        .unwrap();
+    for (i, expires) in [(1, 5_000), (3, 4_000), (5, 9_000)] {
+        repo.open_upload(&upload(i, expires)).unwrap();
+    }
+    for (i, etag) in [(1, Some("\"e1\"")), (3, None)] {
+        repo.complete_upload(&key(i), upload(i, 0).record(5, None), etag, at(1_000))
+            .unwrap();
+    }
     assert_eq!(repo.pending_upload(&key(1)).unwrap(), None);
-    // A completion again, and a new upload under the same key, are refused.
     assert!(matches!(
-        repo.complete_upload(&key(1), done.record(5, None), None, at(2_000))
+        repo.complete_upload(&key(1), upload(1, 0).record(5, None), None, at(2_000))
             .unwrap_err(),
         RepoError::UploadGone { .. }
     ));
-    assert!(matches!(
-        repo.open_upload(&done).unwrap_err(),
-        RepoError::Conflict { .. }
-    ));
-    assert_eq!(repo.expired_uploads(at(4_999), 10).unwrap(), vec![]);
-    let expired = repo.expired_uploads(at(9_000), 10).unwrap();
-    let completed = PendingUpload {
-        completed_at: Some(at(1_000)),
-        etag: Some("\"e1\"".into()),
-        ..done
+    // Apart from the uploads under way: only the one never completed expires as such.
+    assert_eq!(
+        repo.expired_uploads(at(10_000), 10).unwrap(),
+        vec![upload(5, 9_000)]
+    );
+    assert_eq!(repo.expired_completions(at(3_999), 10).unwrap(), vec![]);
+    let completed = |i: u64, etag: Option<&str>, expires_ms: i64| CompletedUpload {
+        key: key(i),
+        bucket: "depot-files".into(),
+        etag: etag.map(str::to_owned),
+        completed_at: at(1_000),
+        expires_at: at(expires_ms),
     };
-    assert_eq!(expired, vec![completed.clone(), open]);
-    assert!(!completed.is_open(at(2_000)));
-    assert!(repo.drop_upload(&key(1)).unwrap());
-    assert_eq!(repo.count(None).unwrap(), 1);
+    assert_eq!(
+        repo.expired_completions(at(9_000), 10).unwrap(),
+        vec![
+            completed(3, None, 4_000),
+            completed(1, Some("\"e1\""), 5_000)
+        ]
+    );
+    assert_eq!(
+        repo.expired_completions(at(9_000), 1).unwrap(),
+        vec![completed(3, None, 4_000)]
+    );
+    assert!(repo.drop_upload(&key(3)).unwrap());
+    assert!(!repo.drop_upload(&key(3)).unwrap());
+    assert_eq!(
+        repo.expired_completions(at(9_000), 10).unwrap(),
+        vec![completed(1, Some("\"e1\""), 5_000)]
+    );
+    assert_eq!(repo.count(None).unwrap(), 2);
 }
-both!(a_completed_upload_stays_until_it_expires);
+both!(a_completed_upload_is_kept_until_it_expires);
 
 /// The first schema exactly as release 1 created it, typed out rather than taken from
 /// MIGRATIONS, so an edit there cannot hide a broken upgrade.
