@@ -580,3 +580,60 @@ fn write_request(
         headers,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(method: Method, query: &[(&str, &str)], headers: &[(&str, &str)]) -> WriteRequest {
+        let own = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect()
+        };
+        WriteRequest {
+            method,
+            bucket: "depot".into(),
+            key: "k".into(),
+            path: "/objects/depot/k".into(),
+            query: String::new(),
+            params: own(query),
+            headers: own(headers),
+        }
+    }
+
+    #[test]
+    fn only_if_none_match_star_makes_a_write_conditional_and_other_conditions_are_refused() {
+        let answer = |method: Method, query: &[(&str, &str)], headers: &[(&str, &str)]| {
+            only_if_absent(&request(method, query, headers)).map_err(|e| (e.status, e.code))
+        };
+        let part = [("uploadId", "u"), ("partNumber", "1")];
+        assert_eq!(answer(Method::PUT, &[], &[]), Ok(false));
+        assert_eq!(
+            answer(Method::PUT, &[], &[("if-none-match", "*")]),
+            Ok(true)
+        );
+        assert_eq!(
+            answer(
+                Method::POST,
+                &[("uploadId", "u")],
+                &[("if-none-match", " * ")]
+            ),
+            Ok(true)
+        );
+        assert_eq!(answer(Method::PUT, &part, &[]), Ok(false));
+        let not_implemented = Err((StatusCode::NOT_IMPLEMENTED, "NotImplemented"));
+        for (query, headers) in [
+            (&[][..], &[("if-none-match", "\"abc\"")][..]),
+            (&[], &[("if-match", "\"abc\"")]),
+            (&part, &[("if-none-match", "*")]),
+        ] {
+            assert_eq!(
+                answer(Method::PUT, query, headers),
+                not_implemented,
+                "{headers:?}"
+            );
+        }
+    }
+}
