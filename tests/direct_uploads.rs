@@ -995,7 +995,7 @@ async fn presigned_writes_to_the_embedded_store_need_an_upload_under_way() {
 async fn at_an_s3_endpoint_a_replayed_put_is_refused_by_if_none_match_and_swept_after_delete() {
     let AtS3sFs {
         root, s3, daemon, ..
-    } = start_at_s3s_fs(&[("DEPOT_FILES_UPLOAD_TTL_SECS", "5")]).await;
+    } = start_at_s3s_fs(&[("DEPOT_FILES_UPLOAD_TTL_SECS", "8")]).await;
     let bytes = content(40_000, 31);
     let plan = begin(
         &daemon,
@@ -1065,7 +1065,7 @@ print("ok")
     // the one written again.
     let orphan_line = "deleted an object that came back without a record";
     let changed_line = "the object of a record was written again after its upload completed";
-    let swept = eventually(Duration::from_secs(30), || async {
+    let swept = eventually(Duration::from_secs(40), || async {
         let log = daemon.log();
         (!object.exists() && log.contains(orphan_line) && log.contains(changed_line)).then_some(log)
     })
