@@ -73,7 +73,7 @@ KEY=$(json "$WORK/plan.json" 'd["key"]')
 URL=$(json "$WORK/plan.json" 'd["upload"]["url"]')
 CHECKSUM=$(json "$WORK/plan.json" 'd["upload"]["headers"]["x-amz-checksum-sha256"]')
 t0=$(now)
-curl -sf -T "$WORK/file.bin" -H "x-amz-checksum-sha256: $CHECKSUM" "$URL" -o /dev/null
+curl -sf -T "$WORK/file.bin" -H "x-amz-checksum-sha256: $CHECKSUM" -H 'If-None-Match: *' "$URL" -o /dev/null
 t1=$(now)
 post -o "$WORK/record.json" "$BASE/files/uploads/$KEY/complete"
 t2=$(now)
@@ -176,7 +176,7 @@ FKEY=$(json "$WORK/forgot.json" 'd["key"]')
 FMKEY=$(json "$WORK/forgot-multi.json" 'd["key"]')
 head -c 1048576 /dev/urandom > "$WORK/forgot.bin"
 head -c $((PART_MIB * 1024 * 1024)) "$WORK/file.bin" > "$WORK/forgot-part.bin"
-curl -sf -T "$WORK/forgot.bin" "$(json "$WORK/forgot.json" 'd["upload"]["url"]')" -o /dev/null
+curl -sf -T "$WORK/forgot.bin" -H 'If-None-Match: *' "$(json "$WORK/forgot.json" 'd["upload"]["url"]')" -o /dev/null
 curl -sf -T "$WORK/forgot-part.bin" "$(json "$WORK/forgot-multi.json" 'd["parts"][0]["url"]')" -o /dev/null
 left() { { ls -A "$WORK/s3" | grep '^\.upload' || true; [ -e "$WORK/s3/depot/$FKEY" ] && echo "$FKEY" || true; } | wc -l; }
 echo "left at s3s-fs after the PUTs: $(left) (the object, the upload and its part)"

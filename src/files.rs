@@ -26,7 +26,7 @@ pub mod uploads;
 pub mod writes;
 
 pub use error::RepoError;
-pub use pending::PendingUpload;
+pub use pending::{CompletedUpload, PendingUpload};
 pub use query::{ListQuery, Page, QueryError, key_from_params};
 pub use record::{FileRecord, NewFileRecord, Permission, RecordError};
 pub use repo::FilesRepo;

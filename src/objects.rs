@@ -5,6 +5,7 @@
 pub mod checksums;
 mod content_type;
 mod credentials;
+mod gate;
 pub mod multipart;
 mod names;
 mod pending;
@@ -16,6 +17,7 @@ mod temp;
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use chrono::{DateTime, Utc};
@@ -23,6 +25,7 @@ use sha2::{Digest, Sha256};
 
 pub use content_type::content_type;
 pub use credentials::{CredentialsError, EmbeddedCredentials};
+pub use gate::KeyGate;
 pub use names::{object_path, validate_bucket, validate_key};
 pub use pending::{Intent, IntentOp, Pending, Unfinished};
 /// Intents in a folder of their own (writes to an S3 endpoint).
@@ -31,6 +34,7 @@ pub use range::{ByteRange, RangeError, parse_range};
 pub use signed::{OpenedObject, ReadError, SignedRead, SignedStore};
 pub use spool::{Spool, Spooled, sweep_dead as sweep_dead_spool_files};
 
+use gate::KeyGates;
 use temp::TempFile;
 
 /// Temp files live here, inside the root (so a rename never crosses file systems) and
@@ -118,10 +122,12 @@ impl ObjectFile {
     }
 }
 
-/// Blocking file I/O: call it from `spawn_blocking`.
+/// Blocking file I/O: call it from `spawn_blocking` (`gate` is the one async call).
 #[derive(Debug, Clone)]
 pub struct ObjectStore {
     root: PathBuf,
+    /// Shared by the clones of one opened store (see `gate`).
+    gates: Arc<KeyGates>,
 }
 
 impl ObjectStore {
@@ -133,7 +139,18 @@ impl ObjectStore {
             let dir = root.join(dir);
             fs::create_dir_all(&dir).map_err(ObjectError::io("create folder", &dir))?;
         }
-        Ok(ObjectStore { root })
+        Ok(ObjectStore {
+            root,
+            gates: Arc::default(),
+        })
+    }
+
+    /// Holds `bucket`/`key` against the other writes of this store that take it: a write
+    /// that must decide whether it may land (a presigned PUT, whose upload must still be
+    /// under way) and land in one step, and a completion that checks the object and ends
+    /// its upload in one step.
+    pub async fn gate(&self, bucket: &str, key: &str) -> KeyGate {
+        self.gates.enter(bucket, key).await
     }
 
     pub fn root(&self) -> &Path {
@@ -193,6 +210,83 @@ impl ObjectStore {
         self.install(temp, file, bucket, key)
     }
 
+    /// `put_spooled` only when nothing is at `bucket`/`key` (S3's `If-None-Match: *`):
+    /// `None`, and nothing written, when an object is there. The check and the write are one
+    /// step (a hard link fails when the name exists), so two such puts never both land.
+    pub fn put_spooled_if_absent(
+        &self,
+        bucket: &str,
+        key: &str,
+        spooled: Spooled,
+    ) -> Result<Option<ObjectMeta>, ObjectError> {
+        let dest = self.path_of(bucket, key)?;
+        let parent = dest.parent().unwrap_or(&self.root).to_owned();
+        self.make_parent(&parent, bucket, key)?;
+        let Spooled { temp, file, .. } = spooled;
+        if temp.path.parent() != Some(self.spool_dir().as_path()) {
+            // Spooled elsewhere (another file system): copied next to the store first.
+            let (copy, mut out) = TempFile::create(&self.root.join(TEMP_DIR))?;
+            let mut from = File::open(&temp.path).map_err(ObjectError::io("open", &temp.path))?;
+            io::copy(&mut from, &mut out).map_err(ObjectError::io("write", &copy.path))?;
+            out.sync_all()
+                .map_err(ObjectError::io("flush to disk", &copy.path))?;
+            return self.link_new(copy, out, &dest, bucket, key);
+        }
+        self.link_new(temp, file, &dest, bucket, key)
+    }
+
+    /// Gives the flushed temp file the name `dest` unless that name exists; the temp name
+    /// goes either way (dropping `temp` removes it).
+    fn link_new(
+        &self,
+        temp: TempFile,
+        file: File,
+        dest: &Path,
+        bucket: &str,
+        key: &str,
+    ) -> Result<Option<ObjectMeta>, ObjectError> {
+        match fs::hard_link(&temp.path, dest) {
+            Ok(()) => {}
+            // A folder in its place is no object: the key cannot be written, as `install`.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && !dest.is_dir() => {
+                return Ok(None);
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::AlreadyExists | io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Err(ObjectError::KeyConflict {
+                    bucket: bucket.to_owned(),
+                    key: key.to_owned(),
+                });
+            }
+            Err(e) => return Err(ObjectError::io("move into place", dest)(e)),
+        }
+        drop(temp);
+        let parent = dest.parent().unwrap_or(&self.root);
+        sync_dir(parent);
+        // Taken once the temp name is gone: the link count, and so the ctime the ETag
+        // includes, no longer changes.
+        let metadata = file
+            .metadata()
+            .map_err(ObjectError::io("read metadata of", dest))?;
+        meta_from(&metadata, dest).map(Some)
+    }
+
+    fn make_parent(&self, parent: &Path, bucket: &str, key: &str) -> Result<(), ObjectError> {
+        fs::create_dir_all(parent).map_err(|e| match e.kind() {
+            io::ErrorKind::NotADirectory | io::ErrorKind::AlreadyExists => {
+                ObjectError::KeyConflict {
+                    bucket: bucket.to_owned(),
+                    key: key.to_owned(),
+                }
+            }
+            _ => ObjectError::io("create folder", parent)(e),
+        })
+    }
+
     /// Moves a written and flushed temp file into place as `bucket`/`key`.
     fn install(
         &self,
@@ -207,10 +301,7 @@ impl ObjectStore {
             key: key.to_owned(),
         };
         let parent = dest.parent().unwrap_or(&self.root);
-        fs::create_dir_all(parent).map_err(|e| match e.kind() {
-            io::ErrorKind::NotADirectory | io::ErrorKind::AlreadyExists => conflict(),
-            _ => ObjectError::io("create folder", parent)(e),
-        })?;
+        self.make_parent(parent, bucket, key)?;
         fs::rename(&temp.path, &dest).map_err(|e| match e.kind() {
             io::ErrorKind::IsADirectory
             | io::ErrorKind::DirectoryNotEmpty

@@ -361,13 +361,20 @@ async fn a_direct_upload_begun_on_one_node_completes_on_the_other() {
         .await
         .unwrap();
     let key = plan["key"].as_str().unwrap().to_owned();
-    let put = reqwest::Client::new()
-        .put(plan["upload"]["url"].as_str().unwrap())
-        .body(content.clone())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(put.status(), 200);
+    let put = || {
+        let mut request = reqwest::Client::new()
+            .put(plan["upload"]["url"].as_str().unwrap())
+            .body(content.clone());
+        for (name, value) in plan["upload"]["headers"].as_object().unwrap() {
+            request = request.header(name, value.as_str().unwrap());
+        }
+        request.send()
+    };
+    assert_eq!(
+        plan["upload"]["headers"],
+        serde_json::json!({"If-None-Match": "*"})
+    );
+    assert_eq!(put().await.unwrap().status(), 200);
     let completed = reqwest::Client::new()
         .post(b.url(&format!("/files/uploads/{key}/complete")))
         .bearer_auth(ADMIN_KEY)
@@ -406,4 +413,6 @@ async fn a_direct_upload_begun_on_one_node_completes_on_the_other() {
         .await
         .unwrap();
     assert_eq!(again.status(), 409);
+    // The URL is single-use: the endpoint refuses it once an object is at the key.
+    assert_eq!(put().await.unwrap().status(), 412);
 }

@@ -6,8 +6,9 @@
 //! `hostile-keys.json`; its disposition values come from an implementation of RFC 6266 /
 //! 5987 of its own, so the fixture checks `files::download::attachment` as well. The
 //! presigned PUT and UploadPart URLs of direct uploads, with their signed headers
-//! (`Content-Length`, `Content-Type`, `x-amz-checksum-sha256`), are checked the same way
-//! against `presigned-writes.json` (`generate_presigned_writes.py`).
+//! (`Content-Length`, `Content-Type`, `x-amz-checksum-sha256`, and `If-None-Match: *`, which
+//! makes an upload URL single-use), are checked the same way against `presigned-writes.json`
+//! (`generate_presigned_writes.py`).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -132,7 +133,16 @@ fn presigned_writes_sign_their_headers_exactly_as_botocore_does() {
     let fixture: Value =
         serde_json::from_str(&std::fs::read_to_string(path).expect("fixture file")).expect("JSON");
     let vectors = fixture["vectors"].as_array().expect("vectors");
-    assert_eq!(vectors.len(), 2 * 3 * 3, "every target, key and call");
+    assert_eq!(
+        vectors.len(),
+        2 * 3 * 5,
+        "every target, key and call (3 without If-None-Match, 2 with)"
+    );
+    let conditional = vectors
+        .iter()
+        .filter(|v| text(v, "expected_url").contains("%3Bif-none-match"))
+        .count();
+    assert_eq!(conditional, 2 * 3 * 2);
     let pairs = |v: &Value| -> Vec<(String, String)> {
         v.as_array()
             .expect("pairs")

@@ -1,7 +1,10 @@
 //! An upload handed out by `POST /files/uploads` and not completed yet: what the record will
 //! say once its object has arrived and been checked, where the object goes, and when the
-//! upload expires. Every backend keeps these beside the records (table `uploads`), so that
-//! any node can complete an upload another node began, and expiry finds every one.
+//! upload (and its URL) expires. Every backend keeps these beside the records (table
+//! `uploads`), so that any node can complete an upload another node began, and expiry finds
+//! every one. A completed upload is kept until it expires as a `CompletedUpload` (table
+//! `completed_uploads`): its URL is valid until then, so the expiry sweep checks what a
+//! replay of it may have left at the key (see `files::uploads::expire`).
 
 use chrono::{DateTime, Utc};
 
@@ -28,6 +31,18 @@ pub struct PendingUpload {
     /// The size of every part but the last, for a multipart upload.
     pub part_size: Option<u64>,
     pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// An upload completed into its record, kept until its URL expires.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompletedUpload {
+    pub key: String,
+    pub bucket: String,
+    /// The store's ETag of the object the completion checked, when the store gave one.
+    pub etag: Option<String>,
+    pub completed_at: DateTime<Utc>,
+    /// The upload's, and so its URL's, expiry.
     pub expires_at: DateTime<Utc>,
 }
 

@@ -23,7 +23,7 @@ use crate::shutdown::Shutdown;
 use super::error::RepoError;
 use super::fold::fold;
 use super::names::NameIndex;
-use super::pending::PendingUpload;
+use super::pending::{CompletedUpload, PendingUpload};
 use super::query::{ListQuery, Page, effective_permission};
 use super::record::{FileRecord, NewFileRecord, Permission, truncate_to_millis};
 use super::store::RecordStore;
@@ -646,22 +646,32 @@ impl PgStore {
         &self,
         key: String,
         record: NewFileRecord,
+        etag: Option<String>,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<FileRecord, RepoError> {
         record.validate()?;
         let op = "completing an upload";
         let mut client = self.client(op).await?;
         let tx = client.transaction().await.map_err(pg_error(op))?;
+        // The DELETE locks the row: a concurrent completion waits, then finds nothing.
         let ended = tx
-            .execute(
-                "DELETE FROM uploads WHERE key = $1 AND expires_at > $2",
+            .query_opt(
+                "DELETE FROM uploads WHERE key = $1 AND expires_at > $2 RETURNING bucket, expires_at",
                 &[&key, &now.timestamp_millis()],
             )
             .await
             .map_err(pg_error(op))?;
-        if ended == 0 {
+        let Some(ended) = ended else {
             return Err(RepoError::UploadGone { key });
-        }
+        };
+        let (bucket, expires_at): (String, i64) = (ended.get(0), ended.get(1));
+        tx.execute(
+            "INSERT INTO completed_uploads (key, bucket, etag, completed_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5)",
+            &[&key, &bucket, &etag, &now.timestamp_millis(), &expires_at],
+        )
+        .await
+        .map_err(pg_error(op))?;
         let written = insert_with(&tx, record, truncate_to_millis(now)).await?;
         tx.commit().await.map_err(pg_error(op))?;
         Ok(written)
@@ -687,13 +697,44 @@ impl PgStore {
         rows.iter().map(row_to_upload).collect()
     }
 
+    async fn expired_completions(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> Result<Vec<CompletedUpload>, RepoError> {
+        let op = "listing expired completed uploads";
+        let client = self.client(op).await?;
+        let rows = client
+            .query(
+                "SELECT key, bucket, etag, completed_at, expires_at FROM completed_uploads
+                 WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2",
+                &[&before.timestamp_millis(), &i64::from(limit)],
+            )
+            .await
+            .map_err(pg_error(op))?;
+        rows.iter()
+            .map(|row| {
+                Ok(CompletedUpload {
+                    key: row.get(0),
+                    bucket: row.get(1),
+                    etag: row.get(2),
+                    completed_at: millis(row.get(3), "a completed upload's time out of range")?,
+                    expires_at: millis(row.get(4), "a completed upload's expiry out of range")?,
+                })
+            })
+            .collect()
+    }
+
     async fn drop_upload(&self, key: String) -> Result<bool, RepoError> {
         let op = "forgetting an upload";
         let client = self.client(op).await?;
-        let n = client
-            .execute("DELETE FROM uploads WHERE key = $1", &[&key])
-            .await
-            .map_err(pg_error(op))?;
+        let mut n = 0;
+        for sql in [
+            "DELETE FROM uploads WHERE key = $1",
+            "DELETE FROM completed_uploads WHERE key = $1",
+        ] {
+            n += client.execute(sql, &[&key]).await.map_err(pg_error(op))?;
+        }
         Ok(n > 0)
     }
 }
@@ -776,9 +817,10 @@ impl RecordStore for PgStore {
         &self,
         key: String,
         record: NewFileRecord,
+        etag: Option<String>,
         now: chrono::DateTime<chrono::Utc>,
     ) -> BoxFuture<'_, Result<FileRecord, RepoError>> {
-        Box::pin(PgStore::complete_upload(self, key, record, now))
+        Box::pin(PgStore::complete_upload(self, key, record, etag, now))
     }
 
     fn expired_uploads(
@@ -787,6 +829,14 @@ impl RecordStore for PgStore {
         limit: u32,
     ) -> BoxFuture<'_, Result<Vec<PendingUpload>, RepoError>> {
         Box::pin(PgStore::expired_uploads(self, before, limit))
+    }
+
+    fn expired_completions(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<CompletedUpload>, RepoError>> {
+        Box::pin(PgStore::expired_completions(self, before, limit))
     }
 
     fn drop_upload(&self, key: String) -> BoxFuture<'_, Result<bool, RepoError>> {

@@ -14,7 +14,7 @@ use super::error::RepoError;
 use super::fold::{contains_folded, fold};
 use super::migrations;
 use super::names::NameIndex;
-use super::pending::PendingUpload;
+use super::pending::{CompletedUpload, PendingUpload};
 use super::query::{ListQuery, Page, effective_permission};
 use super::record::{FileRecord, NewFileRecord, Permission, truncate_to_millis};
 
@@ -257,7 +257,8 @@ impl FilesRepo {
     }
 }
 
-/// The uploads under way (SPEC §13): kept until completed into their record or expired.
+/// The uploads under way (SPEC §13): kept until completed into their record or expired;
+/// completed ones are kept apart until they expire.
 impl FilesRepo {
     /// Keeps an upload handed out; a key already under way is a conflict.
     pub fn open_upload(&mut self, upload: &PendingUpload) -> Result<(), RepoError> {
@@ -288,6 +289,7 @@ impl FilesRepo {
         Ok(())
     }
 
+    /// The upload of `key` not completed yet (expired or not).
     pub fn pending_upload(&self, key: &str) -> Result<Option<PendingUpload>, RepoError> {
         let op = "looking up an upload";
         self.conn
@@ -300,13 +302,15 @@ impl FilesRepo {
             .map_err(RepoError::db(op))
     }
 
-    /// In one transaction: ends the upload of `key` unless it expired by `now`, and writes
-    /// its record. `UploadGone` when no such upload is under way (completed, expired, or
-    /// never begun), so two completions never both write.
+    /// In one transaction: ends the upload of `key` unless it expired by `now`, keeps it as
+    /// completed (with the `etag` of the object checked) until it expires, and writes its
+    /// record. `UploadGone` when no such upload is under way (completed, expired, or never
+    /// begun), so two completions never both write.
     pub fn complete_upload(
         &mut self,
         key: &str,
         record: NewFileRecord,
+        etag: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<FileRecord, RepoError> {
         record.validate()?;
@@ -315,16 +319,34 @@ impl FilesRepo {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(RepoError::db(op))?;
-        let ended = tx
-            .prepare_cached("DELETE FROM uploads WHERE key = ?1 AND expires_at > ?2")
+        let ended: Option<(String, i64)> = tx
+            .prepare_cached(
+                "DELETE FROM uploads WHERE key = ?1 AND expires_at > ?2 RETURNING bucket, expires_at",
+            )
             .map_err(RepoError::db(op))?
-            .execute(params![key, now.timestamp_millis()])
+            .query_row(params![key, now.timestamp_millis()], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })
+            .optional()
             .map_err(RepoError::db(op))?;
-        if ended == 0 {
+        let Some((bucket, expires_at)) = ended else {
             return Err(RepoError::UploadGone {
                 key: key.to_owned(),
             });
-        }
+        };
+        tx.prepare_cached(
+            "INSERT INTO completed_uploads (key, bucket, etag, completed_at, expires_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
+        .map_err(RepoError::db(op))?
+        .execute(params![
+            key,
+            bucket,
+            etag,
+            now.timestamp_millis(),
+            expires_at
+        ])
+        .map_err(RepoError::db(op))?;
         let written = insert_one(&tx, record, truncate_to_millis(now))?;
         tx.commit().map_err(RepoError::db(op))?;
         Ok(written)
@@ -348,15 +370,50 @@ impl FilesRepo {
             .map_err(RepoError::db(op))
     }
 
-    /// Forgets an upload (once its object and parts are gone); whether there was one.
+    /// Completed uploads that expired at or before `before`, the oldest first, at most
+    /// `limit`.
+    pub fn expired_completions(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<CompletedUpload>, RepoError> {
+        let op = "listing expired completed uploads";
+        self.conn
+            .prepare_cached(
+                "SELECT key, bucket, etag, completed_at, expires_at FROM completed_uploads
+                 WHERE expires_at <= ?1 ORDER BY expires_at LIMIT ?2",
+            )
+            .map_err(RepoError::db(op))?
+            .query_map(params![before.timestamp_millis(), limit], |row| {
+                Ok(CompletedUpload {
+                    key: row.get(0)?,
+                    bucket: row.get(1)?,
+                    etag: row.get(2)?,
+                    completed_at: millis(row.get(3)?, 3)?,
+                    expires_at: millis(row.get(4)?, 4)?,
+                })
+            })
+            .map_err(RepoError::db(op))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(RepoError::db(op))
+    }
+
+    /// Forgets an upload, under way or completed (once the sweep is done with it); whether
+    /// there was one.
     pub fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError> {
         let op = "forgetting an upload";
-        let n = self
-            .conn
-            .prepare_cached("DELETE FROM uploads WHERE key = ?1")
-            .map_err(RepoError::db(op))?
-            .execute([key])
-            .map_err(RepoError::db(op))?;
+        let mut n = 0;
+        for sql in [
+            "DELETE FROM uploads WHERE key = ?1",
+            "DELETE FROM completed_uploads WHERE key = ?1",
+        ] {
+            n += self
+                .conn
+                .prepare_cached(sql)
+                .map_err(RepoError::db(op))?
+                .execute([key])
+                .map_err(RepoError::db(op))?;
+        }
         Ok(n > 0)
     }
 }

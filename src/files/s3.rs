@@ -231,6 +231,7 @@ impl S3Objects {
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0),
             sha256: header("x-amz-checksum-sha256"),
+            etag: header("etag"),
         }))
     }
 
@@ -585,6 +586,8 @@ pub struct Head {
     pub len: u64,
     /// Base64, as the header carries it.
     pub sha256: Option<String>,
+    /// As the header carries it (quoted); it changes whenever the object is written again.
+    pub etag: Option<String>,
 }
 
 async fn open(path: &Path) -> Result<tokio::fs::File, S3Error> {

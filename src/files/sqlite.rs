@@ -13,7 +13,7 @@ use super::names::NameIndex;
 use super::store::RecordStore;
 
 use super::error::RepoError;
-use super::pending::PendingUpload;
+use super::pending::{CompletedUpload, PendingUpload};
 use super::query::{ListQuery, Page};
 use super::record::{FileRecord, NewFileRecord, Permission};
 use super::repo::FilesRepo;
@@ -156,9 +156,10 @@ impl RecordStore for SqliteStore {
         &self,
         key: String,
         record: NewFileRecord,
+        etag: Option<String>,
         now: chrono::DateTime<chrono::Utc>,
     ) -> BoxFuture<'_, Result<FileRecord, RepoError>> {
-        Box::pin(self.write(move |repo| repo.complete_upload(&key, record, now)))
+        Box::pin(self.write(move |repo| repo.complete_upload(&key, record, etag.as_deref(), now)))
     }
 
     fn expired_uploads(
@@ -167,6 +168,14 @@ impl RecordStore for SqliteStore {
         limit: u32,
     ) -> BoxFuture<'_, Result<Vec<PendingUpload>, RepoError>> {
         Box::pin(self.read(move |repo| repo.expired_uploads(before, limit)))
+    }
+
+    fn expired_completions(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<CompletedUpload>, RepoError>> {
+        Box::pin(self.read(move |repo| repo.expired_completions(before, limit)))
     }
 
     fn drop_upload(&self, key: String) -> BoxFuture<'_, Result<bool, RepoError>> {
@@ -288,7 +297,7 @@ mod tests {
         let err = FilesRepo::open_reader(&path).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "the files database has schema version 0, expected 4; restart depot"
+            "the files database has schema version 0, expected 5; restart depot"
         );
     }
 }

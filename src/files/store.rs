@@ -13,7 +13,7 @@ use super::cache::ReadCache;
 use super::error::RepoError;
 use super::fold::fold;
 use super::names::{NameIndex, NameIndexSlot};
-use super::pending::PendingUpload;
+use super::pending::{CompletedUpload, PendingUpload};
 use super::postgres::PgStore;
 use super::query::{ListQuery, Page, effective_permission};
 use super::record::{FileRecord, NewFileRecord, Permission};
@@ -53,25 +53,34 @@ pub trait RecordStore: Send + Sync + 'static {
     ) -> BoxFuture<'_, Result<Page, RepoError>>;
     /// Keeps an upload handed out (SPEC §13); its key already under way is a `Conflict`.
     fn open_upload(&self, upload: PendingUpload) -> BoxFuture<'_, Result<(), RepoError>>;
+    /// The upload of `key` not completed yet (expired or not).
     fn pending_upload(
         &self,
         key: String,
     ) -> BoxFuture<'_, Result<Option<PendingUpload>, RepoError>>;
     /// In one transaction: ends the upload of `key` if it is under way and not expired at
-    /// `now` (else `UploadGone`), and writes `record`.
+    /// `now` (else `UploadGone`), keeps it as completed with the `etag` of the object
+    /// checked until it expires, and writes `record`.
     fn complete_upload(
         &self,
         key: String,
         record: NewFileRecord,
+        etag: Option<String>,
         now: chrono::DateTime<chrono::Utc>,
     ) -> BoxFuture<'_, Result<FileRecord, RepoError>>;
-    /// Uploads that expired at or before `before`, oldest first, at most `limit`.
+    /// Uploads under way that expired at or before `before`, oldest first, at most `limit`.
     fn expired_uploads(
         &self,
         before: chrono::DateTime<chrono::Utc>,
         limit: u32,
     ) -> BoxFuture<'_, Result<Vec<PendingUpload>, RepoError>>;
-    /// Forgets an upload; whether there was one.
+    /// Completed uploads that expired at or before `before`, oldest first, at most `limit`.
+    fn expired_completions(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> BoxFuture<'_, Result<Vec<CompletedUpload>, RepoError>>;
+    /// Forgets an upload, under way or completed; whether there was one.
     fn drop_upload(&self, key: String) -> BoxFuture<'_, Result<bool, RepoError>>;
     /// A value that changes whenever anyone (this process or another) commits a write.
     fn change_marker(&self) -> BoxFuture<'_, Result<i64, RepoError>>;
@@ -242,6 +251,12 @@ impl FilesDb {
         Ok(record)
     }
 
+    /// The database's answer, never the node's cache: for a decision that must not rest on
+    /// a record another node has just deleted (the expiry sweep's).
+    pub async fn get_by_key_uncached(&self, key: String) -> Result<Option<FileRecord>, RepoError> {
+        self.store.get_by_key(key).await
+    }
+
     pub async fn list(
         &self,
         query: ListQuery,
@@ -362,9 +377,10 @@ impl FilesDb {
         &self,
         key: String,
         record: NewFileRecord,
+        etag: Option<String>,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<FileRecord, RepoError> {
-        let result = self.store.complete_upload(key, record, now).await;
+        let result = self.store.complete_upload(key, record, etag, now).await;
         self.wrote();
         result
     }
@@ -375,6 +391,14 @@ impl FilesDb {
         limit: u32,
     ) -> Result<Vec<PendingUpload>, RepoError> {
         self.store.expired_uploads(before, limit).await
+    }
+
+    pub async fn expired_completions(
+        &self,
+        before: chrono::DateTime<chrono::Utc>,
+        limit: u32,
+    ) -> Result<Vec<CompletedUpload>, RepoError> {
+        self.store.expired_completions(before, limit).await
     }
 
     pub async fn drop_upload(&self, key: String) -> Result<bool, RepoError> {

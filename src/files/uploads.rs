@@ -1,24 +1,27 @@
 //! Direct uploads (SPEC §13): the bytes go from the client straight to the object store
 //! (the S3 endpoint, or the embedded store), never through a node. `begin` keeps the upload
-//! and hands out a presigned PUT bound to the declared size (and SHA-256), or above
-//! `files.single_put_max` a multipart plan of presigned UploadPart URLs; `complete` checks
-//! what arrived (size, checksum) and only then writes the record, in the same transaction
-//! that ends the upload; `expire` aborts what was never completed and deletes its object or
-//! parts. No HTTP here: `http::uploads` parses and answers.
+//! and hands out a presigned PUT bound to the declared size (and SHA-256) and to
+//! `If-None-Match: *`, or above `files.single_put_max` a multipart plan of presigned
+//! UploadPart URLs; `complete` checks what arrived (size, checksum) and only then writes the
+//! record, in the same transaction that ends the upload. Upload URLs are single-use: the
+//! embedded store takes a presigned write only while `admits` says its upload is under way,
+//! S3 refuses a second PUT by `If-None-Match`, and `expire` aborts what was never completed
+//! and, once a completed upload's URL has expired, removes what a replay left at its key.
+//! No HTTP here: `http::uploads` parses and answers.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::pending::PendingUpload;
+use super::pending::{CompletedUpload, PendingUpload};
 use super::record::{FileRecord, MAX_SIZE, Permission, RecordError, normalize_sha256};
 use super::s3::{S3Error, S3Objects};
 use super::writes::file_type_of;
 use super::{DEFAULT_BUCKET, FilesDb, NewFileRecord, RepoError};
 use crate::config::ConfigHandle;
 use crate::config::settings::{Files, Signing};
-use crate::objects::checksums::{base64, file_digest};
+use crate::objects::checksums::{base64, reader_digest};
 use crate::objects::multipart::{MAX_PARTS, MultipartError};
 use crate::objects::{ObjectError, ObjectStore};
 use crate::shutdown::Shutdown;
@@ -193,7 +196,10 @@ impl DirectUploads {
             expires_at,
         };
         if request.size <= self.limits.single_put_max {
-            let mut headers = Vec::new();
+            // Signed, so every PUT to the URL carries it: the store (AWS, MinIO, R2, s3s-fs
+            // and the embedded one) refuses the PUT once an object is at the key, so a
+            // replay of the URL after its upload completed cannot replace the object.
+            let mut headers = vec![("If-None-Match".to_owned(), "*".to_owned())];
             if let Some(content_type) = &upload.content_type {
                 headers.push(("Content-Type".to_owned(), content_type.clone()));
             }
@@ -286,6 +292,13 @@ impl DirectUploads {
         if upload.expires_at <= now {
             return Err(expired(&upload));
         }
+        // The embedded store lands a presigned PUT only while holding its key and seeing the
+        // upload under way: held from the check of the object to the end of the upload, no
+        // PUT lands between them.
+        let _gate = match &self.destination {
+            Destination::Embedded(store) => Some(store.gate(&upload.bucket, &upload.key).await),
+            Destination::S3(_) => None,
+        };
         let found = match (&upload.upload_id, parts) {
             (None, Some(parts)) if !parts.is_empty() => {
                 return Err(UploadError::Parts(
@@ -303,11 +316,12 @@ impl DirectUploads {
                 self.assemble(&upload, upload_id, &parts).await?
             }
         };
+        let etag = found.etag.clone();
         let sha256 = self.verify(&upload, found).await?;
         let record = upload.record(upload.size, sha256);
         match self
             .files
-            .complete_upload(key.to_owned(), record, now)
+            .complete_upload(key.to_owned(), record, etag, now)
             .await
         {
             Err(RepoError::UploadGone { .. }) => Err(self.gone(key).await),
@@ -333,28 +347,29 @@ impl DirectUploads {
                 Ok(Found {
                     len: head.len,
                     sha256: head.sha256.as_deref().and_then(full_object_sha256),
+                    etag: head.etag,
                 })
             }
             Destination::Embedded(store) => {
                 let (store, bucket, key) =
                     (store.clone(), upload.bucket.clone(), upload.key.clone());
                 let digest = blocking("object check", move || {
+                    // The file opened once: its ETag and its bytes are of the same object.
+                    let object = match store.open_object(&bucket, &key) {
+                        Ok(object) => object,
+                        Err(ObjectError::NotFound { .. }) => return Ok(None),
+                        Err(e) => return Err(e.into()),
+                    };
                     let path = store.path_of(&bucket, &key)?;
-                    match file_digest(&path) {
-                        Ok(digest) => Ok(Some(digest)),
-                        Err(ObjectError::Io { source, .. })
-                            if source.kind() == std::io::ErrorKind::NotFound =>
-                        {
-                            Ok(None)
-                        }
-                        Err(e) => Err(e.into()),
-                    }
+                    let (len, sha256) = reader_digest(object.file, &path)?;
+                    Ok(Some((len, sha256, object.meta.etag)))
                 })
                 .await?;
-                let (len, sha256) = digest.ok_or_else(|| not_arrived(upload))?;
+                let (len, sha256, etag) = digest.ok_or_else(|| not_arrived(upload))?;
                 Ok(Found {
                     len,
                     sha256: Some(sha256),
+                    etag: Some(etag),
                 })
             }
         }
@@ -411,6 +426,7 @@ impl DirectUploads {
                     Some(completed) => Ok(Found {
                         len: completed.meta.len,
                         sha256: Some(completed.sha256),
+                        etag: Some(completed.meta.etag),
                     }),
                     None => self.arrived(upload).await,
                 }
@@ -483,6 +499,28 @@ struct Found {
     len: u64,
     /// The whole object's SHA-256, when the store knows it.
     sha256: Option<[u8; 32]>,
+    /// The store's ETag of it, when given: kept with the completed upload, so that the
+    /// expiry sweep sees whether the object was written again since.
+    etag: Option<String>,
+}
+
+/// Whether a write signed in its URL may land at the embedded store's `bucket`/`key`: only
+/// while an upload begun by `POST /files/uploads` is under way there (not completed, not
+/// expired), and a part (`upload_id`) only of that upload's own multipart upload. Whoever
+/// holds an upload's URL can do nothing else with it, and nothing once it is done.
+pub async fn admits(
+    files: &FilesDb,
+    bucket: &str,
+    key: &str,
+    upload_id: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<bool, RepoError> {
+    let upload = files.pending_upload(key.to_owned()).await?;
+    Ok(upload.is_some_and(|upload| {
+        upload.bucket == bucket
+            && upload.upload_id.as_deref() == upload_id
+            && upload.expires_at > now
+    }))
 }
 
 /// The record the request describes, under a new key, checked.
@@ -646,7 +684,7 @@ async fn abort_at(destination: &Destination, upload: &PendingUpload) -> Result<(
     }
 }
 
-/// What one expiry sweep removed.
+/// What one expiry sweep removed or found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Expiry {
     /// Uploads never completed, aborted with their object or parts.
@@ -654,11 +692,28 @@ pub struct Expiry {
     /// Multipart uploads of the embedded store that nobody kept (an S3 client's, or one
     /// whose keeping failed), older than the upload lifetime.
     pub store_uploads: usize,
+    /// Objects found at the key of a completed upload whose record is gone (a replay of
+    /// its URL after `DELETE /file`), deleted.
+    pub orphans: usize,
+    /// Objects of completed uploads written again since their completion (a replay of the
+    /// URL at a store that ignored `If-None-Match`), reported and left in place.
+    pub changed: usize,
 }
 
-/// Aborts the uploads that expired before `now` (minus a grace for other nodes' clocks):
-/// their multipart upload and their object are removed at the store, then the upload is
-/// forgotten. One that cannot be removed now stays for the next sweep.
+/// What became of a completed upload's key while its URL was valid.
+enum Aftermath {
+    Clean,
+    Orphan,
+    Changed,
+}
+
+/// Sweeps the uploads that expired before `now` (minus a grace for other nodes' clocks).
+/// One never completed has its multipart upload and its object removed at the store. A
+/// completed one's URL has expired with it, so what is at its key now stays as it is: an
+/// object there without a record (the record was deleted, and a replay of the URL brought
+/// the object back) is deleted; an object written again since the completion (its ETag
+/// changed) is reported. Then the upload is forgotten. One whose store cannot be reached
+/// now stays for the next sweep.
 pub async fn expire(
     files: &FilesDb,
     destination: &Destination,
@@ -682,6 +737,21 @@ pub async fn expire(
             }
         }
     }
+    for completed in files.expired_completions(now - grace, EXPIRY_BATCH).await? {
+        match aftermath(files, destination, &completed).await {
+            Ok(found) => {
+                files.drop_upload(completed.key).await?;
+                match found {
+                    Aftermath::Clean => {}
+                    Aftermath::Orphan => expiry.orphans += 1,
+                    Aftermath::Changed => expiry.changed += 1,
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, key = %completed.key, "cannot check the key of a completed upload whose URL expired; trying again at the next sweep")
+            }
+        }
+    }
     if let Destination::Embedded(store) = destination {
         let store = store.clone();
         let cutoff = now - TimeDelta::from_std(ttl).unwrap_or(TimeDelta::MAX) - grace;
@@ -691,6 +761,73 @@ pub async fn expire(
         .await?;
     }
     Ok(expiry)
+}
+
+/// Checks the key of a completed upload whose URL has expired (see `expire`). Deleting the
+/// object of a record is never done here: an object written again is the user's data now
+/// (perhaps the same file sent twice), and the record keeps the SHA-256 its completion
+/// checked, so a client that verifies a download against it notices; the log says which
+/// key, and the operator decides.
+async fn aftermath(
+    files: &FilesDb,
+    destination: &Destination,
+    upload: &CompletedUpload,
+) -> Result<Aftermath, UploadError> {
+    let record = files
+        .get_by_key_uncached(upload.key.clone())
+        .await?
+        .filter(|record| record.bucket == upload.bucket);
+    let Some((len, etag)) = head_at(destination, &upload.bucket, &upload.key).await? else {
+        return Ok(Aftermath::Clean);
+    };
+    let Some(record) = record else {
+        delete_at(destination, &upload.bucket, &upload.key).await?;
+        tracing::warn!(
+            bucket = %upload.bucket,
+            key = %upload.key,
+            "deleted an object that came back without a record after its upload completed (a replay of the upload's URL after DELETE /file)"
+        );
+        return Ok(Aftermath::Orphan);
+    };
+    let other_size = record.size.is_some_and(|size| size != len);
+    let other_etag = matches!((&upload.etag, &etag), (Some(then), Some(now)) if then != now);
+    if !(other_size || other_etag) {
+        return Ok(Aftermath::Clean);
+    }
+    tracing::error!(
+        bucket = %upload.bucket,
+        key = %upload.key,
+        size = len,
+        record_size = record.size,
+        etag = etag.as_deref().unwrap_or(""),
+        completed_etag = upload.etag.as_deref().unwrap_or(""),
+        record_sha256 = record.sha256.as_deref().unwrap_or(""),
+        "the object of a record was written again after its upload completed (a replay of the upload's URL at a store that ignores If-None-Match?): the record keeps the SHA-256 its completion checked; the object is left in place, check it"
+    );
+    Ok(Aftermath::Changed)
+}
+
+/// The length and ETag of what is at `bucket`/`key`; `None` when nothing is.
+async fn head_at(
+    destination: &Destination,
+    bucket: &str,
+    key: &str,
+) -> Result<Option<(u64, Option<String>)>, UploadError> {
+    match destination {
+        Destination::S3(s3) => Ok(s3
+            .head(bucket, key)
+            .await?
+            .map(|head| (head.len, head.etag))),
+        Destination::Embedded(store) => {
+            let (store, bucket, key) = (store.clone(), bucket.to_owned(), key.to_owned());
+            blocking("object check", move || match store.stat(&bucket, &key) {
+                Ok(meta) => Ok(Some((meta.len, Some(meta.etag)))),
+                Err(ObjectError::NotFound { .. }) => Ok(None),
+                Err(e) => Err(e.into()),
+            })
+            .await
+        }
+    }
 }
 
 /// Sweeps expired uploads while the daemon runs: at start, then every half lifetime (at
@@ -709,9 +846,10 @@ pub fn spawn_expiry(
             if let Ok(destination) = Destination::from_settings(objects.clone(), &settings.signing)
             {
                 match expire(&files, &destination, ttl, Utc::now()).await {
-                    Ok(expiry) if expiry != Expiry::default() => tracing::info!(
+                    Ok(expiry) if expiry.uploads + expiry.store_uploads > 0 => tracing::info!(
                         uploads = expiry.uploads,
                         store_uploads = expiry.store_uploads,
+                        orphans = expiry.orphans,
                         "expired uploads removed"
                     ),
                     Ok(_) => {}

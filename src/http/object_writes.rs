@@ -5,7 +5,9 @@
 //! (a presigned URL from `POST /files/uploads`) or in the `Authorization` header (an S3
 //! client such as botocore); the body is spooled to disk as it arrives and held to
 //! everything the request claims of it (`Content-Length`, the signed payload hash,
-//! `Content-MD5`, `x-amz-checksum-*`). Errors are S3's XML, so S3 clients understand them.
+//! `Content-MD5`, `x-amz-checksum-*`). A write signed in its URL is taken only for an upload
+//! still under way (`files::uploads::admits`): upload URLs are single-use. `If-None-Match:
+//! *` is honoured as S3 does. Errors are S3's XML, so S3 clients understand them.
 
 use std::sync::Arc;
 
@@ -17,6 +19,7 @@ use warp::reply::Response;
 
 use super::s3_error::S3Error;
 use super::state::AppState;
+use crate::files::FilesDb;
 use crate::http::ApiError;
 use crate::http::routes::PathParams;
 use crate::objects::checksums::{ChecksumError, Claims, base64};
@@ -67,10 +70,20 @@ impl WriteRequest {
     }
 }
 
-/// What a write needs of the daemon: the store and its verifier.
+/// What a write needs of the daemon: the store, its verifier, and the uploads under way.
 struct Writes<'a> {
     store: &'a Arc<ObjectStore>,
     verifier: &'a Verifier,
+    files: &'a FilesDb,
+}
+
+/// How a write was signed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Signature {
+    /// In the `Authorization` header: an S3 client holding the store's credentials.
+    Header,
+    /// In the URL: whoever was handed it, so only while its upload is under way.
+    Url,
 }
 
 impl Writes<'_> {
@@ -100,17 +113,59 @@ impl Writes<'_> {
             }
         };
         let claims = Claims::from_headers(&headers, content_sha256).map_err(checksum_error)?;
+        let signature = if request.header("authorization").is_some() {
+            Signature::Header
+        } else {
+            Signature::Url
+        };
+        // Refused before a byte of the body is read.
+        self.admit(&request, signature).await?;
         match request.method {
-            Method::PUT => self.put(&request, claims, body).await,
-            Method::POST => self.post(&request, claims, body).await,
+            Method::PUT => self.put(&request, signature, claims, body).await,
+            Method::POST => self.post(&request, signature, claims, body).await,
             _ => self.delete(&request).await,
         }
+    }
+
+    /// A write signed in its URL lands only while its upload is under way. Called before
+    /// the body is read, and again (holding the key) right before the write lands, since
+    /// the upload may be completed meanwhile.
+    async fn admit(&self, request: &WriteRequest, signature: Signature) -> Result<(), S3Error> {
+        if signature == Signature::Header {
+            return Ok(());
+        }
+        // Depot starts multipart uploads itself: no URL of its own makes one.
+        let admitted = request.param("uploads").is_none()
+            && crate::files::uploads::admits(
+                self.files,
+                &request.bucket,
+                &request.key,
+                request.param("uploadId"),
+                chrono::Utc::now(),
+            )
+            .await
+            .map_err(|e| {
+                S3Error::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "ServiceUnavailable",
+                    format!("cannot look up the upload: {e}"),
+                )
+            })?;
+        if admitted {
+            return Ok(());
+        }
+        Err(S3Error::new(
+            StatusCode::FORBIDDEN,
+            "AccessDenied",
+            "This URL writes only while its upload is under way, and that upload is completed, aborted or expired (or was never begun with POST /files/uploads): upload URLs are single-use. Start a new upload with POST /files/uploads.",
+        ))
     }
 
     /// PutObject, or UploadPart.
     async fn put<B>(
         &self,
         request: &WriteRequest,
+        signature: Signature,
         claims: Claims,
         body: B,
     ) -> Result<Response, S3Error>
@@ -122,6 +177,7 @@ impl Writes<'_> {
                 "CopyObject and UploadPartCopy are not supported by depot's embedded store",
             ));
         }
+        let if_absent = only_if_absent(request)?;
         let part = match (request.param("uploadId"), request.param("partNumber")) {
             (None, None) => None,
             (Some(upload_id), Some(number)) => Some((upload_id.to_owned(), part_number(number)?)),
@@ -135,9 +191,16 @@ impl Writes<'_> {
         };
         let length = content_length(request)?;
         let spooled = spool(self.store, body, length, &claims, part.is_some()).await?;
+        // Held until the write has landed: no completion checks the object meanwhile.
+        let _gate = self.store.gate(&request.bucket, &request.key).await;
+        self.admit(request, signature).await?;
         let store = self.store.clone();
         let (bucket, key) = (request.bucket.clone(), request.key.clone());
         let etag = blocking(move || match part {
+            None if if_absent => store
+                .put_spooled_if_absent(&bucket, &key, spooled)?
+                .map(|meta| meta.etag)
+                .ok_or_else(precondition_failed),
             None => Ok(store.put_spooled(&bucket, &key, spooled)?.etag),
             Some((upload_id, number)) => store
                 .put_part(&bucket, &key, &upload_id, number, spooled)
@@ -165,12 +228,14 @@ impl Writes<'_> {
     async fn post<B>(
         &self,
         request: &WriteRequest,
+        signature: Signature,
         claims: Claims,
         body: B,
     ) -> Result<Response, S3Error>
     where
         B: Stream<Item = Result<bytes::Bytes, String>> + Send + Unpin,
     {
+        let if_absent = only_if_absent(request)?;
         let body = small_body(body, &claims).await?;
         let store = self.store.clone();
         let (bucket, key) = (request.bucket.clone(), request.key.clone());
@@ -198,7 +263,13 @@ impl Writes<'_> {
                 )
             })?;
         let location = request.path.clone();
+        let _gate = self.store.gate(&request.bucket, &request.key).await;
+        self.admit(request, signature).await?;
         let xml = blocking(move || {
+            // Holding the key, nothing of this store lands between the check and the write.
+            if if_absent && store.stat(&bucket, &key).is_ok() {
+                return Err(precondition_failed());
+            }
             let completed = store
                 .complete_multipart(&bucket, &key, &upload_id, &parts)
                 .map_err(multipart_error)?;
@@ -255,6 +326,37 @@ fn content_length(request: &WriteRequest) -> Result<u64, S3Error> {
         ));
     }
     Ok(length)
+}
+
+/// Whether the write must not replace an object (`If-None-Match: *`, as S3 has it). S3
+/// knows no other value there, nor `If-Match` on these writes here: refused rather than
+/// ignored, since a client sending one counts on it.
+fn only_if_absent(request: &WriteRequest) -> Result<bool, S3Error> {
+    let part = request.method == Method::PUT && request.param("uploadId").is_some();
+    if request.header("if-match").is_some() {
+        return Err(not_implemented(
+            "If-Match is not supported by depot's embedded store: a write that must not replace an object sends If-None-Match: *",
+        ));
+    }
+    match request.header("if-none-match").map(str::trim) {
+        None => Ok(false),
+        Some(_) if part => Err(not_implemented(
+            "UploadPart takes no If-None-Match: send it with the CompleteMultipartUpload",
+        )),
+        Some("*") => Ok(true),
+        Some(_) => Err(not_implemented(
+            "If-None-Match on a write takes only '*' (write only when no object is at the key)",
+        )),
+    }
+}
+
+/// S3's answer to a write refused by `If-None-Match: *`.
+fn precondition_failed() -> S3Error {
+    S3Error::new(
+        StatusCode::PRECONDITION_FAILED,
+        "PreconditionFailed",
+        "At least one of the pre-conditions you specified did not hold: an object is already at this key (If-None-Match: *)",
+    )
 }
 
 fn part_number(text: &str) -> Result<u32, S3Error> {
@@ -407,6 +509,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                 let writes = Writes {
                     store: &endpoint.store,
                     verifier: &endpoint.verifier,
+                    files: &state.files,
                 };
                 match writes.answer(request, body).await {
                     Ok(response) => response,
@@ -476,4 +579,61 @@ fn write_request(
         params,
         headers,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(method: Method, query: &[(&str, &str)], headers: &[(&str, &str)]) -> WriteRequest {
+        let own = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect()
+        };
+        WriteRequest {
+            method,
+            bucket: "depot".into(),
+            key: "k".into(),
+            path: "/objects/depot/k".into(),
+            query: String::new(),
+            params: own(query),
+            headers: own(headers),
+        }
+    }
+
+    #[test]
+    fn only_if_none_match_star_makes_a_write_conditional_and_other_conditions_are_refused() {
+        let answer = |method: Method, query: &[(&str, &str)], headers: &[(&str, &str)]| {
+            only_if_absent(&request(method, query, headers)).map_err(|e| (e.status, e.code))
+        };
+        let part = [("uploadId", "u"), ("partNumber", "1")];
+        assert_eq!(answer(Method::PUT, &[], &[]), Ok(false));
+        assert_eq!(
+            answer(Method::PUT, &[], &[("if-none-match", "*")]),
+            Ok(true)
+        );
+        assert_eq!(
+            answer(
+                Method::POST,
+                &[("uploadId", "u")],
+                &[("if-none-match", " * ")]
+            ),
+            Ok(true)
+        );
+        assert_eq!(answer(Method::PUT, &part, &[]), Ok(false));
+        let not_implemented = Err((StatusCode::NOT_IMPLEMENTED, "NotImplemented"));
+        for (query, headers) in [
+            (&[][..], &[("if-none-match", "\"abc\"")][..]),
+            (&[], &[("if-match", "\"abc\"")]),
+            (&part, &[("if-none-match", "*")]),
+        ] {
+            assert_eq!(
+                answer(Method::PUT, query, headers),
+                not_implemented,
+                "{headers:?}"
+            );
+        }
+    }
 }

@@ -323,8 +323,8 @@ fn schemas() -> Value {
                     "required": ["method", "url", "headers", "expiresAt"],
                     "properties": {
                         "method": {"type": "string", "enum": ["PUT"]},
-                        "url": {"type": "string", "format": "uri", "description": "a presigned PUT (SigV4) bound to the size (Content-Length) and, when given, the type and SHA-256"},
-                        "headers": {"type": "object", "additionalProperties": {"type": "string"}, "description": "headers to send exactly as given (Content-Type, x-amz-checksum-sha256)"},
+                        "url": {"type": "string", "format": "uri", "description": "a presigned PUT (SigV4) bound to the size (Content-Length), to If-None-Match: * and, when given, the type and SHA-256; single-use: refused once an object is at the key or the upload is completed"},
+                        "headers": {"type": "object", "additionalProperties": {"type": "string"}, "description": "headers to send exactly as given (they are signed): If-None-Match, and Content-Type, x-amz-checksum-sha256 when declared"},
                         "expiresAt": {"type": "string", "format": "date-time"},
                     },
                 },
@@ -337,11 +337,11 @@ fn schemas() -> Value {
                         "required": ["partNumber", "url"],
                         "properties": {
                             "partNumber": {"type": "integer", "minimum": 1, "maximum": 10000},
-                            "url": {"type": "string", "format": "uri", "description": "a presigned UploadPart, bound to the part's length; its answer's ETag goes into the completion"},
+                            "url": {"type": "string", "format": "uri", "description": "a presigned UploadPart, bound to the part's length, valid until the upload is completed or aborted; its answer's ETag goes into the completion"},
                         },
                     },
                 },
-                "expiresAt": {"type": "string", "format": "date-time", "description": "after this the upload is aborted and its object or parts deleted"},
+                "expiresAt": {"type": "string", "format": "date-time", "description": "when the URLs expire; after this an upload not completed is aborted and its object or parts deleted"},
             },
         },
         "CompleteUpload": {

@@ -169,9 +169,17 @@ pub fn sha256_of(bytes: &[u8]) -> [u8; 32] {
 
 /// The length and SHA-256 of the file at `path`, read in chunks.
 pub fn file_digest(path: &std::path::Path) -> Result<(u64, [u8; 32]), super::ObjectError> {
-    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(super::ObjectError::io("open", path))?;
+    reader_digest(file, path)
+}
+
+/// The length and SHA-256 of what `file` (opened from `path`, named in errors) reads from
+/// where it stands to its end, in chunks.
+pub fn reader_digest(
+    mut file: impl std::io::Read,
+    path: &std::path::Path,
+) -> Result<(u64, [u8; 32]), super::ObjectError> {
     let read_error = super::ObjectError::io("read", path);
-    let mut file = std::fs::File::open(path).map_err(super::ObjectError::io("open", path))?;
     let mut digests = Digests::sha256();
     let mut buf = vec![0u8; 256 * 1024];
     let mut len = 0u64;

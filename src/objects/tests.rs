@@ -321,3 +321,46 @@ fn unicode_and_reserved_characters_in_keys_are_plain_file_names() {
     store.put("bkt", key, b"x").expect("put");
     assert!(store.root().join("bkt/ünï%2F/a b+c%2520d~e.txt").is_file());
 }
+
+async fn spooled(dir: PathBuf, bytes: &[u8]) -> Spooled {
+    let mut spool = Spool::create(dir).await.expect("spool");
+    spool.write(bytes).await.expect("write");
+    spool.finish().await.expect("finish")
+}
+
+#[tokio::test]
+async fn a_put_if_absent_lands_once_and_never_replaces() {
+    let (dir, store) = store();
+    let first = spooled(store.spool_dir(), b"first").await;
+    let meta = store
+        .put_spooled_if_absent("bkt", "a/b.bin", first)
+        .expect("put")
+        .expect("nothing was there");
+    assert_eq!(meta, store.stat("bkt", "a/b.bin").expect("stat"));
+    let second = spooled(store.spool_dir(), b"second").await;
+    assert_eq!(
+        store
+            .put_spooled_if_absent("bkt", "a/b.bin", second)
+            .expect("no error"),
+        None
+    );
+    assert_eq!(read_all(&store, "bkt", "a/b.bin", None), b"first");
+    // Spooled outside the store (another folder): copied, with the same rule.
+    let outside = spooled(dir.path().join("elsewhere"), b"copied").await;
+    assert!(
+        store
+            .put_spooled_if_absent("bkt", "c.bin", outside)
+            .expect("put")
+            .is_some()
+    );
+    assert_eq!(read_all(&store, "bkt", "c.bin", None), b"copied");
+    // A folder put by hand in the key's place is no object: the key cannot be written.
+    fs::create_dir_all(store.root().join("bkt/foreign")).expect("foreign folder");
+    let blocked = spooled(store.spool_dir(), b"x").await;
+    let result = store.put_spooled_if_absent("bkt", "foreign", blocked);
+    assert!(
+        matches!(result, Err(ObjectError::KeyConflict { .. })),
+        "{result:?}"
+    );
+    assert_eq!(temp_files(&store), 0);
+}

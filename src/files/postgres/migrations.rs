@@ -115,6 +115,21 @@ CREATE TABLE uploads (
 CREATE INDEX uploads_by_expiry ON uploads (expires_at);
 ",
     },
+    Migration {
+        version: 3,
+        description: "completed uploads kept until their URL expires",
+        // As SQLite's migration 5: a table of its own, which nodes of before never read.
+        sql: "
+CREATE TABLE completed_uploads (
+    key          TEXT   PRIMARY KEY,
+    bucket       TEXT   NOT NULL,
+    etag         TEXT,
+    completed_at BIGINT NOT NULL,
+    expires_at   BIGINT NOT NULL
+);
+CREATE INDEX completed_uploads_by_expiry ON completed_uploads (expires_at);
+",
+    },
 ];
 
 pub fn latest_version() -> u32 {

@@ -28,6 +28,7 @@ trait SuiteRepo: Sized {
         &mut self,
         key: &str,
         record: NewFileRecord,
+        etag: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<FileRecord, RepoError>;
     fn expired_uploads(
@@ -35,6 +36,11 @@ trait SuiteRepo: Sized {
         before: DateTime<Utc>,
         limit: u32,
     ) -> Result<Vec<PendingUpload>, RepoError>;
+    fn expired_completions(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<CompletedUpload>, RepoError>;
     fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError>;
 }
 
@@ -84,9 +90,10 @@ impl SuiteRepo for FilesRepo {
         &mut self,
         key: &str,
         record: NewFileRecord,
+        etag: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<FileRecord, RepoError> {
-        FilesRepo::complete_upload(self, key, record, now)
+        FilesRepo::complete_upload(self, key, record, etag, now)
     }
     fn expired_uploads(
         &self,
@@ -94,6 +101,13 @@ impl SuiteRepo for FilesRepo {
         limit: u32,
     ) -> Result<Vec<PendingUpload>, RepoError> {
         FilesRepo::expired_uploads(self, before, limit)
+    }
+    fn expired_completions(
+        &self,
+        before: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<CompletedUpload>, RepoError> {
+        FilesRepo::expired_completions(self, before, limit)
     }
     fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError> {
         FilesRepo::drop_upload(self, key)
@@ -206,10 +220,15 @@ mod pg_suite {
             &mut self,
             key: &str,
             record: NewFileRecord,
+            etag: Option<&str>,
             now: DateTime<Utc>,
         ) -> Result<FileRecord, RepoError> {
-            self.runtime
-                .block_on(self.store().complete_upload(key.to_owned(), record, now))
+            self.runtime.block_on(self.store().complete_upload(
+                key.to_owned(),
+                record,
+                etag.map(str::to_owned),
+                now,
+            ))
         }
         fn expired_uploads(
             &self,
@@ -218,6 +237,14 @@ mod pg_suite {
         ) -> Result<Vec<PendingUpload>, RepoError> {
             self.runtime
                 .block_on(self.store().expired_uploads(before, limit))
+        }
+        fn expired_completions(
+            &self,
+            before: DateTime<Utc>,
+            limit: u32,
+        ) -> Result<Vec<CompletedUpload>, RepoError> {
+            self.runtime
+                .block_on(self.store().expired_completions(before, limit))
         }
         fn drop_upload(&mut self, key: &str) -> Result<bool, RepoError> {
             self.runtime
@@ -256,7 +283,7 @@ fn a_version_1_postgres_database_is_migrated_on_connect() {
             .await
             .unwrap();
         let store = PgStore::connect(&url, 2).await.unwrap();
-        assert_eq!(store.schema_version().await.unwrap(), 2);
+        assert_eq!(store.schema_version().await.unwrap(), 3);
         let old = store.get_by_key("old-key".into()).await.unwrap().unwrap();
         assert_eq!(
             (old.file_name.as_str(), old.size, old.sha256),
@@ -862,6 +889,7 @@ fn an_upload_becomes_its_record_once<R: SuiteRepo>() {
         .complete_upload(
             &key(1),
             single.record(5, Some(HELLO_SHA256.into())),
+            Some("\"5d41402abc4b2a76b9719d911017c592\""),
             at(1_000),
         )
         .unwrap();
@@ -875,7 +903,7 @@ fn an_upload_becomes_its_record_once<R: SuiteRepo>() {
     assert_eq!(repo.count(Some(Permission::Private)).unwrap(), 1);
     // A second completion finds no upload, and writes nothing.
     assert!(matches!(
-        repo.complete_upload(&key(1), single.record(5, None), at(2_000))
+        repo.complete_upload(&key(1), single.record(5, None), None, at(2_000))
             .unwrap_err(),
         RepoError::UploadGone { .. }
     ));
@@ -885,7 +913,10 @@ fn an_upload_becomes_its_record_once<R: SuiteRepo>() {
         sha256: Some("zz".into()),
         ..upload(2, 0).record(5, None)
     };
-    assert!(repo.complete_upload(&key(2), invalid, at(1_000)).is_err());
+    assert!(
+        repo.complete_upload(&key(2), invalid, None, at(1_000))
+            .is_err()
+    );
     assert!(repo.pending_upload(&key(2)).unwrap().is_some());
 }
 both!(an_upload_becomes_its_record_once);
@@ -909,7 +940,7 @@ fn expired_uploads_are_listed_oldest_first_and_cannot_complete<R: SuiteRepo>() {
     assert_eq!(repo.expired_uploads(at(999), 10).unwrap(), vec![]);
     // At its expiry an upload can no longer complete.
     assert!(matches!(
-        repo.complete_upload(&key(2), upload(2, 0).record(5, None), at(1_000))
+        repo.complete_upload(&key(2), upload(2, 0).record(5, None), None, at(1_000))
             .unwrap_err(),
         RepoError::UploadGone { .. }
     ));
@@ -922,6 +953,57 @@ fn expired_uploads_are_listed_oldest_first_and_cannot_complete<R: SuiteRepo>() {
     );
 }
 both!(expired_uploads_are_listed_oldest_first_and_cannot_complete);
+
+/// A completed upload is no longer under way (its URL may not write) but is kept apart,
+/// with the ETag its completion saw, until it expires: the sweep then checks its key.
+fn a_completed_upload_is_kept_until_it_expires<R: SuiteRepo>() {
+    let mut repo = R::fresh();
+    for (i, expires) in [(1, 5_000), (3, 4_000), (5, 9_000)] {
+        repo.open_upload(&upload(i, expires)).unwrap();
+    }
+    for (i, etag) in [(1, Some("\"e1\"")), (3, None)] {
+        repo.complete_upload(&key(i), upload(i, 0).record(5, None), etag, at(1_000))
+            .unwrap();
+    }
+    assert_eq!(repo.pending_upload(&key(1)).unwrap(), None);
+    assert!(matches!(
+        repo.complete_upload(&key(1), upload(1, 0).record(5, None), None, at(2_000))
+            .unwrap_err(),
+        RepoError::UploadGone { .. }
+    ));
+    // Apart from the uploads under way: only the one never completed expires as such.
+    assert_eq!(
+        repo.expired_uploads(at(10_000), 10).unwrap(),
+        vec![upload(5, 9_000)]
+    );
+    assert_eq!(repo.expired_completions(at(3_999), 10).unwrap(), vec![]);
+    let completed = |i: u64, etag: Option<&str>, expires_ms: i64| CompletedUpload {
+        key: key(i),
+        bucket: "depot-files".into(),
+        etag: etag.map(str::to_owned),
+        completed_at: at(1_000),
+        expires_at: at(expires_ms),
+    };
+    assert_eq!(
+        repo.expired_completions(at(9_000), 10).unwrap(),
+        vec![
+            completed(3, None, 4_000),
+            completed(1, Some("\"e1\""), 5_000)
+        ]
+    );
+    assert_eq!(
+        repo.expired_completions(at(9_000), 1).unwrap(),
+        vec![completed(3, None, 4_000)]
+    );
+    assert!(repo.drop_upload(&key(3)).unwrap());
+    assert!(!repo.drop_upload(&key(3)).unwrap());
+    assert_eq!(
+        repo.expired_completions(at(9_000), 10).unwrap(),
+        vec![completed(1, Some("\"e1\""), 5_000)]
+    );
+    assert_eq!(repo.count(None).unwrap(), 2);
+}
+both!(a_completed_upload_is_kept_until_it_expires);
 
 /// The first schema exactly as release 1 created it, typed out rather than taken from
 /// MIGRATIONS, so an edit there cannot hide a broken upgrade.
@@ -954,7 +1036,7 @@ fn a_version_1_database_is_migrated_on_open() {
         .execute_batch(V1_SCHEMA)
         .unwrap();
     let mut repo = FilesRepo::open(&path).unwrap();
-    assert_eq!(repo.schema_version().unwrap(), 4);
+    assert_eq!(repo.schema_version().unwrap(), 5);
     assert_eq!(repo.count(None).unwrap(), 3);
     // Records of before know neither their size nor their hash.
     let old = repo
