@@ -26,6 +26,7 @@ mod resx;
 mod strings;
 mod stringsdict;
 mod tree;
+mod utf16;
 mod xcstrings;
 mod xlf;
 mod xml;
@@ -360,6 +361,12 @@ impl SyntaxError {
             line,
             message: message.into(),
         }
+    }
+
+    /// The error, naming the key it was found in.
+    pub fn in_key(self, key: &str) -> SyntaxError {
+        let message = format!("key \"{}\": {}", one_line(key), self.message);
+        SyntaxError::new(self.line, message)
     }
 }
 

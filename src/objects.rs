@@ -23,7 +23,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 
-pub use content_type::content_type;
+pub use content_type::{Display, MediaType, content_type, display, parse as parse_media_type};
 pub use credentials::{CredentialsError, EmbeddedCredentials};
 pub use gate::KeyGate;
 pub use names::{object_path, validate_bucket, validate_key};

@@ -34,6 +34,36 @@ pub fn url(text: &str) -> String {
     shown
 }
 
+/// Whether `text` looks like a URL rather than a path or a word: a scheme of two letters or
+/// more before `:/` (`https://`, a mistyped `htps://`, `s3:/`), credentials before a host
+/// (`user:pass@host`), or a query with a value (`sheet?token=...`). Such text is shown only
+/// as `url` shows it, whatever its scheme, and is never read as a file name.
+pub fn looks_like_url(text: &str) -> bool {
+    let text = text.trim();
+    let first_segment = text.split('/').next().unwrap_or(text);
+    let credentials = first_segment
+        .rsplit_once('@')
+        .is_some_and(|(userinfo, _)| userinfo.contains(':'));
+    let query = text.split_once('?').is_some_and(|(_, query)| {
+        query.split('&').any(|pair| {
+            pair.split_once('=')
+                .is_some_and(|(name, _)| !name.is_empty())
+        })
+    });
+    scheme(text).is_some() || credentials || query
+}
+
+/// The scheme of text that starts like a URL (`scheme:/`): letters first, then letters,
+/// digits, `+`, `-` or `.`, two characters at least (`C:/` is a drive, not a scheme).
+pub fn scheme(text: &str) -> Option<&str> {
+    let (scheme, _) = text.trim().split_once(":/")?;
+    let mut chars = scheme.chars();
+    let ok = scheme.len() >= 2
+        && chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    ok.then_some(scheme)
+}
+
 /// A URL as `depot config check` shows it (SPEC §7: `redis://user:***@host:6379/0`):
 /// everything but the password, the query's values and the fragment, so that the operator
 /// recognises what they configured. A user part without a password is masked whole (some
@@ -256,6 +286,43 @@ mod tests {
         for (url, shown) in cases {
             assert_eq!(super::url(url), shown, "{url}");
         }
+    }
+
+    #[test]
+    fn text_looks_like_a_url_by_a_scheme_credentials_or_a_query_whatever_the_scheme() {
+        for text in [
+            "https://sheets.example/pub",
+            "htps://user:pass@sheets.example/pub?key=K",
+            "HTTPS:/sheets.example",
+            "s3://bucket/sheet.csv",
+            "file:///tmp/sheet.csv",
+            "user:pass@sheets.example/pub",
+            "sheets.example/pub?key=K",
+            " sheet.csv?token=abc ",
+        ] {
+            assert!(looks_like_url(text), "{text}");
+        }
+        for text in [
+            "sheet.csv",
+            "data/sheets/translations.xlsx",
+            "/srv/sheets/team@example.csv",
+            "team@example/sheet.csv",
+            "C:/sheets/sheet.csv",
+            "what?.csv",
+            "google",
+            "",
+        ] {
+            assert!(!looks_like_url(text), "{text}");
+        }
+        assert_eq!(scheme("htps://u:p@h/x"), Some("htps"));
+        assert_eq!(scheme("C:/x"), None);
+        assert_eq!(scheme("9p://x"), None);
+        // Shown by its host whatever its scheme; without a scheme, not at all.
+        assert_eq!(
+            super::url("htps://user:pass@sheets.example/pub?key=K"),
+            "htps://sheets.example/***"
+        );
+        assert_eq!(super::url("user:pass@sheets.example/pub?key=K"), "***");
     }
 
     #[test]

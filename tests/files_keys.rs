@@ -275,7 +275,8 @@ async fn download_true_signs_the_record_name_and_the_store_sends_it() {
     );
     let reply = send("GET", plain_url, &[]).await;
     assert_eq!(reply.status, 200);
-    assert_eq!(reply.header("content-disposition"), None);
+    // A PDF is no type shown inline (SPEC §10): a plain attachment, without a name.
+    assert_eq!(reply.header("content-disposition"), Some("attachment"));
 
     let (status, record) = file_record(&daemon, &key, &[("download", "true")]).await;
     assert_eq!(status, 200, "{record}");
@@ -348,7 +349,7 @@ async fn the_store_honours_signed_overrides_and_answers_like_s3_without_a_signat
             60,
             chrono::Utc::now(),
             &[
-                ("response-content-type", "text/csv; charset=utf-8"),
+                ("response-content-type", "text/plain; charset=utf-8"),
                 ("response-cache-control", "no-store"),
                 ("response-content-disposition", "inline"),
             ],
@@ -359,10 +360,33 @@ async fn the_store_honours_signed_overrides_and_answers_like_s3_without_a_signat
     assert_eq!(reply.body, b"234");
     assert_eq!(
         reply.header("content-type"),
-        Some("text/csv; charset=utf-8")
+        Some("text/plain; charset=utf-8")
     );
     assert_eq!(reply.header("cache-control"), Some("no-store"));
     assert_eq!(reply.header("content-disposition"), Some("inline"));
+    // A type no browser shows by itself stays an attachment, whatever the override says
+    // (SPEC §10); one that is not one media type is not sent as written.
+    for (content_type, sent) in [
+        ("text/csv; charset=utf-8", "text/csv; charset=utf-8"),
+        ("text/html, image/png", "application/octet-stream"),
+    ] {
+        let url = signer
+            .presign_get_with(
+                BUCKET,
+                &key,
+                60,
+                chrono::Utc::now(),
+                &[
+                    ("response-content-type", content_type),
+                    ("response-content-disposition", "inline"),
+                ],
+            )
+            .expect("signs");
+        let reply = send("GET", &url, &[]).await;
+        assert_eq!(reply.status, 200, "{}", reply.text());
+        assert_eq!(reply.header("content-type"), Some(sent));
+        assert_eq!(reply.header("content-disposition"), Some("attachment"));
+    }
 
     let bad = signer
         .presign_get_with(

@@ -2380,3 +2380,37 @@ mod property {
         }
     }
 }
+
+#[test]
+fn a_lone_surrogate_escape_is_refused_naming_file_line_and_key_and_a_pair_is_imported() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[(
+            "java/messages_en.properties",
+            b"ok=fine \\uD83D\\uDE00\nbroken=x\\uD800y\n",
+        )],
+    );
+    let out = support::run(dir.path(), &["import", "--to", "sheet.csv", "java"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "depot: error: java/messages_en.properties:2: key \"broken\": \\uD800 is the first half \
+         of a UTF-16 surrogate pair, and its second half does not follow it: write the \
+         character itself, or both halves (\\uD83D\\uDE00 is U+1F600)\n"
+    );
+    assert!(!dir.path().join("sheet.csv").exists());
+    // Both halves written: one character, as Java reads them.
+    write_files(
+        dir.path(),
+        &[(
+            "java/messages_en.properties",
+            b"ok=fine \\uD83D\\uDE00\nbroken=x\\uD83D\\uDE00y\n",
+        )],
+    );
+    depot_ok(dir.path(), &["import", "--to", "sheet.csv", "java"]);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("sheet.csv")).unwrap(),
+        ">>>,###,$$$,en\nok,,,fine 😀\nbroken,,,x😀y\n"
+    );
+}

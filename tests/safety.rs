@@ -194,6 +194,24 @@ async fn a_session_stops_working_at_once_when_a_reload_removes_its_key() {
     assert_eq!(again.status(), StatusCode::UNAUTHORIZED);
 }
 
+/// The daemon's log and its WARN lines that hold `what`, once `count` of them are there (the
+/// log is read as the daemon writes it) or after a few seconds.
+async fn warnings(daemon: &Daemon, what: &str, count: usize) -> (String, Vec<String>) {
+    let lines = |log: &str| {
+        log.lines()
+            .filter(|l| l.contains("WARN") && l.contains(what))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    eventually(Duration::from_secs(5), || async {
+        (lines(&daemon.log()).len() >= count).then_some(())
+    })
+    .await;
+    let log = daemon.log();
+    let found = lines(&log);
+    (log, found)
+}
+
 #[tokio::test]
 async fn wrong_keys_are_throttled_per_client_address_with_retry_after() {
     let dir = tempfile::tempdir().unwrap();
@@ -232,20 +250,8 @@ async fn wrong_keys_are_throttled_per_client_address_with_retry_after() {
     let wrong = try_login(&neighbour, &daemon, "guess-456").await;
     assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
 
-    // Each wrong key was logged at WARN with the address, never the key (the log is read
-    // as the daemon writes it: wait for the last line).
-    let refusals = |log: &str| {
-        log.lines()
-            .filter(|l| l.contains("WARN") && l.contains("console login refused"))
-            .map(str::to_owned)
-            .collect::<Vec<_>>()
-    };
-    eventually(Duration::from_secs(5), || async {
-        (refusals(&daemon.log()).len() >= 4).then_some(())
-    })
-    .await;
-    let log = daemon.log();
-    let warnings = refusals(&log);
+    // Each wrong key was logged at WARN with the address, never the key.
+    let (log, warnings) = warnings(&daemon, "console login refused", 4).await;
     assert_eq!(warnings.len(), 4, "{log}");
     assert_eq!(
         warnings.iter().filter(|l| l.contains("127.0.0.1")).count(),
@@ -564,4 +570,352 @@ async fn every_object_answer_is_nosniff_and_sandboxed_and_every_other_answer_nos
             .unwrap()
             .contains("frame-ancestors 'none'")
     );
+}
+
+/// The headers an object answer goes out with: `Content-Type`, `Content-Disposition`,
+/// `Content-Security-Policy`.
+fn object_headers(response: &reqwest::Response) -> (String, Option<String>, String) {
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
+    (
+        header("content-type").unwrap_or_default(),
+        header("content-disposition"),
+        header("content-security-policy").unwrap_or_default(),
+    )
+}
+
+#[tokio::test]
+async fn objects_show_inline_only_as_one_type_browsers_show_and_download_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = keyed_daemon(dir.path(), &[("DEPOT_PRODUCER_ENABLED", "false")]).await;
+    let page = b"<!doctype html><p>hostile page</p>";
+    let attachment = Some("attachment".to_owned());
+    let octets = "application/octet-stream";
+    // (fileType as recorded, Content-Type, Content-Disposition, policy)
+    let cases: &[(&str, &str, Option<String>, &str)] = &[
+        // Not one media type: served as bytes to save, never as written.
+        (
+            "video/mp4; a=b, text/html",
+            octets,
+            attachment.clone(),
+            OBJECT_POLICY,
+        ),
+        (
+            "text/html, video/mp4",
+            octets,
+            attachment.clone(),
+            OBJECT_POLICY,
+        ),
+        (
+            "video/mp4;x=\"a,b\", text/html",
+            octets,
+            attachment.clone(),
+            OBJECT_POLICY,
+        ),
+        (
+            "VIDEO/MP4; A=B, TEXT/HTML",
+            octets,
+            attachment.clone(),
+            OBJECT_POLICY,
+        ),
+        (
+            " video/mp4 ,  text/html ",
+            octets,
+            attachment.clone(),
+            OBJECT_POLICY,
+        ),
+        (
+            "image/svg+xml;foo",
+            octets,
+            attachment.clone(),
+            OBJECT_POLICY,
+        ),
+        // One media type, but not one a browser shows by itself: kept, and saved.
+        ("text/html", "text/html", attachment.clone(), OBJECT_POLICY),
+        (
+            "image/svg+xml",
+            "image/svg+xml",
+            attachment.clone(),
+            OBJECT_POLICY,
+        ),
+        (
+            "application/pdf",
+            "application/pdf",
+            attachment.clone(),
+            OBJECT_POLICY,
+        ),
+        (
+            "video/x+xml",
+            "video/x+xml",
+            attachment.clone(),
+            OBJECT_POLICY,
+        ),
+        // Shown inline: audio and video in the player, images and plain text as they are.
+        ("VIDEO/MP4", "video/mp4", None, MEDIA_POLICY),
+        ("audio/wav", "audio/wav", None, MEDIA_POLICY),
+        ("png", "image/png", None, OBJECT_POLICY),
+        (
+            "text/plain; charset=utf-8",
+            "text/plain; charset=utf-8",
+            None,
+            OBJECT_POLICY,
+        ),
+    ];
+    let http = client();
+    for (file_type, content_type, disposition, policy) in cases {
+        let key = daemon.upload(ADMIN, "object", file_type, page).await;
+        let url = daemon.signed_url(&key, ADMIN).await;
+        for method in ["GET", "HEAD"] {
+            let response = http
+                .request(method.parse().unwrap(), &url)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), StatusCode::OK, "{method} {file_type:?}");
+            assert_eq!(
+                object_headers(&response),
+                (
+                    (*content_type).to_owned(),
+                    disposition.clone(),
+                    (*policy).to_owned()
+                ),
+                "{method} {file_type:?}"
+            );
+            assert_eq!(response.headers()["x-content-type-options"], "nosniff");
+        }
+    }
+    // A download URL's disposition, with its file name, is kept for any type.
+    let key = daemon.upload(ADMIN, "page.html", "text/html", page).await;
+    let record: serde_json::Value = http
+        .get(daemon.url(&format!(
+            "/file?{}",
+            support::query(&[("key", &key), ("download", "true")])
+        )))
+        .bearer_auth(ADMIN)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let response = http
+        .get(record["signedUrl"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        object_headers(&response),
+        (
+            "text/html".to_owned(),
+            Some("attachment; filename=\"page.html\"; filename*=UTF-8''page.html".to_owned()),
+            OBJECT_POLICY.to_owned()
+        )
+    );
+}
+
+#[tokio::test]
+async fn wrong_api_keys_are_throttled_per_client_address_and_logged_without_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = keyed_daemon(
+        dir.path(),
+        &[
+            ("DEPOT_API_KEY_ATTEMPTS", "3"),
+            ("DEPOT_API_KEY_REFILL_SECS", "2"),
+            ("DEPOT_PRODUCER_ENABLED", "false"),
+        ],
+    )
+    .await;
+    let me = client();
+    let send = |from: &reqwest::Client, method: &str, path: &str, key: &str| {
+        from.request(method.parse().unwrap(), daemon.url(path))
+            .bearer_auth(key)
+            .send()
+    };
+    // Right keys cost nothing, however many.
+    for _ in 0..5 {
+        let read = send(&me, "GET", "/files", READER).await.unwrap();
+        assert_eq!(read.status(), StatusCode::OK);
+    }
+    // Wrong keys on any route that takes one: refused, each counted.
+    for (method, path) in [
+        ("GET", "/files"),
+        ("POST", "/translations/sync"),
+        ("DELETE", "/file?key=nothing"),
+    ] {
+        let wrong = send(&me, method, path, "guess-123").await.unwrap();
+        assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED, "{method} {path}");
+    }
+    // Out of attempts: every request with a key waits before its key is compared, the
+    // right key too (telling them apart would tell a guess that hit); one without a key
+    // is served.
+    for (method, path, key) in [
+        ("GET", "/files", "guess-123"),
+        ("GET", "/files", READER),
+        ("POST", "/translations/sync", ADMIN),
+        ("GET", "/file?key=nothing", READER),
+    ] {
+        let refused = send(&me, method, path, key).await.unwrap();
+        assert_eq!(
+            refused.status(),
+            StatusCode::TOO_MANY_REQUESTS,
+            "{method} {path}"
+        );
+        let retry: u64 = refused.headers()["retry-after"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((1..=2).contains(&retry), "Retry-After: {retry}");
+        let body: serde_json::Value = refused.json().await.unwrap();
+        assert_eq!(body["code"], "too-many-key-failures", "{body}");
+        assert_eq!(
+            body["message"],
+            format!(
+                "too many wrong API keys from your address (127.0.0.1): try again in {retry} s"
+            )
+        );
+    }
+    let anonymous = me.get(daemon.url("/files")).send().await.unwrap();
+    assert_eq!(anonymous.status(), StatusCode::OK);
+    // Another address is not concerned: its right key works, its wrong key is its own.
+    let neighbour = client_from("127.0.0.2".parse().unwrap());
+    let read = send(&neighbour, "GET", "/files", READER).await.unwrap();
+    assert_eq!(read.status(), StatusCode::OK);
+    let wrong = send(&neighbour, "GET", "/files", "guess-456")
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), StatusCode::UNAUTHORIZED);
+
+    // Each wrong key is a WARN line with the address, never the key.
+    let (log, warnings) = warnings(&daemon, "API request refused: wrong API key", 4).await;
+    assert_eq!(warnings.len(), 4, "{log}");
+    assert_eq!(
+        warnings
+            .iter()
+            .filter(|l| l.contains("client=127.0.0.1"))
+            .count(),
+        3,
+        "{log}"
+    );
+    assert!(warnings[3].contains("client=127.0.0.2"), "{log}");
+    for key in ["guess-123", "guess-456", READER, ADMIN] {
+        assert!(!log.contains(key), "{key} in the log:\n{log}");
+    }
+
+    // After the window, one more attempt: the right key is served again.
+    let served = eventually(Duration::from_secs(5), || async {
+        let response = send(&me, "GET", "/files", READER).await.unwrap();
+        (response.status() == StatusCode::OK).then_some(())
+    })
+    .await;
+    assert!(
+        served.is_some(),
+        "the right key works again after Retry-After"
+    );
+}
+
+/// A mistyped source URL, with a user, a password and a key in it.
+const MISTYPED: &str = "htps://someuser:hunter2pass@sheets.example/pub?key=K3YSECRET";
+
+/// Whether `text` holds any secret piece of `MISTYPED`.
+fn leaks(text: &str) -> bool {
+    ["someuser", "hunter2pass", "K3YSECRET", "/pub"]
+        .iter()
+        .any(|secret| text.contains(secret))
+}
+
+#[tokio::test]
+async fn a_mistyped_source_url_is_refused_naming_the_setting_and_its_secrets_shown_nowhere() {
+    let dir = tempfile::tempdir().unwrap();
+    // `config check` and a command's --source: refused, named, the URL shown by its host.
+    let check = support::depot(dir.path())
+        .args(["config", "check"])
+        .env("DEPOT_PRODUCER_SOURCE", MISTYPED)
+        .output()
+        .unwrap();
+    let generate = support::depot(dir.path())
+        .args(["generate", "--source", MISTYPED, "-p", "out"])
+        .output()
+        .unwrap();
+    // A daemon that does start is stopped after a while: what it printed until then.
+    let mut daemon = support::depot(dir.path())
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("DEPOT_PRODUCER_SOURCE", MISTYPED)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    if support::wait_with_limit(&mut daemon, Duration::from_secs(10)).is_none() {
+        daemon.kill().unwrap();
+    }
+    let serve = daemon.wait_with_output().unwrap();
+    for (what, output, exit, from) in [
+        ("config check", &check, 1, "from environment"),
+        ("generate --source", &generate, 2, "from command line"),
+        ("serve", &serve, 1, "from environment"),
+    ] {
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(exit), "{what}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "producer.source (env DEPOT_PRODUCER_SOURCE) = 'htps://sheets.example/***' {from}: \
+                 must be \"google\", \"example\", the path of a local .csv, .xlsx or .ods sheet, \
+                 or the http:// or https:// URL of a CSV; depot reads no htps:// source (did you \
+                 mean https://?)"
+            )),
+            "{what}: {stderr}"
+        );
+        assert!(
+            !leaks(&stdout) && !leaks(&stderr),
+            "{what}: {stdout}{stderr}"
+        );
+    }
+    // Credentials or a query without a scheme are a URL too: not a file name.
+    let bare = support::depot(dir.path())
+        .args(["config", "check"])
+        .env(
+            "DEPOT_PRODUCER_SOURCE",
+            "someuser:hunter2pass@sheets.example/pub",
+        )
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&bare.stderr);
+    assert_eq!(bare.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "producer.source (env DEPOT_PRODUCER_SOURCE) = '***' from environment: must be"
+        ) && stderr.contains("this looks like a URL (credentials or a query)"),
+        "{stderr}"
+    );
+    assert!(!leaks(&stderr), "{stderr}");
+
+    // A running daemon refuses the reload that brings it: /health names the setting, and
+    // neither /health nor the log holds a secret.
+    std::fs::create_dir(dir.path().join("config")).unwrap();
+    let config = dir.path().join("config/depot.toml");
+    std::fs::write(&config, "[producer]\nsource = \"example\"\n").unwrap();
+    let daemon = Daemon::start(dir.path(), &[], &[]).await;
+    save_like_an_editor(&config, &format!("[producer]\nsource = \"{MISTYPED}\"\n"));
+    let refused = eventually(Duration::from_secs(5), || async {
+        let (_, health) = daemon.get_json("/health").await;
+        health["config"]["lastError"].as_str().map(str::to_owned)
+    })
+    .await
+    .expect("the reload is refused");
+    assert!(
+        refused
+            .contains("producer.source (env DEPOT_PRODUCER_SOURCE) = 'htps://sheets.example/***'"),
+        "{refused}"
+    );
+    let health = daemon.get("/health").await.text().await.unwrap();
+    assert!(!leaks(&health), "{health}");
+    assert!(health.contains("\"source\":\"example\""), "{health}");
+    let log = daemon.log();
+    assert!(log.contains("producer.source"), "{log}");
+    assert!(!leaks(&log), "{log}");
 }

@@ -1,8 +1,9 @@
 //! Safety of the console in a real browser (headless Chromium over WebDriver, SPEC §10):
-//! hostile HTML and SVG objects opened through their signed URLs by a logged-in admin run
-//! nothing and reach nothing of the console, while images, audio and text still show; a
-//! login form on another site does not log the browser in; `next=` cannot lead off-site.
-//! Screenshots go to `target/console-screenshots/`.
+//! hostile HTML and SVG objects opened through their signed URLs by a logged-in admin are
+//! saved, run nothing and reach nothing of the console, while images, audio and text still
+//! show; an object whose type is not one media type (`video/mp4; a=b, text/html`) is never
+//! shown as a page of depot's origin; a login form on another site does not log the
+//! browser in; `next=` cannot lead off-site. Screenshots go to `target/console-screenshots/`.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -126,6 +127,24 @@ async fn open(browser: &Browser, daemon: &Daemon, key: &str) {
     browser.driver.goto(url).await.unwrap();
 }
 
+/// Whether a file with `content` lands in `folder` (which held `before` files), within a
+/// few seconds: a download finished.
+async fn downloaded(folder: &Path, before: usize, content: &[u8]) -> bool {
+    eventually(Duration::from_secs(10), || async {
+        let files: Vec<PathBuf> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .collect();
+        (files.len() > before
+            && files
+                .iter()
+                .any(|file| std::fs::read(file).is_ok_and(|bytes| bytes == content)))
+        .then_some(())
+    })
+    .await
+    .is_some()
+}
+
 /// Runs `script` in the page until `done` holds of its value, for at most `limit`: the
 /// value then, or `None`.
 async fn poll(
@@ -214,18 +233,17 @@ async fn hostile_objects_opened_by_an_admin_run_nothing_and_reach_nothing_of_the
     log_in(&browser, ADMIN).await;
     browser.wait_for_text("Sync now").await;
 
-    for (key, name) in [(&keys[0], "hostile-html"), (&keys[1], "hostile-svg")] {
+    for (key, name, content) in [
+        (&keys[0], "hostile-html", html.as_bytes()),
+        (&keys[1], "hostile-svg", svg.as_bytes()),
+    ] {
+        let saved = std::fs::read_dir(&downloads).unwrap().count();
         open(&browser, &daemon, key).await;
-        // Loaded and shown (an SVG document has no body: its root's text).
-        poll(
-            &browser,
-            "return document.readyState === 'complete' \
-             && document.documentElement.textContent.includes('hostile');",
-            Duration::from_secs(10),
-            |shown| *shown == true,
-        )
-        .await
-        .unwrap_or_else(|| panic!("{name} never loaded"));
+        // Not a type a browser shows by itself: saved, not rendered.
+        assert!(
+            downloaded(&downloads, saved, content).await,
+            "{name} was not saved"
+        );
         // Given the time the script would need (it needs a few milliseconds), no step of it
         // ever marks the page.
         let marked = poll(
@@ -272,6 +290,76 @@ async fn hostile_objects_opened_by_an_admin_run_nothing_and_reach_nothing_of_the
     // The admin's session is intact.
     browser.driver.goto(daemon.url("/")).await.unwrap();
     browser.wait_for_text("Sync now").await;
+    browser.quit().await;
+}
+
+#[tokio::test]
+async fn an_object_whose_type_is_not_one_media_type_is_never_shown_with_depots_origin() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::start(
+        dir.path(),
+        &[],
+        &[
+            ("DEPOT_API_KEYS", READER),
+            ("DEPOT_ADMIN_KEYS", ADMIN),
+            ("DEPOT_PRODUCER_ENABLED", "false"),
+        ],
+    )
+    .await;
+    // The reported type and its variants: a second type after a comma (which Chromium takes
+    // as the type), in capitals, with blanks, behind a quoted comma; an SVG type with a
+    // parameter that is not one.
+    let types = [
+        "video/mp4; a=b, text/html",
+        "text/html, video/mp4",
+        "video/mp4;x=\"a,b\", text/html",
+        "VIDEO/MP4; A=B, TEXT/HTML",
+        " video/mp4 ,  text/html ",
+        "image/svg+xml;foo",
+    ];
+    let mut objects = Vec::new();
+    for (i, file_type) in types.iter().enumerate() {
+        let page = format!(
+            "<!doctype html><title>hostile</title><p>hostile page {i}</p>\
+             <svg xmlns=\"http://www.w3.org/2000/svg\"><text>hostile drawing {i}</text></svg>"
+        );
+        let key = daemon
+            .upload(ADMIN, "object", file_type, page.as_bytes())
+            .await;
+        objects.push((file_type, key, page));
+    }
+    let downloads = dir.path().join("downloads");
+    std::fs::create_dir_all(&downloads).unwrap();
+    let browser = Browser::start(&downloads).await;
+    for (i, (file_type, key, page)) in objects.iter().enumerate() {
+        browser
+            .driver
+            .goto(daemon.url("/console/login"))
+            .await
+            .unwrap();
+        browser.wait_for_text("API key").await;
+        let saved = std::fs::read_dir(&downloads).unwrap().count();
+        open(&browser, &daemon, key).await;
+        // Shown as a page of depot's origin: the page's text, and an origin that is not the
+        // sandbox's opaque one.
+        let shown = poll(
+            &browser,
+            &format!(
+                "return [window.origin, document.documentElement.textContent.includes('hostile page {i}')];"
+            ),
+            Duration::from_secs(3),
+            |seen| seen[1] == true,
+        )
+        .await;
+        browser
+            .screenshot(&screenshots(), &format!("object-type-{i}"))
+            .await;
+        assert_eq!(shown, None, "{file_type:?} was shown as a page");
+        assert!(
+            downloaded(&downloads, saved, page.as_bytes()).await,
+            "{file_type:?} was not saved"
+        );
+    }
     browser.quit().await;
 }
 

@@ -363,6 +363,13 @@ fn validate(key: &Key, raw: &Raw) -> Result<Value, String> {
             s if s.trim().is_empty() => Err("must not be empty".into()),
             s => Ok(Value::Text(s)),
         },
+        Kind::Source => match text(raw)? {
+            s if s.trim().is_empty() => Err("must not be empty".into()),
+            s => match super::settings::source_problem(&s) {
+                Some(problem) => Err(problem),
+                None => Ok(Value::Text(s.trim().to_owned())),
+            },
+        },
         Kind::Integer { min, max } => {
             let allowed = || format!("must be an integer from {min} to {max}");
             let n = match raw {

@@ -11,6 +11,9 @@ pub enum Kind {
     Text,
     /// Text that must not be empty.
     NonEmpty,
+    /// Where the sheet comes from: `google`, `example`, a local file or an `http(s)://` URL;
+    /// text that looks like another URL is refused (`settings::source_problem`).
+    Source,
     /// An integer in `min..=max`.
     Integer {
         min: u64,
@@ -197,7 +200,7 @@ pub const KEYS: &[Key] = &[
         .doc("run the spreadsheet sync inside `depot serve` (`depot produce` syncs whatever this says)"),
     key("producer.interval_secs", "DEPOT_PRODUCER_INTERVAL_SECS", "300", Kind::Integer { min: 1, max: 86_400 })
         .doc("seconds between the end of one sync and the start of the next"),
-    key("producer.source", "DEPOT_PRODUCER_SOURCE", "google", Kind::NonEmpty)
+    key("producer.source", "DEPOT_PRODUCER_SOURCE", "google", Kind::Source)
         .url()
         .doc("\"google\", \"example\" (the sheet built into depot; also what `depot serve` reads while no spreadsheet is configured), the path of a local .csv/.xlsx/.ods sheet (also read as soon as it is saved), or an http(s):// URL of a CSV (a sheet published to the web)"),
     key("producer.strict", "DEPOT_PRODUCER_STRICT", "false", Kind::Bool)
@@ -228,6 +231,10 @@ pub const KEYS: &[Key] = &[
         .doc("wrong keys the console's login takes from one client address in a row; past them it answers 429 with Retry-After"),
     key("limits.login_refill_secs", "DEPOT_LOGIN_REFILL_SECS", "20", Kind::Integer { min: 1, max: 86_400 })
         .doc("seconds after which a client address that used up its login attempts gets one more (so at most one wrong key per this many seconds)"),
+    key("limits.api_key_attempts", "DEPOT_API_KEY_ATTEMPTS", "10", Kind::Integer { min: 1, max: 1_000_000 })
+        .doc("wrong API keys (Authorization: Bearer) the API takes from one client address in a row; past them every keyed request from it answers 429 with Retry-After, the right key too"),
+    key("limits.api_key_refill_secs", "DEPOT_API_KEY_REFILL_SECS", "6", Kind::Integer { min: 1, max: 86_400 })
+        .doc("seconds after which a client address that used up its API key attempts gets one more"),
     key("limits.events_per_client", "DEPOT_EVENTS_PER_CLIENT", "16", Kind::Integer { min: 1, max: 1_000_000 })
         .doc("most GET /translations/events streams open from one client address (IPv6: one /64); past it 429"),
     key("limits.events_total", "DEPOT_EVENTS_TOTAL", "10000", Kind::Integer { min: 1, max: 1_000_000 })
@@ -301,9 +308,10 @@ pub fn in_message(key: &Key, value: &str) -> String {
 }
 
 /// A secret URL key's value is redacted as a URL even when it does not look like one (it
-/// is then `***` whole); another key's value only when it does.
+/// is then `***` whole); another key's value only when it does, whatever its scheme
+/// (`redact::looks_like_url`: `htps://user:pass@...`, `user:pass@host`, `x?token=...`).
 fn is_url(key: &Key, value: &str) -> bool {
-    key.holds_urls() && (key.secret || value.contains("://"))
+    key.holds_urls() && (key.secret || crate::redact::looks_like_url(value))
 }
 
 pub fn by_name(name: &str) -> Option<&'static Key> {
@@ -338,7 +346,10 @@ pub fn nearest_env(unknown: &str) -> Option<&'static str> {
 
 /// The candidate with the fewest edits (a swap of two neighbours counts as one) from
 /// `unknown`, if that is few enough to be a slip: at most a third of the name.
-fn nearest(unknown: &str, candidates: impl Iterator<Item = &'static str>) -> Option<&'static str> {
+pub fn nearest(
+    unknown: &str,
+    candidates: impl Iterator<Item = &'static str>,
+) -> Option<&'static str> {
     let folded = unknown.to_ascii_lowercase();
     let limit = (unknown.chars().count() / 3).max(1);
     candidates
@@ -536,6 +547,13 @@ mod tests {
         );
         let endpoint = by_name("signing.endpoint").unwrap();
         assert_eq!(in_message(endpoint, "localhost:9000"), "localhost:9000");
+        // Credentials or a query without a scheme, or a scheme depot does not know: a URL.
+        assert_eq!(in_message(endpoint, "user:pw@s3.example:9000"), "***");
+        assert_eq!(in_message(endpoint, "s3.example/x?token=t0k"), "***");
+        assert_eq!(
+            in_message(source, "htps://u:pw@sheets.example/pub?key=k"),
+            "htps://sheets.example/***"
+        );
         let secret = by_name("auth.api_keys").unwrap();
         assert_eq!(listed(secret, "k1,k2"), "***");
         assert_eq!(in_message(secret, "k1,k2"), "***");

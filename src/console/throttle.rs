@@ -1,7 +1,9 @@
 //! The login throttle (SPEC §10): a token bucket per client address. An address may try
 //! `limits.login_attempts` keys in a row; each attempt takes a token, a successful login
 //! gives it back, and one token comes back every `limits.login_refill_secs`. With none
-//! left the login answers 429 with `Retry-After` and the key is not even compared.
+//! left the login answers 429 with `Retry-After` and the key is not even compared. The
+//! API's Bearer keys are throttled the same way, in buckets of their own
+//! (`limits.api_key_*`, `http::auth`).
 //!
 //! The token is taken before the key is checked, so a burst of parallel attempts cannot
 //! all pass a check made before any of them failed.
@@ -24,10 +26,19 @@ pub struct Rate {
 }
 
 impl Rate {
+    /// The console login's.
     pub fn of(limits: &crate::config::settings::Limits) -> Rate {
         Rate {
             attempts: limits.login_attempts,
             refill: Duration::from_secs(limits.login_refill_secs),
+        }
+    }
+
+    /// The API keys'.
+    pub fn of_api_keys(limits: &crate::config::settings::Limits) -> Rate {
+        Rate {
+            attempts: limits.api_key_attempts,
+            refill: Duration::from_secs(limits.api_key_refill_secs),
         }
     }
 }

@@ -108,6 +108,8 @@ codes! {
         "a text, key or language cannot be written in the format asked for; the message names it";
     TooManyLoginFailures = "too-many-login-failures", 429,
         "too many wrong keys from this address; Retry-After says when to try again";
+    TooManyKeyFailures = "too-many-key-failures", 429,
+        "too many wrong API keys from this address; every request with a key waits, the right key too; Retry-After says how long";
     TooManyStreams = "too-many-streams", 429,
         "this address, or all clients together, hold as many event streams as allowed";
     TooManyRequests = "too-many-requests", 429,

@@ -8,7 +8,7 @@ use crate::files::upload_form::{self, Part};
 use crate::files::writes::{self, Uploads};
 use crate::files::{FileRecord, FilesDb, ListQuery, Permission, download, key_from_params};
 use crate::http::ApiError;
-use crate::http::auth;
+use crate::http::auth::{self, Caller, KeyGuard};
 use crate::http::error::ErrorCode;
 use crate::objects::ObjectStore;
 use crate::signing::Signer;
@@ -16,7 +16,7 @@ use bytes::Buf;
 use futures_util::{Stream, TryStreamExt};
 use serde::Serialize;
 use std::sync::Arc;
-use warp::http::{HeaderMap, StatusCode};
+use warp::http::StatusCode;
 use warp::reply::{Reply, Response};
 
 #[derive(Serialize)]
@@ -46,9 +46,10 @@ pub async fn list_files(
     files: FilesDb,
     settings: Arc<Settings>,
     params: Vec<(String, String)>,
-    headers: HeaderMap,
+    keys: &KeyGuard,
+    caller: Caller,
 ) -> Result<Response, ApiError> {
-    let access = auth::access(&headers, &settings.auth)?;
+    let access = keys.access(&caller, &settings.auth, &settings.limits)?;
     let query = ListQuery::from_params(
         &params,
         settings.files.default_limit,
@@ -77,11 +78,12 @@ pub async fn get_file(
     settings: Arc<Settings>,
     signer: Arc<Signer>,
     params: Vec<(String, String)>,
-    headers: HeaderMap,
+    keys: &KeyGuard,
+    caller: Caller,
 ) -> Result<Response, ApiError> {
     let key = key_from_params(&params)?;
     let download = download_from_params(&params)?;
-    let access = auth::access(&headers, &settings.auth)?;
+    let access = keys.access(&caller, &settings.auth, &settings.limits)?;
     let record = files.get_by_key(key.clone()).await?.ok_or_else(|| {
         ApiError::NotFound(format!("no file record has key '{key}'"))
             .with_code(ErrorCode::UnknownFile)
@@ -121,14 +123,13 @@ pub fn signed_url(
     )?)
 }
 
+/// `POST /files`, for a caller whose admin key the route checked before the body was read.
 pub async fn create_file(
     files: FilesDb,
     objects: Option<Arc<ObjectStore>>,
     settings: Arc<Settings>,
-    headers: HeaderMap,
     form: warp::multipart::FormData,
 ) -> Result<Response, ApiError> {
-    auth::require_admin(&headers, &settings.auth)?;
     // Refused before the body is read.
     let uploads = Uploads::new(files, objects, &settings.signing, &settings.server.data_dir)?;
     let record =
@@ -141,9 +142,10 @@ pub async fn delete_file(
     objects: Option<Arc<ObjectStore>>,
     settings: Arc<Settings>,
     params: Vec<(String, String)>,
-    headers: HeaderMap,
+    keys: &KeyGuard,
+    caller: Caller,
 ) -> Result<Response, ApiError> {
-    auth::require_admin(&headers, &settings.auth)?;
+    keys.require_admin(&caller, &settings.auth, &settings.limits)?;
     let key = key_from_params(&params)?;
     let s3 = S3Objects::from_settings(&settings.signing).map_err(writes::WriteError::from)?;
     match s3 {
@@ -179,50 +181,55 @@ pub fn routes(state: Arc<crate::http::state::AppState>) -> warp::filters::BoxedF
     let list = on(&table::FILES_LIST)
         .and(with_state(state.clone()))
         .and(query::params())
-        .and(warp::header::headers_cloned())
-        .then(|_, state: Arc<AppState>, params, headers| async move {
+        .and(auth::caller())
+        .then(|_, state: Arc<AppState>, params, caller| async move {
             let settings = state.config.settings();
-            respond(list_files(state.files.clone(), settings, params, headers).await)
+            respond(list_files(state.files.clone(), settings, params, &state.keys, caller).await)
         });
     let get = on(&table::FILE_GET)
         .and(with_state(state.clone()))
         .and(query::params())
-        .and(warp::header::headers_cloned())
-        .then(|_, state: Arc<AppState>, params, headers| async move {
+        .and(auth::caller())
+        .then(|_, state: Arc<AppState>, params, caller| async move {
             let settings = state.config.settings();
             let signer = match state.signer() {
                 Ok(signer) => signer,
                 Err(e) => return e.into_response(),
             };
-            respond(get_file(state.files.clone(), settings, signer, params, headers).await)
+            let files = state.files.clone();
+            respond(get_file(files, settings, signer, params, &state.keys, caller).await)
         });
     let body_limit = state.config.settings().server.body_limit_bytes;
     let create = on(&table::FILES_CREATE)
         .and(with_state(state.clone()))
-        .and(warp::header::headers_cloned())
+        .and(auth::caller())
         // The key is checked before the body is read.
-        .and_then(|_, state: Arc<AppState>, headers: HeaderMap| async move {
-            match auth::require_admin(&headers, &state.config.settings().auth) {
-                Ok(()) => Ok((state, headers)),
+        .and_then(|_, state: Arc<AppState>, caller: Caller| async move {
+            let settings = state.config.settings();
+            match state
+                .keys
+                .require_admin(&caller, &settings.auth, &settings.limits)
+            {
+                Ok(()) => Ok(state),
                 Err(e) => Err(warp::reject::custom(e)),
             }
         })
-        .untuple_one()
         .and(warp::body::content_length_limit(body_limit))
         .and(warp::multipart::form().max_length(body_limit))
-        .then(|state: Arc<AppState>, headers, form| async move {
+        .then(|state: Arc<AppState>, form| async move {
             let settings = state.config.settings();
             let store = state.objects.as_ref().map(|o| o.store.clone());
-            respond(create_file(state.files.clone(), store, settings, headers, form).await)
+            respond(create_file(state.files.clone(), store, settings, form).await)
         });
     let delete = on(&table::FILE_DELETE)
         .and(with_state(state))
         .and(query::params())
-        .and(warp::header::headers_cloned())
-        .then(|_, state: Arc<AppState>, params, headers| async move {
+        .and(auth::caller())
+        .then(|_, state: Arc<AppState>, params, caller| async move {
             let settings = state.config.settings();
             let store = state.objects.as_ref().map(|o| o.store.clone());
-            respond(delete_file(state.files.clone(), store, settings, params, headers).await)
+            let files = state.files.clone();
+            respond(delete_file(files, store, settings, params, &state.keys, caller).await)
         });
     list.or(get)
         .unify()

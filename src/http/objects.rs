@@ -1,7 +1,8 @@
 //! `GET`/`HEAD /objects/{bucket}/{key}`: the embedded object store over HTTP. A request
 //! must carry a valid SigV4 query signature made with the embedded credentials; it may ask
 //! for one byte range and, in signed `response-*` parameters, for other response headers.
-//! Errors are S3-style XML, so S3 tools understand them.
+//! Only types a browser shows by itself are served inline; every other object is an
+//! attachment (SPEC §10). Errors are S3-style XML, so S3 tools understand them.
 
 use crate::files::FilesDb;
 use crate::http::routes::PathParams;
@@ -130,7 +131,54 @@ async fn try_answer(
     for (name, value) in overrides {
         headers.insert(name, value);
     }
+    download_unless_shown_inline(headers);
     Ok(response)
+}
+
+/// Makes an object whose `Content-Type` (the record's, or a signed override) is not one a
+/// browser shows by itself (`objects::display`: raster images, audio, video, plain text) an
+/// attachment, so that a browser saves it instead of rendering it as a page of depot's
+/// origin; a type that is not exactly one well-formed media type goes out as
+/// `application/octet-stream`, never as written. An `attachment` disposition already there
+/// (a download URL's, with its file name) is kept.
+fn download_unless_shown_inline(headers: &mut HeaderMap) {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    if crate::objects::display(content_type) != crate::objects::Display::Download {
+        return;
+    }
+    if crate::objects::parse_media_type(content_type).is_none() {
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/octet-stream"),
+        );
+    }
+    let attachment = headers
+        .get(header::CONTENT_DISPOSITION)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(is_attachment);
+    if !attachment {
+        headers.insert(
+            header::CONTENT_DISPOSITION,
+            HeaderValue::from_static("attachment"),
+        );
+    }
+}
+
+/// Whether a `Content-Disposition` value is of the type `attachment` (RFC 6266: the type is
+/// case-insensitive, parameters follow a `;`).
+fn is_attachment(disposition: &str) -> bool {
+    let disposition = disposition.trim_start();
+    disposition
+        .get(..10)
+        .is_some_and(|kind| kind.eq_ignore_ascii_case("attachment"))
+        && disposition[10..]
+            .trim_start_matches([' ', '\t'])
+            .chars()
+            .next()
+            .is_none_or(|c| c == ';')
 }
 
 /// The `fileType` the catalogue holds for this object, if it has a record of it.
@@ -231,4 +279,79 @@ pub fn routes(
             },
         )
         .boxed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `Content-Type` and `Content-Disposition` an object goes out with.
+    fn sent(content_type: &str, disposition: Option<&str>) -> (String, Option<String>) {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_str(content_type).unwrap(),
+        );
+        if let Some(d) = disposition {
+            headers.insert(
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(d).unwrap(),
+            );
+        }
+        download_unless_shown_inline(&mut headers);
+        let text = |name| {
+            headers
+                .get(name)
+                .map(|v: &HeaderValue| v.to_str().unwrap().to_owned())
+        };
+        (
+            text(header::CONTENT_TYPE).unwrap(),
+            text(header::CONTENT_DISPOSITION),
+        )
+    }
+
+    #[test]
+    fn what_is_not_shown_inline_is_an_attachment_and_a_malformed_type_is_not_sent() {
+        let inline = |t: &str| (t.to_owned(), None);
+        let attachment = |t: &str| (t.to_owned(), Some("attachment".to_owned()));
+        assert_eq!(sent("image/png", None), inline("image/png"));
+        assert_eq!(sent("audio/wav", None), inline("audio/wav"));
+        assert_eq!(
+            sent("text/plain; charset=utf-8", None),
+            inline("text/plain; charset=utf-8")
+        );
+        assert_eq!(sent("text/html", None), attachment("text/html"));
+        assert_eq!(
+            sent("image/svg+xml", Some("inline")),
+            attachment("image/svg+xml")
+        );
+        assert_eq!(sent("application/pdf", None), attachment("application/pdf"));
+        for malformed in [
+            "video/mp4; a=b, text/html",
+            "image/svg+xml;foo",
+            "text/html, video/mp4",
+        ] {
+            assert_eq!(
+                sent(malformed, None),
+                attachment("application/octet-stream"),
+                "{malformed}"
+            );
+        }
+        // A download URL's disposition keeps its file name; an inline type may be downloaded.
+        let named = "attachment; filename=\"a.html\"";
+        assert_eq!(
+            sent("text/html", Some(named)),
+            ("text/html".into(), Some(named.into()))
+        );
+        assert_eq!(
+            sent("image/png", Some(named)),
+            ("image/png".into(), Some(named.into()))
+        );
+        assert_eq!(
+            sent("text/html", Some("attachmentx")),
+            attachment("text/html")
+        );
+        assert!(is_attachment(" ATTACHMENT ;filename=x") && is_attachment("attachment"));
+        assert!(!is_attachment("inline; filename=attachment") && !is_attachment("attach"));
+    }
 }

@@ -254,6 +254,13 @@ pub const TRANSLATIONS: Route = Route {
     )
 };
 
+/// The answer of a route that takes a key to a client address that sent too many wrong
+/// ones (`http::auth::KeyGuard`).
+const KEY_THROTTLED: Reply = error(
+    429,
+    "too many wrong API keys from this client address (limits.api_key_attempts, then one more per limits.api_key_refill_secs): every request with a key waits, the right key too; Retry-After says how long",
+);
+
 pub const TRANSLATIONS_SYNC: Route = Route {
     responses: &[
         reply(
@@ -266,6 +273,7 @@ pub const TRANSLATIONS_SYNC: Route = Route {
             403,
             "not an admin key, or writes are off (no auth.admin_keys)",
         ),
+        KEY_THROTTLED,
         error(
             502,
             "the sheet's source failed or gave no usable sheet; the last good version is still served",
@@ -377,6 +385,7 @@ pub const FILES_LIST: Route = Route {
             401,
             "permission=private without a valid API key, or an unknown key",
         ),
+        KEY_THROTTLED,
     ],
     access: Access::OptionalKey,
     ..route("GET", "/files", "File records, newest first, paginated")
@@ -408,6 +417,7 @@ pub const FILE_GET: Route = Route {
         error(400, "key missing, or download neither true nor false"),
         error(401, "a private record without a valid API key"),
         error(404, "no record has this key"),
+        KEY_THROTTLED,
     ],
     access: Access::OptionalKey,
     ..route(
@@ -431,6 +441,7 @@ pub const FILES_CREATE: Route = Route {
             "uploads refused: signing.endpoint is set (content would not reach it), or objects.enabled is false",
         ),
         error(413, "body over server.body_limit_bytes"),
+        KEY_THROTTLED,
     ],
     access: Access::AdminKey,
     upload: Some("Upload"),
@@ -461,6 +472,7 @@ pub const FILES_UPLOAD: Route = Route {
             409,
             "no store to upload to: objects.enabled is false and no signing.endpoint is set",
         ),
+        KEY_THROTTLED,
         error(
             502,
             "the S3 endpoint refused to start a multipart upload (its code named)",
@@ -504,6 +516,7 @@ pub const FILES_UPLOAD_COMPLETE: Route = Route {
             422,
             "the object is not what was declared (another size or SHA-256): it was deleted",
         ),
+        KEY_THROTTLED,
         error(502, "the S3 endpoint refused a request (its code named)"),
         error(
             503,
@@ -527,6 +540,7 @@ pub const FILE_DELETE: Route = Route {
         error(401, "no admin key"),
         error(403, "not an admin key, or writes are off"),
         error(404, "no record has this key"),
+        KEY_THROTTLED,
     ],
     access: Access::AdminKey,
     ..route(

@@ -24,7 +24,9 @@ pub const OBJECT_POLICY: &str =
 /// sandboxed media document unless it keeps its origin (`allow-same-origin`), so these keep
 /// it. Scripts stay off (no `allow-scripts`, `default-src 'none'`), so the origin gives
 /// nothing to run with; and a body that is not media is not shown as a page under a media
-/// type (`nosniff`).
+/// type (`nosniff`). Only a `Content-Type` that is exactly one audio or video type of the
+/// inline list (`objects::display`) gets it: `video/mp4; a=b, text/html` is HTML to a
+/// browser.
 pub const MEDIA_POLICY: &str =
     "sandbox allow-same-origin; default-src 'none'; media-src 'self'; style-src 'unsafe-inline'";
 
@@ -41,16 +43,11 @@ pub fn protect(response: &mut Response) {
     let media = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(is_audio_or_video);
+        .is_some_and(|t| crate::objects::display(t) == crate::objects::Display::Player);
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(if media { MEDIA_POLICY } else { OBJECT_POLICY }),
     );
-}
-
-fn is_audio_or_video(content_type: &str) -> bool {
-    let kind = content_type.trim_start().to_ascii_lowercase();
-    kind.starts_with("audio/") || kind.starts_with("video/")
 }
 
 #[cfg(test)]
@@ -90,6 +87,11 @@ mod tests {
             Some("application/xml"),
             Some("application/pdf"),
             Some("text/html; charset=video/mp4"),
+            Some("video/mp4; a=b, text/html"),
+            Some("video/mp4;x=\"a,b\", text/html"),
+            Some("VIDEO/MP4 , TEXT/HTML"),
+            Some("video/x+xml"),
+            Some("audio/"),
             None,
         ] {
             let response = protected(t, None);

@@ -29,6 +29,8 @@ pub struct AppState {
     /// The embedded store's credentials (generated on first start).
     pub embedded_credentials: Credentials,
     pub files: FilesDb,
+    /// The API keys' check, with the throttle of wrong ones.
+    pub keys: crate::http::auth::KeyGuard,
     /// The signer for the settings in force, rebuilt when a reload changes them.
     signer: Mutex<Option<(Arc<Settings>, Arc<Signer>)>>,
     /// The address the server bound (known once serving starts), for embedded-store URLs.
@@ -113,6 +115,7 @@ impl AppState {
             files,
             config,
             metrics: Metrics::default(),
+            keys: crate::http::auth::KeyGuard::default(),
             signer: Mutex::new(None),
             bound: OnceLock::new(),
         })

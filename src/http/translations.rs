@@ -63,8 +63,14 @@ pub async fn get_translations(
 }
 
 /// `POST /translations/sync` (admin key): a sync now, or the result of the one under way.
-pub async fn sync(state: Arc<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
-    crate::http::auth::require_admin(&headers, &state.config.settings().auth)?;
+pub async fn sync(
+    state: Arc<AppState>,
+    caller: crate::http::auth::Caller,
+) -> Result<Response, ApiError> {
+    let settings = state.config.settings();
+    state
+        .keys
+        .require_admin(&caller, &settings.auth, &settings.limits)?;
     let report = state.producer.sync_now().await?;
     let body = serde_json::json!({
         "version": report.version,
@@ -205,10 +211,8 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
         });
     let sync = on(&table::TRANSLATIONS_SYNC)
         .and(with_state(state.clone()))
-        .and(warp::header::headers_cloned())
-        .then(
-            |_, state: Arc<AppState>, headers| async move { respond(sync(state, headers).await) },
-        );
+        .and(crate::http::auth::caller())
+        .then(|_, state: Arc<AppState>, caller| async move { respond(sync(state, caller).await) });
     let slots = Arc::new(crate::http::translation_events::Slots::default());
     let events = on(&table::TRANSLATIONS_EVENTS)
         .and(with_state(state.clone()))

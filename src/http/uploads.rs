@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
-use warp::http::{HeaderMap, StatusCode};
+use warp::http::StatusCode;
 use warp::reply::{Reply, Response};
 
 use super::state::AppState;
@@ -270,10 +270,14 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
     let admin = |route| {
         on(route)
             .and(with_state(state.clone()))
-            .and(warp::header::headers_cloned())
+            .and(auth::caller())
             .and_then(
-                |params: PathParams, state: Arc<AppState>, headers: HeaderMap| async move {
-                    match auth::require_admin(&headers, &state.config.settings().auth) {
+                |params: PathParams, state: Arc<AppState>, caller: auth::Caller| async move {
+                    let settings = state.config.settings();
+                    match state
+                        .keys
+                        .require_admin(&caller, &settings.auth, &settings.limits)
+                    {
                         Ok(()) => Ok((params, state)),
                         Err(e) => Err(warp::reject::custom(e)),
                     }

@@ -8,6 +8,7 @@
 use quick_xml::events::{BytesStart, Event};
 
 use super::syntax::{self, Printf};
+use super::utf16;
 use super::xml::{self, Lines};
 use super::{Key, Reading, SyntaxError, Unit, Value};
 use crate::translations::model::PluralCategory;
@@ -121,7 +122,7 @@ fn string(
     let Some(name) = name else {
         return Ok(());
     };
-    let Some(text) = compiled(&content, &name, line, r) else {
+    let Some(text) = compiled(&content, &name, line, r)? else {
         return Ok(());
     };
     let converted = if r.convert() {
@@ -176,7 +177,7 @@ fn plurals(
                     );
                     continue;
                 };
-                let Some(text) = compiled(&content, name, item_line, r) else {
+                let Some(text) = compiled(&content, name, item_line, r)? else {
                     continue;
                 };
                 if r.convert() {
@@ -217,7 +218,7 @@ fn compiled(
     name: &str,
     line: usize,
     r: &mut Reading<'_>,
-) -> Option<String> {
+) -> Result<Option<String>, SyntaxError> {
     if !content.children.is_empty() {
         let mut tags: Vec<&str> = content.children.iter().map(String::as_str).collect();
         tags.dedup();
@@ -230,7 +231,8 @@ fn compiled(
             ),
         );
     }
-    match aapt2_text(&content.text) {
+    let compiled = aapt2_text(&content.text).map_err(|m| SyntaxError::new(line, m).in_key(name))?;
+    Ok(match compiled {
         Compiled::Text(text) if text.is_empty() => {
             r.note(
                 line,
@@ -250,7 +252,7 @@ fn compiled(
             );
             None
         }
-    }
+    })
 }
 
 enum Compiled {
@@ -265,11 +267,12 @@ fn aapt_space(c: char) -> bool {
 
 /// aapt2's `ResourceParser` for a string's raw text: trimmed; `@…`/`?…` is a reference;
 /// then quotes keep whitespace, runs of whitespace outside them become one space, and
-/// backslash escapes are undone.
-fn aapt2_text(raw: &str) -> Compiled {
+/// backslash escapes are undone. A `\uXXXX` surrogate without its other half is refused
+/// (aapt and aapt2 drop it silently).
+fn aapt2_text(raw: &str) -> Result<Compiled, String> {
     let trimmed = raw.trim_matches(aapt_space);
     if (trimmed.starts_with('@') || trimmed.starts_with('?')) && trimmed.len() > 1 {
-        return Compiled::Reference(trimmed.to_owned());
+        return Ok(Compiled::Reference(trimmed.to_owned()));
     }
     // most texts hold no escape, quote or run of white space: taken as they are
     let plain = !trimmed
@@ -277,7 +280,7 @@ fn aapt2_text(raw: &str) -> Compiled {
         .any(|b| matches!(b, b'\\' | b'"' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C))
         && !trimmed.contains("  ");
     if plain {
-        return Compiled::Text(trimmed.to_owned());
+        return Ok(Compiled::Text(trimmed.to_owned()));
     }
     let mut out = String::with_capacity(trimmed.len());
     let mut quote = false;
@@ -296,22 +299,22 @@ fn aapt2_text(raw: &str) -> Compiled {
             '\\' => match chars.next() {
                 Some('t') => out.push('\t'),
                 Some('n') => out.push('\n'),
-                Some('u') => {
-                    let hex: String = chars.clone().take(4).collect();
-                    match (hex.len() == 4)
-                        .then(|| u32::from_str_radix(&hex, 16).ok())
-                        .flatten()
-                        .and_then(char::from_u32)
-                    {
-                        Some(c) => {
-                            out.push(c);
-                            for _ in 0..4 {
-                                chars.next();
+                Some('u') => match hex_unit(chars.as_str()) {
+                    Some(unit) => {
+                        chars.nth(3);
+                        // a character past U+FFFF comes as two escapes, its surrogate
+                        // pair (joined, as aapt joins them)
+                        let low = chars.as_str().strip_prefix("\\u").and_then(hex_unit);
+                        match low.and_then(|low| utf16::pair(unit, low)) {
+                            Some(c) => {
+                                out.push(c);
+                                chars.nth(5);
                             }
+                            None => out.push(utf16::single(unit, "\\u")?),
                         }
-                        None => out.push('u'),
                     }
-                }
+                    None => out.push('u'),
+                },
                 Some(other) => out.push(other),
                 None => {}
             },
@@ -319,7 +322,16 @@ fn aapt2_text(raw: &str) -> Compiled {
             c => out.push(c),
         }
     }
-    Compiled::Text(out)
+    Ok(Compiled::Text(out))
+}
+
+/// The UTF-16 unit of the four hex digits `text` starts with.
+fn hex_unit(text: &str) -> Option<u16> {
+    let hex = text.get(..4)?;
+    hex.bytes()
+        .all(|b| b.is_ascii_hexdigit())
+        .then(|| u16::from_str_radix(hex, 16).ok())
+        .flatten()
 }
 
 #[cfg(test)]
@@ -387,5 +399,35 @@ mod tests {
         );
         let noted: Vec<&str> = notes.iter().map(|(_, key, _)| key.as_str()).collect();
         assert_eq!(noted, ["planets", "fixed", "ref", "bold", "empty"]);
+    }
+
+    #[test]
+    fn a_surrogate_without_its_other_half_is_refused_by_line_and_key_and_a_pair_decodes() {
+        let options = Options::default();
+        let refused = |xml: &str| {
+            let mut r = Reading::new(&options);
+            let e = read(xml, &mut r).unwrap_err();
+            (e.line, e.message)
+        };
+        let (line, message) = refused(
+            "<resources>\n<string name=\"a\">ok</string>\n<string name=\"b\">x\\uD800y</string>\n</resources>",
+        );
+        assert_eq!(line, 3);
+        assert_eq!(
+            message,
+            "key \"b\": \\uD800 is the first half of a UTF-16 surrogate pair, and its second half \
+             does not follow it: write the character itself, or both halves (\\uD83D\\uDE00 is \
+             U+1F600)"
+        );
+        let (_, message) = refused(
+            "<resources><plurals name=\"p\"><item quantity=\"other\">\\uDE00\\uD83D</item></plurals></resources>",
+        );
+        assert!(
+            message.starts_with("key \"p\": \\uDE00 is the second half of a UTF-16"),
+            "{message}"
+        );
+        let (units, _) =
+            units("<resources><string name=\"e\">ok\\uD83D\\uDE00 \\u00e9</string></resources>");
+        assert_eq!(units[0].value, Value::Text("ok😀 é".into()));
     }
 }

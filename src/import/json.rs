@@ -22,8 +22,22 @@ pub(super) fn parse(text: &str) -> Result<Node, SyntaxError> {
     let node = deserializer
         .deserialize_any(NodeVisitor { entries: &entries })
         .and_then(|node| deserializer.end().map(|()| node))
-        .map_err(|e| SyntaxError::new(e.line(), format!("not valid JSON: {e}")))?;
+        .map_err(|e| syntax_error(&e))?;
     Ok(node)
+}
+
+/// serde_json's error as a reader's; a surrogate escape without its other half (which
+/// serde_json refuses, rightly: a sheet cell cannot hold it) says what to write instead.
+pub(super) fn syntax_error(e: &serde_json::Error) -> SyntaxError {
+    let mut message = format!("not valid JSON: {e}");
+    // serde_json's only errors of a \u escape with four hex digits: a lone surrogate
+    if message.contains("hex escape") {
+        message.push_str(
+            " (a \\uD800-\\uDFFF escape is half of a UTF-16 surrogate pair and needs its other \
+             half: write the character itself, or both halves, \\uD83D\\uDE00 for U+1F600)",
+        );
+    }
+    SyntaxError::new(e.line(), message)
 }
 
 /// How a JSON boolean reads in a note (and to readers that need the value).
@@ -150,5 +164,32 @@ mod tests {
         assert_eq!(all[1].locale.as_deref(), Some("pl"));
         let (other, _) = units(r#"{"en_US":{"A":"a"}}"#, Some("pl"));
         assert_eq!(other[0].key.display(), "en_US.A");
+    }
+
+    #[test]
+    fn a_surrogate_without_its_other_half_is_refused_with_what_to_write_and_a_pair_decodes() {
+        let options = Options::default();
+        let hint = " (a \\uD800-\\uDFFF escape is half of a UTF-16 surrogate pair and needs its \
+                    other half: write the character itself, or both halves, \\uD83D\\uDE00 for \
+                    U+1F600)";
+        // json, and arb and i18next, which read their files with it
+        for text in [
+            "{\n\"a\": \"x\\uD800y\"}",
+            "{\n\"a\": \"x\\uDE00\\uD83D\"}",
+            "{\n\"a\": \"\\uD83D\"}",
+        ] {
+            for reader in [read, super::super::arb::read, super::super::i18next::read] {
+                let mut r = Reading::new(&options);
+                let e = reader(text, &mut r).unwrap_err();
+                assert_eq!(e.line, 2, "{text}");
+                assert!(
+                    e.message.starts_with("not valid JSON: ") && e.message.ends_with(hint),
+                    "{text}: {}",
+                    e.message
+                );
+            }
+        }
+        let (units, _) = units("{\"e\": \"\\uD83D\\uDE00\"}", Some("en"));
+        assert_eq!(units[0].value, Value::Text("😀".into()));
     }
 }

@@ -353,6 +353,14 @@ fn unquote(s: &str) -> Result<String, String> {
                 );
                 i += digits;
             }
+            // not C's, and msgfmt refuses them ("invalid control sequence"): a \uD800 read as
+            // `uD800` would change the text without a word
+            b'u' | b'U' => {
+                return Err(
+                    "po strings have no \\u escape (msgfmt refuses it): write the character itself"
+                        .to_owned(),
+                );
+            }
             other => out.push(other),
         }
     }
@@ -431,5 +439,19 @@ msgstr "Otwórz"
         );
         let noted: Vec<&str> = r.notes.iter().map(|(_, k, _)| k.as_str()).collect();
         assert_eq!(noted, ["guess", "old"]);
+    }
+
+    #[test]
+    fn a_u_escape_is_refused_as_msgfmt_refuses_it() {
+        let options = Options::default();
+        let mut r = Reading::new(&options);
+        let e = read("msgid \"a\"\nmsgstr \"x\\uD800y\"\n", &mut r).unwrap_err();
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (
+                2,
+                "po strings have no \\u escape (msgfmt refuses it): write the character itself"
+            )
+        );
     }
 }

@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use super::syntax::{self, Converted};
+use super::utf16;
 use super::{Key, Reading, SyntaxError, Unit, Value};
 use crate::translations::model::PluralCategory;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -61,7 +62,7 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                 None => break,
             }
         }
-        let (key, value) = split(&logical).map_err(|m| SyntaxError::new(line_no, m))?;
+        let (key, value) = split(&logical).map_err(|e| e.at(line_no))?;
         let comment = (!comment.is_empty()).then(|| std::mem::take(&mut comment).join("\n"));
         if value.is_empty() {
             r.note(
@@ -86,8 +87,23 @@ fn ends_in_odd_backslashes(s: &str) -> bool {
     s.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1
 }
 
+/// Why a logical line cannot be read: its key's escapes, or its value's (the key is known).
+enum LineError {
+    Key(String),
+    Value { key: String, message: String },
+}
+
+impl LineError {
+    fn at(self, line: usize) -> SyntaxError {
+        match self {
+            LineError::Key(message) => SyntaxError::new(line, message),
+            LineError::Value { key, message } => SyntaxError::new(line, message).in_key(&key),
+        }
+    }
+}
+
 /// A logical line's key and value, escapes undone.
-fn split(line: &str) -> Result<(String, String), String> {
+fn split(line: &str) -> Result<(String, String), LineError> {
     if memchr::memchr(b'\\', line.as_bytes()).is_none() {
         // no escape: the key runs to its first separator, the value from the next non-blank
         let blank = |c: char| matches!(c, ' ' | '\t' | '\u{C}');
@@ -108,7 +124,7 @@ fn split(line: &str) -> Result<(String, String), String> {
             '=' | ':' | ' ' | '\t' | '\u{C}' => break,
             '\\' => {
                 chars.next();
-                unescape(&mut chars, &mut key)?;
+                unescape(&mut chars, &mut key).map_err(LineError::Key)?;
             }
             c => {
                 chars.next();
@@ -134,7 +150,10 @@ fn split(line: &str) -> Result<(String, String), String> {
     let mut value = String::new();
     while let Some(c) = chars.next() {
         if c == '\\' {
-            unescape(&mut chars, &mut value)?;
+            unescape(&mut chars, &mut value).map_err(|message| LineError::Value {
+                key: key.clone(),
+                message,
+            })?;
         } else {
             value.push(c);
         }
@@ -157,24 +176,22 @@ fn unescape(
                 .then(|| u16::from_str_radix(&hex, 16).ok())
                 .flatten()
                 .ok_or_else(|| format!("a malformed \\uXXXX escape: \\u{hex}"))?;
-            // surrogate pairs come as two escapes: kept as the pair's char
-            if (0xD800..0xDC00).contains(&unit) {
+            // a character past U+FFFF comes as two escapes, its surrogate pair
+            if utf16::is_high(unit) {
                 let rest: String = chars.clone().take(6).collect();
-                if let Some(low) = rest
+                if let Some(c) = rest
                     .strip_prefix("\\u")
                     .and_then(|h| u16::from_str_radix(h, 16).ok())
-                    .filter(|l| (0xDC00..0xE000).contains(l))
+                    .and_then(|low| utf16::pair(unit, low))
                 {
                     for _ in 0..6 {
                         chars.next();
                     }
-                    let c =
-                        0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
-                    out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
+                    out.push(c);
                     return Ok(());
                 }
             }
-            out.push(char::from_u32(u32::from(unit)).unwrap_or('\u{FFFD}'));
+            out.push(utf16::single(unit, "\\u")?);
         }
         Some(c) => out.push(c),
         None => {}
@@ -324,5 +341,41 @@ mod tests {
         );
         assert_eq!(r.notes.len(), 1);
         assert_eq!(decode(b"caf\xe9"), "café");
+    }
+
+    #[test]
+    fn a_surrogate_without_its_other_half_is_refused_by_line_and_key_and_a_pair_decodes() {
+        let options = Options::default();
+        let refused = |text: &str| {
+            let mut r = Reading::new(&options);
+            let e = read(text, &mut r).unwrap_err();
+            (e.line, e.message)
+        };
+        let first = "is the first half of a UTF-16 surrogate pair, and its second half does not \
+                     follow it: write the character itself, or both halves (\\uD83D\\uDE00 is \
+                     U+1F600)";
+        assert_eq!(
+            refused("a=ok\nb=x\\uD800y\n"),
+            (2, format!("key \"b\": \\uD800 {first}"))
+        );
+        assert_eq!(
+            refused("end=x\\uD83D"),
+            (1, format!("key \"end\": \\uD83D {first}"))
+        );
+        assert_eq!(refused("k\\uD800=v"), (1, format!("\\uD800 {first}")));
+        let (line, message) = refused("# c\nreversed=\\uDE00\\uD83D\n");
+        assert_eq!(line, 2);
+        assert!(
+            message.starts_with("key \"reversed\": \\uDE00 is the second half of a UTF-16"),
+            "{message}"
+        );
+        let (_, message) = refused("two=\\uD83D\\uD83D\\uDE00");
+        assert!(
+            message.starts_with("key \"two\": \\uD83D is the first half"),
+            "{message}"
+        );
+        let mut r = Reading::new(&options);
+        read("e=\\uD83D\\uDE00 \\ud83d\\ude00\n", &mut r).unwrap();
+        assert_eq!(r.units[0].value, Value::Text("😀 😀".into()));
     }
 }

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 
 use super::plist::{self, Plist};
 use super::syntax::{self, Printf};
+use super::utf16;
 use super::{Key, Reading, SyntaxError, Unit, Value, line_of};
 
 /// The file's text: UTF-16 by its byte-order mark (or by its zero bytes when it has none),
@@ -95,7 +96,7 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
             Some('=') => {
                 p.at += 1;
                 p.space_and_comments()?;
-                let value = p.string()?;
+                let value = p.string().map_err(|e| e.in_key(&key))?;
                 p.space_and_comments()?;
                 value
             }
@@ -270,22 +271,22 @@ impl Parser<'_> {
         }
         // the others: the runs between escapes copied whole
         let mut out = String::with_capacity(64);
-        let mut pending_high: Option<u16> = None;
+        // a first surrogate, waiting for its second (and where its escape was)
+        let mut pending_high: Option<(u16, usize)> = None;
         let mut at = start;
         while let Some(found) = memchr::memchr2(b'"', b'\\', &bytes[at..]) {
             let run = &self.text[at..at + found];
             if !run.is_empty() {
-                push_pending(&mut out, &mut pending_high);
+                self.no_pending(pending_high)?;
                 out.push_str(run);
             }
             at += found;
             if bytes[at] == b'"' {
-                if let Some(high) = pending_high {
-                    out.push(char::from_u32(u32::from(high)).unwrap_or('\u{FFFD}'));
-                }
+                self.no_pending(pending_high)?;
                 self.at = at + 1;
                 return Ok(out);
             }
+            let escape_at = at;
             at += 1;
             let Some(e) = self.text[at..].chars().next() else {
                 break;
@@ -323,42 +324,42 @@ impl Parser<'_> {
                     u16::try_from(value).ok()
                 }
                 other => {
-                    push_pending(&mut out, &mut pending_high);
+                    self.no_pending(pending_high)?;
                     out.push(other);
                     None
                 }
             };
-            if let Some(unit) = unit {
-                match (pending_high.take(), unit) {
-                    (Some(high), 0xDC00..=0xDFFF) => {
-                        let c = 0x10000
-                            + ((u32::from(high) - 0xD800) << 10)
-                            + (u32::from(unit) - 0xDC00);
-                        out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
-                    }
-                    (high, 0xD800..=0xDBFF) => {
-                        if high.is_some() {
-                            out.push('\u{FFFD}');
-                        }
-                        pending_high = Some(unit);
-                    }
-                    (high, unit) => {
-                        if high.is_some() {
-                            out.push('\u{FFFD}');
-                        }
-                        out.push(char::from_u32(u32::from(unit)).unwrap_or('\u{FFFD}'));
-                    }
+            let Some(unit) = unit else { continue };
+            match pending_high.take() {
+                Some((high, _)) if utf16::is_low(unit) => {
+                    out.push(
+                        utf16::pair(high, unit)
+                            .ok_or_else(|| self.error_at(escape_at, &utf16::lone(high, "\\U")))?,
+                    );
+                }
+                Some(waiting) => return Err(self.lone_at(waiting)),
+                None if utf16::is_high(unit) => pending_high = Some((unit, escape_at)),
+                None => {
+                    out.push(utf16::single(unit, "\\U").map_err(|m| self.error_at(escape_at, &m))?)
                 }
             }
         }
         self.at = start;
         Err(self.error("a quoted string that is never closed"))
     }
-}
 
-fn push_pending(out: &mut String, pending: &mut Option<u16>) {
-    if pending.take().is_some() {
-        out.push('\u{FFFD}');
+    fn error_at(&self, at: usize, what: &str) -> SyntaxError {
+        SyntaxError::new(line_of(self.text, at), what)
+    }
+
+    /// The error of a first surrogate (at its escape) whose second does not follow.
+    fn lone_at(&self, (high, at): (u16, usize)) -> SyntaxError {
+        self.error_at(at, &utf16::lone(high, "\\U"))
+    }
+
+    /// Refuses a first surrogate still waiting when something else than its second comes.
+    fn no_pending(&self, pending: Option<(u16, usize)>) -> Result<(), SyntaxError> {
+        pending.map_or(Ok(()), |waiting| Err(self.lone_at(waiting)))
     }
 }
 
@@ -424,5 +425,53 @@ mod tests {
         let mut r = Reading::new(&options);
         let err = read("\"a\" = \"b\";\n\"c\" = \"d\"\n\"e\" = \"f\";", &mut r).unwrap_err();
         assert_eq!(err.line, 3, "{err:?}");
+    }
+
+    #[test]
+    fn a_surrogate_without_its_other_half_is_refused_by_line_and_key_and_a_pair_decodes() {
+        let options = Options::default();
+        let refused = |text: &str| {
+            let mut r = Reading::new(&options);
+            let e = read(text, &mut r).unwrap_err();
+            (e.line, e.message)
+        };
+        let first = "is the first half of a UTF-16 surrogate pair, and its second half does not \
+                     follow it: write the character itself, or both halves (\\UD83D\\UDE00 is \
+                     U+1F600)";
+        for (text, line, message) in [
+            (
+                "\"a\" = \"ok\";\n\"b\" = \"x\\UD800y\";",
+                2,
+                format!("key \"b\": \\UD800 {first}"),
+            ),
+            (
+                "\"end\" = \"x\\UD83D\";",
+                1,
+                format!("key \"end\": \\UD83D {first}"),
+            ),
+            (
+                "\"esc\" = \"\\UD83D\\n\";",
+                1,
+                format!("key \"esc\": \\UD83D {first}"),
+            ),
+            (
+                "\"two\" = \"\\UD83D\\UD83D\\UDE00\";",
+                1,
+                format!("key \"two\": \\UD83D {first}"),
+            ),
+            ("\"k\\UD800\" = \"v\";", 1, format!("\\UD800 {first}")),
+        ] {
+            assert_eq!(refused(text), (line, message), "{text}");
+        }
+        let (line, message) = refused("\"r\" =\n\"\\UDE00\\UD83D\";");
+        assert_eq!(line, 2);
+        assert!(
+            message.starts_with("key \"r\": \\UDE00 is the second half of a UTF-16"),
+            "{message}"
+        );
+        assert_eq!(
+            read_all("\"e\" = \"\\UD83D\\UDE00 \\ud83d\\ude00\";"),
+            [("e".to_owned(), "😀 😀".to_owned(), None)]
+        );
     }
 }

@@ -95,7 +95,7 @@ fn read_whole(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let catalog = Catalog::deserialize(&mut deserializer)
         .and_then(|catalog| deserializer.end().map(|()| catalog))
-        .map_err(|e| SyntaxError::new(e.line(), format!("not valid JSON: {e}")))?;
+        .map_err(|e| super::json::syntax_error(&e))?;
     let Some(source_language) = catalog.source_language.0 else {
         return Err(SyntaxError::new(1, "a catalog without sourceLanguage"));
     };
@@ -723,5 +723,29 @@ mod tests {
         ] {
             assert!(cut(odd, 2).is_none(), "{odd}");
         }
+    }
+
+    #[test]
+    fn a_surrogate_without_its_other_half_is_refused_and_a_pair_decodes() {
+        let options = Options::default();
+        let catalog = |value: &str| {
+            format!(
+                "{{\"sourceLanguage\":\"en\",\"strings\":{{\"a\":{{\"localizations\":{{\"en\":\
+                 {{\"stringUnit\":{{\"state\":\"translated\",\"value\":\"{value}\"}}}}}}}}}},\
+                 \"version\":\"1.0\"}}"
+            )
+        };
+        let mut r = Reading::new(&options);
+        let e = read(&catalog("x\\uD800y"), &mut r).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("not valid JSON: unexpected end of hex escape")
+                && e.message.contains("needs its other half"),
+            "{}",
+            e.message
+        );
+        let mut r = Reading::new(&options);
+        read(&catalog("\\uD83D\\uDE00"), &mut r).unwrap();
+        assert_eq!(r.units[0].value, Value::Text("😀".into()));
     }
 }

@@ -18,7 +18,16 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
 type Events<'t> = Parser<'t, saphyr_parser::StrInput<'t>>;
 
 fn scan_error(e: &saphyr_parser::ScanError) -> SyntaxError {
-    SyntaxError::new(e.marker().line(), format!("not valid YAML: {}", e.info()))
+    let mut message = format!("not valid YAML: {}", e.info());
+    // a surrogate escape, alone or in a pair (YAML escapes are code points, as libyaml and
+    // so Rails read them too)
+    if message.ends_with("invalid Unicode character escape code") {
+        message.push_str(
+            " (YAML writes a character past U+FFFF as \\U0001F600, not as a UTF-16 surrogate \
+             pair, and a surrogate alone not at all)",
+        );
+    }
+    SyntaxError::new(e.marker().line(), message)
 }
 
 fn next<'t>(events: &mut Events<'t>) -> Result<(Event<'t>, Span), SyntaxError> {
@@ -249,5 +258,26 @@ mod tests {
         let mut r = Reading::new(&options);
         let err = read("a: \"x\n", &mut r).unwrap_err();
         assert!(err.line >= 1, "{err:?}");
+    }
+
+    #[test]
+    fn a_surrogate_escape_is_refused_with_what_to_write() {
+        let options = Options::default();
+        for text in [
+            "en:\n  a: \"x\\uD800y\"\n",
+            "en:\n  a: \"\\uD83D\\uDE00\"\n",
+        ] {
+            let mut r = Reading::new(&options);
+            let e = read(text, &mut r).unwrap_err();
+            assert_eq!(e.line, 2, "{text}");
+            assert!(
+                e.message
+                    .ends_with("not as a UTF-16 surrogate pair, and a surrogate alone not at all)"),
+                "{}",
+                e.message
+            );
+        }
+        let (units, _) = units("en:\n  a: \"\\U0001F600\"\n", Some("en"));
+        assert_eq!(units[0].value, Value::Text("😀".into()));
     }
 }

@@ -201,6 +201,53 @@ impl Daemon {
             .to_owned()
     }
 
+    /// Uploads `content` as a record named `file_name` with the `fileType` given, through
+    /// the direct upload API (`POST /files/uploads`, the presigned PUT, the completion), with
+    /// `admin_key`; the record's key. The API takes any `fileType` as written.
+    pub async fn upload(
+        &self,
+        admin_key: &str,
+        file_name: &str,
+        file_type: &str,
+        content: &[u8],
+    ) -> String {
+        let client = reqwest::Client::new();
+        let begin = serde_json::json!({
+            "fileName": file_name, "size": content.len(), "fileType": file_type,
+        });
+        let plan: serde_json::Value = client
+            .post(self.url("/files/uploads"))
+            .bearer_auth(admin_key)
+            .json(&begin)
+            .send()
+            .await
+            .expect("request succeeds")
+            .json()
+            .await
+            .expect("JSON body");
+        let key = plan["key"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no upload planned: {plan}"))
+            .to_owned();
+        let upload = &plan["upload"];
+        let mut put = client
+            .put(upload["url"].as_str().expect("an upload URL"))
+            .body(content.to_vec());
+        for (name, value) in upload["headers"].as_object().expect("upload headers") {
+            put = put.header(name, value.as_str().expect("a header value"));
+        }
+        let put = put.send().await.expect("request succeeds");
+        assert_eq!(put.status(), 200, "{:?}", put.text().await);
+        let done = client
+            .post(self.url(&format!("/files/uploads/{key}/complete")))
+            .bearer_auth(admin_key)
+            .send()
+            .await
+            .expect("request succeeds");
+        assert_eq!(done.status(), 201, "{:?}", done.text().await);
+        key
+    }
+
     /// Everything the daemon logged so far.
     pub fn log(&self) -> String {
         self.log.lock().unwrap().join("\n")
