@@ -73,6 +73,7 @@ const RELEASED: &[&str] = &[
     "upload-completed",
     "upload-not-arrived",
     "upload-mismatch",
+    "fallback-not-configured",
 ];
 
 #[test]

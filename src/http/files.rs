@@ -188,14 +188,17 @@ pub fn routes(state: Arc<crate::http::state::AppState>) -> warp::filters::BoxedF
         .and(with_state(state.clone()))
         .and(query::params())
         .and(warp::header::headers_cloned())
-        .then(|_, state: Arc<AppState>, params, headers| async move {
-            let settings = state.config.settings();
-            let signer = match state.signer() {
-                Ok(signer) => signer,
-                Err(e) => return e.into_response(),
-            };
-            respond(get_file(state.files.clone(), settings, signer, params, headers).await)
-        });
+        .and(crate::http::client::arrived_on())
+        .then(
+            |_, state: Arc<AppState>, params, headers, arrived_on| async move {
+                let settings = state.config.settings();
+                let signer = match state.signer(arrived_on) {
+                    Ok(signer) => signer,
+                    Err(e) => return e.into_response(),
+                };
+                respond(get_file(state.files.clone(), settings, signer, params, headers).await)
+            },
+        );
     let body_limit = state.config.settings().server.body_limit_bytes;
     let create = on(&table::FILES_CREATE)
         .and(with_state(state.clone()))
