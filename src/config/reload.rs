@@ -162,10 +162,10 @@ fn watch_nearest_ancestor(watcher: &mut impl Watcher, folder: &Path) {
             }
         })
         .find(|a| a.is_dir());
-    if let Some(ancestor) = nearest {
-        if let Err(e) = watcher.watch(ancestor, RecursiveMode::NonRecursive) {
-            tracing::debug!(folder = %ancestor.display(), error = %e, "cannot watch for a configuration folder");
-        }
+    if let Some(ancestor) = nearest
+        && let Err(e) = watcher.watch(ancestor, RecursiveMode::NonRecursive)
+    {
+        tracing::debug!(folder = %ancestor.display(), error = %e, "cannot watch for a configuration folder");
     }
 }
 

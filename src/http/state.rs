@@ -31,10 +31,13 @@ pub struct AppState {
     pub files: FilesDb,
     /// The signers for the settings in force (one per base URL of the embedded store), made
     /// again when a reload changes them.
-    signers: Mutex<Option<(Arc<Settings>, Vec<(String, Arc<Signer>)>)>>,
+    signers: Mutex<Option<(Arc<Settings>, Signers)>>,
     /// The address the server bound (known once serving starts), for embedded-store URLs.
     bound: OnceLock<SocketAddr>,
 }
+
+/// Signers by the endpoint they sign for.
+type Signers = Vec<(String, Arc<Signer>)>;
 
 /// Why the stores could not be opened.
 #[derive(Debug, thiserror::Error)]
