@@ -74,6 +74,7 @@ const RELEASED: &[&str] = &[
     "upload-not-arrived",
     "upload-mismatch",
     "too-many-key-failures",
+    "fallback-not-configured",
 ];
 
 #[test]

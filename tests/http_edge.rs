@@ -659,7 +659,8 @@ async fn the_openapi_document_is_valid_and_describes_the_real_answers() {
 #[tokio::test]
 async fn a_clients_garbage_is_not_logged_as_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let daemon = Daemon::start(dir.path(), &[], &[]).await;
+    // Every request logged at info (log.requests), so the log shows how each was taken.
+    let daemon = Daemon::start(dir.path(), &[], &[("DEPOT_LOG_REQUESTS", "true")]).await;
     let garbage: [&[u8]; 6] = [
         b"\x00\x01\x02 not http\r\n\r\n",
         b"GET /health HTTP/9.9\r\n\r\n",

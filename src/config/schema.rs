@@ -115,6 +115,8 @@ pub const KEYS: &[Key] = &[
     key("server.listen", "DEPOT_LISTEN", "127.0.0.1:3000", Kind::SocketAddr)
         .restart()
         .doc("address and port the daemon listens on"),
+    key("server.public_url", "DEPOT_PUBLIC_URL", "", Kind::Url { optional: true })
+        .doc("base URL clients reach depot at (https://depot.example, http://192.168.1.20:3000), for every absolute link it gives: signed URLs of the embedded store, upload URLs, the console's origin check; empty means http://<server.listen>, or on 0.0.0.0 / [::] the address each request came in on"),
     key("server.data_dir", "DEPOT_DATA_DIR", "data", Kind::NonEmpty)
         .restart()
         .doc("folder for the database, the stores and the embedded credentials (created on start)"),
@@ -163,7 +165,7 @@ pub const KEYS: &[Key] = &[
     key("signing.expires_secs", "DEPOT_SIGNING_EXPIRES_SECS", "900", Kind::Integer { min: 1, max: 604_800 })
         .doc("lifetime of a signed URL, 1 s to 7 days"),
     key("signing.public_url", "DEPOT_SIGNING_PUBLIC_URL", "", Kind::Url { optional: true })
-        .doc("base URL clients use to reach the embedded store; empty means http://<server.listen>"),
+        .doc("old name of server.public_url, still read when that one is empty (config check says to rename it)"),
     key("objects.enabled", "DEPOT_OBJECTS_ENABLED", "true", Kind::Bool)
         .restart()
         .doc("serve the embedded object store under /objects"),
@@ -248,6 +250,8 @@ pub const KEYS: &[Key] = &[
         .doc("key of the HMAC-SHA256 Depot-Signature header of every webhook delivery; required with webhooks.urls"),
     key("log.level", "DEPOT_LOG_LEVEL", "info", Kind::LogLevel)
         .doc("error, warn, info, debug or trace"),
+    key("log.requests", "DEPOT_LOG_REQUESTS", "false", Kind::Bool)
+        .doc("log every answered request at info (method, path, status, duration); false logs them at debug, so that info keeps start-up, syncs, reloads and refusals; 5xx answers are logged at error either way"),
     key("log.format", "DEPOT_LOG_FORMAT", "text", Kind::OneOf(&["text", "json"]))
         .restart()
         .doc("log line format"),

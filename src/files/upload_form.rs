@@ -226,7 +226,6 @@ mod tests {
             session_token: None,
             addressing: Addressing::Path,
             expires_secs: 900,
-            public_url: None,
         };
         let uploads =
             Uploads::new(files.clone(), Some(store.clone()), &signing, dir.path()).unwrap();

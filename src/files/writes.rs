@@ -545,7 +545,6 @@ mod tests {
             session_token: None,
             addressing: crate::config::settings::Addressing::Path,
             expires_secs: 900,
-            public_url: None,
         };
         // With an endpoint, uploads go there: no embedded store needed.
         assert!(matches!(

@@ -5,7 +5,8 @@
 //! (a streamed object) would otherwise wait for the client's delayed ACK (~40 ms) on a
 //! kept-alive connection. Connection-level failures (garbage instead of HTTP, a client
 //! that hangs up) are the client's business and logged at debug, never at error. Every
-//! request carries its connection's peer address (`http::client::ClientAddr`).
+//! request carries its connection's peer address (`http::client::ClientAddr`) and the
+//! address it came in on (`http::client::ArrivedOn`).
 
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -59,6 +60,7 @@ where
         let from_peer = FromPeer {
             service: service.clone(),
             peer,
+            local: stream.local_addr().ok(),
         };
         let connection = builder
             .serve_connection(TokioIo::new(stream), from_peer)
@@ -76,11 +78,13 @@ where
     graceful.shutdown().await;
 }
 
-/// A connection's service: the daemon's, with the peer address put on every request.
+/// A connection's service: the daemon's, with the peer address (and the connection's own
+/// address) put on every request.
 #[derive(Clone)]
 struct FromPeer<S> {
     service: S,
     peer: SocketAddr,
+    local: Option<SocketAddr>,
 }
 
 impl<S> hyper::service::Service<Request<Incoming>> for FromPeer<S>
@@ -95,6 +99,11 @@ where
         request
             .extensions_mut()
             .insert(super::client::ClientAddr(self.peer));
+        if let Some(local) = self.local {
+            request
+                .extensions_mut()
+                .insert(super::client::ArrivedOn(local));
+        }
         self.service.call(request)
     }
 }

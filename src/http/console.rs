@@ -40,11 +40,13 @@ pub struct Console {
     throttle: throttle::LoginThrottle<crate::http::client::ClientKey>,
 }
 
-/// Who is looking: the session, if any, and what it may do.
+/// Who is looking: the session, if any, what it may do, and the address of this machine
+/// the request came in on (for the links made for it).
 #[derive(Clone)]
 struct Viewer {
     session: Option<Session>,
     access: Access,
+    arrived_on: Option<std::net::SocketAddr>,
 }
 
 impl Console {
@@ -56,7 +58,7 @@ impl Console {
         }
     }
 
-    fn viewer(&self, cookie: Option<&str>) -> Viewer {
+    fn viewer(&self, cookie: Option<&str>, arrived_on: Option<std::net::SocketAddr>) -> Viewer {
         let settings = self.state.config.settings();
         // Checked against the keys in force at every request: a removed key's session ends.
         let session = self.sessions.find(cookie, &settings.auth);
@@ -65,7 +67,11 @@ impl Console {
             None if settings.auth.api_keys.is_empty() => Access::Reader,
             None => Access::Anonymous,
         };
-        Viewer { session, access }
+        Viewer {
+            session,
+            access,
+            arrived_on,
+        }
     }
 
     fn chrome(&self, viewer: &Viewer, title: &'static str, page: &'static str) -> Chrome {
@@ -456,7 +462,7 @@ impl Console {
                 "this file record is private: log in with an API key".into(),
             ));
         }
-        let signer = self.state.signer()?;
+        let signer = self.state.signer(viewer.arrived_on)?;
         let download_url = crate::http::files::signed_url(&record, &settings, &signer, true)?;
         let page = pages::File {
             chrome: self.chrome(viewer, "File", "files"),
@@ -590,7 +596,8 @@ impl Console {
     /// Refuses a form that another site made a browser send (`guard::same_origin`).
     fn same_origin(&self, headers: &warp::http::HeaderMap) -> Result<(), ApiError> {
         let settings = self.state.config.settings();
-        guard::same_origin(headers, settings.signing.public_url.as_deref())
+        let public_url = settings.server.public_url.as_ref().map(|p| p.url.as_str());
+        guard::same_origin(headers, public_url)
     }
 
     /// Refuses what needs an admin session, saying what would allow it.
@@ -869,12 +876,13 @@ where
     on(route)
         .and(with_console(console.clone()))
         .and(cookie())
+        .and(crate::http::client::arrived_on())
         .and(query::raw())
         .then(
-            move |_, console: Arc<Console>, cookie: Option<String>, raw: String| {
+            move |_, console: Arc<Console>, cookie: Option<String>, arrived_on, raw: String| {
                 let handler = handler.clone();
                 async move {
-                    let viewer = console.viewer(cookie.as_deref());
+                    let viewer = console.viewer(cookie.as_deref(), arrived_on);
                     let params = match query::parse(&raw) {
                         Ok(params) => params,
                         Err(e) => return console.error_page(&viewer, e),
@@ -910,6 +918,7 @@ where
         .and(with_console(console.clone()))
         .and(cookie())
         .and(crate::http::client::client())
+        .and(crate::http::client::arrived_on())
         .and(warp::header::headers_cloned())
         .and(warp::body::content_length_limit(FORM_LIMIT))
         .and(warp::body::bytes())
@@ -918,11 +927,12 @@ where
                   console: Arc<Console>,
                   cookie: Option<String>,
                   client,
+                  arrived_on,
                   headers,
                   body: bytes::Bytes| {
                 let handler = handler.clone();
                 async move {
-                    let viewer = console.viewer(cookie.as_deref());
+                    let viewer = console.viewer(cookie.as_deref(), arrived_on);
                     let fields = console
                         .same_origin(&headers)
                         .and_then(|()| {
@@ -955,10 +965,11 @@ fn upload(console: &Arc<Console>, body_limit: u64) -> BoxedFilter<(Response,)> {
     on(&table::CONSOLE_UPLOAD)
         .and(with_console(console.clone()))
         .and(cookie())
+        .and(crate::http::client::arrived_on())
         .and(warp::header::headers_cloned())
         .and_then(
-            |_, console: Arc<Console>, cookie: Option<String>, headers| async move {
-                let viewer = console.viewer(cookie.as_deref());
+            |_, console: Arc<Console>, cookie: Option<String>, arrived_on, headers| async move {
+                let viewer = console.viewer(cookie.as_deref(), arrived_on);
                 match console
                     .same_origin(&headers)
                     .and_then(|()| console.admin(&viewer))

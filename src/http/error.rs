@@ -221,6 +221,9 @@ impl From<crate::translations::service::ServeTranslationsError> for ApiError {
                 | R::NotALanguageTag { .. }),
             ) => ApiError::Unprocessable(e.to_string()),
             E::Render(e) => ApiError::Internal(e.to_string()),
+            E::NoFallbackChain(_) => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::FallbackNotConfigured)
+            }
             E::Task(e) => ApiError::Internal(e),
         }
     }

@@ -52,6 +52,8 @@ codes! {
         "a version prefix is too short to name one version";
     AmbiguousVersion = "ambiguous-version", 400,
         "a version prefix names several kept versions";
+    FallbackNotConfigured = "fallback-not-configured", 400,
+        "fallback=true was asked for, and the server's translations.fallback names no chain to take missing texts along; the message says how to set one";
     InvalidUpload = "invalid-upload", 400,
         "a field of a direct upload (size, sha256, contentType, ...) is missing or not allowed; the message names it";
     InvalidParts = "invalid-parts", 400,

@@ -212,7 +212,7 @@ pub const TRANSLATIONS: Route = Route {
         ),
         query(
             "fallback",
-            "true: a missing text is taken along the chain of translations.fallback",
+            "true: a missing text is taken along the chain of translations.fallback (400 fallback-not-configured when the server configures none)",
             Schema::Boolean,
         ),
         Param {

@@ -31,11 +31,15 @@ pub struct AppState {
     pub files: FilesDb,
     /// The API keys' check, with the throttle of wrong ones.
     pub keys: crate::http::auth::KeyGuard,
-    /// The signer for the settings in force, rebuilt when a reload changes them.
-    signer: Mutex<Option<(Arc<Settings>, Arc<Signer>)>>,
+    /// The signers for the settings in force (one per base URL of the embedded store), made
+    /// again when a reload changes them.
+    signers: Mutex<Option<(Arc<Settings>, Signers)>>,
     /// The address the server bound (known once serving starts), for embedded-store URLs.
     bound: OnceLock<SocketAddr>,
 }
+
+/// Signers by the endpoint they sign for.
+type Signers = Vec<(String, Arc<Signer>)>;
 
 /// Why the stores could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -116,7 +120,7 @@ impl AppState {
             config,
             metrics: Metrics::default(),
             keys: crate::http::auth::KeyGuard::default(),
-            signer: Mutex::new(None),
+            signers: Mutex::new(None),
             bound: OnceLock::new(),
         })
     }
@@ -126,26 +130,41 @@ impl AppState {
         let _ = self.bound.set(addr);
     }
 
-    /// The signer for the current settings: for `signing.endpoint` when set, else for the
-    /// embedded store at `<public_url>/objects` with the embedded credentials.
-    pub fn signer(&self) -> Result<Arc<Signer>, ApiError> {
+    /// The base URL of links for a request that came in on `arrived_on`
+    /// (`Server::base_url`).
+    pub fn base_url(&self, arrived_on: Option<SocketAddr>) -> String {
         let settings = self.config.settings();
-        let mut cached = self.signer.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((for_settings, signer)) = cached.as_ref()
-            && Arc::ptr_eq(for_settings, &settings)
+        let bound = self.bound.get().copied().unwrap_or(settings.server.listen);
+        settings.server.base_url(bound, arrived_on)
+    }
+
+    /// The signer for the current settings and a request that came in on `arrived_on`: for
+    /// `signing.endpoint` when set, else for the embedded store at `<base URL>/objects` with
+    /// the embedded credentials.
+    pub fn signer(&self, arrived_on: Option<SocketAddr>) -> Result<Arc<Signer>, ApiError> {
+        /// Base URLs kept at most: one per address of this machine that clients reach.
+        const KEPT: usize = 16;
+        let settings = self.config.settings();
+        let signing = &settings.signing;
+        let endpoint = match signing.endpoint_signing() {
+            Some((target, _)) => target.endpoint,
+            None => format!("{}/objects", self.base_url(arrived_on)),
+        };
+        let mut cached = self.signers.lock().unwrap_or_else(PoisonError::into_inner);
+        if !cached
+            .as_ref()
+            .is_some_and(|(for_settings, _)| Arc::ptr_eq(for_settings, &settings))
         {
+            *cached = None;
+        }
+        let (_, signers) = cached.get_or_insert_with(|| (settings.clone(), Vec::new()));
+        if let Some((_, signer)) = signers.iter().find(|(e, _)| *e == endpoint) {
             return Ok(signer.clone());
         }
-        let signing = &settings.signing;
         let (target, credentials) = signing.endpoint_signing().unwrap_or_else(|| {
             (
                 SigningTarget {
-                    endpoint: format!(
-                        "{}/objects",
-                        signing.public_url_for(
-                            self.bound.get().copied().unwrap_or(settings.server.listen)
-                        )
-                    ),
+                    endpoint: endpoint.clone(),
                     addressing: Addressing::Path,
                     region: signing.region.clone(),
                 },
@@ -153,7 +172,10 @@ impl AppState {
             )
         });
         let signer = Arc::new(Signer::new(target, credentials)?);
-        *cached = Some((settings, signer.clone()));
+        if signers.len() >= KEPT {
+            signers.clear();
+        }
+        signers.push((endpoint, signer.clone()));
         Ok(signer)
     }
 

@@ -89,6 +89,8 @@ pub enum ServeTranslationsError {
     Select(#[from] SelectError),
     #[error(transparent)]
     Render(#[from] RenderError),
+    #[error(transparent)]
+    NoFallbackChain(#[from] super::fallback::NoChain),
     #[error("the render task stopped: {0}")]
     Task(String),
 }
@@ -583,10 +585,12 @@ impl TranslationService {
     ) -> Result<Arc<Rendition>, ServeTranslationsError> {
         let stored = &live.stored;
         // fallback=true renders a copy with the missing texts filled, indexed anew
-        let filled = query
-            .fallback
-            .then(|| self.texts.fallbacks.apply(&stored.document))
-            .flatten()
+        let fallbacks = match query.fallback {
+            true => Some(self.texts.fallbacks.required("fallback=true")?),
+            false => None,
+        };
+        let filled = fallbacks
+            .and_then(|fallbacks| fallbacks.apply(&stored.document))
             .map(|doc| {
                 let index = FilterIndex::new(&doc);
                 (doc, index)
