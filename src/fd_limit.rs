@@ -13,9 +13,9 @@ use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
 /// default), Redis, the config watcher, webhooks and the Google client.
 pub const RESERVED: u64 = 256;
 
-/// Highest automatic cap: past it memory, not descriptors, is what runs out (an idle
-/// connection costs ~10 KiB of buffers and task; docs/design.md "Idle connections").
-pub const MOST_AUTOMATIC: u64 = 65_536;
+/// Highest automatic cap: past it memory, not descriptors, is what would run out (an idle
+/// kept-alive connection costs ~20 KB, docs/performance.md: 330 MB at this cap).
+pub const MOST_AUTOMATIC: u64 = 16_384;
 
 /// Lowest automatic cap, for a limit so low that the formula leaves almost nothing.
 pub const LEAST_AUTOMATIC: u64 = 32;

@@ -33,6 +33,18 @@ pub fn run(sources: Sources) -> Result<(), Failure> {
         }
         let local = listener.local_addr().map_err(Failure::from)?;
         let capacity = crate::http::accept::capacity(&settings, fds.soft);
+        if let Some(soft) = fds.soft
+            && capacity.configured
+            && capacity.cap > soft.saturating_sub(crate::fd_limit::RESERVED)
+        {
+            tracing::warn!(
+                "limits.connections ({}) is above what the open-file limit {soft} leaves for \
+                 connections ({}): accepts may fail with \"Too many open files\"; raise \
+                 `ulimit -n` or lower limits.connections (0 derives it from the limit)",
+                capacity.cap,
+                soft.saturating_sub(crate::fd_limit::RESERVED)
+            );
+        }
         tracing::info!(
             address = %local,
             version = env!("CARGO_PKG_VERSION"),

@@ -237,7 +237,7 @@ pub const KEYS: &[Key] = &[
     key("limits.events_total", "DEPOT_EVENTS_TOTAL", "10000", Kind::Integer { min: 1, max: 1_000_000 })
         .doc("most GET /translations/events streams open on this node in all; past it 429"),
     key("limits.connections", "DEPOT_CONNECTIONS", "0", Kind::Integer { min: 0, max: 10_000_000 })
-        .doc("most connections open at once; past it the connection that has waited longest for a request is closed to make room, or the new one refused while every one is busy. 0 derives it from the open-file limit (ulimit -n, raised to its hard limit at start): half of what is left after 256, from 32 to 65536"),
+        .doc("most connections open at once; past it the connection that has waited longest for a request is closed to make room, or the new one refused while every one is busy. 0 derives it from the open-file limit (ulimit -n, raised to its hard limit at start): half of what is left after 256, from 32 to 16384"),
     key("webhooks.urls", "DEPOT_WEBHOOKS_URLS", "", Kind::List)
         .secret()
         .url()

@@ -25,7 +25,7 @@ impl fmt::Display for Capacity {
         } else {
             write!(
                 f,
-                "{} (limits.connections = 0: derived from the open-file limit {})",
+                "{}, derived from the open-file limit {} as limits.connections = 0",
                 self.cap,
                 Soft(self.fd_limit)
             )
@@ -112,7 +112,7 @@ impl Reports {
         if self.full.note(Instant::now()) {
             tracing::warn!(
                 target: "depot::http",
-                "connection cap reached: {capacity}; closing the connections that have waited \
+                "connection cap reached ({capacity}): closing the connections that have waited \
                  longest for a request to make room for new ones, and refusing new ones while \
                  every connection is busy; to hold more at once, raise limits.connections \
                  (env DEPOT_CONNECTIONS) together with `ulimit -n`"
@@ -137,7 +137,7 @@ impl Reports {
             target: "depot::http",
             failures = self.failures,
             "cannot accept connections: {}; retrying with a pause; raise `ulimit -n` (now {}) \
-             or lower limits.connections (now {capacity})",
+             or lower the connection cap ({capacity})",
             self.last_error,
             Soft(capacity.fd_limit),
         );
@@ -163,7 +163,7 @@ impl Reports {
                 target: "depot::http",
                 made_room = self.made_room,
                 refused = self.refused,
-                "connection cap {capacity} still reached in the last {} s: closed {} waiting \
+                "connection cap ({capacity}) still reached in the last {} s: closed {} waiting \
                  connections to make room and refused {} new ones; raise limits.connections \
                  (env DEPOT_CONNECTIONS) together with `ulimit -n` to hold more",
                 REPORT_EVERY.as_secs(),
@@ -209,7 +209,7 @@ mod tests {
         };
         assert_eq!(
             automatic.to_string(),
-            "384 (limits.connections = 0: derived from the open-file limit 1024)"
+            "384, derived from the open-file limit 1024 as limits.connections = 0"
         );
         let configured = Capacity {
             cap: 500,
