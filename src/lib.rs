@@ -15,6 +15,7 @@ pub mod compression;
 pub mod config;
 pub mod console;
 pub mod error_chain;
+pub mod fd_limit;
 pub mod files;
 pub mod hex;
 pub mod http;

@@ -80,7 +80,12 @@ pub async fn serve_state(
         state.clone(),
     );
     let stop = shutdown.clone();
-    let server = accept::serve(listener, edge, async move { stop.wait().await });
+    let server = accept::serve(
+        listener,
+        edge,
+        config.clone(),
+        async move { stop.wait().await },
+    );
     tokio::pin!(server);
 
     // In-flight requests get `shutdown_grace_secs` after the signal; then we stop anyway.

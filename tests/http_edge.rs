@@ -716,9 +716,12 @@ async fn a_panicking_handler_is_answered_500_and_the_connection_serves_on() {
     let addr = listener.local_addr().unwrap().to_string();
     let stop = depot::shutdown::Shutdown::new();
     let waiting = stop.clone();
-    tokio::spawn(depot::http::accept::serve(listener, edge, async move {
-        waiting.wait().await
-    }));
+    tokio::spawn(depot::http::accept::serve(
+        listener,
+        edge,
+        server.state.config.clone(),
+        async move { waiting.wait().await },
+    ));
 
     // Both requests on one connection: the panic does not close it.
     let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();

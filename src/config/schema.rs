@@ -125,6 +125,10 @@ pub const KEYS: &[Key] = &[
         .doc("largest request body accepted (413 above it)"),
     key("server.shutdown_grace_secs", "DEPOT_SHUTDOWN_GRACE_SECS", "10", Kind::Integer { min: 0, max: 3600 })
         .doc("how long in-flight requests may run after SIGINT/SIGTERM"),
+    key("server.idle_timeout_secs", "DEPOT_IDLE_TIMEOUT_SECS", "60", Kind::Integer { min: 1, max: 86_400 })
+        .doc("seconds a connection may wait for its next request without sending a byte (a new one for its first); then it is closed. A response in progress (an event stream, a download, an upload) is never cut"),
+    key("server.header_timeout_secs", "DEPOT_HEADER_TIMEOUT_SECS", "30", Kind::Integer { min: 1, max: 3600 })
+        .doc("seconds a request head may take: from the accept for a connection's first request, from its first byte for the next ones; then the connection is closed"),
     key("server.cors_origins", "DEPOT_CORS_ORIGINS", "", Kind::Origins)
         .doc("origins whose browser scripts may call the API (https://app.example, ...), or * for any; none means CORS is off"),
     key("database.path", "DEPOT_DATABASE_PATH", "", Kind::Text)
@@ -241,6 +245,8 @@ pub const KEYS: &[Key] = &[
         .doc("most GET /translations/events streams open from one client address (IPv6: one /64); past it 429"),
     key("limits.events_total", "DEPOT_EVENTS_TOTAL", "10000", Kind::Integer { min: 1, max: 1_000_000 })
         .doc("most GET /translations/events streams open on this node in all; past it 429"),
+    key("limits.connections", "DEPOT_CONNECTIONS", "0", Kind::Integer { min: 0, max: 10_000_000 })
+        .doc("most connections open at once; past it the connection that has waited longest for a request is closed to make room, or the new one refused while every one is busy. 0 derives it from the open-file limit (ulimit -n, raised to its hard limit at start): half of what is left after 256, from 32 to 16384"),
     key("webhooks.urls", "DEPOT_WEBHOOKS_URLS", "", Kind::List)
         .secret()
         .url()

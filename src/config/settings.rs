@@ -32,6 +32,11 @@ pub struct Server {
     pub data_dir: PathBuf,
     pub body_limit_bytes: u64,
     pub shutdown_grace_secs: u64,
+    /// A connection waiting for a request is closed after this long without a byte.
+    pub idle_timeout_secs: u64,
+    /// A request head must be complete this long after the accept (first request) or its
+    /// first byte (later ones).
+    pub header_timeout_secs: u64,
     /// Origins allowed to make cross-origin requests (serialized, or `*` alone); empty: off.
     pub cors_origins: Vec<String>,
     /// The base URL clients reach depot at (`server.public_url`, or its old name
@@ -314,6 +319,9 @@ pub struct Limits {
     pub events_per_client: u64,
     /// Open `/translations/events` streams in all.
     pub events_total: u64,
+    /// Connections open at once; 0: derived from the open-file limit
+    /// (`http::accept::capacity`).
+    pub connections: u64,
 }
 
 /// Where each new translations version is announced (SPEC §8).
@@ -454,6 +462,8 @@ impl Settings {
                 data_dir: data_dir.clone(),
                 body_limit_bytes: int("server.body_limit_bytes"),
                 shutdown_grace_secs: int("server.shutdown_grace_secs"),
+                idle_timeout_secs: int("server.idle_timeout_secs"),
+                header_timeout_secs: int("server.header_timeout_secs"),
                 cors_origins: match r.get("server.cors_origins") {
                     Value::List(items) => items.clone(),
                     _ => Vec::new(),
@@ -547,6 +557,7 @@ impl Settings {
                 api_key_refill_secs: int("limits.api_key_refill_secs"),
                 events_per_client: int("limits.events_per_client"),
                 events_total: int("limits.events_total"),
+                connections: int("limits.connections"),
             },
             webhooks: Webhooks {
                 urls: list("webhooks.urls"),
