@@ -43,6 +43,8 @@ pub struct DiffArgs {
     /// The locale of files whose names name none.
     #[arg(long, value_name = "LOCALE")]
     pub locale: Option<String>,
+    #[command(flatten)]
+    pub memory: super::MemoryArg,
 }
 
 pub fn run(sources: Sources, args: &DiffArgs) -> Result<(), Failure> {
@@ -59,6 +61,7 @@ pub fn run(sources: Sources, args: &DiffArgs) -> Result<(), Failure> {
             .unwrap_or(settings.translations.placeholders),
         split: args.split.clone(),
         locale: args.locale.clone(),
+        memory: settings.limits.input_memory,
     };
     let report = diff::diff(&doc, &args.paths, &options)?;
     let out = if args.json {

@@ -63,15 +63,19 @@ pub struct ImportArgs {
             .try_map(|name| name.parse::<PlaceholderMode>())
     )]
     pub placeholders: PlaceholderMode,
+    #[command(flatten)]
+    pub memory: super::MemoryArg,
 }
 
 pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
+    let settings = load_config(&sources)?.settings;
     let options = Options {
         split: args.split.clone(),
         locale: args.locale.clone(),
         base: args.base.clone(),
         placeholders: args.placeholders,
         format: args.format,
+        memory: settings.limits.input_memory,
     };
     let mut imported = import::read_app(&args.paths, &options)?;
     summarise_read(&imported);
@@ -84,7 +88,6 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
             ..Merged::default()
         },
         Some(existing) => {
-            let settings = load_config(&sources)?.settings;
             let rows = read_sheet(existing, &settings, &sources)?;
             let merged = grid::merge(rows, &imported.doc, args.overwrite)?;
             summarise_merge(&merged, existing);
@@ -106,7 +109,6 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
         } => {
             write::check(&merged.rows, &write::Limits::GOOGLE)?;
             let tab = tab.as_deref().unwrap_or(write::DEFAULT_TAB);
-            let settings = load_config(&sources)?.settings;
             let runtime = super::runtime()?;
             runtime.block_on(add_google_tab(
                 &settings,
@@ -265,8 +267,12 @@ pub(super) fn read_sheet(
                 .map_err(|e| Failure(format!("cannot read the sheet {spec}: {e}")))
         });
     }
-    crate::sheets::local::read_grid(std::path::Path::new(spec), None)
-        .map_err(|e| Failure(e.to_string()))
+    crate::sheets::local::read_grid(
+        std::path::Path::new(spec),
+        None,
+        settings.limits.input_memory,
+    )
+    .map_err(|e| Failure(e.to_string()))
 }
 
 /// A Google client for `settings`' spreadsheet; without a refresh token, the consent flow

@@ -232,6 +232,8 @@ pub const KEYS: &[Key] = &[
         .doc("most GET /translations/events streams open from one client address (IPv6: one /64); past it 429"),
     key("limits.events_total", "DEPOT_EVENTS_TOTAL", "10000", Kind::Integer { min: 1, max: 1_000_000 })
         .doc("most GET /translations/events streams open on this node in all; past it 429"),
+    key("limits.input_memory_bytes", "DEPOT_INPUT_MEMORY_BYTES", "1073741824", Kind::Integer { min: 1 << 20, max: 1 << 40 })
+        .doc("memory that reading input may take: an app's translation files (import, diff) or a local sheet file (.csv, .xlsx, .ods; generate, serve, produce, import --merge-into, diff), estimated from each file's size and format before it is read; a file past it is refused, naming it (import, diff and generate also take --max-memory SIZE)"),
     key("webhooks.urls", "DEPOT_WEBHOOKS_URLS", "", Kind::List)
         .secret()
         .url()

@@ -287,6 +287,8 @@ pub struct Limits {
     pub events_per_client: u64,
     /// Open `/translations/events` streams in all.
     pub events_total: u64,
+    /// What reading an input file (an app's translation files, a local sheet) may take.
+    pub input_memory: crate::memory_budget::Budget,
 }
 
 /// Where each new translations version is announced (SPEC §8).
@@ -479,6 +481,7 @@ impl Settings {
                 login_refill_secs: int("limits.login_refill_secs"),
                 events_per_client: int("limits.events_per_client"),
                 events_total: int("limits.events_total"),
+                input_memory: crate::memory_budget::Budget::new(int("limits.input_memory_bytes")),
             },
             webhooks: Webhooks {
                 urls: list("webhooks.urls"),
