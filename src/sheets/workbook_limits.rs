@@ -269,10 +269,10 @@ impl Scan {
                 (Event::GeneralRef(_), Some(open)) => open.length += 4,
                 (Event::End(_), Some(open)) => {
                     open.depth -= 1;
-                    if open.depth == 0 {
-                        if let (Some(done), Some(table)) = (cell.take(), &mut table) {
-                            table.cell(&done);
-                        }
+                    if open.depth == 0
+                        && let (Some(done), Some(table)) = (cell.take(), &mut table)
+                    {
+                        table.cell(&done);
                     }
                 }
                 (Event::End(e), None) if self.kind == Kind::Ods => match e.local_name().as_ref() {
