@@ -201,11 +201,12 @@ pub enum ReadError {
     Io(#[from] std::io::Error),
 }
 
-/// `1.0 GiB`, `86.0 MiB`, `512 bytes`.
+/// A size for people: bytes below 1 KiB, else KiB, MiB, GiB or TiB with one decimal
+/// (`512 B`, `86.0 MiB`, `1.0 GiB`).
 pub fn human(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     if bytes < 1024 {
-        return format!("{bytes} bytes");
+        return format!("{bytes} B");
     }
     let mut value = bytes as f64 / 1024.0;
     let mut unit = 0;
@@ -256,7 +257,7 @@ mod tests {
         for bad in ["", "G", "3X", "-1", "1.5G", "99999999999T"] {
             assert!(parse_size(bad).is_err(), "{bad}");
         }
-        assert_eq!(human(512), "512 bytes");
+        assert_eq!(human(512), "512 B");
         assert_eq!(human(86 << 20), "86.0 MiB");
         assert_eq!(human(1 << 30), "1.0 GiB");
     }

@@ -89,17 +89,34 @@ fn write_lines(path: &Path, head: &str, count: usize, line: impl Fn(usize) -> St
     out.flush().unwrap();
 }
 
+/// A json file of `keys` keys `k<prefix><number>`, each its own, one-word texts.
+fn write_json_keys(path: &Path, keys: usize, prefix: &str) {
+    write_lines(
+        path,
+        "{",
+        keys,
+        |i| {
+            format!(
+                "{}\"k{prefix}{i:07}\":\"v{i:07}\"",
+                if i == 0 { "" } else { "," }
+            )
+        },
+        "}",
+    );
+}
+
+/// Asserts that depot exited with `code`, its stderr holding `fragment`.
+fn assert_fails(out: &Output, code: i32, fragment: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    assert!(err.contains(fragment), "{err}");
+}
+
 #[test]
 fn an_86_mb_json_of_4_million_keys_is_refused_before_it_is_read() {
     let dir = tempfile::tempdir().unwrap();
     let keys = 4_000_000;
-    write_lines(
-        &dir.path().join("en.json"),
-        "{",
-        keys,
-        |i| format!("{}\"k{i:07}\":\"v{i:07}\"", if i == 0 { "" } else { "," }),
-        "}",
-    );
+    write_json_keys(&dir.path().join("en.json"), keys, "");
     let size = std::fs::metadata(dir.path().join("en.json")).unwrap().len();
     assert_eq!(size, 88_000_001);
     let (out, peak) = run_measured(dir.path(), &["import", "en.json", "--to", "sheet.csv"]);
@@ -137,53 +154,24 @@ fn a_70_mb_properties_file_is_refused_before_it_is_read() {
 #[test]
 fn the_budget_is_raised_and_lowered_by_max_memory() {
     let dir = tempfile::tempdir().unwrap();
-    write_lines(
-        &dir.path().join("en.json"),
-        "{",
-        100_000,
-        |i| format!("{}\"k{i:07}\":\"v{i:07}\"", if i == 0 { "" } else { "," }),
-        "}",
-    );
-    let (out, _) = run_measured(
-        dir.path(),
-        &[
-            "import",
-            "en.json",
-            "--to",
-            "sheet.csv",
-            "--max-memory",
-            "16M",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains(
-            "en.json: 2.1 MiB of json takes about 67.1 MiB of memory to read, more than the \
-             16.0 MiB allowed (limits.input_memory_bytes)"
-        ),
-        "{}",
-        stderr(&out)
+    write_json_keys(&dir.path().join("en.json"), 100_000, "");
+    let import = ["import", "en.json", "--to", "sheet.csv"];
+    let with = |size: &'static str| [&import[..], &["--max-memory", size]].concat();
+    let (out, _) = run_measured(dir.path(), &with("16M"));
+    assert_fails(
+        &out,
+        1,
+        "en.json: 2.1 MiB of json takes about 67.1 MiB of memory to read, more than the 16.0 \
+         MiB allowed (limits.input_memory_bytes)",
     );
     // the same file within the default budget
-    let (out, _) = run_measured(dir.path(), &["import", "en.json", "--to", "sheet.csv"]);
+    let (out, _) = run_measured(dir.path(), &import);
     assert!(out.status.success(), "{}", stderr(&out));
-    let (out, _) = run_measured(
-        dir.path(),
-        &[
-            "import",
-            "en.json",
-            "--to",
-            "sheet.csv",
-            "--max-memory",
-            "lots",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out)
-            .contains("must be a size in bytes, or with K, M, G or T (3G, 512M); got 'lots'"),
-        "{}",
-        stderr(&out)
+    let (out, _) = run_measured(dir.path(), &with("lots"));
+    assert_fails(
+        &out,
+        2,
+        "must be a size in bytes, or with K, M, G or T (3G, 512M); got 'lots'",
     );
 }
 
@@ -195,18 +183,7 @@ fn files_that_fit_one_by_one_are_refused_once_what_they_add_up_to_does_not() {
     // four locales of 25,000 keys each, every key its own: each file fits the budget, the
     // document they make does not
     for (n, locale) in ["en", "pl", "de", "fr"].iter().enumerate() {
-        write_lines(
-            &app.join(format!("{locale}.json")),
-            "{",
-            25_000,
-            |i| {
-                format!(
-                    "{}\"k{n}{i:06}\":\"v{i:07}\"",
-                    if i == 0 { "" } else { "," }
-                )
-            },
-            "}",
-        );
+        write_json_keys(&app.join(format!("{locale}.json")), 25_000, &n.to_string());
     }
     let (out, peak) = run_measured(
         dir.path(),
@@ -222,7 +199,7 @@ fn files_that_fit_one_by_one_are_refused_once_what_they_add_up_to_does_not() {
     // the second file read (in path order: de, en, fr, pl) is the one that does not fit
     assert!(
         line.starts_with(&format!(
-            "depot: error: {}: 537.1 KiB of json, beside the ",
+            "depot: error: {}: 561.5 KiB of json, beside the ",
             Path::new("app").join("en.json").display()
         )),
         "{line}"

@@ -22,6 +22,15 @@ use std::process::Output;
 
 const SHEET: &str = ">>>,en,pl\nHELLO,Hello,Cześć\nBYE,Bye,Pa\n";
 const VICTIM: &str = "the victim's own content\n";
+const GENERATE: [&str; 7] = [
+    "generate",
+    "--source",
+    "sheet.csv",
+    "-f",
+    "json",
+    "-p",
+    "out",
+];
 
 fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
@@ -127,18 +136,7 @@ fn links_planted_at_temporary_names_never_redirect_generate_or_import() {
     for target in [out.join("en.json"), out.join("pl.json")] {
         planted += plant(&target, &victim, &pids);
     }
-    let (generated, pid) = run_with_pid(
-        root,
-        &[
-            "generate",
-            "--source",
-            "sheet.csv",
-            "-f",
-            "json",
-            "-p",
-            "out",
-        ],
-    );
+    let (generated, pid) = run_with_pid(root, &GENERATE);
     assert_ok(&generated);
     assert!(pids.contains(&pid), "generate ran as {pid}, past the links");
 
@@ -186,18 +184,7 @@ fn replaced_outputs_keep_their_mode_and_new_ones_get_the_umask_default() {
         std::fs::write(out.join(name), "old").unwrap();
         set_mode(&out.join(name), kept);
     }
-    let generated = support::run(
-        root,
-        &[
-            "generate",
-            "--source",
-            "sheet.csv",
-            "-f",
-            "json",
-            "-p",
-            "out",
-        ],
-    );
+    let generated = support::run(root, &GENERATE);
     assert_ok(&generated);
     assert_eq!(
         std::fs::read_to_string(out.join("en.json")).unwrap(),

@@ -433,7 +433,7 @@ mod tests {
         let err = check(&bomb, "bomb.ods", Kind::Ods, BUDGET).unwrap_err();
         assert!(
             err.to_string().starts_with(
-                "bomb.ods: the workbook (338 bytes zipped), its cells repeated across columns \
+                "bomb.ods: the workbook (338 B zipped), its cells repeated across columns \
                  and rows and its shared strings reserved, takes about 107.1 GiB of memory to \
                  read, more than the 1.0 GiB allowed"
             ),
