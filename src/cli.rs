@@ -99,6 +99,25 @@ impl DataDirArg {
     }
 }
 
+/// `--max-memory`, for the commands that read input files (import, diff, generate).
+#[derive(Debug, Args)]
+pub struct MemoryArg {
+    /// Memory that reading the input files may take (limits.input_memory_bytes, default
+    /// 1G): bytes, or a number with K, M, G or T (3G). A file that would take more is
+    /// refused before it is read.
+    #[arg(long, value_name = "SIZE", value_parser = crate::memory_budget::parse_size)]
+    pub max_memory: Option<u64>,
+}
+
+impl MemoryArg {
+    fn flags(&self) -> Vec<(String, String)> {
+        self.max_memory
+            .iter()
+            .map(|bytes| (crate::memory_budget::KEY.to_owned(), bytes.to_string()))
+            .collect()
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// Address to listen on (server.listen).
@@ -417,7 +436,13 @@ fn run(cli: Cli, usage: impl Fn(clap::Error) -> Exit) -> Result<(), Exit> {
 fn command_flags(command: &Command) -> Vec<(String, String)> {
     match command {
         Command::Serve(args) => args.flags(),
-        Command::Generate(args) => args.flags(),
+        Command::Generate(args) => args
+            .flags()
+            .into_iter()
+            .chain(args.memory.flags())
+            .collect(),
+        Command::Import(args) => args.memory.flags(),
+        Command::Diff(args) => args.memory.flags(),
         Command::Produce(args) => {
             let source = args
                 .source
@@ -431,9 +456,7 @@ fn command_flags(command: &Command) -> Vec<(String, String)> {
             | FilesCommand::Import { data, .. }
             | FilesCommand::Seed { data, .. },
         ) => data.flags(),
-        Command::Auth(_) | Command::Import(_) | Command::Diff(_) | Command::Completions { .. } => {
-            Vec::new()
-        }
+        Command::Auth(_) | Command::Completions { .. } => Vec::new(),
     }
 }
 

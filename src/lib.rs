@@ -21,6 +21,7 @@ pub mod hex;
 pub mod http;
 pub mod import;
 pub mod logging;
+pub mod memory_budget;
 pub mod objects;
 pub mod parallel;
 pub mod percent;

@@ -8,6 +8,7 @@ pub mod local;
 pub mod service_account;
 pub mod url;
 pub mod watch;
+pub mod workbook_limits;
 pub mod write;
 
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
@@ -63,6 +64,8 @@ pub enum SourceError {
     Url(#[from] url::UrlSheetError),
     #[error("reading the sheet stopped: {0}")]
     Task(String),
+    #[error(transparent)]
+    OverBudget(#[from] crate::memory_budget::OverBudget),
     /// Google is the default source; with none of its settings there is no sheet at all,
     /// and a newcomer needs the way to one rather than Google's first missing variable.
     #[error(
@@ -77,6 +80,7 @@ pub fn source_for(settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceErr
         SourceSetting::LocalFile(path) => Arc::new(LocalSource {
             path: path.clone(),
             sheet_name: settings.service.spreadsheet_name.clone(),
+            memory: settings.limits.input_memory,
         }),
         SourceSetting::Google
             if settings.service.spreadsheet_id.is_empty()
@@ -89,9 +93,11 @@ pub fn source_for(settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceErr
             &settings.google,
             &settings.service,
         )?),
-        SourceSetting::Url(address) => {
-            Arc::new(url::UrlSheet::new(address, settings.google.timeout_secs)?)
-        }
+        SourceSetting::Url(address) => Arc::new(url::UrlSheet::new(
+            address,
+            settings.google.timeout_secs,
+            settings.limits.input_memory,
+        )?),
         SourceSetting::Example => Arc::new(example::ExampleSheet),
     })
 }
@@ -134,6 +140,8 @@ impl SheetSource for google::GoogleSheets {
 pub struct LocalSource {
     pub path: PathBuf,
     pub sheet_name: String,
+    /// What reading the file may take (`limits.input_memory_bytes`).
+    pub memory: crate::memory_budget::Budget,
 }
 
 impl SheetSource for LocalSource {
@@ -142,9 +150,9 @@ impl SheetSource for LocalSource {
     }
 
     fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>> {
-        let (path, sheet_name) = (self.path.clone(), self.sheet_name.clone());
+        let (path, sheet_name, memory) = (self.path.clone(), self.sheet_name.clone(), self.memory);
         Box::pin(async move {
-            tokio::task::spawn_blocking(move || local::read_grid(&path, Some(&sheet_name)))
+            tokio::task::spawn_blocking(move || local::read_grid(&path, Some(&sheet_name), memory))
                 .await
                 .map_err(|e| SourceError::Task(e.to_string()))?
                 .map(Fetched::Grid)

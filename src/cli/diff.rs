@@ -48,6 +48,8 @@ pub struct DiffArgs {
     /// sheet agree (0) or differ (1, with its one line).
     #[arg(short, long, conflicts_with = "json")]
     pub quiet: bool,
+    #[command(flatten)]
+    pub memory: super::MemoryArg,
 }
 
 pub fn run(sources: Sources, args: &DiffArgs) -> Result<(), Failure> {
@@ -65,6 +67,7 @@ pub fn run(sources: Sources, args: &DiffArgs) -> Result<(), Failure> {
             .unwrap_or(settings.translations.placeholders),
         split: args.split.clone(),
         locale: args.locale.clone(),
+        memory: settings.limits.input_memory,
     };
     let report = diff::diff(&doc, &args.paths, &options)?;
     let out = if args.json {

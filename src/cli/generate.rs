@@ -110,6 +110,8 @@ pub struct GenerateArgs {
     /// Without it files are still replaced atomically, as compilers write their output.
     #[arg(long)]
     pub sync: bool,
+    #[command(flatten)]
+    pub memory: super::MemoryArg,
 }
 
 impl GenerateArgs {
@@ -483,8 +485,9 @@ async fn fetch(settings: &Settings, sources: &Sources) -> Result<Vec<Vec<String>
     };
     // A source built for this run has no validators to send, so it always gives a grid.
     grid.map(Fetched::into_grid).map_err(|e| match e {
-        // The local reader's message already names the file.
+        // The local reader's message already names the file, as the budget's does.
         SourceError::Local(e) => Failure(e.to_string()),
+        SourceError::OverBudget(e) => Failure(e.to_string()),
         e => Failure(format!("cannot read the sheet {describe}: {e}")),
     })
 }

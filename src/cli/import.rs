@@ -71,15 +71,19 @@ pub struct ImportArgs {
     /// Name every key of a note that several keys share (not only the first eight).
     #[arg(short, long)]
     pub verbose: bool,
+    #[command(flatten)]
+    pub memory: super::MemoryArg,
 }
 
 pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
+    let settings = load_config_with(&sources, args.quiet)?.settings;
     let options = Options {
         split: args.split.clone(),
         locale: args.locale.clone(),
         base: args.base.clone(),
         placeholders: args.placeholders,
         format: args.format,
+        memory: settings.limits.input_memory,
     };
     let report = Report::new(args.quiet);
     let mut imported = import::read_app(&args.paths, &options)?;
@@ -94,7 +98,6 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
             ..Merged::default()
         },
         Some(existing) => {
-            let settings = load_config_with(&sources, args.quiet)?.settings;
             let rows = read_sheet(existing, &settings, &sources)?;
             let merged = grid::merge(rows, &imported.doc, args.overwrite)?;
             summarise_merge(&merged, existing, &report);
@@ -116,7 +119,6 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
         } => {
             write::check(&merged.rows, &write::Limits::GOOGLE)?;
             let tab = tab.as_deref().unwrap_or(write::DEFAULT_TAB);
-            let settings = load_config_with(&sources, args.quiet)?.settings;
             let runtime = super::runtime()?;
             runtime.block_on(add_google_tab(
                 &settings,
@@ -281,8 +283,12 @@ pub(super) fn read_sheet(
                 .map_err(|e| Failure(format!("cannot read the sheet {spec}: {e}")))
         });
     }
-    crate::sheets::local::read_grid(std::path::Path::new(spec), None)
-        .map_err(|e| Failure(e.to_string()))
+    crate::sheets::local::read_grid(
+        std::path::Path::new(spec),
+        None,
+        settings.limits.input_memory,
+    )
+    .map_err(|e| Failure(e.to_string()))
 }
 
 /// A Google client for `settings`' spreadsheet; without a refresh token, the consent flow

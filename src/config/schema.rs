@@ -247,6 +247,8 @@ pub const KEYS: &[Key] = &[
         .doc("most GET /translations/events streams open on this node in all; past it 429"),
     key("limits.connections", "DEPOT_CONNECTIONS", "0", Kind::Integer { min: 0, max: 10_000_000 })
         .doc("most connections open at once; past it the connection that has waited longest for a request is closed to make room, or the new one refused while every one is busy. 0 derives it from the open-file limit (ulimit -n, raised to its hard limit at start): half of what is left after 256, from 32 to 16384"),
+    key("limits.input_memory_bytes", "DEPOT_INPUT_MEMORY_BYTES", "1073741824", Kind::Integer { min: 1 << 20, max: 1 << 40 })
+        .doc("memory that reading input may take: an app's translation files (import, diff) or a local sheet file (.csv, .xlsx, .ods; generate, serve, produce, import --merge-into, diff), estimated from each file's size and format before it is read; a file past it is refused, naming it (import, diff and generate also take --max-memory SIZE)"),
     key("webhooks.urls", "DEPOT_WEBHOOKS_URLS", "", Kind::List)
         .secret()
         .url()

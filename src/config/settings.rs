@@ -322,6 +322,8 @@ pub struct Limits {
     /// Connections open at once; 0: derived from the open-file limit
     /// (`http::accept::capacity`).
     pub connections: u64,
+    /// What reading an input file (an app's translation files, a local sheet) may take.
+    pub input_memory: crate::memory_budget::Budget,
 }
 
 /// Where each new translations version is announced (SPEC §8).
@@ -558,6 +560,7 @@ impl Settings {
                 events_per_client: int("limits.events_per_client"),
                 events_total: int("limits.events_total"),
                 connections: int("limits.connections"),
+                input_memory: crate::memory_budget::Budget::new(int("limits.input_memory_bytes")),
             },
             webhooks: Webhooks {
                 urls: list("webhooks.urls"),

@@ -576,20 +576,7 @@ pub fn age(seconds: i64) -> String {
 /// A file's size for people: bytes below 1 KiB, else KiB, MiB, GiB or TiB with one decimal
 /// (`1.5 MiB`); a dash when the record does not know it.
 pub fn size(bytes: Option<u64>) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    let Some(bytes) = bytes else {
-        return "—".to_owned();
-    };
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
+    bytes.map_or_else(|| "—".to_owned(), crate::memory_budget::human)
 }
 
 #[cfg(test)]
