@@ -38,6 +38,8 @@ pub struct Console {
     state: Arc<AppState>,
     sessions: Sessions,
     throttle: throttle::LoginThrottle<crate::http::client::ClientKey>,
+    /// The folded texts the translations search looks through, made once per version.
+    search_index: Arc<crate::console::SearchIndex>,
 }
 
 /// Who is looking: the session, if any, and what it may do.
@@ -45,6 +47,8 @@ pub struct Console {
 struct Viewer {
     session: Option<Session>,
     access: Access,
+    /// What the last form of the session did, said once on the page after it.
+    notice: Option<String>,
 }
 
 impl Console {
@@ -53,6 +57,7 @@ impl Console {
             state,
             sessions: Sessions::default(),
             throttle: throttle::LoginThrottle::default(),
+            search_index: Arc::default(),
         }
     }
 
@@ -65,7 +70,11 @@ impl Console {
             None if settings.auth.api_keys.is_empty() => Access::Reader,
             None => Access::Anonymous,
         };
-        Viewer { session, access }
+        Viewer {
+            session,
+            access,
+            notice: None,
+        }
     }
 
     fn chrome(&self, viewer: &Viewer, title: &'static str, page: &'static str) -> Chrome {
@@ -80,6 +89,7 @@ impl Console {
             },
             keys_configured: !auth.api_keys.is_empty() || !auth.admin_keys.is_empty(),
             example: self.state.producer.source_kind() == "example",
+            notice: viewer.notice.clone(),
         }
     }
 
@@ -151,6 +161,7 @@ impl Console {
         let page = pages::Overview {
             chrome: self.chrome(viewer, "Overview", "overview"),
             notice,
+            sync_failed: status.last_error.is_some(),
             source: source_label,
             version: live.as_ref().map(|l| l.stored.version.clone()),
             version_age: live
@@ -185,7 +196,7 @@ impl Console {
             found,
             sections,
             tags,
-        } = crate::console::search(live.clone(), search.clone())
+        } = crate::console::search(live.clone(), self.search_index.clone(), search.clone())
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?;
         let doc = &live.stored.document;
@@ -261,7 +272,16 @@ impl Console {
         viewer: &Viewer,
         params: &[(String, String)],
     ) -> Result<Response, ApiError> {
-        only(params, &["filters", "format"])?;
+        only(
+            params,
+            &[
+                "filters",
+                "format",
+                "placeholders",
+                "comments",
+                "keepLocale",
+            ],
+        )?;
         let filters: Vec<String> = field(params, "filters")
             .unwrap_or_default()
             .split(',')
@@ -278,6 +298,18 @@ impl Console {
             .map(|f| ("filters[]".to_owned(), f.clone()))
             .collect();
         pairs.push(("format".to_owned(), format.clone()));
+        // The options as `/translations` takes them: an empty value (the form's "as
+        // configured", an unticked box) or `false` adds nothing to the URL; anything else
+        // goes as given, and `/translations` says what it allows.
+        let placeholders = field(params, "placeholders").unwrap_or_default().trim();
+        for name in ["placeholders", "comments", "keepLocale"] {
+            let value = field(params, name).unwrap_or_default().trim();
+            if !value.is_empty() && value != "false" {
+                pairs.push((name.to_owned(), value.to_owned()));
+            }
+        }
+        let ticked = |name: &str| field(params, name).is_some_and(|v| v.trim() == "true");
+        let configured = self.state.config.settings().translations.placeholders;
         let url = format!("{}?{}", table::TRANSLATIONS.path, encode_pairs(&pairs));
         let answer = async {
             let query = TranslationQuery::from_params(&pairs)?;
@@ -307,6 +339,18 @@ impl Console {
             ),
             error,
             url,
+            placeholders: std::iter::once(pages::Choice {
+                value: String::new(),
+                label: format!("as configured ({})", configured.name()),
+                selected: placeholders.is_empty(),
+            })
+            .chain(pages::Choice::list(
+                &crate::translations::formats::PlaceholderMode::NAMES,
+                placeholders,
+            ))
+            .collect(),
+            comments: ticked("comments"),
+            keep_locale: ticked("keepLocale"),
             download_name: format!("translations.{extension}"),
             body: shown,
             truncated: total > PREVIEW_BYTES,
@@ -328,7 +372,7 @@ impl Console {
         let service = &self.state.translations;
         let history = service.versions().await;
         let changes = match asked {
-            Some(asked) => Some(service.changes(asked).await),
+            Some(asked) => Some(service.text_changes(asked, views::KEYS_LISTED).await),
             None => None,
         };
         let (detail, error, status) = match changes.transpose() {
@@ -612,15 +656,55 @@ impl Console {
         }
     }
 
-    /// Deletes a record and its object (admin session, CSRF token), then back to the list.
+    /// Deletes a record and its object in two steps, both forms of an admin session with
+    /// its CSRF token: the first (the Delete button) answers a page that names the record
+    /// and asks; the second (`confirm=yes`) deletes, then goes back to the list, which says
+    /// what was deleted.
     async fn delete(
         &self,
         viewer: &Viewer,
+        cookie: Option<&str>,
         form: &[(String, String)],
     ) -> Result<Response, ApiError> {
         self.admin(viewer)?;
-        checked(viewer, form)?;
+        let session = checked(viewer, form)?;
+        only(form, &["csrf", "key", "confirm", "from"])?;
         let key = crate::files::key_from_params(form)?;
+        let confirmed = match field(form, "confirm") {
+            None | Some("") => false,
+            Some("yes") => true,
+            Some(other) => {
+                return Err(ApiError::BadRequest(format!(
+                    "confirm must be yes (or absent, to be asked), got '{other}'"
+                )));
+            }
+        };
+        let record = self
+            .state
+            .files
+            .get_by_key(key.clone())
+            .await?
+            .ok_or_else(|| {
+                ApiError::NotFound(format!("no file record has key '{key}'"))
+                    .with_code(ErrorCode::UnknownFile)
+            })?;
+        if !confirmed {
+            // Cancel leads back to the page the Delete button was on.
+            let back = match field(form, "from") {
+                Some("file") => file_link(&record.key),
+                _ => table::CONSOLE_FILES.path.to_owned(),
+            };
+            let page = pages::ConfirmDelete {
+                chrome: self.chrome(viewer, "Delete a file", "files"),
+                file_name: record.file_name,
+                key: record.key,
+                bucket: record.bucket,
+                size: views::size(record.size),
+                csrf: session.csrf.clone(),
+                back,
+            };
+            return html(StatusCode::OK, &page);
+        }
         let objects = self.state.objects.as_ref().map(|o| o.store.clone());
         crate::files::writes::delete_record(
             &self.state.files,
@@ -629,6 +713,10 @@ impl Console {
             key,
         )
         .await?;
+        self.sessions.notify(
+            cookie,
+            format!("Deleted {} (key {}).", record.file_name, record.key),
+        );
         Ok(redirect(table::CONSOLE_FILES.path))
     }
 
@@ -836,7 +924,7 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
             c.sync(&v, &f.fields).await
         }),
         form(&console, &table::CONSOLE_DELETE, |c, v, f| async move {
-            c.delete(&v, &f.fields).await
+            c.delete(&v, f.cookie.as_deref(), &f.fields).await
         }),
     ];
     pages
@@ -874,7 +962,10 @@ where
             move |_, console: Arc<Console>, cookie: Option<String>, raw: String| {
                 let handler = handler.clone();
                 async move {
-                    let viewer = console.viewer(cookie.as_deref());
+                    let mut viewer = console.viewer(cookie.as_deref());
+                    if viewer.session.is_some() {
+                        viewer.notice = console.sessions.take_notice(cookie.as_deref());
+                    }
                     let params = match query::parse(&raw) {
                         Ok(params) => params,
                         Err(e) => return console.error_page(&viewer, e),
