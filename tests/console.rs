@@ -313,6 +313,16 @@ async fn bad_input_gets_a_page_naming_the_problem_never_a_500() {
         ("/console/preview?format=xml", 400, "format must be one of"),
         ("/console/preview?filters=a..b", 400, "filter"),
         ("/console/preview?filters=xx_XX", 404, "xx_XX"),
+        (
+            "/console/preview?placeholders=printf",
+            400,
+            "placeholders must be one of keep, convert, got &#39;printf&#39;",
+        ),
+        (
+            "/console/preview?comments=yes",
+            400,
+            "comments must be true or false",
+        ),
         ("/?what=1", 400, "unknown parameter &#39;what&#39;"),
     ] {
         let response = client().get(daemon.url(target)).send().await.unwrap();
@@ -614,17 +624,16 @@ async fn the_files_page_shows_sizes_and_admins_delete_from_it() {
         "{question}"
     );
     assert!(object.exists());
-    let odd = post(
-        &daemon,
-        "/console/delete",
-        &admin,
-        &[
-            ("csrf", token.as_str()),
-            ("key", key.as_str()),
-            ("confirm", "sure"),
-        ],
-    )
-    .await;
+    let delete = |confirm: &'static str| {
+        let form = [
+            ("csrf", token.clone()),
+            ("key", key.clone()),
+            ("confirm", confirm.to_owned()),
+        ];
+        let (daemon, admin) = (&daemon, &admin);
+        async move { post(daemon, "/console/delete", admin, &form).await }
+    };
+    let odd = delete("sure").await;
     assert_eq!(odd.status(), StatusCode::BAD_REQUEST);
     assert!(
         odd.text()
@@ -632,17 +641,7 @@ async fn the_files_page_shows_sizes_and_admins_delete_from_it() {
             .unwrap()
             .contains("confirm must be yes (or absent, to be asked), got &#39;sure&#39;")
     );
-    let deleted = post(
-        &daemon,
-        "/console/delete",
-        &admin,
-        &[
-            ("csrf", token.as_str()),
-            ("key", key.as_str()),
-            ("confirm", "yes"),
-        ],
-    )
-    .await;
+    let deleted = delete("yes").await;
     assert_eq!(deleted.status(), StatusCode::SEE_OTHER);
     assert_eq!(deleted.headers()["location"], "/console/files");
     assert!(!object.exists());

@@ -110,6 +110,39 @@ async fn click_in_place(browser: &Browser, by: By) {
         .unwrap();
 }
 
+/// The body the daemon answers at `path` (without a session).
+async fn body(daemon: &Daemon, path: &str) -> String {
+    reqwest::get(daemon.url(path))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+/// The texts of everything `css` finds, in page order.
+async fn texts_of(browser: &Browser, css: &str) -> Vec<String> {
+    let mut texts = Vec::new();
+    for found in browser.driver.find_all(By::Css(css)).await.unwrap() {
+        texts.push(found.text().await.unwrap());
+    }
+    texts
+}
+
+/// The text of what `by` finds.
+async fn text_of(browser: &Browser, by: By) -> String {
+    browser.driver.find(by).await.unwrap().text().await.unwrap()
+}
+
+/// The preview's answer as `/translations` serves it at `url`, checked to be what the
+/// page shows.
+async fn shows_what_is_served(browser: &Browser, daemon: &Daemon, url: &str) -> String {
+    let shown = text_of(browser, By::Tag("pre")).await;
+    let served = body(daemon, url).await;
+    assert_eq!(shown.trim(), served.trim());
+    served
+}
+
 async fn count(browser: &Browser, css: &str) -> usize {
     browser.driver.find_all(By::Css(css)).await.unwrap().len()
 }
@@ -223,21 +256,7 @@ async fn the_console_works_in_a_real_browser() {
     let url = "/translations?filters[]=pl_PL.COMMON&format=android";
     assert!(text.contains(url), "{text}");
     browser.screenshot(&shots, "preview").await;
-    let shown = browser
-        .driver
-        .find(By::Tag("pre"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let served = reqwest::get(daemon.url(url))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert_eq!(shown.trim(), served.trim());
+    let served = shows_what_is_served(&browser, &daemon, url).await;
     click_in_place(&browser, By::LinkText("Download")).await;
     let saved = wait_for_file(&downloads, "translations.xml").await;
     assert_eq!(std::fs::read_to_string(saved).unwrap(), served);
@@ -460,15 +479,7 @@ async fn findings_plural_forms_and_versions_show_in_a_real_browser() {
     // the first version added every key of each locale, with its text; LIST (no `other`)
     // is in none
     for locale in ["en", "pl"] {
-        let mut keys = Vec::new();
-        for code in browser
-            .driver
-            .find_all(By::Css(format!("#added-{locale} td[data-label=Key]")))
-            .await
-            .unwrap()
-        {
-            keys.push(code.text().await.unwrap());
-        }
+        let keys = texts_of(&browser, &format!("#added-{locale} td[data-label=Key]")).await;
         assert_eq!(keys, ["APP.GREETING", "APP.BRACE", "APP.ITEMS"], "{locale}");
     }
     assert!(text.contains("Cześć {imie}"), "{text}");
@@ -627,6 +638,21 @@ for (const box of boxes) {
 return {problems: problems, boxes: boxes.length};
 "#;
 
+/// Opens the record page at `path` and presses its Delete button (which asks first).
+async fn ask_to_delete(browser: &Browser, daemon: &Daemon, path: &str) {
+    browser.driver.goto(daemon.url(path)).await.unwrap();
+    submit(browser, "Delete this file").await;
+}
+
+/// Makes the window `width` CSS pixels wide (and 900 high).
+async fn at_width(browser: &Browser, width: u32) {
+    browser
+        .driver
+        .set_window_rect(0, 0, width, 900)
+        .await
+        .unwrap();
+}
+
 /// Checks the page shown for `LAYOUT_PROBLEMS` and keeps its screenshot (the whole page)
 /// as `<name>-<width>.png`; how many error and notice boxes it has, and each problem
 /// found, named by the page and width.
@@ -676,11 +702,7 @@ async fn fits(browser: &Browser, name: &str, width: u32) -> (usize, Vec<String>)
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     browser.screenshot(&shots, &format!("{name}-{width}")).await;
-    browser
-        .driver
-        .set_window_rect(0, 0, width, 900)
-        .await
-        .unwrap();
+    at_width(browser, width).await;
     let problems = (answer["problems"].as_array().unwrap().iter())
         .map(|p| format!("{name} at {width} px: {}", p.as_str().unwrap()))
         .collect();
@@ -706,7 +728,7 @@ async fn every_page_fits_1280_and_390_px_and_no_error_box_overlaps() {
         .as_str()
         .unwrap()
         .to_owned();
-    let file = |k: &str| format!("/console/file?key={}", urlencode(k));
+    let file = |k: &str| format!("/console/file?{}", support::query(&[("key", k)]));
     let long_key = "reports/2026/1/quarterly-report-with-a-very-long-file-name-that-has-no-spaces-at-all-final-v2.pdf";
     // (screenshot name, path, a text the page shows, error boxes it has)
     let pages: Vec<(&str, String, &str, usize)> = vec![
@@ -762,15 +784,7 @@ async fn every_page_fits_1280_and_390_px_and_no_error_box_overlaps() {
             "Kept versions",
             1,
         ),
-        (
-            "error-page",
-            format!(
-                "/console/file?key={}",
-                urlencode(&"no-such-key/".repeat(12))
-            ),
-            "404",
-            1,
-        ),
+        ("error-page", file(&"no-such-key/".repeat(12)), "404", 1),
     ];
     // every problem of every page, said together at the end
     let mut problems = Vec::new();
@@ -779,23 +793,14 @@ async fn every_page_fits_1280_and_390_px_and_no_error_box_overlaps() {
         problems.extend(found);
     };
     for width in [1280, 390] {
-        browser
-            .driver
-            .set_window_rect(0, 0, width, 900)
-            .await
-            .unwrap();
+        at_width(&browser, width).await;
         for (name, path, shows, errors) in &pages {
             browser.driver.goto(daemon.url(path)).await.unwrap();
             wait_for_text(&browser, shows).await;
             check(name, fits(&browser, name, width).await, *errors);
         }
         // the question before a delete
-        browser
-            .driver
-            .goto(daemon.url(&file(long_key)))
-            .await
-            .unwrap();
-        submit(&browser, "Delete this file").await;
+        ask_to_delete(&browser, &daemon, &file(long_key)).await;
         wait_for_text(&browser, "cannot be undone").await;
         check(
             "delete-confirm",
@@ -806,20 +811,11 @@ async fn every_page_fits_1280_and_390_px_and_no_error_box_overlaps() {
         wait_for_text(&browser, "report 1").await;
     }
     // Deleted: the notice on the files page.
-    browser
-        .driver
-        .goto(daemon.url(&file(long_key)))
-        .await
-        .unwrap();
-    submit(&browser, "Delete this file").await;
+    ask_to_delete(&browser, &daemon, &file(long_key)).await;
     click(&browser, By::Id("confirm-delete")).await;
     wait_for_text(&browser, "Deleted 1-quarterly").await;
     for width in [1280, 390] {
-        browser
-            .driver
-            .set_window_rect(0, 0, width, 900)
-            .await
-            .unwrap();
+        at_width(&browser, width).await;
         check(
             "files-deleted",
             fits(&browser, "files-deleted", width).await,
@@ -838,11 +834,7 @@ async fn every_page_fits_1280_and_390_px_and_no_error_box_overlaps() {
     wait_for_text(&browser, "Sync failed").await;
     let failed = current_path(&browser).await;
     for width in [1280, 390] {
-        browser
-            .driver
-            .set_window_rect(0, 0, width, 900)
-            .await
-            .unwrap();
+        at_width(&browser, width).await;
         browser.driver.goto(daemon.url(&failed)).await.unwrap();
         wait_for_text(&browser, "Last success").await;
         // the notice says the sync failed; the facts hold the error in a box of its own
@@ -857,17 +849,6 @@ async fn every_page_fits_1280_and_390_px_and_no_error_box_overlaps() {
     assert!(!daemon.log().contains("panicked"), "{}", daemon.log());
 }
 
-fn urlencode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
 /// Delete asks first, from the list and from a record's page: Cancel leaves the record, the
 /// confirming button deletes it and the list says what it deleted. The Delete buttons are
 /// not the blue of the primary buttons.
@@ -878,7 +859,7 @@ async fn delete_asks_first_and_then_says_what_it_deleted() {
     let key = photo["key"].as_str().unwrap().to_owned();
     let record_exists = || async {
         let response = reqwest::Client::new()
-            .get(daemon.url(&format!("/file?key={}", urlencode(&key))))
+            .get(daemon.url(&format!("/file?{}", support::query(&[("key", &key)]))))
             .bearer_auth(ADMIN)
             .send()
             .await
@@ -940,7 +921,7 @@ async fn delete_asks_first_and_then_says_what_it_deleted() {
     wait_for_text(&browser, "a photo").await;
     assert_eq!(
         current_path(&browser).await,
-        format!("/console/file?key={}", urlencode(&key))
+        format!("/console/file?{}", support::query(&[("key", &key)]))
     );
     assert!(record_exists().await);
 
@@ -951,14 +932,7 @@ async fn delete_asks_first_and_then_says_what_it_deleted() {
     submit(&browser, "Delete photo.png").await;
     let text = wait_for_text(&browser, "Deleted photo.png").await;
     assert_eq!(current_path(&browser).await, "/console/files");
-    let notice = browser
-        .driver
-        .find(By::Id("notice"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let notice = text_of(&browser, By::Id("notice")).await;
     assert_eq!(notice, format!("Deleted photo.png (key {key})."));
     assert!(!record_exists().await, "{text}");
     assert_eq!(
@@ -991,12 +965,7 @@ async fn search_ignores_accents_preview_options_and_old_to_new_texts_in_a_real_b
         submit(&browser, "Search").await;
         let text = wait_for_text(&browser, "1 key(s)").await;
         assert!(text.contains("CHECKOUT.PAY"), "{q}: {text}");
-        let marks = browser.driver.find_all(By::Tag("mark")).await.unwrap();
-        let mut marked = Vec::new();
-        for mark in marks {
-            marked.push(mark.text().await.unwrap());
-        }
-        assert_eq!(marked, ["Zapłać"], "{q}");
+        assert_eq!(texts_of(&browser, "mark").await, ["Zapłać"], "{q}");
     }
     browser
         .screenshot(&screenshots(), "translations-accents")
@@ -1016,45 +985,15 @@ async fn search_ignores_accents_preview_options_and_old_to_new_texts_in_a_real_b
     submit(&browser, "Preview").await;
     let url = "/translations?filters[]=pl.CHECKOUT&format=android&placeholders=convert&comments=true&keepLocale=true";
     wait_for_text(&browser, url).await;
-    assert_eq!(
-        browser
-            .driver
-            .find(By::Id("url"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap(),
-        url
-    );
-    let shown = browser
-        .driver
-        .find(By::Tag("pre"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let served = reqwest::get(daemon.url(url))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert_eq!(shown.trim(), served.trim());
+    assert_eq!(text_of(&browser, By::Id("url")).await, url);
+    let served = shows_what_is_served(&browser, &daemon, url).await;
     assert!(served.contains("Razem: %1$s"), "converted: {served}");
     assert!(served.contains("The pay button"), "the comment: {served}");
     assert!(
         served.contains("name=\"pl_checkout_pay\""),
         "keepLocale: {served}"
     );
-    let plain = reqwest::get(daemon.url(plain_url))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert_ne!(plain, served);
+    assert_ne!(body(&daemon, plain_url).await, served);
     // the controls keep their state, and the download is the answer shown
     assert!(
         browser
@@ -1087,23 +1026,14 @@ async fn search_ignores_accents_preview_options_and_old_to_new_texts_in_a_real_b
         .unwrap();
     rows[0].click().await.unwrap();
     wait_for_text(&browser, "Before it").await;
+    // a table of changes, a row a line: key | before | after
     let table = |id: &'static str| {
         let browser = &browser;
         async move {
-            let mut rows = Vec::new();
-            for tr in browser
-                .driver
-                .find_all(By::Css(format!("#{id} tbody tr")))
-                .await
-                .unwrap()
-            {
-                let mut cells = Vec::new();
-                for td in tr.find_all(By::Tag("td")).await.unwrap() {
-                    cells.push(td.text().await.unwrap());
-                }
-                rows.push(cells.join(" | "));
-            }
-            rows
+            let cells = texts_of(browser, &format!("#{id} tbody td")).await;
+            (cells.chunks(3))
+                .map(|row| row.join(" | "))
+                .collect::<Vec<_>>()
         }
     };
     assert_eq!(

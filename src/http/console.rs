@@ -484,15 +484,7 @@ impl Console {
         only(params, &["key"])?;
         let key = crate::files::key_from_params(params)?;
         let settings = self.state.config.settings();
-        let record = self
-            .state
-            .files
-            .get_by_key(key.clone())
-            .await?
-            .ok_or_else(|| {
-                ApiError::NotFound(format!("no file record has key '{key}'"))
-                    .with_code(ErrorCode::UnknownFile)
-            })?;
+        let record = self.record(&key).await?;
         if record.permission == crate::files::Permission::Private
             && !viewer.access.may_read_private()
         {
@@ -521,6 +513,18 @@ impl Console {
             delete_csrf: admin_csrf(viewer),
         };
         html(StatusCode::OK, &page)
+    }
+
+    /// The file record of `key`, or a 404 page naming it.
+    async fn record(&self, key: &str) -> Result<crate::files::FileRecord, ApiError> {
+        self.state
+            .files
+            .get_by_key(key.to_owned())
+            .await?
+            .ok_or_else(|| {
+                ApiError::NotFound(format!("no file record has key '{key}'"))
+                    .with_code(ErrorCode::UnknownFile)
+            })
     }
 
     fn login_form(
@@ -679,15 +683,7 @@ impl Console {
                 )));
             }
         };
-        let record = self
-            .state
-            .files
-            .get_by_key(key.clone())
-            .await?
-            .ok_or_else(|| {
-                ApiError::NotFound(format!("no file record has key '{key}'"))
-                    .with_code(ErrorCode::UnknownFile)
-            })?;
+        let record = self.record(&key).await?;
         if !confirmed {
             // Cancel leads back to the page the Delete button was on.
             let back = match field(form, "from") {

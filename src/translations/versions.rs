@@ -440,6 +440,28 @@ mod tests {
         .unwrap()
     }
 
+    /// Two versions: pl and en swapped columns (no change), de dropped (2 removed), A.pl
+    /// changed, B.pl added, GONE removed (2), NEW added (2).
+    fn old_and_new() -> (StoredDocument, StoredDocument) {
+        let old = doc(
+            &["en", "pl", "de"],
+            &[
+                ("A", &[Some("a"), Some("pa"), Some("da")]),
+                ("B", &[Some("b"), None, Some("db")]),
+                ("GONE", &[Some("g"), Some("pg"), None]),
+            ],
+        );
+        let new = doc(
+            &["pl", "en"],
+            &[
+                ("A", &[Some("pa!"), Some("a")]),
+                ("B", &[Some("pb"), Some("b")]),
+                ("NEW", &[Some("pn"), Some("n")]),
+            ],
+        );
+        (old, new)
+    }
+
     #[test]
     fn the_first_version_adds_every_text() {
         let first = doc(
@@ -457,24 +479,7 @@ mod tests {
 
     #[test]
     fn texts_are_compared_by_key_and_locale_code() {
-        let old = doc(
-            &["en", "pl", "de"],
-            &[
-                ("A", &[Some("a"), Some("pa"), Some("da")]),
-                ("B", &[Some("b"), None, Some("db")]),
-                ("GONE", &[Some("g"), Some("pg"), None]),
-            ],
-        );
-        // pl and en swapped columns (no change), de dropped (2 removed), A.pl changed,
-        // B.pl added, GONE removed (2), NEW added (2).
-        let new = doc(
-            &["pl", "en"],
-            &[
-                ("A", &[Some("pa!"), Some("a")]),
-                ("B", &[Some("pb"), Some("b")]),
-                ("NEW", &[Some("pn"), Some("n")]),
-            ],
-        );
+        let (old, new) = old_and_new();
         let summary = VersionSummary::between(Some(&old), &new);
         assert_eq!(
             summary.previous_version.as_deref(),
@@ -521,22 +526,7 @@ mod tests {
 
     #[test]
     fn changed_texts_say_what_each_text_was_and_became_up_to_a_limit() {
-        let old = doc(
-            &["en", "pl", "de"],
-            &[
-                ("A", &[Some("a"), Some("pa"), Some("da")]),
-                ("B", &[Some("b"), None, Some("db")]),
-                ("GONE", &[Some("g"), Some("pg"), None]),
-            ],
-        );
-        let new = doc(
-            &["pl", "en"],
-            &[
-                ("A", &[Some("pa!"), Some("a")]),
-                ("B", &[Some("pb"), Some("b")]),
-                ("NEW", &[Some("pn"), Some("n")]),
-            ],
-        );
+        let (old, new) = old_and_new();
         let change = |key: &str, before: Option<&str>, after: Option<&str>| TextChange {
             key: key.into(),
             before: before.map(str::to_owned),
@@ -595,22 +585,7 @@ mod tests {
 
     #[test]
     fn keys_are_listed_per_locale_as_added_removed_and_changed() {
-        let old = doc(
-            &["en", "pl", "de"],
-            &[
-                ("A", &[Some("a"), Some("pa"), Some("da")]),
-                ("B", &[Some("b"), None, Some("db")]),
-                ("GONE", &[Some("g"), Some("pg"), None]),
-            ],
-        );
-        let new = doc(
-            &["pl", "en"],
-            &[
-                ("A", &[Some("pa!"), Some("a")]),
-                ("B", &[Some("pb"), Some("b")]),
-                ("NEW", &[Some("pn"), Some("n")]),
-            ],
-        );
+        let (old, new) = old_and_new();
         let changes = changed_keys(Some(&old.document), &new.document);
         let keys = |v: &[&str]| v.iter().map(|k| k.to_string()).collect::<Vec<_>>();
         assert_eq!(
