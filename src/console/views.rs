@@ -3,7 +3,7 @@
 //! with its highlights (every form of a plural entry), the paging of both lists, and file
 //! sizes as people read them.
 
-use super::fold::{Mapped, fold};
+use super::fold::{Mapped, fold, fold_into};
 use crate::config::settings::SheetSource;
 use crate::translations::model::{Document, Entry, Warning};
 use crate::translations::versions::{History, Listed, TextChange, VersionTexts};
@@ -418,25 +418,33 @@ const APART: char = '\n';
 
 impl Index {
     /// Folds every key and text of `doc`: a pass over the whole sheet, made once per
-    /// version and kept (`console::SearchIndex`).
+    /// version and kept (`console::SearchIndex`), on every core for a large sheet.
     pub fn new(doc: &Document) -> Index {
-        let haystacks = (doc.entries.iter())
-            .map(|entry| {
-                let mut all = fold(&entry.path.join("."));
-                for text in all_texts(entry) {
-                    all.push(APART);
-                    all.push_str(&fold(text));
-                }
-                all.into_boxed_str()
-            })
-            .collect();
-        Index { haystacks }
+        let parts = crate::parallel::ranges(doc.entries.len(), doc.entries.len() >= 4096);
+        let built = crate::parallel::map(parts.len(), &parts, |part| {
+            (doc.entries[part.clone()].iter())
+                .map(haystack)
+                .collect::<Vec<_>>()
+        });
+        Index {
+            haystacks: built.into_iter().flatten().collect(),
+        }
     }
 
     /// Whether the entry at `at` holds `finder`'s needle in its key or a text.
     fn holds(&self, at: usize, finder: &memchr::memmem::Finder<'_>) -> bool {
         (self.haystacks.get(at)).is_some_and(|h| finder.find(h.as_bytes()).is_some())
     }
+}
+
+/// One entry as the index holds it: its dotted key and each text, folded, a line each.
+fn haystack(entry: &Entry) -> Box<str> {
+    let mut all = fold(&entry.path.join("."));
+    for text in all_texts(entry) {
+        all.push(APART);
+        fold_into(text, &mut all);
+    }
+    all.into_boxed_str()
 }
 
 /// The search text as the index compares it: folded, without line breaks.
