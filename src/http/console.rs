@@ -38,6 +38,8 @@ pub struct Console {
     state: Arc<AppState>,
     sessions: Sessions,
     throttle: throttle::LoginThrottle<crate::http::client::ClientKey>,
+    /// The folded texts the translations search looks through, made once per version.
+    search_index: Arc<crate::console::SearchIndex>,
 }
 
 /// Who is looking: the session, if any, what it may do, and the address of this machine
@@ -47,6 +49,8 @@ struct Viewer {
     session: Option<Session>,
     access: Access,
     arrived_on: Option<std::net::SocketAddr>,
+    /// What the last form of the session did, said once on the page after it.
+    notice: Option<String>,
 }
 
 impl Console {
@@ -55,6 +59,7 @@ impl Console {
             state,
             sessions: Sessions::default(),
             throttle: throttle::LoginThrottle::default(),
+            search_index: Arc::default(),
         }
     }
 
@@ -71,6 +76,7 @@ impl Console {
             session,
             access,
             arrived_on,
+            notice: None,
         }
     }
 
@@ -86,6 +92,7 @@ impl Console {
             },
             keys_configured: !auth.api_keys.is_empty() || !auth.admin_keys.is_empty(),
             example: self.state.producer.source_kind() == "example",
+            notice: viewer.notice.clone(),
         }
     }
 
@@ -157,6 +164,7 @@ impl Console {
         let page = pages::Overview {
             chrome: self.chrome(viewer, "Overview", "overview"),
             notice,
+            sync_failed: status.last_error.is_some(),
             source: source_label,
             version: live.as_ref().map(|l| l.stored.version.clone()),
             version_age: live
@@ -191,7 +199,7 @@ impl Console {
             found,
             sections,
             tags,
-        } = crate::console::search(live.clone(), search.clone())
+        } = crate::console::search(live.clone(), self.search_index.clone(), search.clone())
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?;
         let doc = &live.stored.document;
@@ -267,7 +275,16 @@ impl Console {
         viewer: &Viewer,
         params: &[(String, String)],
     ) -> Result<Response, ApiError> {
-        only(params, &["filters", "format"])?;
+        only(
+            params,
+            &[
+                "filters",
+                "format",
+                "placeholders",
+                "comments",
+                "keepLocale",
+            ],
+        )?;
         let filters: Vec<String> = field(params, "filters")
             .unwrap_or_default()
             .split(',')
@@ -284,6 +301,18 @@ impl Console {
             .map(|f| ("filters[]".to_owned(), f.clone()))
             .collect();
         pairs.push(("format".to_owned(), format.clone()));
+        // The options as `/translations` takes them: an empty value (the form's "as
+        // configured", an unticked box) or `false` adds nothing to the URL; anything else
+        // goes as given, and `/translations` says what it allows.
+        let placeholders = field(params, "placeholders").unwrap_or_default().trim();
+        for name in ["placeholders", "comments", "keepLocale"] {
+            let value = field(params, name).unwrap_or_default().trim();
+            if !value.is_empty() && value != "false" {
+                pairs.push((name.to_owned(), value.to_owned()));
+            }
+        }
+        let ticked = |name: &str| field(params, name).is_some_and(|v| v.trim() == "true");
+        let configured = self.state.config.settings().translations.placeholders;
         let url = format!("{}?{}", table::TRANSLATIONS.path, encode_pairs(&pairs));
         let answer = async {
             let query = TranslationQuery::from_params(&pairs)?;
@@ -313,6 +342,18 @@ impl Console {
             ),
             error,
             url,
+            placeholders: std::iter::once(pages::Choice {
+                value: String::new(),
+                label: format!("as configured ({})", configured.name()),
+                selected: placeholders.is_empty(),
+            })
+            .chain(pages::Choice::list(
+                &crate::translations::formats::PlaceholderMode::NAMES,
+                placeholders,
+            ))
+            .collect(),
+            comments: ticked("comments"),
+            keep_locale: ticked("keepLocale"),
             download_name: format!("translations.{extension}"),
             body: shown,
             truncated: total > PREVIEW_BYTES,
@@ -334,7 +375,7 @@ impl Console {
         let service = &self.state.translations;
         let history = service.versions().await;
         let changes = match asked {
-            Some(asked) => Some(service.changes(asked).await),
+            Some(asked) => Some(service.text_changes(asked, views::KEYS_LISTED).await),
             None => None,
         };
         let (detail, error, status) = match changes.transpose() {
@@ -446,15 +487,7 @@ impl Console {
         only(params, &["key"])?;
         let key = crate::files::key_from_params(params)?;
         let settings = self.state.config.settings();
-        let record = self
-            .state
-            .files
-            .get_by_key(key.clone())
-            .await?
-            .ok_or_else(|| {
-                ApiError::NotFound(format!("no file record has key '{key}'"))
-                    .with_code(ErrorCode::UnknownFile)
-            })?;
+        let record = self.record(&key).await?;
         if record.permission == crate::files::Permission::Private
             && !viewer.access.may_read_private()
         {
@@ -483,6 +516,18 @@ impl Console {
             delete_csrf: admin_csrf(viewer),
         };
         html(StatusCode::OK, &page)
+    }
+
+    /// The file record of `key`, or a 404 page naming it.
+    async fn record(&self, key: &str) -> Result<crate::files::FileRecord, ApiError> {
+        self.state
+            .files
+            .get_by_key(key.to_owned())
+            .await?
+            .ok_or_else(|| {
+                ApiError::NotFound(format!("no file record has key '{key}'"))
+                    .with_code(ErrorCode::UnknownFile)
+            })
     }
 
     fn login_form(
@@ -619,15 +664,47 @@ impl Console {
         }
     }
 
-    /// Deletes a record and its object (admin session, CSRF token), then back to the list.
+    /// Deletes a record and its object in two steps, both forms of an admin session with
+    /// its CSRF token: the first (the Delete button) answers a page that names the record
+    /// and asks; the second (`confirm=yes`) deletes, then goes back to the list, which says
+    /// what was deleted.
     async fn delete(
         &self,
         viewer: &Viewer,
+        cookie: Option<&str>,
         form: &[(String, String)],
     ) -> Result<Response, ApiError> {
         self.admin(viewer)?;
-        checked(viewer, form)?;
+        let session = checked(viewer, form)?;
+        only(form, &["csrf", "key", "confirm", "from"])?;
         let key = crate::files::key_from_params(form)?;
+        let confirmed = match field(form, "confirm") {
+            None | Some("") => false,
+            Some("yes") => true,
+            Some(other) => {
+                return Err(ApiError::BadRequest(format!(
+                    "confirm must be yes (or absent, to be asked), got '{other}'"
+                )));
+            }
+        };
+        let record = self.record(&key).await?;
+        if !confirmed {
+            // Cancel leads back to the page the Delete button was on.
+            let back = match field(form, "from") {
+                Some("file") => file_link(&record.key),
+                _ => table::CONSOLE_FILES.path.to_owned(),
+            };
+            let page = pages::ConfirmDelete {
+                chrome: self.chrome(viewer, "Delete a file", "files"),
+                file_name: record.file_name,
+                key: record.key,
+                bucket: record.bucket,
+                size: views::size(record.size),
+                csrf: session.csrf.clone(),
+                back,
+            };
+            return html(StatusCode::OK, &page);
+        }
         let objects = self.state.objects.as_ref().map(|o| o.store.clone());
         crate::files::writes::delete_record(
             &self.state.files,
@@ -636,6 +713,10 @@ impl Console {
             key,
         )
         .await?;
+        self.sessions.notify(
+            cookie,
+            format!("Deleted {} (key {}).", record.file_name, record.key),
+        );
         Ok(redirect(table::CONSOLE_FILES.path))
     }
 
@@ -843,7 +924,7 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
             c.sync(&v, &f.fields).await
         }),
         form(&console, &table::CONSOLE_DELETE, |c, v, f| async move {
-            c.delete(&v, &f.fields).await
+            c.delete(&v, f.cookie.as_deref(), &f.fields).await
         }),
     ];
     pages
@@ -882,7 +963,10 @@ where
             move |_, console: Arc<Console>, cookie: Option<String>, arrived_on, raw: String| {
                 let handler = handler.clone();
                 async move {
-                    let viewer = console.viewer(cookie.as_deref(), arrived_on);
+                    let mut viewer = console.viewer(cookie.as_deref(), arrived_on);
+                    if viewer.session.is_some() {
+                        viewer.notice = console.sessions.take_notice(cookie.as_deref());
+                    }
                     let params = match query::parse(&raw) {
                         Ok(params) => params,
                         Err(e) => return console.error_page(&viewer, e),

@@ -843,6 +843,21 @@ pub const CONSOLE_PREVIEW: Route = Route {
             "output format, json by default",
             Schema::Enum(format_names),
         ),
+        query(
+            "placeholders",
+            "keep or convert (as placeholders of /translations); empty: translations.placeholders",
+            Schema::Enum(placeholder_modes),
+        ),
+        query(
+            "comments",
+            "true: the $$$ column as comments (as comments of /translations)",
+            Schema::Boolean,
+        ),
+        query(
+            "keepLocale",
+            "true: names keep their locale (as keepLocale of /translations)",
+            Schema::Boolean,
+        ),
     ],
     ..page(
         "GET",

@@ -18,8 +18,8 @@ use super::store::{
     FileStore, PutOutcome, RedisStore, SledStore, StoreError, StoredDocument, TranslationStore,
 };
 use super::versions::{
-    ChangesByLocale, History, VersionChanges, VersionError, VersionSummary, changed_keys,
-    is_version_id,
+    ChangesByLocale, History, VersionChanges, VersionError, VersionSummary, VersionTexts,
+    changed_keys, changed_texts, is_version_id,
 };
 use crate::compression::{Encoding, MIN_COMPRESS_LEN, compress};
 use crate::config::settings::{Storage, Translations as TranslationSettings};
@@ -318,6 +318,18 @@ impl TranslationService {
             .await
     }
 
+    /// `changes` with the words: what each added, removed and changed text said before and
+    /// after, at most `limit` texts of each kind per locale (the console's version page).
+    pub async fn text_changes(
+        self: &Arc<Self>,
+        asked: &str,
+        limit: usize,
+    ) -> Result<VersionTexts, VersionError> {
+        let asked = asked.to_owned();
+        self.blocking(move |service| service.text_changes_now(&asked, limit))
+            .await
+    }
+
     /// Runs `read`, which reads the store, on a blocking thread: the one hop off the async
     /// threads of the reads above, so that their callers need not make it.
     async fn blocking<T, E>(
@@ -373,6 +385,27 @@ impl TranslationService {
 
     /// `changes`, blocking.
     fn changes_now(&self, asked: &str) -> Result<VersionChanges, VersionError> {
+        let (summary, locales) = self.compare(asked, changed_keys)?;
+        Ok(VersionChanges {
+            summary,
+            locales: locales.map(ChangesByLocale),
+        })
+    }
+
+    /// `text_changes`, blocking.
+    fn text_changes_now(&self, asked: &str, limit: usize) -> Result<VersionTexts, VersionError> {
+        let (summary, locales) = self.compare(asked, |old, new| changed_texts(old, new, limit))?;
+        Ok(VersionTexts { summary, locales })
+    }
+
+    /// The summary of the kept version `asked` names, and `diff` of the version before it
+    /// (`None` before the first) and it; `None` for the diff when the version before it is
+    /// no longer kept.
+    fn compare<T>(
+        &self,
+        asked: &str,
+        diff: impl FnOnce(Option<&Document>, &Document) -> T,
+    ) -> Result<(VersionSummary, Option<T>), VersionError> {
         let summary = self.store.history()?.resolve(asked)?.clone();
         let gone = || VersionError::NotKept(summary.version.clone());
         let this = self.held(&summary.version)?.ok_or_else(gone)?;
@@ -381,19 +414,11 @@ impl TranslationService {
             Some(previous) => match self.held(previous)? {
                 Some(held) => Some(held),
                 // fell out of the kept versions: the keys cannot be told any more
-                None => {
-                    return Ok(VersionChanges {
-                        summary,
-                        locales: None,
-                    });
-                }
+                None => return Ok((summary, None)),
             },
         };
-        let locales = changed_keys(before.as_ref().map(Held::document), this.document());
-        Ok(VersionChanges {
-            summary,
-            locales: Some(ChangesByLocale(locales)),
-        })
+        let diff = diff(before.as_ref().map(Held::document), this.document());
+        Ok((summary, Some(diff)))
     }
 
     /// A kept version's document, from memory when it is held there, else from the store
