@@ -1,6 +1,7 @@
 //! Translations: the document model, the stores that keep it, and (as they land) the sheet
 //! conversion, filters and formats. The HTTP routes are `http::translations`.
 
+pub mod channels;
 pub mod checks;
 pub mod fallback;
 pub mod filter;
