@@ -17,6 +17,7 @@ pub mod query;
 pub mod service;
 pub mod sheet;
 pub mod store;
+pub mod tabs;
 pub mod versions;
 
 #[cfg(test)]

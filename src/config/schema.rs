@@ -260,7 +260,7 @@ pub const KEYS: &[Key] = &[
         .doc("id of the Google spreadsheet"),
     key("service.spreadsheet_name", "SERVICE_SPREADSHEET_NAME", "", Kind::Text)
         .env_only()
-        .doc("sheet (tab) name; empty means the first sheet"),
+        .doc("sheet (tab) name; empty means every tab, each a namespace (SPEC §14)"),
     key("service.redirect_uri", "SERVICE_REDIRECT_URI", "http://localhost:3000/oauth2callback", Kind::Url { optional: false })
         .env_only()
         .doc("OAuth redirect URI the consent flow listens on"),

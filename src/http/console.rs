@@ -141,7 +141,8 @@ impl Console {
             &chosen,
             &settings.service.spreadsheet_id,
             self.state.producer.sheet_gid(),
-        );
+        )
+        .with_tabs(self.state.producer.tab_gids());
         let (bars, reported) = match &live {
             Some(live) => crate::console::overview(live.clone(), link)
                 .await

@@ -2,6 +2,7 @@
 //! `values.get` response, which is what the test fixtures are). Workbook cells become the
 //! text a spreadsheet shows for them, like the Sheets API's formatted values.
 
+use super::tabs::Tab;
 use calamine::{Data, ExcelDateTime, Ods, Reader, SheetType, SheetVisible, Xlsx};
 use std::io::{BufRead, Cursor};
 use std::path::Path;
@@ -44,6 +45,11 @@ pub enum LocalSheetError {
     #[error("{path} holds no worksheet; add a sheet with the translations to it")]
     NoSheet { path: String },
     #[error(
+        "the folder {path} holds no .csv file; put one .csv file per tab (namespace) in it, \
+         or name a sheet file as the source"
+    )]
+    EmptyFolder { path: String },
+    #[error(
         "{path}: unsupported sheet type; use a .csv, .xlsx or .ods file (or a .json values.get document)"
     )]
     Unsupported { path: String },
@@ -61,7 +67,43 @@ pub fn read_grid(
     path: &Path,
     sheet_name: Option<&str>,
 ) -> Result<Vec<Vec<String>>, LocalSheetError> {
+    let which = match sheet_name.filter(|name| !name.is_empty()) {
+        Some(name) => Which::Named(name),
+        None => Which::First,
+    };
+    let mut tabs = read(path, which)?;
+    Ok(tabs.pop().map(|tab| tab.rows).unwrap_or_default())
+}
+
+/// Reads every tab of a local sheet (SPEC §14): each worksheet of an `.xlsx`/`.ods`
+/// workbook in order (the one `sheet_name` names alone, when set), each `.csv` file of a
+/// folder (`sheets::tabs`); a `.csv` or `.json` file is one tab.
+pub fn read_tabs(path: &Path, sheet_name: Option<&str>) -> Result<Vec<Tab>, LocalSheetError> {
+    if path.is_dir() {
+        return super::tabs::read_folder(path);
+    }
+    match sheet_name.filter(|name| !name.is_empty()) {
+        Some(name) => read(path, Which::Named(name)),
+        None => read(path, Which::All),
+    }
+}
+
+/// The worksheets of a workbook to read.
+#[derive(Clone, Copy)]
+enum Which<'a> {
+    Named(&'a str),
+    /// The first a user sees, as the Sheets API reads a range without a sheet name.
+    First,
+    All,
+}
+
+fn read(path: &Path, which: Which<'_>) -> Result<Vec<Tab>, LocalSheetError> {
     let shown = path.display().to_string();
+    let stem = || {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     let extension = path
         .extension()
         .and_then(|e| e.to_str())
@@ -71,23 +113,29 @@ pub fn read_grid(
         path: shown.clone(),
         reason: e.to_string(),
     };
+    let one = |rows| {
+        vec![Tab {
+            name: stem(),
+            rows: super::normalise(rows),
+            gid: None,
+        }]
+    };
     if extension == "csv" {
         // Streamed: a large sheet is not held twice, as bytes and as cells.
         let file = std::fs::File::open(path).map_err(unreadable)?;
         let rows = csv_grid(std::io::BufReader::with_capacity(1 << 16, file), &shown)?;
-        return Ok(super::normalise(rows));
+        return Ok(one(rows));
     }
     let bytes = std::fs::read(path).map_err(unreadable)?;
-    let sheet_name = sheet_name.filter(|name| !name.is_empty());
-    let rows = match extension.as_str() {
-        "json" => json_grid(&bytes, &shown)?,
+    match extension.as_str() {
+        "json" => Ok(one(json_grid(&bytes, &shown)?)),
         "xlsx" | "ods" => {
             let kind = if extension == "xlsx" { "xlsx" } else { "ods" };
             // calamine's own checks are debug assertions in places (a column name too long
             // for a u32 overflows a multiplication): a damaged workbook must be an error
             // naming the file, never a panic of the reading thread.
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                workbook_rows(bytes, &shown, kind, sheet_name)
+            let sheets = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                workbook_rows(bytes, &shown, kind, which)
             }))
             .unwrap_or_else(|_| {
                 Err(LocalSheetError::Workbook {
@@ -95,28 +143,38 @@ pub fn read_grid(
                     kind,
                     reason: "the workbook is damaged: its reader failed on it".to_owned(),
                 })
-            })?
+            })?;
+            Ok(sheets
+                .into_iter()
+                .map(|(name, rows)| Tab {
+                    name,
+                    rows: super::normalise(rows),
+                    gid: None,
+                })
+                .collect())
         }
-        _ => return Err(LocalSheetError::Unsupported { path: shown }),
-    };
-    Ok(super::normalise(rows))
+        _ => Err(LocalSheetError::Unsupported { path: shown }),
+    }
 }
+
+/// The worksheets `which` names, each with its name and grid.
+type Sheets = Vec<(String, Vec<Vec<String>>)>;
 
 fn workbook_rows(
     bytes: Vec<u8>,
     shown: &str,
     kind: &'static str,
-    sheet_name: Option<&str>,
-) -> Result<Vec<Vec<String>>, LocalSheetError> {
+    which: Which<'_>,
+) -> Result<Sheets, LocalSheetError> {
     if kind == "xlsx" {
-        return workbook_grid::<Xlsx<_>>(bytes, shown, kind, sheet_name, xlsx_cells_grid);
+        return workbook_grid::<Xlsx<_>>(bytes, shown, kind, which, xlsx_cells_grid);
     }
     ods_content_complete(&bytes).map_err(|reason| LocalSheetError::Workbook {
         path: shown.to_owned(),
         kind,
         reason,
     })?;
-    workbook_grid::<Ods<_>>(bytes, shown, kind, sheet_name, |workbook, name| {
+    workbook_grid::<Ods<_>>(bytes, shown, kind, which, |workbook, name| {
         workbook
             .worksheet_range(name)
             .map(|range| range_grid(&range))
@@ -262,9 +320,9 @@ fn workbook_grid<R>(
     bytes: Vec<u8>,
     path: &str,
     kind: &'static str,
-    sheet_name: Option<&str>,
-    grid_of: impl FnOnce(&mut R, &str) -> Result<Vec<Vec<String>>, String>,
-) -> Result<Vec<Vec<String>>, LocalSheetError>
+    which: Which<'_>,
+    mut grid_of: impl FnMut(&mut R, &str) -> Result<Vec<Vec<String>>, String>,
+) -> Result<Sheets, LocalSheetError>
 where
     R: Reader<Cursor<Vec<u8>>>,
     R::Error: std::fmt::Display,
@@ -281,26 +339,42 @@ where
         .iter()
         .filter(|sheet| sheet.typ == SheetType::WorkSheet)
         .collect();
-    let chosen = match sheet_name {
-        Some(wanted) => worksheets
-            .iter()
-            .find(|sheet| sheet.name == wanted)
-            .ok_or_else(|| LocalSheetError::SheetNotFound {
-                path: path.to_owned(),
-                name: wanted.to_owned(),
-                present: worksheets.iter().map(|sheet| sheet.name.clone()).collect(),
-            })?,
-        // The first sheet a user sees, as the Sheets API reads a range without a sheet name.
-        None => worksheets
-            .iter()
-            .find(|sheet| sheet.visible == SheetVisible::Visible)
-            .or_else(|| worksheets.first())
-            .ok_or_else(|| LocalSheetError::NoSheet {
-                path: path.to_owned(),
-            })?,
+    let no_sheet = || LocalSheetError::NoSheet {
+        path: path.to_owned(),
     };
-    let name = chosen.name.clone();
-    grid_of(&mut workbook, &name).map_err(|e| unreadable(format!("sheet '{name}': {e}")))
+    let chosen: Vec<String> = match which {
+        Which::Named(wanted) => vec![
+            worksheets
+                .iter()
+                .find(|sheet| sheet.name == wanted)
+                .ok_or_else(|| LocalSheetError::SheetNotFound {
+                    path: path.to_owned(),
+                    name: wanted.to_owned(),
+                    present: worksheets.iter().map(|sheet| sheet.name.clone()).collect(),
+                })?
+                .name
+                .clone(),
+        ],
+        Which::First => vec![
+            worksheets
+                .iter()
+                .find(|sheet| sheet.visible == SheetVisible::Visible)
+                .or_else(|| worksheets.first())
+                .ok_or_else(no_sheet)?
+                .name
+                .clone(),
+        ],
+        Which::All if worksheets.is_empty() => return Err(no_sheet()),
+        Which::All => worksheets.iter().map(|sheet| sheet.name.clone()).collect(),
+    };
+    chosen
+        .into_iter()
+        .map(|name| {
+            let grid = grid_of(&mut workbook, &name)
+                .map_err(|e| unreadable(format!("sheet '{name}': {e}")))?;
+            Ok((name, grid))
+        })
+        .collect()
 }
 
 /// Columns an `.xlsx` sheet may use: the locale columns depot accepts plus key levels, tags
