@@ -79,6 +79,7 @@ pub async fn serve_state(
         &state.translations,
         shutdown.clone(),
     ));
+    tasks.extend(state.channels.follow(shutdown.clone()));
 
     let edge = Edge::new(
         hyper_util::service::TowerToHyperService::new(warp::service(router(state.clone()))),
@@ -114,6 +115,10 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .or(crate::http::uploads::routes(state.clone()))
         .unify()
         .or(crate::http::translations::routes(state.clone()))
+        .unify()
+        .or(crate::http::channels::routes(state.clone()))
+        .unify()
+        .or(crate::http::sdk::routes(state.clone()))
         .unify()
         .or(crate::http::objects::routes(state.clone()))
         .unify()

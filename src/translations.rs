@@ -1,6 +1,7 @@
 //! Translations: the document model, the stores that keep it, and (as they land) the sheet
 //! conversion, filters and formats. The HTTP routes are `http::translations`.
 
+pub mod bundles;
 pub mod channels;
 pub mod checks;
 pub mod fallback;
@@ -8,6 +9,7 @@ pub mod filter;
 pub mod follow;
 pub mod formats;
 pub mod langtag;
+pub mod language_names;
 pub mod layout;
 pub mod locale;
 pub mod model;

@@ -73,6 +73,14 @@ const RELEASED: &[&str] = &[
     "upload-completed",
     "upload-not-arrived",
     "upload-mismatch",
+    "invalid-channel",
+    "unknown-channel",
+    "unknown-namespace",
+    "unknown-locale",
+    "unknown-project",
+    "unknown-bundle",
+    "version-has-findings",
+    "nothing-to-roll-back",
 ];
 
 #[test]

@@ -340,7 +340,8 @@ impl GoogleSheets {
             })
             .collect();
         let has_header = |tab: &&Tab| {
-            (tab.rows.iter().flatten()).any(|cell| cell.trim() == crate::translations::sheet::KEY_MARK)
+            (tab.rows.iter().flatten())
+                .any(|cell| cell.trim() == crate::translations::sheet::KEY_MARK)
         };
         let main = tabs.iter().find(has_header).or(tabs.first());
         self.set_gid(main.and_then(|t| t.gid));
@@ -824,7 +825,9 @@ fn parse_tabs(body: &[u8]) -> Result<Vec<(String, Option<i64>)>, String> {
     for (i, sheet) in sheets.iter().enumerate() {
         let title = (sheet.pointer("/properties/title").and_then(Value::as_str))
             .ok_or_else(|| format!("`sheets[{i}].properties.title` is missing or not text"))?;
-        let kind = sheet.pointer("/properties/sheetType").and_then(Value::as_str);
+        let kind = sheet
+            .pointer("/properties/sheetType")
+            .and_then(Value::as_str);
         if kind.is_some_and(|k| k != "GRID") {
             continue;
         }

@@ -94,9 +94,7 @@ fn watch(file: &Path, sender: mpsc::UnboundedSender<()>) -> notify::Result<Recom
         _ => PathBuf::from("."),
     };
     let is_ours = move |p: &Path| match tabs {
-        true => p
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("csv")),
+        true => p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")),
         false => p.file_name().map(OsString::from) == name,
     };
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {

@@ -45,9 +45,7 @@ pub enum ChannelError {
          current version to publish"
     )]
     NothingLoaded,
-    #[error(
-        "channel '{0}' was moved by other writers at every try of this change; try again"
-    )]
+    #[error("channel '{0}' was moved by other writers at every try of this change; try again")]
     Busy(String),
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -58,7 +56,9 @@ pub enum ChannelError {
 pub enum Published {
     Moved(Move),
     /// The channel already pointed at this version.
-    Unchanged { version: String },
+    Unchanged {
+        version: String,
+    },
 }
 
 /// The channels this process serves from, and their moves.
@@ -158,7 +158,9 @@ impl Channels {
     /// Points `name` back at the version it pointed at before its last publish (blocking).
     pub fn rollback(&self, name: &str, by: &str) -> Result<Move, ChannelError> {
         let moved = self
-            .change(name, |book| Ok(Some(book.rollback(name, by, Utc::now())?)))?
+            .change(name, |book| {
+                Ok(Some(book.rollback(name, by, Utc::now())?))
+            })?
             .ok_or_else(|| ChannelError::Busy(name.to_owned()))?;
         self.announce(name, &moved);
         Ok(moved)
@@ -183,9 +185,9 @@ impl Channels {
                 match store.swap_channels(current.rev, &next)? {
                     Swap::Done => Ok(Some((Some(moved), next))),
                     Swap::Stale => Ok(None),
-                    Swap::Missing(version) => Err(ChannelError::Version(VersionError::NotKept(
-                        version,
-                    ))),
+                    Swap::Missing(version) => {
+                        Err(ChannelError::Version(VersionError::NotKept(version)))
+                    }
                 }
             })?;
             if let Some((moved, book)) = outcome {

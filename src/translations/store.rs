@@ -358,9 +358,7 @@ pub(crate) mod suite {
 
     /// Channels swap only over the revision they were read at and only to kept versions;
     /// the versions they pin outlive `keep` until no channel needs them.
-    pub fn channels_swap_over_their_revision_and_pin_their_versions(
-        store: &dyn TranslationStore,
-    ) {
+    pub fn channels_swap_over_their_revision_and_pin_their_versions(store: &dyn TranslationStore) {
         use crate::translations::channels::book::ChannelBook;
         let now = Utc::now();
         assert_eq!(store.channels().unwrap(), ChannelBook::default());
@@ -379,26 +377,42 @@ pub(crate) mod suite {
         let mut never = book.clone();
         let unknown = "f".repeat(64);
         never.publish("beta", &unknown, "t", now, 2).unwrap();
-        assert_eq!(store.swap_channels(1, &never).unwrap(), Swap::Missing(unknown));
+        assert_eq!(
+            store.swap_channels(1, &never).unwrap(),
+            Swap::Missing(unknown)
+        );
         assert_eq!(store.channels().unwrap(), book);
         // v0 is pinned: it outlives keep = 2, v1 does not
         save(store, &v[2], 2);
         save(store, &v[3], 2);
         assert_eq!(
             kept_ids(store),
-            [v[3].version.clone(), v[2].version.clone(), v[0].version.clone()]
+            [
+                v[3].version.clone(),
+                v[2].version.clone(),
+                v[0].version.clone()
+            ]
         );
-        assert_eq!(store.load_version(&v[0].version).unwrap().as_ref(), Some(&v[0]));
+        assert_eq!(
+            store.load_version(&v[0].version).unwrap().as_ref(),
+            Some(&v[0])
+        );
         assert_eq!(store.load_version(&v[1].version).unwrap(), None);
         // moved on twice (depth 2): v0 is no longer needed and the next save prunes it
         let mut next = store.channels().unwrap();
-        next.publish("production", &v[3].version, "t", now, 2).unwrap();
-        next.publish("production", &v[2].version, "t", now, 2).unwrap();
+        next.publish("production", &v[3].version, "t", now, 2)
+            .unwrap();
+        next.publish("production", &v[2].version, "t", now, 2)
+            .unwrap();
         assert_eq!(store.swap_channels(1, &next).unwrap(), Swap::Done);
         save(store, &v[4], 2);
         assert_eq!(
             kept_ids(store),
-            [v[4].version.clone(), v[3].version.clone(), v[2].version.clone()]
+            [
+                v[4].version.clone(),
+                v[3].version.clone(),
+                v[2].version.clone()
+            ]
         );
         assert_eq!(store.load_version(&v[0].version).unwrap(), None);
     }

@@ -77,7 +77,10 @@ fn unfit_for_urls(name: &str) -> Option<char> {
     name.chars().find(|c| {
         c.is_whitespace()
             || c.is_control()
-            || matches!(c, '/' | '\\' | '?' | '#' | '%' | ':' | '&' | '=' | ';' | '@')
+            || matches!(
+                c,
+                '/' | '\\' | '?' | '#' | '%' | ':' | '&' | '=' | ';' | '@'
+            )
     })
 }
 
@@ -109,15 +112,15 @@ pub fn merge(tabs: Vec<Tab>, skipped: Vec<Warning>) -> Result<Document, TabsErro
         }
         // each locale of the tab, as a column of the merged document
         let columns: Vec<usize> = (doc.locales.iter())
-            .map(|locale| {
-                match merged.locales.iter().position(|l| same_locale(l, locale)) {
+            .map(
+                |locale| match merged.locales.iter().position(|l| same_locale(l, locale)) {
                     Some(at) => at,
                     None => {
                         merged.locales.push(locale.clone());
                         merged.locales.len() - 1
                     }
-                }
-            })
+                },
+            )
             .collect();
         let in_tab = |w: Warning| Warning {
             cell: format!("{}!{}", tab.name, w.cell),
@@ -227,7 +230,11 @@ mod tests {
         assert_eq!(translations.len(), 1);
         let cells: Vec<&str> = skipped.iter().map(|w| w.cell.as_str()).collect();
         assert_eq!(cells, ["README!A1", "v1.2!A1", "common!A1"]);
-        assert!(skipped[0].message.starts_with("tab 'README' has no header row"));
+        assert!(
+            skipped[0]
+                .message
+                .starts_with("tab 'README' has no header row")
+        );
     }
 
     #[test]
@@ -248,7 +255,11 @@ mod tests {
         assert_eq!(home.path, ["home", "TITLE"]);
         assert_eq!(
             home.texts,
-            [Some("Home".into()), Some("Start".into()), Some("Dom".into())]
+            [
+                Some("Home".into()),
+                Some("Start".into()),
+                Some("Dom".into())
+            ]
         );
         assert_eq!(doc.entries[1].texts, [Some("No".into()), None, None]);
         // a key refused (its dot) is a warning of its tab
@@ -277,14 +288,25 @@ mod tests {
             .unwrap_or_else(|| panic!("{:?}", doc.findings));
         assert_eq!(across.cell, "a_b!A2");
         assert_eq!(across.row, 2);
-        assert!(across.message.contains("\"a.B_C\" (a!A2)"), "{}", across.message);
+        assert!(
+            across.message.contains("\"a.B_C\" (a!A2)"),
+            "{}",
+            across.message
+        );
     }
 
     #[test]
     fn a_broken_tab_is_an_error_naming_it_and_names_unfit_for_urls_warn() {
         let err = merge(vec![tab("x", ">>>,.bad\nA,a\n")], vec![]).unwrap_err();
-        assert!(err.to_string().starts_with("tab 'x': the header row"), "{err}");
+        assert!(
+            err.to_string().starts_with("tab 'x': the header row"),
+            "{err}"
+        );
         let doc = merge(vec![tab("Sign up", ">>>,en\nA,a\n")], vec![]).unwrap();
-        assert!(doc.warnings[0].message.contains("' '"), "{:?}", doc.warnings);
+        assert!(
+            doc.warnings[0].message.contains("' '"),
+            "{:?}",
+            doc.warnings
+        );
     }
 }

@@ -466,7 +466,11 @@ mod tests {
             history.push_protecting(summary("i"), 2, &pinned),
             vec!["g".to_owned()]
         );
-        let order: Vec<_> = history.versions.iter().map(|v| v.version.as_str()).collect();
+        let order: Vec<_> = history
+            .versions
+            .iter()
+            .map(|v| v.version.as_str())
+            .collect();
         assert_eq!(order, ["i", "h", "f", "e"]);
         assert_eq!(
             history.push_protecting(summary("j"), 2, &|_| false),

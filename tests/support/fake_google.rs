@@ -754,7 +754,11 @@ impl State {
                 );
             };
             let values = trimmed(rows);
-            let last_row = if values.is_empty() { 1000 } else { values.len() };
+            let last_row = if values.is_empty() {
+                1000
+            } else {
+                values.len()
+            };
             let mut one = json!({
                 "range": format!("{}!A1:Z{last_row}", a1_sheet_name(title)),
                 "majorDimension": "ROWS",

@@ -239,7 +239,10 @@ fn a_batch_answer_gives_each_range_in_order() {
     assert_eq!(
         parse_batch(body).unwrap(),
         [
-            vec![vec![">>>".to_owned(), "en".to_owned()], vec!["YES".to_owned(), "Yes".to_owned()]],
+            vec![
+                vec![">>>".to_owned(), "en".to_owned()],
+                vec!["YES".to_owned(), "Yes".to_owned()]
+            ],
             vec![],
         ]
     );

@@ -90,7 +90,9 @@ pub enum BookError {
         shown = shown(.name)
     )]
     InvalidName { name: String, why: &'static str },
-    #[error("the channel 'draft' follows the sheet (always its current version): it cannot be published to or rolled back; publish to a named channel such as production")]
+    #[error(
+        "the channel 'draft' follows the sheet (always its current version): it cannot be published to or rolled back; publish to a named channel such as production"
+    )]
     Draft,
     #[error("no channel named '{name}'; channels: {}", known_list(.known))]
     Unknown { name: String, known: Vec<String> },
@@ -126,7 +128,9 @@ pub fn check_name(name: &str) -> Result<(), BookError> {
         .bytes()
         .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.'))
     {
-        return Err(invalid("it holds a character other than a-z, 0-9, '-', '_', '.'"));
+        return Err(invalid(
+            "it holds a character other than a-z, 0-9, '-', '_', '.'",
+        ));
     }
     if !name.as_bytes()[0].is_ascii_alphanumeric() {
         return Err(invalid("it does not start with a letter or a digit"));
@@ -202,12 +206,7 @@ impl ChannelBook {
     }
 
     /// Points `name` back at the version it pointed at before its last publish.
-    pub fn rollback(
-        &mut self,
-        name: &str,
-        by: &str,
-        at: DateTime<Utc>,
-    ) -> Result<Move, BookError> {
+    pub fn rollback(&mut self, name: &str, by: &str, at: DateTime<Utc>) -> Result<Move, BookError> {
         check_name(name)?;
         if name == DRAFT {
             return Err(BookError::Draft);
@@ -281,15 +280,29 @@ mod tests {
             assert_eq!(check_name(good), Ok(()), "{good}");
         }
         for bad in [
-            "", "Production", "-beta", ".x", "a/b", "a b", "é", "a%2F", "..",
+            "",
+            "Production",
+            "-beta",
+            ".x",
+            "a/b",
+            "a b",
+            "é",
+            "a%2F",
+            "..",
         ] {
             assert!(check_name(bad).is_err(), "{bad}");
         }
         assert!(check_name(&"a".repeat(65)).is_err());
         let message = check_name("a/b").unwrap_err().to_string();
-        assert!(message.starts_with("channel 'a/b' is not a channel name: "), "{message}");
+        assert!(
+            message.starts_with("channel 'a/b' is not a channel name: "),
+            "{message}"
+        );
         let mut book = ChannelBook::default();
-        assert_eq!(book.publish(DRAFT, "v1", "cli", at(0), 10), Err(BookError::Draft));
+        assert_eq!(
+            book.publish(DRAFT, "v1", "cli", at(0), 10),
+            Err(BookError::Draft)
+        );
         assert_eq!(book.rollback(DRAFT, "cli", at(0)), Err(BookError::Draft));
         assert_eq!(book.rev, 0);
     }
@@ -297,9 +310,13 @@ mod tests {
     #[test]
     fn publish_pushes_rollback_pops_and_both_are_logged() {
         let mut book = ChannelBook::default();
-        let first = book.publish("production", "v1", "cli", at(1), 10).unwrap().unwrap();
+        let first = book
+            .publish("production", "v1", "cli", at(1), 10)
+            .unwrap()
+            .unwrap();
         assert_eq!((first.from, first.to.as_str()), (None, "v1"));
-        book.publish("production", "v2", "key sha256:ab", at(2), 10).unwrap();
+        book.publish("production", "v2", "key sha256:ab", at(2), 10)
+            .unwrap();
         // the same version again changes nothing
         assert_eq!(book.publish("production", "v2", "cli", at(3), 10), Ok(None));
         assert_eq!(book.rev, 2);
@@ -321,7 +338,10 @@ mod tests {
             .iter()
             .map(|m| m.kind)
             .collect();
-        assert_eq!(kinds, [MoveKind::Rollback, MoveKind::Publish, MoveKind::Publish]);
+        assert_eq!(
+            kinds,
+            [MoveKind::Rollback, MoveKind::Publish, MoveKind::Publish]
+        );
         assert!(matches!(
             book.rollback("beta", "cli", at(6)),
             Err(BookError::Unknown { .. })

@@ -173,7 +173,11 @@ impl TranslationStore for SledStore {
             }
         }
         let new = crate::translations::channels::book::encode(next);
-        match self.db.compare_and_swap(CHANNELS, old, Some(new)).map_err(io)? {
+        match self
+            .db
+            .compare_and_swap(CHANNELS, old, Some(new))
+            .map_err(io)?
+        {
             Ok(()) => {
                 self.flush()?;
                 Ok(Swap::Done)
