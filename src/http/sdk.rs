@@ -347,7 +347,8 @@ impl Sdk {
                         }
                     }
                 }
-                let mut body = Map::new();
+                // in the sheet's order (a map's order depends on serde_json's features)
+                let mut body = Vec::from(&b"{"[..]);
                 for code in &locales {
                     let tag = public_name(code);
                     let (name, native) = crate::translations::language_names::names(&tag);
@@ -360,17 +361,21 @@ impl Sdk {
                         })
                         .collect();
                     let is_reference = reference.as_deref().is_some_and(|r| same_locale(r, code));
-                    body.insert(
-                        tag,
-                        json!({
-                            "name": name,
-                            "nativeName": native,
-                            "isReferenceLanguage": is_reference,
-                            "translated": translated,
-                        }),
-                    );
+                    if body.len() > 1 {
+                        body.push(b',');
+                    }
+                    body.extend_from_slice(json!(tag).to_string().as_bytes());
+                    body.push(b':');
+                    let language = json!({
+                        "name": name,
+                        "nativeName": native,
+                        "isReferenceLanguage": is_reference,
+                        "translated": translated,
+                    });
+                    body.extend_from_slice(language.to_string().as_bytes());
                 }
-                let bundle = Arc::new(bundles::named(Value::Object(body).to_string().into_bytes()));
+                body.push(b'}');
+                let bundle = Arc::new(bundles::named(body));
                 *self
                     .languages
                     .lock()

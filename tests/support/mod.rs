@@ -12,6 +12,7 @@ pub mod csv_server;
 pub mod engines;
 pub mod fake_google;
 pub mod gnustep;
+pub mod sdk_app;
 pub mod jvm_mono;
 pub mod service_account;
 pub mod xliff_schema;
