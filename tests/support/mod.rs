@@ -15,6 +15,7 @@ pub mod gnustep;
 pub mod sdk_app;
 pub mod jvm_mono;
 pub mod service_account;
+pub mod webhook_receiver;
 pub mod xliff_schema;
 
 use std::io::{BufRead, BufReader};
