@@ -3,6 +3,7 @@
 //! (`session`: a login with an API key, its CSRF token) and the login throttle (`throttle`).
 //! The requests themselves are answered by `http::console`, from the one route table.
 
+pub mod channels;
 pub mod pages;
 pub mod session;
 pub mod throttle;

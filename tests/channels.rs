@@ -370,3 +370,123 @@ fn private_channels_need_keys_to_read_them_and_valid_names() {
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("delivery.private_channels: channel 'Beta' is not a channel name"), "{stderr}");
 }
+
+/// The console's channels page: every channel with its version; for an admin, a publish and
+/// a rollback each confirmed on a page of its own before the form sends it (CSRF token as
+/// every console form), the move made with the session's key as who; a reader sees no form.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_console_publishes_and_rolls_back_after_a_confirmation() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sheet.csv"), sheet("Yes")).unwrap();
+    let env = env(&[]);
+    let daemon = Daemon::start(dir.path(), &[], &refs(&env)).await;
+    let first = draft(&daemon, None).await;
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let login = |key: &'static str| {
+        let client = client.clone();
+        let url = daemon.url("/console/login");
+        async move {
+            let response = client.post(url).form(&[("key", key)]).send().await.unwrap();
+            assert_eq!(response.status(), 303);
+            let cookie = response.headers()["set-cookie"].to_str().unwrap().to_owned();
+            cookie.split(';').next().unwrap().to_owned()
+        }
+    };
+    let page = |path: String, cookie: String| {
+        let client = client.clone();
+        let url = daemon.url(&path);
+        async move {
+            let response = client.get(url).header("cookie", cookie).send().await.unwrap();
+            (response.status().as_u16(), response.text().await.unwrap())
+        }
+    };
+    // a reader sees the channels, no form
+    let reader = login(READER).await;
+    let (status, html) = page("/console/channels".into(), reader.clone()).await;
+    assert_eq!(status, 200);
+    assert!(html.contains("<strong>draft</strong>") && html.contains(&first[..8]), "{html}");
+    assert!(!html.contains("Publish…"), "{html}");
+    let (status, _) = page(
+        "/console/channels?confirm=publish&channel=production".into(),
+        reader,
+    )
+    .await;
+    assert_eq!(status, 403);
+
+    // an admin confirms, then publishes
+    let admin = login(ADMIN).await;
+    let (status, html) = page(
+        format!("/console/channels?confirm=publish&channel=production&version={}", &first[..8]),
+        admin.clone(),
+    )
+    .await;
+    assert_eq!(status, 200, "{html}");
+    assert!(html.contains("Publish to production?"), "{html}");
+    assert!(html.contains(&format!("name=\"version\" value=\"{first}\"")), "{html}");
+    let at = html.find("name=\"csrf\" value=\"").unwrap() + 19;
+    let csrf = html[at..at + 64].to_owned();
+    let send = |fields: Vec<(&'static str, String)>| {
+        let client = client.clone();
+        let url = daemon.url("/console/channels");
+        let cookie = admin.clone();
+        async move {
+            let response = client
+                .post(url)
+                .header("cookie", cookie)
+                .form(&fields)
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            let location = response
+                .headers()
+                .get("location")
+                .map(|l| l.to_str().unwrap().to_owned());
+            (status, location)
+        }
+    };
+    let without_csrf = vec![
+        ("action", "publish".to_owned()),
+        ("channel", "production".to_owned()),
+        ("version", first.clone()),
+    ];
+    assert_eq!(send(without_csrf.clone()).await.0, 403);
+    let mut fields = without_csrf;
+    fields.push(("csrf", csrf.clone()));
+    assert_eq!(
+        send(fields).await,
+        (303, Some("/console/channels?moved=production".to_owned()))
+    );
+    assert_eq!(served(&daemon, "production").await["CORE"]["YES"], "Yes");
+    let second = save(&daemon, "Yes!").await;
+    let fields = vec![
+        ("action", "publish".to_owned()),
+        ("channel", "production".to_owned()),
+        ("version", second.clone()),
+        ("csrf", csrf.clone()),
+    ];
+    assert_eq!(send(fields).await.0, 303);
+    // the rollback, confirmed
+    let (status, html) = page(
+        "/console/channels?confirm=rollback&channel=production".into(),
+        admin.clone(),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(html.contains("Roll back production?") && html.contains(&first), "{html}");
+    let fields = vec![
+        ("action", "rollback".to_owned()),
+        ("channel", "production".to_owned()),
+        ("csrf", csrf),
+    ];
+    assert_eq!(send(fields).await.0, 303);
+    assert_eq!(served(&daemon, "production").await["CORE"]["YES"], "Yes");
+    let (_, html) = page("/console/channels?moved=production".into(), admin).await;
+    assert!(html.contains("production now points at"), "{html}");
+    let who = format!("console, {}", depot::access::fingerprint(ADMIN));
+    assert!(html.contains(&format!("rolled back <code>{}</code>", &second[..8])), "{html}");
+    assert!(html.contains(&who), "{html}");
+}

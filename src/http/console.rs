@@ -4,6 +4,7 @@
 //! session's CSRF token and must come from the console's own pages (`guard`); admin actions
 //! need an admin session; wrong keys are throttled per client address (`throttle`).
 
+mod channels;
 pub mod guard;
 
 use crate::access::Access;
@@ -843,6 +844,7 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
     pages
         .into_iter()
         .chain(forms)
+        .chain(channels::routes(&console))
         .fold(upload(&console, body_limit), |all, one| {
             all.or(one).unify().boxed()
         })

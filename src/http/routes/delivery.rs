@@ -313,3 +313,30 @@ pub const CHANNEL_ROLLBACK: Route = Route {
         "Point a channel back at the version before its last publish; admin key",
     )
 };
+
+/// The console's page of the channels, and its form that moves one (SPEC §14).
+pub const CONSOLE_CHANNELS: Route = Route {
+    params: &[
+        query(
+            "confirm",
+            "publish or rollback: the confirmation step of that move (admin session)",
+            Schema::Text,
+        ),
+        query("channel", "the channel to move", Schema::Text),
+        query(
+            "version",
+            "the version to publish (its id or first 8 or more characters)",
+            Schema::Text,
+        ),
+    ],
+    ..super::page(
+        "GET",
+        "/console/channels",
+        "Console: the channels, their versions and history; publish and roll back with a confirmation",
+    )
+};
+pub const CONSOLE_CHANNEL_MOVE: Route = super::page(
+    "POST",
+    "/console/channels",
+    "Console: publish to or roll back a channel, as confirmed (form fields action, channel, version, force; admin session, CSRF token)",
+);
