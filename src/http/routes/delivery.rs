@@ -208,7 +208,7 @@ pub const TOLGEE_DEFAULT: Route = sdk(
 );
 
 pub const TOLGEE_NAMESPACE: Route = sdk(
-    "/tolgee/{channel}/{ns}/{lang}",
+    "/tolgee/{channel}/{ns}/{lng}",
     "@tolgee/web BackendFetch's {prefix}/{ns}/{lang}.json: one namespace in one locale, nested with ICU messages",
     &[
         bundle("the namespace in the locale, ICU messages"),
