@@ -39,7 +39,10 @@ async fn requests(daemon: &Daemon) -> BTreeMap<(String, String), u64> {
                 let start = labels.find(&format!("{name}=\""))? + name.len() + 2;
                 Some(labels[start..].split('"').next()?.to_owned())
             };
-            Some(((label("route")?, label("status")?), count.trim().parse().ok()?))
+            Some((
+                (label("route")?, label("status")?),
+                count.trim().parse().ok()?,
+            ))
         })
         .filter(|((route, _), _)| route != "/metrics")
         .collect()
@@ -122,7 +125,10 @@ async fn behind_a_proxy_cache_depot_sees_only_channel_revalidations_and_a_publis
     let _second_round = round(&nginx.base);
     let second_round = since(&before, &requests(&daemon).await);
     for ((route, status), n) in &second_round {
-        assert_eq!(status, "304", "depot answered {n} × {status} on {route} in the second round");
+        assert_eq!(
+            status, "304",
+            "depot answered {n} × {status} on {route} in the second round"
+        );
         assert_ne!(route, "/bundles/{bundle}");
     }
     let cached: Vec<_> = nginx.requests().split_off(seen);
@@ -150,12 +156,20 @@ async fn behind_a_proxy_cache_depot_sees_only_channel_revalidations_and_a_publis
             .get(name)
             .map(|v| v.to_str().unwrap().to_owned())
     };
-    assert_eq!(header("cache-control").as_deref(), Some("public, max-age=10"));
+    assert_eq!(
+        header("cache-control").as_deref(),
+        Some("public, max-age=10")
+    );
     let location = header("content-location").unwrap();
     let etag = header("etag").unwrap();
-    assert_eq!(etag, format!("\"{}\"", &location["/bundles/".len()..location.len() - 5]));
+    assert_eq!(
+        etag,
+        format!("\"{}\"", &location["/bundles/".len()..location.len() - 5])
+    );
     for expected in ["MISS", "HIT"] {
-        let response = reqwest::get(format!("{}{location}", nginx.base)).await.unwrap();
+        let response = reqwest::get(format!("{}{location}", nginx.base))
+            .await
+            .unwrap();
         assert_eq!(
             response.headers()["cache-control"],
             "public, max-age=31536000, immutable"

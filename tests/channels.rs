@@ -110,21 +110,81 @@ async fn channels_are_published_rolled_back_listed_announced_and_logged() {
 
     // who may move a channel, and which names and versions
     let cases = [
-        ("/channels/production/publish", None, "{}", 401, "missing-api-key"),
-        ("/channels/production/publish", Some(READER), "{}", 403, "forbidden"),
-        ("/channels/draft/publish", Some(ADMIN), "{}", 400, "invalid-channel"),
-        ("/channels/Prod/publish", Some(ADMIN), "{}", 400, "invalid-channel"),
-        ("/channels/production/publish", Some(ADMIN), r#"{"version":"1234"}"#, 400, "invalid-version"),
-        ("/channels/production/publish", Some(ADMIN), r#"{"version":"deadbeef"}"#, 404, "unknown-version"),
-        ("/channels/production/publish", Some(ADMIN), r#"{"vresion":"x"}"#, 400, "invalid-request"),
-        ("/channels/production/rollback", Some(ADMIN), "", 404, "unknown-channel"),
-        ("/channels/draft/rollback", Some(ADMIN), "", 400, "invalid-channel"),
+        (
+            "/channels/production/publish",
+            None,
+            "{}",
+            401,
+            "missing-api-key",
+        ),
+        (
+            "/channels/production/publish",
+            Some(READER),
+            "{}",
+            403,
+            "forbidden",
+        ),
+        (
+            "/channels/draft/publish",
+            Some(ADMIN),
+            "{}",
+            400,
+            "invalid-channel",
+        ),
+        (
+            "/channels/Prod/publish",
+            Some(ADMIN),
+            "{}",
+            400,
+            "invalid-channel",
+        ),
+        (
+            "/channels/production/publish",
+            Some(ADMIN),
+            r#"{"version":"1234"}"#,
+            400,
+            "invalid-version",
+        ),
+        (
+            "/channels/production/publish",
+            Some(ADMIN),
+            r#"{"version":"deadbeef"}"#,
+            404,
+            "unknown-version",
+        ),
+        (
+            "/channels/production/publish",
+            Some(ADMIN),
+            r#"{"vresion":"x"}"#,
+            400,
+            "invalid-request",
+        ),
+        (
+            "/channels/production/rollback",
+            Some(ADMIN),
+            "",
+            404,
+            "unknown-channel",
+        ),
+        (
+            "/channels/draft/rollback",
+            Some(ADMIN),
+            "",
+            400,
+            "invalid-channel",
+        ),
     ];
     for (path, key, body, status, expected) in cases {
         let reply = post(&daemon, path, key, body).await;
-        assert_eq!((reply.status, code(&reply)), (status, expected.to_owned()), "{path} {body}");
+        assert_eq!(
+            (reply.status, code(&reply)),
+            (status, expected.to_owned()),
+            "{path} {body}"
+        );
     }
-    let (status, _) = daemon.get_json("/i18next/production/en/translation.json").await;
+    let (status, _) = daemon
+        .get_json("/i18next/production/en/translation.json")
+        .await;
     assert_eq!(status, 404);
 
     // the first publish, of the current version
@@ -132,16 +192,32 @@ async fn channels_are_published_rolled_back_listed_announced_and_logged() {
     assert_eq!(reply.status, 200, "{}", reply.text());
     let moved = json_of(&reply);
     assert_eq!(
-        (&moved["channel"], &moved["version"], &moved["previousVersion"], &moved["changed"]),
-        (&json!("production"), &json!(first), &Value::Null, &json!(true))
+        (
+            &moved["channel"],
+            &moved["version"],
+            &moved["previousVersion"],
+            &moved["changed"]
+        ),
+        (
+            &json!("production"),
+            &json!(first),
+            &Value::Null,
+            &json!(true)
+        )
     );
     let fingerprint = depot::access::fingerprint(ADMIN);
     assert_eq!(moved["by"], fingerprint);
     // again: nothing changes
     let again = json_of(&post(&daemon, "/channels/production/publish", Some(ADMIN), "{}").await);
-    assert_eq!((&again["changed"], &again["version"]), (&json!(false), &json!(first)));
+    assert_eq!(
+        (&again["changed"], &again["version"]),
+        (&json!(false), &json!(first))
+    );
     let reply = post(&daemon, "/channels/production/rollback", Some(ADMIN), "").await;
-    assert_eq!((reply.status, code(&reply)), (409, "nothing-to-roll-back".to_owned()));
+    assert_eq!(
+        (reply.status, code(&reply)),
+        (409, "nothing-to-roll-back".to_owned())
+    );
 
     // a new version of the sheet: draft serves it, production does not until published
     let second = save(&daemon, "Yes!").await;
@@ -149,11 +225,19 @@ async fn channels_are_published_rolled_back_listed_announced_and_logged() {
     assert_eq!(served(&daemon, "production").await["CORE"]["YES"], "Yes");
     let body = format!(r#"{{"version":"{}"}}"#, &second[..8].to_uppercase());
     let reply = post(&daemon, "/channels/production/publish", Some(ADMIN), &body).await;
-    assert_eq!(json_of(&reply)["previousVersion"], json!(first), "{}", reply.text());
+    assert_eq!(
+        json_of(&reply)["previousVersion"],
+        json!(first),
+        "{}",
+        reply.text()
+    );
     assert_eq!(served(&daemon, "production").await["CORE"]["YES"], "Yes!");
     let reply = post(&daemon, "/channels/production/rollback", Some(ADMIN), "").await;
     let back = json_of(&reply);
-    assert_eq!((&back["version"], &back["previousVersion"]), (&json!(first), &json!(second)));
+    assert_eq!(
+        (&back["version"], &back["previousVersion"]),
+        (&json!(first), &json!(second))
+    );
     assert_eq!(served(&daemon, "production").await["CORE"]["YES"], "Yes");
 
     // the list: draft, then each channel with its history (newest first) and moves
@@ -171,22 +255,42 @@ async fn channels_are_published_rolled_back_listed_announced_and_logged() {
     let kinds: Vec<&Value> = (channels[1]["moves"].as_array().unwrap().iter())
         .map(|m| &m["kind"])
         .collect();
-    assert_eq!(kinds, [&json!("rollback"), &json!("publish"), &json!("publish")]);
+    assert_eq!(
+        kinds,
+        [&json!("rollback"), &json!("publish"), &json!("publish")]
+    );
 
     // every move is a signed webhook and a log line naming who
     let events = eventually(Duration::from_secs(10), || async {
         let events: Vec<Value> = (receiver.deliveries().iter())
             .map(|(signature, body)| verified(signature, body))
-            .filter(|body| body["event"].as_str().is_some_and(|e| e.starts_with("channel.")))
+            .filter(|body| {
+                body["event"]
+                    .as_str()
+                    .is_some_and(|e| e.starts_with("channel."))
+            })
             .collect();
         (events.len() == 3).then_some(events)
     })
     .await
     .unwrap_or_else(|| panic!("{:?}", receiver.deliveries()));
-    let rolled = events.iter().find(|e| e["event"] == "channel.rolledback").unwrap();
+    let rolled = events
+        .iter()
+        .find(|e| e["event"] == "channel.rolledback")
+        .unwrap();
     assert_eq!(
-        (&rolled["channel"], &rolled["version"], &rolled["previousVersion"], &rolled["by"]),
-        (&json!("production"), &json!(first), &json!(second), &json!(fingerprint))
+        (
+            &rolled["channel"],
+            &rolled["version"],
+            &rolled["previousVersion"],
+            &rolled["by"]
+        ),
+        (
+            &json!("production"),
+            &json!(first),
+            &json!(second),
+            &json!(fingerprint)
+        )
     );
     let log = daemon.log();
     let line = format!(
@@ -211,14 +315,26 @@ async fn a_version_with_findings_is_refused_unless_forced_and_a_pinned_version_o
     let daemon = Daemon::start(dir.path(), &[], &refs(&env)).await;
     let flawed = draft(&daemon, None).await;
     let reply = post(&daemon, "/channels/production/publish", Some(ADMIN), "").await;
-    assert_eq!((reply.status, code(&reply)), (409, "version-has-findings".to_owned()));
+    assert_eq!(
+        (reply.status, code(&reply)),
+        (409, "version-has-findings".to_owned())
+    );
     let message = reply.error_message();
     assert!(
         message.starts_with(&format!("version {flawed} has 1 finding(s) of the checks")),
         "{message}"
     );
-    assert!(message.contains("B2") || message.contains("C2"), "{message}");
-    let reply = post(&daemon, "/channels/production/publish", Some(ADMIN), r#"{"force":true}"#).await;
+    assert!(
+        message.contains("B2") || message.contains("C2"),
+        "{message}"
+    );
+    let reply = post(
+        &daemon,
+        "/channels/production/publish",
+        Some(ADMIN),
+        r#"{"force":true}"#,
+    )
+    .await;
     assert_eq!(reply.status, 200, "{}", reply.text());
 
     // three more versions with keep_versions = 2: the one production points at stays
@@ -231,7 +347,10 @@ async fn a_version_with_findings_is_refused_unless_forced_and_a_pinned_version_o
         .collect();
     assert_eq!(kept.len(), 3, "{kept:?}");
     assert_eq!(kept[2], flawed);
-    assert_eq!(served(&daemon, "production").await["HELLO"], "Hello {{name}}");
+    assert_eq!(
+        served(&daemon, "production").await["HELLO"],
+        "Hello {{name}}"
+    );
 }
 
 /// `depot publish` asks the daemon running on the store (sled holds a lock), and writes
@@ -245,24 +364,42 @@ async fn depot_publish_asks_the_running_daemon_and_writes_the_store_when_none_ru
         let mut env = env(&[("DEPOT_TRANSLATIONS_STORAGE", storage)]);
         env.push(("DEPOT_LISTEN".into(), listen.clone()));
         let cli = |args: &[&str], env: &[(String, String)]| {
-            support::depot(dir.path()).args(args).envs(env.iter().cloned()).output().unwrap()
+            support::depot(dir.path())
+                .args(args)
+                .envs(env.iter().cloned())
+                .output()
+                .unwrap()
         };
         let mut daemon = Daemon::start_on(dir.path(), &listen, &[], &refs(&env)).await;
         let first = draft(&daemon, None).await;
         let out = cli(&["publish", "production"], &env);
-        assert!(out.status.success(), "{storage}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{storage}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert_eq!(
             String::from_utf8_lossy(&out.stdout),
             format!("production: published {first} (a new channel)\n")
         );
-        assert!(daemon.log().contains("channel published channel=\"production\""));
+        assert!(
+            daemon
+                .log()
+                .contains("channel published channel=\"production\"")
+        );
         // without an admin key it cannot ask, and says so
-        let no_key: Vec<(String, String)> =
-            env.iter().filter(|(k, _)| k != "DEPOT_ADMIN_KEYS").cloned().collect();
+        let no_key: Vec<(String, String)> = env
+            .iter()
+            .filter(|(k, _)| k != "DEPOT_ADMIN_KEYS")
+            .cloned()
+            .collect();
         let out = cli(&["rollback", "production"], &no_key);
         assert_eq!(out.status.code(), Some(1));
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains("needs an admin key: set auth.admin_keys"), "{stderr}");
+        assert!(
+            stderr.contains("needs an admin key: set auth.admin_keys"),
+            "{stderr}"
+        );
         // a bad name is a usage error
         let out = cli(&["publish", "draft"], &env);
         assert_eq!(out.status.code(), Some(2));
@@ -271,17 +408,33 @@ async fn depot_publish_asks_the_running_daemon_and_writes_the_store_when_none_ru
         assert!(daemon.terminate(Duration::from_secs(20)).is_some());
         // no daemon: the command writes the store itself
         let out = cli(&["publish", "production", &second[..10]], &env);
-        assert!(out.status.success(), "{storage}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{storage}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert_eq!(
             String::from_utf8_lossy(&out.stdout),
             format!("production: published {second} (was {first})\n")
         );
         let out = cli(&["rollback", "production"], &env);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let out = cli(&["publish", "production"], &env);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let daemon = Daemon::start_on(dir.path(), &listen, &[], &refs(&env)).await;
-        assert_eq!(served(&daemon, "production").await["CORE"]["YES"], "Yes!", "{storage}");
+        assert_eq!(
+            served(&daemon, "production").await["CORE"]["YES"],
+            "Yes!",
+            "{storage}"
+        );
         let (_, list) = daemon.get_json("/channels").await;
         let moves = list["channels"][1]["moves"].as_array().unwrap().len();
         assert_eq!(moves, 4, "{storage}: {list}");
@@ -329,7 +482,12 @@ async fn on_redis_a_move_on_one_node_is_served_by_the_other() {
     assert!(seen_on(&b, "Yes").await.is_some(), "{}", b.log());
     let second = save(&a, "Yes!").await;
     let reply = post(&b, "/channels/production/publish", Some(ADMIN), "").await;
-    assert_eq!(json_of(&reply)["version"], json!(second), "{}", reply.text());
+    assert_eq!(
+        json_of(&reply)["version"],
+        json!(second),
+        "{}",
+        reply.text()
+    );
     assert!(seen_on(&a, "Yes!").await.is_some(), "{}", a.log());
     // the node that did not move it logs what it saw
     assert!(
@@ -344,7 +502,11 @@ async fn on_redis_a_move_on_one_node_is_served_by_the_other() {
         .envs(env_a.iter().cloned())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(seen_on(&a, "Yes").await.is_some());
     assert!(seen_on(&b, "Yes").await.is_some());
 }
@@ -358,7 +520,10 @@ fn private_channels_need_keys_to_read_them_and_valid_names() {
             .envs(env.iter().copied())
             .output()
             .unwrap();
-        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
     let (code, stderr) = check(&[("DEPOT_DELIVERY_PRIVATE_CHANNELS", "beta")]);
     assert_eq!(code, Some(1), "{stderr}");
@@ -368,7 +533,10 @@ fn private_channels_need_keys_to_read_them_and_valid_names() {
         ("DEPOT_API_KEYS", "k"),
     ]);
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.contains("delivery.private_channels: channel 'Beta' is not a channel name"), "{stderr}");
+    assert!(
+        stderr.contains("delivery.private_channels: channel 'Beta' is not a channel name"),
+        "{stderr}"
+    );
 }
 
 /// The console's channels page: every channel with its version; for an admin, a publish and
@@ -391,7 +559,10 @@ async fn the_console_publishes_and_rolls_back_after_a_confirmation() {
         async move {
             let response = client.post(url).form(&[("key", key)]).send().await.unwrap();
             assert_eq!(response.status(), 303);
-            let cookie = response.headers()["set-cookie"].to_str().unwrap().to_owned();
+            let cookie = response.headers()["set-cookie"]
+                .to_str()
+                .unwrap()
+                .to_owned();
             cookie.split(';').next().unwrap().to_owned()
         }
     };
@@ -399,7 +570,12 @@ async fn the_console_publishes_and_rolls_back_after_a_confirmation() {
         let client = client.clone();
         let url = daemon.url(&path);
         async move {
-            let response = client.get(url).header("cookie", cookie).send().await.unwrap();
+            let response = client
+                .get(url)
+                .header("cookie", cookie)
+                .send()
+                .await
+                .unwrap();
             (response.status().as_u16(), response.text().await.unwrap())
         }
     };
@@ -407,7 +583,10 @@ async fn the_console_publishes_and_rolls_back_after_a_confirmation() {
     let reader = login(READER).await;
     let (status, html) = page("/console/channels".into(), reader.clone()).await;
     assert_eq!(status, 200);
-    assert!(html.contains("<strong>draft</strong>") && html.contains(&first[..8]), "{html}");
+    assert!(
+        html.contains("<strong>draft</strong>") && html.contains(&first[..8]),
+        "{html}"
+    );
     assert!(!html.contains("Publish…"), "{html}");
     let (status, _) = page(
         "/console/channels?confirm=publish&channel=production".into(),
@@ -419,13 +598,19 @@ async fn the_console_publishes_and_rolls_back_after_a_confirmation() {
     // an admin confirms, then publishes
     let admin = login(ADMIN).await;
     let (status, html) = page(
-        format!("/console/channels?confirm=publish&channel=production&version={}", &first[..8]),
+        format!(
+            "/console/channels?confirm=publish&channel=production&version={}",
+            &first[..8]
+        ),
         admin.clone(),
     )
     .await;
     assert_eq!(status, 200, "{html}");
     assert!(html.contains("Publish to production?"), "{html}");
-    assert!(html.contains(&format!("name=\"version\" value=\"{first}\"")), "{html}");
+    assert!(
+        html.contains(&format!("name=\"version\" value=\"{first}\"")),
+        "{html}"
+    );
     let at = html.find("name=\"csrf\" value=\"").unwrap() + 19;
     let csrf = html[at..at + 64].to_owned();
     let send = |fields: Vec<(&'static str, String)>| {
@@ -476,7 +661,10 @@ async fn the_console_publishes_and_rolls_back_after_a_confirmation() {
     )
     .await;
     assert_eq!(status, 200);
-    assert!(html.contains("Roll back production?") && html.contains(&first), "{html}");
+    assert!(
+        html.contains("Roll back production?") && html.contains(&first),
+        "{html}"
+    );
     let fields = vec![
         ("action", "rollback".to_owned()),
         ("channel", "production".to_owned()),
@@ -487,6 +675,9 @@ async fn the_console_publishes_and_rolls_back_after_a_confirmation() {
     let (_, html) = page("/console/channels?moved=production".into(), admin).await;
     assert!(html.contains("production now points at"), "{html}");
     let who = format!("console, {}", depot::access::fingerprint(ADMIN));
-    assert!(html.contains(&format!("rolled back <code>{}</code>", &second[..8])), "{html}");
+    assert!(
+        html.contains(&format!("rolled back <code>{}</code>", &second[..8])),
+        "{html}"
+    );
     assert!(html.contains(&who), "{html}");
 }

@@ -78,7 +78,11 @@ async fn an_app_loads_every_text_and_follows_publish_and_rollback(library: &str)
     let daemon = daemon(dir.path()).await;
     let first = draft_version(&daemon, None).await;
     let (status, moved) = admin(&daemon, "production", "publish", json!({})).await;
-    assert_eq!((status, moved["version"].as_str()), (200, Some(first.as_str())), "{moved}");
+    assert_eq!(
+        (status, moved["version"].as_str()),
+        (200, Some(first.as_str())),
+        "{moved}"
+    );
 
     let (mut app, loaded) = App::start(library, &daemon.base, "production", json!({}));
     assert_eq!(loaded["texts"], sdk_app::expected("Yes"), "{library}");
@@ -102,10 +106,18 @@ async fn an_app_loads_every_text_and_follows_publish_and_rollback(library: &str)
         (Some(first.as_str()), Some(second.as_str()))
     );
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    assert_eq!(app.reload()["texts"], sdk_app::expected("Yes!"), "{library}");
+    assert_eq!(
+        app.reload()["texts"],
+        sdk_app::expected("Yes!"),
+        "{library}"
+    );
 
     let (status, back) = admin(&daemon, "production", "rollback", json!({})).await;
-    assert_eq!((status, back["version"].as_str()), (200, Some(first.as_str())), "{back}");
+    assert_eq!(
+        (status, back["version"].as_str()),
+        (200, Some(first.as_str())),
+        "{back}"
+    );
     tokio::time::sleep(Duration::from_millis(1100)).await;
     assert_eq!(app.reload()["texts"], sdk_app::expected("Yes"), "{library}");
     // the moves were logged with who made them

@@ -86,7 +86,7 @@ async fn sync(daemon: &Daemon) -> (u16, Value) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_tab_of_a_google_spreadsheet_is_a_namespace_through_filters_versions_and_the_console()
- {
+{
     let mut config = FakeConfig::with_rows(rows("How to edit this spreadsheet\n"));
     config.sheet_name = "README".into();
     let fake = FakeGoogle::start(config).await;
@@ -109,9 +109,11 @@ async fn every_tab_of_a_google_spreadsheet_is_a_namespace_through_filters_versio
     let (_, health) = daemon.get_json("/health").await;
     let warnings = &health["translations"]["warnings"];
     assert!(
-        (warnings.as_array().unwrap().iter())
-            .any(|w| w["cell"] == "README!A1"
-                && w["message"].as_str().unwrap().starts_with("tab 'README' has no header row")),
+        (warnings.as_array().unwrap().iter()).any(|w| w["cell"] == "README!A1"
+            && w["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("tab 'README' has no header row")),
         "{warnings}"
     );
     // the console links each cell to its tab
@@ -124,26 +126,51 @@ async fn every_tab_of_a_google_spreadsheet_is_a_namespace_through_filters_versio
     let (status, body) = daemon
         .get_json("/translations?filters%5B%5D=de.common.CORE")
         .await;
-    assert_eq!((status, body), (200, json!({"de": {"common": {"CORE": {"YES": "Ja", "NO": "Nein"}}}})));
+    assert_eq!(
+        (status, body),
+        (
+            200,
+            json!({"de": {"common": {"CORE": {"YES": "Ja", "NO": "Nein"}}}})
+        )
+    );
     let (status, body) = daemon.get_json("/translations?filters%5B%5D=en.home").await;
-    assert_eq!((status, body), (200, json!({"en": {"home": {"TITLE": "Home", "HELLO": "Hi {name}"}}})));
+    assert_eq!(
+        (status, body),
+        (
+            200,
+            json!({"en": {"home": {"TITLE": "Home", "HELLO": "Hi {name}"}}})
+        )
+    );
 
     // a changed tab: the version names its keys with their namespace
     fake.set_sheet_rows("common", rows(&COMMON.replace("Ja", "Jawohl")));
     let (status, report) = sync(&daemon).await;
-    assert_eq!((status, &report["changed"]), (200, &json!(true)), "{report}");
+    assert_eq!(
+        (status, &report["changed"]),
+        (200, &json!(true)),
+        "{report}"
+    );
     let version = report["version"].as_str().unwrap();
     let (_, changes) = daemon
         .get_json(&format!("/translations/versions/{version}"))
         .await;
-    assert_eq!(changes["locales"]["de"]["changed"], json!(["common.CORE.YES"]));
+    assert_eq!(
+        changes["locales"]["de"]["changed"],
+        json!(["common.CORE.YES"])
+    );
 
     // a failing batchGet is a failed sync (the last version stays served), then it recovers
     fake.inject(Endpoint::BatchGet, Fault::ServerError, Times::Next(1));
     let (status, failed) = sync(&daemon).await;
     assert_eq!(status, 502, "{failed}");
-    assert!(failed["message"].as_str().unwrap().contains("will retry"), "{failed}");
-    assert_eq!(loaded(&daemon).await["de"]["common"]["CORE"]["YES"], "Jawohl");
+    assert!(
+        failed["message"].as_str().unwrap().contains("will retry"),
+        "{failed}"
+    );
+    assert_eq!(
+        loaded(&daemon).await["de"]["common"]["CORE"]["YES"],
+        "Jawohl"
+    );
     assert_eq!(sync(&daemon).await.0, 200);
 }
 
@@ -154,7 +181,10 @@ async fn a_named_tab_is_read_alone_and_unnamespaced() {
     let dir = tempfile::tempdir().unwrap();
     let env = google_env(&fake, "home");
     let daemon = Daemon::start(dir.path(), &[], &refs(&env)).await;
-    assert_eq!(loaded(&daemon).await["en"], json!({"TITLE": "Home", "HELLO": "Hi {name}"}));
+    assert_eq!(
+        loaded(&daemon).await["en"],
+        json!({"TITLE": "Home", "HELLO": "Hi {name}"})
+    );
     assert_eq!(fake.requests(Endpoint::BatchGet), 0);
     // its namespace is the default one
     let (status, _) = daemon.get_json("/i18next/draft/en/translation.json").await;
@@ -180,7 +210,11 @@ fn xlsx(path: &Path, sheets: &[(&str, &str)]) {
 
 /// The same as `.ods`: one table per sheet in `content.xml`.
 fn ods(path: &Path, sheets: &[(&str, &str)]) {
-    let escape = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let escape = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
     let mut tables = String::new();
     for (name, text) in sheets {
         tables.push_str(&format!("<table:table table:name=\"{}\">", escape(name)));
@@ -205,10 +239,11 @@ fn ods(path: &Path, sheets: &[(&str, &str)]) {
          </office:document-content>"
     );
     let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
-    let stored = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Stored);
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
     zip.start_file("mimetype", stored).unwrap();
-    zip.write_all(b"application/vnd.oasis.opendocument.spreadsheet").unwrap();
+    zip.write_all(b"application/vnd.oasis.opendocument.spreadsheet")
+        .unwrap();
     zip.start_file("META-INF/manifest.xml", stored).unwrap();
     zip.write_all(
         b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><manifest:manifest \
@@ -229,7 +264,11 @@ fn ods(path: &Path, sheets: &[(&str, &str)]) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn workbooks_and_folders_of_csv_give_one_namespace_per_sheet() {
     let dir = tempfile::tempdir().unwrap();
-    let sheets = [("notes", "Read me first\n"), ("common", COMMON), ("home", HOME)];
+    let sheets = [
+        ("notes", "Read me first\n"),
+        ("common", COMMON),
+        ("home", HOME),
+    ];
     xlsx(&dir.path().join("book.xlsx"), &sheets);
     ods(&dir.path().join("book.ods"), &sheets);
     std::fs::create_dir(dir.path().join("tabs")).unwrap();
@@ -240,14 +279,19 @@ async fn workbooks_and_folders_of_csv_give_one_namespace_per_sheet() {
         // generate: the json of every locale, namespaces as the top level
         let out = support::run_ok(
             dir.path(),
-            &["generate", "--source", source, "--format", "json", "--merge", "--path", "-"],
+            &[
+                "generate", "--source", source, "--format", "json", "--merge", "--path", "-",
+            ],
             [("DEPOT_LOG_LEVEL", "warn")],
         );
         let generated: Value = serde_json::from_slice(&out.stdout)
             .unwrap_or_else(|e| panic!("{source}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
         assert_eq!(generated, served(), "{source}");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains("notes!A1 tab 'notes' has no header row"), "{source}: {stderr}");
+        assert!(
+            stderr.contains("notes!A1 tab 'notes' has no header row"),
+            "{source}: {stderr}"
+        );
     }
     // the daemon on the folder, then on one sheet of the workbook
     let daemon = Daemon::start(dir.path(), &["--set", "producer.source=book.xlsx"], &[]).await;
@@ -259,5 +303,8 @@ async fn workbooks_and_folders_of_csv_give_one_namespace_per_sheet() {
         &[("SERVICE_SPREADSHEET_NAME", "home")],
     )
     .await;
-    assert_eq!(loaded(&daemon).await["de"], json!({"TITLE": "Start", "HELLO": "Hallo {nom}"}));
+    assert_eq!(
+        loaded(&daemon).await["de"],
+        json!({"TITLE": "Start", "HELLO": "Hallo {nom}"})
+    );
 }

@@ -115,7 +115,11 @@ fn row(
                     MoveKind::Publish => "published",
                     MoveKind::Rollback => "rolled back",
                 },
-                from: m.from.as_deref().map(short).unwrap_or_else(|| "–".to_owned()),
+                from: m
+                    .from
+                    .as_deref()
+                    .map(short)
+                    .unwrap_or_else(|| "–".to_owned()),
                 to: short(&m.to),
                 at: time(m.at),
                 by: m.by.clone(),

@@ -65,9 +65,22 @@ pub fn calls() -> Value {
 /// What `calls` give with `yes` as the en text of `CORE.YES`.
 pub fn expected(yes: &str) -> Value {
     json!([
-        yes, "Hello Ana", "One item", "3 items", "Home", "Save", "One file", "2 files",
-        yes.replace("Yes", "Ja"), "Hallo Ana", "Ein Artikel", "3 Artikel", "Start", "Speichern",
-        "Eine Datei", "2 Dateien",
+        yes,
+        "Hello Ana",
+        "One item",
+        "3 items",
+        "Home",
+        "Save",
+        "One file",
+        "2 files",
+        yes.replace("Yes", "Ja"),
+        "Hallo Ana",
+        "Ein Artikel",
+        "3 Artikel",
+        "Start",
+        "Speichern",
+        "Eine Datei",
+        "2 Dateien",
     ])
 }
 

@@ -64,4 +64,3 @@ pub fn verified(signature: &str, body: &[u8]) -> Value {
     assert_eq!(v1, expected, "the signature does not verify");
     serde_json::from_slice(body).unwrap()
 }
-
