@@ -753,20 +753,7 @@ impl State {
                     &format!("Unable to parse range: {range}"),
                 );
             };
-            let values = trimmed(rows);
-            let last_row = if values.is_empty() {
-                1000
-            } else {
-                values.len()
-            };
-            let mut one = json!({
-                "range": format!("{}!A1:Z{last_row}", a1_sheet_name(title)),
-                "majorDimension": "ROWS",
-            });
-            if !values.is_empty() {
-                one["values"] = json!(values);
-            }
-            value_ranges.push(one);
+            value_ranges.push(value_range(title, rows));
         }
         let mut body = json!({ "spreadsheetId": id });
         if !ranges.is_empty() {
@@ -791,21 +778,7 @@ impl State {
                 &format!("Unable to parse range: {range}"),
             );
         };
-        let values = trimmed(rows);
-        // An empty sheet has no `values` at all, and its range is the whole grid.
-        let last_row = if values.is_empty() {
-            1000
-        } else {
-            values.len()
-        };
-        let mut body = json!({
-            "range": format!("{}!A1:Z{last_row}", a1_sheet_name(title)),
-            "majorDimension": "ROWS",
-        });
-        if !values.is_empty() {
-            body["values"] = json!(values);
-        }
-        json_reply(StatusCode::OK, &body)
+        json_reply(StatusCode::OK, &value_range(title, rows))
     }
 
     /// `refusal`, and then that the token may write (its scope is `spreadsheets`).
@@ -1331,6 +1304,25 @@ fn a1_sheet_name(name: &str) -> String {
     } else {
         format!("'{}'", name.replace('\'', "''"))
     }
+}
+
+/// A sheet's value range as `values.get` and `values:batchGet` give it. An empty sheet has
+/// no `values` at all, and its range is the whole grid.
+fn value_range(title: &str, rows: &[Vec<String>]) -> Value {
+    let values = trimmed(rows);
+    let last_row = if values.is_empty() {
+        1000
+    } else {
+        values.len()
+    };
+    let mut range = json!({
+        "range": format!("{}!A1:Z{last_row}", a1_sheet_name(title)),
+        "majorDimension": "ROWS",
+    });
+    if !values.is_empty() {
+        range["values"] = json!(values);
+    }
+    range
 }
 
 /// Rows as `values.get` returns them: trailing empty cells and trailing empty rows dropped.

@@ -13,6 +13,16 @@ const fn bundle(description: &'static str) -> Reply {
     }
 }
 
+/// A manifest's (or a composed body's) 200: short-lived, with its ETag.
+const fn manifest(description: &'static str, schema: &'static str) -> Reply {
+    Reply {
+        headers: &["ETag", "Cache-Control"],
+        ..reply(200, description, Content::Json(schema))
+    }
+}
+
+const CANNOT_CARRY: Reply = error(422, "a text i18next cannot carry");
+
 const NOT_MODIFIED: Reply = Reply {
     headers: &["ETag", "Cache-Control"],
     ..reply(304, "If-None-Match matched", Content::Empty)
@@ -70,7 +80,7 @@ pub const I18NEXT_BUNDLE: Route = sdk(
         BAD_CHANNEL,
         NO_KEY,
         NOTHING_THERE,
-        error(422, "a text i18next cannot carry"),
+        CANNOT_CARRY,
         NOT_LOADED,
     ],
 );
@@ -96,19 +106,12 @@ pub const I18NEXT_MULTI: Route = Route {
         "/i18next/{channel}",
         "i18next-http-backend's multi-load form (?lng=en+de&ns=a+b): {lng: {ns: {...}}}, the pairs that exist",
         &[
-            Reply {
-                headers: &["ETag", "Cache-Control"],
-                ..reply(
-                    200,
-                    "{lng: {ns: i18next JSON v4}}",
-                    Content::Json("MultiBundle"),
-                )
-            },
+            manifest("{lng: {ns: i18next JSON v4}}", "MultiBundle"),
             NOT_MODIFIED,
             error(400, "a channel name that is not one, or lng or ns missing"),
             NO_KEY,
             error(404, "no such channel"),
-            error(422, "a text i18next cannot carry"),
+            CANNOT_CARRY,
             NOT_LOADED,
         ],
     )
@@ -121,14 +124,10 @@ pub const LOCIZE_LANGUAGES: Route = Route {
         "/locize/languages/{projectId}",
         "i18next-locize-backend's getLanguagesPath: each locale with its names, whether it is the reference language, and its share translated in each channel",
         &[
-            Reply {
-                headers: &["ETag", "Cache-Control"],
-                ..reply(
-                    200,
-                    "locale -> {name, nativeName, isReferenceLanguage, translated: {channel: share}}",
-                    Content::Json("LocizeLanguages"),
-                )
-            },
+            manifest(
+                "locale -> {name, nativeName, isReferenceLanguage, translated: {channel: share}}",
+                "LocizeLanguages",
+            ),
             NOT_MODIFIED,
             error(404, "another projectId than delivery.project_id"),
             error(503, "no translations loaded yet"),
@@ -148,7 +147,7 @@ pub const LOCIZE_BUNDLE: Route = sdk(
             404,
             "another projectId, or no such channel, namespace or locale",
         ),
-        error(422, "a text i18next cannot carry"),
+        CANNOT_CARRY,
         NOT_LOADED,
     ],
 );
@@ -168,7 +167,7 @@ pub const LOCIZE_PRIVATE: Route = sdk(
             404,
             "another projectId, or no such channel, namespace or locale",
         ),
-        error(422, "a text i18next cannot carry"),
+        CANNOT_CARRY,
         NOT_LOADED,
     ],
 );
@@ -228,14 +227,10 @@ pub const BUNDLE: Route = Route {
         "/bundles/{bundle}",
         "A bundle by its content hash (<sha256>.json, the Content-Location of every channel URL): immutable",
         &[
-            Reply {
-                headers: &["ETag", "Cache-Control"],
-                ..reply(
-                    200,
-                    "the bundle; Cache-Control: public, max-age=31536000, immutable",
-                    Content::Json("Bundle"),
-                )
-            },
+            manifest(
+                "the bundle; Cache-Control: public, max-age=31536000, immutable",
+                "Bundle",
+            ),
             NOT_MODIFIED,
             error(404, "no bundle of a version served has this hash"),
         ],
