@@ -7,6 +7,7 @@
 )]
 
 mod auth;
+mod channels;
 mod config_cmd;
 mod diff;
 mod files;
@@ -74,6 +75,11 @@ pub enum Command {
     Import(ImportArgs),
     /// Compare an app's translation files with the sheet; exit 1 on any difference.
     Diff(DiffArgs),
+    /// Point a channel (production, beta, ...) at a kept version: the current one unless
+    /// VERSION names another. Apps reading the channel get it within delivery.max_age_secs.
+    Publish(channels::PublishArgs),
+    /// Point a channel back at the version it pointed at before its last publish.
+    Rollback(channels::RollbackArgs),
     /// Print shell completions: depot completions bash > /etc/bash_completion.d/depot
     Completions {
         /// The shell.
@@ -456,6 +462,8 @@ fn command_flags(command: &Command) -> Vec<(String, String)> {
             | FilesCommand::Import { data, .. }
             | FilesCommand::Seed { data, .. },
         ) => data.flags(),
+        Command::Publish(channels::PublishArgs { data, .. })
+        | Command::Rollback(channels::RollbackArgs { data, .. }) => data.flags(),
         Command::Auth(_) | Command::Completions { .. } => Vec::new(),
     }
 }
@@ -486,6 +494,8 @@ fn run_command(command: Command, sources: Sources) -> Result<(), Failure> {
         }
         Command::Import(ref args) => import::run(sources, args),
         Command::Diff(ref args) => diff::run(sources, args),
+        Command::Publish(ref args) => channels::publish(sources, args),
+        Command::Rollback(ref args) => channels::rollback(sources, args),
         Command::Completions { ref shell } => completions(shell),
     }
 }

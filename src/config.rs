@@ -106,6 +106,7 @@ fn load_snapshot(
         .check(settings.server.public_url.as_ref())
         .map_err(ConfigError::Invalid)?;
     settings.webhooks.check().map_err(ConfigError::Invalid)?;
+    (settings.delivery.check(&settings.auth)).map_err(ConfigError::Invalid)?;
     let token_bytes = if settings.google.token_store == settings::TokenStore::Json {
         let bytes = layers::read_optional(&settings.google.token_file)?;
         settings.service.refresh_token =

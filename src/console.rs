@@ -4,6 +4,7 @@
 //! the folding of texts that makes the search blind to case and accents (`fold`).
 //! The requests themselves are answered by `http::console`, from the one route table.
 
+pub mod channels;
 pub mod fold;
 pub mod pages;
 pub mod session;

@@ -74,6 +74,7 @@ pub async fn serve_state(
         &state.translations,
         shutdown.clone(),
     ));
+    tasks.extend(state.channels.follow(shutdown.clone()));
 
     let edge = Edge::new(
         hyper_util::service::TowerToHyperService::new(warp::service(router(state.clone()))),
@@ -132,6 +133,10 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .or(crate::http::uploads::routes(state.clone()))
         .unify()
         .or(crate::http::translations::routes(state.clone()))
+        .unify()
+        .or(crate::http::channels::routes(state.clone()))
+        .unify()
+        .or(crate::http::sdk::routes(state.clone()))
         .unify()
         .or(crate::http::objects::routes(state.clone()))
         .unify()

@@ -13,6 +13,7 @@ use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use crate::secret::Secret;
 
 use crate::atomic_file::Durability;
+use crate::sheets::tabs::Tab;
 use crate::sheets::{Fetched, SourceError, consent, source_for};
 use crate::translations::filter::{self, Filter};
 use crate::translations::formats::{self, Format, PlaceholderMode, Prepared};
@@ -195,7 +196,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     progress.step("reading the sheet");
     let grid = runtime.block_on(fetch(&settings, &sources));
     progress.step("converting the sheet");
-    let doc = grid.and_then(|grid| Ok(crate::producer::convert(grid)?));
+    let doc = grid.and_then(|tabs| Ok(crate::producer::convert_fetched(tabs)?));
     progress.finish();
     let doc = doc?;
     // The files written and the keys each locale lacks are the summary (stderr when
@@ -459,7 +460,7 @@ fn warn_about_base(
 
 /// Reads the configured sheet. With Google and no refresh token yet, runs the consent flow
 /// first, saves the token where `--config-format` says, and goes on with it.
-async fn fetch(settings: &Settings, sources: &Sources) -> Result<Vec<Vec<String>>, Failure> {
+async fn fetch(settings: &Settings, sources: &Sources) -> Result<Vec<Tab>, Failure> {
     let mut settings = settings.clone();
     let source = match source_for(&settings) {
         Err(SourceError::Google(e)) if e.needs_consent() => {
@@ -484,7 +485,7 @@ async fn fetch(settings: &Settings, sources: &Sources) -> Result<Vec<Vec<String>
         other => other,
     };
     // A source built for this run has no validators to send, so it always gives a grid.
-    grid.map(Fetched::into_grid).map_err(|e| match e {
+    grid.map(Fetched::into_tabs).map_err(|e| match e {
         // The local reader's message already names the file, as the budget's does.
         SourceError::Local(e) => Failure(e.to_string()),
         SourceError::OverBudget(e) => Failure(e.to_string()),

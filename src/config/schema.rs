@@ -256,6 +256,12 @@ pub const KEYS: &[Key] = &[
     key("webhooks.secret", "DEPOT_WEBHOOKS_SECRET", "", Kind::Text)
         .secret()
         .doc("key of the HMAC-SHA256 Depot-Signature header of every webhook delivery; required with webhooks.urls"),
+    key("delivery.max_age_secs", "DEPOT_DELIVERY_MAX_AGE_SECS", "60", Kind::Integer { min: 0, max: 86_400 })
+        .doc("Cache-Control max-age of the SDK endpoints' channel URLs and manifests (SPEC §14): how long a CDN, a proxy or a browser may serve them without asking again; a publish is seen within it (hash-named /bundles are immutable)"),
+    key("delivery.project_id", "DEPOT_DELIVERY_PROJECT_ID", "depot", Kind::NonEmpty)
+        .doc("the projectId of the locize layout (/locize/{projectId}/{channel}/{lng}/{ns}, /locize/languages/{projectId}); another id answers 404"),
+    key("delivery.private_channels", "DEPOT_DELIVERY_PRIVATE_CHANNELS", "", Kind::List)
+        .doc("channels whose SDK URLs need a key of auth.api_keys or auth.admin_keys (Authorization: Bearer <key>, or the bare key as i18next-locize-backend sends it), served Cache-Control: private"),
     key("log.level", "DEPOT_LOG_LEVEL", "info", Kind::LogLevel)
         .doc("error, warn, info, debug or trace"),
     key("log.requests", "DEPOT_LOG_REQUESTS", "false", Kind::Bool)
@@ -279,7 +285,7 @@ pub const KEYS: &[Key] = &[
         .doc("id of the Google spreadsheet"),
     key("service.spreadsheet_name", "SERVICE_SPREADSHEET_NAME", "", Kind::Text)
         .env_only()
-        .doc("sheet (tab) name; empty means the first sheet"),
+        .doc("sheet (tab) name; empty means every tab, each a namespace (SPEC §14)"),
     key("service.redirect_uri", "SERVICE_REDIRECT_URI", "http://localhost:3000/oauth2callback", Kind::Url { optional: false })
         .env_only()
         .doc("OAuth redirect URI the consent flow listens on"),

@@ -22,6 +22,7 @@ pub struct Settings {
     pub auth: Auth,
     pub limits: Limits,
     pub webhooks: Webhooks,
+    pub delivery: Delivery,
     pub log: Log,
     pub service: Service,
 }
@@ -358,6 +359,43 @@ impl Webhooks {
     }
 }
 
+/// The SDK endpoints (SPEC §14).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delivery {
+    /// `Cache-Control: max-age` of channel URLs and manifests.
+    pub max_age_secs: u64,
+    /// The locize layout's project id.
+    pub project_id: String,
+    /// Channels that need a key.
+    pub private_channels: Vec<String>,
+}
+
+impl Delivery {
+    /// Private channels have names of channels, and keys that may read them.
+    pub fn check(&self, auth: &Auth) -> Result<(), String> {
+        for name in &self.private_channels {
+            crate::translations::channels::book::check_name(name)
+                .map_err(|e| format!("delivery.private_channels: {e}"))?;
+        }
+        if !self.private_channels.is_empty()
+            && auth.api_keys.is_empty()
+            && auth.admin_keys.is_empty()
+        {
+            return Err(
+                "delivery.private_channels is set but no key could read them: set \
+                 auth.api_keys (env DEPOT_API_KEYS)"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Whether `channel` needs a key.
+    pub fn is_private(&self, channel: &str) -> bool {
+        self.private_channels.iter().any(|c| c == channel)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LogFormat {
     Text,
@@ -565,6 +603,14 @@ impl Settings {
             webhooks: Webhooks {
                 urls: list("webhooks.urls"),
                 secret: Secret::new(text("webhooks.secret")),
+            },
+            delivery: Delivery {
+                max_age_secs: int("delivery.max_age_secs"),
+                project_id: text("delivery.project_id"),
+                private_channels: match r.get("delivery.private_channels") {
+                    Value::List(items) => items.clone(),
+                    _ => Vec::new(),
+                },
             },
             log: Log {
                 level: text("log.level"),

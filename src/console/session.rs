@@ -33,6 +33,8 @@ pub struct Session {
     pub access: Access,
     /// Sent back in a hidden field by every form that changes something.
     pub csrf: String,
+    /// Who the session is in logs and the channels' history (`access::fingerprint`).
+    pub who: String,
     key: Fingerprint,
     expires: Instant,
     /// What the next page of this session says first (what a form did), once.
@@ -71,6 +73,7 @@ impl Sessions {
         let session = Session {
             access,
             csrf: random_token()?,
+            who: crate::access::fingerprint(key),
             key: crate::signing::hmac(&salt, key.as_bytes()),
             expires: Instant::now() + LIFETIME,
             notice: None,

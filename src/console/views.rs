@@ -122,6 +122,8 @@ pub struct SheetLink {
     edit: Option<String>,
     /// The tab's sheet id (the URL's `gid`), when known.
     gid: Option<i64>,
+    /// Each tab's sheet id, for the cells of a sheet of several tabs (`common!B9`).
+    tabs: Vec<(String, i64)>,
 }
 
 impl SheetLink {
@@ -134,15 +136,33 @@ impl SheetLink {
                     crate::percent::encode(spreadsheet_id, crate::percent::is_unreserved)
                 )
             });
-        SheetLink { edit, gid }
+        SheetLink {
+            edit,
+            gid,
+            tabs: Vec::new(),
+        }
     }
 
-    /// The URL that opens the sheet at `cell` (A1), selected; none for other sources. The
-    /// `gid` picks the tab (without it Google opens the first); `range` selects the cell.
+    /// With the sheet ids of the tabs read (SPEC §14: a cell `TAB!B9` opens in its tab).
+    pub fn with_tabs(mut self, tabs: Vec<(String, i64)>) -> SheetLink {
+        self.tabs = tabs;
+        self
+    }
+
+    /// The URL that opens the sheet at `cell` (A1, or `TAB!A1` in a sheet of several tabs),
+    /// selected; none for other sources. The `gid` picks the tab (without it Google opens
+    /// the first); `range` selects the cell.
     pub fn to(&self, cell: &str) -> Option<String> {
         let edit = self.edit.as_ref()?;
+        let (gid, cell) = match cell.rsplit_once('!') {
+            Some((tab, cell)) => {
+                let gid = self.tabs.iter().find(|(name, _)| name == tab)?.1;
+                (Some(gid), cell)
+            }
+            None => (self.gid, cell),
+        };
         let plain_cell = !cell.is_empty() && cell.bytes().all(|b| b.is_ascii_alphanumeric());
-        plain_cell.then(|| match self.gid {
+        plain_cell.then(|| match gid {
             Some(gid) => format!("{edit}#gid={gid}&range={cell}"),
             None => format!("{edit}#range={cell}"),
         })
@@ -739,6 +759,18 @@ mod tests {
         assert_eq!(unknown_tab.to("B9 x"), None);
         let example = SheetLink::new(&SheetSource::Example, "abc", Some(0));
         assert_eq!(reported(&doc, &example).findings[0].link, None);
+        // a sheet of several tabs: each cell opens in its own tab; an unknown tab, nowhere
+        let tabs = SheetLink::new(&SheetSource::Google, "abc", Some(5))
+            .with_tabs(vec![("common".into(), 5), ("Sign up".into(), 901)]);
+        assert_eq!(
+            tabs.to("Sign up!C4").as_deref(),
+            Some("https://docs.google.com/spreadsheets/d/abc/edit#gid=901&range=C4")
+        );
+        assert_eq!(
+            tabs.to("common!B9").as_deref(),
+            Some("https://docs.google.com/spreadsheets/d/abc/edit#gid=5&range=B9")
+        );
+        assert_eq!(tabs.to("gone!B9"), None);
     }
 
     #[test]

@@ -165,6 +165,7 @@ mod tests {
                 events_per_client: 16,
                 events_total: 100,
                 connections: 0,
+                input_memory: Default::default(),
             },
         }
     }

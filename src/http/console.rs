@@ -4,6 +4,7 @@
 //! session's CSRF token and must come from the console's own pages (`guard`); admin actions
 //! need an admin session; wrong keys are throttled per client address (`throttle`).
 
+mod channels;
 pub mod guard;
 
 use crate::access::Access;
@@ -154,7 +155,8 @@ impl Console {
             &chosen,
             &settings.service.spreadsheet_id,
             self.state.producer.sheet_gid(),
-        );
+        )
+        .with_tabs(self.state.producer.tab_gids());
         let (bars, reported) = match &live {
             Some(live) => crate::console::overview(live.clone(), link)
                 .await
@@ -930,6 +932,7 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
     pages
         .into_iter()
         .chain(forms)
+        .chain(channels::routes(&console))
         .fold(upload(&console, body_limit), |all, one| {
             all.or(one).unify().boxed()
         })

@@ -2,6 +2,10 @@
 //! OpenAPI document (`http::openapi`) and the metrics labels are generated from the same
 //! table, so the documentation cannot drift from what is served.
 
+mod delivery;
+
+pub use delivery::*;
+
 use super::error::{ApiError, WrongMethod};
 use warp::Filter;
 use warp::filters::BoxedFilter;
@@ -977,6 +981,19 @@ pub const ROUTES: &[&Route] = &[
     &TRANSLATIONS_EVENTS,
     &TRANSLATIONS_VERSIONS,
     &TRANSLATIONS_VERSION,
+    &CHANNELS,
+    &CHANNEL_PUBLISH,
+    &CHANNEL_ROLLBACK,
+    &I18NEXT_MULTI,
+    &I18NEXT_BUNDLE,
+    &LOCIZE_LANGUAGES,
+    &LOCIZE_PRIVATE,
+    &LOCIZE_BUNDLE,
+    // before the default namespace's route, which the manifest's path also matches
+    &TOLGEE_MANIFEST,
+    &TOLGEE_DEFAULT,
+    &TOLGEE_NAMESPACE,
+    &BUNDLE,
     &OAUTH_CALLBACK,
     &OBJECT_GET,
     &OBJECT_HEAD,
@@ -987,6 +1004,8 @@ pub const ROUTES: &[&Route] = &[
     &CONSOLE_TRANSLATIONS,
     &CONSOLE_PREVIEW,
     &CONSOLE_VERSIONS,
+    &CONSOLE_CHANNELS,
+    &CONSOLE_CHANNEL_MOVE,
     &CONSOLE_FILES,
     &CONSOLE_FILE,
     &CONSOLE_LOGIN_FORM,

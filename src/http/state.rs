@@ -13,6 +13,8 @@ use crate::producer::Producer;
 use crate::signing::{
     Addressing, Credentials, DEFAULT_MAX_CLOCK_SKEW, Signer, SigningTarget, Verifier,
 };
+use crate::translations::bundles::Bundles;
+use crate::translations::channels::Channels;
 use crate::translations::service::TranslationService;
 use crate::translations::store::StoreError;
 use std::net::SocketAddr;
@@ -24,6 +26,10 @@ pub struct AppState {
     pub metrics: Metrics,
     pub translations: Arc<TranslationService>,
     pub producer: Arc<Producer>,
+    /// Where each channel points (SPEC §14).
+    pub channels: Arc<Channels>,
+    /// The rendered bundles of the SDK layouts.
+    pub bundles: Arc<Bundles>,
     /// The embedded object store, when `objects.enabled`.
     pub objects: Option<Arc<SignedStore>>,
     /// The embedded store's credentials (generated on first start).
@@ -107,12 +113,18 @@ impl AppState {
             }
         }
         let translations = Arc::new(TranslationService::open(&settings.translations)?);
+        let producer = Arc::new(Producer::new(
+            config.clone(),
+            translations.clone(),
+            crate::http::consent_callback::server,
+        ));
         Ok(AppState {
-            producer: Arc::new(Producer::new(
-                config.clone(),
+            channels: Arc::new(Channels::open(
                 translations.clone(),
-                crate::http::consent_callback::server,
+                producer.webhooks().clone(),
             )),
+            bundles: Arc::new(Bundles::new(translations.clone())),
+            producer,
             translations,
             objects,
             embedded_credentials,

@@ -20,7 +20,7 @@ const BODY_LIMIT: u64 = 2 * 1024 * 1024;
 
 /// The body, at most `BODY_LIMIT` bytes. A completion may have none at all, so a missing
 /// `Content-Length` is no error here (as it is for warp's length limit).
-async fn read_limited<S, B>(body: S) -> Result<Vec<u8>, ApiError>
+pub(crate) async fn read_limited<S, B>(body: S) -> Result<Vec<u8>, ApiError>
 where
     S: futures_util::Stream<Item = Result<B, warp::Error>>,
     B: bytes::Buf,

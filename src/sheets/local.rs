@@ -2,6 +2,7 @@
 //! `values.get` response, which is what the test fixtures are). Workbook cells become the
 //! text a spreadsheet shows for them, like the Sheets API's formatted values.
 
+use super::tabs::Tab;
 use calamine::{Data, ExcelDateTime, Ods, Reader, SheetType, SheetVisible, Xlsx};
 use std::io::{BufRead, Cursor, Read};
 use std::path::Path;
@@ -71,7 +72,48 @@ pub fn read_grid(
     sheet_name: Option<&str>,
     memory: Budget,
 ) -> Result<Vec<Vec<String>>, LocalSheetError> {
+    let which = match sheet_name.filter(|name| !name.is_empty()) {
+        Some(name) => Which::Named(name),
+        None => Which::First,
+    };
+    let mut tabs = read(path, which, memory)?;
+    Ok(tabs.pop().map(|tab| tab.rows).unwrap_or_default())
+}
+
+/// Reads every tab of a local sheet (SPEC §14): each worksheet of an `.xlsx`/`.ods`
+/// workbook in order (the one `sheet_name` names alone, when set), each `.csv` file of a
+/// folder (`sheets::tabs`); a `.csv` or `.json` file is one tab. Each file is held to
+/// `memory` as `read_grid` holds it.
+pub fn read_tabs(
+    path: &Path,
+    sheet_name: Option<&str>,
+    memory: Budget,
+) -> Result<Vec<Tab>, LocalSheetError> {
+    if path.is_dir() {
+        return super::tabs::read_folder(path, memory);
+    }
+    match sheet_name.filter(|name| !name.is_empty()) {
+        Some(name) => read(path, Which::Named(name), memory),
+        None => read(path, Which::All, memory),
+    }
+}
+
+/// The worksheets of a workbook to read.
+#[derive(Clone, Copy)]
+enum Which<'a> {
+    Named(&'a str),
+    /// The first a user sees, as the Sheets API reads a range without a sheet name.
+    First,
+    All,
+}
+
+fn read(path: &Path, which: Which<'_>, memory: Budget) -> Result<Vec<Tab>, LocalSheetError> {
     let shown = path.display().to_string();
+    let stem = || {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     let extension = path
         .extension()
         .and_then(|e| e.to_str())
@@ -87,6 +129,13 @@ pub fn read_grid(
             ReadError::Io(e) => unreadable(e),
         })
     };
+    let one = |rows| {
+        vec![Tab {
+            name: stem(),
+            rows: super::normalise(rows),
+            gid: None,
+        }]
+    };
     if extension == "csv" {
         // Streamed: a large sheet is not held twice, as bytes and as cells; read up to
         // what fits, so a file that grows meanwhile is refused too.
@@ -100,11 +149,10 @@ pub fn read_grid(
         if input.into_inner().limit() == 0 {
             memory.admit_file(&shown, largest.saturating_add(1), Input::Csv, 0)?;
         }
-        return Ok(super::normalise(rows));
+        return Ok(one(rows));
     }
-    let sheet_name = sheet_name.filter(|name| !name.is_empty());
-    let rows = match extension.as_str() {
-        "json" => json_grid(&read(Input::ValuesJson)?, &shown)?,
+    match extension.as_str() {
+        "json" => Ok(one(json_grid(&read(Input::ValuesJson)?, &shown)?)),
         "xlsx" | "ods" => {
             let bytes = read(Input::Workbook)?;
             let (kind, limits) = if extension == "xlsx" {
@@ -118,8 +166,8 @@ pub fn read_grid(
             // calamine's own checks are debug assertions in places (a column name too long
             // for a u32 overflows a multiplication): a damaged workbook must be an error
             // naming the file, never a panic of the reading thread.
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                workbook_rows(bytes, &shown, kind, sheet_name, cells, memory)
+            let sheets = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                workbook_rows(bytes, &shown, kind, which, cells, memory)
             }))
             .unwrap_or_else(|_| {
                 Err(LocalSheetError::Workbook {
@@ -127,25 +175,37 @@ pub fn read_grid(
                     kind,
                     reason: "the workbook is damaged: its reader failed on it".to_owned(),
                 })
-            })?
+            })?;
+            Ok(sheets
+                .into_iter()
+                .map(|(name, rows)| Tab {
+                    name,
+                    rows: super::normalise(rows),
+                    gid: None,
+                })
+                .collect())
         }
-        _ => return Err(LocalSheetError::Unsupported { path: shown }),
-    };
-    Ok(super::normalise(rows))
+        _ => Err(LocalSheetError::Unsupported { path: shown }),
+    }
 }
 
+/// The worksheets `which` names, each with its name and grid.
+type Sheets = Vec<(String, Vec<Vec<String>>)>;
+
+/// The sheets of a workbook; the cells of all of them together stay within `cells` bytes.
 fn workbook_rows(
     bytes: Vec<u8>,
     shown: &str,
     kind: &'static str,
-    sheet_name: Option<&str>,
+    which: Which<'_>,
     cells: u64,
     memory: Budget,
-) -> Result<Vec<Vec<String>>, LocalSheetError> {
+) -> Result<Sheets, LocalSheetError> {
     if kind == "xlsx" {
         let held = bytes.len() as u64;
-        return workbook_grid::<Xlsx<_>>(bytes, shown, kind, sheet_name, |workbook, name| {
-            xlsx_cells_grid(workbook, name, cells).map_err(|failure| match failure {
+        let mut left = cells;
+        return workbook_grid::<Xlsx<_>>(bytes, shown, kind, which, |workbook, name| {
+            let grid = xlsx_cells_grid(workbook, name, left).map_err(|failure| match failure {
                 CellsFailure::Unreadable(reason) => GridFailure::Unreadable(reason),
                 CellsFailure::Over { cell, bytes } => GridFailure::OverBudget(OverBudget {
                     file: shown.to_owned(),
@@ -155,11 +215,13 @@ fn workbook_rows(
                         crate::memory_budget::human(held),
                         crate::memory_budget::human(bytes)
                     ),
-                    needs: held.saturating_add(bytes),
+                    needs: held.saturating_add(cells),
                     at_least: true,
                     budget: memory.bytes(),
                 }),
-            })
+            })?;
+            left = left.saturating_sub(grid_bytes(&grid));
+            Ok(grid)
         });
     }
     ods_content_complete(&bytes).map_err(|reason| LocalSheetError::Workbook {
@@ -167,12 +229,20 @@ fn workbook_rows(
         kind,
         reason,
     })?;
-    workbook_grid::<Ods<_>>(bytes, shown, kind, sheet_name, |workbook, name| {
+    workbook_grid::<Ods<_>>(bytes, shown, kind, which, |workbook, name| {
         workbook
             .worksheet_range(name)
             .map(|range| range_grid(&range))
             .map_err(|e| GridFailure::Unreadable(e.to_string()))
     })
+}
+
+/// What a grid holds in memory, as `xlsx_cells_grid` counts it.
+fn grid_bytes(grid: &[Vec<String>]) -> u64 {
+    let cell = std::mem::size_of::<String>() as u64;
+    (grid.iter())
+        .map(|row| cell + row.iter().map(|text| cell + text.len() as u64).sum::<u64>())
+        .sum()
 }
 
 /// Why a sheet of a workbook gave no grid.
@@ -319,9 +389,9 @@ fn workbook_grid<R>(
     bytes: Vec<u8>,
     path: &str,
     kind: &'static str,
-    sheet_name: Option<&str>,
-    grid_of: impl FnOnce(&mut R, &str) -> Result<Vec<Vec<String>>, GridFailure>,
-) -> Result<Vec<Vec<String>>, LocalSheetError>
+    which: Which<'_>,
+    mut grid_of: impl FnMut(&mut R, &str) -> Result<Vec<Vec<String>>, GridFailure>,
+) -> Result<Sheets, LocalSheetError>
 where
     R: Reader<Cursor<Vec<u8>>>,
     R::Error: std::fmt::Display,
@@ -338,29 +408,44 @@ where
         .iter()
         .filter(|sheet| sheet.typ == SheetType::WorkSheet)
         .collect();
-    let chosen = match sheet_name {
-        Some(wanted) => worksheets
-            .iter()
-            .find(|sheet| sheet.name == wanted)
-            .ok_or_else(|| LocalSheetError::SheetNotFound {
-                path: path.to_owned(),
-                name: wanted.to_owned(),
-                present: worksheets.iter().map(|sheet| sheet.name.clone()).collect(),
-            })?,
-        // The first sheet a user sees, as the Sheets API reads a range without a sheet name.
-        None => worksheets
-            .iter()
-            .find(|sheet| sheet.visible == SheetVisible::Visible)
-            .or_else(|| worksheets.first())
-            .ok_or_else(|| LocalSheetError::NoSheet {
-                path: path.to_owned(),
-            })?,
+    let no_sheet = || LocalSheetError::NoSheet {
+        path: path.to_owned(),
     };
-    let name = chosen.name.clone();
-    grid_of(&mut workbook, &name).map_err(|failure| match failure {
-        GridFailure::Unreadable(e) => unreadable(format!("sheet '{name}': {e}")),
-        GridFailure::OverBudget(e) => LocalSheetError::OverBudget(e),
-    })
+    let chosen: Vec<String> = match which {
+        Which::Named(wanted) => vec![
+            worksheets
+                .iter()
+                .find(|sheet| sheet.name == wanted)
+                .ok_or_else(|| LocalSheetError::SheetNotFound {
+                    path: path.to_owned(),
+                    name: wanted.to_owned(),
+                    present: worksheets.iter().map(|sheet| sheet.name.clone()).collect(),
+                })?
+                .name
+                .clone(),
+        ],
+        Which::First => vec![
+            worksheets
+                .iter()
+                .find(|sheet| sheet.visible == SheetVisible::Visible)
+                .or_else(|| worksheets.first())
+                .ok_or_else(no_sheet)?
+                .name
+                .clone(),
+        ],
+        Which::All if worksheets.is_empty() => return Err(no_sheet()),
+        Which::All => worksheets.iter().map(|sheet| sheet.name.clone()).collect(),
+    };
+    chosen
+        .into_iter()
+        .map(|name| {
+            let grid = grid_of(&mut workbook, &name).map_err(|failure| match failure {
+                GridFailure::Unreadable(e) => unreadable(format!("sheet '{name}': {e}")),
+                GridFailure::OverBudget(e) => LocalSheetError::OverBudget(e),
+            })?;
+            Ok((name, grid))
+        })
+        .collect()
 }
 
 /// Columns an `.xlsx` sheet may use: the locale columns depot accepts plus key levels, tags

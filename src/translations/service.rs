@@ -53,6 +53,30 @@ pub struct Rendition {
 }
 
 impl Rendition {
+    /// A body to serve, its variants compressed on first demand.
+    pub fn new(
+        etag: String,
+        content_type: &'static str,
+        identity: Bytes,
+        warnings: Vec<String>,
+    ) -> Rendition {
+        Rendition {
+            etag,
+            content_type,
+            identity,
+            gzip: OnceLock::new(),
+            br: OnceLock::new(),
+            warnings,
+        }
+    }
+
+    /// The bytes held: the body and the variants made so far.
+    pub fn held_bytes(&self) -> usize {
+        self.identity.len()
+            + self.gzip.get().map_or(0, Bytes::len)
+            + self.br.get().map_or(0, Bytes::len)
+    }
+
     /// The body in `encoding` (compressing it the first time); identity for small bodies.
     pub fn body(&self, encoding: Encoding) -> (Bytes, Encoding) {
         if self.identity.len() < MIN_COMPRESS_LEN {
@@ -253,6 +277,18 @@ impl TranslationService {
         self.shared.as_ref()
     }
 
+    /// The store itself (blocking methods), for the channels kept beside the versions.
+    pub fn store(&self) -> &Arc<dyn TranslationStore> {
+        &self.store
+    }
+
+    /// Runs `write` as the only writer of this process: a `put` (and the versions it
+    /// prunes) waits for it, so what it checked in the store stays so until it is done.
+    pub fn exclusive<T>(&self, write: impl FnOnce() -> T) -> T {
+        let _writer = self.write.lock().unwrap_or_else(PoisonError::into_inner);
+        write()
+    }
+
     /// Wraps a store, loading and indexing its current document (blocking: the index of a
     /// big document takes tens of milliseconds). A stored document that cannot be read or
     /// served is logged and left out: the service starts without translations (503, and
@@ -373,7 +409,7 @@ impl TranslationService {
     }
 
     /// `kept_named`, blocking.
-    fn kept_named_now(&self, asked: &str) -> Result<Arc<Live>, VersionError> {
+    pub fn kept_named_now(&self, asked: &str) -> Result<Arc<Live>, VersionError> {
         // An id needs no look at the list of kept versions (nor does the current one).
         let id = match is_version_id(asked) {
             true => asked.to_owned(),

@@ -325,26 +325,46 @@ impl History {
     /// and keeps at most `keep`; returns the versions that fell out, whose documents the
     /// store deletes.
     pub fn push(&mut self, summary: VersionSummary, keep: usize) -> Vec<String> {
+        self.push_protecting(summary, keep, &|_| false)
+    }
+
+    /// `push`, keeping past the newest `keep` the versions `protected` names (those a
+    /// channel points at or can roll back to, SPEC §14): they stay listed, in their
+    /// place, until no channel needs them and a later save prunes them.
+    pub fn push_protecting(
+        &mut self,
+        summary: VersionSummary,
+        keep: usize,
+        protected: &dyn Fn(&str) -> bool,
+    ) -> Vec<String> {
         self.versions.retain(|v| v.version != summary.version);
         self.versions.insert(0, summary);
         let keep = keep.max(1);
-        if self.versions.len() <= keep {
-            return Vec::new();
-        }
-        self.versions
-            .split_off(keep)
-            .into_iter()
-            .map(|v| v.version)
-            .collect()
+        let mut pruned = Vec::new();
+        let mut seen = 0;
+        self.versions.retain(|v| {
+            seen += 1;
+            let kept = seen <= keep || protected(&v.version);
+            if !kept {
+                pruned.push(v.version.clone());
+            }
+            kept
+        });
+        pruned
     }
 
-    /// `push`, unless `summary`'s version is current already (another writer stored it):
-    /// then nothing changes and `None` says so.
-    pub fn admit(&mut self, summary: &VersionSummary, keep: usize) -> Option<Vec<String>> {
+    /// `push_protecting`, unless `summary`'s version is current already (another writer
+    /// stored it): then nothing changes and `None` says so.
+    pub fn admit(
+        &mut self,
+        summary: &VersionSummary,
+        keep: usize,
+        protected: &dyn Fn(&str) -> bool,
+    ) -> Option<Vec<String>> {
         if self.current().is_some_and(|c| c.version == summary.version) {
             return None;
         }
-        Some(self.push(summary.clone(), keep))
+        Some(self.push_protecting(summary.clone(), keep, protected))
     }
 
     pub fn current(&self) -> Option<&VersionSummary> {
@@ -580,6 +600,25 @@ mod tests {
         assert_eq!(
             history.push(summary("e"), 1),
             vec!["b".to_owned(), "d".to_owned(), "c".to_owned()]
+        );
+        // versions a channel needs stay, in their place, past the newest `keep`
+        for v in ["f", "g", "h"] {
+            history.push(summary(v), 5);
+        }
+        let pinned = |v: &str| v == "f" || v == "e";
+        assert_eq!(
+            history.push_protecting(summary("i"), 2, &pinned),
+            vec!["g".to_owned()]
+        );
+        let order: Vec<_> = history
+            .versions
+            .iter()
+            .map(|v| v.version.as_str())
+            .collect();
+        assert_eq!(order, ["i", "h", "f", "e"]);
+        assert_eq!(
+            history.push_protecting(summary("j"), 2, &|_| false),
+            vec!["h".to_owned(), "f".to_owned(), "e".to_owned()]
         );
     }
 

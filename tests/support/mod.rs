@@ -13,7 +13,10 @@ pub mod engines;
 pub mod fake_google;
 pub mod gnustep;
 pub mod jvm_mono;
+pub mod nginx;
+pub mod sdk_app;
 pub mod service_account;
+pub mod webhook_receiver;
 pub mod xliff_schema;
 
 use std::io::{BufRead, BufReader};
