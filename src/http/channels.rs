@@ -5,6 +5,7 @@
 
 use crate::access::{Access, fingerprint};
 use crate::http::ApiError;
+use crate::http::auth::Caller;
 use crate::http::error::ErrorCode;
 use crate::http::routes::PathParams;
 use crate::http::state::AppState;
@@ -49,9 +50,10 @@ fn who(headers: &HeaderMap) -> String {
 }
 
 /// `GET /channels`.
-async fn list(state: Arc<AppState>, headers: HeaderMap) -> Result<Response, ApiError> {
+async fn list(state: Arc<AppState>, caller: Caller) -> Result<Response, ApiError> {
     let settings = state.config.settings();
-    let access = crate::http::auth::access(&headers, &settings.auth)?;
+    let access = (state.keys).access(&caller, &settings.auth, &settings.limits)?;
+    let headers = &caller.headers;
     let with_key = matches!(access, Access::Reader | Access::Admin)
         && headers.contains_key(header::AUTHORIZATION);
     let book = state.channels.book();
@@ -170,17 +172,18 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
 
     let list_route = on(&table::CHANNELS)
         .and(with_state(state.clone()))
-        .and(warp::header::headers_cloned())
-        .then(|_, state, headers| async move { respond(list(state, headers).await) });
+        .and(auth::caller())
+        .then(|_, state, caller| async move { respond(list(state, caller).await) });
     // The admin key is checked before the body is read.
     let admin = |route| {
         on(route)
             .and(with_state(state.clone()))
-            .and(warp::header::headers_cloned())
+            .and(auth::caller())
             .and_then(
-                |params: PathParams, state: Arc<AppState>, headers: HeaderMap| async move {
-                    match auth::require_admin(&headers, &state.config.settings().auth) {
-                        Ok(()) => Ok((params, state, headers)),
+                |params: PathParams, state: Arc<AppState>, caller: Caller| async move {
+                    let settings = state.config.settings();
+                    match (state.keys).require_admin(&caller, &settings.auth, &settings.limits) {
+                        Ok(()) => Ok((params, state, caller.headers)),
                         Err(e) => Err(warp::reject::custom(e)),
                     }
                 },

@@ -48,6 +48,11 @@ pub enum LocalSheetError {
     #[error("{path} holds no worksheet; add a sheet with the translations to it")]
     NoSheet { path: String },
     #[error(
+        "the folder {path} holds no .csv file; put one .csv file per tab (namespace) in it, \
+         or name a sheet file as the source"
+    )]
+    EmptyFolder { path: String },
+    #[error(
         "{path}: unsupported sheet type; use a .csv, .xlsx or .ods file (or a .json values.get document)"
     )]
     Unsupported { path: String },

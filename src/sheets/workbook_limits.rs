@@ -500,7 +500,7 @@ mod tests {
 
     #[test]
     fn what_the_parts_declare_is_held_to_the_budget_before_inflating() {
-        let big = "<a>".to_owned() + &"x".repeat(3 << 20) + "</a>";
+        let big = format!("<a>{}</a>", "x".repeat(3 << 20));
         let parts = zip(&[("xl/worksheets/sheet1.xml", &big)]);
         // 3 MiB of XML at 4 bytes of memory a byte: within 16 MiB, not within 8 MiB
         let err = check(&parts, "p.xlsx", Kind::Xlsx, Budget::new(8 << 20)).unwrap_err();
