@@ -55,6 +55,8 @@ fn run_measured(dir: &Path, args: &[&str]) -> (Output, u64) {
         .unwrap();
     let peak = std::fs::read_to_string(&report).unwrap();
     let peak = peak.trim().lines().last().unwrap().trim().parse().unwrap();
+    // the figures of docs/performance.md: `cargo test --test memory_budget -- --nocapture`
+    eprintln!("peak {peak} KiB: depot {}", args.join(" "));
     (output, peak)
 }
 
