@@ -899,8 +899,13 @@ async fn a_version_lists_its_changed_keys_and_is_named_by_a_unique_prefix() {
         page.contains(&format!("<code>{}</code></h2>", shared[1])),
         "{page}"
     );
+    // the one changed key, with its old and new text
+    let changed = page
+        .split_once("<h4 id=\"changed-en-h\">changed (1)</h4>")
+        .map(|(_, after)| after)
+        .unwrap_or_else(|| panic!("no changed list: {page}"));
     assert!(
-        page.contains("<dt>changed (1)</dt><dd><code>A</code></dd>"),
+        changed.contains("<tr><td data-label=\"Key\"><code>A</code></td><td data-label=\"Before\" class=\"text\"><del>text "),
         "{page}"
     );
     let ambiguous = daemon
