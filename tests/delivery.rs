@@ -92,10 +92,11 @@ async fn versions(daemon: &Daemon) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sync_needs_the_admin_key_and_stores_what_changed() {
+    // A sheet at a URL: a local file is also watched, and a sync started by its save could
+    // end before the POST arrives (then rightly "changed": false).
+    let host = CsvServer::start(&sheet("Yes"), Validators::ETag).await;
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("sheet.csv");
-    std::fs::write(&path, sheet("Yes")).unwrap();
-    let daemon = start(dir.path(), &node_env(path.to_str().unwrap())).await;
+    let daemon = start(dir.path(), &node_env(&host.url)).await;
     let first = wait_loaded(&daemon).await;
 
     let (status, body) = post_sync(&daemon, None).await;
@@ -117,7 +118,7 @@ async fn sync_needs_the_admin_key_and_stores_what_changed() {
     assert!(body["updatedAt"].as_str().unwrap().ends_with('Z'), "{body}");
 
     // A translator's fix is served as soon as the sync returns.
-    std::fs::write(&path, sheet("Yes!")).unwrap();
+    host.set_csv(&sheet("Yes!"));
     let (status, body) = post_sync(&daemon, Some(ADMIN)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["changed"], true);
@@ -126,7 +127,7 @@ async fn sync_needs_the_admin_key_and_stores_what_changed() {
     assert_eq!(served, r#"{"en":{"CORE":{"YES":"Yes!"}}}"#);
 
     // A sheet that converts to nothing is the source's fault (502); the version stays.
-    std::fs::write(&path, "no header here\n").unwrap();
+    host.set_csv("no header here\n");
     let (status, body) = post_sync(&daemon, Some(ADMIN)).await;
     assert_eq!(status, 502, "{body}");
     assert!(body["message"].as_str().unwrap().contains(">>>"), "{body}");
@@ -138,9 +139,9 @@ async fn sync_needs_the_admin_key_and_stores_what_changed() {
 
     // Without any admin key configured, syncing over HTTP is off.
     let other = tempfile::tempdir().unwrap();
-    let mut env = node_env(path.to_str().unwrap());
+    let mut env = node_env(&host.url);
     env.retain(|(k, _)| k != "DEPOT_ADMIN_KEYS");
-    std::fs::write(&path, sheet("Yes")).unwrap();
+    host.set_csv(&sheet("Yes"));
     let open = start(other.path(), &env).await;
     let (status, body) = post_sync(&open, Some(ADMIN)).await;
     assert_eq!(status, 403, "{body}");
