@@ -284,6 +284,17 @@ fn get_targets(key: &str, object: &str) -> Vec<String> {
         "/console/files".into(),
         format!("/console/file?{key}"),
         "/console/login".into(),
+        "/console/channels".into(),
+        // the delivery routes (SPEC §14) on the draft channel
+        "/channels".into(),
+        "/i18next/draft/en/translation.json".into(),
+        "/i18next/draft?lng=en&ns=translation".into(),
+        "/locize/languages/depot".into(),
+        "/locize/depot/draft/en/translation".into(),
+        "/locize/private/depot/draft/en/translation".into(),
+        "/tolgee/draft/manifest.json".into(),
+        "/tolgee/draft/en.json".into(),
+        "/bundles/nope.json".into(),
     ]
 }
 
