@@ -6,6 +6,9 @@
 //       BASE[.CULTURE].resources files (CULTURE "" = the neutral ones): per culture the
 //       resource set's own strings, each also asked of the manager with GetString:
 //       {"CULTURE": {"Name": "text", ...}, ...}
+//   mono ReadBack.exe resources DIR BASE CULTURE...   like manager, for a real app's
+//       resources (tests/real_apps.rs): a resource that is not a string (an image, an icon,
+//       bytes from a file reference) reads as "<its type name>"
 //   mono ReadBack.exe format DIR BASE CULTURE NAME ARG...   string.Format of the
 //       manager's NAME in CULTURE with ARGs (an ARG "int:N" is the Int32 N): {"text": "..."}
 //   mono ReadBack.exe msbuild FILE...   each .resx as MSBuild reads it
@@ -43,6 +46,28 @@ class ReadBack {
                             throw new Exception("GetString(" + name + ") gave " + asked + ", the set " + text);
                         }
                         texts[name] = text;
+                    }
+                    if (i > 3) output.Append(',');
+                    Json(output, args[i]);
+                    output.Append(':');
+                    Json(output, texts);
+                }
+                output.Append('}');
+                break;
+            }
+            case "resources": {
+                var manager = ResourceManager.CreateFileBasedResourceManager(args[2], args[1], null);
+                output.Append('{');
+                for (int i = 3; i < args.Length; i++) {
+                    var culture = CultureInfo.GetCultureInfo(args[i]);
+                    var set = manager.GetResourceSet(culture, true, false);
+                    if (set == null) throw new Exception("no resources for '" + args[i] + "'");
+                    var texts = new SortedDictionary<string, string>(StringComparer.Ordinal);
+                    var reader = set.GetEnumerator();
+                    while (reader.MoveNext()) {
+                        var name = (string)reader.Key;
+                        var text = reader.Value as string;
+                        texts[name] = text ?? "<" + reader.Value.GetType().FullName + ">";
                     }
                     if (i > 3) output.Append(',');
                     Json(output, args[i]);
