@@ -30,7 +30,8 @@ class ReadBack {
     static int Main(string[] args) {
         var output = new StringBuilder();
         switch (args[0]) {
-            case "manager": {
+            case "manager":
+            case "resources": {
                 var manager = ResourceManager.CreateFileBasedResourceManager(args[2], args[1], null);
                 output.Append('{');
                 for (int i = 3; i < args.Length; i++) {
@@ -40,34 +41,16 @@ class ReadBack {
                     var texts = new SortedDictionary<string, string>(StringComparer.Ordinal);
                     foreach (DictionaryEntry e in set) {
                         var name = (string)e.Key;
+                        if (args[0] == "resources" && !(e.Value is string)) {
+                            texts[name] = "<" + e.Value.GetType().FullName + ">";
+                            continue;
+                        }
                         var text = (string)e.Value;
                         var asked = manager.GetString(name, culture);
                         if (asked != text) {
                             throw new Exception("GetString(" + name + ") gave " + asked + ", the set " + text);
                         }
                         texts[name] = text;
-                    }
-                    if (i > 3) output.Append(',');
-                    Json(output, args[i]);
-                    output.Append(':');
-                    Json(output, texts);
-                }
-                output.Append('}');
-                break;
-            }
-            case "resources": {
-                var manager = ResourceManager.CreateFileBasedResourceManager(args[2], args[1], null);
-                output.Append('{');
-                for (int i = 3; i < args.Length; i++) {
-                    var culture = CultureInfo.GetCultureInfo(args[i]);
-                    var set = manager.GetResourceSet(culture, true, false);
-                    if (set == null) throw new Exception("no resources for '" + args[i] + "'");
-                    var texts = new SortedDictionary<string, string>(StringComparer.Ordinal);
-                    var reader = set.GetEnumerator();
-                    while (reader.MoveNext()) {
-                        var name = (string)reader.Key;
-                        var text = reader.Value as string;
-                        texts[name] = text ?? "<" + reader.Value.GetType().FullName + ">";
                     }
                     if (i > 3) output.Append(',');
                     Json(output, args[i]);
