@@ -45,7 +45,7 @@ pub enum Input {
 impl Input {
     /// Peak memory per byte of input, measured on the densest files of each kind (a
     /// million one-word keys: the most units per byte), release build, reading alone
-    /// (docs/design.md "Memory budget" has the figures). Rounded up.
+    /// (measured as docs/design.md "Memory budget" describes). Rounded up.
     pub fn per_byte(self) -> u64 {
         use crate::import::AppFormat;
         match self {
