@@ -213,7 +213,8 @@ pub struct Producer {
 }
 
 /// The settings a source is made from.
-type SourceKey = (SourceSetting, Google, Service);
+/// (`translations.sheet_encoding` too: a local `.csv` is read in its code page).
+type SourceKey = (SourceSetting, Google, Service, String);
 
 impl Producer {
     /// A producer of `translations` for the settings of `config`; `callback_server` answers
@@ -382,6 +383,7 @@ impl Producer {
             chosen.clone(),
             settings.google.clone(),
             settings.service.clone(),
+            settings.translations.sheet_encoding.clone(),
         );
         let mut cached = self.source.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((made_for, source)) = cached.as_ref()

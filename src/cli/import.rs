@@ -287,6 +287,7 @@ pub(super) fn read_sheet(
         std::path::Path::new(spec),
         None,
         settings.limits.input_memory,
+        crate::sheets::csv_dialect::CodePage::named(&settings.translations.sheet_encoding),
     )
     .map_err(|e| Failure(e.to_string()))
 }

@@ -310,7 +310,13 @@ mod tests {
         for kind in [FileKind::Csv, FileKind::Xlsx, FileKind::Ods] {
             let path = dir.path().join(format!("sheet.{}", kind.name()));
             write_file(&path, &rows, kind).unwrap();
-            let back = crate::sheets::local::read_grid(&path, None, Default::default()).unwrap();
+            let back = crate::sheets::local::read_grid(
+                &path,
+                None,
+                Default::default(),
+                Default::default(),
+            )
+            .unwrap();
             assert_eq!(back, rows, "{kind:?}");
         }
     }
