@@ -5,43 +5,91 @@
 //! yml, i18next) — and only adds its own escaping. The rule for all of them: the text a
 //! real consumer reads back is the sheet's text.
 
-mod ahead;
-mod android;
-pub(crate) mod arb;
-mod arena;
-mod convert;
-mod csharp;
-mod dart;
-mod escape;
-mod flatten;
-pub(crate) mod i18next;
-mod ios;
-mod ios_dict;
-mod json;
-mod po;
-mod properties;
-mod resx;
-mod texts;
-mod tree;
-mod xcode_order;
-mod xcstrings;
-mod xlf;
-mod yml;
+// One folder per format: its reader (`read`: the app's file to units) and its writer
+// (`write`: a selection of the document to a body), side by side.
+pub mod android {
+    pub mod read;
+    pub mod write;
+}
+pub mod arb {
+    pub mod read;
+    pub mod write;
+}
+pub mod i18next {
+    pub mod read;
+    pub mod write;
+}
+pub mod json {
+    pub mod read;
+    pub mod write;
+}
+pub mod po {
+    pub mod read;
+    pub mod write;
+}
+pub mod properties {
+    pub mod read;
+    pub mod write;
+}
+pub mod resx {
+    pub mod read;
+    pub mod write;
+}
+pub mod strings {
+    pub mod read;
+    pub mod write;
+}
+pub mod stringsdict {
+    pub mod read;
+    pub mod write;
+}
+pub mod xcstrings {
+    pub mod read;
+    pub mod write;
+    mod xcode_order;
+}
+pub mod xlf {
+    pub mod read;
+    pub mod write;
+}
+pub mod yml {
+    pub mod read;
+    pub mod write;
+}
+/// What the formats share one floor below them: the flat and nested views of a
+/// selection, escaping, placeholder syntaxes, and the XML, plist and JSON readers' pieces.
+pub mod shared {
+    pub mod ahead;
+    pub mod arena;
+    pub mod convert;
+    pub mod csharp;
+    pub mod dart;
+    pub mod escape;
+    pub mod flatten;
+    pub mod icu;
+    pub mod nested;
+    pub mod plist;
+    pub mod syntax;
+    pub mod texts;
+    pub mod tree;
+    pub mod utf16;
+    pub mod xml;
+}
 
 // Shared with the HTTP tests in `tests/`, so they live there.
 #[cfg(test)]
-#[path = "../../tests/support/app_readback.rs"]
+#[path = "../tests/support/app_readback.rs"]
 mod app_readback;
 #[cfg(test)]
 mod app_tests;
 #[cfg(test)]
-#[path = "../../tests/support/ordered_json.rs"]
+#[path = "../tests/support/ordered_json.rs"]
 mod ordered_json;
 #[cfg(test)]
-#[path = "../../tests/support/readback.rs"]
+#[path = "../tests/support/readback.rs"]
 mod readback;
 #[cfg(test)]
-#[path = "../../tests/support/readback_properties_resx.rs"]
+#[path = "../tests/support/readback_properties_resx.rs"]
 mod readback_properties_resx;
 #[cfg(test)]
 mod tests;
@@ -51,8 +99,9 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use crate::translations::model::{Document, Selection};
-use texts::Texts;
+use crate::model::{Document, Selection};
+use shared::texts::{self, Texts};
+use shared::{arena, flatten, tree};
 
 /// The output formats, in the order the help text lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -360,7 +409,7 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
     let csharp = flatten::collisions(doc, flatten::NameStyle::CSharp);
     let arb = flatten::collisions(doc, flatten::NameStyle::Arb);
     let i18next: Vec<String> = (tree.iter().cloned())
-        .chain(i18next::clashes(doc).into_iter().map(|c| c.message))
+        .chain(i18next::write::clashes(doc).into_iter().map(|c| c.message))
         .collect();
     Format::ALL
         .into_iter()
@@ -423,7 +472,7 @@ pub fn name_clashes(
             .map(|(kept, lost, name)| ("arb", kept, lost, name)),
     );
     clashes.extend(
-        (i18next::clashes(doc).into_iter())
+        (i18next::write::clashes(doc).into_iter())
             .map(|c| ("i18next (plural names)", c.kept, c.lost, c.name)),
     );
     clashes.sort_by_key(|&(_, _, lost, _)| lost);
@@ -433,7 +482,7 @@ pub fn name_clashes(
 /// Keys whose names a format cannot look up as written, with why: i18next reads `:` in
 /// `t('A:B')` as its namespace separator.
 pub fn name_problems(doc: &Document) -> Vec<(usize, String)> {
-    (i18next::namespace_separators(doc).into_iter())
+    (i18next::write::namespace_separators(doc).into_iter())
         .map(|e| {
             let message = format!(
                 "{:?}: i18next reads ':' in a key as its namespace separator (t('A:B') looks \
@@ -537,7 +586,7 @@ impl<'a> Prepared<'a> {
     fn xcode_order(&self) -> &[usize] {
         self.xcode_order.get_or_init(|| {
             let names = self.names(flatten::NameStyle::Plain, false);
-            xcstrings::order_all(self.doc, |e| names.name(e))
+            xcstrings::write::order_all(self.doc, |e| names.name(e))
         })
     }
 
@@ -582,9 +631,9 @@ fn render_with(
             };
             let texts = prepared.map_or(Texts::Rows(doc), Prepared::texts);
             if format == Format::Json {
-                json::render(tree, sel, texts, opts, without_locale, &mut body)?;
+                json::write::render(tree, sel, texts, opts, without_locale, &mut body)?;
             } else {
-                yml::render(tree, sel, texts, opts, without_locale, &mut body)?;
+                yml::write::render(tree, sel, texts, opts, without_locale, &mut body)?;
             }
             tree.warnings.clone()
         }
@@ -599,7 +648,7 @@ fn render_with(
             };
             let texts = prepared.map_or(Texts::Rows(doc), Prepared::texts);
             let keyed = !without_locale && flatten::Flat::prefixed(sel, opts.keep_locale);
-            let left_out = i18next::render(tree, sel, texts, opts, keyed, &mut body)?;
+            let left_out = i18next::write::render(tree, sel, texts, opts, keyed, &mut body)?;
             tree.warnings.iter().cloned().chain(left_out).collect()
         }
         Format::Xcstrings | Format::Arb => {
@@ -621,10 +670,10 @@ fn render_with(
             };
             let left_out = if format == Format::Arb {
                 let keyed = !without_locale && flatten::Flat::prefixed(sel, opts.keep_locale);
-                arb::render(&flat, keyed, opts, &mut body)?
+                arb::write::render(&flat, keyed, opts, &mut body)?
             } else {
                 let sorted = prepared.map(Prepared::xcode_order);
-                xcstrings::render(&flat, sorted, opts, &mut body)?
+                xcstrings::write::render(&flat, sorted, opts, &mut body)?
             };
             flat.warnings.iter().cloned().chain(left_out).collect()
         }
@@ -658,13 +707,13 @@ fn render_with(
                 None => flatten::Flat::build(doc, sel, style, opts.keep_locale),
             };
             match format {
-                Format::Android => android::render(&flat, opts, &mut body)?,
-                Format::Ios => ios::render(&flat, opts, &mut body)?,
-                Format::Xlf => xlf::render(&flat, opts, &mut body)?,
-                Format::Stringsdict => ios_dict::render(&flat, opts, &mut body)?,
-                Format::Properties => properties::render(&flat, opts, &mut body)?,
-                Format::Resx => resx::render(&flat, opts, &mut body)?,
-                _ => po::render(&flat, opts, &mut body)?,
+                Format::Android => android::write::render(&flat, opts, &mut body)?,
+                Format::Ios => strings::write::render(&flat, opts, &mut body)?,
+                Format::Xlf => xlf::write::render(&flat, opts, &mut body)?,
+                Format::Stringsdict => stringsdict::write::render(&flat, opts, &mut body)?,
+                Format::Properties => properties::write::render(&flat, opts, &mut body)?,
+                Format::Resx => resx::write::render(&flat, opts, &mut body)?,
+                _ => po::write::render(&flat, opts, &mut body)?,
             }
             flat.warnings
         }

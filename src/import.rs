@@ -12,33 +12,15 @@ pub mod diff;
 pub mod discover;
 pub mod grid;
 pub mod locale;
-pub mod syntax;
-
-mod android;
-mod arb;
-mod i18next;
-mod icu;
-mod json;
-mod plist;
-mod po;
-mod properties;
-mod resx;
-mod strings;
-mod stringsdict;
-mod tree;
-mod utf16;
-mod xcstrings;
-mod xlf;
-mod xml;
-mod yml;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use crate::formats::shared::syntax;
 use crate::memory_budget::{Budget, Input, OverBudget};
-use crate::translations::formats::PlaceholderMode;
-use crate::translations::model::{Document, PluralCategory};
+use crate::formats::PlaceholderMode;
+use crate::model::{Document, PluralCategory};
 
 /// The formats an app's files come in: the six depot writes (ios as `.strings` and
 /// `.stringsdict`) and the five of SPEC §11. Names are `generate --format` names, so
@@ -676,25 +658,25 @@ pub fn read_bytes(
     let text = match format {
         // .strings files are often UTF-16 (Xcode's default for years); .properties are
         // ISO-8859-1 when not UTF-8, as Java 9+ reads them.
-        AppFormat::Ios => strings::decode(bytes).map_err(syntax)?,
-        AppFormat::Properties => properties::decode(bytes),
+        AppFormat::Ios => crate::formats::strings::read::decode(bytes).map_err(syntax)?,
+        AppFormat::Properties => crate::formats::properties::read::decode(bytes),
         _ => utf8(bytes).map_err(syntax)?,
     };
     let mut reading = Reading::new(options);
     reading.named = named.map(str::to_owned);
     let done = match format {
-        AppFormat::Android => android::read(&text, &mut reading),
-        AppFormat::Ios => strings::read(&text, &mut reading),
-        AppFormat::Stringsdict => stringsdict::read(&text, &mut reading),
-        AppFormat::Json => json::read(&text, &mut reading),
-        AppFormat::Yml => yml::read(&text, &mut reading),
-        AppFormat::Po => po::read(&text, &mut reading),
-        AppFormat::Xlf => xlf::read(&text, &mut reading),
-        AppFormat::Xcstrings => xcstrings::read(&text, &mut reading),
-        AppFormat::Arb => arb::read(&text, &mut reading),
-        AppFormat::I18next => i18next::read(&text, &mut reading),
-        AppFormat::Properties => properties::read(&text, &mut reading),
-        AppFormat::Resx => resx::read(&text, &mut reading),
+        AppFormat::Android => crate::formats::android::read::read(&text, &mut reading),
+        AppFormat::Ios => crate::formats::strings::read::read(&text, &mut reading),
+        AppFormat::Stringsdict => crate::formats::stringsdict::read::read(&text, &mut reading),
+        AppFormat::Json => crate::formats::json::read::read(&text, &mut reading),
+        AppFormat::Yml => crate::formats::yml::read::read(&text, &mut reading),
+        AppFormat::Po => crate::formats::po::read::read(&text, &mut reading),
+        AppFormat::Xlf => crate::formats::xlf::read::read(&text, &mut reading),
+        AppFormat::Xcstrings => crate::formats::xcstrings::read::read(&text, &mut reading),
+        AppFormat::Arb => crate::formats::arb::read::read(&text, &mut reading),
+        AppFormat::I18next => crate::formats::i18next::read::read(&text, &mut reading),
+        AppFormat::Properties => crate::formats::properties::read::read(&text, &mut reading),
+        AppFormat::Resx => crate::formats::resx::read::read(&text, &mut reading),
     };
     done.map_err(syntax)?;
     Ok(FileRead {

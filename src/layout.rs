@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use icu_locale_core::LanguageIdentifier;
 use thiserror::Error;
 
-use super::formats::{Format, PlaceholderMode, RenderOptions, i18next};
-use super::langtag;
-use super::locale::same_locale;
-use super::model::{Document, Entry, Selection};
+use crate::formats::{Format, PlaceholderMode, RenderOptions, i18next};
+use crate::model::langtag;
+use crate::model::locale::same_locale;
+use crate::model::{Document, Entry, Selection};
 
 /// File stem used by `--merge` and `--language` when no `--filename` is given.
 pub const DEFAULT_FILENAME: &str = "translations";
@@ -231,12 +231,12 @@ fn arb_language_fallbacks<'s>(
     doc: &Document,
     selection: &'s Selection,
     base: Option<usize>,
-) -> Vec<(String, &'s crate::translations::model::LocaleSelection)> {
+) -> Vec<(String, &'s crate::model::LocaleSelection)> {
     let selected: Vec<_> = (selection.locales.iter())
         .filter(|l| !l.entries.is_empty())
         .filter_map(|ls| Some((langtag::folded(&doc.locales[ls.locale])?, ls)))
         .collect();
-    let mut fallbacks: Vec<(String, &crate::translations::model::LocaleSelection)> = Vec::new();
+    let mut fallbacks: Vec<(String, &crate::model::LocaleSelection)> = Vec::new();
     for (tag, ls) in &selected {
         let language = tag.language.as_str();
         let bare = |t: &LanguageIdentifier| {
@@ -312,8 +312,8 @@ fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, Layout
             PathBuf::from(format!("{}_{locale}.{ext}", arb_stem(opts)))
         }
         // i18next's `locales/{{lng}}/{{ns}}.json`; `--filename` names the namespace
-        Format::I18next => PathBuf::from(i18next::language(locale))
-            .join(format!("{}.{ext}", stem.unwrap_or(i18next::NAMESPACE))),
+        Format::I18next => PathBuf::from(i18next::write::language(locale))
+            .join(format!("{}.{ext}", stem.unwrap_or(i18next::write::NAMESPACE))),
         // one file for every locale (see `plan`)
         Format::Xcstrings => PathBuf::from(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
     })
@@ -425,7 +425,7 @@ pub fn missing_vs_base(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translations::model::Entry;
+    use crate::model::Entry;
 
     fn doc(locales: &[&str], rows: &[(&str, &[Option<&str>])]) -> Document {
         Document {

@@ -2,18 +2,22 @@
 //! written in babelsheet markup into a `Document`. A faulty row never stops the conversion: it
 //! becomes a warning naming its cell. Only a sheet without a usable header row is an error.
 
+pub mod checks;
+#[cfg(test)]
+pub(crate) mod test_support;
+
 use std::collections::HashMap;
 
 use thiserror::Error;
 
-use super::checks::{self, EntryCells};
-use super::formats;
-use super::locale::locale_key;
-use super::model::{
+use self::checks::EntryCells;
+use crate::formats;
+use crate::model::locale::locale_key;
+use crate::model::{
     Document, Entry, MAX_KEY_DEPTH, MAX_LOCALES, Plural, PluralCategory, PluralForm, Warning,
     cell_name,
 };
-use super::placeholders;
+use crate::model::placeholders;
 use crate::parallel;
 
 /// Header cell of a key column; the n-th one from the left is nesting level n.
@@ -856,8 +860,8 @@ mod tests {
     use serde::Deserialize;
 
     use super::*;
-    use crate::translations::model::{LocaleContent, Selection};
-    use crate::translations::test_support::{Tree, document, fixture, tree};
+    use crate::model::{LocaleContent, Selection};
+    use crate::markup::test_support::{Tree, document, fixture, tree};
 
     fn grid(rows: &[&[&str]]) -> Vec<Vec<String>> {
         rows.iter()

@@ -4,6 +4,13 @@
 //! locale (a plural entry also holds its forms, one text slot per locale each). The nested tree `locale -> SECTION -> ... -> KEY -> text` is a view over it that
 //! the renderers build; filtering and flattening are simple scans over the flat list.
 
+pub mod fallback;
+pub mod filter;
+pub mod langtag;
+pub mod locale;
+pub mod placeholders;
+pub mod plurals;
+
 use std::borrow::Cow;
 
 use chrono::{DateTime, Utc};

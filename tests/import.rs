@@ -1859,11 +1859,11 @@ mod property {
 
     use depot::import::assemble::Assembler;
     use depot::import::{self, AppFormat, Options, discover};
-    use depot::translations::formats::{Format, PlaceholderMode, Prepared};
-    use depot::translations::layout::{self, LayoutOptions};
-    use depot::translations::model::{Document, PluralCategory, Selection};
-    use depot::translations::placeholders::{self, Piece};
-    use depot::translations::plurals;
+    use depot::formats::{Format, PlaceholderMode, Prepared};
+    use depot::layout::{self, LayoutOptions};
+    use depot::model::{Document, PluralCategory, Selection};
+    use depot::model::placeholders::{self, Piece};
+    use depot::model::plurals;
     use proptest::prelude::*;
 
     const LOCALES: [&str; 3] = ["en", "pl", "ar"];
@@ -2345,7 +2345,7 @@ mod property {
     }
 
     fn check(rows: Vec<Vec<String>>, mode: PlaceholderMode) -> Result<(), TestCaseError> {
-        let doc = depot::translations::sheet::convert(rows).unwrap();
+        let doc = depot::markup::convert(rows).unwrap();
         prop_assume!(!doc.is_empty());
         for format in [
             Format::Android,

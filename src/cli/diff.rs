@@ -12,7 +12,7 @@ use super::output;
 use super::{Failure, load_config_with};
 use crate::config::Sources;
 use crate::import::diff::{self, DiffOptions, Report};
-use crate::translations::formats::PlaceholderMode;
+use crate::formats::PlaceholderMode;
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {

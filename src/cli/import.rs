@@ -17,7 +17,7 @@ use crate::import::grid::{self, Merged};
 use crate::import::{self, AppFormat, Imported, Options};
 use crate::sheets::google::{GoogleError, GoogleSheets};
 use crate::sheets::write::{self, Target};
-use crate::translations::formats::PlaceholderMode;
+use crate::formats::PlaceholderMode;
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {

@@ -4,8 +4,8 @@
 use super::layers::{Resolved, Value, absolute};
 use crate::secret::Secret;
 pub use crate::signing::Addressing;
-use crate::translations::fallback::Fallbacks;
-use crate::translations::formats::PlaceholderMode;
+use crate::model::fallback::Fallbacks;
+use crate::formats::PlaceholderMode;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 

@@ -14,12 +14,12 @@ use super::tests::{
     arbitrary_doc, clashing_doc, hostile, hostile_string, only, plural_doc, render_str, some_of,
 };
 use super::*;
-use crate::translations::model::{Entry, LocaleSelection, Plural, PluralCategory, PluralForm};
-use crate::translations::placeholders::{self, Piece};
+use crate::model::{Entry, LocaleSelection, Plural, PluralCategory, PluralForm};
+use crate::model::placeholders::{self, Piece};
 
 /// The formats of SPEC §11 this module reads (the generic round trips of `tests` read the
 /// others).
-pub(super) const APP_FORMATS: [Format; 3] = [Format::Xcstrings, Format::Arb, Format::I18next];
+pub(crate) const APP_FORMATS: [Format; 3] = [Format::Xcstrings, Format::Arb, Format::I18next];
 
 // ------------------------------------------------------------------ expectations
 

@@ -7,12 +7,12 @@ use super::ordered_json::Json;
 use super::readback::{read_android, read_po, read_strings, read_xlf, read_yml};
 use super::readback_properties_resx::{csharp_name, read_properties, read_resx};
 use super::*;
-use crate::translations::formats::escape::xml_forbidden;
-use crate::translations::model::{Entry, LocaleSelection, Plural, PluralCategory, PluralForm};
+use crate::formats::shared::escape::xml_forbidden;
+use crate::model::{Entry, LocaleSelection, Plural, PluralCategory, PluralForm};
 
 // ------------------------------------------------------------------ fixtures
 
-pub(super) fn fixture(name: &str) -> Json {
+pub(crate) fn fixture(name: &str) -> Json {
     let path = format!(
         "{}/tests/fixtures/sheets/{name}",
         env!("CARGO_MANIFEST_DIR")
@@ -21,7 +21,7 @@ pub(super) fn fixture(name: &str) -> Json {
 }
 
 /// The document a `locale -> ... -> text` tree stands for: keys in first-appearance order.
-pub(super) fn doc_from_tree(all: &Json) -> Document {
+pub(crate) fn doc_from_tree(all: &Json) -> Document {
     let Json::Map(locales) = all else {
         panic!("not a map")
     };
@@ -48,7 +48,7 @@ pub(super) fn doc_from_tree(all: &Json) -> Document {
     doc
 }
 
-pub(super) fn hostile() -> Document {
+pub(crate) fn hostile() -> Document {
     doc_from_tree(&fixture("hostile.expected.json"))
 }
 
@@ -56,13 +56,13 @@ fn basic() -> Document {
     doc_from_tree(fixture("basic.expected.json").get("all"))
 }
 
-pub(super) fn only(doc: &Document, locale: usize) -> Selection {
+pub(crate) fn only(doc: &Document, locale: usize) -> Selection {
     let mut sel = Selection::all(doc);
     sel.locales.retain(|l| l.locale == locale);
     sel
 }
 
-pub(super) fn render_str(
+pub(crate) fn render_str(
     doc: &Document,
     sel: &Selection,
     format: Format,
@@ -746,7 +746,7 @@ fn format_names_parse_case_insensitively_and_list_the_choices_on_error() {
 // ------------------------------------------------------------------ properties
 
 /// Characters that break naive escaping, plus any Unicode scalar.
-pub(super) fn hostile_char() -> impl Strategy<Value = char> {
+pub(crate) fn hostile_char() -> impl Strategy<Value = char> {
     prop_oneof![
         4 => any::<char>(),
         2 => prop::sample::select(vec![
@@ -759,13 +759,13 @@ pub(super) fn hostile_char() -> impl Strategy<Value = char> {
     ]
 }
 
-pub(super) fn hostile_string(min: usize, max: usize) -> impl Strategy<Value = String> {
+pub(crate) fn hostile_string(min: usize, max: usize) -> impl Strategy<Value = String> {
     prop::collection::vec(hostile_char(), min..max).prop_map(|v| v.into_iter().collect())
 }
 
 /// 1–3 locales, up to 8 keys `[section, K<i>]` (unique, so no name conflicts), texts
 /// present or not.
-pub(super) fn arbitrary_doc() -> impl Strategy<Value = Document> {
+pub(crate) fn arbitrary_doc() -> impl Strategy<Value = Document> {
     let pool = ["en_US", "pl", "de-DE"];
     (1usize..=3, 1usize..=8).prop_flat_map(move |(n_locales, n_entries)| {
         let entry = (
@@ -925,7 +925,7 @@ proptest! {
 
 /// Short paths from a few segments, so keys clash (same name, key under key, flat names
 /// meeting), sections come back after others, and locale prefixes clash (`en`, `en_core`).
-pub(super) fn clashing_doc() -> impl Strategy<Value = Document> {
+pub(crate) fn clashing_doc() -> impl Strategy<Value = Document> {
     let segment = prop::sample::select(vec!["a", "A", "b", "core", "x", "a_b", "1"]);
     let entry = (
         prop::collection::vec(segment, 1..4),
@@ -950,7 +950,7 @@ pub(super) fn clashing_doc() -> impl Strategy<Value = Document> {
 }
 
 /// Some of each locale's entries that have a text there, as a filter would pick them.
-pub(super) fn some_of(doc: &Document, locales: &[usize], keep: &[bool]) -> Selection {
+pub(crate) fn some_of(doc: &Document, locales: &[usize], keep: &[bool]) -> Selection {
     Selection {
         locales: locales
             .iter()
@@ -1138,7 +1138,7 @@ fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
 
 /// 1–3 locales, up to 6 keys, some of them plural entries (`one`, `few`, `other` forms,
 /// each present or not per locale), hostile texts and section names.
-pub(super) fn plural_doc() -> impl Strategy<Value = Document> {
+pub(crate) fn plural_doc() -> impl Strategy<Value = Document> {
     let pool = ["en_US", "pl", "de-DE"];
     (1usize..=3, 1usize..=6).prop_flat_map(move |(n_locales, n_entries)| {
         let texts = move || {

@@ -11,13 +11,13 @@ use std::collections::{HashMap, HashSet};
 
 use super::discover::Found;
 use super::locale::Hint;
-use super::syntax::{self, Kind};
+use crate::formats::shared::syntax::{self, Kind};
 use super::{AppFormat, FileRead, ImportError, Imported, Key, Note, Options, Value};
-use crate::translations::locale::{locale_key, same_locale};
-use crate::translations::model::{
+use crate::model::locale::{locale_key, same_locale};
+use crate::model::{
     Document, Entry, MAX_KEY_DEPTH, Plural, PluralCategory, PluralForm,
 };
-use crate::translations::placeholders::COUNT;
+use crate::model::placeholders::COUNT;
 use rustc_hash::FxHashMap;
 
 /// Joins key levels for lookups (a character no key cell holds: they refuse controls).

@@ -14,10 +14,10 @@ use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 
 use super::{AppFormat, ImportError, Options, assemble::Assembler, discover};
-use crate::translations::formats::{Format, PlaceholderMode, Prepared, RenderError};
-use crate::translations::layout::{self, LayoutError, LayoutOptions};
-use crate::translations::locale::same_locale;
-use crate::translations::model::{Document, Entry, Selection};
+use crate::formats::{Format, PlaceholderMode, Prepared, RenderError};
+use crate::layout::{self, LayoutError, LayoutOptions};
+use crate::model::locale::same_locale;
+use crate::model::{Document, Entry, Selection};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DiffError {

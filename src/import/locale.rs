@@ -1,5 +1,5 @@
 //! Locales from file and folder names: the inverse of `generate`'s naming
-//! (`translations::layout`), up to what that naming drops (`pl_PL` is written `values-pl`
+//! (`layout`), up to what that naming drops (`pl_PL` is written `values-pl`
 //! and `pl.lproj`, so it reads back as `pl`). Folder names give codes with `_`
 //! (`values-b+zh+Hant+TW` → `zh_Hant_TW`, `pt-BR.lproj` → `pt_BR`); a code in a file name
 //! is taken as written (`messages.pl_PL.po` → `pl_PL`, `en-US/translation.json` → `en-US`).

@@ -4,10 +4,10 @@
 
 use std::ops::Range;
 
-use super::formats::{name_clashes, name_problems};
-use super::model::{Document, Entry, PluralCategory, Warning, cell_name};
-use super::placeholders::{self, COUNT, Piece};
-use super::plurals;
+use crate::formats::{name_clashes, name_problems};
+use crate::model::{Document, Entry, PluralCategory, Warning, cell_name};
+use crate::model::placeholders::{self, COUNT, Piece};
+use crate::model::plurals;
 use crate::parallel;
 
 /// Where an entry's cells are: its key column and the rows that gave it texts (with the
@@ -42,7 +42,7 @@ impl EntryCells {
 /// The base locale the placeholders of the other locales are compared with: the first
 /// English locale, else the first (the same base as xlf's `source-language` over HTTP).
 pub fn base_locale(doc: &Document) -> Option<usize> {
-    super::locale::base_locale(doc)
+    crate::model::locale::base_locale(doc)
 }
 
 /// Whether `doc` is large enough for its checks to be worth spreading over threads.
@@ -372,8 +372,8 @@ fn push_names<'t>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translations::formats::android_name_hash;
-    use crate::translations::model::{Entry, Plural, PluralForm};
+    use crate::formats::android_name_hash;
+    use crate::model::{Entry, Plural, PluralForm};
 
     /// Checked in parts on several threads, a sheet gives the findings one thread gives,
     /// in the same order: texts by entry, then name clashes.

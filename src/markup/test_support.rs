@@ -6,8 +6,8 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{Deserializer, MapAccess, Visitor};
 
-use crate::translations::model::{Document, Selection};
-use crate::translations::sheet::convert;
+use crate::model::{Document, Selection};
+use crate::markup::convert;
 
 /// A json tree whose objects keep their key order, so that tests check order too.
 #[derive(Debug, Clone, PartialEq, Eq)]

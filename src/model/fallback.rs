@@ -4,7 +4,7 @@
 //! document whose missing texts are taken along each locale's chain.
 
 use super::locale::same_locale;
-use super::model::{Document, Entry};
+use super::{Document, Entry};
 
 /// The rule for locales no entry names.
 pub const ANY_LOCALE: &str = "*";
@@ -153,7 +153,7 @@ fn copy_locale(entry: &mut Entry, from: usize, to: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translations::model::{Plural, PluralCategory, PluralForm};
+    use crate::model::{Plural, PluralCategory, PluralForm};
 
     fn doc() -> Document {
         let t = |s: &str| Some(s.to_owned());

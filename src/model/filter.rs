@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use super::locale::same_locale;
-use super::model::{Document, LocaleSelection, Selection};
+use super::{Document, LocaleSelection, Selection};
 
 /// Longest filter accepted, in characters.
 pub const MAX_FILTER_CHARS: usize = 256;
@@ -440,8 +440,8 @@ mod tests {
     use serde::Deserialize;
 
     use super::*;
-    use crate::translations::model::Entry;
-    use crate::translations::test_support::{FilterCase, Tree, document, fixture, tree};
+    use crate::model::Entry;
+    use crate::markup::test_support::{FilterCase, Tree, document, fixture, tree};
 
     fn parse_all(list: &[&str]) -> Vec<Filter> {
         list.iter().map(|f| Filter::parse(f).unwrap()).collect()
@@ -627,7 +627,7 @@ mod tests {
 
     #[test]
     fn a_child_name_wins_over_a_tag_of_the_same_name() {
-        let doc = crate::translations::sheet::convert(
+        let doc = crate::markup::convert(
             vec![
                 vec!["###", ">>>", ">>>", "en"],
                 vec!["", "tag1"],
@@ -645,7 +645,7 @@ mod tests {
 
     #[test]
     fn a_locale_name_wins_over_a_section_of_the_same_name() {
-        let doc = crate::translations::sheet::convert(
+        let doc = crate::markup::convert(
             vec![
                 vec![">>>", ">>>", "en", "pl"],
                 vec!["pl", "A", "a", "pa"],
@@ -717,7 +717,7 @@ mod tests {
 
     #[test]
     fn a_reopened_section_is_selected_in_sheet_order() {
-        let doc = crate::translations::sheet::convert(
+        let doc = crate::markup::convert(
             vec![
                 vec![">>>", ">>>", "en"],
                 vec!["A", "X", "ax"],

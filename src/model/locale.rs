@@ -2,7 +2,7 @@
 //! same, and the base locale of a document. Filters, fallbacks, the sheet's header checks
 //! and the renderers all ask here.
 
-use super::model::Document;
+use super::Document;
 
 /// Locale codes are equal ignoring ASCII case, with `-` and `_` equivalent (`en-us` = `en_US`).
 pub fn same_locale(a: &str, b: &str) -> bool {

@@ -5,7 +5,7 @@
 use icu_locale_core::Locale;
 use icu_plurals::{PluralCategory as IcuCategory, PluralRules};
 
-use super::model::PluralCategory;
+use super::PluralCategory;
 
 /// The language subtag of a sheet locale code (`pt_BR` → `pt`), lower-cased.
 fn language(locale: &str) -> String {

@@ -7,13 +7,13 @@
 
 use quick_xml::events::{BytesStart, Event};
 
-use super::syntax::{self, Printf};
-use super::utf16;
-use super::xml::{self, Lines};
-use super::{Key, Reading, SyntaxError, Unit, Value};
-use crate::translations::model::PluralCategory;
+use crate::formats::shared::syntax::{self, Printf};
+use crate::formats::shared::utf16;
+use crate::formats::shared::xml::{self, Lines};
+use crate::import::{Key, Reading, SyntaxError, Unit, Value};
+use crate::model::PluralCategory;
 
-pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let mut reader = xml::reader(text);
     let mut lines = Lines::new(text);
     let mut comment: Option<String> = None;

@@ -1,15 +1,15 @@
 //! android `strings.xml`, escaped for what aapt2 does to a `<string>`: XML first, then its
 //! own backslash escapes, quote toggling, whitespace collapsing and `@`/`?` references.
 
-use crate::translations::formats::convert::Converter;
-use crate::translations::formats::escape::{
+use crate::formats::shared::convert::Converter;
+use crate::formats::shared::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex, push_xml_char,
 };
-use crate::translations::formats::flatten::{Flat, FlatKey};
-use crate::translations::formats::{Format, RenderError, RenderOptions};
-use crate::translations::placeholders::Syntax;
+use crate::formats::shared::flatten::{Flat, FlatKey};
+use crate::formats::{Format, RenderError, RenderOptions};
+use crate::model::placeholders::Syntax;
 
-pub(super) fn render(
+pub(crate) fn render(
     flat: &Flat<'_>,
     opts: &RenderOptions,
     out: &mut Vec<u8>,
@@ -93,7 +93,7 @@ const SPECIALS: Specials = Specials::new(b"&<>'\"\\@?", true, true);
 /// Raw whitespace left in the output is only U+0020 (tab, newline and other controls are
 /// escapes), which aapt2 trims at both ends and collapses in runs unless quoted: a text
 /// with a leading, trailing or doubled space is wrapped in `"…"`.
-pub(super) fn push_android_text(out: &mut Vec<u8>, text: &str) -> Result<(), char> {
+pub(crate) fn push_android_text(out: &mut Vec<u8>, text: &str) -> Result<(), char> {
     let b = text.as_bytes();
     let quoted =
         b.first() == Some(&b' ') || b.last() == Some(&b' ') || b.windows(2).any(|w| w == b"  ");
@@ -132,7 +132,7 @@ pub(super) fn push_android_text(out: &mut Vec<u8>, text: &str) -> Result<(), cha
 }
 
 /// An XML comment may not contain `--` nor end with `-`.
-pub(super) fn push_xml_comment(out: &mut Vec<u8>, comment: &str) {
+pub(crate) fn push_xml_comment(out: &mut Vec<u8>, comment: &str) {
     let comment = clean_comment(comment);
     let mut prev_dash = false;
     for c in comment.chars() {
@@ -187,7 +187,7 @@ fn xml_unescaped(element: &[u8]) -> Vec<u8> {
 /// more than one format argument and at least one is not positional. Every `%` that is not
 /// followed by `%` counts as an argument (`100%` alone does not: nothing follows it); a
 /// conversion that only `Time.format` knows (`%D`, `%k`, ...) makes both stop checking.
-pub(super) fn java_format_ok(b: &[u8]) -> bool {
+pub(crate) fn java_format_ok(b: &[u8]) -> bool {
     if !b.contains(&b'%') {
         return true;
     }

@@ -8,13 +8,13 @@
 
 use std::collections::HashMap;
 
-use super::icu::{self, Dialect, Message};
-use super::syntax::{self, Kind};
-use super::tree::{Node, NodeValue};
-use super::{Declared, Key, Reading, SyntaxError, Unit, Value};
+use crate::formats::shared::icu::{self, Dialect, Message};
+use crate::formats::shared::syntax::{self, Kind};
+use crate::formats::shared::nested::{Node, NodeValue};
+use crate::import::{Declared, Key, Reading, SyntaxError, Unit, Value};
 
-pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
-    let root = super::json::parse(text)?;
+pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+    let root = crate::formats::json::read::parse(text)?;
     let NodeValue::Map(entries) = root.value else {
         return Err(SyntaxError::new(1, "an ARB file is a JSON object"));
     };
@@ -152,7 +152,7 @@ fn field<'n>(node: &'n Node, name: &str) -> Option<&'n Node> {
 mod tests {
     use super::*;
     use crate::import::Options;
-    use crate::translations::model::PluralCategory;
+    use crate::model::PluralCategory;
 
     #[test]
     fn messages_metadata_and_locale() {

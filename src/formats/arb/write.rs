@@ -14,18 +14,18 @@
 
 use std::collections::HashMap;
 
-use crate::translations::formats::convert::Converter;
-use crate::translations::formats::flatten::{Flat, FlatKey, FlatLocale};
-use crate::translations::formats::json::push_json_str;
-use crate::translations::formats::texts::Forms;
-use crate::translations::formats::{Format, RenderError, RenderOptions};
-use crate::translations::langtag;
-use crate::translations::model::Entry;
-use crate::translations::placeholders::{self, COUNT, Converted, Kind, Piece, Syntax};
+use crate::formats::shared::convert::Converter;
+use crate::formats::shared::flatten::{Flat, FlatKey, FlatLocale};
+use crate::formats::json::write::push_json_str;
+use crate::formats::shared::texts::Forms;
+use crate::formats::{Format, RenderError, RenderOptions};
+use crate::model::langtag;
+use crate::model::Entry;
+use crate::model::placeholders::{self, COUNT, Converted, Kind, Piece, Syntax};
 
 /// Writes `flat` (unprefixed ARB ids). `keyed`: an object of files keyed by locale, else
 /// the one locale's file. Returns what was left out besides `flat`'s own warnings.
-pub(super) fn render(
+pub(crate) fn render(
     flat: &Flat<'_>,
     keyed: bool,
     opts: &RenderOptions,

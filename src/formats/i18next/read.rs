@@ -1,18 +1,18 @@
 //! i18next JSON v4 (`locales/<lng>/<ns>.json`): nested keys, `{{name}}` placeholders,
 //! plurals as `key_one`/`key_other` siblings (`key_ordinal_*` forms are not carried).
 
-use super::tree::{self, Style};
-use super::{Reading, SyntaxError};
+use crate::formats::shared::nested::{self, Style};
+use crate::import::{Reading, SyntaxError};
 
-pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
-    tree::read(super::json::parse(text)?, Style::I18next, r)
+pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+    nested::read(crate::formats::json::read::parse(text)?, Style::I18next, r)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::import::{Options, Value};
-    use crate::translations::model::PluralCategory;
+    use crate::model::PluralCategory;
 
     #[test]
     fn suffixes_make_plurals_and_double_braces_placeholders() {

@@ -16,22 +16,22 @@
 
 use std::collections::HashMap;
 
-use crate::translations::formats::convert::Converter;
-use crate::translations::formats::json::push_json_str;
-use crate::translations::formats::texts::Texts;
-use crate::translations::formats::tree::{Leaf, Tree, TreeSink};
-use crate::translations::formats::{Format, PlaceholderMode, RenderError, RenderOptions};
-use crate::translations::langtag;
-use crate::translations::model::{Document, PluralCategory, Selection};
-use crate::translations::placeholders;
-use crate::translations::placeholders::Syntax;
+use crate::formats::shared::convert::Converter;
+use crate::formats::json::write::push_json_str;
+use crate::formats::shared::texts::Texts;
+use crate::formats::shared::tree::{Leaf, Tree, TreeSink};
+use crate::formats::{Format, PlaceholderMode, RenderError, RenderOptions};
+use crate::model::langtag;
+use crate::model::{Document, PluralCategory, Selection};
+use crate::model::placeholders;
+use crate::model::placeholders::Syntax;
 
 /// The namespace i18next loads by default, and the folder file's stem.
 pub(crate) const NAMESPACE: &str = "translation";
 
 /// Writes `sel` over `tree`. `keyed`: i18next's `resources` object of every locale, else
 /// the single locale's own tree. Returns what was left out besides the tree's warnings.
-pub(super) fn render(
+pub(crate) fn render(
     tree: &Tree<'_>,
     sel: &Selection,
     texts: Texts<'_>,
@@ -348,20 +348,20 @@ fn is_placeholder_name(name: &str) -> bool {
 }
 
 /// A plural entry's form name that a sibling key or section also has.
-pub(super) struct Clash {
+pub(crate) struct Clash {
     /// The first entry at (or under) the node that comes first in sheet order, which
     /// keeps the name, and the other's.
-    pub(super) kept: usize,
-    pub(super) lost: usize,
-    pub(super) name: String,
+    pub(crate) kept: usize,
+    pub(crate) lost: usize,
+    pub(crate) name: String,
     /// What `render` reports for it.
-    pub(super) message: String,
+    pub(crate) message: String,
 }
 
 /// Plural entries whose form names meet a sibling key or section somewhere in `doc`: a
 /// render of one locale keeps the first in sheet order and leaves the other out wherever
 /// that locale has the form.
-pub(super) fn clashes(doc: &Document) -> Vec<Clash> {
+pub(crate) fn clashes(doc: &Document) -> Vec<Clash> {
     if doc.entries.iter().all(|e| e.plural.is_none()) {
         return Vec::new();
     }
@@ -410,7 +410,7 @@ pub(super) fn clashes(doc: &Document) -> Vec<Clash> {
 
 /// Keys whose path holds `:`: i18next's `t('A:B')` reads `A` as a namespace (its
 /// `nsSeparator`), so the app cannot look such a key up by its path.
-pub(super) fn namespace_separators(doc: &Document) -> Vec<usize> {
+pub(crate) fn namespace_separators(doc: &Document) -> Vec<usize> {
     (doc.entries.iter().enumerate())
         .filter(|(_, entry)| entry.path.iter().any(|segment| segment.contains(':')))
         .map(|(e, _)| e)

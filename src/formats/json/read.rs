@@ -8,15 +8,15 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::tree::{self, Node, NodeValue, Style};
-use super::{Reading, SyntaxError};
+use crate::formats::shared::nested::{self, Node, NodeValue, Style};
+use crate::import::{Reading, SyntaxError};
 
-pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
-    tree::read(parse(text)?, Style::Json, r)
+pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+    nested::read(parse(text)?, Style::Json, r)
 }
 
 /// The document as an ordered tree (serde_json's own maps would sort the keys).
-pub(super) fn parse(text: &str) -> Result<Node, SyntaxError> {
+pub(crate) fn parse(text: &str) -> Result<Node, SyntaxError> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let entries = RefCell::new(Vec::new());
     let node = deserializer
@@ -28,7 +28,7 @@ pub(super) fn parse(text: &str) -> Result<Node, SyntaxError> {
 
 /// serde_json's error as a reader's; a surrogate escape without its other half (which
 /// serde_json refuses, rightly: a sheet cell cannot hold it) says what to write instead.
-pub(super) fn syntax_error(e: &serde_json::Error) -> SyntaxError {
+pub(crate) fn syntax_error(e: &serde_json::Error) -> SyntaxError {
     let mut message = format!("not valid JSON: {e}");
     // serde_json's only errors of a \u escape with four hex digits: a lone surrogate
     if message.contains("hex escape") {
@@ -41,8 +41,8 @@ pub(super) fn syntax_error(e: &serde_json::Error) -> SyntaxError {
 }
 
 /// How a JSON boolean reads in a note (and to readers that need the value).
-pub(super) const TRUE: &str = "the boolean true";
-pub(super) const FALSE: &str = "the boolean false";
+pub(crate) const TRUE: &str = "the boolean true";
+pub(crate) const FALSE: &str = "the boolean false";
 
 /// Builds a `Node`. Every map's entries are gathered on one stack shared by the whole
 /// parse, then moved into a list of their exact size: a list per map that grew as it was
@@ -126,7 +126,7 @@ fn other(what: &str) -> Node {
 mod tests {
     use super::*;
     use crate::import::{Options, Unit, Value};
-    use crate::translations::model::PluralCategory;
+    use crate::model::PluralCategory;
 
     fn units(text: &str, named: Option<&str>) -> (Vec<Unit>, usize) {
         let options = Options::default();
@@ -178,7 +178,7 @@ mod tests {
             "{\n\"a\": \"x\\uDE00\\uD83D\"}",
             "{\n\"a\": \"\\uD83D\"}",
         ] {
-            for reader in [read, super::super::arb::read, super::super::i18next::read] {
+            for reader in [read, crate::formats::arb::read::read, crate::formats::i18next::read::read] {
                 let mut r = Reading::new(&options);
                 let e = reader(text, &mut r).unwrap_err();
                 assert_eq!(e.line, 2, "{text}");

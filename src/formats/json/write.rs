@@ -4,13 +4,13 @@
 
 use std::convert::Infallible;
 
-use crate::translations::formats::convert::Converter;
-use crate::translations::formats::escape::{Specials, escape_into, push_hex};
-use crate::translations::formats::texts::Texts;
-use crate::translations::formats::tree::{Leaf, Tree, TreeSink, WithoutLocale};
-use crate::translations::formats::{RenderError, RenderOptions};
-use crate::translations::model::Selection;
-use crate::translations::placeholders::Syntax;
+use crate::formats::shared::convert::Converter;
+use crate::formats::shared::escape::{Specials, escape_into, push_hex};
+use crate::formats::shared::texts::Texts;
+use crate::formats::shared::tree::{Leaf, Tree, TreeSink, WithoutLocale};
+use crate::formats::{RenderError, RenderOptions};
+use crate::model::Selection;
+use crate::model::placeholders::Syntax;
 
 struct Json<'o> {
     out: &'o mut Vec<u8>,
@@ -69,7 +69,7 @@ impl TreeSink for Json<'_> {
 
 /// json has no comments, so `comments` is ignored. `without_locale` writes the single
 /// locale's tree without its locale key.
-pub(super) fn render(
+pub(crate) fn render(
     tree: &Tree<'_>,
     sel: &Selection,
     texts: Texts<'_>,
@@ -97,7 +97,7 @@ const SPECIALS: Specials = Specials::new(b"\"\\", true, false);
 
 /// `s` as a JSON string: `\"`, `\\`, the short escapes, other C0 controls as `\u00xx`
 /// (lower-case hex, as serde_json writes them); everything else, DEL included, as is.
-pub(super) fn push_json_str(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn push_json_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let done: Result<(), Infallible> = escape_into(out, s, &SPECIALS, |out, c, _| {
         match c {

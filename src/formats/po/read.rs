@@ -7,9 +7,9 @@
 //! sheet's `{name}` syntax. Listed: fuzzy entries (msgfmt leaves them out), obsolete
 //! `#~` entries, translator comments (`# `).
 
-use super::{Key, Reading, SyntaxError, Unit, Value};
-use crate::translations::model::PluralCategory;
-use crate::translations::plurals;
+use crate::import::{Key, Reading, SyntaxError, Unit, Value};
+use crate::model::PluralCategory;
+use crate::model::plurals;
 
 #[derive(Default)]
 struct Entry {
@@ -34,7 +34,7 @@ enum Field {
     Str(usize),
 }
 
-pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let mut entries = Vec::new();
     let mut entry = Entry::default();
     let mut field = Field::None;

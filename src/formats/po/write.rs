@@ -2,12 +2,12 @@
 //! `msgstr` = the text, with the C escapes msgfmt reads. Several locales in one body:
 //! names carry the locale prefix and the header has no `Language`.
 
-use crate::translations::formats::escape::{Specials, clean_comment, escape_into, push_char};
-use crate::translations::formats::flatten::{Flat, FlatKey};
-use crate::translations::formats::{Format, RenderError, RenderOptions};
-use crate::translations::plurals;
+use crate::formats::shared::escape::{Specials, clean_comment, escape_into, push_char};
+use crate::formats::shared::flatten::{Flat, FlatKey};
+use crate::formats::{Format, RenderError, RenderOptions};
+use crate::model::plurals;
 
-pub(super) fn render(
+pub(crate) fn render(
     flat: &Flat<'_>,
     opts: &RenderOptions,
     out: &mut Vec<u8>,

@@ -8,13 +8,13 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::syntax::{self, Converted};
-use super::utf16;
-use super::{Key, Reading, SyntaxError, Unit, Value};
-use crate::translations::model::PluralCategory;
+use crate::formats::shared::syntax::{self, Converted};
+use crate::formats::shared::utf16;
+use crate::import::{Key, Reading, SyntaxError, Unit, Value};
+use crate::model::PluralCategory;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-pub(super) fn decode(bytes: &[u8]) -> Cow<'_, str> {
+pub(crate) fn decode(bytes: &[u8]) -> Cow<'_, str> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
         Ok(text) => Cow::Borrowed(text),
@@ -30,7 +30,7 @@ struct Property {
     line: usize,
 }
 
-pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let lines: Vec<&str> = text
         .split('\n')
         .map(|l| l.strip_suffix('\r').unwrap_or(l))

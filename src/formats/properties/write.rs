@@ -6,13 +6,13 @@
 
 use std::convert::Infallible;
 
-use crate::translations::formats::convert::Converter;
-use crate::translations::formats::escape::{Specials, clean_comment, escape_into, push_hex};
-use crate::translations::formats::flatten::{Flat, FlatKey};
-use crate::translations::formats::{RenderError, RenderOptions};
-use crate::translations::placeholders::Syntax;
+use crate::formats::shared::convert::Converter;
+use crate::formats::shared::escape::{Specials, clean_comment, escape_into, push_hex};
+use crate::formats::shared::flatten::{Flat, FlatKey};
+use crate::formats::{RenderError, RenderOptions};
+use crate::model::placeholders::Syntax;
 
-pub(super) fn render(
+pub(crate) fn render(
     flat: &Flat<'_>,
     opts: &RenderOptions,
     out: &mut Vec<u8>,

@@ -7,10 +7,10 @@ use std::collections::HashMap;
 
 use quick_xml::events::Event;
 
-use super::syntax::{self, Converted};
-use super::xml::{self, Lines};
-use super::{Key, Reading, SyntaxError, Unit, Value};
-use crate::translations::model::PluralCategory;
+use crate::formats::shared::syntax::{self, Converted};
+use crate::formats::shared::xml::{self, Lines};
+use crate::import::{Key, Reading, SyntaxError, Unit, Value};
+use crate::model::PluralCategory;
 
 struct Data {
     name: String,
@@ -19,7 +19,7 @@ struct Data {
     line: usize,
 }
 
-pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let mut reader = xml::reader(text);
     let mut lines = Lines::new(text);
     let mut data = Vec::new();

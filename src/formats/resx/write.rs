@@ -6,20 +6,20 @@
 
 use std::convert::Infallible;
 
-use crate::translations::formats::convert::Converter;
-use crate::translations::formats::escape::{
+use crate::formats::shared::convert::Converter;
+use crate::formats::shared::escape::{
     Specials, clean_comment, escape_into, push_char, push_xml_str,
 };
-use crate::translations::formats::flatten::{Flat, FlatKey};
-use crate::translations::formats::{RenderError, RenderOptions};
-use crate::translations::model::PluralCategory;
-use crate::translations::placeholders::Syntax;
+use crate::formats::shared::flatten::{Flat, FlatKey};
+use crate::formats::{RenderError, RenderOptions};
+use crate::model::PluralCategory;
+use crate::model::placeholders::Syntax;
 
 /// What Visual Studio writes before the first `<data>` (the same in every `.resx` it
 /// creates; copied from a Visual Studio project's `Resources.resx`), after a UTF-8 BOM.
-const HEADER: &str = include_str!("resx_header.xml");
+const HEADER: &str = include_str!("header.xml");
 
-pub(super) fn render(
+pub(crate) fn render(
     flat: &Flat<'_>,
     opts: &RenderOptions,
     out: &mut Vec<u8>,

@@ -7,7 +7,7 @@
 //! address no longer wanted does no harm; what they save is measured in
 //! docs/performance.md.
 
-use crate::translations::model::{Document, Entry};
+use crate::model::{Document, Entry};
 
 /// Iterations between two steps of a chain: enough for one load to arrive.
 const DISTANCE: usize = 4;
@@ -15,7 +15,7 @@ const DISTANCE: usize = 4;
 /// For a loop at entry `at(0)` that reads each entry's text in `locale` and its plural
 /// forms there (`at(k)`: the entry `k` iterations on), starts the loads those reads will
 /// need: the farther ahead, the earlier the step of the chain.
-pub(super) fn texts(doc: &Document, locale: usize, at: impl Fn(usize) -> Option<usize>) {
+pub(crate) fn texts(doc: &Document, locale: usize, at: impl Fn(usize) -> Option<usize>) {
     let entry = |k: usize| at(k * DISTANCE).and_then(|e| doc.entries.get(e));
     if let Some(entry) = entry(4) {
         if let Some(slot) = entry.texts.get(locale) {
@@ -59,7 +59,7 @@ pub(super) fn texts(doc: &Document, locale: usize, at: impl Fn(usize) -> Option<
 
 /// For a loop at entry `at(0)` that reads only where each entry's text in `locale` is
 /// (not the text), starts loading that of the entries ahead.
-pub(super) fn text_slots(doc: &Document, locale: usize, at: impl Fn(usize) -> Option<usize>) {
+pub(crate) fn text_slots(doc: &Document, locale: usize, at: impl Fn(usize) -> Option<usize>) {
     let entry = at(2 * DISTANCE).and_then(|e| doc.entries.get(e));
     if let Some(slot) = entry.and_then(|entry| entry.texts.get(locale)) {
         prefetch(slot);
@@ -68,7 +68,7 @@ pub(super) fn text_slots(doc: &Document, locale: usize, at: impl Fn(usize) -> Op
 
 /// For a loop at entry `at(0)` that reads each entry's key path, starts loading the
 /// paths of the entries ahead: the list of segments, then their bytes.
-pub(super) fn path(doc: &Document, at: impl Fn(usize) -> Option<usize>) {
+pub(crate) fn path(doc: &Document, at: impl Fn(usize) -> Option<usize>) {
     let entry = |k: usize| at(k * DISTANCE).and_then(|e| doc.entries.get(e));
     if let Some(entry) = entry(2) {
         prefetch_slice(&entry.path);
@@ -82,7 +82,7 @@ pub(super) fn path(doc: &Document, at: impl Fn(usize) -> Option<usize>) {
 
 /// Starts loading the first bytes of `s`.
 #[inline(always)]
-pub(super) fn prefetch_str(s: &str) {
+pub(crate) fn prefetch_str(s: &str) {
     prefetch_address(s.as_ptr());
 }
 
@@ -118,7 +118,7 @@ fn prefetch_address(address: *const u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translations::model::{Plural, PluralCategory, PluralForm};
+    use crate::model::{Plural, PluralCategory, PluralForm};
 
     /// Reading ahead looks at entries the loop has not reached, or never will: past the
     /// end, rows shorter than the locales, empty strings and paths, a locale no row has.

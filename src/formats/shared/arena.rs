@@ -4,7 +4,7 @@
 
 /// Strings (or their absence) by index, back to back in one buffer.
 #[derive(Debug, Clone, Default)]
-pub(super) struct StrArena {
+pub(crate) struct StrArena {
     bytes: String,
     /// `(start, end)` in `bytes`; `ABSENT` where the string is absent.
     spans: Vec<(usize, usize)>,
@@ -13,7 +13,7 @@ pub(super) struct StrArena {
 const ABSENT: (usize, usize) = (usize::MAX, usize::MAX);
 
 impl StrArena {
-    pub(super) fn with_capacity(strings: usize, bytes: usize) -> StrArena {
+    pub(crate) fn with_capacity(strings: usize, bytes: usize) -> StrArena {
         StrArena {
             bytes: String::with_capacity(bytes),
             spans: Vec::with_capacity(strings),
@@ -21,7 +21,7 @@ impl StrArena {
     }
 
     /// Appends `s`, or an absent string.
-    pub(super) fn push(&mut self, s: Option<&str>) {
+    pub(crate) fn push(&mut self, s: Option<&str>) {
         match s {
             Some(s) => self.push_built(|bytes| bytes.push_str(s)),
             None => self.spans.push(ABSENT),
@@ -29,14 +29,14 @@ impl StrArena {
     }
 
     /// Appends the string `build` writes at the end of the buffer.
-    pub(super) fn push_built(&mut self, build: impl FnOnce(&mut String)) {
+    pub(crate) fn push_built(&mut self, build: impl FnOnce(&mut String)) {
         let start = self.bytes.len();
         build(&mut self.bytes);
         self.spans.push((start, self.bytes.len()));
     }
 
     /// Appends every string of `other`, in order.
-    pub(super) fn append(&mut self, other: StrArena) {
+    pub(crate) fn append(&mut self, other: StrArena) {
         let offset = self.bytes.len();
         self.bytes.push_str(&other.bytes);
         let moved = |(start, end): (usize, usize)| match (start, end) {
@@ -47,7 +47,7 @@ impl StrArena {
     }
 
     /// The string at `index`; `None` when absent or out of range.
-    pub(super) fn get(&self, index: usize) -> Option<&str> {
+    pub(crate) fn get(&self, index: usize) -> Option<&str> {
         let &(start, end) = self.spans.get(index)?;
         if (start, end) == ABSENT {
             return None;

@@ -4,19 +4,19 @@
 
 use std::borrow::Cow;
 
-use crate::translations::formats::{PlaceholderMode, RenderOptions};
-use crate::translations::model::Entry;
-use crate::translations::placeholders::{self, Order, Syntax};
+use crate::formats::{PlaceholderMode, RenderOptions};
+use crate::model::Entry;
+use crate::model::placeholders::{self, Order, Syntax};
 
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Converter {
+pub(crate) struct Converter {
     /// `None`: keep texts as they are.
     syntax: Option<Syntax>,
     base: Option<usize>,
 }
 
 impl Converter {
-    pub(super) fn new(opts: &RenderOptions, syntax: Syntax) -> Converter {
+    pub(crate) fn new(opts: &RenderOptions, syntax: Syntax) -> Converter {
         let convert = opts.placeholders == PlaceholderMode::Convert;
         Converter {
             syntax: convert.then_some(syntax),
@@ -25,7 +25,7 @@ impl Converter {
     }
 
     /// Converts whatever the mode: a json plural entry is an ICU message either way.
-    pub(super) fn always(opts: &RenderOptions, syntax: Syntax) -> Converter {
+    pub(crate) fn always(opts: &RenderOptions, syntax: Syntax) -> Converter {
         Converter {
             syntax: Some(syntax),
             base: opts.base_locale,
@@ -35,7 +35,7 @@ impl Converter {
     /// `text` (a plain entry's, or one form of a plural entry's) as the format writes it.
     /// `plural`: `text` is a form of a plural entry (the caller knows it without reading
     /// `entry`, which is only read when a placeholder needs numbering).
-    pub(super) fn text<'t>(&self, entry: &Entry, plural: bool, text: &'t str) -> Cow<'t, str> {
+    pub(crate) fn text<'t>(&self, entry: &Entry, plural: bool, text: &'t str) -> Cow<'t, str> {
         let Some(syntax) = self.syntax else {
             return Cow::Borrowed(text);
         };
@@ -44,7 +44,7 @@ impl Converter {
 
     /// A form of a plural entry as `text` gives it, appended to `out` (a json plural
     /// message is built from its forms this way, without a String per form).
-    pub(super) fn push_form(&self, out: &mut String, entry: &Entry, text: &str) {
+    pub(crate) fn push_form(&self, out: &mut String, entry: &Entry, text: &str) {
         let converted = self.syntax.is_some_and(|syntax| {
             placeholders::convert_into(out, text, syntax, self.order(entry, true), true)
         });
@@ -56,7 +56,7 @@ impl Converter {
     /// `push_form` for a plain text (`plural` false) or a form, saying what the conversion
     /// met; `None` (and nothing appended) when the text's braces do not parse, or when
     /// the mode keeps texts as they are.
-    pub(super) fn push_reporting(
+    pub(crate) fn push_reporting(
         &self,
         out: &mut String,
         entry: &Entry,

@@ -7,7 +7,7 @@
 /// is the android name before its guard, and names meeting in resx meet in android); each
 /// run between `_` starts upper-case, and a run written all in capitals continues lower
 /// case (`CORE` → `Core`, `myKey` → `MyKey`, `LABELS_YES` → `Labels_Yes`).
-pub(super) fn push_name_segment(out: &mut String, segment: &str) {
+pub(crate) fn push_name_segment(out: &mut String, segment: &str) {
     // Most keys are ASCII letters, digits and `_`: each word copied whole, cased in place.
     if segment
         .bytes()

@@ -10,7 +10,7 @@
 /// case changes (`userName`, `HTTPServer` → `http`, `Server`); the first word is written
 /// in lower case, every other one capitalised. An id that would be empty, start with a
 /// digit or be a reserved name gets the prefix `key` (`1ST` → `key1st`, `NEW` → `keyNew`).
-pub(super) fn push_message_id<S: AsRef<str>>(out: &mut String, path: &[S]) {
+pub(crate) fn push_message_id<S: AsRef<str>>(out: &mut String, path: &[S]) {
     let start = out.len();
     let mut first = true;
     for segment in path {
@@ -116,7 +116,7 @@ const RESERVED: [&str; 38] = [
 
 /// gen-l10n's own test of a message id, and a Dart compiler's (no reserved name).
 #[cfg(test)]
-pub(super) fn is_valid_message_id(id: &str) -> bool {
+pub(crate) fn is_valid_message_id(id: &str) -> bool {
     let mut chars = id.chars();
     let first_ok = chars
         .next()

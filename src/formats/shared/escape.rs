@@ -8,7 +8,7 @@ use std::borrow::Cow;
 /// the non-ASCII code points whose UTF-8 starts with C2 (C1 controls), E2 (U+2028/U+2029)
 /// or EF (U+FEFF, U+FFFE, U+FFFF), or every non-ASCII code point (`every_non_ascii`). The
 /// format's callback writes other such characters as is.
-pub(super) struct Specials {
+pub(crate) struct Specials {
     ascii: [bool; 128],
     non_ascii: bool,
     every_non_ascii: bool,
@@ -21,7 +21,7 @@ pub(super) struct Specials {
 
 impl Specials {
     /// `chars` plus, when `controls`, every C0 control and DEL.
-    pub(super) const fn new(chars: &[u8], controls: bool, non_ascii: bool) -> Specials {
+    pub(crate) const fn new(chars: &[u8], controls: bool, non_ascii: bool) -> Specials {
         let mut ascii = [false; 128];
         let mut others = [0u8; 16];
         let mut other_count = 0;
@@ -54,7 +54,7 @@ impl Specials {
     }
 
     /// These specials and every non-ASCII character (a format written in ASCII).
-    pub(super) const fn and_every_non_ascii(mut self) -> Specials {
+    pub(crate) const fn and_every_non_ascii(mut self) -> Specials {
         self.non_ascii = true;
         self.every_non_ascii = true;
         self
@@ -96,7 +96,7 @@ impl Specials {
 }
 
 /// Copies `s` to `out`, calling `write(out, c, byte_offset)` for each special character.
-pub(super) fn escape_into<E>(
+pub(crate) fn escape_into<E>(
     out: &mut Vec<u8>,
     s: &str,
     specials: &Specials,
@@ -141,25 +141,25 @@ pub(super) fn escape_into<E>(
     Ok(())
 }
 
-pub(super) fn push_char(out: &mut Vec<u8>, c: char) {
+pub(crate) fn push_char(out: &mut Vec<u8>, c: char) {
     let mut buf = [0u8; 4];
     out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
 }
 
 /// `value` as exactly `digits` upper-case hex digits.
-pub(super) fn push_hex(out: &mut Vec<u8>, value: u32, digits: u32) {
+pub(crate) fn push_hex(out: &mut Vec<u8>, value: u32, digits: u32) {
     for shift in (0..digits).rev() {
         out.push(crate::hex::UPPER_DIGITS[((value >> (shift * 4)) & 0xF) as usize]);
     }
 }
 
 /// Characters XML 1.0 cannot carry at all, not even as `&#N;`.
-pub(super) fn xml_forbidden(c: char) -> bool {
+pub(crate) fn xml_forbidden(c: char) -> bool {
     matches!(c, '\0'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}')
 }
 
 /// Why an XML format (xlf, stringsdict) refuses a character.
-pub(super) const XML_CONTROL_REASON: &str = "XML 1.0 cannot hold control characters other than tab, line feed and carriage return, nor U+FFFE/U+FFFF, not even as &#N;";
+pub(crate) const XML_CONTROL_REASON: &str = "XML 1.0 cannot hold control characters other than tab, line feed and carriage return, nor U+FFFE/U+FFFF, not even as &#N;";
 
 /// Specials for XML attributes: markup, the quote, whitespace that attribute-value and
 /// end-of-line normalisation would change, and C1 controls (written as references).
@@ -171,7 +171,7 @@ const XML_TEXT_SPECIALS: Specials = Specials::new(b"&<>", true, true);
 
 /// Writes `c` XML-escaped. `attribute` also protects `"` and the whitespace that attribute
 /// normalisation turns into spaces. Returns false for a character XML cannot carry.
-pub(super) fn push_xml_char(out: &mut Vec<u8>, c: char, attribute: bool) -> bool {
+pub(crate) fn push_xml_char(out: &mut Vec<u8>, c: char, attribute: bool) -> bool {
     match c {
         '&' => out.extend_from_slice(b"&amp;"),
         '<' => out.extend_from_slice(b"&lt;"),
@@ -194,7 +194,7 @@ fn push_char_ref(out: &mut Vec<u8>, c: char) {
 }
 
 /// XML-escapes a whole string; `Err(c)` names the first character XML cannot carry.
-pub(super) fn push_xml_str(out: &mut Vec<u8>, s: &str, attribute: bool) -> Result<(), char> {
+pub(crate) fn push_xml_str(out: &mut Vec<u8>, s: &str, attribute: bool) -> Result<(), char> {
     let specials = if attribute {
         &XML_ATTRIBUTE_SPECIALS
     } else {
@@ -213,7 +213,7 @@ pub(super) fn push_xml_str(out: &mut Vec<u8>, s: &str, attribute: bool) -> Resul
 /// breaks (CR LF, CR, NEL, U+2028, U+2029 — YAML 1.1 reads the last three as breaks too)
 /// become `\n`, and what no format's comment may hold (C0 controls but tab, DEL, C1,
 /// U+FEFF, U+FFFE, U+FFFF) becomes U+FFFD.
-pub(super) fn clean_comment(comment: &str) -> Cow<'_, str> {
+pub(crate) fn clean_comment(comment: &str) -> Cow<'_, str> {
     let needs = |c: char| {
         matches!(c, '\0'..='\u{8}' | '\u{B}'..='\u{1F}' | '\u{7F}'..='\u{9F}')
             || matches!(

@@ -11,15 +11,15 @@ use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
-use crate::translations::formats::arena::StrArena;
-use crate::translations::formats::csharp;
-use crate::translations::formats::texts::{Forms, Texts};
-use crate::translations::formats::{ahead, dart};
+use crate::formats::shared::arena::StrArena;
+use crate::formats::shared::csharp;
+use crate::formats::shared::texts::{Forms, Texts};
+use crate::formats::{shared::ahead, shared::dart};
 
-use crate::translations::model::{Document, Entry, PluralCategory, Selection};
+use crate::model::{Document, Entry, PluralCategory, Selection};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum NameStyle {
+pub(crate) enum NameStyle {
     /// Lower-cased only (ios, xlf, po escape whatever remains).
     Plain,
     /// Also anything outside `[a-z0-9_]` becomes `_`, and a name that aapt2 or the
@@ -46,7 +46,7 @@ impl NameStyle {
     }
 
     /// A plural entry is written as one name per category, its own name never.
-    pub(super) fn suffixed(self) -> bool {
+    pub(crate) fn suffixed(self) -> bool {
         matches!(self, NameStyle::Dotted | NameStyle::CSharp)
     }
 
@@ -58,7 +58,7 @@ impl NameStyle {
 
 /// The name of a plural entry's `category` form, from the entry's `name`: `items.one`
 /// (properties), `Items_One` (resx).
-pub(super) fn push_form_name(
+pub(crate) fn push_form_name(
     out: &mut String,
     name: &str,
     category: PluralCategory,
@@ -119,36 +119,36 @@ impl Hash for NameKey<'_> {
 }
 
 /// One locale of the flat output.
-pub(super) struct FlatLocale<'a> {
-    pub(super) locale: usize,
-    pub(super) code: &'a str,
+pub(crate) struct FlatLocale<'a> {
+    pub(crate) locale: usize,
+    pub(crate) code: &'a str,
     /// Empty, or e.g. `en_us_`.
-    pub(super) prefix: String,
+    pub(crate) prefix: String,
     entries: &'a [usize],
 }
 
 impl FlatLocale<'_> {
     /// The entries selected in this locale, ascending (some may have no text here).
-    pub(super) fn entries(&self) -> &[usize] {
+    pub(crate) fn entries(&self) -> &[usize] {
         self.entries
     }
 }
 
 /// One key of one locale, in output order.
-pub(super) struct FlatKey<'a> {
+pub(crate) struct FlatKey<'a> {
     /// Index in `Document::entries`.
-    pub(super) index: usize,
-    pub(super) entry: &'a Entry,
-    pub(super) prefix: &'a str,
-    pub(super) base: &'a str,
-    pub(super) text: &'a str,
+    pub(crate) index: usize,
+    pub(crate) entry: &'a Entry,
+    pub(crate) prefix: &'a str,
+    pub(crate) base: &'a str,
+    pub(crate) text: &'a str,
     /// The forms of a plural entry (read through `Texts::plural`, not `entry`).
-    pub(super) plural: Option<Forms<'a>>,
+    pub(crate) plural: Option<Forms<'a>>,
 }
 
 impl FlatKey<'_> {
     /// The key path as the sheet writes it, for messages and xlf ids.
-    pub(super) fn dotted_path(&self) -> String {
+    pub(crate) fn dotted_path(&self) -> String {
         self.entry.path.join(".")
     }
 }
@@ -157,7 +157,7 @@ impl FlatKey<'_> {
 /// flat names that does not depend on the selected locales. Built once, it serves every
 /// render of a document (`Prepared`); a one-off render builds it for its selection only.
 #[derive(Clone)]
-pub(super) struct Names {
+pub(crate) struct Names {
     /// Entry `e`'s name at `e` (absent for an entry not built).
     names: StrArena,
     /// `group[e]`: the first built entry with the same name as `e`.
@@ -175,7 +175,7 @@ impl Names {
     /// Names of the entries `wanted` says (all when `None`). `unprefixed`: the names are
     /// used without a locale prefix, so for android the whole name must be a valid Java
     /// name (with a prefix, the prefix is guarded instead).
-    pub(super) fn build(
+    pub(crate) fn build(
         doc: &Document,
         style: NameStyle,
         unprefixed: bool,
@@ -246,7 +246,7 @@ impl Names {
     }
 
     /// Entry `entry`'s name ("" for an entry not built).
-    pub(super) fn name(&self, entry: usize) -> &str {
+    pub(crate) fn name(&self, entry: usize) -> &str {
         self.base(entry)
     }
 }
@@ -297,7 +297,7 @@ const PARALLEL_FROM_ENTRIES: usize = 20_000;
 
 /// Every entry's key path joined with `.`, as xlf writes unit ids: built once per
 /// document, so the renders do not chase each entry's path segments again.
-pub(super) fn dotted_paths(doc: &Document) -> StrArena {
+pub(crate) fn dotted_paths(doc: &Document) -> StrArena {
     let mut paths = StrArena::with_capacity(doc.entries.len(), 0);
     for entry in &doc.entries {
         paths.push_built(|out| {
@@ -313,28 +313,28 @@ pub(super) fn dotted_paths(doc: &Document) -> StrArena {
 }
 
 /// What a flattening can take from `Prepared` instead of building it.
-pub(super) struct Shared<'a> {
-    pub(super) names: Cow<'a, Names>,
-    pub(super) texts: Texts<'a>,
-    pub(super) dotted_paths: Option<&'a StrArena>,
+pub(crate) struct Shared<'a> {
+    pub(crate) names: Cow<'a, Names>,
+    pub(crate) texts: Texts<'a>,
+    pub(crate) dotted_paths: Option<&'a StrArena>,
 }
 
-pub(super) struct Flat<'a> {
-    pub(super) doc: &'a Document,
+pub(crate) struct Flat<'a> {
+    pub(crate) doc: &'a Document,
     style: NameStyle,
-    pub(super) texts: Texts<'a>,
+    pub(crate) texts: Texts<'a>,
     /// Built beforehand (`Prepared`), else `None`: see `dotted_paths`.
     dotted_paths: Option<&'a StrArena>,
-    pub(super) locales: Vec<FlatLocale<'a>>,
+    pub(crate) locales: Vec<FlatLocale<'a>>,
     names: Cow<'a, Names>,
     /// (position in `locales`, entry) pairs that lost a name conflict.
     dropped: FxHashSet<(usize, usize)>,
-    pub(super) warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 impl<'a> Flat<'a> {
     /// Flattens `sel` on its own: names are built for the selected entries only.
-    pub(super) fn build(
+    pub(crate) fn build(
         doc: &'a Document,
         sel: &'a Selection,
         style: NameStyle,
@@ -352,7 +352,7 @@ impl<'a> Flat<'a> {
     }
 
     /// Whether names carry the locale prefix: several locales, or `keep_locale`.
-    pub(super) fn prefixed(sel: &Selection, keep_locale: bool) -> bool {
+    pub(crate) fn prefixed(sel: &Selection, keep_locale: bool) -> bool {
         keep_locale
             || sel
                 .locales
@@ -364,7 +364,7 @@ impl<'a> Flat<'a> {
 
     /// `build` for the formats that key each locale apart (String Catalog languages, ARB
     /// files): names never carry the locale, and they meet only within one locale.
-    pub(super) fn build_unprefixed(
+    pub(crate) fn build_unprefixed(
         doc: &'a Document,
         sel: &'a Selection,
         style: NameStyle,
@@ -380,7 +380,7 @@ impl<'a> Flat<'a> {
     }
 
     /// `with_shared` for the formats of `build_unprefixed`.
-    pub(super) fn with_shared_unprefixed(
+    pub(crate) fn with_shared_unprefixed(
         doc: &'a Document,
         sel: &'a Selection,
         style: NameStyle,
@@ -391,7 +391,7 @@ impl<'a> Flat<'a> {
 
     /// Flattens `sel` with names built beforehand (for all entries, or at least the selected
     /// ones, with the style and prefixing `prefixed` gives for this selection).
-    pub(super) fn with_shared(
+    pub(crate) fn with_shared(
         doc: &'a Document,
         sel: &'a Selection,
         style: NameStyle,
@@ -450,17 +450,17 @@ impl<'a> Flat<'a> {
     }
 
     /// Entry `entry`'s name without the locale prefix.
-    pub(super) fn name(&self, entry: usize) -> &str {
+    pub(crate) fn name(&self, entry: usize) -> &str {
         self.base(entry)
     }
 
     /// Whether entry `entry` lost its name in the locale at `pos` (another one kept it).
-    pub(super) fn lost_name(&self, pos: usize, entry: usize) -> bool {
+    pub(crate) fn lost_name(&self, pos: usize, entry: usize) -> bool {
         !self.dropped.is_empty() && self.dropped.contains(&(pos, entry))
     }
 
     /// Entry `index`'s key path joined with `.`.
-    pub(super) fn dotted_path(&self, index: usize) -> Cow<'_, str> {
+    pub(crate) fn dotted_path(&self, index: usize) -> Cow<'_, str> {
         match self.dotted_paths.and_then(|paths| paths.get(index)) {
             Some(path) => Cow::Borrowed(path),
             None => Cow::Owned(
@@ -474,7 +474,7 @@ impl<'a> Flat<'a> {
     }
 
     /// The selected keys of one locale that have a text, conflict losers left out.
-    pub(super) fn keys<'s>(
+    pub(crate) fn keys<'s>(
         &'s self,
         pos: usize,
         loc: &'s FlatLocale<'a>,
@@ -484,7 +484,7 @@ impl<'a> Flat<'a> {
 
     /// `keys`, for xlf: it also reads each key's texts in the base locale `base` and its
     /// dotted path (`<source>` and the unit id), so those are read ahead too (`ahead`).
-    pub(super) fn keys_with_sources<'s>(
+    pub(crate) fn keys_with_sources<'s>(
         &'s self,
         pos: usize,
         loc: &'s FlatLocale<'a>,
@@ -673,7 +673,7 @@ fn collision_message(doc: &Document, kept: usize, lost: usize, name: &str) -> St
 /// unfiltered request for that locale) reports, over every locale, each pair once. Names
 /// are built once for the document; only entries whose name is shared are looked at per
 /// locale, so a document without collisions costs one pass over its keys.
-pub(super) fn collisions(doc: &Document, style: NameStyle) -> Vec<String> {
+pub(crate) fn collisions(doc: &Document, style: NameStyle) -> Vec<String> {
     let names = Names::build(doc, style, true, None);
     if !names.any_shared {
         return Vec::new();
@@ -732,7 +732,7 @@ fn suffixed_collisions(doc: &Document, names: &Names) -> Vec<String> {
 /// Every entry whose unprefixed name of `style` an earlier entry has, as (that first
 /// entry, this one, name), in entry order: the checks' findings for the formats that key
 /// each locale apart.
-pub(super) fn same_names(doc: &Document, style: NameStyle) -> Vec<(usize, usize, String)> {
+pub(crate) fn same_names(doc: &Document, style: NameStyle) -> Vec<(usize, usize, String)> {
     let names = Names::build(doc, style, true, None);
     if !names.any_shared {
         return Vec::new();
@@ -744,7 +744,7 @@ pub(super) fn same_names(doc: &Document, style: NameStyle) -> Vec<(usize, usize,
 }
 
 /// The unprefixed plain name of a key path (ios, xlf, po).
-pub(super) fn plain_name(path: &[String]) -> String {
+pub(crate) fn plain_name(path: &[String]) -> String {
     let mut name = String::new();
     push_path_name(&mut name, path, NameStyle::Plain);
     name
@@ -760,7 +760,7 @@ fn android_name_into(out: &mut String, path: &[String]) {
 /// A hash of the unprefixed android name of a key path, for `name_clashes`: taken where
 /// the path is at hand (the sheet builder makes it), so that finding clashes need not
 /// read every key path again. `scratch` is reused between calls.
-pub(super) fn android_name_hash(path: &[String], scratch: &mut String) -> u64 {
+pub(crate) fn android_name_hash(path: &[String], scratch: &mut String) -> u64 {
     android_name_into(scratch, path);
     let mut hasher = FxHasher::default();
     std::hash::Hasher::write(&mut hasher, scratch.as_bytes());
@@ -772,7 +772,7 @@ pub(super) fn android_name_hash(path: &[String], scratch: &mut String) -> u64 {
 /// `hash_of(e)` is `android_name_hash` of entry `e`: only entries whose hash another
 /// entry shares can clash, and only their names are built and compared (a hash shared by
 /// chance costs a comparison, never a finding).
-pub(super) fn name_clashes(
+pub(crate) fn name_clashes(
     doc: &Document,
     hash_of: impl Fn(usize) -> u64,
 ) -> Vec<(usize, usize, String)> {
@@ -823,7 +823,7 @@ fn android_form_hash(path: &[String], category: PluralCategory, scratch: &mut St
 /// `Items_One`): a form is hashed as android would name a key `ITEMS.one` (forms equal in
 /// either style are equal there too), so only forms and keys whose hashes meet are named.
 /// (style, first entry, later entry, name), per style in the later entry's order.
-pub(super) fn suffixed_name_clashes(
+pub(crate) fn suffixed_name_clashes(
     doc: &Document,
     hash_of: impl Fn(usize) -> u64,
     android: &[(usize, usize, String)],
@@ -1030,7 +1030,7 @@ const JAVA_RESERVED: [&str; 54] = [
 /// What aapt2 accepts as a resource entry name, restricted to the ASCII this module
 /// writes, and what javac accepts in `R`.
 #[cfg(test)]
-pub(super) fn is_valid_android_name(name: &str) -> bool {
+pub(crate) fn is_valid_android_name(name: &str) -> bool {
     let mut chars = name.chars();
     let first_ok = chars
         .next()
@@ -1043,7 +1043,7 @@ pub(super) fn is_valid_android_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translations::model::LocaleSelection;
+    use crate::model::LocaleSelection;
 
     fn doc(locales: &[&str], paths: &[&str]) -> Document {
         Document {

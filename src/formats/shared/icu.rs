@@ -6,8 +6,8 @@
 //! a plural inside a text, dates, styles, `=0` cases) is reported.
 
 use super::syntax::{Converted, Kind, arg_name, is_identifier, push_literal, push_placeholder};
-use crate::translations::model::PluralCategory;
-use crate::translations::placeholders::COUNT;
+use crate::model::PluralCategory;
+use crate::model::placeholders::COUNT;
 
 /// What a message is in the sheet.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,9 +7,9 @@
 
 use super::icu::{self, Message};
 use super::syntax::{self, Converted};
-use super::{Key, Reading, SyntaxError, Unit, Value, locale};
-use crate::translations::locale::same_locale;
-use crate::translations::model::PluralCategory;
+use crate::import::{Key, Reading, SyntaxError, Unit, Value, locale};
+use crate::model::locale::same_locale;
+use crate::model::PluralCategory;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Node {
@@ -47,7 +47,7 @@ pub enum Style {
     I18next,
 }
 
-pub(super) fn read(root: Node, style: Style, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+pub(crate) fn read(root: Node, style: Style, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let NodeValue::Map(entries) = root.value else {
         return Err(SyntaxError::new(
             root.line,

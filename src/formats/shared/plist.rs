@@ -3,7 +3,7 @@
 
 use quick_xml::events::Event;
 
-use super::SyntaxError;
+use crate::import::SyntaxError;
 use super::xml::{self, Lines};
 
 #[derive(Debug, Clone, PartialEq, Eq)]

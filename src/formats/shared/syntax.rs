@@ -11,7 +11,7 @@
 
 use std::fmt::Write as _;
 
-use crate::translations::placeholders::COUNT;
+use crate::model::placeholders::COUNT;
 
 /// A text in the sheet's syntax, and what was changed or left out on the way.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -457,7 +457,7 @@ pub fn composite(text: &str, plural: bool) -> Converted {
 /// A sheet text with the placeholders `types` names given that type (`{n}` → `{n:int}`):
 /// ARB declares the types apart from the message.
 pub fn retype(text: &str, types: impl Fn(&str) -> Option<Kind>) -> String {
-    use crate::translations::placeholders::{self, Piece};
+    use crate::model::placeholders::{self, Piece};
     let mut out = String::with_capacity(text.len() + 8);
     let scanned = placeholders::scan(text, |piece| match piece {
         Piece::Literal(s) => out.push_str(s),
@@ -578,7 +578,7 @@ mod tests {
             message_format("'{'{0}", false),
             composite("{{{0}}}", false),
         ] {
-            crate::translations::placeholders::parse(&t.text).unwrap();
+            crate::model::placeholders::parse(&t.text).unwrap();
         }
     }
 }

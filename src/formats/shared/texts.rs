@@ -7,15 +7,15 @@
 use std::iter::once;
 use std::ops::Range;
 
-use crate::translations::formats::ahead;
-use crate::translations::formats::arena::StrArena;
-use crate::translations::model::{Document, Entry, Plural, PluralCategory};
+use crate::formats::shared::ahead;
+use crate::formats::shared::arena::StrArena;
+use crate::model::{Document, Entry, Plural, PluralCategory};
 
 /// Every text of a document, one buffer per locale, indexed by entry; the forms of plural
 /// entries likewise, one buffer per locale indexed by form slot, so a plural text costs
 /// what a plain one does (read from `Plural` it is three dependent loads, each a cache
 /// miss on a large sheet).
-pub(super) struct Columns {
+pub(crate) struct Columns {
     by_locale: Vec<StrArena>,
     /// Per entry: its first form slot and its number of forms; 0 forms for a plain entry.
     plural: Vec<(u32, u8)>,
@@ -26,7 +26,7 @@ pub(super) struct Columns {
 }
 
 impl Columns {
-    pub(super) fn build(doc: &Document) -> Columns {
+    pub(crate) fn build(doc: &Document) -> Columns {
         let mut plural = Vec::with_capacity(doc.entries.len());
         let mut categories = Vec::new();
         for entry in &doc.entries {
@@ -101,7 +101,7 @@ where
 
 /// A text source for one render.
 #[derive(Clone, Copy)]
-pub(super) enum Texts<'a> {
+pub(crate) enum Texts<'a> {
     Rows(&'a Document),
     Columns(&'a Columns),
 }
@@ -109,7 +109,7 @@ pub(super) enum Texts<'a> {
 impl<'a> Texts<'a> {
     /// The plural forms of `entry` when it is a plural entry. From columns, the entry
     /// itself is not visited (a cache miss per text on a large sheet).
-    pub(super) fn plural(self, entry: usize) -> Option<Forms<'a>> {
+    pub(crate) fn plural(self, entry: usize) -> Option<Forms<'a>> {
         match self {
             Texts::Rows(doc) => doc.entries.get(entry)?.plural.as_deref().map(Forms::Rows),
             Texts::Columns(columns) => {
@@ -126,7 +126,7 @@ impl<'a> Texts<'a> {
     /// For a loop over entries in `locale` at `at(0)` (`at(k)`: the entry `k` iterations
     /// on), starts loading what `get`, `plural` and the texts they give will read
     /// (`ahead`). Columns are read in order, which the processor foresees by itself.
-    pub(super) fn read_ahead(self, locale: usize, at: impl Fn(usize) -> Option<usize>) {
+    pub(crate) fn read_ahead(self, locale: usize, at: impl Fn(usize) -> Option<usize>) {
         if let Texts::Rows(doc) = self {
             ahead::texts(doc, locale, at);
         }
@@ -134,14 +134,14 @@ impl<'a> Texts<'a> {
 
     /// `read_ahead` for a loop that only asks whether each entry has a text (`get`
     /// without reading the text).
-    pub(super) fn read_slots_ahead(self, locale: usize, at: impl Fn(usize) -> Option<usize>) {
+    pub(crate) fn read_slots_ahead(self, locale: usize, at: impl Fn(usize) -> Option<usize>) {
         if let Texts::Rows(doc) = self {
             ahead::text_slots(doc, locale, at);
         }
     }
 
     /// The text of `entry` in `locale`; `None` when it has none.
-    pub(super) fn get(self, entry: usize, locale: usize) -> Option<&'a str> {
+    pub(crate) fn get(self, entry: usize, locale: usize) -> Option<&'a str> {
         match self {
             Texts::Rows(doc) => doc.entries.get(entry)?.texts.get(locale)?.as_deref(),
             Texts::Columns(columns) => columns.by_locale.get(locale)?.get(entry),
@@ -151,7 +151,7 @@ impl<'a> Texts<'a> {
 
 /// The forms of one plural entry, from wherever the render reads texts.
 #[derive(Clone, Copy)]
-pub(super) enum Forms<'a> {
+pub(crate) enum Forms<'a> {
     Rows(&'a Plural),
     Columns {
         columns: &'a Columns,
@@ -162,7 +162,7 @@ pub(super) enum Forms<'a> {
 
 impl<'a> Forms<'a> {
     /// The (category, text) pairs locale `locale` has, in CLDR order.
-    pub(super) fn forms_in(self, locale: usize) -> FormsIn<'a> {
+    pub(crate) fn forms_in(self, locale: usize) -> FormsIn<'a> {
         FormsIn {
             forms: self,
             locale,
@@ -171,7 +171,7 @@ impl<'a> Forms<'a> {
     }
 
     /// The text of `category` in `locale`, if the sheet has one.
-    pub(super) fn text(self, category: PluralCategory, locale: usize) -> Option<&'a str> {
+    pub(crate) fn text(self, category: PluralCategory, locale: usize) -> Option<&'a str> {
         self.forms_in(locale)
             .find(|&(c, _)| c == category)
             .map(|(_, text)| text)
@@ -179,7 +179,7 @@ impl<'a> Forms<'a> {
 }
 
 /// The forms of one plural entry that one locale has (`Forms::forms_in`).
-pub(super) struct FormsIn<'a> {
+pub(crate) struct FormsIn<'a> {
     forms: Forms<'a>,
     locale: usize,
     /// The next form to look at, counted from the entry's first.
@@ -223,7 +223,7 @@ impl<'a> Iterator for FormsIn<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translations::model::{Entry, PluralForm};
+    use crate::model::{Entry, PluralForm};
 
     #[test]
     fn columns_give_what_the_rows_give() {

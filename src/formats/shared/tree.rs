@@ -5,10 +5,10 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::translations::formats::arena::StrArena;
-use crate::translations::formats::texts::{Forms, Texts};
-use crate::translations::formats::{RenderError, ahead};
-use crate::translations::model::{Document, Entry, Selection};
+use crate::formats::shared::arena::StrArena;
+use crate::formats::shared::texts::{Forms, Texts};
+use crate::formats::{RenderError, shared::ahead};
+use crate::model::{Document, Entry, Selection};
 
 const NONE: usize = usize::MAX;
 const ROOT: usize = 0;
@@ -23,19 +23,19 @@ struct Node {
 }
 
 /// A leaf as the sinks see it.
-pub(super) struct Leaf<'a> {
-    pub(super) name: &'a str,
-    pub(super) entry: &'a Entry,
-    pub(super) text: &'a str,
+pub(crate) struct Leaf<'a> {
+    pub(crate) name: &'a str,
+    pub(crate) entry: &'a Entry,
+    pub(crate) text: &'a str,
     /// Index in `Document::locales`, for the forms of a plural entry.
-    pub(super) locale: usize,
+    pub(crate) locale: usize,
     /// The forms of a plural entry (read through `Texts::plural`, not `entry`).
-    pub(super) plural: Option<Forms<'a>>,
+    pub(crate) plural: Option<Forms<'a>>,
 }
 
 /// Forwards a walk without its locale level, for a file that holds one locale's tree.
 /// Only meaningful when the tree holds a single locale.
-pub(super) struct WithoutLocale<'s, S>(pub &'s mut S);
+pub(crate) struct WithoutLocale<'s, S>(pub &'s mut S);
 
 impl<S: TreeSink> TreeSink for WithoutLocale<'_, S> {
     fn open(&mut self, name: &str, depth: usize, first: bool) -> Result<(), RenderError> {
@@ -58,13 +58,13 @@ impl<S: TreeSink> TreeSink for WithoutLocale<'_, S> {
 }
 
 /// What json and yml write for each step of the walk. `depth` is 0 for locales.
-pub(super) trait TreeSink {
+pub(crate) trait TreeSink {
     fn open(&mut self, name: &str, depth: usize, first: bool) -> Result<(), RenderError>;
     fn leaf(&mut self, leaf: &Leaf<'_>, depth: usize, first: bool) -> Result<(), RenderError>;
     fn close(&mut self, depth: usize) -> Result<(), RenderError>;
 }
 
-pub(super) struct Tree<'a> {
+pub(crate) struct Tree<'a> {
     doc: &'a Document,
     nodes: Vec<Node>,
     /// Node `n`'s name at `n`, side by side for the walks (see `arena`).
@@ -74,26 +74,26 @@ pub(super) struct Tree<'a> {
     /// A section came back after other keys (e.g. `A.X`, `B.Y`, `A.Z`), so a subset of
     /// the keys may order sections differently.
     reopened: bool,
-    pub(super) warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 impl<'a> Tree<'a> {
     /// The tree of the entries `sel` selects, in any of its locales.
-    pub(super) fn build(doc: &'a Document, sel: &Selection) -> Tree<'a> {
+    pub(crate) fn build(doc: &'a Document, sel: &Selection) -> Tree<'a> {
         let wanted = sel.entries_in_any_locale(doc.entries.len());
         Tree::build_over(doc, |e| wanted[e])
     }
 
     /// The tree of every entry of `doc`. It can stand in for the tree of any selection
     /// when `fits_every_selection`.
-    pub(super) fn build_all(doc: &'a Document) -> Tree<'a> {
+    pub(crate) fn build_all(doc: &'a Document) -> Tree<'a> {
         Tree::build_over(doc, |_| true)
     }
 
     /// Whether walking this tree for a selection gives what the tree built for that
     /// selection gives: true when it has no conflicts (a subset has none either) and no
     /// section comes back (so sections of a subset appear in the same order).
-    pub(super) fn fits_every_selection(&self) -> bool {
+    pub(crate) fn fits_every_selection(&self) -> bool {
         self.warnings.is_empty() && !self.reopened
     }
 
@@ -240,7 +240,7 @@ impl<'a> Tree<'a> {
 
     /// Walks every selected locale in selection order, and within it the sections and keys
     /// that have a text there, in tree order.
-    pub(super) fn walk(
+    pub(crate) fn walk(
         &self,
         sel: &Selection,
         texts: Texts<'_>,

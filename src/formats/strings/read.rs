@@ -9,14 +9,14 @@
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
-use super::plist::{self, Plist};
-use super::syntax::{self, Printf};
-use super::utf16;
-use super::{Key, Reading, SyntaxError, Unit, Value, line_of};
+use crate::formats::shared::plist::{self, Plist};
+use crate::formats::shared::syntax::{self, Printf};
+use crate::formats::shared::utf16;
+use crate::import::{Key, Reading, SyntaxError, Unit, Value, line_of};
 
 /// The file's text: UTF-16 by its byte-order mark (or by its zero bytes when it has none),
 /// else UTF-8.
-pub(super) fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, SyntaxError> {
+pub(crate) fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, SyntaxError> {
     let utf16 = |body: &[u8], little: bool| -> Result<Cow<'_, str>, SyntaxError> {
         if !body.len().is_multiple_of(2) {
             return Err(SyntaxError::new(
@@ -67,7 +67,7 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, SyntaxError> {
     ))
 }
 
-pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let start = text.trim_start();
     if start.starts_with("<?xml") || start.starts_with("<plist") || start.starts_with("<!DOCTYPE") {
         return read_xml(text, r);
@@ -81,7 +81,7 @@ pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let mut p = Parser { text, at: 0 };
     let mut seen = Seen::default();
     // counted as the parser moves on (a count from the start per entry is quadratic)
-    let mut lines = super::xml::Lines::new(text);
+    let mut lines = crate::formats::shared::xml::Lines::new(text);
     loop {
         let comment = p.space_and_comments()?;
         if p.at >= text.len() {

@@ -4,15 +4,15 @@
 
 use std::convert::Infallible;
 
-use crate::translations::formats::convert::Converter;
-use crate::translations::formats::escape::{
+use crate::formats::shared::convert::Converter;
+use crate::formats::shared::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex,
 };
-use crate::translations::formats::flatten::Flat;
-use crate::translations::formats::{RenderError, RenderOptions};
-use crate::translations::placeholders::Syntax;
+use crate::formats::shared::flatten::Flat;
+use crate::formats::{RenderError, RenderOptions};
+use crate::model::placeholders::Syntax;
 
-pub(super) fn render(
+pub(crate) fn render(
     flat: &Flat<'_>,
     opts: &RenderOptions,
     out: &mut Vec<u8>,
@@ -45,7 +45,7 @@ const SPECIALS: Specials = Specials::new(b"\"\\", true, true);
 /// `\"`, `\\`, `\n`, `\t`, `\r`; other controls (C0, DEL, C1), U+2028/U+2029 and U+FEFF,
 /// U+FFFE, U+FFFF as `\UXXXX`, which both parsers read as four hex digits. U+0000 included:
 /// NSString holds it.
-pub(super) fn push_strings_escaped(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn push_strings_escaped(out: &mut Vec<u8>, s: &str) {
     let done: Result<(), Infallible> = escape_into(out, s, &SPECIALS, |out, c, _| {
         match c {
             '"' => out.extend_from_slice(b"\\\""),

@@ -3,12 +3,12 @@
 //! forms the categories of that dictionary. Text around the variable in the format key is
 //! folded into every form; several variables, or other rule types, are not carried.
 
-use super::plist::{self, Plist};
-use super::syntax::{self, Printf};
-use super::{Key, Reading, SyntaxError, Unit, Value};
-use crate::translations::model::PluralCategory;
+use crate::formats::shared::plist::{self, Plist};
+use crate::formats::shared::syntax::{self, Printf};
+use crate::import::{Key, Reading, SyntaxError, Unit, Value};
+use crate::model::PluralCategory;
 
-pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let Plist::Dict(entries) = plist::parse(text)? else {
         return Err(SyntaxError::new(1, "the property list is not a dictionary"));
     };

@@ -3,14 +3,14 @@
 //! `value` rule (`NSStringPluralRuleType`, integer `ld`) holds a string per category.
 //! Plain keys stay in `Localizable.strings`.
 
-use crate::translations::formats::android::push_xml_comment;
-use crate::translations::formats::convert::Converter;
-use crate::translations::formats::escape::{XML_CONTROL_REASON, push_xml_str};
-use crate::translations::formats::flatten::Flat;
-use crate::translations::formats::{Format, RenderError, RenderOptions};
-use crate::translations::placeholders::Syntax;
+use crate::formats::android::write::push_xml_comment;
+use crate::formats::shared::convert::Converter;
+use crate::formats::shared::escape::{XML_CONTROL_REASON, push_xml_str};
+use crate::formats::shared::flatten::Flat;
+use crate::formats::{Format, RenderError, RenderOptions};
+use crate::model::placeholders::Syntax;
 
-pub(super) fn render(
+pub(crate) fn render(
     flat: &Flat<'_>,
     opts: &RenderOptions,
     out: &mut Vec<u8>,

@@ -20,9 +20,9 @@ use std::marker::PhantomData;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use super::syntax::{self, Converted, Printf};
-use super::{Key, Reading, SyntaxError, Unit, Value};
-use crate::translations::model::PluralCategory;
+use crate::formats::shared::syntax::{self, Converted, Printf};
+use crate::import::{Key, Reading, SyntaxError, Unit, Value};
+use crate::model::PluralCategory;
 
 #[derive(Deserialize)]
 struct Catalog<'a> {
@@ -72,7 +72,7 @@ struct PluralCase<'a> {
     string_unit: Option<Lenient<StringUnit<'a>>>,
 }
 
-pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     // a large catalog: its strings cut into parts read on every core; anything the cutting
     // does not expect is read whole, which also says where the JSON breaks
     let threads = crate::parallel::cores();
@@ -95,7 +95,7 @@ fn read_whole(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let catalog = Catalog::deserialize(&mut deserializer)
         .and_then(|catalog| deserializer.end().map(|()| catalog))
-        .map_err(|e| super::json::syntax_error(&e))?;
+        .map_err(|e| crate::formats::json::read::syntax_error(&e))?;
     let Some(source_language) = catalog.source_language.0 else {
         return Err(SyntaxError::new(1, "a catalog without sourceLanguage"));
     };

@@ -7,19 +7,19 @@
 
 use std::collections::HashMap;
 
-use crate::translations::formats::convert::Converter;
-use crate::translations::formats::flatten::Flat;
-use crate::translations::formats::json::push_json_str;
-use crate::translations::formats::texts::Forms;
-use crate::translations::formats::{Format, RenderError, RenderOptions, xcode_order};
-use crate::translations::langtag;
-use crate::translations::model::{Document, Entry};
-use crate::translations::placeholders::Syntax;
+use crate::formats::shared::convert::Converter;
+use crate::formats::shared::flatten::Flat;
+use crate::formats::json::write::push_json_str;
+use crate::formats::shared::texts::Forms;
+use crate::formats::{Format, RenderError, RenderOptions, xcstrings::xcode_order};
+use crate::model::langtag;
+use crate::model::{Document, Entry};
+use crate::model::placeholders::Syntax;
 
 /// Writes the catalog of `flat` (unprefixed plain names). `sorted`: every entry of the
 /// document in Xcode's order of its name, when prepared beforehand; else the selected
 /// entries are sorted here. Returns what was left out besides `flat`'s own warnings.
-pub(super) fn render(
+pub(crate) fn render(
     flat: &Flat<'_>,
     sorted: Option<&[usize]>,
     opts: &RenderOptions,
@@ -155,7 +155,7 @@ fn entries_in_order(flat: &Flat<'_>, sorted: Option<&[usize]>) -> Vec<usize> {
 }
 
 /// Every entry of `doc` in Xcode's order of `name(e)`, for `Prepared`.
-pub(super) fn order_all<'n>(doc: &Document, name: impl Fn(usize) -> &'n str) -> Vec<usize> {
+pub(crate) fn order_all<'n>(doc: &Document, name: impl Fn(usize) -> &'n str) -> Vec<usize> {
     let mut entries: Vec<usize> = (0..doc.entries.len()).collect();
     xcode_order::sort_by_name(&mut entries, name);
     entries

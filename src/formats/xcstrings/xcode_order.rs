@@ -35,13 +35,13 @@ fn collator() -> Option<&'static CollatorBorrowed<'static>> {
 }
 
 /// Xcode's order of two keys.
-pub(super) fn compare(a: &str, b: &str) -> Ordering {
+pub(crate) fn compare(a: &str, b: &str) -> Ordering {
     let collated = collator().map_or(Ordering::Equal, |c| c.compare(a, b));
     collated.then_with(|| a.cmp(b))
 }
 
 /// Sorts `items` into Xcode's order of `name(item)`; equal names keep their order.
-pub(super) fn sort_by_name<'n, T: Copy>(items: &mut [T], name: impl Fn(T) -> &'n str) {
+pub(crate) fn sort_by_name<'n, T: Copy>(items: &mut [T], name: impl Fn(T) -> &'n str) {
     let mut keys = Vec::with_capacity(items.len() * 24);
     let mut spans = Vec::with_capacity(items.len());
     let fast = items.iter().all(|&item| fits_fast_key(name(item)));
@@ -176,7 +176,7 @@ mod tests {
     /// object's keys are in the order `sort_by_name` gives.
     #[test]
     fn catalogs_xcode_wrote_are_in_this_order() {
-        use crate::translations::formats::ordered_json::Json;
+        use crate::formats::ordered_json::Json;
         fn check(json: &Json, checked: &mut usize) {
             if let Json::Map(entries) = json {
                 let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();

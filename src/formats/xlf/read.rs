@@ -9,9 +9,9 @@
 
 use quick_xml::events::{BytesStart, Event};
 
-use super::xml::{self, Lines};
-use super::{Key, Reading, SyntaxError, Unit, Value};
-use crate::translations::model::PluralCategory;
+use crate::formats::shared::xml::{self, Lines};
+use crate::import::{Key, Reading, SyntaxError, Unit, Value};
+use crate::model::PluralCategory;
 
 #[derive(Default)]
 struct FileLanguages {
@@ -32,7 +32,7 @@ struct TransUnit {
     inline: Vec<String>,
 }
 
-pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let mut reader = xml::reader(text);
     let mut lines = Lines::new(text);
     let mut languages = FileLanguages::default();

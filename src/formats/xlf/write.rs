@@ -2,12 +2,12 @@
 //! and what translators recognise), `resname` the flat name; `<source>` holds the base
 //! locale's text (the key path where it has none), `<target>` the locale's.
 
-use crate::translations::formats::escape::{XML_CONTROL_REASON, clean_comment, push_xml_str};
-use crate::translations::formats::flatten::{Flat, FlatKey};
-use crate::translations::formats::{Format, RenderError, RenderOptions};
-use crate::translations::model::PluralCategory;
+use crate::formats::shared::escape::{XML_CONTROL_REASON, clean_comment, push_xml_str};
+use crate::formats::shared::flatten::{Flat, FlatKey};
+use crate::formats::{Format, RenderError, RenderOptions};
+use crate::model::PluralCategory;
 
-pub(super) fn render(
+pub(crate) fn render(
     flat: &Flat<'_>,
     opts: &RenderOptions,
     out: &mut Vec<u8>,

@@ -7,12 +7,12 @@
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 
-use super::tree::{self, Node, NodeValue, Style};
-use super::{Reading, SyntaxError};
+use crate::formats::shared::nested::{self, Node, NodeValue, Style};
+use crate::import::{Reading, SyntaxError};
 
-pub(super) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let root = parse(text)?;
-    tree::read(root, Style::Yml, r)
+    nested::read(root, Style::Yml, r)
 }
 
 type Events<'t> = Parser<'t, saphyr_parser::StrInput<'t>>;
@@ -204,7 +204,7 @@ impl<'t> Comments<'t> {
 mod tests {
     use super::*;
     use crate::import::{Options, Unit, Value};
-    use crate::translations::model::PluralCategory;
+    use crate::model::PluralCategory;
 
     fn units(text: &str, named: Option<&str>) -> (Vec<Unit>, Vec<(usize, String, String)>) {
         let options = Options::default();

@@ -4,15 +4,15 @@
 
 use std::convert::Infallible;
 
-use crate::translations::formats::convert::Converter;
-use crate::translations::formats::escape::{
+use crate::formats::shared::convert::Converter;
+use crate::formats::shared::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex,
 };
-use crate::translations::formats::texts::Texts;
-use crate::translations::formats::tree::{Leaf, Tree, TreeSink, WithoutLocale};
-use crate::translations::formats::{RenderError, RenderOptions};
-use crate::translations::model::Selection;
-use crate::translations::placeholders::Syntax;
+use crate::formats::shared::texts::Texts;
+use crate::formats::shared::tree::{Leaf, Tree, TreeSink, WithoutLocale};
+use crate::formats::{RenderError, RenderOptions};
+use crate::model::Selection;
+use crate::model::placeholders::Syntax;
 
 /// PyYAML stops looking for a `:` after 1024 characters of an implicit key; longer keys are
 /// written in the explicit `? key` form.
@@ -90,7 +90,7 @@ impl TreeSink for Yml<'_> {
     }
 }
 
-pub(super) fn render(
+pub(crate) fn render(
     tree: &Tree<'_>,
     sel: &Selection,
     texts: Texts<'_>,
@@ -121,7 +121,7 @@ const SPECIALS: Specials = Specials::new(b"\"\\", true, true);
 
 /// A YAML double-quoted scalar using only the escapes every YAML 1.1 and 1.2 parser knows:
 /// `\" \\ \0 \t \n \r`, `\xHH` and `\uHHHH`.
-pub(super) fn push_double_quoted(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn push_double_quoted(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let done: Result<(), Infallible> = escape_into(out, s, &SPECIALS, |out, c, _| {
         match c {
