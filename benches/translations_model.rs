@@ -15,8 +15,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use depot::model::filter::{Filter, FilterIndex, select};
 use depot::markup::convert;
+use depot::model::filter::{Filter, FilterIndex, select};
 
 const SECTIONS: usize = 50;
 const SUBSECTIONS: usize = 20;

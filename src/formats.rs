@@ -67,6 +67,7 @@ pub mod shared {
     pub mod escape;
     pub mod flatten;
     pub mod icu;
+    pub mod locale;
     pub mod nested;
     pub mod plist;
     pub mod syntax;
@@ -99,21 +100,28 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
+pub use crate::model::placeholders::{PlaceholderMode, UnknownPlaceholderMode};
 use crate::model::{Document, Selection};
+use reading::{Reading, SyntaxError};
 use shared::texts::{self, Texts};
 use shared::{arena, flatten, tree};
 
-/// The output formats, in the order the help text lists them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub mod reading;
+pub mod writing;
+
+/// The formats of the whole program: what `format=`, `--format`, import and diff name.
+/// Declared in the order import and diff list an app's files; `ALL` is the order the help
+/// text and /health list them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Format {
-    Json,
     Android,
     Ios,
-    Yml,
-    Xlf,
-    Po,
     /// The plural entries of ios, as `Localizable.stringsdict` (SPEC §9).
     Stringsdict,
+    Json,
+    Yml,
+    Po,
+    Xlf,
     /// Apple String Catalog (SPEC §11): every locale in one file.
     Xcstrings,
     /// Flutter ARB (SPEC §11).
@@ -126,7 +134,64 @@ pub enum Format {
     Resx,
 }
 
+/// How one format's files read in: bytes to text (`decode`), then text to units (`read`).
+pub type Reader = fn(&str, &mut Reading<'_>) -> Result<(), SyntaxError>;
+/// Bytes to text: UTF-8 without its byte-order mark, unless a format reads otherwise.
+pub type Decoder = fn(&[u8]) -> Result<Cow<'_, str>, SyntaxError>;
+/// One shape for every writer: the job (document, selection, options, shared views) to a
+/// body, returning what the body leaves out and reports.
+pub type Writer = fn(&writing::Job<'_, '_>, &mut Vec<u8>) -> Result<Vec<String>, RenderError>;
+
+/// Everything the rest of the program asks about a format: adding a format is its folder
+/// and one line in `TABLE`.
+pub struct Descriptor {
+    pub format: Format,
+    /// The name used in `format=`, `--format` and messages.
+    pub name: &'static str,
+    /// The extension of the files `generate` writes, without the dot.
+    pub extension: &'static str,
+    pub content_type: &'static str,
+    /// Whether its keys are flat names (split into levels only with `--split`), as opposed
+    /// to paths whose levels the file itself nests.
+    pub flat_keys: bool,
+    pub decode: Decoder,
+    pub read: Reader,
+    pub write: Writer,
+    /// Peak memory per byte of input while reading, measured on the densest files (a
+    /// million one-word keys), release build (docs/design.md "Memory budget"). Rounded up.
+    pub read_memory_per_byte: u64,
+    /// A body's bytes per text beyond the text itself: the markup around it and a typical
+    /// name; xlf writes the base text again as `<source>` (`repeats_text`).
+    pub body_per_text: usize,
+    pub body_repeats_text: bool,
+    /// What a body holds before its first text.
+    pub body_header: usize,
+}
+
+/// The table, in `Format`'s declaration order (`Format::descriptor` indexes it).
+#[rustfmt::skip]
+pub const TABLE: [Descriptor; 12] = [
+    Descriptor { format: Format::Android, name: "android", extension: "xml", content_type: "application/xml; charset=utf-8", flat_keys: true, decode: reading::utf8, read: android::read::read, write: android::write::write, read_memory_per_byte: 13, body_per_text: 64, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Ios, name: "ios", extension: "strings", content_type: "text/plain; charset=utf-8", flat_keys: true, decode: strings::read::decode, read: strings::read::read, write: strings::write::write, read_memory_per_byte: 24, body_per_text: 40, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Stringsdict, name: "stringsdict", extension: "stringsdict", content_type: "application/x-plist", flat_keys: true, decode: reading::utf8, read: stringsdict::read::read, write: stringsdict::write::write, read_memory_per_byte: 13, body_per_text: 400, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Json, name: "json", extension: "json", content_type: "application/json", flat_keys: false, decode: reading::utf8, read: json::read::read, write: json::write::write, read_memory_per_byte: 32, body_per_text: 16, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Yml, name: "yml", extension: "yml", content_type: "application/yaml; charset=utf-8", flat_keys: false, decode: reading::utf8, read: yml::read::read, write: yml::write::write, read_memory_per_byte: 30, body_per_text: 24, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Po, name: "po", extension: "po", content_type: "text/x-gettext-translation; charset=utf-8", flat_keys: true, decode: reading::utf8, read: po::read::read, write: po::write::write, read_memory_per_byte: 13, body_per_text: 96, body_repeats_text: false, body_header: 256 },
+    // the base text is written again as <source> in every locale: `estimate_len` adds it
+    Descriptor { format: Format::Xlf, name: "xlf", extension: "xlf", content_type: "application/xliff+xml; charset=utf-8", flat_keys: false, decode: reading::utf8, read: xlf::read::read, write: xlf::write::write, read_memory_per_byte: 6, body_per_text: 160, body_repeats_text: true, body_header: 256 },
+    // each language's text sits in ten lines of indented JSON
+    Descriptor { format: Format::Xcstrings, name: "xcstrings", extension: "xcstrings", content_type: "application/json", flat_keys: true, decode: reading::utf8, read: xcstrings::read::read, write: xcstrings::write::write, read_memory_per_byte: 3, body_per_text: 200, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Arb, name: "arb", extension: "arb", content_type: "application/json", flat_keys: true, decode: reading::utf8, read: arb::read::read, write: arb::write::write, read_memory_per_byte: 24, body_per_text: 40, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::I18next, name: "i18next", extension: "json", content_type: "application/json", flat_keys: false, decode: reading::utf8, read: i18next::read::read, write: i18next::write::write, read_memory_per_byte: 32, body_per_text: 16, body_repeats_text: false, body_header: 256 },
+    // ASCII with \uXXXX escapes, which ISO-8859-1 readers read alike; `name=`, a few escapes;
+    // read as ISO-8859-1 when not UTF-8, as Java 9+ reads bundles
+    Descriptor { format: Format::Properties, name: "properties", extension: "properties", content_type: "text/x-java-properties; charset=iso-8859-1", flat_keys: false, decode: properties::read::decoder, read: properties::read::read, write: properties::write::write, read_memory_per_byte: 40, body_per_text: 48, body_repeats_text: false, body_header: 256 },
+    // the <data> and <value> tags around the name
+    Descriptor { format: Format::Resx, name: "resx", extension: "resx", content_type: "application/xml; charset=utf-8", flat_keys: true, decode: reading::utf8, read: resx::read::read, write: resx::write::write, read_memory_per_byte: 7, body_per_text: 96, body_repeats_text: false, body_header: 6144 },
+];
+
 impl Format {
+    /// In the order the help text lists them.
     pub const ALL: [Format; 12] = [
         Format::Json,
         Format::Android,
@@ -142,22 +207,14 @@ impl Format {
         Format::Resx,
     ];
 
+    /// Its line in `TABLE`.
+    pub fn descriptor(self) -> &'static Descriptor {
+        &TABLE[self as usize]
+    }
+
     /// The name used in `format=` and `--format`.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Json => "json",
-            Format::Android => "android",
-            Format::Ios => "ios",
-            Format::Yml => "yml",
-            Format::Xlf => "xlf",
-            Format::Po => "po",
-            Format::Stringsdict => "stringsdict",
-            Format::Xcstrings => "xcstrings",
-            Format::Arb => "arb",
-            Format::I18next => "i18next",
-            Format::Properties => "properties",
-            Format::Resx => "resx",
-        }
+        self.descriptor().name
     }
 
     /// Every format's name, comma-separated, for messages that list the choices.
@@ -166,36 +223,25 @@ impl Format {
     }
 
     pub fn content_type(self) -> &'static str {
-        match self {
-            Format::Json => "application/json",
-            Format::Android => "application/xml; charset=utf-8",
-            Format::Ios => "text/plain; charset=utf-8",
-            Format::Yml => "application/yaml; charset=utf-8",
-            Format::Xlf => "application/xliff+xml; charset=utf-8",
-            Format::Po => "text/x-gettext-translation; charset=utf-8",
-            Format::Stringsdict => "application/x-plist",
-            Format::Xcstrings | Format::Arb | Format::I18next => "application/json",
-            // ASCII with \uXXXX escapes, which ISO-8859-1 readers read alike
-            Format::Properties => "text/x-java-properties; charset=iso-8859-1",
-            Format::Resx => "application/xml; charset=utf-8",
-        }
+        self.descriptor().content_type
     }
 
     /// File extension without the dot.
     pub fn extension(self) -> &'static str {
-        match self {
-            Format::Json => "json",
-            Format::Android => "xml",
-            Format::Ios => "strings",
-            Format::Yml => "yml",
-            Format::Xlf => "xlf",
-            Format::Po => "po",
-            Format::Stringsdict => "stringsdict",
-            Format::Xcstrings => "xcstrings",
-            Format::Arb => "arb",
-            Format::I18next => "json",
-            Format::Properties => "properties",
-            Format::Resx => "resx",
+        self.descriptor().extension
+    }
+
+    /// Whether its keys are flat names (split into levels only with `--split`), as opposed
+    /// to paths whose levels the file itself nests.
+    pub fn flat_keys(self) -> bool {
+        self.descriptor().flat_keys
+    }
+
+    /// What reading a file of this format takes, for the memory budget.
+    pub fn input(self) -> crate::memory_budget::Input {
+        crate::memory_budget::Input::App {
+            name: self.name(),
+            per_byte: self.descriptor().read_memory_per_byte,
         }
     }
 }
@@ -218,9 +264,11 @@ impl FromStr for Format {
 
     /// Case-insensitive, so `--format JSON` works as users type it.
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        by_name(Format::ALL, Format::name, value).ok_or_else(|| UnknownFormat {
-            value: value.to_owned(),
-        })
+        (Format::ALL.into_iter())
+            .find(|f| f.name().eq_ignore_ascii_case(value))
+            .ok_or_else(|| UnknownFormat {
+                value: value.to_owned(),
+            })
     }
 }
 
@@ -239,54 +287,6 @@ pub struct RenderOptions {
     /// The locale a file of one locale declares instead of its own: an ARB file written as
     /// a language's fallback (`app_en.arb` holding en_US) says `"@@locale": "en"`.
     pub declared_locale: Option<String>,
-}
-
-/// `placeholders=keep` (the default: texts as the sheet writes them) or `convert` (each
-/// format's own syntax).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum PlaceholderMode {
-    #[default]
-    Keep,
-    Convert,
-}
-
-impl PlaceholderMode {
-    pub const NAMES: [&'static str; 2] = ["keep", "convert"];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            PlaceholderMode::Keep => "keep",
-            PlaceholderMode::Convert => "convert",
-        }
-    }
-}
-
-/// A `placeholders` value other than keep or convert.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("placeholders must be one of keep, convert; got '{value}'")]
-pub struct UnknownPlaceholderMode {
-    pub value: String,
-}
-
-impl FromStr for PlaceholderMode {
-    type Err = UnknownPlaceholderMode;
-
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        let all = [PlaceholderMode::Keep, PlaceholderMode::Convert];
-        by_name(all, PlaceholderMode::name, value).ok_or_else(|| UnknownPlaceholderMode {
-            value: value.to_owned(),
-        })
-    }
-}
-
-/// The one of `all` whose name is `value`, ignoring ASCII case.
-fn by_name<T: Copy, const N: usize>(
-    all: [T; N],
-    name: fn(T) -> &'static str,
-    value: &str,
-) -> Option<T> {
-    all.into_iter()
-        .find(|&t| name(t).eq_ignore_ascii_case(value))
 }
 
 /// A rendered body plus what the caller should report (name conflicts, first key kept).
@@ -601,9 +601,9 @@ impl<'a> Prepared<'a> {
     }
 }
 
-fn render_with(
-    doc: &Document,
-    prepared: Option<&Prepared<'_>>,
+fn render_with<'d>(
+    doc: &'d Document,
+    prepared: Option<&Prepared<'d>>,
     sel: &Selection,
     format: Format,
     opts: &RenderOptions,
@@ -619,105 +619,14 @@ fn render_with(
         });
     }
     let mut body = Vec::with_capacity(estimate_len(doc, sel, format));
-    let warnings = match format {
-        Format::Json | Format::Yml => {
-            let own;
-            let tree = match prepared.and_then(Prepared::tree) {
-                Some(shared) => shared,
-                None => {
-                    own = tree::Tree::build(doc, sel);
-                    &own
-                }
-            };
-            let texts = prepared.map_or(Texts::Rows(doc), Prepared::texts);
-            if format == Format::Json {
-                json::write::render(tree, sel, texts, opts, without_locale, &mut body)?;
-            } else {
-                yml::write::render(tree, sel, texts, opts, without_locale, &mut body)?;
-            }
-            tree.warnings.clone()
-        }
-        Format::I18next => {
-            let own;
-            let tree = match prepared.and_then(Prepared::tree) {
-                Some(shared) => shared,
-                None => {
-                    own = tree::Tree::build(doc, sel);
-                    &own
-                }
-            };
-            let texts = prepared.map_or(Texts::Rows(doc), Prepared::texts);
-            let keyed = !without_locale && flatten::Flat::prefixed(sel, opts.keep_locale);
-            let left_out = i18next::write::render(tree, sel, texts, opts, keyed, &mut body)?;
-            tree.warnings.iter().cloned().chain(left_out).collect()
-        }
-        Format::Xcstrings | Format::Arb => {
-            let style = if format == Format::Arb {
-                flatten::NameStyle::Arb
-            } else {
-                flatten::NameStyle::Plain
-            };
-            let flat = match prepared {
-                Some(prepared) => {
-                    let shared = flatten::Shared {
-                        names: Cow::Borrowed(prepared.names(style, false)),
-                        texts: prepared.texts(),
-                        dotted_paths: None,
-                    };
-                    flatten::Flat::with_shared_unprefixed(doc, sel, style, shared)
-                }
-                None => flatten::Flat::build_unprefixed(doc, sel, style),
-            };
-            let left_out = if format == Format::Arb {
-                let keyed = !without_locale && flatten::Flat::prefixed(sel, opts.keep_locale);
-                arb::write::render(&flat, keyed, opts, &mut body)?
-            } else {
-                let sorted = prepared.map(Prepared::xcode_order);
-                xcstrings::write::render(&flat, sorted, opts, &mut body)?
-            };
-            flat.warnings.iter().cloned().chain(left_out).collect()
-        }
-        Format::Android
-        | Format::Ios
-        | Format::Xlf
-        | Format::Po
-        | Format::Stringsdict
-        | Format::Properties
-        | Format::Resx => {
-            let style = match format {
-                Format::Android => flatten::NameStyle::Android,
-                Format::Properties => flatten::NameStyle::Dotted,
-                Format::Resx => flatten::NameStyle::CSharp,
-                _ => flatten::NameStyle::Plain,
-            };
-            let flat = match prepared {
-                Some(prepared) => {
-                    let prefixed = flatten::Flat::prefixed(sel, opts.keep_locale);
-                    let shared = flatten::Shared {
-                        names: Cow::Borrowed(prepared.names(style, prefixed)),
-                        texts: prepared.texts(),
-                        dotted_paths: (format == Format::Xlf).then(|| {
-                            prepared
-                                .dotted_paths
-                                .get_or_init(|| flatten::dotted_paths(prepared.doc))
-                        }),
-                    };
-                    flatten::Flat::with_shared(doc, sel, style, opts.keep_locale, shared)
-                }
-                None => flatten::Flat::build(doc, sel, style, opts.keep_locale),
-            };
-            match format {
-                Format::Android => android::write::render(&flat, opts, &mut body)?,
-                Format::Ios => strings::write::render(&flat, opts, &mut body)?,
-                Format::Xlf => xlf::write::render(&flat, opts, &mut body)?,
-                Format::Stringsdict => stringsdict::write::render(&flat, opts, &mut body)?,
-                Format::Properties => properties::write::render(&flat, opts, &mut body)?,
-                Format::Resx => resx::write::render(&flat, opts, &mut body)?,
-                _ => po::write::render(&flat, opts, &mut body)?,
-            }
-            flat.warnings
-        }
+    let job = writing::Job {
+        doc,
+        prepared,
+        sel,
+        opts,
+        without_locale,
     };
+    let warnings = (format.descriptor().write)(&job, &mut body)?;
     Ok(Rendered { body, warnings })
 }
 
@@ -809,25 +718,14 @@ fn estimate_len(doc: &Document, sel: &Selection, format: Format) -> usize {
     }
     let avg_text = sampled_bytes / sampled_texts.max(1);
     let texts_per_unit = (sampled_texts * 16 / sampled.max(1)).max(16);
-    let per_text = match format {
-        Format::Json => 16,
-        Format::Yml => 24,
-        Format::Ios => 40,
-        Format::Android => 64,
-        Format::Po => 96,
-        Format::Stringsdict => 400,
-        Format::I18next => 16,
-        Format::Arb => 40,
-        // each language's text sits in ten lines of indented JSON
-        Format::Xcstrings => 200,
-        // `name=`, and a few escapes
-        Format::Properties => 48,
-        // the <data> and <value> tags around the name
-        Format::Resx => 96,
-        // the base text is written again as <source> in every locale
-        Format::Xlf => 160 + avg_text,
-    };
+    let descriptor = format.descriptor();
+    let per_text = descriptor.body_per_text
+        + if descriptor.body_repeats_text {
+            avg_text
+        } else {
+            0
+        };
     let texts = units * texts_per_unit / 16;
-    let header = if format == Format::Resx { 6144 } else { 256 };
+    let header = descriptor.body_header;
     texts * (avg_text + avg_text / 16 + per_text) + header
 }

@@ -312,8 +312,10 @@ fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, Layout
             PathBuf::from(format!("{}_{locale}.{ext}", arb_stem(opts)))
         }
         // i18next's `locales/{{lng}}/{{ns}}.json`; `--filename` names the namespace
-        Format::I18next => PathBuf::from(i18next::write::language(locale))
-            .join(format!("{}.{ext}", stem.unwrap_or(i18next::write::NAMESPACE))),
+        Format::I18next => PathBuf::from(i18next::write::language(locale)).join(format!(
+            "{}.{ext}",
+            stem.unwrap_or(i18next::write::NAMESPACE)
+        )),
         // one file for every locale (see `plan`)
         Format::Xcstrings => PathBuf::from(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
     })

@@ -13,11 +13,11 @@ use thiserror::Error;
 use self::checks::EntryCells;
 use crate::formats;
 use crate::model::locale::locale_key;
+use crate::model::placeholders;
 use crate::model::{
     Document, Entry, MAX_KEY_DEPTH, MAX_LOCALES, Plural, PluralCategory, PluralForm, Warning,
     cell_name,
 };
-use crate::model::placeholders;
 use crate::parallel;
 
 /// Header cell of a key column; the n-th one from the left is nesting level n.
@@ -860,8 +860,8 @@ mod tests {
     use serde::Deserialize;
 
     use super::*;
-    use crate::model::{LocaleContent, Selection};
     use crate::markup::test_support::{Tree, document, fixture, tree};
+    use crate::model::{LocaleContent, Selection};
 
     fn grid(rows: &[&[&str]]) -> Vec<Vec<String>> {
         rows.iter()

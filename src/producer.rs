@@ -9,14 +9,14 @@ pub mod lease;
 
 use crate::config::ConfigHandle;
 use crate::config::settings::{Google, Service, Settings, SheetSource as SourceSetting};
+use crate::markup::{self, SheetError};
+use crate::model::Document;
 use crate::retry::{FIRST_RETRY, backoff};
 use crate::sheets::consent;
 use crate::sheets::{Fetched, SheetSource, SourceError, source_for};
 use crate::shutdown::Shutdown;
 use crate::singleflight::SingleFlight;
-use crate::model::Document;
 use crate::translations::service::TranslationService;
-use crate::markup::{self, SheetError};
 use crate::translations::store::{PutOutcome, StoreError, SyncState};
 use crate::translations::versions::VersionSummary;
 use crate::webhooks::Announcer;

@@ -10,4 +10,3 @@ pub mod service;
 pub mod store;
 pub mod tabs;
 pub mod versions;
-

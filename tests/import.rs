@@ -1857,13 +1857,14 @@ mod property {
 
     use std::collections::BTreeMap;
 
-    use depot::import::assemble::Assembler;
-    use depot::import::{self, AppFormat, Options, discover};
+    use depot::formats::Format as AppFormat;
     use depot::formats::{Format, PlaceholderMode, Prepared};
+    use depot::import::assemble::Assembler;
+    use depot::import::{self, Options, discover};
     use depot::layout::{self, LayoutOptions};
-    use depot::model::{Document, PluralCategory, Selection};
     use depot::model::placeholders::{self, Piece};
     use depot::model::plurals;
+    use depot::model::{Document, PluralCategory, Selection};
     use proptest::prelude::*;
 
     const LOCALES: [&str; 3] = ["en", "pl", "ar"];

@@ -14,8 +14,8 @@ use super::tests::{
     arbitrary_doc, clashing_doc, hostile, hostile_string, only, plural_doc, render_str, some_of,
 };
 use super::*;
-use crate::model::{Entry, LocaleSelection, Plural, PluralCategory, PluralForm};
 use crate::model::placeholders::{self, Piece};
+use crate::model::{Entry, LocaleSelection, Plural, PluralCategory, PluralForm};
 
 /// The formats of SPEC §11 this module reads (the generic round trips of `tests` read the
 /// others).

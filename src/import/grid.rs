@@ -12,10 +12,10 @@
 
 use std::collections::HashMap;
 
-use crate::model::locale::same_locale;
-use crate::model::cell_name;
-use crate::model::{Document, Entry};
 use crate::markup::{COMMENT_MARK, KEY_MARK, TAGS_MARK};
+use crate::model::cell_name;
+use crate::model::locale::same_locale;
+use crate::model::{Document, Entry};
 
 /// Joins key levels for lookups.
 const SEPARATOR: &str = "\u{1F}";

@@ -5,9 +5,9 @@
 use std::ops::Range;
 
 use crate::formats::{name_clashes, name_problems};
-use crate::model::{Document, Entry, PluralCategory, Warning, cell_name};
 use crate::model::placeholders::{self, COUNT, Piece};
 use crate::model::plurals;
+use crate::model::{Document, Entry, PluralCategory, Warning, cell_name};
 use crate::parallel;
 
 /// Where an entry's cells are: its key column and the rows that gave it texts (with the

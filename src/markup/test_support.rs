@@ -6,8 +6,8 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{Deserializer, MapAccess, Visitor};
 
-use crate::model::{Document, Selection};
 use crate::markup::convert;
+use crate::model::{Document, Selection};
 
 /// A json tree whose objects keep their key order, so that tests check order too.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -440,8 +440,8 @@ mod tests {
     use serde::Deserialize;
 
     use super::*;
-    use crate::model::Entry;
     use crate::markup::test_support::{FilterCase, Tree, document, fixture, tree};
+    use crate::model::Entry;
 
     fn parse_all(list: &[&str]) -> Vec<Filter> {
         list.iter().map(|f| Filter::parse(f).unwrap()).collect()

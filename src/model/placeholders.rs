@@ -502,6 +502,45 @@ impl IcuQuote {
     }
 }
 
+/// `placeholders=keep` (the default: texts as the sheet writes them) or `convert` (each
+/// format's own syntax).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum PlaceholderMode {
+    #[default]
+    Keep,
+    Convert,
+}
+
+impl PlaceholderMode {
+    pub const NAMES: [&'static str; 2] = ["keep", "convert"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PlaceholderMode::Keep => "keep",
+            PlaceholderMode::Convert => "convert",
+        }
+    }
+}
+
+/// A `placeholders` value other than keep or convert.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("placeholders must be one of keep, convert; got '{value}'")]
+pub struct UnknownPlaceholderMode {
+    pub value: String,
+}
+
+impl std::str::FromStr for PlaceholderMode {
+    type Err = UnknownPlaceholderMode;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        ([PlaceholderMode::Keep, PlaceholderMode::Convert].into_iter())
+            .find(|m| m.name().eq_ignore_ascii_case(value))
+            .ok_or_else(|| UnknownPlaceholderMode {
+                value: value.to_owned(),
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

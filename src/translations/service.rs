@@ -6,11 +6,6 @@
 //! version: when a new version becomes current the cache is emptied, so old bodies are
 //! freed once in-flight responses end.
 
-use crate::model::fallback::Fallbacks;
-use crate::model::filter::{FilterIndex, SelectError};
-use crate::formats::{Format, PlaceholderMode, RenderError, RenderOptions, known_warnings, plurals_left_out, render};
-use crate::model::locale::base_locale;
-use crate::model::Document;
 use super::query::TranslationQuery;
 use super::store::{
     FileStore, PutOutcome, RedisStore, SledStore, StoreError, StoredDocument, TranslationStore,
@@ -21,6 +16,13 @@ use super::versions::{
 };
 use crate::compression::{Encoding, MIN_COMPRESS_LEN, compress};
 use crate::config::settings::{Storage, Translations as TranslationSettings};
+use crate::formats::{
+    Format, PlaceholderMode, RenderError, RenderOptions, known_warnings, plurals_left_out, render,
+};
+use crate::model::Document;
+use crate::model::fallback::Fallbacks;
+use crate::model::filter::{FilterIndex, SelectError};
+use crate::model::locale::base_locale;
 use crate::singleflight::SingleFlight;
 use bytes::Bytes;
 use chrono::{DateTime, Utc};

@@ -16,8 +16,8 @@ pub use sled_store::SledStore;
 pub use super::channels::book::ChannelBook;
 pub use crate::model::StoredDocument;
 
-use crate::model::Document;
 use super::versions::{History, VersionSummary};
+use crate::model::Document;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

@@ -7,9 +7,9 @@
 //! translations the document is that tab's, unnamespaced, as a one-tab sheet always was.
 
 use crate::formats::{android_name_hash, name_clashes};
+use crate::markup::{self, KEY_MARK, SheetError};
 use crate::model::locale::same_locale;
 use crate::model::{Document, Entry, Warning};
-use crate::markup::{self, KEY_MARK, SheetError};
 use crate::sheets::tabs::Tab;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

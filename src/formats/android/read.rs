@@ -7,10 +7,10 @@
 
 use quick_xml::events::{BytesStart, Event};
 
+use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::formats::shared::syntax::{self, Printf};
 use crate::formats::shared::utf16;
 use crate::formats::shared::xml::{self, Lines};
-use crate::import::{Key, Reading, SyntaxError, Unit, Value};
 use crate::model::PluralCategory;
 
 pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {

@@ -5,9 +5,18 @@ use crate::formats::shared::convert::Converter;
 use crate::formats::shared::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex, push_xml_char,
 };
+use crate::formats::shared::flatten::NameStyle;
 use crate::formats::shared::flatten::{Flat, FlatKey};
+use crate::formats::writing::Job;
 use crate::formats::{Format, RenderError, RenderOptions};
 use crate::model::placeholders::Syntax;
+
+/// The one shape of a writer (`formats::Writer`).
+pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
+    let flat = job.flat(NameStyle::Android, false);
+    render(&flat, job.opts, out)?;
+    Ok(flat.warnings)
+}
 
 pub(crate) fn render(
     flat: &Flat<'_>,

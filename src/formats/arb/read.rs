@@ -8,10 +8,10 @@
 
 use std::collections::HashMap;
 
+use crate::formats::reading::{Declared, Key, Reading, SyntaxError, Unit, Value};
 use crate::formats::shared::icu::{self, Dialect, Message};
-use crate::formats::shared::syntax::{self, Kind};
 use crate::formats::shared::nested::{Node, NodeValue};
-use crate::import::{Declared, Key, Reading, SyntaxError, Unit, Value};
+use crate::formats::shared::syntax::{self, Kind};
 
 pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let root = crate::formats::json::read::parse(text)?;

@@ -12,16 +12,25 @@
 //! A body of several locales (or with `keepLocale`) is an object of ARB files keyed by
 //! their `@@locale`.
 
+use crate::formats::shared::flatten::NameStyle;
+use crate::formats::writing::Job;
 use std::collections::HashMap;
 
+use crate::formats::json::write::push_json_str;
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::flatten::{Flat, FlatKey, FlatLocale};
-use crate::formats::json::write::push_json_str;
 use crate::formats::shared::texts::Forms;
 use crate::formats::{Format, RenderError, RenderOptions};
-use crate::model::langtag;
 use crate::model::Entry;
+use crate::model::langtag;
 use crate::model::placeholders::{self, COUNT, Converted, Kind, Piece, Syntax};
+
+/// The one shape of a writer (`formats::Writer`).
+pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
+    let flat = job.flat_unprefixed(NameStyle::Arb);
+    let left_out = render(&flat, job.keyed(), job.opts, out)?;
+    Ok(flat.warnings.iter().cloned().chain(left_out).collect())
+}
 
 /// Writes `flat` (unprefixed ARB ids). `keyed`: an object of files keyed by locale, else
 /// the one locale's file. Returns what was left out besides `flat`'s own warnings.

@@ -1,8 +1,8 @@
 //! i18next JSON v4 (`locales/<lng>/<ns>.json`): nested keys, `{{name}}` placeholders,
 //! plurals as `key_one`/`key_other` siblings (`key_ordinal_*` forms are not carried).
 
+use crate::formats::reading::{Reading, SyntaxError};
 use crate::formats::shared::nested::{self, Style};
-use crate::import::{Reading, SyntaxError};
 
 pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     nested::read(crate::formats::json::read::parse(text)?, Style::I18next, r)
@@ -11,7 +11,7 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::{Options, Value};
+    use crate::formats::reading::{Options, Value};
     use crate::model::PluralCategory;
 
     #[test]

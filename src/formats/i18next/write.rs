@@ -14,20 +14,28 @@
 //! A body of one locale is that locale's `translation.json`; of several (or with
 //! `keepLocale`), i18next's `resources` object: `{"en-US": {"translation": {…}}, …}`.
 
+use crate::formats::writing::Job;
 use std::collections::HashMap;
 
-use crate::formats::shared::convert::Converter;
 use crate::formats::json::write::push_json_str;
+use crate::formats::shared::convert::Converter;
 use crate::formats::shared::texts::Texts;
 use crate::formats::shared::tree::{Leaf, Tree, TreeSink};
 use crate::formats::{Format, PlaceholderMode, RenderError, RenderOptions};
 use crate::model::langtag;
-use crate::model::{Document, PluralCategory, Selection};
 use crate::model::placeholders;
 use crate::model::placeholders::Syntax;
+use crate::model::{Document, PluralCategory, Selection};
 
 /// The namespace i18next loads by default, and the folder file's stem.
 pub(crate) const NAMESPACE: &str = "translation";
+
+/// The one shape of a writer (`formats::Writer`).
+pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
+    let tree = job.tree();
+    let left_out = render(&tree, job.sel, job.texts(), job.opts, job.keyed(), out)?;
+    Ok(tree.warnings.iter().cloned().chain(left_out).collect())
+}
 
 /// Writes `sel` over `tree`. `keyed`: i18next's `resources` object of every locale, else
 /// the single locale's own tree. Returns what was left out besides the tree's warnings.

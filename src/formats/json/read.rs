@@ -8,8 +8,8 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
+use crate::formats::reading::{Reading, SyntaxError};
 use crate::formats::shared::nested::{self, Node, NodeValue, Style};
-use crate::import::{Reading, SyntaxError};
 
 pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     nested::read(parse(text)?, Style::Json, r)
@@ -125,7 +125,7 @@ fn other(what: &str) -> Node {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::{Options, Unit, Value};
+    use crate::formats::reading::{Options, Unit, Value};
     use crate::model::PluralCategory;
 
     fn units(text: &str, named: Option<&str>) -> (Vec<Unit>, usize) {
@@ -178,7 +178,11 @@ mod tests {
             "{\n\"a\": \"x\\uDE00\\uD83D\"}",
             "{\n\"a\": \"\\uD83D\"}",
         ] {
-            for reader in [read, crate::formats::arb::read::read, crate::formats::i18next::read::read] {
+            for reader in [
+                read,
+                crate::formats::arb::read::read,
+                crate::formats::i18next::read::read,
+            ] {
                 let mut r = Reading::new(&options);
                 let e = reader(text, &mut r).unwrap_err();
                 assert_eq!(e.line, 2, "{text}");

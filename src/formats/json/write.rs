@@ -2,6 +2,7 @@
 //! directly so no intermediate map reorders keys; strings escaped byte for byte as
 //! serde_json escapes them.
 
+use crate::formats::writing::Job;
 use std::convert::Infallible;
 
 use crate::formats::shared::convert::Converter;
@@ -65,6 +66,20 @@ impl TreeSink for Json<'_> {
         self.out.push(b'}');
         Ok(())
     }
+}
+
+/// The one shape of a writer (`formats::Writer`).
+pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
+    let tree = job.tree();
+    render(
+        &tree,
+        job.sel,
+        job.texts(),
+        job.opts,
+        job.without_locale,
+        out,
+    )?;
+    Ok(tree.warnings.clone())
 }
 
 /// json has no comments, so `comments` is ignored. `without_locale` writes the single

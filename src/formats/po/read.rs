@@ -7,7 +7,7 @@
 //! sheet's `{name}` syntax. Listed: fuzzy entries (msgfmt leaves them out), obsolete
 //! `#~` entries, translator comments (`# `).
 
-use crate::import::{Key, Reading, SyntaxError, Unit, Value};
+use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::model::PluralCategory;
 use crate::model::plurals;
 

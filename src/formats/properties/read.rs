@@ -8,9 +8,9 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::formats::shared::syntax::{self, Converted};
 use crate::formats::shared::utf16;
-use crate::import::{Key, Reading, SyntaxError, Unit, Value};
 use crate::model::PluralCategory;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -20,6 +20,12 @@ pub(crate) fn decode(bytes: &[u8]) -> Cow<'_, str> {
         Ok(text) => Cow::Borrowed(text),
         Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
     }
+}
+
+/// `decode` in the shape of the table's decoders: it never fails (bytes that are not
+/// UTF-8 are ISO-8859-1, as Java 9+ reads bundles).
+pub(crate) fn decoder(bytes: &[u8]) -> Result<Cow<'_, str>, SyntaxError> {
+    Ok(decode(bytes))
 }
 
 struct Property {

@@ -4,6 +4,8 @@
 //! UTF-8 first: ASCII is both). Names are the key path lower-cased and dotted; a plural
 //! entry is one key per category (`items.one`, `items.other`).
 
+use crate::formats::shared::flatten::NameStyle;
+use crate::formats::writing::Job;
 use std::convert::Infallible;
 
 use crate::formats::shared::convert::Converter;
@@ -11,6 +13,13 @@ use crate::formats::shared::escape::{Specials, clean_comment, escape_into, push_
 use crate::formats::shared::flatten::{Flat, FlatKey};
 use crate::formats::{RenderError, RenderOptions};
 use crate::model::placeholders::Syntax;
+
+/// The one shape of a writer (`formats::Writer`).
+pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
+    let flat = job.flat(NameStyle::Dotted, false);
+    render(&flat, job.opts, out)?;
+    Ok(flat.warnings)
+}
 
 pub(crate) fn render(
     flat: &Flat<'_>,

@@ -7,9 +7,9 @@ use std::collections::HashMap;
 
 use quick_xml::events::Event;
 
+use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::formats::shared::syntax::{self, Converted};
 use crate::formats::shared::xml::{self, Lines};
-use crate::import::{Key, Reading, SyntaxError, Unit, Value};
 use crate::model::PluralCategory;
 
 struct Data {

@@ -4,6 +4,8 @@
 //! (`Core_Labels_Yes`); a plural entry is one name per category (`Items_One`). Texts are
 //! escaped for what ResXResourceReader, resgen and MSBuild read back (docs/design.md).
 
+use crate::formats::shared::flatten::NameStyle;
+use crate::formats::writing::Job;
 use std::convert::Infallible;
 
 use crate::formats::shared::convert::Converter;
@@ -18,6 +20,13 @@ use crate::model::placeholders::Syntax;
 /// What Visual Studio writes before the first `<data>` (the same in every `.resx` it
 /// creates; copied from a Visual Studio project's `Resources.resx`), after a UTF-8 BOM.
 const HEADER: &str = include_str!("header.xml");
+
+/// The one shape of a writer (`formats::Writer`).
+pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
+    let flat = job.flat(NameStyle::CSharp, false);
+    render(&flat, job.opts, out)?;
+    Ok(flat.warnings)
+}
 
 pub(crate) fn render(
     flat: &Flat<'_>,

@@ -6,10 +6,11 @@
 //! (i18next v4).
 
 use super::icu::{self, Message};
+use super::locale;
 use super::syntax::{self, Converted};
-use crate::import::{Key, Reading, SyntaxError, Unit, Value, locale};
-use crate::model::locale::same_locale;
+use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::model::PluralCategory;
+use crate::model::locale::same_locale;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Node {

@@ -3,8 +3,8 @@
 
 use quick_xml::events::Event;
 
-use crate::import::SyntaxError;
 use super::xml::{self, Lines};
+use crate::formats::reading::SyntaxError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Plist {

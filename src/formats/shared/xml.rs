@@ -5,7 +5,7 @@
 use quick_xml::Reader;
 use quick_xml::events::{BytesRef, BytesStart, Event};
 
-use crate::import::SyntaxError;
+use crate::formats::reading::SyntaxError;
 
 /// A reader over `text` that checks end names (a file whose tags do not match is refused,
 /// as every XML consumer refuses it).

@@ -9,10 +9,10 @@
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
+use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value, line_of};
 use crate::formats::shared::plist::{self, Plist};
 use crate::formats::shared::syntax::{self, Printf};
 use crate::formats::shared::utf16;
-use crate::import::{Key, Reading, SyntaxError, Unit, Value, line_of};
 
 /// The file's text: UTF-16 by its byte-order mark (or by its zero bytes when it has none),
 /// else UTF-8.

@@ -2,15 +2,22 @@
 //! (CFPropertyList) and GNUstep's strings parsers both read the same way, never a raw line
 //! break inside quotes. Plural entries are left to the `.stringsdict` beside it.
 
+use crate::formats::shared::flatten::NameStyle;
+use crate::formats::writing::Job;
 use std::convert::Infallible;
 
 use crate::formats::shared::convert::Converter;
-use crate::formats::shared::escape::{
-    Specials, clean_comment, escape_into, push_char, push_hex,
-};
+use crate::formats::shared::escape::{Specials, clean_comment, escape_into, push_char, push_hex};
 use crate::formats::shared::flatten::Flat;
 use crate::formats::{RenderError, RenderOptions};
 use crate::model::placeholders::Syntax;
+
+/// The one shape of a writer (`formats::Writer`).
+pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
+    let flat = job.flat(NameStyle::Plain, false);
+    render(&flat, job.opts, out)?;
+    Ok(flat.warnings)
+}
 
 pub(crate) fn render(
     flat: &Flat<'_>,

@@ -3,9 +3,9 @@
 //! forms the categories of that dictionary. Text around the variable in the format key is
 //! folded into every form; several variables, or other rule types, are not carried.
 
+use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::formats::shared::plist::{self, Plist};
 use crate::formats::shared::syntax::{self, Printf};
-use crate::import::{Key, Reading, SyntaxError, Unit, Value};
 use crate::model::PluralCategory;
 
 pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {

@@ -7,8 +7,17 @@ use crate::formats::android::write::push_xml_comment;
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::escape::{XML_CONTROL_REASON, push_xml_str};
 use crate::formats::shared::flatten::Flat;
+use crate::formats::shared::flatten::NameStyle;
+use crate::formats::writing::Job;
 use crate::formats::{Format, RenderError, RenderOptions};
 use crate::model::placeholders::Syntax;
+
+/// The one shape of a writer (`formats::Writer`).
+pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
+    let flat = job.flat(NameStyle::Plain, false);
+    render(&flat, job.opts, out)?;
+    Ok(flat.warnings)
+}
 
 pub(crate) fn render(
     flat: &Flat<'_>,

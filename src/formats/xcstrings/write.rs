@@ -5,16 +5,26 @@
 //! newline at the end, `/` not escaped) with every object's keys in Xcode's order
 //! (`xcode_order`). Names are the ios `.strings` names; languages the `.lproj` ones.
 
+use crate::formats::shared::flatten::NameStyle;
+use crate::formats::writing::Job;
 use std::collections::HashMap;
 
+use crate::formats::json::write::push_json_str;
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::flatten::Flat;
-use crate::formats::json::write::push_json_str;
 use crate::formats::shared::texts::Forms;
 use crate::formats::{Format, RenderError, RenderOptions, xcstrings::xcode_order};
 use crate::model::langtag;
-use crate::model::{Document, Entry};
 use crate::model::placeholders::Syntax;
+use crate::model::{Document, Entry};
+
+/// The one shape of a writer (`formats::Writer`).
+pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
+    let flat = job.flat_unprefixed(NameStyle::Plain);
+    let sorted = job.prepared.map(crate::formats::Prepared::xcode_order);
+    let left_out = render(&flat, sorted, job.opts, out)?;
+    Ok(flat.warnings.iter().cloned().chain(left_out).collect())
+}
 
 /// Writes the catalog of `flat` (unprefixed plain names). `sorted`: every entry of the
 /// document in Xcode's order of its name, when prepared beforehand; else the selected

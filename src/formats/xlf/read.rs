@@ -9,8 +9,8 @@
 
 use quick_xml::events::{BytesStart, Event};
 
+use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::formats::shared::xml::{self, Lines};
-use crate::import::{Key, Reading, SyntaxError, Unit, Value};
 use crate::model::PluralCategory;
 
 #[derive(Default)]

@@ -3,9 +3,18 @@
 //! locale's text (the key path where it has none), `<target>` the locale's.
 
 use crate::formats::shared::escape::{XML_CONTROL_REASON, clean_comment, push_xml_str};
+use crate::formats::shared::flatten::NameStyle;
 use crate::formats::shared::flatten::{Flat, FlatKey};
+use crate::formats::writing::Job;
 use crate::formats::{Format, RenderError, RenderOptions};
 use crate::model::PluralCategory;
+
+/// The one shape of a writer (`formats::Writer`).
+pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
+    let flat = job.flat(NameStyle::Plain, true);
+    render(&flat, job.opts, out)?;
+    Ok(flat.warnings)
+}
 
 pub(crate) fn render(
     flat: &Flat<'_>,

@@ -7,8 +7,8 @@
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span};
 
+use crate::formats::reading::{Reading, SyntaxError};
 use crate::formats::shared::nested::{self, Node, NodeValue, Style};
-use crate::import::{Reading, SyntaxError};
 
 pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let root = parse(text)?;
@@ -203,7 +203,7 @@ impl<'t> Comments<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::{Options, Unit, Value};
+    use crate::formats::reading::{Options, Unit, Value};
     use crate::model::PluralCategory;
 
     fn units(text: &str, named: Option<&str>) -> (Vec<Unit>, Vec<(usize, String, String)>) {

@@ -2,12 +2,11 @@
 //! 1.2 parser reads a text as a boolean, null, number, date, anchor, tag or comment.
 //! Comments go on `#` lines above their key.
 
+use crate::formats::writing::Job;
 use std::convert::Infallible;
 
 use crate::formats::shared::convert::Converter;
-use crate::formats::shared::escape::{
-    Specials, clean_comment, escape_into, push_char, push_hex,
-};
+use crate::formats::shared::escape::{Specials, clean_comment, escape_into, push_char, push_hex};
 use crate::formats::shared::texts::Texts;
 use crate::formats::shared::tree::{Leaf, Tree, TreeSink, WithoutLocale};
 use crate::formats::{RenderError, RenderOptions};
@@ -88,6 +87,20 @@ impl TreeSink for Yml<'_> {
     fn close(&mut self, _depth: usize) -> Result<(), RenderError> {
         Ok(())
     }
+}
+
+/// The one shape of a writer (`formats::Writer`).
+pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
+    let tree = job.tree();
+    render(
+        &tree,
+        job.sel,
+        job.texts(),
+        job.opts,
+        job.without_locale,
+        out,
+    )?;
+    Ok(tree.warnings.clone())
 }
 
 pub(crate) fn render(
