@@ -8,8 +8,20 @@ use std::ops::Deref;
 use super::shared::flatten::{self, Flat, NameStyle};
 use super::shared::texts::Texts;
 use super::shared::tree::Tree;
-use super::{Prepared, RenderOptions};
+use super::{Prepared, RenderError, RenderOptions};
 use crate::model::{Document, Selection};
+
+/// A writer of flat names that reports nothing beyond the names' warnings.
+pub(crate) type FlatRender = fn(&Flat<'_>, &RenderOptions, &mut Vec<u8>) -> Result<(), RenderError>;
+/// A writer of the nested view (the selection, its texts, without the locale level?).
+pub(crate) type TreeRender = fn(
+    &Tree<'_>,
+    &Selection,
+    Texts<'_>,
+    &RenderOptions,
+    bool,
+    &mut Vec<u8>,
+) -> Result<(), RenderError>;
 
 pub struct Job<'j, 'd> {
     pub doc: &'d Document,
@@ -89,5 +101,36 @@ impl<'j, 'd> Job<'j, 'd> {
             }
             None => Flat::build_unprefixed(self.doc, self.sel, style),
         }
+    }
+
+    /// A body of flat names in `style` (see `flat`); its warnings are the names'.
+    pub(crate) fn flat_body(
+        &self,
+        style: NameStyle,
+        dotted_paths: bool,
+        render: FlatRender,
+        out: &mut Vec<u8>,
+    ) -> Result<Vec<String>, RenderError> {
+        let flat = self.flat(style, dotted_paths);
+        render(&flat, self.opts, out)?;
+        Ok(flat.warnings)
+    }
+
+    /// A body of the nested view; its warnings are the tree's.
+    pub(crate) fn tree_body(
+        &self,
+        render: TreeRender,
+        out: &mut Vec<u8>,
+    ) -> Result<Vec<String>, RenderError> {
+        let tree = self.tree();
+        render(
+            &tree,
+            self.sel,
+            self.texts(),
+            self.opts,
+            self.without_locale,
+            out,
+        )?;
+        Ok(tree.warnings.clone())
     }
 }

@@ -13,9 +13,7 @@ use crate::model::placeholders::Syntax;
 
 /// The one shape of a writer (`formats::Writer`).
 pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
-    let flat = job.flat(NameStyle::Android, false);
-    render(&flat, job.opts, out)?;
-    Ok(flat.warnings)
+    job.flat_body(NameStyle::Android, false, render, out)
 }
 
 pub(crate) fn render(

@@ -16,9 +16,7 @@ use crate::model::placeholders::Syntax;
 
 /// The one shape of a writer (`formats::Writer`).
 pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
-    let flat = job.flat(NameStyle::Dotted, false);
-    render(&flat, job.opts, out)?;
-    Ok(flat.warnings)
+    job.flat_body(NameStyle::Dotted, false, render, out)
 }
 
 pub(crate) fn render(

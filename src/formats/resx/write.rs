@@ -23,9 +23,7 @@ const HEADER: &str = include_str!("header.xml");
 
 /// The one shape of a writer (`formats::Writer`).
 pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
-    let flat = job.flat(NameStyle::CSharp, false);
-    render(&flat, job.opts, out)?;
-    Ok(flat.warnings)
+    job.flat_body(NameStyle::CSharp, false, render, out)
 }
 
 pub(crate) fn render(

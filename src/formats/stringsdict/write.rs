@@ -14,9 +14,7 @@ use crate::model::placeholders::Syntax;
 
 /// The one shape of a writer (`formats::Writer`).
 pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
-    let flat = job.flat(NameStyle::Plain, false);
-    render(&flat, job.opts, out)?;
-    Ok(flat.warnings)
+    job.flat_body(NameStyle::Plain, false, render, out)
 }
 
 pub(crate) fn render(

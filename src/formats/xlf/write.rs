@@ -11,9 +11,7 @@ use crate::model::PluralCategory;
 
 /// The one shape of a writer (`formats::Writer`).
 pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
-    let flat = job.flat(NameStyle::Plain, true);
-    render(&flat, job.opts, out)?;
-    Ok(flat.warnings)
+    job.flat_body(NameStyle::Plain, true, render, out)
 }
 
 pub(crate) fn render(

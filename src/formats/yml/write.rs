@@ -91,16 +91,7 @@ impl TreeSink for Yml<'_> {
 
 /// The one shape of a writer (`formats::Writer`).
 pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
-    let tree = job.tree();
-    render(
-        &tree,
-        job.sel,
-        job.texts(),
-        job.opts,
-        job.without_locale,
-        out,
-    )?;
-    Ok(tree.warnings.clone())
+    job.tree_body(render, out)
 }
 
 pub(crate) fn render(
