@@ -12,14 +12,14 @@
 //! A body of several locales (or with `keepLocale`) is an object of ARB files keyed by
 //! their `@@locale`.
 
-use crate::formats::shared::flatten::NameStyle;
-use crate::formats::writing::Job;
 use std::collections::HashMap;
 
 use crate::formats::json::write::push_json_str;
 use crate::formats::shared::convert::Converter;
+use crate::formats::shared::flatten::NameStyle;
 use crate::formats::shared::flatten::{Flat, FlatKey, FlatLocale};
 use crate::formats::shared::texts::Forms;
+use crate::formats::writing::Job;
 use crate::formats::{Format, RenderError, RenderOptions};
 use crate::model::Entry;
 use crate::model::langtag;

@@ -14,13 +14,13 @@
 //! A body of one locale is that locale's `translation.json`; of several (or with
 //! `keepLocale`), i18next's `resources` object: `{"en-US": {"translation": {…}}, …}`.
 
-use crate::formats::writing::Job;
 use std::collections::HashMap;
 
 use crate::formats::json::write::push_json_str;
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::texts::Texts;
 use crate::formats::shared::tree::{Leaf, Tree, TreeSink};
+use crate::formats::writing::Job;
 use crate::formats::{Format, PlaceholderMode, RenderError, RenderOptions};
 use crate::model::langtag;
 use crate::model::placeholders;

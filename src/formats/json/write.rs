@@ -2,13 +2,13 @@
 //! directly so no intermediate map reorders keys; strings escaped byte for byte as
 //! serde_json escapes them.
 
-use crate::formats::writing::Job;
 use std::convert::Infallible;
 
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::escape::{Specials, escape_into, push_hex};
 use crate::formats::shared::texts::Texts;
 use crate::formats::shared::tree::{Leaf, Tree, TreeSink, WithoutLocale};
+use crate::formats::writing::Job;
 use crate::formats::{RenderError, RenderOptions};
 use crate::model::Selection;
 use crate::model::placeholders::Syntax;

@@ -4,13 +4,13 @@
 //! UTF-8 first: ASCII is both). Names are the key path lower-cased and dotted; a plural
 //! entry is one key per category (`items.one`, `items.other`).
 
-use crate::formats::shared::flatten::NameStyle;
-use crate::formats::writing::Job;
 use std::convert::Infallible;
 
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::escape::{Specials, clean_comment, escape_into, push_hex};
+use crate::formats::shared::flatten::NameStyle;
 use crate::formats::shared::flatten::{Flat, FlatKey};
+use crate::formats::writing::Job;
 use crate::formats::{RenderError, RenderOptions};
 use crate::model::placeholders::Syntax;
 

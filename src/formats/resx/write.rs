@@ -4,15 +4,15 @@
 //! (`Core_Labels_Yes`); a plural entry is one name per category (`Items_One`). Texts are
 //! escaped for what ResXResourceReader, resgen and MSBuild read back (docs/design.md).
 
-use crate::formats::shared::flatten::NameStyle;
-use crate::formats::writing::Job;
 use std::convert::Infallible;
 
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::escape::{
     Specials, clean_comment, escape_into, push_char, push_xml_str,
 };
+use crate::formats::shared::flatten::NameStyle;
 use crate::formats::shared::flatten::{Flat, FlatKey};
+use crate::formats::writing::Job;
 use crate::formats::{RenderError, RenderOptions};
 use crate::model::PluralCategory;
 use crate::model::placeholders::Syntax;

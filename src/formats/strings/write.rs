@@ -2,13 +2,13 @@
 //! (CFPropertyList) and GNUstep's strings parsers both read the same way, never a raw line
 //! break inside quotes. Plural entries are left to the `.stringsdict` beside it.
 
-use crate::formats::shared::flatten::NameStyle;
-use crate::formats::writing::Job;
 use std::convert::Infallible;
 
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::escape::{Specials, clean_comment, escape_into, push_char, push_hex};
 use crate::formats::shared::flatten::Flat;
+use crate::formats::shared::flatten::NameStyle;
+use crate::formats::writing::Job;
 use crate::formats::{RenderError, RenderOptions};
 use crate::model::placeholders::Syntax;
 

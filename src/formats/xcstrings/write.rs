@@ -5,14 +5,14 @@
 //! newline at the end, `/` not escaped) with every object's keys in Xcode's order
 //! (`xcode_order`). Names are the ios `.strings` names; languages the `.lproj` ones.
 
-use crate::formats::shared::flatten::NameStyle;
-use crate::formats::writing::Job;
 use std::collections::HashMap;
 
 use crate::formats::json::write::push_json_str;
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::flatten::Flat;
+use crate::formats::shared::flatten::NameStyle;
 use crate::formats::shared::texts::Forms;
+use crate::formats::writing::Job;
 use crate::formats::{Format, RenderError, RenderOptions, xcstrings::xcode_order};
 use crate::model::langtag;
 use crate::model::placeholders::Syntax;

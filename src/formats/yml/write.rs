@@ -2,13 +2,13 @@
 //! 1.2 parser reads a text as a boolean, null, number, date, anchor, tag or comment.
 //! Comments go on `#` lines above their key.
 
-use crate::formats::writing::Job;
 use std::convert::Infallible;
 
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::escape::{Specials, clean_comment, escape_into, push_char, push_hex};
 use crate::formats::shared::texts::Texts;
 use crate::formats::shared::tree::{Leaf, Tree, TreeSink, WithoutLocale};
+use crate::formats::writing::Job;
 use crate::formats::{RenderError, RenderOptions};
 use crate::model::Selection;
 use crate::model::placeholders::Syntax;
