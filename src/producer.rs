@@ -9,14 +9,14 @@ pub mod lease;
 
 use crate::config::ConfigHandle;
 use crate::config::settings::{Google, Service, Settings, SheetSource as SourceSetting};
+use crate::markup::{self, SheetError};
+use crate::model::Document;
 use crate::retry::{FIRST_RETRY, backoff};
 use crate::sheets::consent;
 use crate::sheets::{Fetched, SheetSource, SourceError, source_for};
 use crate::shutdown::Shutdown;
 use crate::singleflight::SingleFlight;
-use crate::translations::model::Document;
 use crate::translations::service::TranslationService;
-use crate::translations::sheet::{self, SheetError};
 use crate::translations::store::{PutOutcome, StoreError, SyncState};
 use crate::translations::versions::VersionSummary;
 use crate::webhooks::Announcer;
@@ -121,11 +121,11 @@ pub fn convert_fetched(tabs: Vec<crate::sheets::tabs::Tab>) -> Result<Document, 
 pub fn convert(grid: Vec<Vec<String>>) -> Result<Document, ConvertError> {
     let header = grid
         .iter()
-        .position(|row| row.iter().any(|cell| cell.trim() == sheet::KEY_MARK));
+        .position(|row| row.iter().any(|cell| cell.trim() == markup::KEY_MARK));
     let rows_below = header.map_or(0, |h| {
         grid[h + 1..].iter().filter(|r| !r.is_empty()).count()
     });
-    let document = sheet::convert(grid)?;
+    let document = markup::convert(grid)?;
     if !document.is_empty() {
         return Ok(document);
     }

@@ -1857,13 +1857,14 @@ mod property {
 
     use std::collections::BTreeMap;
 
+    use depot::formats::Format as AppFormat;
+    use depot::formats::{Format, PlaceholderMode, Prepared};
     use depot::import::assemble::Assembler;
-    use depot::import::{self, AppFormat, Options, discover};
-    use depot::translations::formats::{Format, PlaceholderMode, Prepared};
-    use depot::translations::layout::{self, LayoutOptions};
-    use depot::translations::model::{Document, PluralCategory, Selection};
-    use depot::translations::placeholders::{self, Piece};
-    use depot::translations::plurals;
+    use depot::import::{self, Options, discover};
+    use depot::layout::{self, LayoutOptions};
+    use depot::model::placeholders::{self, Piece};
+    use depot::model::plurals;
+    use depot::model::{Document, PluralCategory, Selection};
     use proptest::prelude::*;
 
     const LOCALES: [&str; 3] = ["en", "pl", "ar"];
@@ -2345,7 +2346,7 @@ mod property {
     }
 
     fn check(rows: Vec<Vec<String>>, mode: PlaceholderMode) -> Result<(), TestCaseError> {
-        let doc = depot::translations::sheet::convert(rows).unwrap();
+        let doc = depot::markup::convert(rows).unwrap();
         prop_assume!(!doc.is_empty());
         for format in [
             Format::Android,

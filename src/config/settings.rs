@@ -2,10 +2,10 @@
 //! so a `Settings` value is always complete and valid.
 
 use super::layers::{Resolved, Value, absolute};
+use crate::model::fallback::Fallbacks;
+use crate::model::placeholders::PlaceholderMode;
 use crate::secret::Secret;
 pub use crate::signing::Addressing;
-use crate::translations::fallback::Fallbacks;
-use crate::translations::formats::PlaceholderMode;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 

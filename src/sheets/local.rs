@@ -587,7 +587,7 @@ where
 /// and room for notes. A cell further right is refused rather than placed: calamine sizes a
 /// dense range by the furthest cell, and a cell named `XFD1048576` (or, in a damaged file,
 /// far past it) asked for hundreds of gigabytes and aborted the process (found by fuzzing).
-const MAX_XLSX_COLUMNS: u32 = (crate::translations::model::MAX_LOCALES + 100) as u32;
+const MAX_XLSX_COLUMNS: u32 = (crate::model::MAX_LOCALES + 100) as u32;
 /// Cells of the grid, empty ones included, that an `.xlsx` sheet may make: far beyond the
 /// largest sheets depot is built for (50,000 keys x 20 locales), small enough that a sheet
 /// of scattered far-away cells cannot exhaust memory.
@@ -623,13 +623,13 @@ fn xlsx_cells_grid(
         if text.is_empty() {
             continue;
         }
-        let place = || crate::translations::model::cell_name(column as usize, row as usize + 1);
+        let place = || crate::model::cell_name(column as usize, row as usize + 1);
         if column >= MAX_XLSX_COLUMNS {
             return Err(CellsFailure::Unreadable(format!(
                 "cell {} is past column {MAX_XLSX_COLUMNS}, the last one depot reads \
                  ({} locales, key levels, tags and notes)",
                 place(),
-                crate::translations::model::MAX_LOCALES
+                crate::model::MAX_LOCALES
             )));
         }
         let (row, column) = (row as usize, column as usize);

@@ -10,7 +10,7 @@ mod xlsx;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::translations::model::cell_name;
+use crate::model::cell_name;
 
 /// Where `depot import` writes the sheet.
 #[derive(Debug, Clone, PartialEq, Eq)]
