@@ -30,18 +30,20 @@ const READER: &str = "reader-key-for-delivery";
 /// channel URLs that live one second (so that a locize app's cache of them expires at once)
 /// and `beta` a private channel.
 async fn daemon(dir: &std::path::Path) -> Daemon {
+    daemon_with(dir, &[]).await
+}
+
+/// `daemon`, with more of the environment.
+async fn daemon_with(dir: &std::path::Path, more: &[(&str, &str)]) -> Daemon {
     sdk_app::write_sheet(&dir.join("sheet"), "Yes");
-    let daemon = Daemon::start(
-        dir,
-        &["--set", "producer.source=sheet"],
-        &[
-            ("DEPOT_ADMIN_KEYS", ADMIN),
-            ("DEPOT_API_KEYS", READER),
-            ("DEPOT_DELIVERY_MAX_AGE_SECS", "1"),
-            ("DEPOT_DELIVERY_PRIVATE_CHANNELS", "beta"),
-        ],
-    )
-    .await;
+    let mut env = vec![
+        ("DEPOT_ADMIN_KEYS", ADMIN),
+        ("DEPOT_API_KEYS", READER),
+        ("DEPOT_DELIVERY_MAX_AGE_SECS", "1"),
+        ("DEPOT_DELIVERY_PRIVATE_CHANNELS", "beta"),
+    ];
+    env.extend_from_slice(more);
+    let daemon = Daemon::start(dir, &["--set", "producer.source=sheet"], &env).await;
     draft_version(&daemon, None).await;
     daemon
 }
@@ -214,4 +216,66 @@ async fn locize_languages_apply_the_90_percent_rule_and_private_channels_need_th
     .await;
     assert_eq!(reply.status, 200);
     assert_eq!(reply.header("cache-control"), Some("private, max-age=1"));
+}
+
+/// Wrong keys sent to the SDK URLs, bare (as i18next-locize-backend sends its apiKey) or as
+/// `Bearer`, go through the same throttle as every API key: after
+/// `limits.api_key_attempts` of them the address waits (429 `too-many-key-failures` with
+/// `Retry-After`, the right key too), and each wrong key is a WARN line without the key.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_keys_on_sdk_urls_are_throttled_and_logged() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = daemon_with(
+        dir.path(),
+        &[
+            ("DEPOT_API_KEY_ATTEMPTS", "3"),
+            ("DEPOT_API_KEY_REFILL_SECS", "60"),
+        ],
+    )
+    .await;
+    let (status, _) = admin(&daemon, "beta", "publish", json!({})).await;
+    assert_eq!(status, 200);
+    let get = |path: &'static str, key: &'static str| {
+        let request = reqwest::Client::new()
+            .get(daemon.url(path))
+            .header("authorization", key);
+        async move { support::HttpReply::read(request.send().await.unwrap()).await }
+    };
+    let code = |reply: &support::HttpReply| {
+        let body: Value = serde_json::from_slice(&reply.body).unwrap();
+        (reply.status, body["code"].as_str().unwrap().to_owned())
+    };
+    for (path, key) in [
+        ("/locize/private/depot/beta/en/common", "guess-1"),
+        ("/i18next/beta/en/common.json", "Bearer guess-2"),
+        ("/tolgee/beta/manifest.json", "guess-3"),
+    ] {
+        let reply = get(path, key).await;
+        assert_eq!(code(&reply), (401, "invalid-api-key".into()), "{path}");
+    }
+    for (path, key) in [
+        ("/locize/private/depot/beta/en/common", "guess-4"),
+        ("/locize/private/depot/beta/en/common", READER),
+        ("/i18next/beta?lng=en&ns=common", "Bearer guess-5"),
+    ] {
+        let reply = get(path, key).await;
+        assert_eq!(
+            code(&reply),
+            (429, "too-many-key-failures".into()),
+            "{path} {key}"
+        );
+        assert_eq!(reply.header("retry-after"), Some("60"), "{path}");
+    }
+    let warned = |log: &str| {
+        (log.lines())
+            .filter(|l| l.contains("WARN") && l.contains("API request refused: wrong API key"))
+            .count()
+    };
+    eventually(Duration::from_secs(5), || async {
+        (warned(&daemon.log()) >= 3).then_some(())
+    })
+    .await;
+    let log = daemon.log();
+    assert_eq!(warned(&log), 3, "{log}");
+    assert!(!log.contains("guess-"), "{log}");
 }

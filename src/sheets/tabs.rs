@@ -79,7 +79,9 @@ mod tests {
         assert_eq!(names, ["common", "home", "settings"]);
         assert_eq!(tabs[0].rows, [vec![">>>", "en"], vec!["YES", "Yes"]]);
         let empty = tempfile::tempdir().unwrap();
-        let err = read_folder(empty.path(), Budget::default()).unwrap_err().to_string();
+        let err = read_folder(empty.path(), Budget::default())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("holds no .csv file"), "{err}");
     }
 }
