@@ -4,7 +4,8 @@
 //! (public and private channel, `/languages` and its 90% rule) and `@tolgee/web` with
 //! `BackendFetch` and namespaces each load a three-tab sheet in two locales, every text
 //! and plural form; a publish reaches an app that reloads, a rollback brings the old texts
-//! back (tests/node/delivery.mjs is the app, configured as the README shows).
+//! back. tests/node/delivery.mjs is the app; the README's configuration of each library
+//! ("Apps that fetch texts at run time") is run as written.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -74,8 +75,12 @@ async fn admin(daemon: &Daemon, channel: &str, verb: &str, body: Value) -> (u16,
 
 /// Each library loads every text of the sheet from `production`; a new version of the
 /// sheet reaches them only when it is published there, and a rollback brings the old
-/// texts back, each seen by the app when it reloads.
-async fn an_app_loads_every_text_and_follows_publish_and_rollback(library: &str) {
+/// texts back, each seen by the app when it reloads. `library` names the app `start`s
+/// (given the daemon's base URL).
+async fn an_app_loads_every_text_and_follows_publish_and_rollback(
+    library: &str,
+    start: impl Fn(&str) -> (App, Value),
+) {
     let dir = tempfile::tempdir().unwrap();
     let daemon = daemon(dir.path()).await;
     let first = draft_version(&daemon, None).await;
@@ -86,7 +91,7 @@ async fn an_app_loads_every_text_and_follows_publish_and_rollback(library: &str)
         "{moved}"
     );
 
-    let (mut app, loaded) = App::start(library, &daemon.base, "production", json!({}));
+    let (mut app, loaded) = start(&daemon.base);
     assert_eq!(loaded["texts"], sdk_app::expected("Yes"), "{library}");
 
     // the sheet changes: draft follows, production does not
@@ -130,24 +135,62 @@ async fn an_app_loads_every_text_and_follows_publish_and_rollback(library: &str)
     );
 }
 
+/// The README's configuration of a library ("Apps that fetch texts at run time"), run as
+/// written but for its URL.
+fn readme(package: &'static str) -> impl Fn(&str) -> (App, Value) {
+    move |base| App::from_readme(package, base)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn i18next_http_backend_loads_every_text_and_follows_the_channel() {
-    an_app_loads_every_text_and_follows_publish_and_rollback(LIBRARIES[0]).await;
+async fn i18next_http_backend_as_the_readme_shows_loads_every_text_and_follows_the_channel() {
+    let package = "i18next-http-backend";
+    an_app_loads_every_text_and_follows_publish_and_rollback(package, readme(package)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn i18next_http_backend_multi_loading_loads_every_text_and_follows_the_channel() {
-    an_app_loads_every_text_and_follows_publish_and_rollback(LIBRARIES[1]).await;
+    an_app_loads_every_text_and_follows_publish_and_rollback(LIBRARIES[1], |base| {
+        App::start(LIBRARIES[1], base, "production", json!({}))
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn i18next_locize_backend_loads_every_text_and_follows_the_channel() {
-    an_app_loads_every_text_and_follows_publish_and_rollback(LIBRARIES[2]).await;
+async fn i18next_locize_backend_as_the_readme_shows_loads_every_text_and_follows_the_channel() {
+    let package = "i18next-locize-backend";
+    an_app_loads_every_text_and_follows_publish_and_rollback(package, readme(package)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tolgee_web_backend_fetch_loads_every_text_and_follows_the_channel() {
-    an_app_loads_every_text_and_follows_publish_and_rollback(LIBRARIES[3]).await;
+async fn tolgee_web_as_the_readme_shows_loads_every_text_and_follows_the_channel() {
+    let package = "@tolgee/web";
+    an_app_loads_every_text_and_follows_publish_and_rollback(package, readme(package)).await;
+}
+
+/// The README shows one configuration per library, and nothing else in ```js blocks.
+#[test]
+fn the_readme_shows_one_configuration_per_library() {
+    let imports: Vec<Vec<String>> = (sdk_app::readme_blocks().iter())
+        .map(|block| {
+            (block.lines())
+                .filter_map(|l| {
+                    l.strip_prefix("import ")?
+                        .split_once(" from ")?
+                        .1
+                        .strip_suffix(';')
+                })
+                .map(|p| p.trim_matches('"').to_owned())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        imports,
+        [
+            vec!["i18next", "i18next-http-backend"],
+            vec!["i18next", "i18next-locize-backend"],
+            vec!["@tolgee/web", "@tolgee/format-icu"],
+        ]
+    );
 }
 
 /// `/languages` gives each locale its names and share per channel; the locize backend keeps
