@@ -1,6 +1,7 @@
 // An app that fetches its texts at run time from depot (SPEC §14), with the real client
 // library: configured by a block of the README ("readme"), or by the forms below (the
-// multi-load adapter, a private locize channel) that the README only names. The Rust tests (tests/delivery_sdks.rs) drive it:
+// multi-load adapter, a private locize channel) that the README only names. The Rust
+// tests (tests/delivery_sdks.rs, tests/cdn_cache.rs) drive it:
 //
 //   node delivery.mjs < lines
 //
