@@ -12,6 +12,7 @@ pub mod langtag;
 pub mod language_names;
 pub mod layout;
 pub mod locale;
+pub mod locale_names;
 pub mod model;
 pub mod placeholders;
 pub mod plurals;

@@ -322,3 +322,34 @@ async fn wrong_keys_on_sdk_urls_are_throttled_and_logged() {
     assert_eq!(warned(&log), 3, "{log}");
     assert!(!log.contains("guess-"), "{log}");
 }
+
+/// `translations.locales` names the locales of each SDK layout: Tolgee's manifest lists the
+/// name and its URL answers to it (the sheet's code too), locize's languages keep their
+/// own names.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sdk_urls_and_lists_use_the_locale_names_of_their_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = daemon_with(
+        dir.path(),
+        &[("DEPOT_TRANSLATIONS_LOCALES", "tolgee:de=de-AT,*:fr=fr-CA")],
+    )
+    .await;
+    let (status, manifest) = daemon.get_json("/tolgee/draft/manifest.json").await;
+    assert_eq!(
+        (status, manifest),
+        (200, json!({"locales": ["en", "de-AT", "fr-CA"]}))
+    );
+    for path in [
+        "/tolgee/draft/home/de-AT.json",
+        "/tolgee/draft/home/de.json",
+    ] {
+        let (status, body) = daemon.get_json(path).await;
+        assert_eq!((status, body), (200, json!({"TITLE": "Start"})), "{path}");
+    }
+    let (status, languages) = daemon.get_json("/locize/languages/depot").await;
+    assert_eq!(status, 200);
+    let order: Vec<&String> = languages.as_object().unwrap().keys().collect();
+    assert_eq!(order, ["en", "de", "fr-CA"]);
+    let (status, _) = daemon.get_json("/i18next/draft/de-AT/home.json").await;
+    assert_eq!(status, 404);
+}

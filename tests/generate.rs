@@ -829,3 +829,82 @@ fn the_summary_names_the_missing_keys_and_strict_fails_on_findings() {
     ));
     assert!(dir.path().join("out/pl.json").exists());
 }
+
+/// `translations.locales` names each format's locales: `"*"` for every format, a format's
+/// own table first; file names, folders and the locale fields follow the name (as they
+/// follow a sheet code), the environment form does the same, and a bad table is refused
+/// naming the key.
+#[test]
+fn locale_names_per_target_name_files_folders_and_locale_fields() {
+    let dir = workdir();
+    std::fs::create_dir_all(dir.path().join("config")).unwrap();
+    std::fs::write(
+        dir.path().join("config/depot.toml"),
+        "[translations.locales.\"*\"]\nen_US = \"en-GB\"\n[translations.locales.json]\npl_PL = \"pl\"\n",
+    )
+    .unwrap();
+    let source = ["--source", "hostile.sheet.json"];
+    for format in ["json", "android", "ios"] {
+        let mut args = source.to_vec();
+        args.extend(["-f", format, "-p", format]);
+        assert_ok(&generate(dir.path(), &args));
+    }
+    assert_eq!(files(&dir.path().join("json")), ["en-GB.json", "pl.json"]);
+    assert_eq!(
+        files(&dir.path().join("android")),
+        [
+            "values-en-rGB/strings.xml",
+            "values-pl/strings.xml",
+            "values/strings.xml"
+        ]
+    );
+    assert_eq!(
+        files(&dir.path().join("ios")),
+        [
+            "Base.lproj/Localizable.strings",
+            "en-GB.lproj/Localizable.strings",
+            "pl.lproj/Localizable.strings"
+        ]
+    );
+    // the locale fields: the merged json's locale keys, the xlf's target-language
+    let mut args = source.to_vec();
+    args.extend(["-f", "json", "--merge", "-p", "-"]);
+    let merged: serde_json::Value =
+        serde_json::from_str(&stdout(&generate(dir.path(), &args))).unwrap();
+    let keys: Vec<&String> = merged.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["en-GB", "pl"]);
+    let mut args = source.to_vec();
+    args.extend(["-f", "xlf", "-l", "pl_PL", "-p", "-"]);
+    let xlf = stdout(&generate(dir.path(), &args));
+    assert!(
+        xlf.contains("source-language=\"en-GB\" target-language=\"pl-PL\""),
+        "{xlf}"
+    );
+
+    // the environment's form; a bad table is refused before anything is read
+    std::fs::remove_file(dir.path().join("config/depot.toml")).unwrap();
+    let mut args = source.to_vec();
+    args.extend(["-f", "json", "-p", "env"]);
+    support::run_ok(
+        dir.path(),
+        &["generate"]
+            .into_iter()
+            .chain(args.iter().copied())
+            .collect::<Vec<_>>(),
+        [("DEPOT_TRANSLATIONS_LOCALES", "*:pl_PL=pl-PL,json:en_US=en")],
+    );
+    assert_eq!(files(&dir.path().join("env")), ["en.json", "pl-PL.json"]);
+    let out = support::depot(dir.path())
+        .args(["generate", "-f", "json", "-p", "bad"])
+        .args(source)
+        .env("DEPOT_TRANSLATIONS_LOCALES", "web:pl_PL=pl")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("translations.locales")
+            && stderr(&out).contains("unknown target 'web'"),
+        "{}",
+        stderr(&out)
+    );
+}

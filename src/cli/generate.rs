@@ -173,6 +173,8 @@ impl GenerateArgs {
 struct Job {
     format: Format,
     file: layout::PlannedFile,
+    /// The document (its locales named for the format) the file is rendered from.
+    group: usize,
 }
 
 /// The most keys a locale lacks that the summary names without `--verbose`.
@@ -247,8 +249,23 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     if per_language {
         warn_about_base(&doc, &selection, base, &args.base, &formats, &report);
     }
+    // Each format's locale names (translations.locales): one copy of the document per
+    // naming other than the sheet's, its locales renamed.
+    let names = &settings.translations.locale_names;
+    let mut docs: Vec<std::borrow::Cow<'_, Document>> = vec![std::borrow::Cow::Borrowed(&doc)];
     let mut jobs = Vec::new();
     for &format in &formats {
+        let renamed = names.renamed(format.name(), &doc.locales);
+        let group = match docs.iter().position(|d| d.locales == renamed) {
+            Some(group) => group,
+            None => {
+                docs.push(std::borrow::Cow::Owned(Document {
+                    locales: renamed,
+                    ..doc.clone()
+                }));
+                docs.len() - 1
+            }
+        };
         let options = LayoutOptions {
             format,
             language,
@@ -260,13 +277,18 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
                 .placeholders
                 .unwrap_or(settings.translations.placeholders),
         };
-        let files = layout::plan(&doc, &selection, &options)?;
-        jobs.extend(files.into_iter().map(|file| Job { format, file }));
+        let files = layout::plan(&docs[group], &selection, &options)?;
+        jobs.extend(files.into_iter().map(|file| Job {
+            format,
+            file,
+            group,
+        }));
     }
 
-    let prepared = Prepared::new(&doc);
+    let prepared: Vec<Prepared<'_>> = docs.iter().map(|d| Prepared::new(d)).collect();
     let render = |job: &Job| {
         let file = &job.file;
+        let prepared = &prepared[job.group];
         if file.locale_tree {
             prepared.render_locale_tree(&file.selection, job.format, &file.options)
         } else {
@@ -289,6 +311,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     // The process ends right after this: freeing the document's million strings (and
     // the prepared copies) one by one would only delay the exit, by about 60 ms.
     std::mem::forget(prepared);
+    std::mem::forget(docs);
     std::mem::forget(doc);
     Ok(())
 }

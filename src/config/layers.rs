@@ -479,7 +479,37 @@ fn validate(key: &Key, raw: &Raw) -> Result<Value, String> {
         },
         Kind::List => list(raw).map(Value::List),
         Kind::LocaleMap => locale_map(raw).map(Value::List),
+        Kind::LocaleNames => locale_names(raw).map(Value::List),
     }
+}
+
+/// Locale names per target as `target:locale=name` items, checked as `LocaleNames` reads
+/// them.
+fn locale_names(raw: &Raw) -> Result<Vec<String>, String> {
+    let shape = "must be a table per target of locale = name (e.g. { \"*\" = { zh_Hant = \"zh-TW\" }, android = { pt_BR = \"pt-BR\" } })";
+    let items = match raw {
+        Raw::Text(s) => split_list(s),
+        Raw::Toml(toml::Value::Table(targets)) => {
+            let mut items = Vec::new();
+            for (target, names) in targets {
+                let toml::Value::Table(names) = names else {
+                    return Err(wrong_type(shape, names, true));
+                };
+                for (locale, name) in names {
+                    match name {
+                        toml::Value::String(name) => {
+                            items.push(format!("{target}:{locale}={name}"))
+                        }
+                        other => return Err(wrong_type(shape, other, true)),
+                    }
+                }
+            }
+            items
+        }
+        Raw::Toml(other) => return Err(wrong_type(shape, other, false)),
+    };
+    crate::translations::locale_names::LocaleNames::parse(&items).map_err(|e| e.to_string())?;
+    Ok(items)
 }
 
 /// A locale map as `from=to` items, checked as `Fallbacks` reads them.

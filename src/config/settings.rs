@@ -6,6 +6,7 @@ use crate::secret::Secret;
 pub use crate::signing::Addressing;
 use crate::translations::fallback::Fallbacks;
 use crate::translations::formats::PlaceholderMode;
+use crate::translations::locale_names::LocaleNames;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -229,6 +230,8 @@ pub struct Translations {
     pub events_heartbeat_secs: u64,
     /// `translations.fallback` (validated when the layers were read).
     pub fallbacks: Fallbacks,
+    /// `translations.locales`: locale names per target.
+    pub locale_names: LocaleNames,
     pub placeholders: PlaceholderMode,
 }
 
@@ -554,6 +557,10 @@ impl Settings {
                 fallbacks: match r.get("translations.fallback") {
                     Value::List(items) => Fallbacks::parse(items).unwrap_or_default(),
                     _ => Fallbacks::default(),
+                },
+                locale_names: match r.get("translations.locales") {
+                    Value::List(items) => LocaleNames::parse(items).unwrap_or_default(),
+                    _ => LocaleNames::default(),
                 },
                 placeholders: text("translations.placeholders")
                     .parse()

@@ -288,7 +288,7 @@ impl Sdk {
                     .document
                     .locales
                     .iter()
-                    .map(|c| public_name(c))
+                    .map(|c| public_name(self.state.bundles.names(), Layout::Tolgee.name(), c))
                     .collect();
                 let body = json!({ "locales": locales }).to_string().into_bytes();
                 let bundle = Arc::new(bundles::named(body));
@@ -366,7 +366,7 @@ impl Sdk {
                 // in the sheet's order (a map's order depends on serde_json's features)
                 let mut body = Vec::from(&b"{"[..]);
                 for code in &locales {
-                    let tag = public_name(code);
+                    let tag = public_name(self.state.bundles.names(), Layout::I18next.name(), code);
                     let (name, native) = crate::translations::language_names::names(&tag);
                     let translated: Map<String, Value> = (counted.iter())
                         .map(|(channel, counts)| {

@@ -539,6 +539,7 @@ pub(crate) mod tests {
             keep_versions: 10,
             events_heartbeat_secs: 15,
             fallbacks: Default::default(),
+            locale_names: Default::default(),
             placeholders: Default::default(),
         }
     }
