@@ -161,7 +161,9 @@ pub fn describe(loaded: &Loaded) -> Vec<String> {
                     &layers::Value::List(items.iter().map(|i| schema::listed(key, i)).collect()),
                 ),
                 _ if masked => "\"***\"".to_owned(),
-                layers::Value::List(items) if key.kind == schema::Kind::LocaleMap => {
+                layers::Value::List(items)
+                    if matches!(key.kind, schema::Kind::LocaleMap | schema::Kind::Layouts) =>
+                {
                     locale_map_text(items)
                 }
                 layers::Value::List(items) if key.kind == schema::Kind::LocaleNames => {

@@ -14,6 +14,7 @@ pub mod layout;
 pub mod locale;
 pub mod locale_names;
 pub mod model;
+pub mod path_template;
 pub mod placeholders;
 pub mod plurals;
 pub mod query;

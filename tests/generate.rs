@@ -908,3 +908,155 @@ fn locale_names_per_target_name_files_folders_and_locale_fields() {
         stderr(&out)
     );
 }
+
+/// A sheet of two tabs (namespaces) in en and pt_BR, as a folder of .csv files.
+fn two_tabs(dir: &Path) {
+    let sheet = dir.join("sheet");
+    std::fs::create_dir_all(&sheet).unwrap();
+    std::fs::write(
+        sheet.join("common.csv"),
+        ">>>,en,pt_BR\nYES,Yes,Sim\nNO,No,Não\n",
+    )
+    .unwrap();
+    std::fs::write(sheet.join("home.csv"), ">>>,en,pt_BR\nTITLE,Home,Início\n").unwrap();
+}
+
+/// `--layout` (and `translations.layouts` per format) places each file: one per namespace
+/// and locale when the template names `{namespace}`, each holding its namespace's texts;
+/// the locale placeholders follow `translations.locales`.
+#[test]
+fn a_layout_template_places_one_file_per_namespace_and_locale() {
+    let dir = workdir();
+    two_tabs(dir.path());
+    let args = [
+        "--source",
+        "sheet",
+        "-f",
+        "json",
+        "-p",
+        "out",
+        "--layout",
+        "locales/{locale}/{namespace}.{ext}",
+    ];
+    assert_ok(&generate(dir.path(), &args));
+    let out = dir.path().join("out");
+    assert_eq!(
+        files(&out),
+        [
+            "locales/en/common.json",
+            "locales/en/home.json",
+            "locales/pt_BR/common.json",
+            "locales/pt_BR/home.json"
+        ]
+    );
+    assert_eq!(
+        read(out.join("locales/pt_BR/common.json")),
+        r#"{"YES":"Sim","NO":"Não"}"#
+    );
+    assert_eq!(
+        read(out.join("locales/en/home.json")),
+        r#"{"TITLE":"Home"}"#
+    );
+
+    // per format in the configuration, with the locale names of the format
+    let out = support::run_ok(
+        dir.path(),
+        &[
+            "generate",
+            "--source",
+            "sheet",
+            "-f",
+            "i18next,android",
+            "-p",
+            "cfg",
+        ],
+        [
+            (
+                "DEPOT_TRANSLATIONS_LAYOUTS",
+                "i18next={namespace}/{lang}-{region}.json,android=res/{android}/{namespace}.xml",
+            ),
+            ("DEPOT_TRANSLATIONS_LOCALES", "*:en=en-GB"),
+        ],
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        files(&dir.path().join("cfg")),
+        [
+            "common/en-GB.json",
+            "common/pt-BR.json",
+            "home/en-GB.json",
+            "home/pt-BR.json",
+            "res/values-en-rGB/common.xml",
+            "res/values-en-rGB/home.xml",
+            "res/values-pt-rBR/common.xml",
+            "res/values-pt-rBR/home.xml"
+        ]
+    );
+    assert_eq!(
+        read(dir.path().join("cfg/home/pt-BR.json")),
+        r#"{"TITLE":"Início"}"#
+    );
+}
+
+/// A template without `{namespace}` on a sheet of several, unknown placeholders, and paths
+/// leaving the output folder are refused, naming them; nothing is written.
+#[test]
+fn a_bad_layout_template_is_refused_naming_what_is_wrong() {
+    let dir = workdir();
+    two_tabs(dir.path());
+    let layout = |template: &str| {
+        generate(
+            dir.path(),
+            &["--source", "sheet", "-p", "out", "--layout", template],
+        )
+    };
+    let out = layout("{locale}.json");
+    assert_clean_failure(
+        &out,
+        dir.path(),
+        "the layout '{locale}.json' does not name {namespace}, and the sheet has several \
+         namespaces (common, home)",
+    );
+    for (template, needle) in [
+        (
+            "{lng}/{ns}.json",
+            "has unknown placeholder(s) {lng}, {ns}: the placeholders are {namespace}, {locale}",
+        ),
+        (
+            "../{namespace}/{locale}.json",
+            "must stay inside the output folder",
+        ),
+        (
+            "/tmp/{namespace}/{locale}.json",
+            "must stay inside the output folder",
+        ),
+    ] {
+        let out = layout(template);
+        assert_eq!(out.status.code(), Some(2), "{template}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(needle),
+            "{template}: {}",
+            stderr(&out)
+        );
+        assert!(files(&dir.path().join("out")).is_empty());
+    }
+    // a locale name that would leave the folder is refused with the configuration
+    let out = support::depot(dir.path())
+        .args([
+            "generate",
+            "--source",
+            "sheet",
+            "-p",
+            "out",
+            "--layout",
+            "{locale}/{namespace}.json",
+        ])
+        .env("DEPOT_TRANSLATIONS_LOCALES", "json:en=..")
+        .output()
+        .unwrap();
+    assert_clean_failure(
+        &out,
+        dir.path(),
+        "the name '..' of en (target json) cannot name a file",
+    );
+}

@@ -480,7 +480,26 @@ fn validate(key: &Key, raw: &Raw) -> Result<Value, String> {
         Kind::List => list(raw).map(Value::List),
         Kind::LocaleMap => locale_map(raw).map(Value::List),
         Kind::LocaleNames => locale_names(raw).map(Value::List),
+        Kind::Layouts => layouts(raw).map(Value::List),
     }
+}
+
+/// Path templates per format as `format=template` items, checked as `Layouts` reads them.
+fn layouts(raw: &Raw) -> Result<Vec<String>, String> {
+    let shape = "must be a table of format = path template (e.g. { i18next = \"{namespace}/{lang}.json\" })";
+    let items = match raw {
+        Raw::Text(s) => split_list(s),
+        Raw::Toml(toml::Value::Table(entries)) => entries
+            .iter()
+            .map(|(format, template)| match template {
+                toml::Value::String(template) => Ok(format!("{format}={template}")),
+                other => Err(wrong_type(shape, other, true)),
+            })
+            .collect::<Result<_, _>>()?,
+        Raw::Toml(other) => return Err(wrong_type(shape, other, false)),
+    };
+    crate::translations::path_template::Layouts::parse(&items)?;
+    Ok(items)
 }
 
 /// Locale names per target as `target:locale=name` items, checked as `LocaleNames` reads

@@ -7,6 +7,7 @@ pub use crate::signing::Addressing;
 use crate::translations::fallback::Fallbacks;
 use crate::translations::formats::PlaceholderMode;
 use crate::translations::locale_names::LocaleNames;
+use crate::translations::path_template::Layouts;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -232,6 +233,8 @@ pub struct Translations {
     pub fallbacks: Fallbacks,
     /// `translations.locales`: locale names per target.
     pub locale_names: LocaleNames,
+    /// `translations.layouts`: generate's path template per format.
+    pub layouts: Layouts,
     pub placeholders: PlaceholderMode,
 }
 
@@ -561,6 +564,10 @@ impl Settings {
                 locale_names: match r.get("translations.locales") {
                     Value::List(items) => LocaleNames::parse(items).unwrap_or_default(),
                     _ => LocaleNames::default(),
+                },
+                layouts: match r.get("translations.layouts") {
+                    Value::List(items) => Layouts::parse(items).unwrap_or_default(),
+                    _ => Layouts::default(),
                 },
                 placeholders: text("translations.placeholders")
                     .parse()

@@ -540,6 +540,7 @@ pub(crate) mod tests {
             events_heartbeat_secs: 15,
             fallbacks: Default::default(),
             locale_names: Default::default(),
+            layouts: Default::default(),
             placeholders: Default::default(),
         }
     }
