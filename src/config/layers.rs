@@ -489,17 +489,25 @@ fn layouts(raw: &Raw) -> Result<Vec<String>, String> {
     let shape = "must be a table of format = path template (e.g. { i18next = \"{namespace}/{lang}.json\" })";
     let items = match raw {
         Raw::Text(s) => split_list(s),
-        Raw::Toml(toml::Value::Table(entries)) => entries
-            .iter()
-            .map(|(format, template)| match template {
-                toml::Value::String(template) => Ok(format!("{format}={template}")),
-                other => Err(wrong_type(shape, other, true)),
-            })
-            .collect::<Result<_, _>>()?,
+        Raw::Toml(toml::Value::Table(entries)) => string_table(entries, shape, "")?,
         Raw::Toml(other) => return Err(wrong_type(shape, other, false)),
     };
     crate::translations::path_template::Layouts::parse(&items)?;
     Ok(items)
+}
+
+/// A TOML table of strings as `{prefix}key=value` items.
+fn string_table(
+    entries: &toml::map::Map<String, toml::Value>,
+    shape: &str,
+    prefix: &str,
+) -> Result<Vec<String>, String> {
+    (entries.iter())
+        .map(|(key, value)| match value {
+            toml::Value::String(value) => Ok(format!("{prefix}{key}={value}")),
+            other => Err(wrong_type(shape, other, true)),
+        })
+        .collect()
 }
 
 /// Locale names per target as `target:locale=name` items, checked as `LocaleNames` reads
@@ -514,14 +522,7 @@ fn locale_names(raw: &Raw) -> Result<Vec<String>, String> {
                 let toml::Value::Table(names) = names else {
                     return Err(wrong_type(shape, names, true));
                 };
-                for (locale, name) in names {
-                    match name {
-                        toml::Value::String(name) => {
-                            items.push(format!("{target}:{locale}={name}"))
-                        }
-                        other => return Err(wrong_type(shape, other, true)),
-                    }
-                }
+                items.extend(string_table(names, shape, &format!("{target}:"))?);
             }
             items
         }

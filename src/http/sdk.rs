@@ -173,13 +173,8 @@ impl Sdk {
         let bundle = (self.state.bundles)
             .get(&version, layout, namespace, locale)
             .await?;
-        serve(
-            bundle,
-            &caller.headers,
-            &cache_control(&settings, private),
-            true,
-        )
-        .await
+        let cache = cache_control(&settings, private);
+        serve(bundle, &caller.headers, &cache, true).await
     }
 
     /// `GET /i18next/{channel}?lng=en+de&ns=a+b`: `{lng: {ns: bundle}}` for each pair the
@@ -259,13 +254,8 @@ impl Sdk {
         }
         body.push(b'}');
         let bundle = Arc::new(bundles::named(body));
-        serve(
-            bundle,
-            &caller.headers,
-            &cache_control(&settings, private),
-            false,
-        )
-        .await
+        let cache = cache_control(&settings, private);
+        serve(bundle, &caller.headers, &cache, false).await
     }
 
     /// `GET /tolgee/{channel}/manifest.json`: `{"locales": [...]}`.
@@ -300,13 +290,8 @@ impl Sdk {
                 bundle
             }
         };
-        serve(
-            bundle,
-            &caller.headers,
-            &cache_control(&settings, private),
-            false,
-        )
-        .await
+        let cache = cache_control(&settings, private);
+        serve(bundle, &caller.headers, &cache, false).await
     }
 
     fn lock_manifests(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Bundle>>> {
