@@ -60,6 +60,18 @@ function tolgeeTexts(tolgee, config) {
   );
 }
 
+// A Tolgee app `start` makes; a reload starts it again, as an app started again.
+async function tolgeeApp(start, config) {
+  let tolgee = await start();
+  return {
+    texts: () => tolgeeTexts(tolgee, config),
+    reload: async () => {
+      tolgee.stop();
+      tolgee = await start();
+    },
+  };
+}
+
 // An app configured as a README block shows (see the top).
 async function readmeApp(config) {
   let imports = 0;
@@ -78,14 +90,7 @@ async function readmeApp(config) {
     for (const lng of config.lngs) await tolgee.changeLanguage(lng);
     return tolgee;
   };
-  let tolgee = await start();
-  return {
-    texts: () => tolgeeTexts(tolgee, config),
-    reload: async () => {
-      tolgee.stop();
-      tolgee = await start();
-    },
-  };
+  return tolgeeApp(start, config);
 }
 
 async function i18nextApp(config) {
@@ -151,7 +156,7 @@ async function locizeApp(config) {
   };
 }
 
-async function tolgeeApp(config) {
+async function tolgeeConfigured(config) {
   const start = async () => {
     // @tolgee/web with BackendFetch (and FormatIcu for plurals), as the README's block
     const tolgee = Tolgee()
@@ -169,14 +174,7 @@ async function tolgeeApp(config) {
     }
     return tolgee;
   };
-  let tolgee = await start();
-  return {
-    texts: () => tolgeeTexts(tolgee, config),
-    reload: async () => {
-      tolgee.stop();
-      tolgee = await start();
-    },
-  };
+  return tolgeeApp(start, config);
 }
 
 const lines = readline.createInterface({ input: process.stdin });
@@ -186,7 +184,7 @@ for await (const line of lines) {
   try {
     if (!app) {
       config = JSON.parse(line);
-      const make = { locize: locizeApp, tolgee: tolgeeApp, readme: readmeApp }[config.library];
+      const make = { locize: locizeApp, tolgee: tolgeeConfigured, readme: readmeApp }[config.library];
       app = await (make || i18nextApp)(config);
     } else if (line.trim() === "reload") {
       await app.reload();
