@@ -76,7 +76,7 @@ echo "## bytes an app downloads (headers and gzip bodies), en"
 # bytes of one request: header and body sizes; $2 = ETag to send, if any
 fetch() {
   local url=$1 etag=${2:-}
-  local args=(-s -o /dev/null -H "Accept-Encoding: gzip" -w '%{size_header} %{size_download} %{http_code}')
+  local args=(-s -o /dev/null -H "Accept-Encoding: gzip" -w '%{size_header} %{size_download} %{http_code}\n')
   [ -n "$etag" ] && args+=(-H "If-None-Match: $etag")
   curl "${args[@]}" "$url"
 }

@@ -161,8 +161,13 @@ pub fn describe(loaded: &Loaded) -> Vec<String> {
                     &layers::Value::List(items.iter().map(|i| schema::listed(key, i)).collect()),
                 ),
                 _ if masked => "\"***\"".to_owned(),
-                layers::Value::List(items) if key.kind == schema::Kind::LocaleMap => {
+                layers::Value::List(items)
+                    if matches!(key.kind, schema::Kind::LocaleMap | schema::Kind::Layouts) =>
+                {
                     locale_map_text(items)
+                }
+                layers::Value::List(items) if key.kind == schema::Kind::LocaleNames => {
+                    locale_names_text(items)
                 }
                 _ => toml_text(&value),
             };
@@ -206,6 +211,24 @@ fn locale_map_text(items: &[String]) -> String {
         table.insert(from.to_owned(), toml::Value::String(to.to_owned()));
     }
     toml::Value::Table(table).to_string()
+}
+
+/// `target:locale=name` items as the TOML table of tables they were read from.
+fn locale_names_text(items: &[String]) -> String {
+    let mut targets = toml::map::Map::new();
+    for item in items {
+        let Some((target, (locale, name))) =
+            (item.split_once(':')).and_then(|(t, rest)| Some((t, rest.split_once('=')?)))
+        else {
+            continue;
+        };
+        let names = (targets.entry(target.to_owned()))
+            .or_insert_with(|| toml::Value::Table(toml::map::Map::new()));
+        if let toml::Value::Table(names) = names {
+            names.insert(locale.to_owned(), toml::Value::String(name.to_owned()));
+        }
+    }
+    toml::Value::Table(targets).to_string()
 }
 
 /// The absolute path a path setting resolves to.

@@ -371,7 +371,7 @@ fn language_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, Layo
 /// holds only a language and a two-letter region: a script, a numeric (UN M.49) region
 /// or a variant takes Android's BCP 47 form, `values-b+zh+Hant`, `values-b+es+419`
 /// (aapt2 refuses `values-zh-rHANT` and `values-es-r419` as invalid configurations).
-fn android_folder(tag: &LanguageIdentifier) -> String {
+pub(crate) fn android_folder(tag: &LanguageIdentifier) -> String {
     let language = tag.language.as_str();
     let plain_region = tag
         .region

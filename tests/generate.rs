@@ -1038,3 +1038,234 @@ fn a_csv_in_a_code_page_without_the_setting_is_refused_saying_how_to_save_it() {
         stderr(&out)
     );
 }
+
+/// `translations.locales` names each format's locales: `"*"` for every format, a format's
+/// own table first; file names, folders and the locale fields follow the name (as they
+/// follow a sheet code), the environment form does the same, and a bad table is refused
+/// naming the key.
+#[test]
+fn locale_names_per_target_name_files_folders_and_locale_fields() {
+    let dir = workdir();
+    std::fs::create_dir_all(dir.path().join("config")).unwrap();
+    std::fs::write(
+        dir.path().join("config/depot.toml"),
+        "[translations.locales.\"*\"]\nen_US = \"en-GB\"\n[translations.locales.json]\npl_PL = \"pl\"\n",
+    )
+    .unwrap();
+    let source = ["--source", "hostile.sheet.json"];
+    for format in ["json", "android", "ios"] {
+        let mut args = source.to_vec();
+        args.extend(["-f", format, "-p", format]);
+        assert_ok(&generate(dir.path(), &args));
+    }
+    assert_eq!(files(&dir.path().join("json")), ["en-GB.json", "pl.json"]);
+    assert_eq!(
+        files(&dir.path().join("android")),
+        [
+            "values-en-rGB/strings.xml",
+            "values-pl/strings.xml",
+            "values/strings.xml"
+        ]
+    );
+    assert_eq!(
+        files(&dir.path().join("ios")),
+        [
+            "Base.lproj/Localizable.strings",
+            "en-GB.lproj/Localizable.strings",
+            "pl.lproj/Localizable.strings"
+        ]
+    );
+    // the locale fields: the merged json's locale keys, the xlf's target-language
+    let mut args = source.to_vec();
+    args.extend(["-f", "json", "--merge", "-p", "-"]);
+    let merged: serde_json::Value =
+        serde_json::from_str(&stdout(&generate(dir.path(), &args))).unwrap();
+    let keys: Vec<&String> = merged.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["en-GB", "pl"]);
+    let mut args = source.to_vec();
+    args.extend(["-f", "xlf", "-l", "pl_PL", "-p", "-"]);
+    let xlf = stdout(&generate(dir.path(), &args));
+    assert!(
+        xlf.contains("source-language=\"en-GB\" target-language=\"pl-PL\""),
+        "{xlf}"
+    );
+
+    // the environment's form; a bad table is refused before anything is read
+    std::fs::remove_file(dir.path().join("config/depot.toml")).unwrap();
+    let mut args = source.to_vec();
+    args.extend(["-f", "json", "-p", "env"]);
+    support::run_ok(
+        dir.path(),
+        &["generate"]
+            .into_iter()
+            .chain(args.iter().copied())
+            .collect::<Vec<_>>(),
+        [("DEPOT_TRANSLATIONS_LOCALES", "*:pl_PL=pl-PL,json:en_US=en")],
+    );
+    assert_eq!(files(&dir.path().join("env")), ["en.json", "pl-PL.json"]);
+    let out = support::depot(dir.path())
+        .args(["generate", "-f", "json", "-p", "bad"])
+        .args(source)
+        .env("DEPOT_TRANSLATIONS_LOCALES", "web:pl_PL=pl")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("translations.locales")
+            && stderr(&out).contains("unknown target 'web'"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A sheet of two tabs (namespaces) in en and pt_BR, as a folder of .csv files.
+fn two_tabs(dir: &Path) {
+    let sheet = dir.join("sheet");
+    std::fs::create_dir_all(&sheet).unwrap();
+    std::fs::write(
+        sheet.join("common.csv"),
+        ">>>,en,pt_BR\nYES,Yes,Sim\nNO,No,Não\n",
+    )
+    .unwrap();
+    std::fs::write(sheet.join("home.csv"), ">>>,en,pt_BR\nTITLE,Home,Início\n").unwrap();
+}
+
+/// `--layout` (and `translations.layouts` per format) places each file: one per namespace
+/// and locale when the template names `{namespace}`, each holding its namespace's texts;
+/// the locale placeholders follow `translations.locales`.
+#[test]
+fn a_layout_template_places_one_file_per_namespace_and_locale() {
+    let dir = workdir();
+    two_tabs(dir.path());
+    let args = [
+        "--source",
+        "sheet",
+        "-f",
+        "json",
+        "-p",
+        "out",
+        "--layout",
+        "locales/{locale}/{namespace}.{ext}",
+    ];
+    assert_ok(&generate(dir.path(), &args));
+    let out = dir.path().join("out");
+    assert_eq!(
+        files(&out),
+        [
+            "locales/en/common.json",
+            "locales/en/home.json",
+            "locales/pt_BR/common.json",
+            "locales/pt_BR/home.json"
+        ]
+    );
+    assert_eq!(
+        read(out.join("locales/pt_BR/common.json")),
+        r#"{"YES":"Sim","NO":"Não"}"#
+    );
+    assert_eq!(
+        read(out.join("locales/en/home.json")),
+        r#"{"TITLE":"Home"}"#
+    );
+
+    // per format in the configuration, with the locale names of the format
+    let out = support::run_ok(
+        dir.path(),
+        &[
+            "generate",
+            "--source",
+            "sheet",
+            "-f",
+            "i18next,android",
+            "-p",
+            "cfg",
+        ],
+        [
+            (
+                "DEPOT_TRANSLATIONS_LAYOUTS",
+                "i18next={namespace}/{lang}-{region}.json,android=res/{android}/{namespace}.xml",
+            ),
+            ("DEPOT_TRANSLATIONS_LOCALES", "*:en=en-GB"),
+        ],
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        files(&dir.path().join("cfg")),
+        [
+            "common/en-GB.json",
+            "common/pt-BR.json",
+            "home/en-GB.json",
+            "home/pt-BR.json",
+            "res/values-en-rGB/common.xml",
+            "res/values-en-rGB/home.xml",
+            "res/values-pt-rBR/common.xml",
+            "res/values-pt-rBR/home.xml"
+        ]
+    );
+    assert_eq!(
+        read(dir.path().join("cfg/home/pt-BR.json")),
+        r#"{"TITLE":"Início"}"#
+    );
+}
+
+/// A template without `{namespace}` on a sheet of several, unknown placeholders, and paths
+/// leaving the output folder are refused, naming them; nothing is written.
+#[test]
+fn a_bad_layout_template_is_refused_naming_what_is_wrong() {
+    let dir = workdir();
+    two_tabs(dir.path());
+    let layout = |template: &str| {
+        generate(
+            dir.path(),
+            &["--source", "sheet", "-p", "out", "--layout", template],
+        )
+    };
+    let out = layout("{locale}.json");
+    assert_clean_failure(
+        &out,
+        dir.path(),
+        "the layout '{locale}.json' does not name {namespace}, and the sheet has several \
+         namespaces (common, home)",
+    );
+    for (template, needle) in [
+        (
+            "{lng}/{ns}.json",
+            "has unknown placeholder(s) {lng}, {ns}: the placeholders are {namespace}, {locale}",
+        ),
+        (
+            "../{namespace}/{locale}.json",
+            "must stay inside the output folder",
+        ),
+        (
+            "/tmp/{namespace}/{locale}.json",
+            "must stay inside the output folder",
+        ),
+    ] {
+        let out = layout(template);
+        assert_eq!(out.status.code(), Some(2), "{template}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(needle),
+            "{template}: {}",
+            stderr(&out)
+        );
+        assert!(files(&dir.path().join("out")).is_empty());
+    }
+    // a locale name that would leave the folder is refused with the configuration
+    let out = support::depot(dir.path())
+        .args([
+            "generate",
+            "--source",
+            "sheet",
+            "-p",
+            "out",
+            "--layout",
+            "{locale}/{namespace}.json",
+        ])
+        .env("DEPOT_TRANSLATIONS_LOCALES", "json:en=..")
+        .output()
+        .unwrap();
+    assert_clean_failure(
+        &out,
+        dir.path(),
+        "the name '..' of en (target json) cannot name a file",
+    );
+}

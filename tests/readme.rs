@@ -874,7 +874,7 @@ fn the_path_rule_takes_repository_paths_and_leaves_the_users_files() {
     let src = src_folders();
     let text = "Run `scripts/test` and .ci/run; see docs/design.md. `./out/values-pl/strings.xml`,\n\
                 `hello.txt`, data/objects, target/x, ~/src/a, https://x.example/src/b,\n\
-                `console/session.rs` `formats/ahead.rs` fuzz/artifacts/<target>/ docs/*.md\n\
+                `console/session.rs` `widgets/ahead.rs` fuzz/artifacts/<target>/ docs/*.md\n\
                 ![shot](console-overview.png) [a](#top) [b](https://x.example) [c](../README.md#more)";
     let named: Vec<_> = repository_paths(text, "docs/x.md", &src)
         .into_iter()

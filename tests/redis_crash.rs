@@ -77,6 +77,8 @@ fn kill_9_while_storing_into_redis_never_leaves_a_current_version_that_fails_to_
         keep_versions: 10,
         events_heartbeat_secs: 15,
         fallbacks: Default::default(),
+        locale_names: Default::default(),
+        layouts: Default::default(),
         placeholders: Default::default(),
         sheet_encoding: "utf-8".into(),
     })

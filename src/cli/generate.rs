@@ -1,6 +1,6 @@
 //! `depot generate`: fetch the sheet (Google or a local file), convert it, select what the
 //! filters and `--language` ask for, and write translation files in the layout of SPEC §6.4
-//! (planned by `translations::layout`, rendered by the same renderers as the HTTP route).
+//! (planned by `crate::layout`, rendered by the same renderers as the HTTP route).
 //! Everything is rendered before the first file is written, so an error writes nothing.
 //! `--format` may name several formats: one fetch and one conversion serve all of them,
 //! and the files of every format are rendered and written on all cores.
@@ -16,9 +16,10 @@ use crate::atomic_file::Durability;
 use crate::formats::{self, Format, PlaceholderMode, Prepared};
 use crate::layout::{self, LayoutOptions};
 use crate::model::filter::{self, Filter};
-use crate::model::{Document, Selection};
+use crate::model::{DEFAULT_NAMESPACE, Document, LocaleSelection, Selection};
 use crate::sheets::tabs::Tab;
 use crate::sheets::{Fetched, SourceError, consent, source_for};
+use crate::translations::path_template::{PathTemplate, Values};
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;
@@ -56,6 +57,12 @@ pub struct GenerateArgs {
     /// One file with all languages.
     #[arg(long)]
     pub merge: bool,
+    /// Where each file goes, a path template under --path: {namespace}, {locale}, {lang},
+    /// {region}, {android} (values-pl-rBR), {apple} (pl.lproj), {ext}; e.g.
+    /// '{namespace}/{lang}.json' (one file per namespace and locale). Default:
+    /// translations.layouts of the format, else the format's own layout.
+    #[arg(long, value_name = "TEMPLATE", conflicts_with = "merge")]
+    pub layout: Option<String>,
     /// Overrides SERVICE_CLIENT_ID.
     #[arg(long = "client_id", alias = "client-id", value_name = "ID")]
     pub client_id: Option<String>,
@@ -144,6 +151,20 @@ impl GenerateArgs {
                 "--path - writes one file to stdout: add --merge or --language LOCALE",
             );
         }
+        if let Some(template) = &self.layout {
+            if self.to_stdout() {
+                return usage_error(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    "--path - writes one file to stdout: --layout names files under a folder",
+                );
+            }
+            if let Err(e) = PathTemplate::parse(template) {
+                return usage_error(
+                    clap::error::ErrorKind::ValueValidation,
+                    &format!("--layout: {e}"),
+                );
+            }
+        }
         if self.to_stdout() && self.formats().len() > 1 {
             return usage_error(
                 clap::error::ErrorKind::ArgumentConflict,
@@ -173,6 +194,8 @@ impl GenerateArgs {
 struct Job {
     format: Format,
     file: layout::PlannedFile,
+    /// The document (its locales named for the format) the file is rendered from.
+    group: usize,
 }
 
 /// The most keys a locale lacks that the summary names without `--verbose`.
@@ -247,8 +270,40 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     if per_language {
         warn_about_base(&doc, &selection, base, &args.base, &formats, &report);
     }
+    // Each format's locale names (translations.locales), and each namespace a template
+    // names: the documents the files are rendered from.
+    let names = &settings.translations.locale_names;
+    let mut docs = Docs::new(&doc);
     let mut jobs = Vec::new();
+    let mut templated = std::collections::HashMap::new();
     for &format in &formats {
+        let renamed = names.renamed(format.name(), &doc.locales);
+        let template = match &args.layout {
+            Some(template) => Some(PathTemplate::parse(template)?),
+            None if args.merge => None,
+            None => settings.translations.layouts.of(format).cloned(),
+        };
+        if let Some(template) = template {
+            let placeholders = args
+                .placeholders
+                .unwrap_or(settings.translations.placeholders);
+            let options = formats::RenderOptions {
+                comments: args.comments,
+                keep_locale: false,
+                base_locale: base,
+                placeholders,
+                declared_locale: None,
+            };
+            let plan = TemplatePlan {
+                template: &template,
+                format,
+                language,
+                options: &options,
+            };
+            plan.jobs(&mut docs, &selection, renamed, &mut templated, &mut jobs)?;
+            continue;
+        }
+        let group = docs.group(renamed, None);
         let options = LayoutOptions {
             format,
             language,
@@ -260,13 +315,18 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
                 .placeholders
                 .unwrap_or(settings.translations.placeholders),
         };
-        let files = layout::plan(&doc, &selection, &options)?;
-        jobs.extend(files.into_iter().map(|file| Job { format, file }));
+        let files = layout::plan(docs.get(group), &selection, &options)?;
+        jobs.extend(files.into_iter().map(|file| Job {
+            format,
+            file,
+            group,
+        }));
     }
 
-    let prepared = Prepared::new(&doc);
+    let prepared: Vec<Prepared<'_>> = docs.list.iter().map(|(_, _, d)| Prepared::new(d)).collect();
     let render = |job: &Job| {
         let file = &job.file;
+        let prepared = &prepared[job.group];
         if file.locale_tree {
             prepared.render_locale_tree(&file.selection, job.format, &file.options)
         } else {
@@ -289,8 +349,145 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     // The process ends right after this: freeing the document's million strings (and
     // the prepared copies) one by one would only delay the exit, by about 60 ms.
     std::mem::forget(prepared);
+    std::mem::forget(docs);
     std::mem::forget(doc);
     Ok(())
+}
+
+/// The documents files are rendered from: the sheet's, and copies with a format's locale
+/// names (`translations.locales`) or one namespace's entries (a layout naming
+/// `{namespace}`).
+struct Docs<'d> {
+    sheet: &'d Document,
+    /// (locale names, namespace, the document).
+    list: Vec<(Vec<String>, Option<String>, std::borrow::Cow<'d, Document>)>,
+}
+
+impl<'d> Docs<'d> {
+    fn new(sheet: &'d Document) -> Docs<'d> {
+        Docs {
+            sheet,
+            list: vec![(
+                sheet.locales.clone(),
+                None,
+                std::borrow::Cow::Borrowed(sheet),
+            )],
+        }
+    }
+
+    /// The index of the document with these locale names (and only `namespace`'s
+    /// entries), made on first use.
+    fn group(&mut self, locales: Vec<String>, namespace: Option<&str>) -> usize {
+        let found =
+            (self.list.iter()).position(|(l, n, _)| *l == locales && n.as_deref() == namespace);
+        if let Some(group) = found {
+            return group;
+        }
+        let mut doc = match namespace.and_then(|ns| self.sheet.namespace(ns)) {
+            Some(one) => one.into_owned(),
+            None => self.sheet.clone(),
+        };
+        doc.locales.clone_from(&locales);
+        let namespace = namespace.map(str::to_owned);
+        self.list
+            .push((locales, namespace, std::borrow::Cow::Owned(doc)));
+        self.list.len() - 1
+    }
+
+    fn get(&self, group: usize) -> &Document {
+        &self.list[group].2
+    }
+}
+
+/// The files of one format written where a path template says.
+struct TemplatePlan<'a> {
+    template: &'a PathTemplate,
+    format: Format,
+    language: Option<usize>,
+    options: &'a formats::RenderOptions,
+}
+
+impl TemplatePlan<'_> {
+    /// One file per selected locale (and per namespace when the template names it), each
+    /// path once across formats (`taken`: path → locale).
+    fn jobs(
+        &self,
+        docs: &mut Docs<'_>,
+        selection: &Selection,
+        locales: Vec<String>,
+        taken: &mut std::collections::HashMap<PathBuf, String>,
+        jobs: &mut Vec<Job>,
+    ) -> Result<(), Failure> {
+        let sheet = docs.sheet;
+        self.template.check_namespaces(&sheet.namespaces)?;
+        let namespaces: Vec<Option<&str>> =
+            match self.template.names_namespace() && !sheet.namespaces.is_empty() {
+                true => sheet.namespaces.iter().map(|n| Some(n.as_str())).collect(),
+                false => vec![None],
+            };
+        for namespace in namespaces {
+            let group = docs.group(locales.clone(), namespace);
+            let selected = match namespace {
+                Some(ns) => namespace_selection(sheet, selection, ns),
+                None => selection.clone(),
+            };
+            let wanted = (selected.locales.iter())
+                .filter(|ls| !ls.entries.is_empty())
+                .filter(|ls| self.language.is_none_or(|l| l == ls.locale));
+            for ls in wanted {
+                let locale = &locales[ls.locale];
+                let path = self.template.expand(&Values {
+                    locale,
+                    namespace: namespace.unwrap_or(DEFAULT_NAMESPACE),
+                    format: self.format,
+                })?;
+                if let Some(first) = taken.insert(path.clone(), locale.clone()) {
+                    return Err(layout::LayoutError::SamePath {
+                        first,
+                        second: locale.clone(),
+                        path: path.display().to_string(),
+                    }
+                    .into());
+                }
+                jobs.push(Job {
+                    format: self.format,
+                    file: layout::PlannedFile {
+                        path,
+                        selection: Selection {
+                            locales: vec![ls.clone()],
+                        },
+                        options: self.options.clone(),
+                        locale_tree: true,
+                    },
+                    group,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `selection` over the entries of namespace `ns` of `sheet`, as indices of the namespace's
+/// document (`Document::namespace`: its entries in sheet order).
+fn namespace_selection(sheet: &Document, selection: &Selection, ns: &str) -> Selection {
+    let mut rank = vec![None; sheet.entries.len()];
+    let of_ns =
+        (sheet.entries.iter().enumerate()).filter(|(_, e)| e.path.len() > 1 && e.path[0] == ns);
+    for (next, (i, _)) in of_ns.enumerate() {
+        rank[i] = Some(next);
+    }
+    Selection {
+        locales: (selection.locales.iter())
+            .map(|ls| LocaleSelection {
+                locale: ls.locale,
+                entries: ls
+                    .entries
+                    .iter()
+                    .filter_map(|&e| rank.get(e).copied().flatten())
+                    .collect(),
+            })
+            .collect(),
+    }
 }
 
 /// Whether a selected entry is a plural one.

@@ -479,7 +479,57 @@ fn validate(key: &Key, raw: &Raw) -> Result<Value, String> {
         },
         Kind::List => list(raw).map(Value::List),
         Kind::LocaleMap => locale_map(raw).map(Value::List),
+        Kind::LocaleNames => locale_names(raw).map(Value::List),
+        Kind::Layouts => layouts(raw).map(Value::List),
     }
+}
+
+/// Path templates per format as `format=template` items, checked as `Layouts` reads them.
+fn layouts(raw: &Raw) -> Result<Vec<String>, String> {
+    let shape = "must be a table of format = path template (e.g. { i18next = \"{namespace}/{lang}.json\" })";
+    let items = match raw {
+        Raw::Text(s) => split_list(s),
+        Raw::Toml(toml::Value::Table(entries)) => string_table(entries, shape, "")?,
+        Raw::Toml(other) => return Err(wrong_type(shape, other, false)),
+    };
+    crate::translations::path_template::Layouts::parse(&items)?;
+    Ok(items)
+}
+
+/// A TOML table of strings as `{prefix}key=value` items.
+fn string_table(
+    entries: &toml::map::Map<String, toml::Value>,
+    shape: &str,
+    prefix: &str,
+) -> Result<Vec<String>, String> {
+    (entries.iter())
+        .map(|(key, value)| match value {
+            toml::Value::String(value) => Ok(format!("{prefix}{key}={value}")),
+            other => Err(wrong_type(shape, other, true)),
+        })
+        .collect()
+}
+
+/// Locale names per target as `target:locale=name` items, checked as `LocaleNames` reads
+/// them.
+fn locale_names(raw: &Raw) -> Result<Vec<String>, String> {
+    let shape = "must be a table per target of locale = name (e.g. { \"*\" = { zh_Hant = \"zh-TW\" }, android = { pt_BR = \"pt-BR\" } })";
+    let items = match raw {
+        Raw::Text(s) => split_list(s),
+        Raw::Toml(toml::Value::Table(targets)) => {
+            let mut items = Vec::new();
+            for (target, names) in targets {
+                let toml::Value::Table(names) = names else {
+                    return Err(wrong_type(shape, names, true));
+                };
+                items.extend(string_table(names, shape, &format!("{target}:"))?);
+            }
+            items
+        }
+        Raw::Toml(other) => return Err(wrong_type(shape, other, false)),
+    };
+    crate::translations::locale_names::LocaleNames::parse(&items).map_err(|e| e.to_string())?;
+    Ok(items)
 }
 
 /// A locale map as `from=to` items, checked as `Fallbacks` reads them.

@@ -40,6 +40,12 @@ pub enum Kind {
     /// Locale → locale (a TOML table `{ pt_BR = "pt_PT", "*" = "en_US" }`, or
     /// `pt_BR=pt_PT,*=en_US` in the environment); kept as `from=to` items.
     LocaleMap,
+    /// Target → locale → name (a TOML table of tables `{ "*" = { zh_Hant = "zh-TW" } }`,
+    /// or `*:zh_Hant=zh-TW` items in the environment); kept as `target:locale=name` items.
+    LocaleNames,
+    /// Format → path template (a TOML table `{ i18next = "{namespace}/{lang}.json" }`, or
+    /// `i18next={namespace}/{lang}.json` in the environment); kept as `format=template`.
+    Layouts,
 }
 
 /// One configuration key.
@@ -199,6 +205,11 @@ pub const KEYS: &[Key] = &[
     key("translations.fallback", "DEPOT_TRANSLATIONS_FALLBACK", "", Kind::LocaleMap)
         .restart()
         .doc("fallback chains for fallback=true / --fallback: a table mapping a locale to the locale it borrows missing texts from, \"*\" for every other locale, e.g. { pt_BR=\"pt_PT\", \"*\"=\"en_US\" } (environment: pt_BR=pt_PT,*=en_US)"),
+    key("translations.locales", "DEPOT_TRANSLATIONS_LOCALES", "", Kind::LocaleNames)
+        .restart()
+        .doc("locale names per target: a table per target (\"*\" for every one, a format such as android or ios, or an SDK layout: i18next, tolgee) mapping the sheet's locale to the name that target uses in file names, locale fields and URLs, e.g. { \"*\"={ zh_Hant=\"zh-TW\" }, ios={ zh_Hant=\"zh-Hant\" } } (environment: *:zh_Hant=zh-TW,ios:zh_Hant=zh-Hant)"),
+    key("translations.layouts", "DEPOT_TRANSLATIONS_LAYOUTS", "", Kind::Layouts)
+        .doc("generate's file paths per format (--layout overrides): a table of format to path template with {namespace}, {locale}, {lang}, {region}, {android}, {apple}, {ext}, e.g. { i18next=\"{namespace}/{lang}.json\" } (environment: i18next={namespace}/{lang}.json)"),
     key("translations.placeholders", "DEPOT_TRANSLATIONS_PLACEHOLDERS", "keep", Kind::OneOf(&["keep", "convert"]))
         .restart()
         .doc("{name} placeholders when a request names none: keep writes texts as they are, convert writes each format's syntax (%1$s, %1$@, %{name}, ICU)"),
@@ -404,7 +415,7 @@ pub fn commented_toml() -> String {
         let value = match key.kind {
             Kind::Integer { .. } | Kind::Bool => key.default.to_owned(),
             Kind::List | Kind::Origins => "[]".to_owned(),
-            Kind::LocaleMap => "{}".to_owned(),
+            Kind::LocaleMap | Kind::LocaleNames | Kind::Layouts => "{}".to_owned(),
             _ => format!("\"{}\"", key.default),
         };
         let mode = if key.live { "live" } else { "restart" };

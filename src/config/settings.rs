@@ -6,6 +6,8 @@ use crate::model::fallback::Fallbacks;
 use crate::model::placeholders::PlaceholderMode;
 use crate::secret::Secret;
 pub use crate::signing::Addressing;
+use crate::translations::locale_names::LocaleNames;
+use crate::translations::path_template::Layouts;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -229,6 +231,10 @@ pub struct Translations {
     pub events_heartbeat_secs: u64,
     /// `translations.fallback` (validated when the layers were read).
     pub fallbacks: Fallbacks,
+    /// `translations.locales`: locale names per target.
+    pub locale_names: LocaleNames,
+    /// `translations.layouts`: generate's path template per format.
+    pub layouts: Layouts,
     pub placeholders: PlaceholderMode,
     /// `translations.sheet_encoding`: a name of `sheets::csv_dialect::CodePage::NAMES`.
     pub sheet_encoding: String,
@@ -556,6 +562,14 @@ impl Settings {
                 fallbacks: match r.get("translations.fallback") {
                     Value::List(items) => Fallbacks::parse(items).unwrap_or_default(),
                     _ => Fallbacks::default(),
+                },
+                locale_names: match r.get("translations.locales") {
+                    Value::List(items) => LocaleNames::parse(items).unwrap_or_default(),
+                    _ => LocaleNames::default(),
+                },
+                layouts: match r.get("translations.layouts") {
+                    Value::List(items) => Layouts::parse(items).unwrap_or_default(),
+                    _ => Layouts::default(),
                 },
                 placeholders: text("translations.placeholders")
                     .parse()

@@ -56,7 +56,18 @@ impl KeyGuard {
                 Access::Anonymous
             });
         };
-        let client = caller.client;
+        self.check_key(key, caller.client, auth, limits)
+    }
+
+    /// What an already extracted `key` gives `client`, through the same throttle (the SDK
+    /// layouts take the bare key too, as i18next-locize-backend sends its apiKey).
+    pub fn check_key(
+        &self,
+        key: &str,
+        client: ClientAddr,
+        auth: &Auth,
+        limits: &Limits,
+    ) -> Result<Access, ApiError> {
         let rate = Rate::of_api_keys(limits);
         let now = Instant::now();
         let left = match self.throttle.take(client.key(), rate, now) {

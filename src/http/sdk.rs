@@ -11,10 +11,10 @@
 //! is immutable for a year. A cache in front of depot therefore asks depot only for channel
 //! URLs and manifests, once per max-age, and a publish shows within it.
 
-use crate::access::key_access;
 use crate::compression;
 use crate::config::Settings;
 use crate::http::ApiError;
+use crate::http::auth::{Caller, KeyGuard};
 use crate::http::error::ErrorCode;
 use crate::http::routes::PathParams;
 use crate::http::state::AppState;
@@ -48,19 +48,20 @@ fn cache_control(settings: &Settings, private: bool) -> String {
 }
 
 /// Checks the key a request for `channel` presents: `Bearer <key>` or the bare key (as
-/// i18next-locize-backend sends its apiKey). A private channel (or `required`) needs one;
-/// a key presented that is not one is refused wherever it is sent. Whether the channel is
-/// private.
+/// i18next-locize-backend sends its apiKey), through the key guard every API key passes
+/// (wrong ones throttled per address and logged). A private channel (or `required`) needs
+/// one; a key presented that is not one is refused wherever it is sent. Whether the channel
+/// is private.
 fn admit(
-    headers: &HeaderMap,
+    keys: &KeyGuard,
+    caller: &Caller,
     settings: &Settings,
     channel: &str,
     required: bool,
 ) -> Result<bool, ApiError> {
     let private = settings.delivery.is_private(channel);
-    let presented = headers
-        .get(header::AUTHORIZATION)
-        .map(|v| v.to_str().unwrap_or_default().trim());
+    let presented =
+        (caller.headers.get(header::AUTHORIZATION)).map(|v| v.to_str().unwrap_or_default().trim());
     match presented {
         None if private || required => Err(ApiError::Unauthorized(format!(
             "channel '{channel}' is private: send a key of auth.api_keys as \
@@ -73,11 +74,8 @@ fn admit(
                 Some((scheme, key)) if scheme.eq_ignore_ascii_case("bearer") => key.trim(),
                 _ => value,
             };
-            match key_access(key, &settings.auth) {
-                Some(_) => Ok(private),
-                None => Err(ApiError::Unauthorized("the API key is not valid".into())
-                    .with_code(ErrorCode::InvalidApiKey)),
-            }
+            keys.check_key(key, caller.client, &settings.auth, &settings.limits)?;
+            Ok(private)
         }
     }
 }
@@ -166,16 +164,17 @@ impl Sdk {
         layout: Layout,
         namespace: &str,
         locale: &str,
-        headers: &HeaderMap,
+        caller: &Caller,
         key_required: bool,
     ) -> Result<Response, ApiError> {
         let settings = self.state.config.settings();
-        let private = admit(headers, &settings, channel, key_required)?;
+        let private = admit(&self.state.keys, caller, &settings, channel, key_required)?;
         let version = self.state.channels.version_of(channel)?;
         let bundle = (self.state.bundles)
             .get(&version, layout, namespace, locale)
             .await?;
-        serve(bundle, headers, &cache_control(&settings, private), true).await
+        let cache = cache_control(&settings, private);
+        serve(bundle, &caller.headers, &cache, true).await
     }
 
     /// `GET /i18next/{channel}?lng=en+de&ns=a+b`: `{lng: {ns: bundle}}` for each pair the
@@ -184,10 +183,10 @@ impl Sdk {
         &self,
         channel: &str,
         params: &[(String, String)],
-        headers: &HeaderMap,
+        caller: &Caller,
     ) -> Result<Response, ApiError> {
         let settings = self.state.config.settings();
-        let private = admit(headers, &settings, channel, false)?;
+        let private = admit(&self.state.keys, caller, &settings, channel, false)?;
         let version = self.state.channels.version_of(channel)?;
         // `+` joins them; the query's decoding already made it a space.
         let list = |name: &str| -> Result<Vec<String>, ApiError> {
@@ -255,13 +254,14 @@ impl Sdk {
         }
         body.push(b'}');
         let bundle = Arc::new(bundles::named(body));
-        serve(bundle, headers, &cache_control(&settings, private), false).await
+        let cache = cache_control(&settings, private);
+        serve(bundle, &caller.headers, &cache, false).await
     }
 
     /// `GET /tolgee/{channel}/manifest.json`: `{"locales": [...]}`.
-    async fn manifest(&self, channel: &str, headers: &HeaderMap) -> Result<Response, ApiError> {
+    async fn manifest(&self, channel: &str, caller: &Caller) -> Result<Response, ApiError> {
         let settings = self.state.config.settings();
-        let private = admit(headers, &settings, channel, false)?;
+        let private = admit(&self.state.keys, caller, &settings, channel, false)?;
         let version = self.state.channels.version_of(channel)?;
         let held = self.lock_manifests().get(&version).cloned();
         let bundle = match held {
@@ -278,7 +278,7 @@ impl Sdk {
                     .document
                     .locales
                     .iter()
-                    .map(|c| public_name(c))
+                    .map(|c| public_name(self.state.bundles.names(), Layout::Tolgee.name(), c))
                     .collect();
                 let body = json!({ "locales": locales }).to_string().into_bytes();
                 let bundle = Arc::new(bundles::named(body));
@@ -290,7 +290,8 @@ impl Sdk {
                 bundle
             }
         };
-        serve(bundle, headers, &cache_control(&settings, private), false).await
+        let cache = cache_control(&settings, private);
+        serve(bundle, &caller.headers, &cache, false).await
     }
 
     fn lock_manifests(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Bundle>>> {
@@ -350,7 +351,7 @@ impl Sdk {
                 // in the sheet's order (a map's order depends on serde_json's features)
                 let mut body = Vec::from(&b"{"[..]);
                 for code in &locales {
-                    let tag = public_name(code);
+                    let tag = public_name(self.state.bundles.names(), Layout::I18next.name(), code);
                     let (name, native) = crate::translations::language_names::names(&tag);
                     let translated: Map<String, Value> = (counted.iter())
                         .map(|(channel, counts)| {
@@ -471,15 +472,15 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
         let sdk = sdk.clone();
         warp::any().map(move || sdk.clone())
     };
-    let route = |r: &'static table::Route| on(r).and(with()).and(warp::header::headers_cloned());
+    let route = |r: &'static table::Route| on(r).and(with()).and(crate::http::auth::caller());
     let i18next = route(&table::I18NEXT_BUNDLE).then(
-        |p: PathParams, sdk: Arc<Sdk>, headers: HeaderMap| async move {
+        |p: PathParams, sdk: Arc<Sdk>, caller: Caller| async move {
             respond(
                 async {
                     let channel = segment(&p, 0, "channel")?;
                     let lng = segment(&p, 1, "language")?;
                     let ns = json_file(&segment(&p, 2, "namespace")?, "namespace")?;
-                    sdk.bundle(&channel, Layout::I18next, &ns, &lng, &headers, false)
+                    sdk.bundle(&channel, Layout::I18next, &ns, &lng, &caller, false)
                         .await
                 }
                 .await,
@@ -492,23 +493,23 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
             .then(
                 |p: PathParams,
                  sdk: Arc<Sdk>,
-                 headers: HeaderMap,
+                 caller: Caller,
                  params: Vec<(String, String)>| async move {
                     respond(
                         async {
                             let channel = segment(&p, 0, "channel")?;
-                            sdk.multi(&channel, &params, &headers).await
+                            sdk.multi(&channel, &params, &caller).await
                         }
                         .await,
                     )
                 },
             );
     let languages = route(&table::LOCIZE_LANGUAGES).then(
-        |p: PathParams, sdk: Arc<Sdk>, headers: HeaderMap| async move {
+        |p: PathParams, sdk: Arc<Sdk>, caller: Caller| async move {
             respond(
                 async {
                     let project = segment(&p, 0, "projectId")?;
-                    sdk.languages(&project, &headers).await
+                    sdk.languages(&project, &caller.headers).await
                 }
                 .await,
             )
@@ -516,7 +517,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
     );
     let locize = |r: &'static table::Route, private: bool| {
         route(r).then(
-            move |p: PathParams, sdk: Arc<Sdk>, headers: HeaderMap| async move {
+            move |p: PathParams, sdk: Arc<Sdk>, caller: Caller| async move {
                 respond(
                     async {
                         let project = segment(&p, 0, "projectId")?;
@@ -524,7 +525,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                         let lng = segment(&p, 2, "language")?;
                         let ns = segment(&p, 3, "namespace")?;
                         check_project(&sdk.state.config.settings(), &project)?;
-                        sdk.bundle(&channel, Layout::I18next, &ns, &lng, &headers, private)
+                        sdk.bundle(&channel, Layout::I18next, &ns, &lng, &caller, private)
                             .await
                     }
                     .await,
@@ -533,18 +534,18 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
         )
     };
     let manifest = route(&table::TOLGEE_MANIFEST).then(
-        |p: PathParams, sdk: Arc<Sdk>, headers: HeaderMap| async move {
+        |p: PathParams, sdk: Arc<Sdk>, caller: Caller| async move {
             respond(
                 async {
                     let channel = segment(&p, 0, "channel")?;
-                    sdk.manifest(&channel, &headers).await
+                    sdk.manifest(&channel, &caller).await
                 }
                 .await,
             )
         },
     );
     let tolgee_default = route(&table::TOLGEE_DEFAULT).then(
-        |p: PathParams, sdk: Arc<Sdk>, headers: HeaderMap| async move {
+        |p: PathParams, sdk: Arc<Sdk>, caller: Caller| async move {
             respond(
                 async {
                     let channel = segment(&p, 0, "channel")?;
@@ -554,7 +555,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
                         Layout::Tolgee,
                         DEFAULT_NAMESPACE,
                         &lang,
-                        &headers,
+                        &caller,
                         false,
                     )
                     .await
@@ -564,30 +565,29 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
         },
     );
     let tolgee_namespace = route(&table::TOLGEE_NAMESPACE).then(
-        |p: PathParams, sdk: Arc<Sdk>, headers: HeaderMap| async move {
+        |p: PathParams, sdk: Arc<Sdk>, caller: Caller| async move {
             respond(
                 async {
                     let channel = segment(&p, 0, "channel")?;
                     let ns = segment(&p, 1, "namespace")?;
                     let lang = json_file(&segment(&p, 2, "language")?, "language")?;
-                    sdk.bundle(&channel, Layout::Tolgee, &ns, &lang, &headers, false)
+                    sdk.bundle(&channel, Layout::Tolgee, &ns, &lang, &caller, false)
                         .await
                 }
                 .await,
             )
         },
     );
-    let by_hash = route(&table::BUNDLE).then(
-        |p: PathParams, sdk: Arc<Sdk>, headers: HeaderMap| async move {
+    let by_hash =
+        route(&table::BUNDLE).then(|p: PathParams, sdk: Arc<Sdk>, caller: Caller| async move {
             respond(
                 async {
                     let file = segment(&p, 0, "bundle")?;
-                    sdk.by_hash(&file, &headers).await
+                    sdk.by_hash(&file, &caller.headers).await
                 }
                 .await,
             )
-        },
-    );
+        });
     i18next
         .or(multi)
         .unify()

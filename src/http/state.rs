@@ -123,7 +123,10 @@ impl AppState {
                 translations.clone(),
                 producer.webhooks().clone(),
             )),
-            bundles: Arc::new(Bundles::new(translations.clone())),
+            bundles: Arc::new(Bundles::new(
+                translations.clone(),
+                settings.translations.locale_names.clone(),
+            )),
             producer,
             translations,
             objects,

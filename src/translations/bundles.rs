@@ -9,10 +9,11 @@
 //! Locale codes in URLs go through `locale_in` and lists through `public_name`: the one
 //! place that maps them, so per-target names (`translations.locales`) can plug in there.
 
+use super::locale_names::LocaleNames;
 use super::service::{Rendition, TranslationService};
 use super::store::StoreError;
 use crate::formats::{Format, PlaceholderMode, RenderError, RenderOptions, render_locale_tree};
-use crate::model::locale::{base_locale, same_locale};
+use crate::model::locale::base_locale;
 use crate::model::{Document, LocaleSelection, Selection};
 use crate::singleflight::SingleFlight;
 use bytes::Bytes;
@@ -85,22 +86,33 @@ pub enum BundleError {
     Task(String),
 }
 
-/// The locale of `doc` that `asked` names in a URL: its sheet code or its BCP 47 form
-/// (`pt_BR`, `pt-BR`), in any case.
-pub fn locale_in(doc: &Document, asked: &str) -> Option<usize> {
-    doc.locales.iter().position(|code| same_locale(code, asked))
+/// The locale of `doc` that `asked` names in a URL of `layout`: its name there
+/// (`translations.locales`), its sheet code or its BCP 47 form (`pt_BR`, `pt-BR`), in any
+/// case.
+pub fn locale_in(
+    names: &LocaleNames,
+    layout: Layout,
+    doc: &Document,
+    asked: &str,
+) -> Option<usize> {
+    names.position(layout.name(), &doc.locales, asked)
 }
 
-/// The name depot gives the locale `code` in what it lists: its BCP 47 tag in canonical
-/// case (`pt_BR` → `pt-BR`), as the libraries name languages; a code that is no tag, as
-/// written.
-pub fn public_name(code: &str) -> String {
-    crate::model::langtag::parse(code).map_or_else(|| code.to_owned(), |tag| tag.to_string())
+/// The name depot gives the locale `code` in what `target` lists: its name there
+/// (`translations.locales`), else its BCP 47 tag in canonical case (`pt_BR` → `pt-BR`), as
+/// the libraries name languages; a code that is no tag, as written.
+pub fn public_name(names: &LocaleNames, target: &str, code: &str) -> String {
+    match names.name(target, code) {
+        Some(name) => name.to_owned(),
+        None => crate::model::langtag::parse(code)
+            .map_or_else(|| code.to_owned(), |tag| tag.to_string()),
+    }
 }
 
 /// The body of one bundle, rendered (CPU work: call from a blocking thread for big
 /// documents).
 pub fn render(
+    names: &LocaleNames,
     doc: &Document,
     layout: Layout,
     namespace: &str,
@@ -117,10 +129,13 @@ pub fn render(
             namespace: namespace.to_owned(),
             known: known_namespaces(),
         })?;
-    let locale = locale_in(&ns, asked_locale).ok_or_else(|| BundleError::UnknownLocale {
-        locale: asked_locale.to_owned(),
-        known: doc.locales.iter().map(|c| public_name(c)).collect(),
-    })?;
+    let locale =
+        locale_in(names, layout, &ns, asked_locale).ok_or_else(|| BundleError::UnknownLocale {
+            locale: asked_locale.to_owned(),
+            known: (doc.locales.iter())
+                .map(|c| public_name(names, layout.name(), c))
+                .collect(),
+        })?;
     let entries = (ns.entries.iter().enumerate())
         .filter(|(_, e)| e.texts.get(locale).is_some_and(Option::is_some))
         .map(|(i, _)| i)
@@ -178,17 +193,25 @@ struct Cache {
 /// The bundles this process serves.
 pub struct Bundles {
     service: Arc<TranslationService>,
+    /// `translations.locales` (read at start: the key needs a restart).
+    names: LocaleNames,
     cache: Mutex<Cache>,
     flight: SingleFlight<Key, Arc<Bundle>>,
 }
 
 impl Bundles {
-    pub fn new(service: Arc<TranslationService>) -> Bundles {
+    pub fn new(service: Arc<TranslationService>, names: LocaleNames) -> Bundles {
         Bundles {
             service,
+            names,
             cache: Mutex::new(Cache::default()),
             flight: SingleFlight::default(),
         }
+    }
+
+    /// The locale names per target the bundles are named by.
+    pub fn names(&self) -> &LocaleNames {
+        &self.names
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
@@ -249,7 +272,13 @@ impl Bundles {
             .service
             .kept(&key.version)?
             .ok_or_else(|| BundleError::NotKept(key.version.clone()))?;
-        let body = render(&live.stored.document, key.layout, &key.namespace, asked)?;
+        let body = render(
+            &self.names,
+            &live.stored.document,
+            key.layout,
+            &key.namespace,
+            asked,
+        )?;
         let bundle = Arc::new(named(body));
         self.keep(key, &bundle);
         Ok(bundle)
@@ -372,24 +401,24 @@ mod tests {
     fn each_layout_renders_one_namespace_in_one_locale() {
         let d = doc();
         assert_eq!(
-            text(render(&d, Layout::I18next, "common", "pt-br").unwrap()),
+            text(render(&none(), &d, Layout::I18next, "common", "pt-br").unwrap()),
             r#"{"HELLO":"Olá {{name}}","ITEMS_one":"Um item","ITEMS_other":"{{count}} itens"}"#
         );
         assert_eq!(
-            text(render(&d, Layout::Tolgee, "common", "en").unwrap()),
+            text(render(&none(), &d, Layout::Tolgee, "common", "en").unwrap()),
             r#"{"HELLO":"Hello {name}","ITEMS":"{count, plural, one {One item} other {# items}}"}"#
         );
         // a locale without texts in a namespace: an empty object
         assert_eq!(
-            text(render(&d, Layout::I18next, "home", "pt_BR").unwrap()),
+            text(render(&none(), &d, Layout::I18next, "home", "pt_BR").unwrap()),
             "{}"
         );
-        let err = render(&d, Layout::I18next, "shop", "en").unwrap_err();
+        let err = render(&none(), &d, Layout::I18next, "shop", "en").unwrap_err();
         assert_eq!(
             err.to_string(),
             "no namespace 'shop' in this version; namespaces: common, home"
         );
-        let err = render(&d, Layout::Tolgee, "home", "de").unwrap_err();
+        let err = render(&none(), &d, Layout::Tolgee, "home", "de").unwrap_err();
         assert!(err.to_string().ends_with("locales: en, pt-BR"), "{err}");
         // a sheet of one tab is the namespace `translation`
         let one = Document {
@@ -397,9 +426,28 @@ mod tests {
             entries: vec![d.entries[0].clone()],
             ..d.clone()
         };
-        assert!(render(&one, Layout::I18next, "translation", "en").is_ok());
-        assert_eq!(public_name("pt_BR"), "pt-BR");
-        assert_eq!(public_name("English"), "English");
+        assert!(render(&none(), &one, Layout::I18next, "translation", "en").is_ok());
+        assert_eq!(public_name(&none(), "i18next", "pt_BR"), "pt-BR");
+        assert_eq!(public_name(&none(), "i18next", "English"), "English");
+    }
+
+    fn none() -> LocaleNames {
+        LocaleNames::default()
+    }
+
+    /// `translations.locales` names a locale per layout: URLs ask for it by that name (or
+    /// the sheet's code), and the lists give it.
+    #[test]
+    fn a_layout_names_locales_as_translations_locales_says() {
+        let d = doc();
+        let names = LocaleNames::parse(&["tolgee:pt_BR=pt".to_owned()]).unwrap();
+        let tolgee = |asked| render(&names, &d, Layout::Tolgee, "common", asked).map(text);
+        assert_eq!(tolgee("pt").unwrap(), tolgee("pt_BR").unwrap());
+        assert!(render(&names, &d, Layout::I18next, "common", "pt").is_err());
+        let err = render(&names, &d, Layout::Tolgee, "home", "de").unwrap_err();
+        assert!(err.to_string().ends_with("locales: en, pt"), "{err}");
+        assert_eq!(public_name(&names, "tolgee", "pt_BR"), "pt");
+        assert_eq!(public_name(&names, "i18next", "pt_BR"), "pt-BR");
     }
 
     proptest! {

@@ -1,13 +1,20 @@
 // An app that fetches its texts at run time from depot (SPEC §14), with the real client
-// library, configured as the README shows. The Rust tests (tests/delivery_sdks.rs) drive it:
+// library: configured by a block of the README ("readme"), or by the forms below (the
+// multi-load adapter, a private locize channel) that the README only names. The Rust
+// tests (tests/delivery_sdks.rs, tests/cdn_cache.rs) drive it:
 //
 //   node delivery.mjs < lines
 //
 // The first stdin line is a JSON object:
-//   {"library": "i18next-http" | "i18next-multi" | "locize" | "tolgee",
+//   {"library": "i18next-http" | "i18next-multi" | "locize" | "tolgee" | "readme",
 //    "base": "http://127.0.0.1:PORT", "channel": "production", "lngs": ["en", "de"],
 //    "ns": ["common", "home", "settings"], "calls": [[LNG, NS, KEY, OPTIONS], ...],
-//    "private": false, "apiKey": "...", "projectId": "depot"}
+//    "private": false, "apiKey": "...", "projectId": "depot",
+//    "module": "/tmp/…/app.mjs", "exports": "i18next" | "tolgee"}
+// "readme" imports `module`: a code block of the README's "Apps that fetch texts at run
+// time" as written (its URL made the daemon's), which exports the instance it configured;
+// the script then loads the other languages and namespaces and calls t(), as an app's
+// screens would.
 // The script loads the texts and prints one JSON line: {"texts": [t() of each call], ...}
 // (locize adds the options its backend derived from /languages: supportedLngs,
 // referenceLng). Each further line "reload" makes the app load its texts again (i18next:
@@ -41,10 +48,55 @@ function i18nextOptions(config) {
   };
 }
 
+// t() of each call on an i18next instance.
+function i18nextTexts(app, config) {
+  return () => config.calls.map(([lng, ns, key, options]) => app.t(key, { lng, ns, ...options }));
+}
+
+// t() of each call on a Tolgee instance.
+function tolgeeTexts(tolgee, config) {
+  return config.calls.map(([lng, ns, key, options]) =>
+    tolgee.t(key, { ns, language: lng, noWrap: true, ...options })
+  );
+}
+
+// A Tolgee app `start` makes; a reload starts it again, as an app started again.
+async function tolgeeApp(start, config) {
+  let tolgee = await start();
+  return {
+    texts: () => tolgeeTexts(tolgee, config),
+    reload: async () => {
+      tolgee.stop();
+      tolgee = await start();
+    },
+  };
+}
+
+// An app configured as a README block shows (see the top).
+async function readmeApp(config) {
+  let imports = 0;
+  const load = async () => (await import(`${config.module}?start=${++imports}`)).default;
+  if (config.exports === "i18next") {
+    const app = await load();
+    // the other languages and namespaces, as an app's screens load them
+    await app.loadLanguages(config.lngs);
+    await app.loadNamespaces(config.ns);
+    return { texts: i18nextTexts(app, config), reload: () => app.reloadResources() };
+  }
+  // Tolgee: the other languages loaded; started again as an app is
+  const start = async () => {
+    const tolgee = await load();
+    await tolgee.addActiveNs(config.ns);
+    for (const lng of config.lngs) await tolgee.changeLanguage(lng);
+    return tolgee;
+  };
+  return tolgeeApp(start, config);
+}
+
 async function i18nextApp(config) {
   const app = i18next.createInstance();
   if (config.library === "i18next-http") {
-    // README: i18next-http-backend
+    // as the README's block
     app.use(HttpBackend);
     await app.init({
       ...i18nextOptions(config),
@@ -53,7 +105,7 @@ async function i18nextApp(config) {
       },
     });
   } else {
-    // README: i18next-http-backend's multi-load form
+    // i18next-http-backend's multi-load form
     app.use(MultiloadAdapter);
     await app.init({
       ...i18nextOptions(config),
@@ -65,14 +117,11 @@ async function i18nextApp(config) {
       },
     });
   }
-  return {
-    texts: () => config.calls.map(([lng, ns, key, options]) => app.t(key, { lng, ns, ...options })),
-    reload: () => app.reloadResources(),
-  };
+  return { texts: i18nextTexts(app, config), reload: () => app.reloadResources() };
 }
 
 async function locizeApp(config) {
-  // README: i18next-locize-backend; `version` is the channel
+  // i18next-locize-backend, private channels too; `version` is the channel
   const backendOptions = {
     projectId: config.projectId,
     version: config.channel,
@@ -101,15 +150,15 @@ async function locizeApp(config) {
     backend: backendOptions,
   });
   return {
-    texts: () => config.calls.map(([lng, ns, key, options]) => app.t(key, { lng, ns, ...options })),
+    texts: i18nextTexts(app, config),
     reload: () => app.reloadResources(),
     extra: { supportedLngs: derived.supportedLngs, referenceLng: derived.referenceLng, load: derived.load },
   };
 }
 
-async function tolgeeApp(config) {
+async function tolgeeConfigured(config) {
   const start = async () => {
-    // README: @tolgee/web with BackendFetch (and FormatIcu for plurals)
+    // @tolgee/web with BackendFetch (and FormatIcu for plurals), as the README's block
     const tolgee = Tolgee()
       .use(BackendFetch({ prefix: `${config.base}/tolgee/${config.channel}` }))
       .use(FormatIcu())
@@ -125,17 +174,7 @@ async function tolgeeApp(config) {
     }
     return tolgee;
   };
-  let tolgee = await start();
-  return {
-    texts: () =>
-      config.calls.map(([lng, ns, key, options]) =>
-        tolgee.t(key, { ns, language: lng, noWrap: true, ...options })
-      ),
-    reload: async () => {
-      tolgee.stop();
-      tolgee = await start();
-    },
-  };
+  return tolgeeApp(start, config);
 }
 
 const lines = readline.createInterface({ input: process.stdin });
@@ -145,12 +184,8 @@ for await (const line of lines) {
   try {
     if (!app) {
       config = JSON.parse(line);
-      app =
-        config.library === "locize"
-          ? await locizeApp(config)
-          : config.library === "tolgee"
-            ? await tolgeeApp(config)
-            : await i18nextApp(config);
+      const make = { locize: locizeApp, tolgee: tolgeeConfigured, readme: readmeApp }[config.library];
+      app = await (make || i18nextApp)(config);
     } else if (line.trim() === "reload") {
       await app.reload();
     } else {

@@ -15,6 +15,40 @@ pub const NODE_HINT: &str =
 /// The libraries, as `delivery.mjs` names them.
 pub const LIBRARIES: [&str; 4] = ["i18next-http", "i18next-multi", "locize", "tolgee"];
 
+/// The README's section of client configurations, each a ```js block run by the tests.
+pub const README_SECTION: &str = "Apps that fetch texts at run time";
+/// The address the README's configurations load from; a test makes it the daemon's.
+pub const README_BASE: &str = "https://texts.example.com";
+
+/// The ```js blocks of the README's `README_SECTION`, in order.
+pub fn readme_blocks() -> Vec<String> {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let heading = format!("## {README_SECTION}\n");
+    let start = readme
+        .find(&heading)
+        .unwrap_or_else(|| panic!("README.md has no section \"## {README_SECTION}\""));
+    let section = &readme[start + heading.len()..];
+    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let mut blocks = Vec::new();
+    let mut block: Option<String> = None;
+    for line in section.lines() {
+        match (line.trim_end(), &mut block) {
+            ("```js", None) => block = Some(String::new()),
+            ("```", Some(text)) => {
+                blocks.push(std::mem::take(text));
+                block = None;
+            }
+            (_, Some(text)) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            _ => {}
+        }
+    }
+    blocks
+}
+
 /// Writes the three tabs as a folder of .csv files (one file a tab); `yes` is the en text
 /// of `common.CORE.YES` (its de text is `yes` with `Ja` for `Yes`), so a test can change it.
 pub fn write_sheet(folder: &Path, yes: &str) {
@@ -89,12 +123,60 @@ pub struct App {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
+    /// The folder of a README configuration's module, removed with the app.
+    _module: Option<tempfile::TempDir>,
 }
 
 impl App {
     /// Starts `library` against `base` on `channel` (`extra` is merged into the
     /// configuration: `private`, `apiKey`) and returns what it read first.
     pub fn start(library: &str, base: &str, channel: &str, extra: Value) -> (App, Value) {
+        App::spawn(library, base, channel, extra, None)
+    }
+
+    /// Starts the README's configuration that imports `package` as written, its URLs made
+    /// `base`'s (it names the channel `production`).
+    pub fn from_readme(package: &str, base: &str) -> (App, Value) {
+        let import = format!("from \"{package}\";");
+        let found: Vec<String> = (readme_blocks().into_iter())
+            .filter(|b| {
+                b.lines()
+                    .any(|l| l.starts_with("import") && l.ends_with(&import))
+            })
+            .collect();
+        let [block] = &found[..] else {
+            panic!(
+                "README.md \"{README_SECTION}\": {} ```js blocks import {package}, not one",
+                found.len()
+            );
+        };
+        assert!(block.contains(README_BASE), "{block}");
+        // a module beside the test's node_modules, exporting the instance it configured
+        let folder = tempfile::tempdir().unwrap();
+        let modules = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/node_modules");
+        std::os::unix::fs::symlink(&modules, folder.path().join("node_modules")).unwrap();
+        let exports = if block.contains("Tolgee()") {
+            "tolgee"
+        } else {
+            "i18next"
+        };
+        let module = folder.path().join("app.mjs");
+        let code = format!(
+            "{}\nexport default {exports};\n",
+            block.replace(README_BASE, base)
+        );
+        std::fs::write(&module, code).unwrap();
+        let extra = json!({"module": format!("file://{}", module.display()), "exports": exports});
+        App::spawn("readme", base, "production", extra, Some(folder))
+    }
+
+    fn spawn(
+        library: &str,
+        base: &str,
+        channel: &str,
+        extra: Value,
+        module: Option<tempfile::TempDir>,
+    ) -> (App, Value) {
         let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node");
         for package in [
             "i18next",
@@ -135,6 +217,7 @@ impl App {
             child,
             stdin,
             stdout,
+            _module: module,
         };
         let first = app.say(&config.to_string());
         (app, first)

@@ -539,6 +539,8 @@ pub(crate) mod tests {
             keep_versions: 10,
             events_heartbeat_secs: 15,
             fallbacks: Default::default(),
+            locale_names: Default::default(),
+            layouts: Default::default(),
             placeholders: Default::default(),
             sheet_encoding: "utf-8".into(),
         }
