@@ -1,8 +1,9 @@
-//! What every request handler can reach: the configuration, the stores, the producer and
-//! the signer. Opened once by `depot serve` (or by a test), shared as `Arc<AppState>`.
+//! What every request handler can reach: the configuration, the stores (records, content,
+//! translations), the producer and the signer. Opened once by `depot serve` (or by a
+//! test), shared as `Arc<AppState>`.
 
 use crate::config::ConfigHandle;
-use crate::config::Settings;
+use crate::content::{ContentHandle, ContentStore};
 use crate::files::{FilesDb, RepoError};
 use crate::http::ApiError;
 use crate::http::metrics::Metrics;
@@ -10,13 +11,11 @@ use crate::objects::{
     CredentialsError, EmbeddedCredentials, ObjectError, ObjectStore, SignedStore,
 };
 use crate::producer::Producer;
-use crate::signing::{
-    Addressing, Credentials, DEFAULT_MAX_CLOCK_SKEW, Signer, SigningTarget, Verifier,
-};
+use crate::signing::{DEFAULT_MAX_CLOCK_SKEW, Signer, Verifier};
 use crate::translations::service::TranslationService;
 use crate::translations::store::StoreError;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::Arc;
 
 /// What every handler can reach.
 pub struct AppState {
@@ -24,17 +23,13 @@ pub struct AppState {
     pub metrics: Metrics,
     pub translations: Arc<TranslationService>,
     pub producer: Arc<Producer>,
-    /// The embedded object store, when `objects.enabled`.
+    /// The embedded object store as its signed URLs reach it, when `objects.enabled`.
     pub objects: Option<Arc<SignedStore>>,
-    /// The embedded store's credentials (generated on first start).
-    pub embedded_credentials: Credentials,
+    /// Where file content goes: the content store of the settings in force.
+    pub content: ContentHandle,
     pub files: FilesDb,
     /// The API keys' check, with the throttle of wrong ones.
     pub keys: crate::http::auth::KeyGuard,
-    /// The signer for the settings in force, rebuilt when a reload changes them.
-    signer: Mutex<Option<(Arc<Settings>, Arc<Signer>)>>,
-    /// The address the server bound (known once serving starts), for embedded-store URLs.
-    bound: OnceLock<SocketAddr>,
 }
 
 /// Why the stores could not be opened.
@@ -64,7 +59,7 @@ impl AppState {
         })?;
         // Uploads a killed daemon was spooling (to the S3 endpoint) are of no use now.
         let swept = crate::objects::sweep_dead_spool_files(
-            &data_dir.join(crate::files::writes::UPLOAD_SPOOL_DIR),
+            &data_dir.join(crate::content::UPLOAD_SPOOL_DIR),
         );
         if swept > 0 {
             tracing::info!(
@@ -93,13 +88,19 @@ impl AppState {
         } else {
             None
         };
-        // Writes to the S3 endpoint a killed process left half done (not fatal: an endpoint
-        // that cannot be reached now is tried again at the next start).
-        if let Ok(Some(s3)) = crate::files::s3::S3Objects::from_settings(&settings.signing) {
+        let content = ContentHandle::new(
+            config.clone(),
+            objects.as_ref().map(|o| o.store.clone()),
+            embedded_credentials,
+        );
+        // Writes a killed process left half done whose intents the chosen store keeps (the
+        // S3 endpoint's; not fatal: an endpoint that cannot be reached now is tried again
+        // at the next start).
+        if let Ok(store) = content.current() {
             let recovered = tokio::runtime::Handle::current()
-                .block_on(crate::files::writes::recover_s3(&files, &s3, data_dir));
+                .block_on(crate::files::writes::recover_unfinished(&files, &*store));
             if let Err(error) = recovered {
-                tracing::warn!(%error, "cannot finish the writes to the S3 endpoint cut short");
+                tracing::warn!(%error, store = store.name(), "cannot finish the writes to the store cut short");
             }
         }
         let translations = Arc::new(TranslationService::open(&settings.translations)?);
@@ -111,50 +112,29 @@ impl AppState {
             )),
             translations,
             objects,
-            embedded_credentials,
+            content,
             files,
             config,
             metrics: Metrics::default(),
             keys: crate::http::auth::KeyGuard::default(),
-            signer: Mutex::new(None),
-            bound: OnceLock::new(),
         })
     }
 
-    /// Records the address the server listens on (the first call wins).
+    /// Records the address the server listens on (the first call wins): the embedded
+    /// store's URLs point there.
     pub fn set_bound(&self, addr: SocketAddr) {
-        let _ = self.bound.set(addr);
+        self.content.set_bound(addr);
     }
 
-    /// The signer for the current settings: for `signing.endpoint` when set, else for the
-    /// embedded store at `<public_url>/objects` with the embedded credentials.
+    /// The content store of the settings in force.
+    pub fn store(&self) -> Result<Arc<dyn ContentStore>, ApiError> {
+        Ok(self.content.current()?)
+    }
+
+    /// The signer of the content store in force: for `signing.endpoint` when set, else for
+    /// the embedded store at `<public_url>/objects` with the embedded credentials.
     pub fn signer(&self) -> Result<Arc<Signer>, ApiError> {
-        let settings = self.config.settings();
-        let mut cached = self.signer.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((for_settings, signer)) = cached.as_ref()
-            && Arc::ptr_eq(for_settings, &settings)
-        {
-            return Ok(signer.clone());
-        }
-        let signing = &settings.signing;
-        let (target, credentials) = signing.endpoint_signing().unwrap_or_else(|| {
-            (
-                SigningTarget {
-                    endpoint: format!(
-                        "{}/objects",
-                        signing.public_url_for(
-                            self.bound.get().copied().unwrap_or(settings.server.listen)
-                        )
-                    ),
-                    addressing: Addressing::Path,
-                    region: signing.region.clone(),
-                },
-                self.embedded_credentials.clone(),
-            )
-        });
-        let signer = Arc::new(Signer::new(target, credentials)?);
-        *cached = Some((settings, signer.clone()));
-        Ok(signer)
+        Ok(self.store()?.signer()?)
     }
 
     /// Makes every accepted write durable; called once the server has stopped.

@@ -9,7 +9,7 @@ use warp::reply::{Reply, Response};
 
 use super::state::AppState;
 use crate::files::Permission;
-use crate::files::uploads::{Destination, DirectUploads, Plan, UploadRequest};
+use crate::files::uploads::{DirectUploads, Plan, UploadRequest};
 use crate::http::ApiError;
 use crate::http::error::ErrorCode;
 use crate::http::routes::PathParams;
@@ -216,14 +216,11 @@ fn plan_json(plan: Plan) -> Value {
 /// The uploads of the configuration in force.
 fn direct_uploads(state: &AppState) -> Result<DirectUploads, ApiError> {
     let settings = state.config.settings();
-    let objects = state.objects.as_ref().map(|o| o.store.clone());
-    let destination = Destination::from_settings(objects, &settings.signing)?;
     Ok(DirectUploads::new(
         state.files.clone(),
-        destination,
-        state.signer()?,
+        state.store()?,
         &settings.files,
-    ))
+    )?)
 }
 
 async fn begin(state: &AppState, body: &[u8]) -> Result<Response, ApiError> {
