@@ -36,9 +36,10 @@ python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); from sse_client import 
 start() {
   PORT=$(free_port)
   mkdir -p "$WORK/$1"
-  # Every stream comes from 127.0.0.1: the caps (16 per address by default) are raised.
+  # Every stream comes from 127.0.0.1: the caps (16 per address by default) are raised, and
+  # the connection cap above the streams (derived from a low open-file limit it may be less).
   (cd "$WORK/$1" && exec env DEPOT_ADMIN_KEYS="$ADMIN_KEY" DEPOT_PRODUCER_INTERVAL_SECS=86400 \
-    DEPOT_EVENTS_PER_CLIENT="$CLIENTS" DEPOT_EVENTS_TOTAL="$CLIENTS" \
+    DEPOT_EVENTS_PER_CLIENT="$CLIENTS" DEPOT_EVENTS_TOTAL="$CLIENTS" DEPOT_CONNECTIONS=$((CLIENTS + 1000)) \
     DEPOT_PRODUCER_SOURCE="$WORK/sheet.csv" \
     "$BIN" serve --listen "127.0.0.1:$PORT" --log-level warn >/dev/null 2>daemon.log) &
   DAEMON=$!

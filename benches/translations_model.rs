@@ -1,6 +1,8 @@
 //! Sheet conversion and filtering on a large sheet: 50 sections × 20 subsections × 50 keys
 //! (50,000 keys) × 20 locales, with section and key tags; one key in ten is a plural entry
-//! (`KEY[one]`, `KEY[few]`, `KEY[other]` rows, texts with `{count}`).
+//! (`KEY[one]`, `KEY[few]`, `KEY[other]` rows, texts with `{count}`). Then the console's
+//! search on the same sheet with half its locales' texts accented: folding it (once per
+//! version) and a search of it.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -122,6 +124,40 @@ fn bench(c: &mut Criterion) {
     c.bench_function("select() locale.SECTION, index included", |b| {
         b.iter_with_large_drop(|| select(black_box(&doc), &cases[1].1).expect("it matches"))
     });
+    console_search(c, doc);
+}
+
+/// The console's search (`console::views`): every odd locale's texts accented (Polish), so
+/// that folding does its full work on half the texts.
+fn console_search(c: &mut Criterion, mut doc: depot::translations::model::Document) {
+    use depot::console::views::{Index, Search, search};
+    for (i, entry) in doc.entries.iter_mut().enumerate() {
+        for (l, text) in entry.texts.iter_mut().enumerate() {
+            if l % 2 == 1
+                && let Some(text) = text
+            {
+                *text = format!("Zażółć gęślą jaźń {i} w {l}");
+            }
+        }
+    }
+    c.bench_function("console Index::new (fold 50k keys x 20 locales)", |b| {
+        b.iter_with_large_drop(|| Index::new(black_box(&doc)))
+    });
+    let index = Index::new(&doc);
+    let base = Some(0);
+    for (name, q) in [
+        ("one key, accents folded", "ZAZOLC GESLA JAZN 49999 W 1"),
+        ("one key, ascii", "text 49.19.49 in 4"),
+        ("most keys (first page)", "jazn"),
+        ("no key", "nothing like this"),
+    ] {
+        let asked = Search::from_params(&[("q".to_owned(), q.to_owned())]).expect("a search");
+        let found = search(&doc, &index, &asked, base).expect("it runs");
+        assert!(found.total > 0 || name == "no key", "{name}: {q}");
+        c.bench_function(&format!("console search: {name}"), |b| {
+            b.iter_with_large_drop(|| search(black_box(&doc), &index, &asked, base))
+        });
+    }
 }
 
 criterion_group!(benches, bench);

@@ -43,3 +43,11 @@ fn matches_any(presented: &str, keys: &[Secret]) -> bool {
         found | bool::from(presented.as_bytes().ct_eq(key.expose().as_bytes()))
     })
 }
+
+/// How logs and the channels' history name a key without showing it: `key sha256:1a2b3c4d`,
+/// the first 8 hex digits of its SHA-256 (the operator can compute it from the key).
+pub fn fingerprint(key: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(key.as_bytes());
+    format!("key sha256:{}", crate::hex::encode(&digest[..4]))
+}

@@ -1,9 +1,13 @@
 //! Whole-file writes that are atomic: a reader, or the next start after a crash, sees the
-//! old content or all of the new, never part of it. New content is staged in
-//! `.<name>.<pid>.tmp` beside its file; what a killed process left staged is swept by the
-//! next writer of that folder once the process is gone.
+//! old content or all of the new, never part of it. New content is staged in a file of
+//! its own beside its target, created exclusively under an unpredictable name
+//! (`.<name>.<pid>.<16 hex digits>.tmp`), then renamed over the target, which keeps its
+//! permissions. What a killed process left staged is swept by the next writer of that
+//! folder once the process is gone. Every temporary file depot makes comes from
+//! `create_temp`.
 
 use std::collections::BTreeSet;
+use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -25,13 +29,7 @@ pub fn write_secret(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
         sweep_folder(&folder_of(path), Some(name));
     }
-    #[cfg(unix)]
-    let mode = {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o7770)
-    };
-    #[cfg(not(unix))]
-    let mode = 0;
+    let mode = Permissions::of(path).map_or(0o600, |kept| kept.mode & 0o770);
     let staged = stage_with(path, bytes, Durability::Synced, Some(mode)).map_err(|e| e.source)?;
     commit(&[staged]).map_err(|e| e.source)
 }
@@ -81,7 +79,8 @@ pub fn stage(path: &Path, bytes: &[u8], durability: Durability) -> Result<Staged
     stage_with(path, bytes, durability, None)
 }
 
-/// `stage`, the staged file made with `mode` (unix permissions) when given.
+/// `stage`, the staged file given `mode` (unix permissions) when given, else the
+/// permissions of the file it replaces, else (a new file) the umask's default.
 fn stage_with(
     path: &Path,
     bytes: &[u8],
@@ -98,24 +97,13 @@ fn stage_with(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = folder.join(temp_name(&name, std::process::id()));
+    let kept = Permissions::of(path);
+    let mode = mode.or(kept.as_ref().map(|k| k.mode));
+    let (tmp, mut file) = create_temp(&folder, &name, mode).map_err(failed)?;
     let result = (|| {
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        if let Some(mode) = mode {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(mode);
+        if let Some(kept) = &kept {
+            kept.owner_onto(&file);
         }
-        let mut file = options.open(&tmp)?;
-        // The umask may have taken bits away: what the old file allowed, the new one does.
-        #[cfg(unix)]
-        if let Some(mode) = mode {
-            use std::os::unix::fs::PermissionsExt;
-            file.set_permissions(std::fs::Permissions::from_mode(mode))?;
-        }
-        #[cfg(not(unix))]
-        let _ = mode;
         file.write_all(bytes)?;
         match durability {
             Durability::Synced => file.sync_all(),
@@ -132,6 +120,114 @@ fn stage_with(
             let _ = std::fs::remove_file(&tmp);
             Err(failed(e))
         }
+    }
+}
+
+/// A new, empty file in `folder`, named for `name` (`.<name>.<pid>.<16 hex digits>.tmp`),
+/// open for writing. It is created exclusively (`O_CREAT|O_EXCL`): a file or a symbolic
+/// link already at that name, planted or left over, is never opened or followed; the
+/// name's random part is drawn again then. With `mode` the file gets exactly those
+/// permissions (unix), whatever the umask; without, the umask's default for a new file.
+pub fn create_temp(
+    folder: &Path,
+    name: &str,
+    mode: Option<u32>,
+) -> std::io::Result<(PathBuf, File)> {
+    /// A name taken this often in a row is no coincidence: something fills the folder.
+    const ATTEMPTS: usize = 64;
+    let pid = std::process::id();
+    for _ in 0..ATTEMPTS {
+        let mut random = [0u8; 8];
+        getrandom::fill(&mut random).map_err(std::io::Error::other)?;
+        let path = folder.join(temp_name(name, pid, &crate::hex::encode(&random)));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        if mode.is_some() {
+            use std::os::unix::fs::OpenOptionsExt;
+            // Private until the final permissions are set below.
+            options.mode(0o600);
+        }
+        let file = match options.open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        };
+        // On the open file (fchmod), never through the name; the umask takes nothing away.
+        #[cfg(unix)]
+        if let Some(mode) = mode {
+            use std::os::unix::fs::PermissionsExt;
+            if let Err(e) = file.set_permissions(std::fs::Permissions::from_mode(mode)) {
+                let _ = std::fs::remove_file(&path);
+                return Err(e);
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = mode;
+        return Ok((path, file));
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        format!(
+            "{ATTEMPTS} temporary file names in a row were taken in {}",
+            folder.display()
+        ),
+    ))
+}
+
+/// What a replaced file's new content keeps of it: its permission bits, and its owner and
+/// group where the process may give them.
+#[derive(Debug, Clone, Copy)]
+struct Permissions {
+    mode: u32,
+    #[cfg(unix)]
+    owner: (u32, u32),
+}
+
+impl Permissions {
+    /// Those of the regular file at `path`; `None` when there is none (a symbolic link
+    /// there is replaced, not followed, so it passes on nothing).
+    fn of(path: &Path) -> Option<Permissions> {
+        let meta = std::fs::symlink_metadata(path).ok()?;
+        if !meta.is_file() {
+            return None;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(Permissions {
+                mode: meta.mode() & 0o777,
+                owner: (meta.uid(), meta.gid()),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            Some(Permissions { mode: 0 })
+        }
+    }
+
+    /// Gives `file` the old file's owner and group, or its group alone, when the process
+    /// may (a group that reads the file keeps reading it); as it was otherwise.
+    fn owner_onto(&self, file: &File) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::{MetadataExt, PermissionsExt};
+            let (uid, gid) = self.owner;
+            let Ok(now) = file.metadata() else {
+                return;
+            };
+            if (now.uid(), now.gid()) == (uid, gid) {
+                return;
+            }
+            if std::os::unix::fs::fchown(file, Some(uid), Some(gid)).is_err() {
+                let _ = std::os::unix::fs::fchown(file, None, Some(gid));
+            }
+            // A change of owner may clear permission bits: set them again.
+            let _ = file.set_permissions(std::fs::Permissions::from_mode(self.mode));
+        }
+        #[cfg(not(unix))]
+        let _ = file;
     }
 }
 
@@ -216,15 +312,25 @@ pub fn discard(staged: &[Staged]) {
     }
 }
 
-/// The temporary file that stages `name` for process `pid`.
-fn temp_name(name: &str, pid: u32) -> String {
-    format!(".{name}.{pid}.tmp")
+/// The temporary file that stages `name` for process `pid`, `random` making it
+/// unpredictable.
+fn temp_name(name: &str, pid: u32, random: &str) -> String {
+    format!(".{name}.{pid}.{random}.tmp")
 }
 
-/// The target name and the process of a file named by `temp_name`; `None` for any other
+/// The target name and the process of a file named by `temp_name` (or by the
+/// `.<name>.<pid>.tmp` of earlier versions, so their leftovers go too); `None` for any other
 /// name, so a file that is not depot's is never taken for one.
 fn staged_by(file_name: &str) -> Option<(&str, u32)> {
     let inner = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let inner = match inner.rsplit_once('.') {
+        Some((rest, random))
+            if random.len() == 16 && random.bytes().all(|b| b.is_ascii_hexdigit()) =>
+        {
+            rest
+        }
+        _ => inner,
+    };
     let (target, pid) = inner.rsplit_once('.')?;
     let digits = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
     if target.is_empty() || !digits {
@@ -285,6 +391,9 @@ fn folder_of(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The random part of a temporary file's name, in tests.
+    const R: &str = "0123456789abcdef";
 
     #[cfg(unix)]
     #[test]
@@ -360,6 +469,11 @@ mod tests {
     #[test]
     fn only_depot_temp_names_are_read_as_staged_files() {
         assert_eq!(staged_by(".en.json.42.tmp"), Some(("en.json", 42)));
+        assert_eq!(
+            staged_by(".en.json.42.0123456789abcdef.tmp"),
+            Some(("en.json", 42))
+        );
+        assert_eq!(staged_by(".a.b.7.fedcba9876543210.tmp"), Some(("a.b", 7)));
         assert_eq!(staged_by(".env.service.7.tmp"), Some(("env.service", 7)));
         for other in [
             "en.json.42.tmp",
@@ -369,6 +483,8 @@ mod tests {
             ".en.json.-1.tmp",
             ".en.json.42.tmp~",
             ".en.json.99999999999.tmp",
+            ".en.json.0123456789abcdef.tmp",
+            ".en.json.42.0123456789abcdeg.tmp",
         ] {
             assert_eq!(staged_by(other), None, "{other}");
         }
@@ -380,16 +496,16 @@ mod tests {
         let dead = dead_pid();
         let live = std::process::id();
         let names = [
-            temp_name("a.json", dead),
-            temp_name("b.json", dead),
-            temp_name("a.json", live),
+            temp_name("a.json", dead, R),
+            temp_name("b.json", dead, R),
+            temp_name("a.json", live, R),
             format!("a.json.{dead}.tmp"),
             format!(".a.json.{dead}.tmp.bak"),
         ];
         for name in &names {
             std::fs::write(dir.path().join(name), b"x").unwrap();
         }
-        std::fs::create_dir(dir.path().join(temp_name("folder", dead))).unwrap();
+        std::fs::create_dir(dir.path().join(temp_name("folder", dead, R))).unwrap();
         assert_eq!(sweep_stale([dir.path()]), 2);
         let mut left: Vec<String> = std::fs::read_dir(dir.path())
             .unwrap()
@@ -400,7 +516,7 @@ mod tests {
             names[2].clone(),
             names[3].clone(),
             names[4].clone(),
-            temp_name("folder", dead),
+            temp_name("folder", dead, R),
         ];
         expected.sort();
         assert_eq!(left, expected);
@@ -411,8 +527,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join(".env.service");
         let dead = dead_pid();
-        let own = dir.path().join(temp_name(".env.service", dead));
-        let other = dir.path().join(temp_name("data.json", dead));
+        let own = dir.path().join(temp_name(".env.service", dead, R));
+        let other = dir.path().join(temp_name("data.json", dead, R));
         std::fs::write(&own, b"half").unwrap();
         std::fs::write(&other, b"half").unwrap();
         write(&target, b"A=1\n").unwrap();
@@ -479,6 +595,74 @@ mod tests {
             assert!(staged.changes_the_file());
             commit(&[staged]).unwrap();
             assert_eq!(std::fs::read(&a).unwrap(), content);
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_planted_at_a_temporary_name_is_never_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, b"victim").unwrap();
+        // Whatever name comes up, it is created anew: fill the old scheme's and a range of
+        // guesses with links, then stage many files.
+        let pid = std::process::id();
+        for name in [
+            format!(".a.json.{pid}.tmp"),
+            format!(".a.json.{pid}.{R}.tmp"),
+        ] {
+            std::os::unix::fs::symlink(&victim, dir.path().join(name)).unwrap();
+        }
+        for _ in 0..50 {
+            write(&dir.path().join("a.json"), b"new").unwrap();
+        }
+        assert_eq!(std::fs::read(&victim).unwrap(), b"victim");
+        assert_eq!(std::fs::read(dir.path().join("a.json")).unwrap(), b"new");
+        assert!(
+            !std::fs::symlink_metadata(dir.path().join("a.json"))
+                .unwrap()
+                .is_symlink()
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_permissions_and_a_new_one_gets_the_umask_default() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        for kept in [0o600, 0o640, 0o604, 0o755] {
+            let path = dir.path().join(format!("kept-{kept:o}"));
+            std::fs::write(&path, b"old").unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(kept)).unwrap();
+            write(&path, b"new").unwrap();
+            let staged = stage(&path, b"newer", Durability::Atomic).unwrap();
+            commit(&[staged]).unwrap();
+            assert_eq!(
+                (mode(&path), std::fs::read(&path).unwrap()),
+                (kept, b"newer".to_vec())
+            );
+        }
+        let fresh = dir.path().join("fresh");
+        write(&fresh, b"x").unwrap();
+        let reference = dir.path().join("reference");
+        std::fs::File::create(&reference).unwrap();
+        assert_eq!(mode(&fresh), mode(&reference));
+    }
+
+    #[test]
+    fn temporary_names_are_unpredictable_and_taken_names_are_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, _) = create_temp(dir.path(), "x.json", None).unwrap();
+        let (b, _) = create_temp(dir.path(), "x.json", None).unwrap();
+        assert_ne!(a, b);
+        for path in [&a, &b] {
+            let name = path.file_name().unwrap().to_str().unwrap();
+            assert_eq!(
+                staged_by(name),
+                Some(("x.json", std::process::id())),
+                "{name}"
+            );
         }
     }
 }

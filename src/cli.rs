@@ -7,6 +7,7 @@
 )]
 
 mod auth;
+mod channels;
 mod config_cmd;
 mod diff;
 mod files;
@@ -74,6 +75,11 @@ pub enum Command {
     Import(ImportArgs),
     /// Compare an app's translation files with the sheet; exit 1 on any difference.
     Diff(DiffArgs),
+    /// Point a channel (production, beta, ...) at a kept version: the current one unless
+    /// VERSION names another. Apps reading the channel get it within delivery.max_age_secs.
+    Publish(channels::PublishArgs),
+    /// Point a channel back at the version it pointed at before its last publish.
+    Rollback(channels::RollbackArgs),
     /// Print shell completions: depot completions bash > /etc/bash_completion.d/depot
     Completions {
         /// The shell.
@@ -99,6 +105,25 @@ impl DataDirArg {
     }
 }
 
+/// `--max-memory`, for the commands that read input files (import, diff, generate).
+#[derive(Debug, Args)]
+pub struct MemoryArg {
+    /// Memory that reading the input files may take (limits.input_memory_bytes, default
+    /// 1G): bytes, or a number with K, M, G or T (3G). A file that would take more is
+    /// refused before it is read.
+    #[arg(long, value_name = "SIZE", value_parser = crate::memory_budget::parse_size)]
+    pub max_memory: Option<u64>,
+}
+
+impl MemoryArg {
+    fn flags(&self) -> Vec<(String, String)> {
+        self.max_memory
+            .iter()
+            .map(|bytes| (crate::memory_budget::KEY.to_owned(), bytes.to_string()))
+            .collect()
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// Address to listen on (server.listen).
@@ -116,6 +141,10 @@ pub struct ProduceArgs {
     /// One sync, then exit (for cron).
     #[arg(long)]
     pub once: bool,
+    /// Print nothing on success (errors only): no summary of --once, no warnings. The
+    /// loop's log follows log.level.
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Read this sheet instead of producer.source: a local .csv, .xlsx, .ods (or .json
     /// values document), an http(s):// URL of a CSV, or `example` (the sheet built into depot).
     #[arg(long, value_name = "FILE")]
@@ -176,6 +205,9 @@ pub struct AddArgs {
     /// Description of the new records.
     #[arg(long, default_value = "")]
     pub description: String,
+    /// Print nothing on success (errors only): not the records added.
+    #[arg(short, long)]
+    pub quiet: bool,
     #[command(flatten)]
     pub data: DataDirArg,
 }
@@ -185,6 +217,9 @@ pub enum ConfigCommand {
     /// Load and validate the configuration; print the effective values as TOML that pastes
     /// back into a config file (secrets masked, in comments).
     Check {
+        /// Print nothing when the configuration is valid (errors only): the exit code says.
+        #[arg(short, long)]
+        quiet: bool,
         #[command(flatten)]
         data: DataDirArg,
     },
@@ -240,8 +275,10 @@ impl From<Failure> for Exit {
 }
 
 pub fn main() -> ExitCode {
-    let parsed = Cli::try_parse_from(short_config_format(std::env::args_os()));
-    let (code, message) = match parsed.map_err(usage).and_then(run) {
+    let args = short_config_format(std::env::args_os());
+    let parsed = Cli::try_parse_from(&args);
+    let usage = |error| usage(error, &args);
+    let (code, message) = match parsed.map_err(usage).and_then(|cli| run(cli, usage)) {
         Ok(()) => return ExitCode::SUCCESS,
         Err(Exit::Failure(Failure(message))) => (ExitCode::FAILURE, message),
         Err(Exit::Usage(message)) => (ExitCode::from(2), message),
@@ -252,18 +289,22 @@ pub fn main() -> ExitCode {
     code
 }
 
-/// A usage error of clap's as one line (its first paragraph, and the command whose `--help`
-/// tells more); `--help` and `--version` are printed as clap prints them, exit 0.
-fn usage(error: clap::Error) -> Exit {
+/// A usage error of clap's as one line: its first paragraph, clap's suggestion for a
+/// slip (a subcommand, a flag or a value it knows that is close to what was typed), and the
+/// command whose `--help` tells more (the subcommand the arguments name, not the one clap
+/// was parsing when the error came up). `--help` and `--version` are printed as clap
+/// prints them, exit 0.
+fn usage(error: clap::Error, args: &[OsString]) -> Exit {
     if error.exit_code() == 0 {
         error.exit();
     }
-    let text = error.render().to_string();
     let message =
         if error.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
             // The help itself would be printed: name what is missing instead.
             "a command is missing".to_owned()
         } else {
+            // The first paragraph of clap's text (the tips and the usage follow it).
+            let text = error.render().to_string();
             let first = text.split("\n\n").next().unwrap_or_default();
             let message = first.split_whitespace().collect::<Vec<_>>().join(" ");
             message
@@ -271,19 +312,91 @@ fn usage(error: clap::Error) -> Exit {
                 .map(str::to_owned)
                 .unwrap_or(message)
         };
-    let command = text
-        .lines()
-        .find_map(|line| line.strip_prefix("Usage: "))
-        .map(|usage| {
-            let words = usage.split(' ');
-            let words: Vec<&str> = words
-                .take_while(|w| !w.starts_with(['[', '<', '-']))
-                .collect();
-            words.join(" ")
-        })
-        .filter(|command| !command.is_empty())
-        .unwrap_or_else(|| "depot".to_owned());
-    Exit::Usage(format!("{message}; see {command} --help"))
+    let hint = suggestion(&error).map_or_else(String::new, |s| format!(" ({s})"));
+    Exit::Usage(format!(
+        "{message}{hint}; see {} --help",
+        command_path(args)
+    ))
+}
+
+/// What clap suggests for a slip, as `did you mean '--format'?` (its tips otherwise shown
+/// below the usage, which the one-line message leaves out).
+fn suggestion(error: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let text = |value: &ContextValue| match value {
+        ContextValue::String(s) => Some(s.clone()),
+        ContextValue::Strings(list) => list.first().cloned(),
+        _ => None,
+    };
+    let named = [
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+    ]
+    .into_iter()
+    .find_map(|kind| error.get(kind).and_then(text));
+    if let Some(name) = named {
+        return Some(format!("did you mean '{name}'?"));
+    }
+    // Tips in words: "'generate --format' exists", "to pass '-x' as a value, use '-- -x'".
+    match error.get(ContextKind::Suggested) {
+        Some(ContextValue::StyledStrs(tips)) if !tips.is_empty() => Some(
+            tips.iter()
+                .map(|tip| tip.to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+        _ => None,
+    }
+}
+
+/// The command the arguments name (`depot`, `depot generate`, `depot files add`): the
+/// subcommand words among them, skipping the values of options.
+fn command_path(args: &[OsString]) -> String {
+    use clap::CommandFactory;
+    let mut root = Cli::command();
+    // Built, so that the global options are known to every subcommand.
+    root.build();
+    let mut words = vec![root.get_name().to_owned()];
+    let mut command = &root;
+    let mut rest = args.iter().skip(1).filter_map(|arg| arg.to_str());
+    while let Some(arg) = rest.next() {
+        if arg == "--" {
+            break;
+        }
+        let takes_value = if let Some(long) = arg.strip_prefix("--") {
+            !long.contains('=')
+                && command.get_arguments().any(|a| {
+                    a.get_action().takes_values()
+                        && (a.get_long() == Some(long)
+                            || a.get_all_aliases().unwrap_or_default().contains(&long))
+                })
+        } else if let Some(shorts) = arg.strip_prefix('-').filter(|s| !s.is_empty()) {
+            // `-qf json`: the first short option that takes a value takes the rest of the
+            // word, or the next word when it ends the cluster.
+            let mut takes = false;
+            for (at, short) in shorts.char_indices() {
+                let valued = command
+                    .get_arguments()
+                    .any(|a| a.get_short() == Some(short) && a.get_action().takes_values());
+                if valued {
+                    takes = at + short.len_utf8() == shorts.len();
+                    break;
+                }
+            }
+            takes
+        } else {
+            if let Some(sub) = command.find_subcommand(arg) {
+                words.push(sub.get_name().to_owned());
+                command = sub;
+            }
+            false
+        };
+        if takes_value {
+            rest.next();
+        }
+    }
+    words.join(" ")
 }
 
 /// The file named by `--config`/`--env-file`, which must exist, or the default path,
@@ -300,7 +413,7 @@ fn chosen_file(given: Option<&PathBuf>, default: &str, flag: &str) -> Result<Pat
     }
 }
 
-fn run(cli: Cli) -> Result<(), Exit> {
+fn run(cli: Cli, usage: impl Fn(clap::Error) -> Exit) -> Result<(), Exit> {
     if let Command::Generate(args) = &cli.command {
         args.check_usage().map_err(usage)?;
     }
@@ -329,7 +442,13 @@ fn run(cli: Cli) -> Result<(), Exit> {
 fn command_flags(command: &Command) -> Vec<(String, String)> {
     match command {
         Command::Serve(args) => args.flags(),
-        Command::Generate(args) => args.flags(),
+        Command::Generate(args) => args
+            .flags()
+            .into_iter()
+            .chain(args.memory.flags())
+            .collect(),
+        Command::Import(args) => args.memory.flags(),
+        Command::Diff(args) => args.memory.flags(),
         Command::Produce(args) => {
             let source = args
                 .source
@@ -337,24 +456,24 @@ fn command_flags(command: &Command) -> Vec<(String, String)> {
                 .map(|path| ("producer.source".to_owned(), path.display().to_string()));
             args.data.flags().into_iter().chain(source).collect()
         }
-        Command::Config(ConfigCommand::Check { data })
+        Command::Config(ConfigCommand::Check { data, .. })
         | Command::Files(
             FilesCommand::Add(AddArgs { data, .. })
             | FilesCommand::Import { data, .. }
             | FilesCommand::Seed { data, .. },
         ) => data.flags(),
-        Command::Auth(_) | Command::Import(_) | Command::Diff(_) | Command::Completions { .. } => {
-            Vec::new()
-        }
+        Command::Publish(channels::PublishArgs { data, .. })
+        | Command::Rollback(channels::RollbackArgs { data, .. }) => data.flags(),
+        Command::Auth(_) | Command::Completions { .. } => Vec::new(),
     }
 }
 
 fn run_command(command: Command, sources: Sources) -> Result<(), Failure> {
     match command {
         Command::Serve(_) => serve::run(sources),
-        Command::Config(ConfigCommand::Check { .. }) => config_cmd::check(&sources),
+        Command::Config(ConfigCommand::Check { quiet, .. }) => config_cmd::check(&sources, quiet),
         Command::Generate(ref args) => generate::run(sources, args),
-        Command::Produce(ref args) => produce::run(sources, args.once),
+        Command::Produce(ref args) => produce::run(sources, args.once, args.quiet),
         Command::Auth(ref args) if args.admin_key => auth::create_admin_key(&sources),
         Command::Auth(ref args) => auth::run(sources, !args.no_browser),
         Command::Files(FilesCommand::Add(args)) => files::add(
@@ -364,6 +483,7 @@ fn run_command(command: Command, sources: Sources) -> Result<(), Failure> {
                 paths: args.paths,
                 bucket: args.bucket,
                 description: args.description,
+                quiet: args.quiet,
             },
         ),
         Command::Files(FilesCommand::Import { file, quiet, .. }) => {
@@ -374,6 +494,8 @@ fn run_command(command: Command, sources: Sources) -> Result<(), Failure> {
         }
         Command::Import(ref args) => import::run(sources, args),
         Command::Diff(ref args) => diff::run(sources, args),
+        Command::Publish(ref args) => channels::publish(sources, args),
+        Command::Rollback(ref args) => channels::rollback(sources, args),
         Command::Completions { ref shell } => completions(shell),
     }
 }

@@ -101,8 +101,12 @@ fn load_snapshot(
         )));
     }
     let mut settings = Settings::from_resolved(&resolved);
-    settings.signing.check().map_err(ConfigError::Invalid)?;
+    settings
+        .signing
+        .check(settings.server.public_url.as_ref())
+        .map_err(ConfigError::Invalid)?;
     settings.webhooks.check().map_err(ConfigError::Invalid)?;
+    (settings.delivery.check(&settings.auth)).map_err(ConfigError::Invalid)?;
     let token_bytes = if settings.google.token_store == settings::TokenStore::Json {
         let bytes = layers::read_optional(&settings.google.token_file)?;
         settings.service.refresh_token =

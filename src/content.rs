@@ -8,9 +8,8 @@
 pub mod embedded;
 pub mod s3;
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::{DateTime, Utc};
 use futures_util::future::BoxFuture;
@@ -101,9 +100,10 @@ pub trait ContentStore: Send + Sync {
     /// How the logs name it ("the embedded store", "the S3 endpoint").
     fn name(&self) -> &'static str;
     fn health(&self) -> Health;
-    /// Signs the URLs of its objects: the presigned reads of records and the URLs of
-    /// direct uploads.
-    fn signer(&self) -> Result<Arc<Signer>, ContentError>;
+    /// Signs the URLs of its objects (the presigned reads of records and the URLs of
+    /// direct uploads) for clients that reach depot at `base_url` (`Server::base_url`):
+    /// the embedded store's URLs point there, the S3 endpoint's at the endpoint.
+    fn signer(&self, base_url: &str) -> Result<Arc<Signer>, ContentError>;
     /// Refuses when the store takes no writes (the embedded store is off), so that an
     /// upload is refused before its body is read.
     fn writable(&self) -> Result<(), ContentError>;
@@ -191,9 +191,9 @@ pub trait ContentStore: Send + Sync {
 pub struct Local {
     /// The embedded store, when `objects.enabled`.
     pub embedded: Option<Arc<ObjectStore>>,
-    /// The address the embedded store's signed URLs point at (without `signing.public_url`)
-    /// and the credentials they carry; `None` for a command that hands out no URLs.
-    pub urls: Option<(SocketAddr, Credentials)>,
+    /// The credentials of the embedded store's signed URLs; `None` for a command that
+    /// hands out no URLs.
+    pub credentials: Option<Credentials>,
     pub data_dir: PathBuf,
 }
 
@@ -211,23 +211,18 @@ pub fn choose(signing: &Signing, local: Local) -> Result<Arc<dyn ContentStore>, 
             spool_dir,
             local.data_dir.join(S3_INTENTS_DIR),
         )?)),
-        None => {
-            let signer = match local.urls {
-                Some((address, credentials)) => Some(Arc::new(Signer::new(
-                    embedded::signing_target(signing, address),
-                    credentials,
-                )?)),
-                None => None,
-            };
-            Ok(Arc::new(Embedded::new(local.embedded, signer, spool_dir)))
-        }
+        None => Ok(Arc::new(Embedded::new(
+            local.embedded,
+            local.credentials.map(|c| (c, signing.region.clone())),
+            spool_dir,
+        ))),
     }
 }
 
 /// The daemon's content store for the settings in force, shared by the handlers and the
 /// background tasks (cheap to clone). It is chosen at the first use, and again when the
-/// signing settings change (or once the server's address is known); those in between keep
-/// it, as they keep the rest of the settings (`ConfigHandle`).
+/// signing settings change; reloads in between keep it, as they keep the rest of the
+/// settings (`ConfigHandle`).
 #[derive(Clone)]
 pub struct ContentHandle {
     inner: Arc<Inner>,
@@ -238,8 +233,6 @@ struct Inner {
     embedded: Option<Arc<ObjectStore>>,
     /// The embedded store's credentials (generated on first start).
     credentials: Credentials,
-    /// The address the server bound, for the embedded store's URLs.
-    bound: OnceLock<SocketAddr>,
     current: Mutex<Chosen>,
 }
 
@@ -257,17 +250,8 @@ impl ContentHandle {
                 config,
                 embedded,
                 credentials,
-                bound: OnceLock::new(),
                 current: Mutex::new(None),
             }),
-        }
-    }
-
-    /// Records the address the server listens on (the first call wins): the embedded
-    /// store's URLs point there from now on.
-    pub fn set_bound(&self, addr: SocketAddr) {
-        if self.inner.bound.set(addr).is_ok() {
-            *self.lock() = None;
         }
     }
 
@@ -281,17 +265,11 @@ impl ContentHandle {
             *chosen_for = settings;
             return Ok(store.clone());
         }
-        let address = self
-            .inner
-            .bound
-            .get()
-            .copied()
-            .unwrap_or(settings.server.listen);
         let store = choose(
             &settings.signing,
             Local {
                 embedded: self.inner.embedded.clone(),
-                urls: Some((address, self.inner.credentials.clone())),
+                credentials: Some(self.inner.credentials.clone()),
                 data_dir: settings.server.data_dir.clone(),
             },
         )?;
@@ -368,7 +346,6 @@ mod tests {
             session_token: None,
             addressing: crate::config::settings::Addressing::Path,
             expires_secs: 900,
-            public_url: None,
         }
     }
 
@@ -378,7 +355,7 @@ mod tests {
         let store = Arc::new(ObjectStore::open(dir.path().join("objects")).unwrap());
         let local = |embedded: Option<Arc<ObjectStore>>| Local {
             embedded,
-            urls: None,
+            credentials: None,
             data_dir: dir.path().to_owned(),
         };
         // With an endpoint, uploads go there: no embedded store needed.

@@ -6,6 +6,7 @@
 
 pub mod accept;
 pub mod auth;
+pub mod channels;
 pub mod client;
 pub mod consent_callback;
 pub mod console;
@@ -23,6 +24,7 @@ pub mod routes;
 pub mod s3_error;
 pub mod s3_xml;
 pub mod sandbox;
+pub mod sdk;
 pub mod service;
 pub mod state;
 pub mod system;

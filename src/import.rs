@@ -36,6 +36,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use crate::memory_budget::{Budget, Input, OverBudget};
 use crate::translations::formats::PlaceholderMode;
 use crate::translations::model::{Document, PluralCategory};
 
@@ -144,6 +145,8 @@ pub struct Options {
     pub placeholders: PlaceholderMode,
     /// `--format`: read every file as this format instead of telling it from the name.
     pub format: Option<AppFormat>,
+    /// What reading the files may take (`limits.input_memory_bytes`, `--max-memory`).
+    pub memory: Budget,
 }
 
 impl Default for Options {
@@ -154,6 +157,7 @@ impl Default for Options {
             base: "en".to_owned(),
             placeholders: PlaceholderMode::Convert,
             format: None,
+            memory: Budget::default(),
         }
     }
 }
@@ -419,6 +423,11 @@ pub enum ImportError {
         locale: String,
         why: &'static str,
     },
+    #[error(transparent)]
+    OverBudget(#[from] OverBudget),
+    /// Reading stopped before this file: an earlier one failed (never reported).
+    #[error("reading stopped")]
+    Stopped,
 }
 
 fn line_suffix(line: usize) -> String {
@@ -460,34 +469,185 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
 }
 
 /// `files` read on every core and assembled into one document, each file as soon as it
-/// and those before it are read (the assembly runs beside the reading).
+/// and those before it are read (the assembly runs beside the reading). What the files
+/// being read and the document assembled so far take stays within the budget
+/// (`options.memory`): a file waits for its turn until it fits beside them, and one that
+/// does not fit when nothing else is being read is refused, as is a document past it.
 pub fn read_files(files: &[&discover::Found], options: &Options) -> Result<Imported, ImportError> {
     let mut assembler = assemble::Assembler::new(options).expecting_locales(files.len());
+    let gate = Gate::new(options.memory);
+    let numbered: Vec<(usize, &&discover::Found)> = files.iter().enumerate().collect();
     let mut order = files.iter();
     crate::parallel::for_each_in_order(
         crate::parallel::cores(),
-        files,
-        |file| read_file(file, options),
-        |read| match order.next() {
-            Some(file) => assembler.add(file, read?),
-            None => Ok(()),
+        &numbered,
+        |(index, file)| gate.read(*index, file, options),
+        |(reserved, read)| {
+            let Some(file) = order.next() else {
+                return Ok(());
+            };
+            let added = read.and_then(|read| assembler.add(file, read));
+            let held = assembler.held();
+            gate.release(reserved, held);
+            let fits = added.and_then(|()| {
+                let what = || "the texts of the files read up to this one".to_owned();
+                options
+                    .memory
+                    .admit(&file.shown, what, 0, held)
+                    .map_err(ImportError::from)
+            });
+            if fits.is_err() {
+                gate.close();
+            }
+            fits
         },
     )?;
     Ok(assembler.finish())
 }
 
-/// One file, read by its format's reader.
-pub fn read_file(file: &discover::Found, options: &Options) -> Result<FileRead, ImportError> {
-    let bytes = std::fs::read(&file.path).map_err(|source| ImportError::Io {
-        path: file.shown.clone(),
-        source,
-    })?;
+/// Lets files be read in their order while what they take fits beside the document.
+struct Gate {
+    budget: Budget,
+    state: std::sync::Mutex<GateState>,
+    changed: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct GateState {
+    /// The next file to let in.
+    next: usize,
+    /// What the files let in and not yet assembled take, estimated.
+    reserved: u64,
+    /// What the document assembled so far takes, estimated.
+    held: u64,
+    /// Reading stopped (a file failed or did not fit).
+    closed: bool,
+}
+
+impl Gate {
+    fn new(budget: Budget) -> Gate {
+        Gate {
+            budget,
+            state: std::sync::Mutex::new(GateState::default()),
+            changed: std::sync::Condvar::new(),
+        }
+    }
+
+    /// Reads file number `index` once its turn comes and it fits; returns what it was
+    /// let in with, for `release`.
+    fn read(
+        &self,
+        index: usize,
+        file: &discover::Found,
+        options: &Options,
+    ) -> (u64, Result<FileRead, ImportError>) {
+        let input = Input::App(file.format);
+        let opened = std::fs::File::open(&file.path)
+            .and_then(|f| f.metadata().map(|m| (f, m.len())))
+            .map_err(|source| ImportError::Io {
+                path: file.shown.clone(),
+                source,
+            });
+        let (opened, size) = match opened {
+            Ok((f, size)) => (Ok(f), size),
+            Err(e) => (Err(e), 0),
+        };
+        let needs = Budget::estimate(size, input);
+        let Ok(mut state) = self.state.lock() else {
+            return (0, Err(ImportError::Stopped));
+        };
+        loop {
+            if state.closed {
+                return (0, Err(ImportError::Stopped));
+            }
+            if state.next == index {
+                if state.reserved == 0 {
+                    // alone: it fits beside the document, or never will
+                    if let Err(e) = self.budget.admit_file(&file.shown, size, input, state.held) {
+                        state.closed = true;
+                        self.changed.notify_all();
+                        return (0, Err(e.into()));
+                    }
+                }
+                let fits = state
+                    .held
+                    .saturating_add(state.reserved)
+                    .saturating_add(needs)
+                    <= self.budget.bytes();
+                if state.reserved == 0 || fits {
+                    state.next += 1;
+                    state.reserved += needs;
+                    self.changed.notify_all();
+                    break;
+                }
+            }
+            state = match self.changed.wait(state) {
+                Ok(state) => state,
+                Err(_) => return (0, Err(ImportError::Stopped)),
+            };
+        }
+        drop(state);
+        let read = opened.and_then(|f| read_opened(f, file, size, options));
+        (needs, read)
+    }
+
+    /// A file let in with `reserved` is assembled; the document now takes `held`.
+    fn release(&self, reserved: u64, held: u64) {
+        if let Ok(mut state) = self.state.lock() {
+            state.reserved = state.reserved.saturating_sub(reserved);
+            state.held = held;
+        }
+        self.changed.notify_all();
+    }
+
+    /// No file is let in any more.
+    fn close(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            state.closed = true;
+        }
+        self.changed.notify_all();
+    }
+}
+
+/// One file, read by its format's reader from `opened`, `size` bytes when let in: a file
+/// that grew past what the budget allows meanwhile is refused.
+fn read_opened(
+    opened: std::fs::File,
+    file: &discover::Found,
+    size: u64,
+    options: &Options,
+) -> Result<FileRead, ImportError> {
+    use std::io::Read;
+    let input = Input::App(file.format);
+    let largest = options.memory.largest(input).max(size);
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    opened
+        .take(largest.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|source| ImportError::Io {
+            path: file.shown.clone(),
+            source,
+        })?;
+    if bytes.len() as u64 > largest {
+        options
+            .memory
+            .admit_file(&file.shown, bytes.len() as u64, input, 0)?;
+    }
+    read_found(&bytes, file, options)
+}
+
+/// One file's bytes, read by its format's reader.
+fn read_found(
+    bytes: &[u8],
+    file: &discover::Found,
+    options: &Options,
+) -> Result<FileRead, ImportError> {
     let named = match &file.hint {
         locale::Hint::Code(code) => Some(code.as_str()),
         locale::Hint::Base => Some(options.base.as_str()),
         locale::Hint::None => None,
     };
-    read_bytes(&bytes, file.format, &file.shown, named, options)
+    read_bytes(bytes, file.format, &file.shown, named, options)
 }
 
 /// What one file gave: its units and notes, and the locale its content names.

@@ -70,6 +70,48 @@ pub enum ConvertError {
     Sheet(#[from] SheetError),
     #[error("the sheet has a header row (row {header_row}) but no row with a key and a text{why}")]
     NoTranslations { header_row: usize, why: String },
+    #[error("the spreadsheet cannot be converted: {0}")]
+    Tabs(#[from] crate::translations::tabs::TabsError),
+    #[error(
+        "no tab of the spreadsheet has a row with a key and a text (tabs with a header row: \
+         {})",
+        .tabs.join(", ")
+    )]
+    NoTabTranslations { tabs: Vec<String> },
+}
+
+/// Converts what a source fetched: one sheet, or a spreadsheet of several tabs (SPEC §14:
+/// every tab a namespace). `depot produce`, `depot serve` and `depot generate` all convert
+/// through it.
+pub fn convert_fetched(tabs: Vec<crate::sheets::tabs::Tab>) -> Result<Document, ConvertError> {
+    use crate::translations::tabs::{Split, TabsError, merge, split};
+    if let [_] = tabs.as_slice() {
+        let rows = tabs.into_iter().next().map(|t| t.rows).unwrap_or_default();
+        return convert(rows);
+    }
+    let names: Vec<String> = tabs.iter().map(|t| t.name.clone()).collect();
+    let Split {
+        mut translations,
+        skipped,
+    } = split(tabs);
+    match translations.len() {
+        0 => Err(TabsError::NoHeader { tabs: names }.into()),
+        1 => {
+            // One tab of translations: a sheet as it always was, unnamespaced.
+            let tab = translations.remove(0);
+            let mut document = convert(tab.rows)?;
+            document.warnings.extend(skipped);
+            Ok(document)
+        }
+        _ => {
+            let tabs: Vec<String> = translations.iter().map(|t| t.name.clone()).collect();
+            let document = merge(translations, skipped)?;
+            match document.is_empty() {
+                true => Err(ConvertError::NoTabTranslations { tabs }),
+                false => Ok(document),
+            }
+        }
+    }
 }
 
 /// Converts a fetched sheet and refuses one without a single text, saying why. The one
@@ -369,6 +411,15 @@ impl Producer {
         cached.as_ref().and_then(|(_, source)| source.sheet_gid())
     }
 
+    /// The gid of each Google tab the last sync read, by name, for links to `TAB!B9`.
+    pub fn tab_gids(&self) -> Vec<(String, i64)> {
+        let cached = self.source.lock().unwrap_or_else(PoisonError::into_inner);
+        cached
+            .as_ref()
+            .map(|(_, source)| source.tab_gids())
+            .unwrap_or_default()
+    }
+
     /// The state to show (`/health`, the console): the newer of this producer's own and
     /// the one the store holds, so that a node that does not sync shows the state of the
     /// producer that does (SPEC §7, §10).
@@ -521,15 +572,15 @@ impl Producer {
         source: &dyn SheetSource,
         settings: &Settings,
     ) -> Result<CycleReport, CycleError> {
-        let grid = match source.fetch().await? {
-            Fetched::Grid(grid) => grid,
+        let fetched = match source.fetch().await? {
             Fetched::Unchanged => return self.unchanged(),
+            fetched => fetched,
         };
         let translations = self.translations.clone();
         let keep = settings.translations.keep_versions;
         let strict = settings.producer.strict;
         tokio::task::spawn_blocking(move || {
-            let document = convert(grid)?;
+            let document = convert_fetched(fetched.into_tabs())?;
             refuse_findings(&document, strict)?;
             let warnings = warning_lines(&document);
             let (keys, locales) = (document.entries.len(), document.locales.len());

@@ -47,12 +47,7 @@ pub async fn serve_state(
     if let Ok(addr) = listener.local_addr() {
         state.set_bound(addr);
         state.producer.set_daemon_address(addr);
-        if config.settings().signing.endpoint.is_none() && addr.ip().is_unspecified() {
-            tracing::warn!(
-                url = %config.settings().signing.public_url_for(addr),
-                "signing.public_url is not set: signed URLs point at loopback; set it to the address clients use"
-            );
-        }
+        log_base_url(&config.settings().server, addr);
     }
 
     // The background tasks, all stopped by the same shutdown signal as the server.
@@ -79,13 +74,19 @@ pub async fn serve_state(
         &state.translations,
         shutdown.clone(),
     ));
+    tasks.extend(state.channels.follow(shutdown.clone()));
 
     let edge = Edge::new(
         hyper_util::service::TowerToHyperService::new(warp::service(router(state.clone()))),
         state.clone(),
     );
     let stop = shutdown.clone();
-    let server = accept::serve(listener, edge, async move { stop.wait().await });
+    let server = accept::serve(
+        listener,
+        edge,
+        config.clone(),
+        async move { stop.wait().await },
+    );
     tokio::pin!(server);
 
     // In-flight requests get `shutdown_grace_secs` after the signal; then we stop anyway.
@@ -105,6 +106,24 @@ pub async fn serve_state(
     Ok(())
 }
 
+/// Says at start where the links depot gives clients (signed URLs of the embedded store,
+/// upload URLs) point.
+fn log_base_url(server: &crate::config::settings::Server, bound: std::net::SocketAddr) {
+    match &server.public_url {
+        Some(public) => tracing::info!(url = %public.url, key = public.key, "public base URL"),
+        None if bound.ip().is_unspecified() => tracing::info!(
+            "public base URL: the address each request came in on (depot listens on every \
+             address and server.public_url is not set); set server.public_url when clients \
+             reach depot through a proxy, NAT or a port mapping"
+        ),
+        None => tracing::info!(
+            url = %server.base_url(bound, None),
+            "public base URL: the listen address; set server.public_url when clients reach \
+             depot under another address"
+        ),
+    }
+}
+
 /// Every module's routes, and the recovery that turns what none answered into the
 /// contract's error body. The request log, metrics, CORS and HEAD live in `http::service`.
 pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
@@ -114,6 +133,10 @@ pub fn router(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
         .or(crate::http::uploads::routes(state.clone()))
         .unify()
         .or(crate::http::translations::routes(state.clone()))
+        .unify()
+        .or(crate::http::channels::routes(state.clone()))
+        .unify()
+        .or(crate::http::sdk::routes(state.clone()))
         .unify()
         .or(crate::http::objects::routes(state.clone()))
         .unify()

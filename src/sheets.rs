@@ -6,8 +6,10 @@ pub mod example;
 pub mod google;
 pub mod local;
 pub mod service_account;
+pub mod tabs;
 pub mod url;
 pub mod watch;
+pub mod workbook_limits;
 pub mod write;
 
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
@@ -21,15 +23,22 @@ use std::sync::Arc;
 pub enum Fetched {
     /// The sheet's grid.
     Grid(Vec<Vec<String>>),
+    /// Every tab of a spreadsheet with several (SPEC §14: each a namespace).
+    Tabs(Vec<tabs::Tab>),
     /// The source said the sheet has not changed since the last fetch (HTTP 304).
     Unchanged,
 }
 
 impl Fetched {
-    /// The grid, for callers that never send validators (a first fetch).
-    pub fn into_grid(self) -> Vec<Vec<String>> {
+    /// The tabs (one for a grid), for callers that never send validators (a first fetch).
+    pub fn into_tabs(self) -> Vec<tabs::Tab> {
         match self {
-            Fetched::Grid(grid) => grid,
+            Fetched::Grid(rows) => vec![tabs::Tab {
+                name: String::new(),
+                rows,
+                gid: None,
+            }],
+            Fetched::Tabs(tabs) => tabs,
             Fetched::Unchanged => Vec::new(),
         }
     }
@@ -47,9 +56,13 @@ pub trait SheetSource: Send + Sync {
     /// failed): a source that fetches conditionally must read it whole next time.
     fn not_stored(&self) {}
     /// The sheet id (`gid`) of the Google tab read, for links to its cells; other sources
-    /// have none.
+    /// have none. With several tabs, the first that holds translations.
     fn sheet_gid(&self) -> Option<i64> {
         None
+    }
+    /// The sheet id of each Google tab read, by tab name (links to `TAB!B9`).
+    fn tab_gids(&self) -> Vec<(String, i64)> {
+        Vec::new()
     }
 }
 
@@ -63,6 +76,8 @@ pub enum SourceError {
     Url(#[from] url::UrlSheetError),
     #[error("reading the sheet stopped: {0}")]
     Task(String),
+    #[error(transparent)]
+    OverBudget(#[from] crate::memory_budget::OverBudget),
     /// Google is the default source; with none of its settings there is no sheet at all,
     /// and a newcomer needs the way to one rather than Google's first missing variable.
     #[error(
@@ -77,6 +92,7 @@ pub fn source_for(settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceErr
         SourceSetting::LocalFile(path) => Arc::new(LocalSource {
             path: path.clone(),
             sheet_name: settings.service.spreadsheet_name.clone(),
+            memory: settings.limits.input_memory,
         }),
         SourceSetting::Google
             if settings.service.spreadsheet_id.is_empty()
@@ -89,9 +105,11 @@ pub fn source_for(settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceErr
             &settings.google,
             &settings.service,
         )?),
-        SourceSetting::Url(address) => {
-            Arc::new(url::UrlSheet::new(address, settings.google.timeout_secs)?)
-        }
+        SourceSetting::Url(address) => Arc::new(url::UrlSheet::new(
+            address,
+            settings.google.timeout_secs,
+            settings.limits.input_memory,
+        )?),
         SourceSetting::Example => Arc::new(example::ExampleSheet),
     })
 }
@@ -117,6 +135,9 @@ impl SheetSource for google::GoogleSheets {
 
     fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>> {
         Box::pin(async move {
+            if self.reads_every_tab() {
+                return Ok(fetched_tabs(self.fetch_tabs().await?));
+            }
             let grid = self.fetch_grid().await?;
             self.look_up_gid().await;
             Ok(Fetched::Grid(grid))
@@ -126,14 +147,28 @@ impl SheetSource for google::GoogleSheets {
     fn sheet_gid(&self) -> Option<i64> {
         google::GoogleSheets::sheet_gid(self)
     }
+
+    fn tab_gids(&self) -> Vec<(String, i64)> {
+        google::GoogleSheets::tab_gids(self)
+    }
 }
 
-/// A sheet file on this machine (.csv, .xlsx, .ods, or a .json values document), read
-/// again at every fetch; for workbooks, the sheet named by `SERVICE_SPREADSHEET_NAME` or
-/// the first one.
+/// A grid for a spreadsheet of one tab (converted as it always was), else the tabs.
+fn fetched_tabs(mut tabs: Vec<tabs::Tab>) -> Fetched {
+    match tabs.len() {
+        1 => Fetched::Grid(tabs.pop().map(|t| t.rows).unwrap_or_default()),
+        _ => Fetched::Tabs(tabs),
+    }
+}
+
+/// A sheet file on this machine (.csv, .xlsx, .ods, or a .json values document) or a
+/// folder of .csv files, read again at every fetch; for workbooks, the sheet named by
+/// `SERVICE_SPREADSHEET_NAME`, else every sheet (SPEC §14: one namespace each).
 pub struct LocalSource {
     pub path: PathBuf,
     pub sheet_name: String,
+    /// What reading the file may take (`limits.input_memory_bytes`).
+    pub memory: crate::memory_budget::Budget,
 }
 
 impl SheetSource for LocalSource {
@@ -142,12 +177,12 @@ impl SheetSource for LocalSource {
     }
 
     fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>> {
-        let (path, sheet_name) = (self.path.clone(), self.sheet_name.clone());
+        let (path, sheet_name, memory) = (self.path.clone(), self.sheet_name.clone(), self.memory);
         Box::pin(async move {
-            tokio::task::spawn_blocking(move || local::read_grid(&path, Some(&sheet_name)))
+            tokio::task::spawn_blocking(move || local::read_tabs(&path, Some(&sheet_name), memory))
                 .await
                 .map_err(|e| SourceError::Task(e.to_string()))?
-                .map(Fetched::Grid)
+                .map(fetched_tabs)
                 .map_err(SourceError::from)
         })
     }

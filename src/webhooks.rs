@@ -1,5 +1,6 @@
-//! Webhooks: every new translations version is announced to each URL of `webhooks.urls`
-//! with a JSON `POST` signed the way Stripe-style receivers verify (SPEC §8):
+//! Webhooks: every new translations version (and every move of a channel, SPEC §14) is
+//! announced to each URL of `webhooks.urls` with a JSON `POST` signed the way Stripe-style
+//! receivers verify (SPEC §8):
 //! `Depot-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`.
 //! A failed delivery is tried again with backoff, 5 tries within about a minute; the last
 //! delivery per URL is kept for `/health`. The producer that stored the version announces
@@ -8,6 +9,7 @@
 use crate::config::ConfigHandle;
 use crate::redact;
 use crate::secret::Secret;
+use crate::translations::channels::book::Move;
 use crate::translations::versions::VersionSummary;
 use chrono::{DateTime, Utc};
 use hmac::{Hmac, KeyInit, Mac};
@@ -40,6 +42,19 @@ struct Body<'a> {
     event: &'static str,
     #[serde(flatten)]
     summary: &'a VersionSummary,
+}
+
+/// The body of a channel's move.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MoveBody<'a> {
+    event: &'static str,
+    channel: &'a str,
+    version: &'a str,
+    previous_version: Option<&'a str>,
+    #[serde(with = "crate::time::millis")]
+    at: DateTime<Utc>,
+    by: &'a str,
 }
 
 /// How the last delivery to one URL went.
@@ -83,15 +98,35 @@ impl Announcer {
 
     /// Sends `summary` to every configured URL in the background.
     pub fn announce(self: &Arc<Self>, summary: &VersionSummary) {
+        let body = serde_json::to_vec(&Body {
+            event: EVENT,
+            summary,
+        });
+        self.send_all(body, &summary.version);
+    }
+
+    /// Sends a channel's move (SPEC §14) to every configured URL in the background:
+    /// `{"event": "channel.published" | "channel.rolledback", "channel", "version",
+    /// "previousVersion", "at", "by"}`, signed as every delivery.
+    pub fn announce_move(self: &Arc<Self>, channel: &str, moved: &Move) {
+        let body = serde_json::to_vec(&MoveBody {
+            event: moved.kind.event(),
+            channel,
+            version: &moved.to,
+            previous_version: moved.from.as_deref(),
+            at: moved.at,
+            by: &moved.by,
+        });
+        self.send_all(body, &moved.to);
+    }
+
+    fn send_all(self: &Arc<Self>, body: serde_json::Result<Vec<u8>>, version: &str) {
         let settings = self.config.settings();
         let hooks = &settings.webhooks;
         if hooks.urls.is_empty() {
             return;
         }
-        let body = match serde_json::to_vec(&Body {
-            event: EVENT,
-            summary,
-        }) {
+        let body = match body {
             Ok(body) => body,
             Err(e) => {
                 tracing::error!(error = %e, "the webhook body cannot be written");
@@ -103,7 +138,7 @@ impl Announcer {
         for url in &hooks.urls {
             let this = self.clone();
             let (url, secret, body) = (url.clone(), hooks.secret.clone(), body.clone());
-            let version = summary.version.clone();
+            let version = version.to_owned();
             running.push(tokio::spawn(async move {
                 this.deliver(url, secret, body, version).await;
             }));

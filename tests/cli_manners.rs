@@ -409,3 +409,219 @@ fn the_cf_alias_shows_in_generate_help_and_works() {
         stdout(&out)
     );
 }
+
+/// A slip on the command line (a subcommand, a flag or a value close to a known one) gets
+/// clap's suggestion on the one line, and the help named is the subcommand's the arguments
+/// name, whichever error it is (value errors carry no usage line of clap's to read it from).
+#[test]
+fn a_slip_gets_a_suggestion_and_the_help_of_its_own_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["serv"],
+            "unrecognized subcommand 'serv' (did you mean 'serve'?); see depot --help",
+        ),
+        (
+            &["generate", "--fromat", "json"],
+            "unexpected argument '--fromat' found (did you mean '--format'?); see depot generate --help",
+        ),
+        (
+            &["generate", "-f", "jsonn"],
+            "invalid value 'jsonn' for '--format <FORMAT>' [possible values: json, android, ios, \
+             yml, xlf, po, stringsdict, xcstrings, arb, i18next, properties, resx] (did you mean \
+             'json'?); see depot generate --help",
+        ),
+        (
+            &["--config", "files", "files", "ad"],
+            "unrecognized subcommand 'ad' (did you mean 'add'?); see depot files --help",
+        ),
+        (
+            &["files", "add", "a.txt", "--permission", "privat"],
+            "invalid value 'privat' for '--permission <PERMISSION>' [possible values: public, \
+             private] (did you mean 'private'?); see depot files add --help",
+        ),
+        (
+            &["config", "chek"],
+            "unrecognized subcommand 'chek' (did you mean 'check'?); see depot config --help",
+        ),
+        (
+            &["-cf", "jsn", "config", "check"],
+            "invalid value 'jsn' for '--config-format <FORMAT>' [possible values: env, json] \
+             (did you mean 'json'?); see depot config check --help",
+        ),
+        (
+            &["import", "app", "--to", "s.csv", "--placeholders", "kep"],
+            "invalid value 'kep' for '--placeholders <MODE>' [possible values: keep, convert] \
+             (did you mean 'keep'?); see depot import --help",
+        ),
+        (
+            &[
+                "diff",
+                "--source",
+                "s.csv",
+                "app",
+                "--placeholders",
+                "convrt",
+            ],
+            "invalid value 'convrt' for '--placeholders <MODE>' [possible values: keep, convert] \
+             (did you mean 'convert'?); see depot diff --help",
+        ),
+        (
+            &["serve", "--listen"],
+            "a value is required for '--listen <IP:PORT>' but none was supplied; see depot serve --help",
+        ),
+        (
+            &["completions", "bsh"],
+            "invalid value 'bsh' for '<SHELL>' [possible values: bash, zsh, fish] (did you mean \
+             'bash'?); see depot completions --help",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = support::run(dir.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert_eq!(
+            stderr(&out),
+            format!("depot: error: {expected}\n"),
+            "{args:?}"
+        );
+    }
+}
+
+/// Android strings with `count` texts not to translate (translatable="false"): each is a
+/// note of import's.
+fn android_app(dir: &std::path::Path, count: usize) {
+    let values = dir.join("app/values");
+    std::fs::create_dir_all(&values).unwrap();
+    let mut xml = String::from("<resources>\n  <string name=\"hello\">Hello</string>\n");
+    for i in 0..count {
+        xml.push_str(&format!(
+            "  <string name=\"fixed{i}\" translatable=\"false\">X</string>\n"
+        ));
+    }
+    xml.push_str("</resources>\n");
+    std::fs::write(values.join("strings.xml"), xml).unwrap();
+}
+
+/// The rule of every command (cli::output): the summary on stdout, notes on stderr.
+/// `import` printed its summary on stderr; `--verbose` names every key a note shares.
+#[test]
+fn import_prints_its_summary_on_stdout_and_its_notes_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    android_app(dir.path(), 9);
+    let out = support::run(dir.path(), &["import", "app", "--to", "sheet.csv"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "read 1 file(s): 1 android\nen: 1 key(s) with a text\nwrote sheet.csv: 1 key(s), locales en\n"
+    );
+    let notes = stderr(&out);
+    assert!(notes.starts_with("depot: not carried: "), "{notes}");
+    assert!(notes.contains(" and 1 more"), "{notes}");
+    assert!(!notes.contains("fixed8"), "{notes}");
+    assert!(
+        notes.ends_with(
+            "depot: 9 item(s) of the app's files are not carried, or carried changed, as listed above\n"
+        ),
+        "{notes}"
+    );
+    let verbose = support::run(dir.path(), &["import", "app", "--to", "sheet.csv", "-v"]);
+    assert!(verbose.status.success(), "{}", stderr(&verbose));
+    assert!(stderr(&verbose).contains("fixed8"), "{}", stderr(&verbose));
+    assert!(!stderr(&verbose).contains(" more"), "{}", stderr(&verbose));
+}
+
+/// Every command that does work takes -q/--quiet and then prints nothing on success: the
+/// ones that refused it (files add, import, diff, produce, config check).
+#[test]
+fn every_command_that_does_work_takes_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    // an unknown SERVICE_* variable is a warning of every command
+    std::fs::write(dir.path().join(".env.service"), "SERVICE_TYPO=1\n").unwrap();
+    android_app(dir.path(), 2);
+    std::fs::write(dir.path().join("a.txt"), "hello").unwrap();
+    std::fs::write(dir.path().join("sheet.csv"), ">>>,en\nhello,Hello\n").unwrap();
+    std::fs::create_dir(dir.path().join("same")).unwrap();
+    std::fs::write(dir.path().join("same/en.json"), "{\"hello\":\"Hello\"}\n").unwrap();
+    for args in [
+        vec!["files", "add", "a.txt"],
+        vec!["import", "app", "--to", "imported.csv"],
+        vec!["diff", "--source", "sheet.csv", "same"],
+        vec!["produce", "--once", "--source", "sheet.csv"],
+        vec!["config", "check"],
+    ] {
+        let loud = support::run(dir.path(), &args);
+        assert!(loud.status.success(), "{args:?}: {}", stderr(&loud));
+        assert!(!stdout(&loud).is_empty(), "{args:?}");
+        assert!(!stderr(&loud).is_empty(), "{args:?}");
+        for flag in ["-q", "--quiet"] {
+            let quiet_args: Vec<&str> = args.iter().copied().chain([flag]).collect();
+            let quiet = support::run(dir.path(), &quiet_args);
+            assert!(quiet.status.success(), "{quiet_args:?}: {}", stderr(&quiet));
+            assert_eq!(
+                (stdout(&quiet), stderr(&quiet)),
+                (String::new(), String::new()),
+                "{quiet_args:?}"
+            );
+        }
+    }
+    // diff --quiet still fails on a difference, with its one line
+    std::fs::write(dir.path().join("same/en.json"), "{\"hello\":\"Hi\"}\n").unwrap();
+    let differs = support::run(dir.path(), &["diff", "--source", "sheet.csv", "same", "-q"]);
+    assert_eq!(differs.status.code(), Some(1));
+    assert_eq!(stdout(&differs), "");
+    assert!(
+        stderr(&differs).starts_with(
+            "depot: error: 1 difference(s) between the app's files and the sheet sheet.csv"
+        ),
+        "{}",
+        stderr(&differs)
+    );
+}
+
+/// `generate --fallback` with no chain configured did nothing but warn: it is refused
+/// before the sheet is read, saying how to configure a chain.
+#[test]
+fn generate_fallback_without_a_chain_is_refused_saying_how_to_set_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sheet.csv"), ">>>,en,pl\nhello,Hello,\n").unwrap();
+    let out = support::run(
+        dir.path(),
+        &[
+            "generate",
+            "--source",
+            "missing.csv",
+            "--fallback",
+            "-p",
+            "out",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "depot: error: --fallback takes missing texts along the chains of translations.fallback, \
+         and none is configured: set one under [translations] in config/depot.toml, e.g. \
+         fallback = { pt_BR = \"pt_PT\", \"*\" = \"en_US\" } (or \
+         DEPOT_TRANSLATIONS_FALLBACK=pt_BR=pt_PT,*=en_US), and restart depot; or leave \
+         --fallback out\n"
+    );
+    assert!(!dir.path().join("out").exists());
+    // with a chain it fills pl from en
+    let out = support::run(
+        dir.path(),
+        &[
+            "--set",
+            "translations.fallback=*=en",
+            "generate",
+            "--source",
+            "sheet.csv",
+            "--fallback",
+            "-p",
+            "out",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out/pl.json")).unwrap(),
+        std::fs::read_to_string(dir.path().join("out/en.json")).unwrap()
+    );
+}

@@ -313,6 +313,16 @@ async fn bad_input_gets_a_page_naming_the_problem_never_a_500() {
         ("/console/preview?format=xml", 400, "format must be one of"),
         ("/console/preview?filters=a..b", 400, "filter"),
         ("/console/preview?filters=xx_XX", 404, "xx_XX"),
+        (
+            "/console/preview?placeholders=printf",
+            400,
+            "placeholders must be one of keep, convert, got &#39;printf&#39;",
+        ),
+        (
+            "/console/preview?comments=yes",
+            400,
+            "comments must be true or false",
+        ),
         ("/?what=1", 400, "unknown parameter &#39;what&#39;"),
     ] {
         let response = client().get(daemon.url(target)).send().await.unwrap();
@@ -539,7 +549,8 @@ async fn logged_in(daemon: &Daemon, key: &str, before: &serde_json::Value) -> St
 }
 
 /// The files page shows each record's size; an admin deletes a file from it (record and
-/// object, with the session's CSRF token), a reader sees no delete and is refused one.
+/// object, with the session's CSRF token) after a question, and the list then says what
+/// was deleted; a reader sees no delete and is refused one.
 #[tokio::test]
 async fn the_files_page_shows_sizes_and_admins_delete_from_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -594,16 +605,56 @@ async fn the_files_page_shows_sizes_and_admins_delete_from_it() {
     assert_eq!(no_token.status(), StatusCode::FORBIDDEN);
     assert!(object.exists());
     let token = csrf(&daemon, &admin).await;
-    let deleted = post(
+    // The Delete button asks first: a page naming the record, which deletes nothing.
+    let asked = post(
         &daemon,
         "/console/delete",
         &admin,
         &[("csrf", token.as_str()), ("key", key.as_str())],
     )
     .await;
+    assert_eq!(asked.status(), StatusCode::OK);
+    let question = asked.text().await.unwrap();
+    assert!(
+        question.contains("<h1>Delete sized.bin?</h1>"),
+        "{question}"
+    );
+    assert!(
+        question.contains(r#"<input type="hidden" name="confirm" value="yes">"#),
+        "{question}"
+    );
+    assert!(object.exists());
+    let delete = |confirm: &'static str| {
+        let form = [
+            ("csrf", token.clone()),
+            ("key", key.clone()),
+            ("confirm", confirm.to_owned()),
+        ];
+        let (daemon, admin) = (&daemon, &admin);
+        async move { post(daemon, "/console/delete", admin, &form).await }
+    };
+    let odd = delete("sure").await;
+    assert_eq!(odd.status(), StatusCode::BAD_REQUEST);
+    assert!(
+        odd.text()
+            .await
+            .unwrap()
+            .contains("confirm must be yes (or absent, to be asked), got &#39;sure&#39;")
+    );
+    let deleted = delete("yes").await;
     assert_eq!(deleted.status(), StatusCode::SEE_OTHER);
     assert_eq!(deleted.headers()["location"], "/console/files");
     assert!(!object.exists());
+    // The page it lands on says what was deleted, once.
+    let files = page(&daemon, "/console/files", &admin).await;
+    assert!(
+        files.contains(&format!(
+            r#"<p class="notice" role="status" id="notice">Deleted sized.bin (key {key}).</p>"#
+        )),
+        "{files}"
+    );
+    let again = page(&daemon, "/console/files", &admin).await;
+    assert!(!again.contains("Deleted sized.bin"), "{again}");
     let gone = client()
         .get(daemon.url(&format!("/file?key={key}")))
         .bearer_auth(ADMIN)

@@ -110,6 +110,39 @@ async fn click_in_place(browser: &Browser, by: By) {
         .unwrap();
 }
 
+/// The body the daemon answers at `path` (without a session).
+async fn body(daemon: &Daemon, path: &str) -> String {
+    reqwest::get(daemon.url(path))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+/// The texts of everything `css` finds, in page order.
+async fn texts_of(browser: &Browser, css: &str) -> Vec<String> {
+    let mut texts = Vec::new();
+    for found in browser.driver.find_all(By::Css(css)).await.unwrap() {
+        texts.push(found.text().await.unwrap());
+    }
+    texts
+}
+
+/// The text of what `by` finds.
+async fn text_of(browser: &Browser, by: By) -> String {
+    browser.driver.find(by).await.unwrap().text().await.unwrap()
+}
+
+/// The preview's answer as `/translations` serves it at `url`, checked to be what the
+/// page shows.
+async fn shows_what_is_served(browser: &Browser, daemon: &Daemon, url: &str) -> String {
+    let shown = text_of(browser, By::Tag("pre")).await;
+    let served = body(daemon, url).await;
+    assert_eq!(shown.trim(), served.trim());
+    served
+}
+
 async fn count(browser: &Browser, css: &str) -> usize {
     browser.driver.find_all(By::Css(css)).await.unwrap().len()
 }
@@ -223,21 +256,7 @@ async fn the_console_works_in_a_real_browser() {
     let url = "/translations?filters[]=pl_PL.COMMON&format=android";
     assert!(text.contains(url), "{text}");
     browser.screenshot(&shots, "preview").await;
-    let shown = browser
-        .driver
-        .find(By::Tag("pre"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let served = reqwest::get(daemon.url(url))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert_eq!(shown.trim(), served.trim());
+    let served = shows_what_is_served(&browser, &daemon, url).await;
     click_in_place(&browser, By::LinkText("Download")).await;
     let saved = wait_for_file(&downloads, "translations.xml").await;
     assert_eq!(std::fs::read_to_string(saved).unwrap(), served);
@@ -457,11 +476,13 @@ async fn findings_plural_forms_and_versions_show_in_a_real_browser() {
     click(&browser, By::LinkText(&version[..12])).await;
     let text = wait_for_text(&browser, "Texts").await;
     assert!(text.contains(version), "{text}");
-    // the first version added every key of each locale; LIST (no `other`) is in none
-    assert!(
-        text.contains("APP.GREETING, APP.BRACE, APP.ITEMS"),
-        "{text}"
-    );
+    // the first version added every key of each locale, with its text; LIST (no `other`)
+    // is in none
+    for locale in ["en", "pl"] {
+        let keys = texts_of(&browser, &format!("#added-{locale} td[data-label=Key]")).await;
+        assert_eq!(keys, ["APP.GREETING", "APP.BRACE", "APP.ITEMS"], "{locale}");
+    }
+    assert!(text.contains("Cześć {imie}"), "{text}");
     assert!(!text.contains("APP.LIST"), "{text}");
     browser.screenshot(&shots, "versions").await;
     browser.quit().await;
@@ -496,4 +517,542 @@ async fn wait_for_file(dir: &Path, name: &str) -> PathBuf {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// A checkout sheet with an accented text (`Zapłać`), a comment, a placeholder and a key
+/// and text long enough to push a phone's page sideways if anything let them.
+const CHECKOUT_SHEET: &str = "###,>>>,>>>,$$$,en,pl,de
+,CHECKOUT,,,,,
+checkout,,PAY,The pay button,Pay now,Zapłać teraz,Jetzt bezahlen
+checkout,,TOTAL,,Total: {amount},Razem: {amount},Summe: {amount}
+,,A_VERY_LONG_KEY_NAME_THAT_GOES_ON_WITHOUT_ANY_BREAK_FOR_NARROW_SCREENS,,https://example.com/help/checkout/payments/why-was-my-card-declined-and-what-can-i-do,https://example.com/pl/pomoc/platnosci/dlaczego-moja-karta-zostala-odrzucona,
+";
+
+/// The same sheet a sync later: PAY reworded in pl, TOTAL gone from de, THANKS new.
+const CHECKOUT_SHEET_V2: &str = "###,>>>,>>>,$$$,en,pl,de
+,CHECKOUT,,,,,
+checkout,,PAY,The pay button,Pay now,Zapłać kartą,Jetzt bezahlen
+checkout,,TOTAL,,Total: {amount},Razem: {amount},
+checkout,,THANKS,,Thank you,Dziękujemy,Danke
+,,A_VERY_LONG_KEY_NAME_THAT_GOES_ON_WITHOUT_ANY_BREAK_FOR_NARROW_SCREENS,,https://example.com/help/checkout/payments/why-was-my-card-declined-and-what-can-i-do,https://example.com/pl/pomoc/platnosci/dlaczego-moja-karta-zostala-odrzucona,
+";
+
+/// A daemon serving `CHECKOUT_SHEET` (synced only by "Sync now") with reader and admin
+/// keys, a catalogue with a long file name and one real file, `photo.png`: its record.
+async fn checkout_console(dir: &Path) -> (Daemon, serde_json::Value) {
+    std::fs::write(dir.join("sheet.csv"), CHECKOUT_SHEET).unwrap();
+    let long = "quarterly-report-with-a-very-long-file-name-that-has-no-spaces-at-all-final-v2.pdf";
+    let lines: String = (1..=3)
+        .map(|i| {
+            format!(
+                "{{\"fileName\":\"{i}-{long}\",\"description\":\"report {i}\",\"bucket\":\"reports\",\"status\":1,\"fileType\":\"application/pdf\",\"permission\":\"public\",\"key\":\"reports/2026/{i}/{long}\",\"createdAt\":\"2026-01-0{i}T10:00:00.000Z\"}}\n"
+            )
+        })
+        .collect();
+    std::fs::write(dir.join("records.jsonl"), lines).unwrap();
+    support::run_ok(dir, &["files", "import", "records.jsonl"], [("X", "")]);
+    std::fs::write(dir.join("photo.png"), b"\x89PNG not really").unwrap();
+    let out = support::run_ok(
+        dir,
+        &["files", "add", "photo.png", "--description", "a photo"],
+        [("X", "")],
+    );
+    let photo: serde_json::Value =
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    let daemon = Daemon::start(
+        dir,
+        &[
+            "--set",
+            "producer.source=sheet.csv",
+            "--set",
+            "producer.interval_secs=86400",
+        ],
+        &[("DEPOT_API_KEYS", READER), ("DEPOT_ADMIN_KEYS", ADMIN)],
+    )
+    .await;
+    support::eventually(Duration::from_secs(15), || async {
+        let (_, health) = daemon.get_json("/health").await;
+        (health["translations"]["loaded"] == true).then_some(())
+    })
+    .await
+    .unwrap_or_else(|| panic!("the sheet never loaded: {}", daemon.log()));
+    (daemon, photo)
+}
+
+async fn log_in(browser: &Browser, daemon: &Daemon, key: &str) {
+    browser
+        .driver
+        .goto(daemon.url("/console/login"))
+        .await
+        .unwrap();
+    fill(browser, "key", key).await;
+    submit(browser, "Log in").await;
+    wait_for_text(browser, "Completeness per locale").await;
+}
+
+/// What is wrong with the layout of the page shown: a horizontal scroll (with the elements
+/// that reach past the right edge), and any error or notice box that overlaps another
+/// element (its bounding box meets one that is neither inside it nor around it) or is cut
+/// off (past the window's edge, or by an ancestor that hides overflow).
+const LAYOUT_PROBLEMS: &str = r#"
+const root = document.documentElement;
+const width = root.clientWidth;
+const name = e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+  (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : '') +
+  ' "' + (e.textContent || '').trim().slice(0, 40) + '"';
+const problems = [];
+if (root.scrollWidth > width) {
+  const past = [...document.body.querySelectorAll('*')]
+    .filter(e => e.getBoundingClientRect().right > width + 0.5)
+    .slice(-5).map(name);
+  problems.push('horizontal scroll: scrollWidth ' + root.scrollWidth + ' > clientWidth ' + width + '; past the edge: ' + past.join(' | '));
+}
+const boxes = [...document.querySelectorAll('.error, .notice')];
+for (const box of boxes) {
+  const r = box.getBoundingClientRect();
+  if (r.left < -0.5 || r.right > width + 0.5) {
+    problems.push('cut off by the window: ' + name(box) + ' spans ' + r.left + '..' + r.right + ' of ' + width);
+  }
+  for (let a = box.parentElement; a && a !== root; a = a.parentElement) {
+    const style = getComputedStyle(a);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const o = a.getBoundingClientRect();
+    if (r.left < o.left - 0.5 || r.right > o.right + 0.5 || r.top < o.top - 0.5 || r.bottom > o.bottom + 0.5) {
+      problems.push('cut off by ' + name(a) + ': ' + name(box));
+    }
+  }
+  if (box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1) {
+    problems.push('its text overflows: ' + name(box));
+  }
+  for (const other of document.body.querySelectorAll('*')) {
+    if (other === box || other.contains(box) || box.contains(other)) continue;
+    const o = other.getBoundingClientRect();
+    if (o.width === 0 || o.height === 0) continue;
+    const dx = Math.min(r.right, o.right) - Math.max(r.left, o.left);
+    const dy = Math.min(r.bottom, o.bottom) - Math.max(r.top, o.top);
+    if (dx > 0.5 && dy > 0.5) {
+      problems.push('overlap: ' + name(box) + ' meets ' + name(other) + ' by ' + dx.toFixed(1) + ' x ' + dy.toFixed(1) + ' px');
+    }
+  }
+}
+return {problems: problems, boxes: boxes.length};
+"#;
+
+/// Opens the record page at `path` and presses its Delete button (which asks first).
+async fn ask_to_delete(browser: &Browser, daemon: &Daemon, path: &str) {
+    browser.driver.goto(daemon.url(path)).await.unwrap();
+    submit(browser, "Delete this file").await;
+}
+
+/// Makes the window `width` CSS pixels wide (and 900 high).
+async fn at_width(browser: &Browser, width: u32) {
+    browser
+        .driver
+        .set_window_rect(0, 0, width, 900)
+        .await
+        .unwrap();
+}
+
+/// Checks the page shown for `LAYOUT_PROBLEMS` and keeps its screenshot (the whole page)
+/// as `<name>-<width>.png`; how many error and notice boxes it has, and each problem
+/// found, named by the page and width.
+async fn fits(browser: &Browser, name: &str, width: u32) -> (usize, Vec<String>) {
+    let answer = browser
+        .driver
+        .execute(LAYOUT_PROBLEMS, vec![])
+        .await
+        .unwrap()
+        .json()
+        .clone();
+    let shots = screenshots();
+    std::fs::create_dir_all(&shots).unwrap();
+    // the whole page, not only what the window shows: the window grows to its height
+    // (the window is taller than the page it shows by its frame)
+    let height = browser
+        .driver
+        .execute(
+            "return document.documentElement.scrollHeight + window.outerHeight - window.innerHeight;",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .json()
+        .as_u64()
+        .unwrap();
+    let tall = u32::try_from(height.clamp(600, 8000)).unwrap();
+    browser
+        .driver
+        .set_window_rect(0, 0, width, tall)
+        .await
+        .unwrap();
+    // the window takes its new size a moment later
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < deadline {
+        let shown = browser
+            .driver
+            .execute("return window.outerHeight;", vec![])
+            .await
+            .unwrap()
+            .json()
+            .as_u64()
+            .unwrap_or_default();
+        if shown == u64::from(tall) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    browser.screenshot(&shots, &format!("{name}-{width}")).await;
+    at_width(browser, width).await;
+    let problems = (answer["problems"].as_array().unwrap().iter())
+        .map(|p| format!("{name} at {width} px: {}", p.as_str().unwrap()))
+        .collect();
+    let boxes = usize::try_from(answer["boxes"].as_u64().unwrap()).unwrap();
+    (boxes, problems)
+}
+
+/// Every page of the console, and its error states, at a desktop's and a phone's width:
+/// no horizontal scroll, no error box over another element or cut off, a screenshot of
+/// each kept (`target/console-screenshots/<page>-<width>.png`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_page_fits_1280_and_390_px_and_no_error_box_overlaps() {
+    let dir = tempfile::tempdir().unwrap();
+    let (daemon, photo) = checkout_console(dir.path()).await;
+    let key = photo["key"].as_str().unwrap().to_owned();
+    let browser = Browser::start(&dir.path().join("downloads")).await;
+    log_in(&browser, &daemon, ADMIN).await;
+    // a second version, so that a version's page has changed texts to show
+    std::fs::write(dir.path().join("sheet.csv"), CHECKOUT_SHEET_V2).unwrap();
+    submit(&browser, "Sync now").await;
+    wait_for_text(&browser, "Sync done").await;
+    let version = daemon.get_json("/health").await.1["translations"]["version"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let file = |k: &str| format!("/console/file?{}", support::query(&[("key", k)]));
+    let long_key = "reports/2026/1/quarterly-report-with-a-very-long-file-name-that-has-no-spaces-at-all-final-v2.pdf";
+    // (screenshot name, path, a text the page shows, error boxes it has)
+    let pages: Vec<(&str, String, &str, usize)> = vec![
+        ("overview", "/".into(), "Completeness per locale", 0),
+        (
+            "translations",
+            "/console/translations?q=zaplac".into(),
+            "1 key(s)",
+            0,
+        ),
+        (
+            "translations-all",
+            "/console/translations".into(),
+            "key(s)",
+            0,
+        ),
+        (
+            "preview",
+            "/console/preview?filters=pl&format=android&placeholders=convert&comments=true".into(),
+            "Answer",
+            0,
+        ),
+        ("files", "/console/files".into(), "record(s)", 0),
+        ("file", file(&key), "a photo", 0),
+        ("file-long-name", file(long_key), "report 1", 0),
+        (
+            "versions",
+            "/console/versions".into(),
+            "Kept versions (2)",
+            0,
+        ),
+        (
+            "version-detail",
+            format!("/console/versions?version={version}"),
+            "Zapłać kartą",
+            0,
+        ),
+        (
+            "error-translations",
+            "/console/translations?locale=xx_XX".into(),
+            "is not in the sheet",
+            1,
+        ),
+        (
+            "error-preview",
+            "/console/preview?filters=xx_XX.CHECKOUT".into(),
+            "xx_XX",
+            1,
+        ),
+        (
+            "error-versions",
+            "/console/versions?version=0123456789abcdef".into(),
+            "Kept versions",
+            1,
+        ),
+        ("error-page", file(&"no-such-key/".repeat(12)), "404", 1),
+    ];
+    // every problem of every page, said together at the end
+    let mut problems = Vec::new();
+    let mut check = |name: &str, (boxes, found): (usize, Vec<String>), expected: usize| {
+        assert_eq!(boxes, expected, "error and notice boxes on {name}");
+        problems.extend(found);
+    };
+    for width in [1280, 390] {
+        at_width(&browser, width).await;
+        for (name, path, shows, errors) in &pages {
+            browser.driver.goto(daemon.url(path)).await.unwrap();
+            wait_for_text(&browser, shows).await;
+            check(name, fits(&browser, name, width).await, *errors);
+        }
+        // the question before a delete
+        ask_to_delete(&browser, &daemon, &file(long_key)).await;
+        wait_for_text(&browser, "cannot be undone").await;
+        check(
+            "delete-confirm",
+            fits(&browser, "delete-confirm", width).await,
+            0,
+        );
+        click(&browser, By::Id("cancel-delete")).await;
+        wait_for_text(&browser, "report 1").await;
+    }
+    // Deleted: the notice on the files page.
+    ask_to_delete(&browser, &daemon, &file(long_key)).await;
+    click(&browser, By::Id("confirm-delete")).await;
+    wait_for_text(&browser, "Deleted 1-quarterly").await;
+    for width in [1280, 390] {
+        at_width(&browser, width).await;
+        check(
+            "files-deleted",
+            fits(&browser, "files-deleted", width).await,
+            1,
+        );
+    }
+
+    // A sync that fails: its error on the overview, in the notice and the sync facts.
+    std::fs::write(
+        dir.path().join("sheet.csv"),
+        "no header row here, only text that goes on and on: a_path/without/any/break/at/all/that/a/phone/would/have/to/scroll/sideways/to/read\n",
+    )
+    .unwrap();
+    browser.driver.goto(daemon.url("/")).await.unwrap();
+    submit(&browser, "Sync now").await;
+    wait_for_text(&browser, "Sync failed").await;
+    let failed = current_path(&browser).await;
+    for width in [1280, 390] {
+        at_width(&browser, width).await;
+        browser.driver.goto(daemon.url(&failed)).await.unwrap();
+        wait_for_text(&browser, "Last success").await;
+        // the notice says the sync failed; the facts hold the error in a box of its own
+        check(
+            "error-overview-sync",
+            fits(&browser, "error-overview-sync", width).await,
+            2,
+        );
+    }
+    browser.quit().await;
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(!daemon.log().contains("panicked"), "{}", daemon.log());
+}
+
+/// Delete asks first, from the list and from a record's page: Cancel leaves the record, the
+/// confirming button deletes it and the list says what it deleted. The Delete buttons are
+/// not the blue of the primary buttons.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn delete_asks_first_and_then_says_what_it_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let (daemon, photo) = checkout_console(dir.path()).await;
+    let key = photo["key"].as_str().unwrap().to_owned();
+    let record_exists = || async {
+        let response = reqwest::Client::new()
+            .get(daemon.url(&format!("/file?{}", support::query(&[("key", &key)]))))
+            .bearer_auth(ADMIN)
+            .send()
+            .await
+            .unwrap();
+        match response.status().as_u16() {
+            200 => true,
+            404 => false,
+            other => panic!("GET /file answered {other}"),
+        }
+    };
+    let browser = Browser::start(&dir.path().join("downloads")).await;
+    log_in(&browser, &daemon, ADMIN).await;
+    browser
+        .driver
+        .goto(daemon.url("/console/files"))
+        .await
+        .unwrap();
+    wait_for_text(&browser, "photo.png").await;
+    let delete = By::Css("button[aria-label='Delete photo.png']");
+    let colours = browser
+        .driver
+        .execute(
+            "const b = document.querySelector(\"button[aria-label='Delete photo.png']\"); \
+             const p = document.querySelector(\"form[role=search] button\"); \
+             return [getComputedStyle(b).backgroundColor, getComputedStyle(b).color, getComputedStyle(p).backgroundColor];",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .json()
+        .clone();
+    assert_eq!(
+        colours,
+        serde_json::json!(["rgb(255, 255, 255)", "rgb(180, 35, 24)", "rgb(11, 87, 208)"]),
+        "a Delete button is white with red text, unlike the primary blue"
+    );
+
+    // From the list: asked, cancelled, still there.
+    click(&browser, delete.clone()).await;
+    let text = wait_for_text(&browser, "Delete photo.png?").await;
+    assert!(text.contains(&key), "{text}");
+    assert!(text.contains("cannot be undone"), "{text}");
+    assert!(record_exists().await, "asking deletes nothing");
+    click(&browser, By::LinkText("Cancel")).await;
+    wait_for_text(&browser, "record(s)").await;
+    assert_eq!(current_path(&browser).await, "/console/files");
+    assert_eq!(
+        count(&browser, "button[aria-label='Delete photo.png']").await,
+        1
+    );
+    assert!(record_exists().await);
+
+    // From the record's page: Cancel goes back to it.
+    click(&browser, By::LinkText("photo.png")).await;
+    wait_for_text(&browser, "a photo").await;
+    submit(&browser, "Delete this file").await;
+    wait_for_text(&browser, "Delete photo.png?").await;
+    click(&browser, By::LinkText("Cancel")).await;
+    wait_for_text(&browser, "a photo").await;
+    assert_eq!(
+        current_path(&browser).await,
+        format!("/console/file?{}", support::query(&[("key", &key)]))
+    );
+    assert!(record_exists().await);
+
+    // Confirmed: gone, and the list says what was deleted, once.
+    submit(&browser, "Delete this file").await;
+    wait_for_text(&browser, "Delete photo.png?").await;
+    browser.screenshot(&screenshots(), "delete-confirm").await;
+    submit(&browser, "Delete photo.png").await;
+    let text = wait_for_text(&browser, "Deleted photo.png").await;
+    assert_eq!(current_path(&browser).await, "/console/files");
+    let notice = text_of(&browser, By::Id("notice")).await;
+    assert_eq!(notice, format!("Deleted photo.png (key {key})."));
+    assert!(!record_exists().await, "{text}");
+    assert_eq!(
+        count(&browser, "button[aria-label='Delete photo.png']").await,
+        0
+    );
+    browser.screenshot(&screenshots(), "delete-done").await;
+    browser.driver.refresh().await.unwrap();
+    let text = wait_for_text(&browser, "record(s)").await;
+    assert!(!text.contains("Deleted photo.png"), "said once: {text}");
+    browser.quit().await;
+}
+
+/// The search finds `Zapłać` by `zaplac` and `ZAPLAC` and marks it; the preview's
+/// placeholders, comments and keepLocale controls change its `/translations` URL, its
+/// answer and its download; a version's page shows each changed text before and after.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn search_ignores_accents_preview_options_and_old_to_new_texts_in_a_real_browser() {
+    let dir = tempfile::tempdir().unwrap();
+    let (daemon, _) = checkout_console(dir.path()).await;
+    let downloads = dir.path().join("downloads");
+    std::fs::create_dir_all(&downloads).unwrap();
+    let browser = Browser::start(&downloads).await;
+    log_in(&browser, &daemon, READER).await;
+
+    // Search: case and accents aside, on both sides.
+    click(&browser, By::LinkText("Translations")).await;
+    for q in ["zaplac", "ZAPLAC", "Zapłać"] {
+        fill(&browser, "q", q).await;
+        submit(&browser, "Search").await;
+        let text = wait_for_text(&browser, "1 key(s)").await;
+        assert!(text.contains("CHECKOUT.PAY"), "{q}: {text}");
+        assert_eq!(texts_of(&browser, "mark").await, ["Zapłać"], "{q}");
+    }
+    browser
+        .screenshot(&screenshots(), "translations-accents")
+        .await;
+
+    // Preview: each control changes the URL shown, the answer and the download.
+    click(&browser, By::LinkText("Preview")).await;
+    fill(&browser, "filters", "pl.CHECKOUT").await;
+    choose(&browser, "format", "android").await;
+    submit(&browser, "Preview").await;
+    let plain_url = "/translations?filters[]=pl.CHECKOUT&format=android";
+    let text = wait_for_text(&browser, plain_url).await;
+    assert!(text.contains("Razem: {amount}"), "{text}");
+    choose(&browser, "placeholders", "convert").await;
+    click_in_place(&browser, By::Id("comments")).await;
+    click_in_place(&browser, By::Id("keepLocale")).await;
+    submit(&browser, "Preview").await;
+    let url = "/translations?filters[]=pl.CHECKOUT&format=android&placeholders=convert&comments=true&keepLocale=true";
+    wait_for_text(&browser, url).await;
+    assert_eq!(text_of(&browser, By::Id("url")).await, url);
+    let served = shows_what_is_served(&browser, &daemon, url).await;
+    assert!(served.contains("Razem: %1$s"), "converted: {served}");
+    assert!(served.contains("The pay button"), "the comment: {served}");
+    assert!(
+        served.contains("name=\"pl_checkout_pay\""),
+        "keepLocale: {served}"
+    );
+    assert_ne!(body(&daemon, plain_url).await, served);
+    // the controls keep their state, and the download is the answer shown
+    assert!(
+        browser
+            .driver
+            .find(By::Id("comments"))
+            .await
+            .unwrap()
+            .is_selected()
+            .await
+            .unwrap()
+    );
+    assert_eq!(href(&browser, By::LinkText("Download")).await, url);
+    click_in_place(&browser, By::LinkText("Download")).await;
+    let saved = wait_for_file(&downloads, "translations.xml").await;
+    assert_eq!(std::fs::read_to_string(saved).unwrap(), served);
+    browser.screenshot(&screenshots(), "preview-options").await;
+
+    // A version's page: each changed text before and after, per locale.
+    std::fs::write(dir.path().join("sheet.csv"), CHECKOUT_SHEET_V2).unwrap();
+    browser.driver.goto(daemon.url("/")).await.unwrap();
+    log_in(&browser, &daemon, ADMIN).await;
+    submit(&browser, "Sync now").await;
+    wait_for_text(&browser, "Sync done").await;
+    click(&browser, By::LinkText("Versions")).await;
+    wait_for_text(&browser, "Kept versions (2)").await;
+    let rows = browser
+        .driver
+        .find_all(By::Css("td[data-label=Version] a"))
+        .await
+        .unwrap();
+    rows[0].click().await.unwrap();
+    wait_for_text(&browser, "Before it").await;
+    // a table of changes, a row a line: key | before | after
+    let table = |id: &'static str| {
+        let browser = &browser;
+        async move {
+            let cells = texts_of(browser, &format!("#{id} tbody td")).await;
+            (cells.chunks(3))
+                .map(|row| row.join(" | "))
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(
+        table("changed-pl").await,
+        ["CHECKOUT.PAY | Zapłać teraz | Zapłać kartą"]
+    );
+    assert_eq!(
+        table("added-pl").await,
+        ["CHECKOUT.THANKS | (none) | Dziękujemy"]
+    );
+    assert_eq!(
+        table("removed-de").await,
+        ["CHECKOUT.TOTAL | Summe: {amount} | (none)"]
+    );
+    assert_eq!(
+        count(&browser, "table.changes").await,
+        5,
+        "pl: changed, added; en: added; de: added, removed"
+    );
+    browser.screenshot(&screenshots(), "version-old-new").await;
+    browser.quit().await;
 }

@@ -19,16 +19,15 @@ mod support;
 use futures_util::StreamExt;
 use serde_json::{Value, json};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use support::csv_server::{CsvServer, Validators};
 use support::engines::RedisServer;
 use support::fake_google::{FakeConfig, FakeGoogle};
+use support::webhook_receiver::{Receiver, SECRET, verified};
 use support::{Daemon, eventually};
 
 const ADMIN: &str = "admin-key-for-tests";
 const READER: &str = "reader-key-for-tests";
-const SECRET: &str = "whsec_test_secret";
 
 /// A sheet with two locales; `yes` is the English text of `CORE.YES`.
 fn sheet(yes: &str) -> String {
@@ -93,10 +92,11 @@ async fn versions(daemon: &Daemon) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sync_needs_the_admin_key_and_stores_what_changed() {
+    // A sheet at a URL: a local file is also watched, and a sync started by its save could
+    // end before the POST arrives (then rightly "changed": false).
+    let host = CsvServer::start(&sheet("Yes"), Validators::ETag).await;
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("sheet.csv");
-    std::fs::write(&path, sheet("Yes")).unwrap();
-    let daemon = start(dir.path(), &node_env(path.to_str().unwrap())).await;
+    let daemon = start(dir.path(), &node_env(&host.url)).await;
     let first = wait_loaded(&daemon).await;
 
     let (status, body) = post_sync(&daemon, None).await;
@@ -118,7 +118,7 @@ async fn sync_needs_the_admin_key_and_stores_what_changed() {
     assert!(body["updatedAt"].as_str().unwrap().ends_with('Z'), "{body}");
 
     // A translator's fix is served as soon as the sync returns.
-    std::fs::write(&path, sheet("Yes!")).unwrap();
+    host.set_csv(&sheet("Yes!"));
     let (status, body) = post_sync(&daemon, Some(ADMIN)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["changed"], true);
@@ -127,7 +127,7 @@ async fn sync_needs_the_admin_key_and_stores_what_changed() {
     assert_eq!(served, r#"{"en":{"CORE":{"YES":"Yes!"}}}"#);
 
     // A sheet that converts to nothing is the source's fault (502); the version stays.
-    std::fs::write(&path, "no header here\n").unwrap();
+    host.set_csv("no header here\n");
     let (status, body) = post_sync(&daemon, Some(ADMIN)).await;
     assert_eq!(status, 502, "{body}");
     assert!(body["message"].as_str().unwrap().contains(">>>"), "{body}");
@@ -139,9 +139,9 @@ async fn sync_needs_the_admin_key_and_stores_what_changed() {
 
     // Without any admin key configured, syncing over HTTP is off.
     let other = tempfile::tempdir().unwrap();
-    let mut env = node_env(path.to_str().unwrap());
+    let mut env = node_env(&host.url);
     env.retain(|(k, _)| k != "DEPOT_ADMIN_KEYS");
-    std::fs::write(&path, sheet("Yes")).unwrap();
+    host.set_csv(&sheet("Yes"));
     let open = start(other.path(), &env).await;
     let (status, body) = post_sync(&open, Some(ADMIN)).await;
     assert_eq!(status, 403, "{body}");
@@ -461,64 +461,6 @@ async fn kept_versions_are_listed_and_served_immutable_across_a_restart() {
             );
         }
     }
-}
-
-/// What a receiver got: the `Depot-Signature` header and the raw body of each request.
-type Seen = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
-
-/// A webhook receiver on loopback that fails the first `failures` requests with 500.
-struct Receiver {
-    url: String,
-    seen: Seen,
-    _stop: tokio::sync::oneshot::Sender<()>,
-}
-
-impl Receiver {
-    async fn start(failures: usize) -> Receiver {
-        use warp::Filter;
-        let seen: Seen = Arc::default();
-        let record = seen.clone();
-        let route = warp::post()
-            .and(warp::header::<String>("depot-signature"))
-            .and(warp::body::bytes())
-            .map(move |signature: String, body: bytes::Bytes| {
-                let mut seen = record.lock().unwrap();
-                seen.push((signature, body.to_vec()));
-                let status = if seen.len() <= failures { 500 } else { 200 };
-                let status = warp::http::StatusCode::from_u16(status).unwrap();
-                warp::Reply::into_response(warp::reply::with_status("ok", status))
-            })
-            .boxed();
-        let (addr, stop) = support::serve_on_loopback(route).await;
-        let url = format!("http://{addr}/hooks/depot?token=t0k3n");
-        Receiver {
-            url,
-            seen,
-            _stop: stop,
-        }
-    }
-
-    fn deliveries(&self) -> Vec<(String, Vec<u8>)> {
-        self.seen.lock().unwrap().clone()
-    }
-}
-
-/// Checks a delivery as a receiver would (the snippet in docs/http-api.md does the same) and
-/// returns its body.
-fn verified(signature: &str, body: &[u8]) -> Value {
-    use hmac::{Hmac, KeyInit, Mac};
-    let (t, v1) = signature
-        .split_once(',')
-        .and_then(|(t, v1)| Some((t.strip_prefix("t=")?, v1.strip_prefix("v1=")?)))
-        .unwrap_or_else(|| panic!("malformed Depot-Signature: {signature}"));
-    let age = chrono::Utc::now().timestamp() - t.parse::<i64>().unwrap();
-    assert!((0..300).contains(&age), "signed {age} s ago");
-    let mut mac = Hmac::<sha2::Sha256>::new_from_slice(SECRET.as_bytes()).unwrap();
-    mac.update(format!("{t}.").as_bytes());
-    mac.update(body);
-    let expected = depot::hex::encode(&mac.finalize().into_bytes());
-    assert_eq!(v1, expected, "the signature does not verify");
-    serde_json::from_slice(body).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -958,8 +900,13 @@ async fn a_version_lists_its_changed_keys_and_is_named_by_a_unique_prefix() {
         page.contains(&format!("<code>{}</code></h2>", shared[1])),
         "{page}"
     );
+    // the one changed key, with its old and new text
+    let changed = page
+        .split_once("<h4 id=\"changed-en-h\">changed (1)</h4>")
+        .map(|(_, after)| after)
+        .unwrap_or_else(|| panic!("no changed list: {page}"));
     assert!(
-        page.contains("<dt>changed (1)</dt><dd><code>A</code></dd>"),
+        changed.contains("<tr><td data-label=\"Key\"><code>A</code></td><td data-label=\"Before\" class=\"text\"><del>text "),
         "{page}"
     );
     let ambiguous = daemon

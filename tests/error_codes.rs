@@ -74,6 +74,15 @@ const RELEASED: &[&str] = &[
     "upload-not-arrived",
     "upload-mismatch",
     "too-many-key-failures",
+    "fallback-not-configured",
+    "invalid-channel",
+    "unknown-channel",
+    "unknown-namespace",
+    "unknown-locale",
+    "unknown-project",
+    "unknown-bundle",
+    "version-has-findings",
+    "nothing-to-roll-back",
 ];
 
 #[test]

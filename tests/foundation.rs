@@ -23,7 +23,8 @@ fn temp() -> tempfile::TempDir {
 #[tokio::test]
 async fn fresh_start_without_config_answers_health() {
     let dir = temp();
-    let daemon = Daemon::start(dir.path(), &[], &[]).await;
+    // Requests are logged at info only when asked (log.requests).
+    let daemon = Daemon::start(dir.path(), &[], &[("DEPOT_LOG_REQUESTS", "true")]).await;
     let (status, body) = daemon.get_json("/health").await;
     assert_eq!(status, 200);
     assert_eq!(body["status"], "ok");

@@ -244,7 +244,7 @@ async fn wrong_credentials_and_names_say_which_setting_to_fix() {
         ),
         (
             |_, s| s.spreadsheet_name = "Missing tab".into(),
-            format!("no sheet named 'Missing tab' in spreadsheet '{id}': check SERVICE_SPREADSHEET_NAME (the tab name; leave it empty for the first tab)"),
+            format!("no sheet named 'Missing tab' in spreadsheet '{id}': check SERVICE_SPREADSHEET_NAME (the tab name; leave it empty to read every tab, each a namespace)"),
         ),
         (
             |_, s| s.spreadsheet_id = "no-such-id".into(),
@@ -337,7 +337,7 @@ async fn an_empty_sheet_name_reads_the_first_sheet() {
     assert_eq!(
         fake.last_request(Endpoint::Spreadsheet).unwrap(),
         format!(
-            "/v4/spreadsheets/{}?fields=sheets.properties(sheetId,title)",
+            "/v4/spreadsheets/{}?fields=sheets.properties(sheetId,title,sheetType)",
             fake.config().spreadsheet_id
         )
     );

@@ -284,6 +284,17 @@ fn get_targets(key: &str, object: &str) -> Vec<String> {
         "/console/files".into(),
         format!("/console/file?{key}"),
         "/console/login".into(),
+        "/console/channels".into(),
+        // the delivery routes (SPEC §14) on the draft channel
+        "/channels".into(),
+        "/i18next/draft/en/translation.json".into(),
+        "/i18next/draft?lng=en&ns=translation".into(),
+        "/locize/languages/depot".into(),
+        "/locize/depot/draft/en/translation".into(),
+        "/locize/private/depot/draft/en/translation".into(),
+        "/tolgee/draft/manifest.json".into(),
+        "/tolgee/draft/en.json".into(),
+        "/bundles/nope.json".into(),
     ]
 }
 
@@ -659,7 +670,8 @@ async fn the_openapi_document_is_valid_and_describes_the_real_answers() {
 #[tokio::test]
 async fn a_clients_garbage_is_not_logged_as_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    let daemon = Daemon::start(dir.path(), &[], &[]).await;
+    // Every request logged at info (log.requests), so the log shows how each was taken.
+    let daemon = Daemon::start(dir.path(), &[], &[("DEPOT_LOG_REQUESTS", "true")]).await;
     let garbage: [&[u8]; 6] = [
         b"\x00\x01\x02 not http\r\n\r\n",
         b"GET /health HTTP/9.9\r\n\r\n",
@@ -715,9 +727,12 @@ async fn a_panicking_handler_is_answered_500_and_the_connection_serves_on() {
     let addr = listener.local_addr().unwrap().to_string();
     let stop = depot::shutdown::Shutdown::new();
     let waiting = stop.clone();
-    tokio::spawn(depot::http::accept::serve(listener, edge, async move {
-        waiting.wait().await
-    }));
+    tokio::spawn(depot::http::accept::serve(
+        listener,
+        edge,
+        server.state.config.clone(),
+        async move { waiting.wait().await },
+    ));
 
     // Both requests on one connection: the panic does not close it.
     let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();

@@ -1581,12 +1581,17 @@ fn merge_into_keeps_the_sheets_texts_lists_conflicts_by_cell_and_overwrite_repla
             "merged.csv",
         ],
     );
-    let summary = stderr(&out);
+    // conflicts are notes (stderr), what was merged the summary (stdout)
+    let notes = stderr(&out);
     assert!(
-        summary.contains("depot: conflict: D5 core.no (en): the sheet has \"Nope\", the app \"No\"; the sheet's is kept"),
+        notes.contains("depot: conflict: D5 core.no (en): the sheet has \"Nope\", the app \"No\"; the sheet's is kept"),
+        "{notes}"
+    );
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        summary.contains("merged into sheet.csv: 1 new key(s)"),
         "{summary}"
     );
-    assert!(summary.contains("1 new key(s)"), "{summary}");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("merged.csv")).unwrap(),
         "my app,,,,\n>>>,>>>,###,en,pl\ncore,,ui,,\n,yes,,Yes,Tak\n,no,,Nope,\n,new,,New,\nother,x,,x,\n"

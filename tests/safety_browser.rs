@@ -207,10 +207,15 @@ async fn hostile_objects_opened_by_an_admin_run_nothing_and_reach_nothing_of_the
             ("notes.txt", b"plain notes <b>not bold</b>"),
         ],
     );
+    // Every request is logged (log.requests): the log shows that no form was sent.
     let daemon = Daemon::start(
         dir.path(),
         &[],
-        &[("DEPOT_API_KEYS", READER), ("DEPOT_ADMIN_KEYS", ADMIN)],
+        &[
+            ("DEPOT_API_KEYS", READER),
+            ("DEPOT_ADMIN_KEYS", ADMIN),
+            ("DEPOT_LOG_REQUESTS", "true"),
+        ],
     )
     .await;
     // The start-up sync is done before anything is compared with it.

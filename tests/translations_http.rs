@@ -618,3 +618,37 @@ async fn hostile_texts_read_back_exactly_in_every_format_for_one_and_several_loc
         }
     }
 }
+
+// ------------------------------------------------------------------ fallback without a chain
+
+/// `fallback=true` on a server whose `translations.fallback` names no chain was answered as
+/// if it had not been asked (the missing texts silently missing): it is refused with a code
+/// of its own and a message saying how to configure a chain, whatever else the query says
+/// (a cached body of the same query without fallback is not served either).
+#[tokio::test]
+async fn fallback_without_a_configured_chain_is_refused_with_its_code() {
+    let server = server_with("basic").await;
+    let plain = server.get("/translations", &[]).await;
+    assert_eq!(plain.status, 200);
+    for path in [
+        "/translations?fallback=true",
+        "/translations?fallback=true&format=android&filters[]=en_US",
+    ] {
+        let reply = server.get(path, &[]).await;
+        assert_eq!(reply.status, 400, "{path}: {}", reply.text());
+        let body: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
+        assert_eq!(body["code"], "fallback-not-configured", "{path}");
+        assert_eq!(
+            reply.error_message(),
+            "fallback=true takes missing texts along the chains of translations.fallback, and \
+             none is configured: set one under [translations] in config/depot.toml, e.g. \
+             fallback = { pt_BR = \"pt_PT\", \"*\" = \"en_US\" } (or \
+             DEPOT_TRANSLATIONS_FALLBACK=pt_BR=pt_PT,*=en_US), and restart depot; or leave \
+             fallback=true out"
+        );
+    }
+    assert_eq!(
+        server.get("/translations?fallback=false", &[]).await.status,
+        200
+    );
+}

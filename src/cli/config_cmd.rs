@@ -2,14 +2,17 @@
 //! The listing opens with the files it read, or says that a file is missing (then built-in
 //! defaults apply), and a local sheet named by `producer.source` must exist.
 
-use super::{Failure, load_config, output};
+use super::{Failure, load_config_with, output};
 use crate::config::layers::absolute;
 use crate::config::settings::SheetSource;
 use crate::config::{self, Settings, Sources};
 
-pub fn check(sources: &Sources) -> Result<(), Failure> {
-    let loaded = load_config(sources)?;
+pub fn check(sources: &Sources, quiet: bool) -> Result<(), Failure> {
+    let loaded = load_config_with(sources, quiet)?;
     check_files(&loaded.settings)?;
+    if quiet {
+        return Ok(());
+    }
     let read = |path: &std::path::Path, what: &str, missing: &str| {
         if path.exists() {
             format!("# {what}: {}", path.display())

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
-use super::{Failure, load_config};
+use super::output;
+use super::{Failure, load_config_with};
 use crate::config::Sources;
 use crate::import::diff::{self, DiffOptions, Report};
 use crate::translations::formats::PlaceholderMode;
@@ -43,14 +44,21 @@ pub struct DiffArgs {
     /// The locale of files whose names name none.
     #[arg(long, value_name = "LOCALE")]
     pub locale: Option<String>,
+    /// Print no report and no warnings: the exit code says whether the files and the
+    /// sheet agree (0) or differ (1, with its one line).
+    #[arg(short, long, conflicts_with = "json")]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub memory: super::MemoryArg,
 }
 
 pub fn run(sources: Sources, args: &DiffArgs) -> Result<(), Failure> {
-    let settings = load_config(&sources)?.settings;
+    let settings = load_config_with(&sources, args.quiet)?.settings;
     let grid = super::import::read_sheet(&args.source, &settings, &sources)?;
     let doc = crate::producer::convert(grid)?;
+    let notes = output::Report::new(args.quiet);
     for w in &doc.warnings {
-        eprintln!("depot: warning: {} {}", w.cell, w.message);
+        notes.note(format_args!("depot: warning: {} {}", w.cell, w.message));
     }
     let options = DiffOptions {
         base: args.base.clone(),
@@ -59,6 +67,7 @@ pub fn run(sources: Sources, args: &DiffArgs) -> Result<(), Failure> {
             .unwrap_or(settings.translations.placeholders),
         split: args.split.clone(),
         locale: args.locale.clone(),
+        memory: settings.limits.input_memory,
     };
     let report = diff::diff(&doc, &args.paths, &options)?;
     let out = if args.json {
@@ -68,7 +77,9 @@ pub fn run(sources: Sources, args: &DiffArgs) -> Result<(), Failure> {
     } else {
         text(&report).into_bytes()
     };
-    super::output::bytes(&out)?;
+    if !args.quiet {
+        output::bytes(&out)?;
+    }
     if report.equal {
         return Ok(());
     }

@@ -2,7 +2,7 @@
 //! Works next to a running daemon: SQLite (WAL) and the object store's atomic writes allow it.
 
 use super::progress::Progress;
-use super::{Failure, load_config, load_config_with, output};
+use super::{Failure, load_config_with, output};
 use crate::config::layers::absolute;
 use crate::config::{Settings, Sources};
 use crate::files::import::ImportError;
@@ -18,12 +18,14 @@ pub struct AddOptions {
     pub bucket: String,
     pub permission: Permission,
     pub description: String,
+    /// Print nothing on success.
+    pub quiet: bool,
 }
 
 /// Copies each file into the object store and records it; prints each record as a JSON
-/// line. Every path is checked before anything is written.
+/// line (unless quiet). Every path is checked before anything is written.
 pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
-    let settings = load_config(sources)?.settings;
+    let settings = load_config_with(sources, options.quiet)?.settings;
     for path in &options.paths {
         if !path.is_file() {
             return Err(Failure(format!(
@@ -43,7 +45,7 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
         // No signed URLs are handed out here: the embedded store's credentials stay unread.
         let local = Local {
             embedded: objects,
-            urls: None,
+            credentials: None,
             data_dir: settings.server.data_dir.clone(),
         };
         let content = crate::content::choose(&settings.signing, local).map_err(WriteError::from)?;
@@ -64,7 +66,9 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
             let record = uploads
                 .store(upload.into_record()?, Content::File(path))
                 .await?;
-            output::line(serde_json::to_string(&record)?)?;
+            if !options.quiet {
+                output::line(serde_json::to_string(&record)?)?;
+            }
         }
         Ok(())
     })

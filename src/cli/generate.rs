@@ -6,12 +6,14 @@
 //! and the files of every format are rendered and written on all cores.
 
 use super::Failure;
+use super::output::Report;
 use super::progress::Progress;
 use crate::config::Sources;
 use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use crate::secret::Secret;
 
 use crate::atomic_file::Durability;
+use crate::sheets::tabs::Tab;
 use crate::sheets::{Fetched, SourceError, consent, source_for};
 use crate::translations::filter::{self, Filter};
 use crate::translations::formats::{self, Format, PlaceholderMode, Prepared};
@@ -109,6 +111,8 @@ pub struct GenerateArgs {
     /// Without it files are still replaced atomically, as compilers write their output.
     #[arg(long)]
     pub sync: bool,
+    #[command(flatten)]
+    pub memory: super::MemoryArg,
 }
 
 impl GenerateArgs {
@@ -129,13 +133,10 @@ impl GenerateArgs {
 
     /// Combinations clap cannot express: a usage error (exit 2).
     pub fn check_usage(&self) -> Result<(), clap::Error> {
+        // The message names `depot generate --help` (cli::usage finds the subcommand).
         let usage_error = |kind, message| {
             use clap::CommandFactory;
-            let mut cli = super::Cli::command();
-            // Built, so that the usage line reads `depot generate ...`.
-            cli.build();
-            let mut command = cli.find_subcommand("generate").cloned().unwrap_or(cli);
-            Err(command.error(kind, message))
+            Err(super::Cli::command().error(kind, message))
         };
         if self.to_stdout() && !self.merge && self.language.is_none() {
             return usage_error(
@@ -177,39 +178,6 @@ struct Job {
 /// The most keys a locale lacks that the summary names without `--verbose`.
 const MISSING_NAMED: usize = 10;
 
-/// Where `generate` says what it did. The result (the files written, the keys each locale
-/// lacks) goes to stdout, one line each, unless stdout carries the translations
-/// (`--path -`); diagnostics (warnings, findings) go to stderr as `depot: ...` lines;
-/// with `--quiet` nothing is printed on success.
-struct Report {
-    quiet: bool,
-    /// stdout holds the body (`--path -`): results go to stderr too.
-    body_on_stdout: bool,
-}
-
-impl Report {
-    /// A line of the result.
-    fn result(&self, line: String) {
-        if self.quiet {
-            return;
-        }
-        if self.body_on_stdout {
-            eprintln!("{line}");
-            return;
-        }
-        // A reader that stopped reading (`| head`) ends the output quietly (cli::output);
-        // any other write error was already worth nothing more than the lost line.
-        let _ = super::output::line(line);
-    }
-
-    /// A warning or another note for the person running the command.
-    fn note(&self, line: String) {
-        if !self.quiet {
-            eprintln!("{line}");
-        }
-    }
-}
-
 pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     // Filters are checked before anything is fetched.
     let filters = args
@@ -218,18 +186,22 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
         .map(|f| Filter::parse(f.trim()))
         .collect::<Result<Vec<_>, _>>()?;
     let settings = super::load_config_with(&sources, args.quiet)?.settings;
+    // Refused before the sheet is fetched, as a bad filter is.
+    let fallbacks = args
+        .fallback
+        .then(|| settings.translations.fallbacks.required("--fallback"))
+        .transpose()?;
     let runtime = super::runtime()?;
     let progress = Progress::new(args.quiet, "generate", None);
     progress.step("reading the sheet");
     let grid = runtime.block_on(fetch(&settings, &sources));
     progress.step("converting the sheet");
-    let doc = grid.and_then(|grid| Ok(crate::producer::convert(grid)?));
+    let doc = grid.and_then(|tabs| Ok(crate::producer::convert_fetched(tabs)?));
     progress.finish();
     let doc = doc?;
-    let report = Report {
-        quiet: args.quiet,
-        body_on_stdout: args.to_stdout(),
-    };
+    // The files written and the keys each locale lacks are the summary (stderr when
+    // stdout carries the translations: `--path -`).
+    let report = Report::beside_body(args.quiet, args.to_stdout());
     for w in &doc.warnings {
         report.note(format!("depot: warning: {} {}", w.cell, w.message));
     }
@@ -249,11 +221,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
             doc.findings.len()
         ));
     }
-    let fallbacks = &settings.translations.fallbacks;
-    if args.fallback && fallbacks.is_empty() {
-        report.note("depot: warning: --fallback has no effect: translations.fallback names no chain (e.g. { pl = \"en_US\" })".to_owned());
-    }
-    let doc = match args.fallback.then(|| fallbacks.apply(&doc)).flatten() {
+    let doc = match fallbacks.and_then(|fallbacks| fallbacks.apply(&doc)) {
         Some(filled) => filled,
         None => doc,
     };
@@ -492,7 +460,7 @@ fn warn_about_base(
 
 /// Reads the configured sheet. With Google and no refresh token yet, runs the consent flow
 /// first, saves the token where `--config-format` says, and goes on with it.
-async fn fetch(settings: &Settings, sources: &Sources) -> Result<Vec<Vec<String>>, Failure> {
+async fn fetch(settings: &Settings, sources: &Sources) -> Result<Vec<Tab>, Failure> {
     let mut settings = settings.clone();
     let source = match source_for(&settings) {
         Err(SourceError::Google(e)) if e.needs_consent() => {
@@ -517,9 +485,10 @@ async fn fetch(settings: &Settings, sources: &Sources) -> Result<Vec<Vec<String>
         other => other,
     };
     // A source built for this run has no validators to send, so it always gives a grid.
-    grid.map(Fetched::into_grid).map_err(|e| match e {
-        // The local reader's message already names the file.
+    grid.map(Fetched::into_tabs).map_err(|e| match e {
+        // The local reader's message already names the file, as the budget's does.
         SourceError::Local(e) => Failure(e.to_string()),
+        SourceError::OverBudget(e) => Failure(e.to_string()),
         e => Failure(format!("cannot read the sheet {describe}: {e}")),
     })
 }

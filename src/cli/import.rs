@@ -1,14 +1,16 @@
 //! `depot import PATH... --to SHEET`: an app's translation files into a sheet in depot's
-//! markup (SPEC §12), or merged into an existing sheet. The summary on stderr lists the
-//! files read, the texts per locale, every conflict of a merge with its cell, and all that
-//! the sheet cannot carry. The sheet is written whole or not at all.
+//! markup (SPEC §12), or merged into an existing sheet. The summary on stdout lists the
+//! files read, the texts per locale and what was written; stderr lists every conflict of a
+//! merge with its cell, and all that the sheet cannot carry (`cli::output`'s rule). The
+//! sheet is written whole or not at all.
 
 use std::path::PathBuf;
 
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 
-use super::{Failure, Scope, load_config};
+use super::output::Report;
+use super::{Failure, Scope, load_config_with};
 use crate::config::Sources;
 use crate::config::settings::Settings;
 use crate::import::grid::{self, Merged};
@@ -63,18 +65,30 @@ pub struct ImportArgs {
             .try_map(|name| name.parse::<PlaceholderMode>())
     )]
     pub placeholders: PlaceholderMode,
+    /// Print nothing on success (errors only): no summary, no conflicts, no notes.
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Name every key of a note that several keys share (not only the first eight).
+    #[arg(short, long)]
+    pub verbose: bool,
+    #[command(flatten)]
+    pub memory: super::MemoryArg,
 }
 
 pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
+    let settings = load_config_with(&sources, args.quiet)?.settings;
     let options = Options {
         split: args.split.clone(),
         locale: args.locale.clone(),
         base: args.base.clone(),
         placeholders: args.placeholders,
         format: args.format,
+        memory: settings.limits.input_memory,
     };
+    let report = Report::new(args.quiet);
     let mut imported = import::read_app(&args.paths, &options)?;
-    summarise_read(&imported);
+    let shown = if args.verbose { usize::MAX } else { KEYS_SHOWN };
+    summarise_read(&imported, shown, &report);
     let (keys, locales) = (imported.doc.entries.len(), imported.doc.locales.clone());
     let merged = match &args.merge_into {
         None => Merged {
@@ -84,21 +98,20 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
             ..Merged::default()
         },
         Some(existing) => {
-            let settings = load_config(&sources)?.settings;
             let rows = read_sheet(existing, &settings, &sources)?;
             let merged = grid::merge(rows, &imported.doc, args.overwrite)?;
-            summarise_merge(&merged, existing);
+            summarise_merge(&merged, existing, &report);
             merged
         }
     };
     match &args.to {
         Target::File { path, kind } => {
             write::write_file(path, &merged.rows, *kind)?;
-            eprintln!(
+            report.result(format_args!(
                 "wrote {}: {keys} key(s), locales {}",
                 path.display(),
                 locales.join(", ")
-            );
+            ));
         }
         Target::Google {
             spreadsheet_id,
@@ -106,7 +119,6 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
         } => {
             write::check(&merged.rows, &write::Limits::GOOGLE)?;
             let tab = tab.as_deref().unwrap_or(write::DEFAULT_TAB);
-            let settings = load_config(&sources)?.settings;
             let runtime = super::runtime()?;
             runtime.block_on(add_google_tab(
                 &settings,
@@ -115,10 +127,10 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
                 tab,
                 &merged.rows,
             ))?;
-            eprintln!(
+            report.result(format_args!(
                 "wrote the tab '{tab}' of Google spreadsheet {spreadsheet_id}: {keys} key(s), locales {}",
                 locales.join(", ")
-            );
+            ));
         }
     }
     // The process ends right after this: freeing a million cells one by one would only
@@ -128,8 +140,12 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The files read, the texts per locale, and what the sheet cannot carry.
-fn summarise_read(imported: &Imported) {
+/// How many keys a note shared by several keys names without `--verbose`.
+const KEYS_SHOWN: usize = 8;
+
+/// The files read, the texts per locale (the summary), and what the sheet cannot carry
+/// (notes).
+fn summarise_read(imported: &Imported, keys_shown: usize, report: &Report) {
     let mut formats: Vec<(AppFormat, usize)> = Vec::new();
     for (_, format) in &imported.files {
         match formats.iter_mut().find(|(f, _)| f == format) {
@@ -138,11 +154,11 @@ fn summarise_read(imported: &Imported) {
         }
     }
     let formats: Vec<String> = formats.iter().map(|(f, n)| format!("{n} {f}")).collect();
-    eprintln!(
+    report.result(format_args!(
         "read {} file(s): {}",
         imported.files.len(),
         formats.join(", ")
-    );
+    ));
     let doc = &imported.doc;
     for (i, locale) in doc.locales.iter().enumerate() {
         let count = doc
@@ -150,23 +166,25 @@ fn summarise_read(imported: &Imported) {
             .iter()
             .filter(|e| e.texts.get(i).is_some_and(Option::is_some))
             .count();
-        eprintln!("{locale}: {count} key(s) with a text");
+        report.result(format_args!("{locale}: {count} key(s) with a text"));
     }
-    for line in grouped_notes(&imported.notes) {
-        eprintln!("depot: not carried: {}", crate::import::one_line(&line));
+    for line in grouped_notes(&imported.notes, keys_shown) {
+        report.note(format_args!(
+            "depot: not carried: {}",
+            crate::import::one_line(&line)
+        ));
     }
     if !imported.notes.is_empty() {
-        eprintln!(
+        report.note(format_args!(
             "depot: {} item(s) of the app's files are not carried, or carried changed, as listed above",
             imported.notes.len()
-        );
+        ));
     }
 }
 
 /// Notes one a line; those of one file that say the same of several keys (markup in
 /// every string of a file, say) share a line naming the keys.
-fn grouped_notes(notes: &[crate::import::Note]) -> Vec<String> {
-    const KEYS_SHOWN: usize = 8;
+fn grouped_notes(notes: &[crate::import::Note], keys_shown: usize) -> Vec<String> {
     let mut groups: Vec<(&str, &str, Vec<&crate::import::Note>)> = Vec::new();
     for note in notes {
         match groups
@@ -184,11 +202,11 @@ fn grouped_notes(notes: &[crate::import::Note]) -> Vec<String> {
             many => {
                 let mut keys: Vec<String> = many
                     .iter()
-                    .take(KEYS_SHOWN)
+                    .take(keys_shown)
                     .map(|n| crate::import::one_line(&n.key))
                     .collect();
                 keys.dedup();
-                let more = many.len().saturating_sub(KEYS_SHOWN);
+                let more = many.len().saturating_sub(keys_shown);
                 let more = if more > 0 {
                     format!(" and {more} more")
                 } else {
@@ -209,7 +227,7 @@ fn grouped_notes(notes: &[crate::import::Note]) -> Vec<String> {
         .collect()
 }
 
-fn summarise_merge(merged: &Merged, existing: &str) {
+fn summarise_merge(merged: &Merged, existing: &str, report: &Report) {
     for c in &merged.conflicts {
         let place = if c.cell.is_empty() {
             String::new()
@@ -226,12 +244,12 @@ fn summarise_merge(merged: &Merged, existing: &str) {
         } else {
             "kept (--overwrite replaces it)"
         };
-        eprintln!(
+        report.note(format_args!(
             "depot: conflict: {place}{}{locale}: the sheet has {:?}, the app {:?}; the sheet's is {outcome}",
             c.key, c.sheet, c.app
-        );
+        ));
     }
-    eprintln!(
+    report.result(format_args!(
         "merged into {existing}: {} new key(s), {} text(s) added, {} new locale(s){}, {} conflict(s)",
         merged.added_keys,
         merged.added_texts,
@@ -242,7 +260,7 @@ fn summarise_merge(merged: &Merged, existing: &str) {
             format!(" ({})", merged.added_locales.join(", "))
         },
         merged.conflicts.len()
-    );
+    ));
 }
 
 /// The grid of an existing sheet: a local file, or `google:ID/TAB`.
@@ -265,8 +283,12 @@ pub(super) fn read_sheet(
                 .map_err(|e| Failure(format!("cannot read the sheet {spec}: {e}")))
         });
     }
-    crate::sheets::local::read_grid(std::path::Path::new(spec), None)
-        .map_err(|e| Failure(e.to_string()))
+    crate::sheets::local::read_grid(
+        std::path::Path::new(spec),
+        None,
+        settings.limits.input_memory,
+    )
+    .map_err(|e| Failure(e.to_string()))
 }
 
 /// A Google client for `settings`' spreadsheet; without a refresh token, the consent flow

@@ -3,7 +3,8 @@
 //! `depot serve` that holds the same sled store (the daemon runs its own producer); on
 //! Redis it runs beside any number of nodes, the loop taking turns with them by the lease.
 
-use super::{Failure, load_config, output};
+use super::output::Report;
+use super::{Failure, load_config_with};
 use crate::config::{ConfigHandle, Sources};
 use crate::producer::Producer;
 use crate::shutdown::Shutdown;
@@ -14,8 +15,9 @@ use std::sync::Arc;
 /// How long `--once` waits for webhook deliveries: their five tries end within a minute.
 const WEBHOOK_DRAIN: std::time::Duration = std::time::Duration::from_secs(90);
 
-pub fn run(mut sources: Sources, once: bool) -> Result<(), Failure> {
-    let mut loaded = load_config(&sources)?;
+pub fn run(mut sources: Sources, once: bool, quiet: bool) -> Result<(), Failure> {
+    let report = Report::new(quiet);
+    let mut loaded = load_config_with(&sources, quiet)?;
     // `producer.enabled` is for `depot serve`: this command is asked for by name, so it
     // syncs (and keeps syncing through reloads) whatever the setting says.
     let disabled = !loaded.settings.producer.enabled;
@@ -45,19 +47,19 @@ pub fn run(mut sources: Sources, once: bool) -> Result<(), Failure> {
     ));
     let result = runtime.block_on(async {
         if once {
-            let report = producer.cycle().await?;
-            for warning in &report.warnings {
-                eprintln!("depot: warning: {warning}");
+            let cycle = producer.cycle().await?;
+            for warning in &cycle.warnings {
+                report.note(format_args!("depot: warning: {warning}"));
             }
-            match report.outcome {
-                PutOutcome::Stored => output::line(format_args!(
+            match cycle.outcome {
+                PutOutcome::Stored => report.result(format_args!(
                     "stored version {} ({} keys, {} locales)",
-                    report.version, report.keys, report.locales
-                ))?,
-                PutOutcome::Unchanged => output::line(format_args!(
+                    cycle.version, cycle.keys, cycle.locales
+                )),
+                PutOutcome::Unchanged => report.result(format_args!(
                     "unchanged: version {} is current",
-                    report.version
-                ))?,
+                    cycle.version
+                )),
             }
             // The new version's webhooks are delivered (or given up) before the exit.
             producer.webhooks().drain(WEBHOOK_DRAIN).await;

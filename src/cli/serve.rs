@@ -8,6 +8,8 @@ pub fn run(sources: Sources) -> Result<(), Failure> {
     let loaded = load_config(&sources)?;
     let settings = loaded.settings.clone();
     crate::logging::init(&settings.log.level, settings.log.format);
+    // Before the stores open: every descriptor they take comes out of the raised limit.
+    let fds = crate::fd_limit::raise();
     let runtime = super::runtime()?;
     runtime.block_on(async move {
         let listen = settings.server.listen;
@@ -30,7 +32,26 @@ pub fn run(sources: Sources) -> Result<(), Failure> {
             );
         }
         let local = listener.local_addr().map_err(Failure::from)?;
-        tracing::info!(address = %local, version = env!("CARGO_PKG_VERSION"), "depot listening");
+        let capacity = crate::http::accept::capacity(&settings, fds.soft);
+        if let Some(soft) = fds.soft
+            && capacity.configured
+            && capacity.cap > soft.saturating_sub(crate::fd_limit::RESERVED)
+        {
+            tracing::warn!(
+                "limits.connections ({}) is above what the open-file limit {soft} leaves for \
+                 connections ({}): accepts may fail with \"Too many open files\"; raise \
+                 `ulimit -n` or lower limits.connections (0 derives it from the limit)",
+                capacity.cap,
+                soft.saturating_sub(crate::fd_limit::RESERVED)
+            );
+        }
+        tracing::info!(
+            address = %local,
+            version = env!("CARGO_PKG_VERSION"),
+            connections = capacity.cap,
+            open_file_limit = %fds,
+            "depot listening"
+        );
         let shutdown = Shutdown::new();
         shutdown.on_signals();
         let handle = ConfigHandle::new(sources, loaded);

@@ -245,7 +245,28 @@ pub fn resolve_snapshot(
     if !errors.is_empty() {
         return Err(ConfigError::Invalid(errors.join("; ")));
     }
-    Ok(Resolved { values, warnings })
+    let resolved = Resolved { values, warnings };
+    Ok(with_deprecations(resolved))
+}
+
+/// Notes on keys set under an old name (`signing.public_url`, now `server.public_url`).
+fn with_deprecations(mut resolved: Resolved) -> Resolved {
+    let set = |name| !resolved.get(name).is_empty();
+    if set("signing.public_url") {
+        let wins = if set("server.public_url") {
+            "; server.public_url is set too and wins"
+        } else {
+            ""
+        };
+        let note = format!(
+            "signing.public_url (env DEPOT_SIGNING_PUBLIC_URL, set in the {}) is the old name of \
+             server.public_url (env DEPOT_PUBLIC_URL), the base URL clients reach depot at: \
+             it still works; rename it{wins}",
+            resolved.layer("signing.public_url")
+        );
+        resolved.warnings.push(note);
+    }
+    resolved
 }
 
 /// The command line's settings checked on their own, before anything is read: an unknown

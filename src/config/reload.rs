@@ -2,7 +2,9 @@
 //! for SIGHUP), wait until the writes settle, then reload the whole configuration.
 //!
 //! Folders, not files, are watched because editors save by writing a new file and renaming
-//! it over the old one, which a watch on the old file would miss. Only events that can
+//! it over the old one, which a watch on the old file would miss. A folder that does not
+//! exist yet (a fresh folder has no `config/`: zero configuration) is waited for through
+//! its nearest existing ancestor, and watched once it is created. Only events that can
 //! change content count (opening or reading a file is no change, and the reload itself
 //! opens both files), and `ConfigHandle::reload` applies nothing when the bytes are the ones
 //! in force, so a touch or an unchanged save neither logs nor bumps the revision.
@@ -27,9 +29,18 @@ enum Trigger {
     Hangup,
 }
 
-/// Starts watching; the returned task ends on shutdown. A folder that does not exist yet is
-/// not watched (logged), since the daemon must start with zero configuration. SIGHUP
-/// reloads too (the habit of daemons), instead of ending the process.
+/// What the watcher saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wake {
+    /// A configuration file may have changed.
+    File,
+    /// Something was created or renamed in a watched folder: maybe a folder waited for.
+    Tree,
+}
+
+/// Starts watching; the returned task ends on shutdown. The daemon starts with zero
+/// configuration: a missing file is the normal case (one info line), and a missing folder is
+/// waited for. SIGHUP reloads too (the habit of daemons), instead of ending the process.
 pub fn spawn(handle: ConfigHandle, shutdown: Shutdown) -> tokio::task::JoinHandle<()> {
     let sources = handle.sources().clone();
     let names: BTreeSet<OsString> = [&sources.toml_path, &sources.env_file]
@@ -41,7 +52,7 @@ pub fn spawn(handle: ConfigHandle, shutdown: Shutdown) -> tokio::task::JoinHandl
         .map(|p| folder_of(p))
         .collect();
 
-    let (tx, mut rx) = mpsc::unbounded_channel::<()>();
+    let (tx, mut rx) = mpsc::unbounded_channel::<Wake>();
     let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if let Ok(event) = event {
             let ours = event
@@ -50,7 +61,12 @@ pub fn spawn(handle: ConfigHandle, shutdown: Shutdown) -> tokio::task::JoinHandl
                 .any(|p| p.file_name().is_some_and(|n| names.contains(n)));
             // A rescan means events were lost: one of them may have been a change.
             if (ours && can_change_content(&event.kind)) || event.need_rescan() {
-                let _ = tx.send(());
+                let _ = tx.send(Wake::File);
+            } else if matches!(
+                event.kind,
+                EventKind::Create(_) | EventKind::Modify(ModifyKind::Name(_))
+            ) {
+                let _ = tx.send(Wake::Tree);
             }
         }
     });
@@ -61,16 +77,18 @@ pub fn spawn(handle: ConfigHandle, shutdown: Shutdown) -> tokio::task::JoinHandl
             None
         }
     };
+    // Folders that do not exist yet, watched for through an ancestor.
+    let mut pending = Vec::new();
     if let Some(w) = watcher.as_mut() {
         for folder in &folders {
             match w.watch(folder, RecursiveMode::NonRecursive) {
                 Ok(()) => {
                     tracing::debug!(folder = %folder.display(), "watching for configuration changes")
                 }
-                Err(e) if !folder.exists() => tracing::info!(
-                    folder = %folder.display(), error = %e,
-                    "configuration folder does not exist; files created in it later apply after a restart"
-                ),
+                Err(_) if !folder.exists() => {
+                    watch_nearest_ancestor(w, folder);
+                    pending.push(folder.clone());
+                }
                 Err(e) => tracing::warn!(
                     folder = %folder.display(), error = %e,
                     "cannot watch this folder; changes in it need a restart"
@@ -78,23 +96,46 @@ pub fn spawn(handle: ConfigHandle, shutdown: Shutdown) -> tokio::task::JoinHandl
             }
         }
     }
+    if !sources.toml_path.exists() {
+        // Absolute already (`Sources::new`).
+        let path = &sources.toml_path;
+        if watcher.is_some() {
+            tracing::info!(path = %path.display(), "no configuration file: using the built-in defaults; watching for it");
+        } else {
+            tracing::info!(path = %path.display(), "no configuration file: using the built-in defaults");
+        }
+    }
     // Registered before the task starts, so a SIGHUP right after start-up is not fatal.
     let mut hangups = hangup_signals();
 
     tokio::spawn(async move {
-        // Keeps the watcher alive for as long as the task runs.
-        let _watcher = watcher;
+        // The watcher lives as long as the task, which adds the folders that appear.
+        let mut watcher = watcher;
         loop {
             let trigger = tokio::select! {
                 _ = shutdown.wait() => return,
                 event = rx.recv() => match event {
-                    Some(()) => Trigger::FileEvent,
+                    Some(Wake::File) => Trigger::FileEvent,
+                    Some(Wake::Tree) => {
+                        // A folder waited for is there: watch it, and read what it may
+                        // already hold.
+                        match watcher.as_mut().map(|w| watch_created(w, &mut pending)) {
+                            Some(true) => Trigger::FileEvent,
+                            _ => continue,
+                        }
+                    }
                     None => return,
                 },
                 () = next_hangup(&mut hangups) => Trigger::Hangup,
             };
             if trigger == Trigger::FileEvent {
-                while let Ok(Some(())) = tokio::time::timeout(SETTLE, rx.recv()).await {}
+                while let Ok(Some(wake)) = tokio::time::timeout(SETTLE, rx.recv()).await {
+                    if wake == Wake::Tree
+                        && let Some(w) = watcher.as_mut()
+                    {
+                        watch_created(w, &mut pending);
+                    }
+                }
             } else {
                 tracing::info!("reload requested by SIGHUP");
             }
@@ -107,6 +148,48 @@ pub fn spawn(handle: ConfigHandle, shutdown: Shutdown) -> tokio::task::JoinHandl
             log_outcome(outcome, trigger);
         }
     })
+}
+
+/// Watches the nearest existing ancestor of `folder`, so that its creation is seen.
+fn watch_nearest_ancestor(watcher: &mut impl Watcher, folder: &Path) {
+    // A relative path's last ancestor is the empty path: the working directory.
+    let nearest = (folder.ancestors().skip(1))
+        .map(|a| {
+            if a.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                a
+            }
+        })
+        .find(|a| a.is_dir());
+    if let Some(ancestor) = nearest
+        && let Err(e) = watcher.watch(ancestor, RecursiveMode::NonRecursive)
+    {
+        tracing::debug!(folder = %ancestor.display(), error = %e, "cannot watch for a configuration folder");
+    }
+}
+
+/// Watches the folders of `pending` that exist now (dropping them from it); for the others,
+/// the nearest ancestor that exists now. Whether any folder was added.
+fn watch_created(watcher: &mut impl Watcher, pending: &mut Vec<PathBuf>) -> bool {
+    let before = pending.len();
+    pending.retain(|folder| {
+        if !folder.is_dir() {
+            watch_nearest_ancestor(watcher, folder);
+            return true;
+        }
+        match watcher.watch(folder, RecursiveMode::NonRecursive) {
+            Ok(()) => {
+                tracing::info!(folder = %folder.display(), "configuration folder created; watching it");
+                false
+            }
+            Err(e) => {
+                tracing::warn!(folder = %folder.display(), error = %e, "cannot watch this folder; changes in it need a restart");
+                false
+            }
+        }
+    });
+    pending.len() < before
 }
 
 /// Whether a file event may have changed what a file holds: creation, a write, a rename,

@@ -115,6 +115,8 @@ pub const KEYS: &[Key] = &[
     key("server.listen", "DEPOT_LISTEN", "127.0.0.1:3000", Kind::SocketAddr)
         .restart()
         .doc("address and port the daemon listens on"),
+    key("server.public_url", "DEPOT_PUBLIC_URL", "", Kind::Url { optional: true })
+        .doc("base URL clients reach depot at (https://depot.example, http://192.168.1.20:3000), for every absolute link it gives: signed URLs of the embedded store, upload URLs, the console's origin check; empty means http://<server.listen>, or on 0.0.0.0 / [::] the address each request came in on"),
     key("server.data_dir", "DEPOT_DATA_DIR", "data", Kind::NonEmpty)
         .restart()
         .doc("folder for the database, the stores and the embedded credentials (created on start)"),
@@ -123,6 +125,10 @@ pub const KEYS: &[Key] = &[
         .doc("largest request body accepted (413 above it)"),
     key("server.shutdown_grace_secs", "DEPOT_SHUTDOWN_GRACE_SECS", "10", Kind::Integer { min: 0, max: 3600 })
         .doc("how long in-flight requests may run after SIGINT/SIGTERM"),
+    key("server.idle_timeout_secs", "DEPOT_IDLE_TIMEOUT_SECS", "60", Kind::Integer { min: 1, max: 86_400 })
+        .doc("seconds a connection may wait for its next request without sending a byte (a new one for its first); then it is closed. A response in progress (an event stream, a download, an upload) is never cut"),
+    key("server.header_timeout_secs", "DEPOT_HEADER_TIMEOUT_SECS", "30", Kind::Integer { min: 1, max: 3600 })
+        .doc("seconds a request head may take: from the accept for a connection's first request, from its first byte for the next ones; then the connection is closed"),
     key("server.cors_origins", "DEPOT_CORS_ORIGINS", "", Kind::Origins)
         .doc("origins whose browser scripts may call the API (https://app.example, ...), or * for any; none means CORS is off"),
     key("database.path", "DEPOT_DATABASE_PATH", "", Kind::Text)
@@ -163,7 +169,7 @@ pub const KEYS: &[Key] = &[
     key("signing.expires_secs", "DEPOT_SIGNING_EXPIRES_SECS", "900", Kind::Integer { min: 1, max: 604_800 })
         .doc("lifetime of a signed URL, 1 s to 7 days"),
     key("signing.public_url", "DEPOT_SIGNING_PUBLIC_URL", "", Kind::Url { optional: true })
-        .doc("base URL clients use to reach the embedded store; empty means http://<server.listen>"),
+        .doc("old name of server.public_url, still read when that one is empty (config check says to rename it)"),
     key("objects.enabled", "DEPOT_OBJECTS_ENABLED", "true", Kind::Bool)
         .restart()
         .doc("serve the embedded object store under /objects"),
@@ -239,6 +245,10 @@ pub const KEYS: &[Key] = &[
         .doc("most GET /translations/events streams open from one client address (IPv6: one /64); past it 429"),
     key("limits.events_total", "DEPOT_EVENTS_TOTAL", "10000", Kind::Integer { min: 1, max: 1_000_000 })
         .doc("most GET /translations/events streams open on this node in all; past it 429"),
+    key("limits.connections", "DEPOT_CONNECTIONS", "0", Kind::Integer { min: 0, max: 10_000_000 })
+        .doc("most connections open at once; past it the connection that has waited longest for a request is closed to make room, or the new one refused while every one is busy. 0 derives it from the open-file limit (ulimit -n, raised to its hard limit at start): half of what is left after 256, from 32 to 16384"),
+    key("limits.input_memory_bytes", "DEPOT_INPUT_MEMORY_BYTES", "1073741824", Kind::Integer { min: 1 << 20, max: 1 << 40 })
+        .doc("memory that reading input may take: an app's translation files (import, diff) or a local sheet file (.csv, .xlsx, .ods; generate, serve, produce, import --merge-into, diff), estimated from each file's size and format before it is read; a file past it is refused, naming it (import, diff and generate also take --max-memory SIZE)"),
     key("webhooks.urls", "DEPOT_WEBHOOKS_URLS", "", Kind::List)
         .secret()
         .url()
@@ -246,8 +256,16 @@ pub const KEYS: &[Key] = &[
     key("webhooks.secret", "DEPOT_WEBHOOKS_SECRET", "", Kind::Text)
         .secret()
         .doc("key of the HMAC-SHA256 Depot-Signature header of every webhook delivery; required with webhooks.urls"),
+    key("delivery.max_age_secs", "DEPOT_DELIVERY_MAX_AGE_SECS", "60", Kind::Integer { min: 0, max: 86_400 })
+        .doc("Cache-Control max-age of the SDK endpoints' channel URLs and manifests (SPEC §14): how long a CDN, a proxy or a browser may serve them without asking again; a publish is seen within it (hash-named /bundles are immutable)"),
+    key("delivery.project_id", "DEPOT_DELIVERY_PROJECT_ID", "depot", Kind::NonEmpty)
+        .doc("the projectId of the locize layout (/locize/{projectId}/{channel}/{lng}/{ns}, /locize/languages/{projectId}); another id answers 404"),
+    key("delivery.private_channels", "DEPOT_DELIVERY_PRIVATE_CHANNELS", "", Kind::List)
+        .doc("channels whose SDK URLs need a key of auth.api_keys or auth.admin_keys (Authorization: Bearer <key>, or the bare key as i18next-locize-backend sends it), served Cache-Control: private"),
     key("log.level", "DEPOT_LOG_LEVEL", "info", Kind::LogLevel)
         .doc("error, warn, info, debug or trace"),
+    key("log.requests", "DEPOT_LOG_REQUESTS", "false", Kind::Bool)
+        .doc("log every answered request at info (method, path, status, duration); false logs them at debug, so that info keeps start-up, syncs, reloads and refusals; 5xx answers are logged at error either way"),
     key("log.format", "DEPOT_LOG_FORMAT", "text", Kind::OneOf(&["text", "json"]))
         .restart()
         .doc("log line format"),
@@ -267,7 +285,7 @@ pub const KEYS: &[Key] = &[
         .doc("id of the Google spreadsheet"),
     key("service.spreadsheet_name", "SERVICE_SPREADSHEET_NAME", "", Kind::Text)
         .env_only()
-        .doc("sheet (tab) name; empty means the first sheet"),
+        .doc("sheet (tab) name; empty means every tab, each a namespace (SPEC §14)"),
     key("service.redirect_uri", "SERVICE_REDIRECT_URI", "http://localhost:3000/oauth2callback", Kind::Url { optional: false })
         .env_only()
         .doc("OAuth redirect URI the consent flow listens on"),

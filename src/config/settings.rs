@@ -22,6 +22,7 @@ pub struct Settings {
     pub auth: Auth,
     pub limits: Limits,
     pub webhooks: Webhooks,
+    pub delivery: Delivery,
     pub log: Log,
     pub service: Service,
 }
@@ -32,8 +33,54 @@ pub struct Server {
     pub data_dir: PathBuf,
     pub body_limit_bytes: u64,
     pub shutdown_grace_secs: u64,
+    /// A connection waiting for a request is closed after this long without a byte.
+    pub idle_timeout_secs: u64,
+    /// A request head must be complete this long after the accept (first request) or its
+    /// first byte (later ones).
+    pub header_timeout_secs: u64,
     /// Origins allowed to make cross-origin requests (serialized, or `*` alone); empty: off.
     pub cors_origins: Vec<String>,
+    /// The base URL clients reach depot at (`server.public_url`, or its old name
+    /// `signing.public_url`); `None`: see `base_url`.
+    pub public_url: Option<PublicUrl>,
+}
+
+/// A configured public base URL and the key that set it (for messages).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublicUrl {
+    /// Without a trailing `/`.
+    pub url: String,
+    pub key: &'static str,
+}
+
+impl Server {
+    /// The base URL of every absolute link depot gives a client (signed URLs of the embedded
+    /// store, upload URLs) for a request that came in on `arrived_on`, the connection's own
+    /// address, while the daemon listens on `bound`: `server.public_url` when set; else the
+    /// address listened on; else, on a wildcard address (0.0.0.0, [::]), the address the
+    /// connection came in on: an address of this machine that the client reached, which it
+    /// cannot choose the way it chooses `Host`. Loopback when no connection is known.
+    pub fn base_url(&self, bound: SocketAddr, arrived_on: Option<SocketAddr>) -> String {
+        if let Some(public) = &self.public_url {
+            return public.url.clone();
+        }
+        let mut addr = match arrived_on {
+            Some(local) if bound.ip().is_unspecified() => local,
+            _ => bound,
+        };
+        addr.set_ip(addr.ip().to_canonical());
+        if addr.ip().is_unspecified() {
+            addr.set_ip(match addr {
+                SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+                SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+            });
+        }
+        // A URL has no place for an IPv6 zone (`%eth0`).
+        if let SocketAddr::V6(v6) = &mut addr {
+            v6.set_scope_id(0);
+        }
+        format!("http://{addr}")
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,9 +113,6 @@ pub struct Signing {
     pub session_token: Option<Secret>,
     pub addressing: Addressing,
     pub expires_secs: u64,
-    /// Base URL of depot as clients see it, for URLs of the embedded store; `None`: the
-    /// address the daemon actually bound (see `public_url_for`).
-    pub public_url: Option<String>,
 }
 
 impl Signing {
@@ -96,8 +140,8 @@ impl Signing {
     /// The signing settings as a whole, checked at load (and reload) rather than at the
     /// first `GET /file`: with `signing.endpoint` set, both credentials are required, and
     /// the endpoint, region and key id must make a signer; without it, the region and
-    /// `signing.public_url` must make one for the embedded store.
-    pub fn check(&self) -> Result<(), String> {
+    /// the public URL (`server.public_url`) must make one for the embedded store.
+    pub fn check(&self, public_url: Option<&PublicUrl>) -> Result<(), String> {
         use crate::signing::{Credentials, Signer, SigningError, SigningTarget};
         let (target, credentials) = match self.endpoint_signing() {
             Some((target, credentials)) => {
@@ -130,7 +174,7 @@ impl Signing {
                 SigningTarget {
                     endpoint: format!(
                         "{}/objects",
-                        self.public_url.as_deref().unwrap_or("http://127.0.0.1")
+                        public_url.map_or("http://127.0.0.1", |p| p.url.as_str())
                     ),
                     addressing: Addressing::Path,
                     region: self.region.clone(),
@@ -145,30 +189,15 @@ impl Signing {
         Signer::new(target, credentials).map(drop).map_err(|e| {
             let key = match (&e, &self.endpoint) {
                 (SigningError::Endpoint { .. }, Some(_)) => "signing.endpoint",
-                (SigningError::Endpoint { .. }, None) => "signing.public_url",
+                (SigningError::Endpoint { .. }, None) => {
+                    public_url.map_or("server.public_url", |p| p.key)
+                }
                 (SigningError::Region(_), _) => "signing.region",
                 (SigningError::AccessKeyId(_), _) => "signing.access_key_id",
                 _ => "signing.secret_access_key",
             };
             format!("{key}: {e}")
         })
-    }
-
-    /// The base URL for embedded-store links: `public_url` when set, else the bound address
-    /// (port 0 resolved; an unspecified IP such as 0.0.0.0 becomes loopback, the one address
-    /// sure to reach this host — set `signing.public_url` for other clients).
-    pub fn public_url_for(&self, bound: SocketAddr) -> String {
-        if let Some(url) = &self.public_url {
-            return url.clone();
-        }
-        let mut addr = bound;
-        if addr.ip().is_unspecified() {
-            addr.set_ip(match addr {
-                SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
-                SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
-            });
-        }
-        format!("http://{addr}")
     }
 }
 
@@ -291,6 +320,11 @@ pub struct Limits {
     pub events_per_client: u64,
     /// Open `/translations/events` streams in all.
     pub events_total: u64,
+    /// Connections open at once; 0: derived from the open-file limit
+    /// (`http::accept::capacity`).
+    pub connections: u64,
+    /// What reading an input file (an app's translation files, a local sheet) may take.
+    pub input_memory: crate::memory_budget::Budget,
 }
 
 /// Where each new translations version is announced (SPEC §8).
@@ -325,6 +359,43 @@ impl Webhooks {
     }
 }
 
+/// The SDK endpoints (SPEC §14).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delivery {
+    /// `Cache-Control: max-age` of channel URLs and manifests.
+    pub max_age_secs: u64,
+    /// The locize layout's project id.
+    pub project_id: String,
+    /// Channels that need a key.
+    pub private_channels: Vec<String>,
+}
+
+impl Delivery {
+    /// Private channels have names of channels, and keys that may read them.
+    pub fn check(&self, auth: &Auth) -> Result<(), String> {
+        for name in &self.private_channels {
+            crate::translations::channels::book::check_name(name)
+                .map_err(|e| format!("delivery.private_channels: {e}"))?;
+        }
+        if !self.private_channels.is_empty()
+            && auth.api_keys.is_empty()
+            && auth.admin_keys.is_empty()
+        {
+            return Err(
+                "delivery.private_channels is set but no key could read them: set \
+                 auth.api_keys (env DEPOT_API_KEYS)"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Whether `channel` needs a key.
+    pub fn is_private(&self, channel: &str) -> bool {
+        self.private_channels.iter().any(|c| c == channel)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LogFormat {
     Text,
@@ -335,6 +406,8 @@ pub enum LogFormat {
 pub struct Log {
     pub level: String,
     pub format: LogFormat,
+    /// Every answered request at info (else at debug; 5xx at error either way).
+    pub requests: bool,
 }
 
 /// The spreadsheet credentials (the six `SERVICE_*` variables).
@@ -414,17 +487,28 @@ impl Settings {
         };
         let endpoint = text("signing.endpoint");
         let session_token = text("signing.session_token");
-        let public_url = text("signing.public_url");
+        // `signing.public_url` is the old name of `server.public_url`, which wins.
+        let public_url = ["server.public_url", "signing.public_url"]
+            .into_iter()
+            .map(|key| (key, text(key)))
+            .find(|(_, url)| !url.is_empty())
+            .map(|(key, url)| PublicUrl {
+                url: url.trim_end_matches('/').to_owned(),
+                key,
+            });
         Settings {
             server: Server {
                 listen,
                 data_dir: data_dir.clone(),
                 body_limit_bytes: int("server.body_limit_bytes"),
                 shutdown_grace_secs: int("server.shutdown_grace_secs"),
+                idle_timeout_secs: int("server.idle_timeout_secs"),
+                header_timeout_secs: int("server.header_timeout_secs"),
                 cors_origins: match r.get("server.cors_origins") {
                     Value::List(items) => items.clone(),
                     _ => Vec::new(),
                 },
+                public_url,
             },
             database: Database {
                 path: in_data("database.path", "depot.sqlite3"),
@@ -449,8 +533,6 @@ impl Settings {
                     _ => Addressing::Path,
                 },
                 expires_secs: int("signing.expires_secs"),
-                public_url: (!public_url.is_empty())
-                    .then(|| public_url.trim_end_matches('/').to_owned()),
             },
             objects: Objects {
                 enabled: flag("objects.enabled"),
@@ -515,10 +597,20 @@ impl Settings {
                 api_key_refill_secs: int("limits.api_key_refill_secs"),
                 events_per_client: int("limits.events_per_client"),
                 events_total: int("limits.events_total"),
+                connections: int("limits.connections"),
+                input_memory: crate::memory_budget::Budget::new(int("limits.input_memory_bytes")),
             },
             webhooks: Webhooks {
                 urls: list("webhooks.urls"),
                 secret: Secret::new(text("webhooks.secret")),
+            },
+            delivery: Delivery {
+                max_age_secs: int("delivery.max_age_secs"),
+                project_id: text("delivery.project_id"),
+                private_channels: match r.get("delivery.private_channels") {
+                    Value::List(items) => items.clone(),
+                    _ => Vec::new(),
+                },
             },
             log: Log {
                 level: text("log.level"),
@@ -526,6 +618,7 @@ impl Settings {
                     "json" => LogFormat::Json,
                     _ => LogFormat::Text,
                 },
+                requests: flag("log.requests"),
             },
             service: Service {
                 client_id: text("service.client_id"),
@@ -552,7 +645,6 @@ mod tests {
             session_token: None,
             addressing: Addressing::Path,
             expires_secs: 900,
-            public_url: None,
         }
     }
 
@@ -583,16 +675,16 @@ mod tests {
     #[test]
     fn an_endpoint_needs_both_credentials_named_in_the_error() {
         let endpoint = Some("http://127.0.0.1:9000");
-        assert_eq!(signing(endpoint, "AKIA1", "secret").check(), Ok(()));
+        assert_eq!(signing(endpoint, "AKIA1", "secret").check(None), Ok(()));
         assert_eq!(
-            signing(endpoint, "", "").check().unwrap_err(),
+            signing(endpoint, "", "").check(None).unwrap_err(),
             "signing.endpoint is set (http://127.0.0.1:9000) but signing.access_key_id and \
              signing.secret_access_key are empty: set signing.access_key_id and \
              signing.secret_access_key (env DEPOT_SIGNING_ACCESS_KEY_ID, \
              DEPOT_SIGNING_SECRET_ACCESS_KEY) to the endpoint's credentials, or leave \
              signing.endpoint empty to sign for the embedded store"
         );
-        let only_secret = signing(endpoint, "AKIA1", "").check().unwrap_err();
+        let only_secret = signing(endpoint, "AKIA1", "").check(None).unwrap_err();
         assert!(
             only_secret.starts_with(
                 "signing.endpoint is set (http://127.0.0.1:9000) but signing.secret_access_key is empty"
@@ -600,7 +692,7 @@ mod tests {
             "{only_secret}"
         );
         // Without an endpoint the credentials are the embedded store's own.
-        assert_eq!(signing(None, "", "").check(), Ok(()));
+        assert_eq!(signing(None, "", "").check(None), Ok(()));
     }
 
     #[test]
@@ -651,28 +743,28 @@ mod tests {
         bad_region.region = "us east".into();
         assert!(
             bad_region
-                .check()
+                .check(None)
                 .unwrap_err()
                 .starts_with("signing.region: "),
             "{:?}",
-            bad_region.check()
+            bad_region.check(None)
         );
         bad_region.endpoint = None;
         assert!(
             bad_region
-                .check()
+                .check(None)
                 .unwrap_err()
                 .starts_with("signing.region: ")
         );
         assert!(
             signing(endpoint, "AK IA", "secret")
-                .check()
+                .check(None)
                 .unwrap_err()
                 .starts_with("signing.access_key_id: ")
         );
         assert!(
             signing(Some("http://user:pw@host"), "AKIA1", "secret")
-                .check()
+                .check(None)
                 .unwrap_err()
                 .starts_with("signing.endpoint: ")
         );
@@ -680,17 +772,21 @@ mod tests {
         virtual_ip.addressing = Addressing::VirtualHost;
         assert!(
             virtual_ip
-                .check()
+                .check(None)
                 .unwrap_err()
                 .starts_with("signing.endpoint: ")
         );
-        let mut bad_public = signing(None, "", "");
-        bad_public.public_url = Some("http://host/depot?x=1".into());
-        assert!(
-            bad_public
-                .check()
-                .unwrap_err()
-                .starts_with("signing.public_url: ")
-        );
+        let bad_public = |key| PublicUrl {
+            url: "http://host/depot?x=1".into(),
+            key,
+        };
+        for key in ["server.public_url", "signing.public_url"] {
+            assert!(
+                signing(None, "", "")
+                    .check(Some(&bad_public(key)))
+                    .unwrap_err()
+                    .starts_with(&format!("{key}: "))
+            );
+        }
     }
 }

@@ -19,13 +19,18 @@ pub struct Chrome {
     pub keys_configured: bool,
     /// The example sheet is served (first run).
     pub example: bool,
+    /// What the session's last form did ("Deleted …"), said once at the top of the page.
+    pub notice: Option<String>,
 }
 
 #[derive(Template)]
 #[template(path = "console/overview.html")]
 pub struct Overview {
     pub chrome: Chrome,
+    /// What "sync now" did, after it.
     pub notice: Option<String>,
+    /// The sync of that notice failed (it shows as an error).
+    pub sync_failed: bool,
     pub source: String,
     pub version: Option<String>,
     pub version_age: String,
@@ -93,6 +98,12 @@ pub struct Preview {
     pub chrome: Chrome,
     pub filters: String,
     pub formats: Vec<Choice>,
+    /// `placeholders=`: as configured (empty), keep or convert.
+    pub placeholders: Vec<Choice>,
+    /// `comments=true`.
+    pub comments: bool,
+    /// `keepLocale=true`.
+    pub keep_locale: bool,
     pub error: Option<String>,
     /// The exact `/translations` URL of this preview.
     pub url: String,
@@ -181,6 +192,21 @@ pub struct File {
     pub expires_secs: u64,
     /// The CSRF token of the delete form, shown to admins only.
     pub delete_csrf: Option<String>,
+}
+
+/// The question before a file is deleted (the first step of the delete form).
+#[derive(Template)]
+#[template(path = "console/delete.html")]
+pub struct ConfirmDelete {
+    pub chrome: Chrome,
+    pub file_name: String,
+    pub key: String,
+    pub bucket: String,
+    pub size: String,
+    /// The CSRF token of the confirming form.
+    pub csrf: String,
+    /// Where Cancel leads: the page the Delete button was on.
+    pub back: String,
 }
 
 #[derive(Template)]

@@ -33,8 +33,12 @@ pub struct Session {
     pub access: Access,
     /// Sent back in a hidden field by every form that changes something.
     pub csrf: String,
+    /// Who the session is in logs and the channels' history (`access::fingerprint`).
+    pub who: String,
     key: Fingerprint,
     expires: Instant,
+    /// What the next page of this session says first (what a form did), once.
+    notice: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -69,8 +73,10 @@ impl Sessions {
         let session = Session {
             access,
             csrf: random_token()?,
+            who: crate::access::fingerprint(key),
             key: crate::signing::hmac(&salt, key.as_bytes()),
             expires: Instant::now() + LIFETIME,
+            notice: None,
         };
         let token = random_token()?;
         let mut state = self.lock();
@@ -113,6 +119,23 @@ impl Sessions {
                 None
             }
         }
+    }
+
+    /// Keeps `text` for the next page the session of a `Cookie` header opens: what a form
+    /// did, said on the page it leads to (`take_notice`).
+    pub fn notify(&self, cookie_header: Option<&str>, text: String) {
+        if let Some(token) = cookie_header.and_then(|h| cookie_value(h, COOKIE))
+            && let Some(session) = self.lock().map.get_mut(token)
+        {
+            session.notice = Some(text);
+        }
+    }
+
+    /// The notice kept for the session of a `Cookie` header, taken: a reload does not
+    /// say it again.
+    pub fn take_notice(&self, cookie_header: Option<&str>) -> Option<String> {
+        let token = cookie_value(cookie_header?, COOKIE)?;
+        self.lock().map.get_mut(token)?.notice.take()
     }
 
     /// Ends the session of a `Cookie` header.
@@ -230,6 +253,25 @@ mod tests {
         assert!(!session.csrf_matches("forged"));
         sessions.logout(Some(&cookie));
         assert_eq!(sessions.find(Some(&cookie), &auth()), None);
+    }
+
+    #[test]
+    fn a_notice_is_said_once_to_its_own_session() {
+        let sessions = Sessions::default();
+        let cookie = |token: &str| format!("{COOKIE}={token}");
+        let (mine, _) = sessions.login("admin", &auth()).unwrap();
+        let (other, _) = sessions.login("admin", &auth()).unwrap();
+        sessions.notify(Some(&cookie(&mine)), "Deleted a.png (key k).".into());
+        assert_eq!(sessions.take_notice(Some(&cookie(&other))), None);
+        assert_eq!(
+            sessions.take_notice(Some(&cookie(&mine))).as_deref(),
+            Some("Deleted a.png (key k).")
+        );
+        assert_eq!(sessions.take_notice(Some(&cookie(&mine))), None);
+        // no session, no notice kept
+        sessions.notify(Some(&cookie("unknown")), "lost".into());
+        assert_eq!(sessions.take_notice(Some(&cookie("unknown"))), None);
+        assert_eq!(sessions.take_notice(None), None);
     }
 
     #[test]

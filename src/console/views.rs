@@ -3,9 +3,10 @@
 //! with its highlights (every form of a plural entry), the paging of both lists, and file
 //! sizes as people read them.
 
+use super::fold::{Mapped, fold, fold_into};
 use crate::config::settings::SheetSource;
 use crate::translations::model::{Document, Entry, Warning};
-use crate::translations::versions::{History, VersionChanges};
+use crate::translations::versions::{History, Listed, TextChange, VersionTexts};
 
 /// Rows per page of the translations search.
 pub const ROWS_PER_PAGE: usize = 25;
@@ -121,6 +122,8 @@ pub struct SheetLink {
     edit: Option<String>,
     /// The tab's sheet id (the URL's `gid`), when known.
     gid: Option<i64>,
+    /// Each tab's sheet id, for the cells of a sheet of several tabs (`common!B9`).
+    tabs: Vec<(String, i64)>,
 }
 
 impl SheetLink {
@@ -133,15 +136,33 @@ impl SheetLink {
                     crate::percent::encode(spreadsheet_id, crate::percent::is_unreserved)
                 )
             });
-        SheetLink { edit, gid }
+        SheetLink {
+            edit,
+            gid,
+            tabs: Vec::new(),
+        }
     }
 
-    /// The URL that opens the sheet at `cell` (A1), selected; none for other sources. The
-    /// `gid` picks the tab (without it Google opens the first); `range` selects the cell.
+    /// With the sheet ids of the tabs read (SPEC §14: a cell `TAB!B9` opens in its tab).
+    pub fn with_tabs(mut self, tabs: Vec<(String, i64)>) -> SheetLink {
+        self.tabs = tabs;
+        self
+    }
+
+    /// The URL that opens the sheet at `cell` (A1, or `TAB!A1` in a sheet of several tabs),
+    /// selected; none for other sources. The `gid` picks the tab (without it Google opens
+    /// the first); `range` selects the cell.
     pub fn to(&self, cell: &str) -> Option<String> {
         let edit = self.edit.as_ref()?;
+        let (gid, cell) = match cell.rsplit_once('!') {
+            Some((tab, cell)) => {
+                let gid = self.tabs.iter().find(|(name, _)| name == tab)?.1;
+                (Some(gid), cell)
+            }
+            None => (self.gid, cell),
+        };
         let plain_cell = !cell.is_empty() && cell.bytes().all(|b| b.is_ascii_alphanumeric());
-        plain_cell.then(|| match self.gid {
+        plain_cell.then(|| match gid {
             Some(gid) => format!("{edit}#gid={gid}&range={cell}"),
             None => format!("{edit}#range={cell}"),
         })
@@ -250,20 +271,39 @@ impl Search {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Cell {
     pub locale: String,
-    pub text: Option<String>,
+    /// The text, cut where the search text occurs in it.
+    pub text: Option<Vec<Piece>>,
     /// The base locale has a text and this one has none.
     pub missing: bool,
     /// Its placeholders differ from the base locale's.
     pub mismatch: bool,
     /// Every form of a plural entry in this locale (category, text), in CLDR order;
     /// empty for a plain key (its text is `text`).
-    pub forms: Vec<(&'static str, String)>,
+    pub forms: Vec<(&'static str, Vec<Piece>)>,
+}
+
+/// A piece of a text as a row shows it: the search text found there (highlighted), or not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    pub text: String,
+    pub found: bool,
+}
+
+impl Piece {
+    fn plain(text: &str) -> Piece {
+        Piece {
+            text: text.to_owned(),
+            found: false,
+        }
+    }
 }
 
 /// One key of the search result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
     pub key: String,
+    /// The key, cut where the search text occurs in it.
+    pub key_pieces: Vec<Piece>,
     pub tags: Vec<String>,
     pub comment: Option<String>,
     pub cells: Vec<Cell>,
@@ -277,9 +317,15 @@ pub struct Found {
     pub pages: usize,
 }
 
-/// Runs `search` over `doc`; `base` is the locale that missing texts and placeholders are
-/// compared with.
-pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Found, SearchError> {
+/// Runs `search` over `doc` (whose folded texts `index` holds); `base` is the locale that
+/// missing texts and placeholders are compared with. What the search text matches is
+/// marked in the rows shown.
+pub fn search(
+    doc: &Document,
+    index: &Index,
+    search: &Search,
+    base: Option<usize>,
+) -> Result<Found, SearchError> {
     let locale = match &search.locale {
         None => None,
         Some(asked) => Some(
@@ -301,12 +347,13 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
             .collect(),
         None => (0..doc.locales.len()).collect(),
     };
-    let needle = search.text.to_lowercase();
+    let needle = fold_needle(&search.text);
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
     let section: Option<Vec<&str>> = search.section.as_deref().map(|s| s.split('.').collect());
     let mut total = 0;
     let first = (search.page - 1).saturating_mul(ROWS_PER_PAGE);
     let mut rows = Vec::new();
-    for entry in &doc.entries {
+    for (at, entry) in doc.entries.iter().enumerate() {
         if let Some(section) = &section
             && (entry.path.len() <= section.len()
                 || !entry.path.iter().zip(section).all(|(a, b)| a == b))
@@ -337,24 +384,26 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
         if !wanted {
             continue;
         }
-        if !needle.is_empty() && !holds(entry, &needle) {
+        if !needle.is_empty() && !index.holds(at, &finder) {
             continue;
         }
         if total >= first && rows.len() < ROWS_PER_PAGE {
+            let key = entry.path.join(".");
             rows.push(Row {
-                key: entry.path.join("."),
+                key_pieces: pieces(&key, &needle),
+                key,
                 tags: entry.tags.clone(),
                 comment: entry.comment.clone(),
                 cells: shown
                     .iter()
                     .map(|&i| Cell {
                         locale: doc.locales[i].clone(),
-                        text: text(i).map(str::to_owned),
+                        text: text(i).map(|t| pieces(t, &needle)),
                         missing: missing(i),
                         mismatch: mismatch(i),
                         forms: (entry.plural.iter())
                             .flat_map(|p| p.forms_in(i))
-                            .map(|(category, text)| (category.name(), text.to_owned()))
+                            .map(|(category, text)| (category.name(), pieces(text, &needle)))
                             .collect(),
                     })
                     .collect(),
@@ -369,16 +418,82 @@ pub fn search(doc: &Document, search: &Search, base: Option<usize>) -> Result<Fo
     })
 }
 
-/// Whether a key (a segment, or the dotted path when the needle has a dot) or a text of
-/// any locale (any form of a plural entry) holds `needle` (lower-cased), ignoring case.
-fn holds(entry: &Entry, needle: &str) -> bool {
-    let texts: Box<dyn Iterator<Item = &String>> = match &entry.plural {
+/// Every text an entry holds in any locale: its texts, or each form of a plural entry.
+fn all_texts(entry: &Entry) -> Box<dyn Iterator<Item = &String> + '_> {
+    match &entry.plural {
         None => Box::new(entry.texts.iter().flatten()),
         Some(plural) => Box::new(plural.forms.iter().flat_map(|f| f.texts.iter().flatten())),
-    };
-    entry.path.iter().any(|p| contains_folded(p, needle))
-        || (needle.contains('.') && contains_folded(&entry.path.join("."), needle))
-        || texts.into_iter().any(|t| contains_folded(t, needle))
+    }
+}
+
+/// What the search looks through, folded (`fold`) once per version: for each entry of the
+/// document, its dotted key and every text of every locale, one after the other.
+pub struct Index {
+    haystacks: Vec<Box<str>>,
+}
+
+/// Between the key and the texts of an entry in its haystack: a match across it is no
+/// match of one text, and a needle never holds it (`fold_needle`).
+const APART: char = '\n';
+
+impl Index {
+    /// Folds every key and text of `doc`: a pass over the whole sheet, made once per
+    /// version and kept (`console::SearchIndex`), on every core for a large sheet.
+    pub fn new(doc: &Document) -> Index {
+        let parts = crate::parallel::ranges(doc.entries.len(), doc.entries.len() >= 4096);
+        let built = crate::parallel::map(parts.len(), &parts, |part| {
+            (doc.entries[part.clone()].iter())
+                .map(haystack)
+                .collect::<Vec<_>>()
+        });
+        Index {
+            haystacks: built.into_iter().flatten().collect(),
+        }
+    }
+
+    /// Whether the entry at `at` holds `finder`'s needle in its key or a text.
+    fn holds(&self, at: usize, finder: &memchr::memmem::Finder<'_>) -> bool {
+        (self.haystacks.get(at)).is_some_and(|h| finder.find(h.as_bytes()).is_some())
+    }
+}
+
+/// One entry as the index holds it: its dotted key and each text, folded, a line each.
+fn haystack(entry: &Entry) -> Box<str> {
+    let mut all = fold(&entry.path.join("."));
+    for text in all_texts(entry) {
+        all.push(APART);
+        fold_into(text, &mut all);
+    }
+    all.into_boxed_str()
+}
+
+/// The search text as the index compares it: folded, without line breaks.
+fn fold_needle(text: &str) -> String {
+    fold(text).replace(APART, " ")
+}
+
+/// `text` cut where `needle` (folded) occurs in it, each piece marked found or not.
+fn pieces(text: &str, needle: &str) -> Vec<Piece> {
+    if needle.is_empty() {
+        return vec![Piece::plain(text)];
+    }
+    let mapped = Mapped::new(text);
+    let mut out = Vec::new();
+    let mut at = 0;
+    for found in mapped.find(text, needle) {
+        if found.start > at {
+            out.push(Piece::plain(&text[at..found.start]));
+        }
+        out.push(Piece {
+            text: text[found.clone()].to_owned(),
+            found: true,
+        });
+        at = found.end;
+    }
+    if at < text.len() || out.is_empty() {
+        out.push(Piece::plain(&text[at..]));
+    }
+    out
 }
 
 /// The placeholders of an entry's text in `locale` (see `placeholders`); of a plural
@@ -400,18 +515,6 @@ fn marks(entry: &Entry, locale: usize) -> Vec<&str> {
     all.sort_unstable();
     all.dedup();
     all
-}
-
-/// Whether `text` holds `needle` (already lower-cased), ignoring case.
-fn contains_folded(text: &str, needle: &str) -> bool {
-    if needle.is_ascii() {
-        let needle = needle.as_bytes();
-        text.as_bytes()
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle))
-    } else {
-        text.to_lowercase().contains(needle)
-    }
 }
 
 /// The placeholders of a text, sorted: the name of `{name}` / `{name:type}`, and printf-style
@@ -519,45 +622,50 @@ pub fn version_rows(history: &History) -> Vec<VersionRow> {
         .collect()
 }
 
-/// One locale's changed keys on the versions page: the first `KEYS_LISTED` of each kind.
+/// One locale's changed texts on the versions page: the first `KEYS_LISTED` of each kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LocaleKeys {
     pub locale: String,
     pub lists: Vec<KeyList>,
 }
 
-/// The keys of one kind, with how many more there are.
+/// The texts of one kind, each with its words before and after, and how many more there are.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyList {
     /// `added`, `removed` or `changed`.
     pub kind: &'static str,
-    pub keys: Vec<String>,
+    pub texts: Vec<TextChange>,
+    pub total: usize,
     pub more: usize,
 }
 
 /// What a version changed, per locale, locales without a change left out; `None` when
 /// the version before it is no longer kept.
-pub fn version_keys(changes: &VersionChanges) -> Option<Vec<LocaleKeys>> {
+pub fn version_keys(changes: &VersionTexts) -> Option<Vec<LocaleKeys>> {
     let locales = changes.locales.as_ref()?;
-    let list = |kind, keys: &[String]| KeyList {
+    let list = |kind, listed: &Listed| KeyList {
         kind,
-        keys: keys.iter().take(KEYS_LISTED).cloned().collect(),
-        more: keys.len().saturating_sub(KEYS_LISTED),
+        texts: listed.first.iter().take(KEYS_LISTED).cloned().collect(),
+        total: listed.total,
+        more: listed
+            .total
+            .saturating_sub(listed.first.len().min(KEYS_LISTED)),
     };
     Some(
-        (locales.0.iter())
-            .filter(|(_, c)| !(c.added.is_empty() && c.removed.is_empty() && c.changed.is_empty()))
+        (locales.iter())
             .map(|(locale, c)| LocaleKeys {
                 locale: locale.clone(),
+                // changed first: what a reviewer reads for
                 lists: [
+                    list("changed", &c.changed),
                     list("added", &c.added),
                     list("removed", &c.removed),
-                    list("changed", &c.changed),
                 ]
                 .into_iter()
-                .filter(|l| !l.keys.is_empty())
+                .filter(|l| l.total > 0)
                 .collect(),
             })
+            .filter(|l| !l.lists.is_empty())
             .collect(),
     )
 }
@@ -576,20 +684,7 @@ pub fn age(seconds: i64) -> String {
 /// A file's size for people: bytes below 1 KiB, else KiB, MiB, GiB or TiB with one decimal
 /// (`1.5 MiB`); a dash when the record does not know it.
 pub fn size(bytes: Option<u64>) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    let Some(bytes) = bytes else {
-        return "—".to_owned();
-    };
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
+    bytes.map_or_else(|| "—".to_owned(), crate::memory_budget::human)
 }
 
 #[cfg(test)]
@@ -664,6 +759,18 @@ mod tests {
         assert_eq!(unknown_tab.to("B9 x"), None);
         let example = SheetLink::new(&SheetSource::Example, "abc", Some(0));
         assert_eq!(reported(&doc, &example).findings[0].link, None);
+        // a sheet of several tabs: each cell opens in its own tab; an unknown tab, nowhere
+        let tabs = SheetLink::new(&SheetSource::Google, "abc", Some(5))
+            .with_tabs(vec![("common".into(), 5), ("Sign up".into(), 901)]);
+        assert_eq!(
+            tabs.to("Sign up!C4").as_deref(),
+            Some("https://docs.google.com/spreadsheets/d/abc/edit#gid=901&range=C4")
+        );
+        assert_eq!(
+            tabs.to("common!B9").as_deref(),
+            Some("https://docs.google.com/spreadsheets/d/abc/edit#gid=5&range=B9")
+        );
+        assert_eq!(tabs.to("gone!B9"), None);
     }
 
     #[test]
@@ -674,7 +781,13 @@ mod tests {
                 .iter()
                 .map(|(a, b)| (a.to_string(), b.to_string()))
                 .collect();
-            search(&d, &Search::from_params(&params).unwrap(), Some(0)).unwrap()
+            search(
+                &d,
+                &Index::new(&d),
+                &Search::from_params(&params).unwrap(),
+                Some(0),
+            )
+            .unwrap()
         };
         assert_eq!(run(&[("q", "tak")]).rows[0].key, "CORE.YES");
         assert_eq!(run(&[("q", "home.t")]).rows[0].key, "HOME.TITLE");
@@ -718,22 +831,82 @@ mod tests {
         });
         let params = |q: &str| Search::from_params(&[("q".to_owned(), q.to_owned())]).unwrap();
         // found by the text of its `one` form, which `texts` does not hold
-        let found = search(&d, &params("rzecz {where"), Some(0)).unwrap();
+        let index = Index::new(&d);
+        let found = search(&d, &index, &params("rzecz {where"), Some(0)).unwrap();
         assert_eq!(found.rows.len(), 1);
         let pl = &found.rows[0].cells[1];
+        let forms: Vec<(&str, String)> = (pl.forms.iter())
+            .map(|(category, pieces)| (*category, marked(pieces)))
+            .collect();
         assert_eq!(
-            pl.forms,
+            forms,
             [
-                ("one", "{count} rzecz {where}".to_owned()),
+                ("one", "{count} [rzecz {where]}".to_owned()),
                 ("other", "{count} rzeczy".to_owned())
             ]
         );
         // {count} aside, every form counts: pl has {where}, en has nothing
         assert!(pl.mismatch && !found.rows[0].cells[0].mismatch);
         assert!(
-            search(&d, &params("yes"), Some(0)).unwrap().rows[0].cells[0]
+            search(&d, &index, &params("yes"), Some(0)).unwrap().rows[0].cells[0]
                 .forms
                 .is_empty()
+        );
+    }
+
+    /// The pieces of a text with the found ones in brackets.
+    fn marked(pieces: &[Piece]) -> String {
+        (pieces.iter())
+            .map(|p| match p.found {
+                true => format!("[{}]", p.text),
+                false => p.text.clone(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn search_is_blind_to_case_and_accents_on_both_sides_and_marks_what_it_found() {
+        let mut d = doc();
+        d.entries.push(Entry {
+            path: vec!["PAY".into(), "NOW".into()],
+            texts: vec![Some("Pay now".into()), Some("Zapłać teraz".into())],
+            ..Entry::default()
+        });
+        d.entries.push(Entry {
+            path: vec!["ADDRESS".into(), "STREET".into()],
+            texts: vec![Some("Street".into()), Some("Straße".into())],
+            ..Entry::default()
+        });
+        let index = Index::new(&d);
+        let run = |q: &str| {
+            let params = [("q".to_owned(), q.to_owned())];
+            search(&d, &index, &Search::from_params(&params).unwrap(), Some(0)).unwrap()
+        };
+        for q in ["zaplac", "ZAPLAC", "Zapłać", "zapłac", "ZAPŁAĆ", "Zaplać"] {
+            let found = run(q);
+            assert_eq!(found.total, 1, "{q}");
+            assert_eq!(found.rows[0].key, "PAY.NOW", "{q}");
+            let pl = found.rows[0].cells[1].text.as_deref().unwrap();
+            assert_eq!(marked(pl), "[Zapłać] teraz", "{q}");
+        }
+        assert_eq!(
+            marked(run("strasse").rows[0].cells[1].text.as_ref().unwrap()),
+            "[Straße]"
+        );
+        assert_eq!(run("STRAßE").rows[0].key, "ADDRESS.STREET");
+        // keys too, folded, and a dotted path across segments
+        assert_eq!(marked(&run("pay.n").rows[0].key_pieces), "[PAY.N]OW");
+        assert_eq!(run("cześc").rows[0].key, "CORE.HI");
+        // a text is not matched across the key and the text beside it
+        assert_eq!(run("now\nzap").total, 0);
+        assert_eq!(run("nowzap").total, 0);
+        // nothing asked: every row, nothing marked
+        let all = run("");
+        assert_eq!(all.total, 5);
+        assert!(
+            all.rows
+                .iter()
+                .all(|r| r.key_pieces.iter().all(|p| !p.found))
         );
     }
 
@@ -746,7 +919,12 @@ mod tests {
                 .collect();
             match Search::from_params(&params) {
                 Err(e) => e.to_string(),
-                Ok(s) => search(&doc(), &s, Some(0)).unwrap_err().to_string(),
+                Ok(s) => {
+                    let d = doc();
+                    search(&d, &Index::new(&d), &s, Some(0))
+                        .unwrap_err()
+                        .to_string()
+                }
             }
         };
         assert_eq!(

@@ -1,48 +1,45 @@
 //! The embedded object store as a `ContentStore`: the disk work of `objects` (atomic puts,
-//! intents, multipart uploads, the per-key gate) on blocking threads, and the signer of the
-//! URLs that reach it at `<public_url>/objects`. Off (`objects.enabled = false`), it takes
+//! intents, multipart uploads, the per-key gate) on blocking threads, and the signers of the
+//! URLs that reach it at `<base URL>/objects`. Off (`objects.enabled = false`), it takes
 //! no writes and holds nothing.
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use chrono::{DateTime, Utc};
 use futures_util::future::BoxFuture;
 
 use super::{Content, ContentError, ContentStore, Found, Health, IntentOp, blocking};
-use crate::config::settings::Signing;
 use crate::objects::checksums::reader_digest;
 use crate::objects::multipart::MultipartError;
 use crate::objects::{KeyGate, ObjectError, ObjectStore, Pending, Unfinished, object_path};
-use crate::signing::{Addressing, Signer, SigningTarget};
+use crate::signing::{Addressing, Credentials, Signer, SigningTarget};
 
-/// Where the embedded store's signed URLs point: `<public_url>/objects`, path-style.
-pub fn signing_target(signing: &Signing, address: SocketAddr) -> SigningTarget {
-    SigningTarget {
-        endpoint: format!("{}/objects", signing.public_url_for(address)),
-        addressing: Addressing::Path,
-        region: signing.region.clone(),
-    }
-}
+/// Base URLs whose signers are kept at most: one per address of this machine that clients
+/// reach.
+const SIGNERS_KEPT: usize = 16;
 
 pub struct Embedded {
     /// `None` when `objects.enabled` is off.
     store: Option<Arc<ObjectStore>>,
-    /// `None` in a command that hands out no URLs.
-    signer: Option<Arc<Signer>>,
+    /// The credentials and region its URLs are signed with; `None` in a command that hands
+    /// out no URLs.
+    signing: Option<(Credentials, String)>,
+    /// Signers made so far, by the endpoint they sign for (`<base URL>/objects`).
+    signers: Mutex<Vec<(String, Arc<Signer>)>>,
     spool_dir: PathBuf,
 }
 
 impl Embedded {
     pub fn new(
         store: Option<Arc<ObjectStore>>,
-        signer: Option<Arc<Signer>>,
+        signing: Option<(Credentials, String)>,
         spool_dir: PathBuf,
     ) -> Embedded {
         Embedded {
             store,
-            signer,
+            signing,
+            signers: Mutex::default(),
             spool_dir,
         }
     }
@@ -74,8 +71,26 @@ impl ContentStore for Embedded {
         Health::Embedded
     }
 
-    fn signer(&self) -> Result<Arc<Signer>, ContentError> {
-        self.signer.clone().ok_or(ContentError::Unsigned)
+    fn signer(&self, base_url: &str) -> Result<Arc<Signer>, ContentError> {
+        let Some((credentials, region)) = &self.signing else {
+            return Err(ContentError::Unsigned);
+        };
+        let endpoint = format!("{base_url}/objects");
+        let mut signers = self.signers.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, signer)) = signers.iter().find(|(e, _)| *e == endpoint) {
+            return Ok(signer.clone());
+        }
+        let target = SigningTarget {
+            endpoint: endpoint.clone(),
+            addressing: Addressing::Path,
+            region: region.clone(),
+        };
+        let signer = Arc::new(Signer::new(target, credentials.clone())?);
+        if signers.len() >= SIGNERS_KEPT {
+            signers.clear();
+        }
+        signers.push((endpoint, signer.clone()));
+        Ok(signer)
     }
 
     fn writable(&self) -> Result<(), ContentError> {

@@ -508,7 +508,7 @@ impl ContentStore for S3Objects {
         }
     }
 
-    fn signer(&self) -> Result<Arc<Signer>, ContentError> {
+    fn signer(&self, _base_url: &str) -> Result<Arc<Signer>, ContentError> {
         Ok(self.signer.clone())
     }
 

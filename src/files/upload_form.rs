@@ -227,11 +227,10 @@ mod tests {
             session_token: None,
             addressing: Addressing::Path,
             expires_secs: 900,
-            public_url: None,
         };
         let local = crate::content::Local {
             embedded: Some(store.clone()),
-            urls: None,
+            credentials: None,
             data_dir: dir.path().to_owned(),
         };
         let content = crate::content::choose(&signing, local).unwrap();

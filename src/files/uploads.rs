@@ -125,16 +125,18 @@ pub struct DirectUploads {
 }
 
 impl DirectUploads {
-    /// Refused when the store takes no writes (the embedded store is off).
+    /// Refused when the store takes no writes (the embedded store is off). `signer` is
+    /// the store's, for the base URL of the request (`ContentStore::signer`).
     pub fn new(
         files: FilesDb,
         content: Arc<dyn ContentStore>,
+        signer: Arc<Signer>,
         limits: &Files,
     ) -> Result<DirectUploads, UploadError> {
         content.writable()?;
         Ok(DirectUploads {
             files,
-            signer: content.signer()?,
+            signer,
             content,
             limits: limits.clone(),
         })

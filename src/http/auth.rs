@@ -164,6 +164,8 @@ mod tests {
                 api_key_refill_secs: 60,
                 events_per_client: 16,
                 events_total: 100,
+                connections: 0,
+                input_memory: Default::default(),
             },
         }
     }

@@ -1,5 +1,7 @@
 //! Who is asking: the address of the TCP peer a request came in on, put on every request by
 //! the accept loop. The login throttle and the event-stream caps count per client with it.
+//! And the address of this machine it came in on, which links made for the client use when
+//! depot listens on every address (`Server::base_url`).
 //!
 //! It is the TCP peer and nothing else: `X-Forwarded-For` and friends are not trusted (any
 //! client can send them). Behind a reverse proxy every client is the proxy, so the caps
@@ -11,6 +13,11 @@ use warp::Filter;
 /// The peer address of the connection a request came in on (a request extension).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClientAddr(pub SocketAddr);
+
+/// The connection's own address: the address of this machine the client reached (a request
+/// extension; on a wildcard listener, links for the client are made with it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArrivedOn(pub SocketAddr);
 
 /// What per-client limits count by: an IPv4 address, or the /64 network of an IPv6 one
 /// (one host usually holds a whole /64, so counting single IPv6 addresses would let it
@@ -45,6 +52,12 @@ pub fn client() -> impl Filter<Extract = (ClientAddr,), Error = std::convert::In
     warp::ext::optional::<ClientAddr>().map(|addr: Option<ClientAddr>| {
         addr.unwrap_or(ClientAddr(SocketAddr::from(([0, 0, 0, 0], 0))))
     })
+}
+
+/// The address a request came in on, when the accept loop served it.
+pub fn arrived_on()
+-> impl Filter<Extract = (Option<SocketAddr>,), Error = std::convert::Infallible> + Clone {
+    warp::ext::optional::<ArrivedOn>().map(|on: Option<ArrivedOn>| on.map(|on| on.0))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! session's CSRF token and must come from the console's own pages (`guard`); admin actions
 //! need an admin session; wrong keys are throttled per client address (`throttle`).
 
+mod channels;
 pub mod guard;
 
 use crate::access::Access;
@@ -38,13 +39,19 @@ pub struct Console {
     state: Arc<AppState>,
     sessions: Sessions,
     throttle: throttle::LoginThrottle<crate::http::client::ClientKey>,
+    /// The folded texts the translations search looks through, made once per version.
+    search_index: Arc<crate::console::SearchIndex>,
 }
 
-/// Who is looking: the session, if any, and what it may do.
+/// Who is looking: the session, if any, what it may do, and the address of this machine
+/// the request came in on (for the links made for it).
 #[derive(Clone)]
 struct Viewer {
     session: Option<Session>,
     access: Access,
+    arrived_on: Option<std::net::SocketAddr>,
+    /// What the last form of the session did, said once on the page after it.
+    notice: Option<String>,
 }
 
 impl Console {
@@ -53,10 +60,11 @@ impl Console {
             state,
             sessions: Sessions::default(),
             throttle: throttle::LoginThrottle::default(),
+            search_index: Arc::default(),
         }
     }
 
-    fn viewer(&self, cookie: Option<&str>) -> Viewer {
+    fn viewer(&self, cookie: Option<&str>, arrived_on: Option<std::net::SocketAddr>) -> Viewer {
         let settings = self.state.config.settings();
         // Checked against the keys in force at every request: a removed key's session ends.
         let session = self.sessions.find(cookie, &settings.auth);
@@ -65,7 +73,12 @@ impl Console {
             None if settings.auth.api_keys.is_empty() => Access::Reader,
             None => Access::Anonymous,
         };
-        Viewer { session, access }
+        Viewer {
+            session,
+            access,
+            arrived_on,
+            notice: None,
+        }
     }
 
     fn chrome(&self, viewer: &Viewer, title: &'static str, page: &'static str) -> Chrome {
@@ -80,6 +93,7 @@ impl Console {
             },
             keys_configured: !auth.api_keys.is_empty() || !auth.admin_keys.is_empty(),
             example: self.state.producer.source_kind() == "example",
+            notice: viewer.notice.clone(),
         }
     }
 
@@ -141,7 +155,8 @@ impl Console {
             &chosen,
             &settings.service.spreadsheet_id,
             self.state.producer.sheet_gid(),
-        );
+        )
+        .with_tabs(self.state.producer.tab_gids());
         let (bars, reported) = match &live {
             Some(live) => crate::console::overview(live.clone(), link)
                 .await
@@ -151,6 +166,7 @@ impl Console {
         let page = pages::Overview {
             chrome: self.chrome(viewer, "Overview", "overview"),
             notice,
+            sync_failed: status.last_error.is_some(),
             source: source_label,
             version: live.as_ref().map(|l| l.stored.version.clone()),
             version_age: live
@@ -185,7 +201,7 @@ impl Console {
             found,
             sections,
             tags,
-        } = crate::console::search(live.clone(), search.clone())
+        } = crate::console::search(live.clone(), self.search_index.clone(), search.clone())
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?;
         let doc = &live.stored.document;
@@ -261,7 +277,16 @@ impl Console {
         viewer: &Viewer,
         params: &[(String, String)],
     ) -> Result<Response, ApiError> {
-        only(params, &["filters", "format"])?;
+        only(
+            params,
+            &[
+                "filters",
+                "format",
+                "placeholders",
+                "comments",
+                "keepLocale",
+            ],
+        )?;
         let filters: Vec<String> = field(params, "filters")
             .unwrap_or_default()
             .split(',')
@@ -278,6 +303,18 @@ impl Console {
             .map(|f| ("filters[]".to_owned(), f.clone()))
             .collect();
         pairs.push(("format".to_owned(), format.clone()));
+        // The options as `/translations` takes them: an empty value (the form's "as
+        // configured", an unticked box) or `false` adds nothing to the URL; anything else
+        // goes as given, and `/translations` says what it allows.
+        let placeholders = field(params, "placeholders").unwrap_or_default().trim();
+        for name in ["placeholders", "comments", "keepLocale"] {
+            let value = field(params, name).unwrap_or_default().trim();
+            if !value.is_empty() && value != "false" {
+                pairs.push((name.to_owned(), value.to_owned()));
+            }
+        }
+        let ticked = |name: &str| field(params, name).is_some_and(|v| v.trim() == "true");
+        let configured = self.state.config.settings().translations.placeholders;
         let url = format!("{}?{}", table::TRANSLATIONS.path, encode_pairs(&pairs));
         let answer = async {
             let query = TranslationQuery::from_params(&pairs)?;
@@ -307,6 +344,18 @@ impl Console {
             ),
             error,
             url,
+            placeholders: std::iter::once(pages::Choice {
+                value: String::new(),
+                label: format!("as configured ({})", configured.name()),
+                selected: placeholders.is_empty(),
+            })
+            .chain(pages::Choice::list(
+                &crate::translations::formats::PlaceholderMode::NAMES,
+                placeholders,
+            ))
+            .collect(),
+            comments: ticked("comments"),
+            keep_locale: ticked("keepLocale"),
             download_name: format!("translations.{extension}"),
             body: shown,
             truncated: total > PREVIEW_BYTES,
@@ -328,7 +377,7 @@ impl Console {
         let service = &self.state.translations;
         let history = service.versions().await;
         let changes = match asked {
-            Some(asked) => Some(service.changes(asked).await),
+            Some(asked) => Some(service.text_changes(asked, views::KEYS_LISTED).await),
             None => None,
         };
         let (detail, error, status) = match changes.transpose() {
@@ -440,15 +489,7 @@ impl Console {
         only(params, &["key"])?;
         let key = crate::files::key_from_params(params)?;
         let settings = self.state.config.settings();
-        let record = self
-            .state
-            .files
-            .get_by_key(key.clone())
-            .await?
-            .ok_or_else(|| {
-                ApiError::NotFound(format!("no file record has key '{key}'"))
-                    .with_code(ErrorCode::UnknownFile)
-            })?;
+        let record = self.record(&key).await?;
         if record.permission == crate::files::Permission::Private
             && !viewer.access.may_read_private()
         {
@@ -456,7 +497,7 @@ impl Console {
                 "this file record is private: log in with an API key".into(),
             ));
         }
-        let signer = self.state.signer()?;
+        let signer = self.state.signer(viewer.arrived_on)?;
         let download_url = crate::http::files::signed_url(&record, &settings, &signer, true)?;
         let page = pages::File {
             chrome: self.chrome(viewer, "File", "files"),
@@ -477,6 +518,18 @@ impl Console {
             delete_csrf: admin_csrf(viewer),
         };
         html(StatusCode::OK, &page)
+    }
+
+    /// The file record of `key`, or a 404 page naming it.
+    async fn record(&self, key: &str) -> Result<crate::files::FileRecord, ApiError> {
+        self.state
+            .files
+            .get_by_key(key.to_owned())
+            .await?
+            .ok_or_else(|| {
+                ApiError::NotFound(format!("no file record has key '{key}'"))
+                    .with_code(ErrorCode::UnknownFile)
+            })
     }
 
     fn login_form(
@@ -590,7 +643,8 @@ impl Console {
     /// Refuses a form that another site made a browser send (`guard::same_origin`).
     fn same_origin(&self, headers: &warp::http::HeaderMap) -> Result<(), ApiError> {
         let settings = self.state.config.settings();
-        guard::same_origin(headers, settings.signing.public_url.as_deref())
+        let public_url = settings.server.public_url.as_ref().map(|p| p.url.as_str());
+        guard::same_origin(headers, public_url)
     }
 
     /// Refuses what needs an admin session, saying what would allow it.
@@ -612,16 +666,52 @@ impl Console {
         }
     }
 
-    /// Deletes a record and its object (admin session, CSRF token), then back to the list.
+    /// Deletes a record and its object in two steps, both forms of an admin session with
+    /// its CSRF token: the first (the Delete button) answers a page that names the record
+    /// and asks; the second (`confirm=yes`) deletes, then goes back to the list, which says
+    /// what was deleted.
     async fn delete(
         &self,
         viewer: &Viewer,
+        cookie: Option<&str>,
         form: &[(String, String)],
     ) -> Result<Response, ApiError> {
         self.admin(viewer)?;
-        checked(viewer, form)?;
+        let session = checked(viewer, form)?;
+        only(form, &["csrf", "key", "confirm", "from"])?;
         let key = crate::files::key_from_params(form)?;
+        let confirmed = match field(form, "confirm") {
+            None | Some("") => false,
+            Some("yes") => true,
+            Some(other) => {
+                return Err(ApiError::BadRequest(format!(
+                    "confirm must be yes (or absent, to be asked), got '{other}'"
+                )));
+            }
+        };
+        let record = self.record(&key).await?;
+        if !confirmed {
+            // Cancel leads back to the page the Delete button was on.
+            let back = match field(form, "from") {
+                Some("file") => file_link(&record.key),
+                _ => table::CONSOLE_FILES.path.to_owned(),
+            };
+            let page = pages::ConfirmDelete {
+                chrome: self.chrome(viewer, "Delete a file", "files"),
+                file_name: record.file_name,
+                key: record.key,
+                bucket: record.bucket,
+                size: views::size(record.size),
+                csrf: session.csrf.clone(),
+                back,
+            };
+            return html(StatusCode::OK, &page);
+        }
         crate::files::writes::delete_record(&self.state.files, &*self.state.store()?, key).await?;
+        self.sessions.notify(
+            cookie,
+            format!("Deleted {} (key {}).", record.file_name, record.key),
+        );
         Ok(redirect(table::CONSOLE_FILES.path))
     }
 
@@ -823,12 +913,13 @@ pub fn routes(state: Arc<AppState>) -> BoxedFilter<(Response,)> {
             c.sync(&v, &f.fields).await
         }),
         form(&console, &table::CONSOLE_DELETE, |c, v, f| async move {
-            c.delete(&v, &f.fields).await
+            c.delete(&v, f.cookie.as_deref(), &f.fields).await
         }),
     ];
     pages
         .into_iter()
         .chain(forms)
+        .chain(channels::routes(&console))
         .fold(upload(&console, body_limit), |all, one| {
             all.or(one).unify().boxed()
         })
@@ -856,12 +947,16 @@ where
     on(route)
         .and(with_console(console.clone()))
         .and(cookie())
+        .and(crate::http::client::arrived_on())
         .and(query::raw())
         .then(
-            move |_, console: Arc<Console>, cookie: Option<String>, raw: String| {
+            move |_, console: Arc<Console>, cookie: Option<String>, arrived_on, raw: String| {
                 let handler = handler.clone();
                 async move {
-                    let viewer = console.viewer(cookie.as_deref());
+                    let mut viewer = console.viewer(cookie.as_deref(), arrived_on);
+                    if viewer.session.is_some() {
+                        viewer.notice = console.sessions.take_notice(cookie.as_deref());
+                    }
                     let params = match query::parse(&raw) {
                         Ok(params) => params,
                         Err(e) => return console.error_page(&viewer, e),
@@ -897,6 +992,7 @@ where
         .and(with_console(console.clone()))
         .and(cookie())
         .and(crate::http::client::client())
+        .and(crate::http::client::arrived_on())
         .and(warp::header::headers_cloned())
         .and(warp::body::content_length_limit(FORM_LIMIT))
         .and(warp::body::bytes())
@@ -905,11 +1001,12 @@ where
                   console: Arc<Console>,
                   cookie: Option<String>,
                   client,
+                  arrived_on,
                   headers,
                   body: bytes::Bytes| {
                 let handler = handler.clone();
                 async move {
-                    let viewer = console.viewer(cookie.as_deref());
+                    let viewer = console.viewer(cookie.as_deref(), arrived_on);
                     let fields = console
                         .same_origin(&headers)
                         .and_then(|()| {
@@ -942,10 +1039,11 @@ fn upload(console: &Arc<Console>, body_limit: u64) -> BoxedFilter<(Response,)> {
     on(&table::CONSOLE_UPLOAD)
         .and(with_console(console.clone()))
         .and(cookie())
+        .and(crate::http::client::arrived_on())
         .and(warp::header::headers_cloned())
         .and_then(
-            |_, console: Arc<Console>, cookie: Option<String>, headers| async move {
-                let viewer = console.viewer(cookie.as_deref());
+            |_, console: Arc<Console>, cookie: Option<String>, arrived_on, headers| async move {
+                let viewer = console.viewer(cookie.as_deref(), arrived_on);
                 match console
                     .same_origin(&headers)
                     .and_then(|()| console.admin(&viewer))

@@ -221,6 +221,9 @@ impl From<crate::translations::service::ServeTranslationsError> for ApiError {
                 | R::NotALanguageTag { .. }),
             ) => ApiError::Unprocessable(e.to_string()),
             E::Render(e) => ApiError::Internal(e.to_string()),
+            E::NoFallbackChain(_) => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::FallbackNotConfigured)
+            }
             E::Task(e) => ApiError::Internal(e),
         }
     }
@@ -250,6 +253,53 @@ impl From<crate::translations::versions::VersionError> for ApiError {
             }
             E::NotKept(_) => ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownVersion),
             E::Store(e) => e.into(),
+        }
+    }
+}
+
+/// A channel named or moved (SPEC §14).
+impl From<crate::translations::channels::ChannelError> for ApiError {
+    fn from(e: crate::translations::channels::ChannelError) -> ApiError {
+        use crate::translations::channels::ChannelError as E;
+        use crate::translations::channels::book::BookError as B;
+        match e {
+            E::Book(B::InvalidName { .. } | B::Draft) => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidChannel)
+            }
+            E::Book(B::Unknown { .. }) => {
+                ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownChannel)
+            }
+            E::Book(B::NothingToRollBack { .. }) => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::NothingToRollBack)
+            }
+            E::Findings { .. } => {
+                ApiError::Conflict(e.to_string()).with_code(ErrorCode::VersionHasFindings)
+            }
+            E::NothingLoaded => {
+                ApiError::Unavailable(e.to_string()).with_code(ErrorCode::TranslationsNotLoaded)
+            }
+            E::Busy(_) => ApiError::Conflict(e.to_string()),
+            E::Version(e) => e.into(),
+            E::Store(e) => e.into(),
+        }
+    }
+}
+
+/// A bundle of an SDK layout (SPEC §14).
+impl From<crate::translations::bundles::BundleError> for ApiError {
+    fn from(e: crate::translations::bundles::BundleError) -> ApiError {
+        use crate::translations::bundles::BundleError as E;
+        match e {
+            E::UnknownNamespace { .. } => {
+                ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownNamespace)
+            }
+            E::UnknownLocale { .. } => {
+                ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownLocale)
+            }
+            E::NotKept(_) => ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownVersion),
+            E::Render(message) => ApiError::Unprocessable(message),
+            E::Store(e) => e.into(),
+            E::Task(message) => ApiError::Internal(message),
         }
     }
 }

@@ -52,6 +52,8 @@ codes! {
         "a version prefix is too short to name one version";
     AmbiguousVersion = "ambiguous-version", 400,
         "a version prefix names several kept versions";
+    FallbackNotConfigured = "fallback-not-configured", 400,
+        "fallback=true was asked for, and the server's translations.fallback names no chain to take missing texts along; the message says how to set one";
     InvalidUpload = "invalid-upload", 400,
         "a field of a direct upload (size, sha256, contentType, ...) is missing or not allowed; the message names it";
     InvalidParts = "invalid-parts", 400,
@@ -60,6 +62,8 @@ codes! {
         "an object's bucket or key breaks the object store's naming rules";
     NoSuchBucket = "no-such-bucket", 400,
         "the configured bucket does not exist at the S3 endpoint";
+    InvalidChannel = "invalid-channel", 400,
+        "a channel's name is not one (1 to 64 of a-z, 0-9, '-', '_', '.'), or draft (which follows the sheet) was asked to move";
     MissingHeader = "missing-header", 400,
         "a header the route requires is missing";
     InvalidHeader = "invalid-header", 400,
@@ -86,6 +90,16 @@ codes! {
         "the object store has no object under this key";
     UnknownVersion = "unknown-version", 404,
         "no kept version of the translations has this id";
+    UnknownChannel = "unknown-channel", 404,
+        "no channel has this name (GET /channels lists them; draft always exists)";
+    UnknownNamespace = "unknown-namespace", 404,
+        "the channel's version has no namespace (tab) of this name; the message lists them";
+    UnknownLocale = "unknown-locale", 404,
+        "the channel's version has no locale of this name (its sheet code or BCP 47 tag); the message lists them";
+    UnknownProject = "unknown-project", 404,
+        "the locize layout was asked for another projectId than delivery.project_id";
+    UnknownBundle = "unknown-bundle", 404,
+        "no bundle of a kept version has this hash";
     NoTranslations = "no-translations", 404,
         "the filters select no locale, section or tag of the translations";
     MethodNotAllowed = "method-not-allowed", 405,
@@ -98,6 +112,10 @@ codes! {
         "no object has arrived for the direct upload yet: send its bytes to the upload's URL, then complete it";
     UploadsNotConfigured = "uploads-not-configured", 409,
         "this node has no object store to upload to: objects.enabled is off and no signing.endpoint is set (docs/operations.md)";
+    VersionHasFindings = "version-has-findings", 409,
+        "the version to publish has findings of the checks (SPEC §9); the message counts them and names the first; publish with force to publish it anyway";
+    NothingToRollBack = "nothing-to-roll-back", 409,
+        "the channel points at the only version it ever pointed at (or the oldest one kept)";
     Conflict = "conflict", 409,
         "the request conflicts with the current state; the message says how";
     PayloadTooLarge = "payload-too-large", 413,

@@ -184,15 +184,18 @@ pub fn routes(state: Arc<crate::http::state::AppState>) -> warp::filters::BoxedF
         .and(with_state(state.clone()))
         .and(query::params())
         .and(auth::caller())
-        .then(|_, state: Arc<AppState>, params, caller| async move {
-            let settings = state.config.settings();
-            let signer = match state.signer() {
-                Ok(signer) => signer,
-                Err(e) => return e.into_response(),
-            };
-            let files = state.files.clone();
-            respond(get_file(files, settings, signer, params, &state.keys, caller).await)
-        });
+        .and(crate::http::client::arrived_on())
+        .then(
+            |_, state: Arc<AppState>, params, caller, arrived_on| async move {
+                let settings = state.config.settings();
+                let signer = match state.signer(arrived_on) {
+                    Ok(signer) => signer,
+                    Err(e) => return e.into_response(),
+                };
+                let files = state.files.clone();
+                respond(get_file(files, settings, signer, params, &state.keys, caller).await)
+            },
+        );
     let body_limit = state.config.settings().server.body_limit_bytes;
     let create = on(&table::FILES_CREATE)
         .and(with_state(state.clone()))

@@ -194,6 +194,12 @@ fn header_doc(name: &str) -> &'static str {
         "Accept-Ranges" => "bytes",
         "Content-Range" => "bytes FIRST-LAST/LENGTH (206), bytes */LENGTH (416)",
         "Retry-After" => "seconds until the client may try again",
+        "Cache-Control" => {
+            "public (private for a private channel), max-age=delivery.max_age_secs; immutable for a hash-named bundle"
+        }
+        "Content-Location" => {
+            "the same bytes under their content hash: /bundles/<sha256>.json, immutable"
+        }
         _ => "",
     }
 }
@@ -259,7 +265,105 @@ fn error_code_schema() -> Value {
     })
 }
 
+/// The bodies of delivery to running apps (SPEC §14).
+fn delivery_schemas() -> Value {
+    let version = json!({"type": "string", "pattern": "^[0-9a-f]{64}$"});
+    let pointing = json!({
+        "type": "object",
+        "required": ["version", "at", "by"],
+        "properties": {
+            "version": version,
+            "at": {"type": "string", "format": "date-time"},
+            "by": {"type": "string", "description": "who: `key sha256:<first 8 hex digits>` of the admin key, or `cli`"},
+        },
+    });
+    json!({
+        "Bundle": {
+            "type": "object",
+            "description": "one namespace in one locale: i18next JSON v4 (i18next, locize) or nested json with ICU messages (Tolgee)",
+            "additionalProperties": schema_ref("TranslationNode"),
+        },
+        "MultiBundle": {
+            "type": "object",
+            "description": "lng -> ns -> Bundle, for the pairs that exist",
+            "additionalProperties": {"type": "object", "additionalProperties": schema_ref("Bundle")},
+        },
+        "LocizeLanguages": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "required": ["name", "nativeName", "isReferenceLanguage", "translated"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "nativeName": {"type": "string"},
+                    "isReferenceLanguage": {"type": "boolean"},
+                    "translated": {"type": "object", "description": "channel -> share of the reference language's keys this locale has, 0 to 1", "additionalProperties": {"type": "number", "minimum": 0, "maximum": 1}},
+                },
+            },
+        },
+        "TolgeeManifest": {
+            "type": "object",
+            "required": ["locales"],
+            "properties": {"locales": {"type": "array", "items": {"type": "string"}}},
+        },
+        "PublishRequest": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+                "version": {"type": "string", "description": "a kept version, its id or its first 8 or more characters; the current version when absent"},
+                "force": {"type": "boolean", "description": "publish a version with findings of the checks"},
+            },
+        },
+        "ChannelMove": {
+            "type": "object",
+            "required": ["channel", "version", "previousVersion", "changed", "at", "by"],
+            "properties": {
+                "channel": {"type": "string"},
+                "version": version,
+                "previousVersion": {"type": "string", "nullable": true},
+                "changed": {"type": "boolean", "description": "false when the channel already pointed there"},
+                "at": {"type": "string", "format": "date-time"},
+                "by": {"type": "string"},
+            },
+        },
+        "Channels": {
+            "type": "object",
+            "required": ["channels"],
+            "properties": {"channels": {"type": "array", "items": {
+                "type": "object",
+                "required": ["name", "version", "followsSheet", "private", "history", "moves"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "version": {"type": "string", "nullable": true},
+                    "followsSheet": {"type": "boolean", "description": "true for draft"},
+                    "private": {"type": "boolean"},
+                    "history": {"type": "array", "items": pointing, "description": "the versions it pointed at, newest (the current one) first: rollbacks go down this list"},
+                    "moves": {"type": "array", "items": {
+                        "type": "object",
+                        "required": ["kind", "from", "to", "at", "by"],
+                        "properties": {
+                            "kind": {"type": "string", "enum": ["publish", "rollback"]},
+                            "from": {"type": "string", "nullable": true},
+                            "to": version,
+                            "at": {"type": "string", "format": "date-time"},
+                            "by": {"type": "string"},
+                        },
+                    }},
+                },
+            }}},
+        },
+    })
+}
+
 fn schemas() -> Value {
+    let mut all = base_schemas();
+    if let (Some(all), Value::Object(more)) = (all.as_object_mut(), delivery_schemas()) {
+        all.extend(more);
+    }
+    all
+}
+
+fn base_schemas() -> Value {
     let permissions: Vec<&str> = [Permission::Public, Permission::Private]
         .iter()
         .map(|p| p.as_str())

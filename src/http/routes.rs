@@ -2,6 +2,10 @@
 //! OpenAPI document (`http::openapi`) and the metrics labels are generated from the same
 //! table, so the documentation cannot drift from what is served.
 
+mod delivery;
+
+pub use delivery::*;
+
 use super::error::{ApiError, WrongMethod};
 use warp::Filter;
 use warp::filters::BoxedFilter;
@@ -212,7 +216,7 @@ pub const TRANSLATIONS: Route = Route {
         ),
         query(
             "fallback",
-            "true: a missing text is taken along the chain of translations.fallback",
+            "true: a missing text is taken along the chain of translations.fallback (400 fallback-not-configured when the server configures none)",
             Schema::Boolean,
         ),
         Param {
@@ -843,6 +847,21 @@ pub const CONSOLE_PREVIEW: Route = Route {
             "output format, json by default",
             Schema::Enum(format_names),
         ),
+        query(
+            "placeholders",
+            "keep or convert (as placeholders of /translations); empty: translations.placeholders",
+            Schema::Enum(placeholder_modes),
+        ),
+        query(
+            "comments",
+            "true: the $$$ column as comments (as comments of /translations)",
+            Schema::Boolean,
+        ),
+        query(
+            "keepLocale",
+            "true: names keep their locale (as keepLocale of /translations)",
+            Schema::Boolean,
+        ),
     ],
     ..page(
         "GET",
@@ -962,6 +981,19 @@ pub const ROUTES: &[&Route] = &[
     &TRANSLATIONS_EVENTS,
     &TRANSLATIONS_VERSIONS,
     &TRANSLATIONS_VERSION,
+    &CHANNELS,
+    &CHANNEL_PUBLISH,
+    &CHANNEL_ROLLBACK,
+    &I18NEXT_MULTI,
+    &I18NEXT_BUNDLE,
+    &LOCIZE_LANGUAGES,
+    &LOCIZE_PRIVATE,
+    &LOCIZE_BUNDLE,
+    // before the default namespace's route, which the manifest's path also matches
+    &TOLGEE_MANIFEST,
+    &TOLGEE_DEFAULT,
+    &TOLGEE_NAMESPACE,
+    &BUNDLE,
     &OAUTH_CALLBACK,
     &OBJECT_GET,
     &OBJECT_HEAD,
@@ -972,6 +1004,8 @@ pub const ROUTES: &[&Route] = &[
     &CONSOLE_TRANSLATIONS,
     &CONSOLE_PREVIEW,
     &CONSOLE_VERSIONS,
+    &CONSOLE_CHANNELS,
+    &CONSOLE_CHANNEL_MOVE,
     &CONSOLE_FILES,
     &CONSOLE_FILE,
     &CONSOLE_LOGIN_FORM,

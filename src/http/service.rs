@@ -111,7 +111,7 @@ where
     }
     cors::decorate(policy, origin.as_ref(), &mut response);
     super::sandbox::protect(&mut response);
-    record(&state, &seen, &response, started);
+    record(&state, &seen, &response, started, settings.log.requests);
     response
 }
 
@@ -182,9 +182,11 @@ fn strip_body(response: &mut Response) {
     *response.body_mut() = Default::default();
 }
 
-/// The request log and the metrics. A client's mistake (4xx) is not the server's error: it
-/// is logged at info like any answered request; 5xx at error.
-fn record(state: &AppState, seen: &Seen, response: &Response, started: Instant) {
+/// The request log and the metrics. An answered request is logged at debug, or at info with
+/// `log.requests` (an access log), so that the info log keeps what an operator reads:
+/// start-up, syncs, reloads, refusals. A client's mistake (4xx) is not the server's error
+/// and is logged like any answered request; 5xx at error, always.
+fn record(state: &AppState, seen: &Seen, response: &Response, started: Instant, at_info: bool) {
     let status = response.status().as_u16();
     let elapsed = started.elapsed();
     state
@@ -193,7 +195,9 @@ fn record(state: &AppState, seen: &Seen, response: &Response, started: Instant) 
     let duration_ms = elapsed.as_secs_f64() * 1000.0;
     if status >= 500 {
         tracing::error!(target: "depot::http", method = %seen.method, path = %seen.path, status, duration_ms, "request");
-    } else {
+    } else if at_info {
         tracing::info!(target: "depot::http", method = %seen.method, path = %seen.path, status, duration_ms, "request");
+    } else {
+        tracing::debug!(target: "depot::http", method = %seen.method, path = %seen.path, status, duration_ms, "request");
     }
 }

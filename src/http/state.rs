@@ -12,10 +12,12 @@ use crate::objects::{
 };
 use crate::producer::Producer;
 use crate::signing::{DEFAULT_MAX_CLOCK_SKEW, Signer, Verifier};
+use crate::translations::bundles::Bundles;
+use crate::translations::channels::Channels;
 use crate::translations::service::TranslationService;
 use crate::translations::store::StoreError;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// What every handler can reach.
 pub struct AppState {
@@ -23,13 +25,19 @@ pub struct AppState {
     pub metrics: Metrics,
     pub translations: Arc<TranslationService>,
     pub producer: Arc<Producer>,
-    /// The embedded object store as its signed URLs reach it, when `objects.enabled`.
+    /// Where each channel points (SPEC §14).
+    pub channels: Arc<Channels>,
+    /// The rendered bundles of the SDK layouts.
+    pub bundles: Arc<Bundles>,
+    /// The embedded object store, when `objects.enabled`.
     pub objects: Option<Arc<SignedStore>>,
     /// Where file content goes: the content store of the settings in force.
     pub content: ContentHandle,
     pub files: FilesDb,
     /// The API keys' check, with the throttle of wrong ones.
     pub keys: crate::http::auth::KeyGuard,
+    /// The address the server bound (known once serving starts), for the links of requests.
+    bound: OnceLock<SocketAddr>,
 }
 
 /// Why the stores could not be opened.
@@ -104,12 +112,18 @@ impl AppState {
             }
         }
         let translations = Arc::new(TranslationService::open(&settings.translations)?);
+        let producer = Arc::new(Producer::new(
+            config.clone(),
+            translations.clone(),
+            crate::http::consent_callback::server,
+        ));
         Ok(AppState {
-            producer: Arc::new(Producer::new(
-                config.clone(),
+            channels: Arc::new(Channels::open(
                 translations.clone(),
-                crate::http::consent_callback::server,
+                producer.webhooks().clone(),
             )),
+            bundles: Arc::new(Bundles::new(translations.clone())),
+            producer,
             translations,
             objects,
             content,
@@ -117,13 +131,13 @@ impl AppState {
             config,
             metrics: Metrics::default(),
             keys: crate::http::auth::KeyGuard::default(),
+            bound: OnceLock::new(),
         })
     }
 
-    /// Records the address the server listens on (the first call wins): the embedded
-    /// store's URLs point there.
+    /// Records the address the server listens on (the first call wins).
     pub fn set_bound(&self, addr: SocketAddr) {
-        self.content.set_bound(addr);
+        let _ = self.bound.set(addr);
     }
 
     /// The content store of the settings in force.
@@ -131,10 +145,19 @@ impl AppState {
         Ok(self.content.current()?)
     }
 
-    /// The signer of the content store in force: for `signing.endpoint` when set, else for
-    /// the embedded store at `<public_url>/objects` with the embedded credentials.
-    pub fn signer(&self) -> Result<Arc<Signer>, ApiError> {
-        Ok(self.store()?.signer()?)
+    /// The base URL of links for a request that came in on `arrived_on`
+    /// (`Server::base_url`).
+    pub fn base_url(&self, arrived_on: Option<SocketAddr>) -> String {
+        let settings = self.config.settings();
+        let bound = self.bound.get().copied().unwrap_or(settings.server.listen);
+        settings.server.base_url(bound, arrived_on)
+    }
+
+    /// The signer of the content store in force, for a request that came in on
+    /// `arrived_on`: for `signing.endpoint` when set, else for the embedded store at
+    /// `<base URL>/objects` with the embedded credentials.
+    pub fn signer(&self, arrived_on: Option<SocketAddr>) -> Result<Arc<Signer>, ApiError> {
+        Ok(self.store()?.signer(&self.base_url(arrived_on))?)
     }
 
     /// Makes every accepted write durable; called once the server has stopped.

@@ -1,6 +1,7 @@
 //! `POST /files/uploads` and `POST /files/uploads/{key}/complete` (SPEC §13): parse the
 //! JSON, check the admin key (before the body is read), call `files::uploads`, answer 201.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -19,7 +20,7 @@ const BODY_LIMIT: u64 = 2 * 1024 * 1024;
 
 /// The body, at most `BODY_LIMIT` bytes. A completion may have none at all, so a missing
 /// `Content-Length` is no error here (as it is for warp's length limit).
-async fn read_limited<S, B>(body: S) -> Result<Vec<u8>, ApiError>
+pub(crate) async fn read_limited<S, B>(body: S) -> Result<Vec<u8>, ApiError>
 where
     S: futures_util::Stream<Item = Result<B, warp::Error>>,
     B: bytes::Buf,
@@ -213,19 +214,27 @@ fn plan_json(plan: Plan) -> Value {
     }
 }
 
-/// The uploads of the configuration in force.
-fn direct_uploads(state: &AppState) -> Result<DirectUploads, ApiError> {
+/// The uploads of the configuration in force, for a request that came in on `arrived_on`.
+fn direct_uploads(
+    state: &AppState,
+    arrived_on: Option<SocketAddr>,
+) -> Result<DirectUploads, ApiError> {
     let settings = state.config.settings();
     Ok(DirectUploads::new(
         state.files.clone(),
         state.store()?,
+        state.signer(arrived_on)?,
         &settings.files,
     )?)
 }
 
-async fn begin(state: &AppState, body: &[u8]) -> Result<Response, ApiError> {
+async fn begin(
+    state: &AppState,
+    arrived_on: Option<SocketAddr>,
+    body: &[u8],
+) -> Result<Response, ApiError> {
     let request = upload_request(body)?;
-    let plan = direct_uploads(state)?
+    let plan = direct_uploads(state, arrived_on)?
         .begin(request, chrono::Utc::now())
         .await?;
     Ok(
@@ -236,6 +245,7 @@ async fn begin(state: &AppState, body: &[u8]) -> Result<Response, ApiError> {
 
 async fn complete(
     state: &AppState,
+    arrived_on: Option<SocketAddr>,
     params: &PathParams,
     body: &[u8],
 ) -> Result<Response, ApiError> {
@@ -250,7 +260,7 @@ async fn complete(
             .with_code(ErrorCode::InvalidParameter)
         })?;
     let parts = completion_parts(body)?;
-    let record = direct_uploads(state)?
+    let record = direct_uploads(state, arrived_on)?
         .complete(&key, parts, chrono::Utc::now())
         .await?;
     Ok(warp::reply::with_status(warp::reply::json(&record), StatusCode::CREATED).into_response())
@@ -290,15 +300,20 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
             })
             .untuple_one()
     };
-    let begin_route =
-        admin(&table::FILES_UPLOAD).then(|_, state: Arc<AppState>, body: Vec<u8>| async move {
-            crate::http::error::respond(begin(&state, &body).await)
-        });
-    let complete_route = admin(&table::FILES_UPLOAD_COMPLETE).then(
-        |params: PathParams, state: Arc<AppState>, body: Vec<u8>| async move {
-            crate::http::error::respond(complete(&state, &params, &body).await)
-        },
-    );
+    let begin_route = admin(&table::FILES_UPLOAD)
+        .and(crate::http::client::arrived_on())
+        .then(
+            |_, state: Arc<AppState>, body: Vec<u8>, arrived_on| async move {
+                crate::http::error::respond(begin(&state, arrived_on, &body).await)
+            },
+        );
+    let complete_route = admin(&table::FILES_UPLOAD_COMPLETE)
+        .and(crate::http::client::arrived_on())
+        .then(
+            |params: PathParams, state: Arc<AppState>, body: Vec<u8>, arrived_on| async move {
+                crate::http::error::respond(complete(&state, arrived_on, &params, &body).await)
+            },
+        );
     begin_route.or(complete_route).unify().boxed()
 }
 

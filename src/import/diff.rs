@@ -42,6 +42,8 @@ pub struct DiffOptions {
     pub placeholders: PlaceholderMode,
     pub split: Option<String>,
     pub locale: Option<String>,
+    /// What reading the app's files may take.
+    pub memory: crate::memory_budget::Budget,
 }
 
 /// One key's text on one side (a plural form is `key[category]`).
@@ -102,6 +104,7 @@ pub fn diff(
         base: base.map_or_else(|| options.base.clone(), |b| sheet.locales[b].clone()),
         placeholders: PlaceholderMode::Keep,
         format: None,
+        memory: options.memory,
     };
     let found = discover::discover(paths, &read_options)?;
     let mut families: BTreeMap<AppFormat, Vec<&discover::Found>> = BTreeMap::new();

@@ -86,8 +86,9 @@ impl EmbeddedCredentials {
             source: e.into(),
         })?;
 
-        let temp = data_dir.join(format!(".{FILE_NAME}.{}.tmp", random_text(ALNUM, 12)?));
-        let written = write_private(&temp, &json).map_err(io_error("write", &temp));
+        let (temp, file) = crate::atomic_file::create_temp(data_dir, FILE_NAME, Some(0o600))
+            .map_err(io_error("create a temporary file in", data_dir))?;
+        let written = write_synced(file, &json).map_err(io_error("write", &temp));
         // A hard link never replaces an existing file: when two depot processes start
         // together, one wins and the other reads the winner's credentials.
         let placed = written.and_then(|()| match fs::hard_link(&temp, &path) {
@@ -110,15 +111,7 @@ impl EmbeddedCredentials {
     }
 }
 
-fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut options = File::options();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options.open(path)?;
+fn write_synced(mut file: File, bytes: &[u8]) -> io::Result<()> {
     file.write_all(bytes)?;
     file.sync_all()
 }

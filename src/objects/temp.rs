@@ -16,15 +16,12 @@ pub(super) struct TempFile {
 }
 
 impl TempFile {
-    /// A new, locked temp file in `dir`.
+    /// A new, locked temp file in `dir` (made by `atomic_file::create_temp`, as every
+    /// temporary file of depot: exclusively, under an unpredictable name).
     pub(super) fn create(dir: &Path) -> Result<(TempFile, File), ObjectError> {
         loop {
-            let path = dir.join(format!("put-{}", random_name(dir)?));
-            let file = File::options()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-                .map_err(ObjectError::io("create", &path))?;
+            let (path, file) = crate::atomic_file::create_temp(dir, "put", None)
+                .map_err(ObjectError::io("create a temporary file in", dir))?;
             let guard = TempFile { path, armed: true };
             file.lock().map_err(ObjectError::io("lock", &guard.path))?;
             // A sweep may have taken the file for a dead one in the instant between its

@@ -1,8 +1,10 @@
 //! The Google Sheets source: trades the stored refresh token for an access token (kept
-//! until shortly before it expires), reads one sheet with `values.get` and returns its grid.
+//! until shortly before it expires), reads the named sheet with `values.get`, or every tab
+//! (SPEC §14) with `spreadsheets.get` and one `values:batchGet`, and returns the grids.
 //! Every call has a timeout; no secret ever reaches an error message or a log line.
 
 use super::service_account::{JWT_BEARER, ServiceAccount, ServiceAccountError};
+use super::tabs::Tab;
 use crate::config::settings::{Google, Service};
 use crate::error_chain::error_chain;
 use crate::secret::Secret;
@@ -42,7 +44,7 @@ pub enum GoogleError {
     )]
     SpreadsheetNotFound { spreadsheet_id: String },
     #[error(
-        "no sheet named '{sheet}' in spreadsheet '{spreadsheet_id}': check SERVICE_SPREADSHEET_NAME (the tab name; leave it empty for the first tab)"
+        "no sheet named '{sheet}' in spreadsheet '{spreadsheet_id}': check SERVICE_SPREADSHEET_NAME (the tab name; leave it empty to read every tab, each a namespace)"
     )]
     SheetNotFound {
         spreadsheet_id: String,
@@ -50,6 +52,14 @@ pub enum GoogleError {
     },
     #[error("spreadsheet '{spreadsheet_id}' has no sheets to read")]
     NoSheets { spreadsheet_id: String },
+    #[error(
+        "the tabs of spreadsheet '{spreadsheet_id}' changed while they were read ({message}); \
+         will retry"
+    )]
+    TabsChanged {
+        spreadsheet_id: String,
+        message: String,
+    },
     #[error(
         "the Sheets API refused a freshly issued access token (401): run `depot auth` to grant access again"
     )]
@@ -110,6 +120,7 @@ impl GoogleError {
             GoogleError::Unavailable { .. }
                 | GoogleError::Timeout { .. }
                 | GoogleError::Connection { .. }
+                | GoogleError::TabsChanged { .. }
         )
     }
 
@@ -156,6 +167,8 @@ pub struct GoogleSheets {
     /// The sheet id (`gid`) of the tab read, once known: the console links findings to
     /// their cells in that tab.
     gid: std::sync::Mutex<Option<i64>>,
+    /// With every tab read, each tab's sheet id by its name (links to `TAB!B9`).
+    tab_gids: std::sync::Mutex<Vec<(String, i64)>>,
 }
 
 #[derive(Debug)]
@@ -169,6 +182,8 @@ struct AccessToken {
 enum Target<'a> {
     Spreadsheet,
     Sheet(&'a str),
+    /// `values:batchGet` of every tab listed a moment before.
+    Tabs,
 }
 
 /// What the token endpoint said.
@@ -222,6 +237,7 @@ impl GoogleSheets {
             http,
             token: Mutex::new(None),
             gid: std::sync::Mutex::new(None),
+            tab_gids: std::sync::Mutex::new(Vec::new()),
         })
     }
 
@@ -245,7 +261,7 @@ impl GoogleSheets {
     fn describe_sheet(&self) -> String {
         match self.service.spreadsheet_name.as_str() {
             "" => format!(
-                "Google spreadsheet {} (first sheet)",
+                "Google spreadsheet {} (every tab)",
                 self.service.spreadsheet_id
             ),
             name => format!(
@@ -276,6 +292,74 @@ impl GoogleSheets {
             what,
         })?;
         Ok(crate::sheets::normalise(rows))
+    }
+
+    /// Whether every tab is read (SPEC §14: `SERVICE_SPREADSHEET_NAME` is empty), each a
+    /// namespace, rather than the one it names.
+    pub fn reads_every_tab(&self) -> bool {
+        self.service.spreadsheet_name.is_empty()
+    }
+
+    /// Every tab of the spreadsheet that holds cells (chart sheets have none), in tab
+    /// order: `spreadsheets.get` for the list, one `values:batchGet` for the grids, as
+    /// displayed text. The gid the console links plain cells to becomes the first tab's
+    /// that holds a header row (`>>>`): the tab of a sheet whose other tabs are notes.
+    pub async fn fetch_tabs(&self) -> Result<Vec<Tab>, GoogleError> {
+        let listed = self.tabs().await?;
+        if listed.is_empty() {
+            return Err(GoogleError::NoSheets {
+                spreadsheet_id: self.service.spreadsheet_id.clone(),
+            });
+        }
+        let titles: Vec<&str> = listed.iter().map(|(t, _)| t.as_str()).collect();
+        let url = batch_url(
+            &self.google.sheets_url,
+            &self.service.spreadsheet_id,
+            &titles,
+        );
+        let body = self.get_authorised(&url, Target::Tabs).await?;
+        let grids = parse_batch(&body).map_err(|what| GoogleError::InvalidResponse {
+            url: crate::redact::url(&url),
+            what,
+        })?;
+        if grids.len() != listed.len() {
+            return Err(GoogleError::InvalidResponse {
+                url: crate::redact::url(&url),
+                what: format!(
+                    "{} value ranges for {} ranges asked",
+                    grids.len(),
+                    listed.len()
+                ),
+            });
+        }
+        let tabs: Vec<Tab> = (listed.into_iter().zip(grids))
+            .map(|((name, gid), rows)| Tab {
+                name,
+                rows: crate::sheets::normalise(rows),
+                gid,
+            })
+            .collect();
+        let has_header = |tab: &&Tab| {
+            (tab.rows.iter().flatten())
+                .any(|cell| cell.trim() == crate::translations::sheet::KEY_MARK)
+        };
+        let main = tabs.iter().find(has_header).or(tabs.first());
+        self.set_gid(main.and_then(|t| t.gid));
+        *self
+            .tab_gids
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = (tabs.iter())
+            .filter_map(|t| Some((t.name.clone(), t.gid?)))
+            .collect();
+        Ok(tabs)
+    }
+
+    /// Each tab's sheet id by name, after `fetch_tabs`.
+    pub fn tab_gids(&self) -> Vec<(String, i64)> {
+        self.tab_gids
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     /// The sheet id (`gid` in the sheet's URL) of the tab last read, when known.
@@ -470,6 +554,13 @@ impl GoogleSheets {
                     sheet: sheet.to_owned(),
                 }
             }
+            // A tab listed a moment ago was renamed or deleted: the next sync lists again.
+            (400, Target::Tabs) if message.starts_with("Unable to parse range") => {
+                GoogleError::TabsChanged {
+                    spreadsheet_id,
+                    message: self.redact(&message, Some(token)),
+                }
+            }
             _ => self.status_error(reply, url, &message, Some(token)),
         }
     }
@@ -583,8 +674,20 @@ fn values_url(sheets_url: &str, spreadsheet_id: &str, sheet: &str) -> String {
 
 fn tabs_url(sheets_url: &str, spreadsheet_id: &str) -> String {
     format!(
-        "{sheets_url}/v4/spreadsheets/{}?fields=sheets.properties(sheetId,title)",
+        "{sheets_url}/v4/spreadsheets/{}?fields=sheets.properties(sheetId,title,sheetType)",
         encode_segment(spreadsheet_id)
+    )
+}
+
+/// `values:batchGet` of whole sheets, in the order given.
+fn batch_url(sheets_url: &str, spreadsheet_id: &str, sheets: &[&str]) -> String {
+    let ranges: Vec<String> = (sheets.iter())
+        .map(|sheet| format!("ranges={}", encode_segment(&a1_range(sheet))))
+        .collect();
+    format!(
+        "{sheets_url}/v4/spreadsheets/{}/values:batchGet?{}&majorDimension=ROWS",
+        encode_segment(spreadsheet_id),
+        ranges.join("&")
     )
 }
 
@@ -653,43 +756,64 @@ fn google_message(body: &[u8]) -> String {
 
 /// The rows of a `values.get` answer. An empty sheet has no `values` at all.
 fn parse_values(body: &[u8]) -> Result<Vec<Vec<String>>, String> {
+    value_range(&parse_json(body)?, "")
+}
+
+/// The rows of each value range of a `values:batchGet` answer, in order.
+fn parse_batch(body: &[u8]) -> Result<Vec<Vec<Vec<String>>>, String> {
     let json = parse_json(body)?;
+    match json.get("valueRanges") {
+        // Google leaves the list out when no range was asked for.
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(ranges)) => (ranges.iter().enumerate())
+            .map(|(i, range)| value_range(range, &format!("valueRanges[{i}].")))
+            .collect(),
+        Some(_) => Err("`valueRanges` is not a list".into()),
+    }
+}
+
+/// The rows of one value range (`at` prefixes the names in messages).
+fn value_range(json: &Value, at: &str) -> Result<Vec<Vec<String>>, String> {
     if !json.is_object() {
-        return Err("the body is not a JSON object".into());
+        return Err(match at {
+            "" => "the body is not a JSON object".into(),
+            _ => format!("`{}` is not an object", at.trim_end_matches('.')),
+        });
     }
     if let Some(dimension) = json.get("majorDimension").and_then(Value::as_str)
         && dimension != "ROWS"
     {
         return Err(format!(
-            "`majorDimension` is '{dimension}', expected 'ROWS'"
+            "`{at}majorDimension` is '{dimension}', expected 'ROWS'"
         ));
     }
     let rows = match json.get("values") {
         None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(rows)) => rows,
-        Some(_) => return Err("`values` is not a list of rows".into()),
+        Some(_) => return Err(format!("`{at}values` is not a list of rows")),
     };
     rows.iter()
         .enumerate()
         .map(|(r, row)| {
             let cells = row
                 .as_array()
-                .ok_or_else(|| format!("`values[{r}]` is not a list of cells"))?;
+                .ok_or_else(|| format!("`{at}values[{r}]` is not a list of cells"))?;
             cells
                 .iter()
                 .enumerate()
                 .map(|(c, cell)| {
                     cell.as_str()
                         .map(str::to_owned)
-                        .ok_or_else(|| format!("`values[{r}][{c}]` is not text"))
+                        .ok_or_else(|| format!("`{at}values[{r}][{c}]` is not text"))
                 })
                 .collect()
         })
         .collect()
 }
 
-/// The tabs of a `spreadsheets.get?fields=sheets.properties(sheetId,title)` answer, in
-/// tab order: each title, and its sheet id when the answer has one.
+/// The tabs of a `spreadsheets.get?fields=sheets.properties(sheetId,title,sheetType)`
+/// answer that hold cells, in tab order: each title, and its sheet id when the answer has
+/// one. Chart sheets (`OBJECT`) and data-source sheets have no grid to read.
 fn parse_tabs(body: &[u8]) -> Result<Vec<(String, Option<i64>)>, String> {
     let json = parse_json(body)?;
     let sheets = match json.get("sheets") {
@@ -697,14 +821,20 @@ fn parse_tabs(body: &[u8]) -> Result<Vec<(String, Option<i64>)>, String> {
         Some(Value::Array(sheets)) => sheets,
         Some(_) => return Err("`sheets` is not a list".into()),
     };
-    (sheets.iter().enumerate())
-        .map(|(i, sheet)| {
-            let title = (sheet.pointer("/properties/title").and_then(Value::as_str))
-                .ok_or_else(|| format!("`sheets[{i}].properties.title` is missing or not text"))?;
-            let gid = sheet.pointer("/properties/sheetId").and_then(Value::as_i64);
-            Ok((title.to_owned(), gid))
-        })
-        .collect()
+    let mut tabs = Vec::new();
+    for (i, sheet) in sheets.iter().enumerate() {
+        let title = (sheet.pointer("/properties/title").and_then(Value::as_str))
+            .ok_or_else(|| format!("`sheets[{i}].properties.title` is missing or not text"))?;
+        let kind = sheet
+            .pointer("/properties/sheetType")
+            .and_then(Value::as_str);
+        if kind.is_some_and(|k| k != "GRID") {
+            continue;
+        }
+        let gid = sheet.pointer("/properties/sheetId").and_then(Value::as_i64);
+        tabs.push((title.to_owned(), gid));
+    }
+    Ok(tabs)
 }
 
 mod write;

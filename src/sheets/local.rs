@@ -2,9 +2,13 @@
 //! `values.get` response, which is what the test fixtures are). Workbook cells become the
 //! text a spreadsheet shows for them, like the Sheets API's formatted values.
 
+use super::tabs::Tab;
 use calamine::{Data, ExcelDateTime, Ods, Reader, SheetType, SheetVisible, Xlsx};
-use std::io::{BufRead, Cursor};
+use std::io::{BufRead, Cursor, Read};
 use std::path::Path;
+
+use super::workbook_limits;
+use crate::memory_budget::{Budget, Input, OverBudget, ReadError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LocalSheetError {
@@ -44,9 +48,18 @@ pub enum LocalSheetError {
     #[error("{path} holds no worksheet; add a sheet with the translations to it")]
     NoSheet { path: String },
     #[error(
+        "the folder {path} holds no .csv file; put one .csv file per tab (namespace) in it, \
+         or name a sheet file as the source"
+    )]
+    EmptyFolder { path: String },
+    #[error(
         "{path}: unsupported sheet type; use a .csv, .xlsx or .ods file (or a .json values.get document)"
     )]
     Unsupported { path: String },
+    #[error(transparent)]
+    OverBudget(#[from] OverBudget),
+    #[error(transparent)]
+    Refused(#[from] workbook_limits::Refused),
 }
 
 fn quoted_list(names: &[String]) -> String {
@@ -56,12 +69,56 @@ fn quoted_list(names: &[String]) -> String {
 
 /// Reads the value grid of a local sheet file, chosen by its extension. `sheet_name` picks
 /// a sheet of an `.xlsx`/`.ods` workbook (`None` or empty: the first visible one); `.csv`
-/// and `.json` files hold a single sheet and ignore it.
+/// and `.json` files hold a single sheet and ignore it. A file that would take more
+/// memory than `memory` allows is refused, before it is read as far as can be told
+/// (`workbook_limits` for workbooks).
 pub fn read_grid(
     path: &Path,
     sheet_name: Option<&str>,
+    memory: Budget,
 ) -> Result<Vec<Vec<String>>, LocalSheetError> {
+    let which = match sheet_name.filter(|name| !name.is_empty()) {
+        Some(name) => Which::Named(name),
+        None => Which::First,
+    };
+    let mut tabs = read(path, which, memory)?;
+    Ok(tabs.pop().map(|tab| tab.rows).unwrap_or_default())
+}
+
+/// Reads every tab of a local sheet (SPEC §14): each worksheet of an `.xlsx`/`.ods`
+/// workbook in order (the one `sheet_name` names alone, when set), each `.csv` file of a
+/// folder (`sheets::tabs`); a `.csv` or `.json` file is one tab. Each file is held to
+/// `memory` as `read_grid` holds it.
+pub fn read_tabs(
+    path: &Path,
+    sheet_name: Option<&str>,
+    memory: Budget,
+) -> Result<Vec<Tab>, LocalSheetError> {
+    if path.is_dir() {
+        return super::tabs::read_folder(path, memory);
+    }
+    match sheet_name.filter(|name| !name.is_empty()) {
+        Some(name) => read(path, Which::Named(name), memory),
+        None => read(path, Which::All, memory),
+    }
+}
+
+/// The worksheets of a workbook to read.
+#[derive(Clone, Copy)]
+enum Which<'a> {
+    Named(&'a str),
+    /// The first a user sees, as the Sheets API reads a range without a sheet name.
+    First,
+    All,
+}
+
+fn read(path: &Path, which: Which<'_>, memory: Budget) -> Result<Vec<Tab>, LocalSheetError> {
     let shown = path.display().to_string();
+    let stem = || {
+        path.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     let extension = path
         .extension()
         .and_then(|e| e.to_str())
@@ -71,23 +128,51 @@ pub fn read_grid(
         path: shown.clone(),
         reason: e.to_string(),
     };
+    let read = |input| {
+        memory.read(path, &shown, input).map_err(|e| match e {
+            ReadError::OverBudget(e) => LocalSheetError::OverBudget(e),
+            ReadError::Io(e) => unreadable(e),
+        })
+    };
+    let one = |rows| {
+        vec![Tab {
+            name: stem(),
+            rows: super::normalise(rows),
+            gid: None,
+        }]
+    };
     if extension == "csv" {
-        // Streamed: a large sheet is not held twice, as bytes and as cells.
+        // Streamed: a large sheet is not held twice, as bytes and as cells; read up to
+        // what fits, so a file that grows meanwhile is refused too.
         let file = std::fs::File::open(path).map_err(unreadable)?;
-        let rows = csv_grid(std::io::BufReader::with_capacity(1 << 16, file), &shown)?;
-        return Ok(super::normalise(rows));
+        let size = file.metadata().map_err(unreadable)?.len();
+        memory.admit_file(&shown, size, Input::Csv, 0)?;
+        let largest = memory.largest(Input::Csv);
+        let mut input =
+            std::io::BufReader::with_capacity(1 << 16, file.take(largest.saturating_add(1)));
+        let rows = csv_grid(&mut input, &shown)?;
+        if input.into_inner().limit() == 0 {
+            memory.admit_file(&shown, largest.saturating_add(1), Input::Csv, 0)?;
+        }
+        return Ok(one(rows));
     }
-    let bytes = std::fs::read(path).map_err(unreadable)?;
-    let sheet_name = sheet_name.filter(|name| !name.is_empty());
-    let rows = match extension.as_str() {
-        "json" => json_grid(&bytes, &shown)?,
+    match extension.as_str() {
+        "json" => Ok(one(json_grid(&read(Input::ValuesJson)?, &shown)?)),
         "xlsx" | "ods" => {
-            let kind = if extension == "xlsx" { "xlsx" } else { "ods" };
+            let bytes = read(Input::Workbook)?;
+            let (kind, limits) = if extension == "xlsx" {
+                ("xlsx", workbook_limits::Kind::Xlsx)
+            } else {
+                ("ods", workbook_limits::Kind::Ods)
+            };
+            workbook_limits::check(&bytes, &shown, limits, memory)?;
+            // What the cells may take once read: the budget less the workbook's bytes.
+            let cells = memory.bytes().saturating_sub(bytes.len() as u64);
             // calamine's own checks are debug assertions in places (a column name too long
             // for a u32 overflows a multiplication): a damaged workbook must be an error
             // naming the file, never a panic of the reading thread.
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                workbook_rows(bytes, &shown, kind, sheet_name)
+            let sheets = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                workbook_rows(bytes, &shown, kind, which, cells, memory)
             }))
             .unwrap_or_else(|_| {
                 Err(LocalSheetError::Workbook {
@@ -95,33 +180,80 @@ pub fn read_grid(
                     kind,
                     reason: "the workbook is damaged: its reader failed on it".to_owned(),
                 })
-            })?
+            })?;
+            Ok(sheets
+                .into_iter()
+                .map(|(name, rows)| Tab {
+                    name,
+                    rows: super::normalise(rows),
+                    gid: None,
+                })
+                .collect())
         }
-        _ => return Err(LocalSheetError::Unsupported { path: shown }),
-    };
-    Ok(super::normalise(rows))
+        _ => Err(LocalSheetError::Unsupported { path: shown }),
+    }
 }
 
+/// The worksheets `which` names, each with its name and grid.
+type Sheets = Vec<(String, Vec<Vec<String>>)>;
+
+/// The sheets of a workbook; the cells of all of them together stay within `cells` bytes.
 fn workbook_rows(
     bytes: Vec<u8>,
     shown: &str,
     kind: &'static str,
-    sheet_name: Option<&str>,
-) -> Result<Vec<Vec<String>>, LocalSheetError> {
+    which: Which<'_>,
+    cells: u64,
+    memory: Budget,
+) -> Result<Sheets, LocalSheetError> {
     if kind == "xlsx" {
-        return workbook_grid::<Xlsx<_>>(bytes, shown, kind, sheet_name, xlsx_cells_grid);
+        let held = bytes.len() as u64;
+        let mut left = cells;
+        return workbook_grid::<Xlsx<_>>(bytes, shown, kind, which, |workbook, name| {
+            let grid = xlsx_cells_grid(workbook, name, left).map_err(|failure| match failure {
+                CellsFailure::Unreadable(reason) => GridFailure::Unreadable(reason),
+                CellsFailure::Over { cell, bytes } => GridFailure::OverBudget(OverBudget {
+                    file: shown.to_owned(),
+                    what: format!(
+                        "the workbook ({} zipped), whose sheet '{name}' holds more than {} of \
+                         cells at {cell},",
+                        crate::memory_budget::human(held),
+                        crate::memory_budget::human(bytes)
+                    ),
+                    needs: held.saturating_add(cells),
+                    at_least: true,
+                    budget: memory.bytes(),
+                }),
+            })?;
+            left = left.saturating_sub(grid_bytes(&grid));
+            Ok(grid)
+        });
     }
     ods_content_complete(&bytes).map_err(|reason| LocalSheetError::Workbook {
         path: shown.to_owned(),
         kind,
         reason,
     })?;
-    workbook_grid::<Ods<_>>(bytes, shown, kind, sheet_name, |workbook, name| {
+    workbook_grid::<Ods<_>>(bytes, shown, kind, which, |workbook, name| {
         workbook
             .worksheet_range(name)
             .map(|range| range_grid(&range))
-            .map_err(|e| e.to_string())
+            .map_err(|e| GridFailure::Unreadable(e.to_string()))
     })
+}
+
+/// What a grid holds in memory, as `xlsx_cells_grid` counts it.
+fn grid_bytes(grid: &[Vec<String>]) -> u64 {
+    let cell = std::mem::size_of::<String>() as u64;
+    (grid.iter())
+        .map(|row| cell + row.iter().map(|text| cell + text.len() as u64).sum::<u64>())
+        .sum()
+}
+
+/// Why a sheet of a workbook gave no grid.
+enum GridFailure {
+    Unreadable(String),
+    OverBudget(OverBudget),
 }
 
 /// The grid of CSV bytes held in memory (a sheet published to the web, the example sheet
@@ -262,9 +394,9 @@ fn workbook_grid<R>(
     bytes: Vec<u8>,
     path: &str,
     kind: &'static str,
-    sheet_name: Option<&str>,
-    grid_of: impl FnOnce(&mut R, &str) -> Result<Vec<Vec<String>>, String>,
-) -> Result<Vec<Vec<String>>, LocalSheetError>
+    which: Which<'_>,
+    mut grid_of: impl FnMut(&mut R, &str) -> Result<Vec<Vec<String>>, GridFailure>,
+) -> Result<Sheets, LocalSheetError>
 where
     R: Reader<Cursor<Vec<u8>>>,
     R::Error: std::fmt::Display,
@@ -281,26 +413,44 @@ where
         .iter()
         .filter(|sheet| sheet.typ == SheetType::WorkSheet)
         .collect();
-    let chosen = match sheet_name {
-        Some(wanted) => worksheets
-            .iter()
-            .find(|sheet| sheet.name == wanted)
-            .ok_or_else(|| LocalSheetError::SheetNotFound {
-                path: path.to_owned(),
-                name: wanted.to_owned(),
-                present: worksheets.iter().map(|sheet| sheet.name.clone()).collect(),
-            })?,
-        // The first sheet a user sees, as the Sheets API reads a range without a sheet name.
-        None => worksheets
-            .iter()
-            .find(|sheet| sheet.visible == SheetVisible::Visible)
-            .or_else(|| worksheets.first())
-            .ok_or_else(|| LocalSheetError::NoSheet {
-                path: path.to_owned(),
-            })?,
+    let no_sheet = || LocalSheetError::NoSheet {
+        path: path.to_owned(),
     };
-    let name = chosen.name.clone();
-    grid_of(&mut workbook, &name).map_err(|e| unreadable(format!("sheet '{name}': {e}")))
+    let chosen: Vec<String> = match which {
+        Which::Named(wanted) => vec![
+            worksheets
+                .iter()
+                .find(|sheet| sheet.name == wanted)
+                .ok_or_else(|| LocalSheetError::SheetNotFound {
+                    path: path.to_owned(),
+                    name: wanted.to_owned(),
+                    present: worksheets.iter().map(|sheet| sheet.name.clone()).collect(),
+                })?
+                .name
+                .clone(),
+        ],
+        Which::First => vec![
+            worksheets
+                .iter()
+                .find(|sheet| sheet.visible == SheetVisible::Visible)
+                .or_else(|| worksheets.first())
+                .ok_or_else(no_sheet)?
+                .name
+                .clone(),
+        ],
+        Which::All if worksheets.is_empty() => return Err(no_sheet()),
+        Which::All => worksheets.iter().map(|sheet| sheet.name.clone()).collect(),
+    };
+    chosen
+        .into_iter()
+        .map(|name| {
+            let grid = grid_of(&mut workbook, &name).map_err(|failure| match failure {
+                GridFailure::Unreadable(e) => unreadable(format!("sheet '{name}': {e}")),
+                GridFailure::OverBudget(e) => LocalSheetError::OverBudget(e),
+            })?;
+            Ok((name, grid))
+        })
+        .collect()
 }
 
 /// Columns an `.xlsx` sheet may use: the locale columns depot accepts plus key levels, tags
@@ -313,18 +463,31 @@ const MAX_XLSX_COLUMNS: u32 = (crate::translations::model::MAX_LOCALES + 100) as
 /// of scattered far-away cells cannot exhaust memory.
 const MAX_XLSX_GRID_CELLS: usize = 20_000_000;
 
+/// Why the cells of an `.xlsx` sheet gave no grid.
+enum CellsFailure {
+    Unreadable(String),
+    /// The grid took more than the bytes allowed, at `cell`.
+    Over {
+        cell: String,
+        bytes: u64,
+    },
+}
+
 /// The grid of an `.xlsx` sheet from its cells one by one (not calamine's dense range), with
-/// empty cells left out, and bounded as above.
+/// empty cells left out, and bounded as above; the grid's bytes (its cells, empty ones
+/// included, and their texts: a shared string is copied into every cell that shows it)
+/// stay within `allowed`.
 fn xlsx_cells_grid(
     workbook: &mut Xlsx<Cursor<Vec<u8>>>,
     name: &str,
-) -> Result<Vec<Vec<String>>, String> {
-    let mut reader = workbook
-        .worksheet_cells_reader(name)
-        .map_err(|e| e.to_string())?;
+    allowed: u64,
+) -> Result<Vec<Vec<String>>, CellsFailure> {
+    let unreadable = |e: calamine::XlsxError| CellsFailure::Unreadable(e.to_string());
+    let mut reader = workbook.worksheet_cells_reader(name).map_err(unreadable)?;
     let mut grid: Vec<Vec<String>> = Vec::new();
     let mut cells = 0usize;
-    while let Some(cell) = reader.next_cell().map_err(|e| e.to_string())? {
+    let mut bytes = 0u64;
+    while let Some(cell) = reader.next_cell().map_err(unreadable)? {
         let (row, column) = cell.get_position();
         let text = display_text(&Data::from(cell.get_value().clone()));
         if text.is_empty() {
@@ -332,12 +495,12 @@ fn xlsx_cells_grid(
         }
         let place = || crate::translations::model::cell_name(column as usize, row as usize + 1);
         if column >= MAX_XLSX_COLUMNS {
-            return Err(format!(
+            return Err(CellsFailure::Unreadable(format!(
                 "cell {} is past column {MAX_XLSX_COLUMNS}, the last one depot reads \
                  ({} locales, key levels, tags and notes)",
                 place(),
                 crate::translations::model::MAX_LOCALES
-            ));
+            )));
         }
         let (row, column) = (row as usize, column as usize);
         let new_rows = (row + 1).saturating_sub(grid.len());
@@ -348,11 +511,21 @@ fn xlsx_cells_grid(
         };
         cells = cells.saturating_add(new_rows).saturating_add(new_cells);
         if cells > MAX_XLSX_GRID_CELLS {
-            return Err(format!(
+            return Err(CellsFailure::Unreadable(format!(
                 "the sheet spreads over more than {MAX_XLSX_GRID_CELLS} cells (cell {}); \
                  depot reads sheets up to that size",
                 place()
-            ));
+            )));
+        }
+        let cell_bytes = std::mem::size_of::<String>() as u64;
+        bytes = bytes
+            .saturating_add((new_rows + new_cells) as u64 * cell_bytes)
+            .saturating_add(text.len() as u64);
+        if bytes > allowed {
+            return Err(CellsFailure::Over {
+                cell: place(),
+                bytes: allowed,
+            });
         }
         if row >= grid.len() {
             grid.resize_with(row + 1, Vec::new);
@@ -557,7 +730,7 @@ mod tests {
     }
 
     fn grid(name: &str, sheet: Option<&str>) -> Vec<Vec<String>> {
-        read_grid(&fixture(name), sheet).unwrap()
+        read_grid(&fixture(name), sheet, Budget::default()).unwrap()
     }
 
     fn rows(rows: &[&[&str]]) -> Vec<Vec<String>> {
@@ -610,7 +783,9 @@ mod tests {
         let far_refs = ["XFD1048576".to_owned(), format!("C{}7", "G".repeat(60))];
         for far in far_refs {
             let path = xlsx_with_cells(dir.path(), &[&header, &cell(&far, "x")]);
-            let err = read_grid(&path, None).unwrap_err().to_string();
+            let err = read_grid(&path, None, Budget::default())
+                .unwrap_err()
+                .to_string();
             assert!(err.contains("far.xlsx"), "{err}");
         }
         // A cell far down in a legal column is read, its place kept.
@@ -621,7 +796,7 @@ mod tests {
                 &format!("{}{}", cell("A5000", "KEY"), cell("B5000", "Text")),
             ],
         );
-        let grid = read_grid(&path, None).unwrap();
+        let grid = read_grid(&path, None, Budget::default()).unwrap();
         assert_eq!(grid.len(), 5000);
         assert_eq!(grid[4999], ["KEY", "Text"]);
     }
@@ -743,7 +918,7 @@ mod tests {
     fn an_unknown_sheet_name_lists_the_sheets_present() {
         for name in ["types.xlsx", "types.ods"] {
             let path = fixture(name);
-            let err = read_grid(&path, Some("Translations")).unwrap_err();
+            let err = read_grid(&path, Some("Translations"), Budget::default()).unwrap_err();
             assert!(
                 matches!(&err, LocalSheetError::SheetNotFound { present, .. }
                     if present == &["Types", "Other sheet"]),
@@ -765,7 +940,7 @@ mod tests {
         for (name, kind) in [("broken.xlsx", "xlsx"), ("broken.ods", "ods")] {
             let path = dir.path().join(name);
             std::fs::write(&path, b"\x50\x4b\x03\x04 not really a zip \xff\x00\x13").unwrap();
-            let err = read_grid(&path, None).unwrap_err();
+            let err = read_grid(&path, None, Budget::default()).unwrap_err();
             assert!(
                 matches!(&err, LocalSheetError::Workbook { kind: k, .. } if *k == kind),
                 "{err:?}"
@@ -784,7 +959,7 @@ mod tests {
         let disguised = dir.path().join("disguised.xlsx");
         std::fs::copy(fixture("basic.ods"), &disguised).unwrap();
         assert!(matches!(
-            read_grid(&disguised, None),
+            read_grid(&disguised, None, Budget::default()),
             Err(LocalSheetError::Workbook { .. })
         ));
     }
@@ -813,7 +988,7 @@ mod tests {
             writer.write_all(&data).unwrap();
         }
         writer.finish().unwrap();
-        let err = read_grid(&path, None).unwrap_err();
+        let err = read_grid(&path, None, Budget::default()).unwrap_err();
         assert!(
             matches!(&err, LocalSheetError::Workbook { kind: "ods", .. }),
             "{err:?}"
@@ -829,14 +1004,14 @@ mod tests {
 
     #[test]
     fn unsupported_and_missing_files_are_named() {
-        let err = read_grid(Path::new("sheet.txt"), None)
+        let err = read_grid(Path::new("sheet.txt"), None, Budget::default())
             .unwrap_err()
             .to_string();
         assert!(err.contains("sheet.txt"), "{err}");
         let dir = tempfile::tempdir().unwrap();
         let odd = dir.path().join("odd.xyz");
         std::fs::write(&odd, "x").unwrap();
-        let err = read_grid(&odd, None).unwrap_err();
+        let err = read_grid(&odd, None, Budget::default()).unwrap_err();
         assert!(
             matches!(err, LocalSheetError::Unsupported { .. }),
             "{err:?}"
@@ -927,7 +1102,7 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join(format!("damaged.{extension}"));
             std::fs::write(&path, &bytes).unwrap();
-            if let Err(err) = read_grid(&path, None) {
+            if let Err(err) = read_grid(&path, None, Budget::default()) {
                 prop_assert!(err.to_string().contains("damaged."), "{}", err);
             }
         }

@@ -40,6 +40,9 @@ pub struct UrlSheet {
     /// The URL as shown in messages and logs (`redact::url`): a query may hold a token.
     shown: String,
     timeout_secs: u64,
+    /// What the CSV may take once read (`limits.input_memory_bytes`): a body past it is
+    /// refused as it arrives.
+    memory: crate::memory_budget::Budget,
     http: reqwest::Client,
     /// Sent with the next fetch; cleared when a fetched sheet was not stored, so that the
     /// next fetch reads it whole again.
@@ -47,13 +50,18 @@ pub struct UrlSheet {
 }
 
 impl UrlSheet {
-    pub fn new(url: &str, timeout_secs: u64) -> Result<UrlSheet, UrlSheetError> {
+    pub fn new(
+        url: &str,
+        timeout_secs: u64,
+        memory: crate::memory_budget::Budget,
+    ) -> Result<UrlSheet, UrlSheetError> {
         let http = super::http_client(Duration::from_secs(timeout_secs))
             .map_err(|e| UrlSheetError::Client(e.to_string()))?;
         Ok(UrlSheet {
             url: url.to_owned(),
             shown: crate::redact::url(url),
             timeout_secs,
+            memory,
             http,
             validators: Mutex::new(Validators::default()),
         })
@@ -83,7 +91,7 @@ impl UrlSheet {
         if let Some(date) = &known.last_modified {
             request = request.header(reqwest::header::IF_MODIFIED_SINCE, date);
         }
-        let response = request.send().await.map_err(|e| self.transport(e))?;
+        let mut response = request.send().await.map_err(|e| self.transport(e))?;
         let status = response.status().as_u16();
         if status == 304 {
             return Ok(Fetched::Unchanged);
@@ -122,7 +130,19 @@ impl UrlSheet {
             }
             .into());
         }
-        let body = response.bytes().await.map_err(|e| self.transport(e))?;
+        let csv = crate::memory_budget::Input::Csv;
+        if let Some(length) = response.content_length() {
+            self.memory.admit_file(&self.shown, length, csv, 0)?;
+        }
+        let largest = self.memory.largest(csv);
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(|e| self.transport(e))? {
+            body.extend_from_slice(&chunk);
+            if body.len() as u64 > largest {
+                self.memory
+                    .admit_file(&self.shown, body.len() as u64, csv, 0)?;
+            }
+        }
         let shown = self.shown.clone();
         let grid = tokio::task::spawn_blocking(move || super::local::csv_bytes_grid(&body, &shown))
             .await

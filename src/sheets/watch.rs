@@ -1,4 +1,5 @@
-//! Saves of a local sheet (`producer.source` a .csv/.xlsx/.ods path), so that the producer
+//! Saves of a local sheet (`producer.source` a .csv/.xlsx/.ods path, or a folder of .csv
+//! tabs), so that the producer
 //! syncs within a second of a save instead of at its next interval (which stays, as the
 //! fallback for a missed event). The file's folder is watched, not the file: editors and
 //! spreadsheet programs save by writing a new file and renaming it over the old one, which
@@ -82,16 +83,23 @@ impl LocalWatch {
 }
 
 /// A watcher of `file`'s folder that sends on `sender` for each event of the file's name
-/// that can change what it holds.
+/// that can change what it holds; for a folder of `.csv` tabs (SPEC §14), a watcher of the
+/// folder itself and the events of its `.csv` files.
 fn watch(file: &Path, sender: mpsc::UnboundedSender<()>) -> notify::Result<RecommendedWatcher> {
+    let tabs = file.is_dir();
     let name: Option<OsString> = file.file_name().map(OsString::from);
     let folder = match file.parent() {
+        _ if tabs => file.to_path_buf(),
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    let is_ours = move |p: &Path| match tabs {
+        true => p.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv")),
+        false => p.file_name().map(OsString::from) == name,
+    };
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else { return };
-        let ours = (event.paths.iter()).any(|p| p.file_name().map(OsString::from) == name);
+        let ours = event.paths.iter().any(|p| is_ours(p));
         // A rescan means events were lost: one of them may have been a save.
         if (ours && is_save(&event.kind)) || event.need_rescan() {
             let _ = sender.send(());
@@ -148,7 +156,19 @@ mod tests {
         assert!(woke, "a write in place");
         watch.follow(None);
         std::fs::write(&file, "d").unwrap();
-        let (woke, _) = woken(&mut watch, false).await;
+        let (woke, mut watch) = woken(&mut watch, false).await;
         assert!(!woke, "followed nothing");
+        // a folder of tabs: a save of any of its .csv files, not of other files
+        let tabs = dir.path().join("tabs");
+        std::fs::create_dir(&tabs).unwrap();
+        std::fs::write(tabs.join("common.csv"), "a").unwrap();
+        watch.follow(Some(&tabs));
+        std::fs::write(tabs.join("notes.txt"), "x").unwrap();
+        let (woke, mut watch) = woken(&mut watch, false).await;
+        assert!(!woke, "another file of the folder woke it");
+        std::fs::write(tabs.join(".home.csv.tmp"), "b").unwrap();
+        std::fs::rename(tabs.join(".home.csv.tmp"), tabs.join("home.csv")).unwrap();
+        let (woke, _) = woken(&mut watch, true).await;
+        assert!(woke, "a tab saved by rename");
     }
 }

@@ -310,7 +310,7 @@ mod tests {
         for kind in [FileKind::Csv, FileKind::Xlsx, FileKind::Ods] {
             let path = dir.path().join(format!("sheet.{}", kind.name()));
             write_file(&path, &rows, kind).unwrap();
-            let back = crate::sheets::local::read_grid(&path, None).unwrap();
+            let back = crate::sheets::local::read_grid(&path, None, Default::default()).unwrap();
             assert_eq!(back, rows, "{kind:?}");
         }
     }

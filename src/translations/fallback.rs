@@ -27,7 +27,29 @@ pub enum FallbackError {
     Repeated(String),
 }
 
+/// `fallback=true` (or `--fallback`) asked for while `translations.fallback` names no chain:
+/// refused rather than answered without the texts it asked for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{asked} takes missing texts along the chains of translations.fallback, and none is \
+     configured: set one under [translations] in config/depot.toml, e.g. fallback = \
+     {{ pt_BR = \"pt_PT\", \"*\" = \"en_US\" }} (or DEPOT_TRANSLATIONS_FALLBACK=pt_BR=pt_PT,*=en_US), \
+     and restart depot; or leave {asked} out"
+)]
+pub struct NoChain {
+    /// How it was asked for: `fallback=true`, `--fallback`.
+    pub asked: &'static str,
+}
+
 impl Fallbacks {
+    /// The chains, for a render that `asked` for them; none configured is an error.
+    pub fn required(&self, asked: &'static str) -> Result<&Fallbacks, NoChain> {
+        if self.pairs.is_empty() {
+            return Err(NoChain { asked });
+        }
+        Ok(self)
+    }
+
     /// From `from=to` items (the configuration keeps the TOML table in that form).
     pub fn parse<S: AsRef<str>>(items: &[S]) -> Result<Fallbacks, FallbackError> {
         let mut pairs: Vec<(String, String)> = Vec::new();

@@ -18,8 +18,8 @@ use super::store::{
     FileStore, PutOutcome, RedisStore, SledStore, StoreError, StoredDocument, TranslationStore,
 };
 use super::versions::{
-    ChangesByLocale, History, VersionChanges, VersionError, VersionSummary, changed_keys,
-    is_version_id,
+    ChangesByLocale, History, VersionChanges, VersionError, VersionSummary, VersionTexts,
+    changed_keys, changed_texts, is_version_id,
 };
 use crate::compression::{Encoding, MIN_COMPRESS_LEN, compress};
 use crate::config::settings::{Storage, Translations as TranslationSettings};
@@ -53,6 +53,30 @@ pub struct Rendition {
 }
 
 impl Rendition {
+    /// A body to serve, its variants compressed on first demand.
+    pub fn new(
+        etag: String,
+        content_type: &'static str,
+        identity: Bytes,
+        warnings: Vec<String>,
+    ) -> Rendition {
+        Rendition {
+            etag,
+            content_type,
+            identity,
+            gzip: OnceLock::new(),
+            br: OnceLock::new(),
+            warnings,
+        }
+    }
+
+    /// The bytes held: the body and the variants made so far.
+    pub fn held_bytes(&self) -> usize {
+        self.identity.len()
+            + self.gzip.get().map_or(0, Bytes::len)
+            + self.br.get().map_or(0, Bytes::len)
+    }
+
     /// The body in `encoding` (compressing it the first time); identity for small bodies.
     pub fn body(&self, encoding: Encoding) -> (Bytes, Encoding) {
         if self.identity.len() < MIN_COMPRESS_LEN {
@@ -89,6 +113,8 @@ pub enum ServeTranslationsError {
     Select(#[from] SelectError),
     #[error(transparent)]
     Render(#[from] RenderError),
+    #[error(transparent)]
+    NoFallbackChain(#[from] super::fallback::NoChain),
     #[error("the render task stopped: {0}")]
     Task(String),
 }
@@ -251,6 +277,18 @@ impl TranslationService {
         self.shared.as_ref()
     }
 
+    /// The store itself (blocking methods), for the channels kept beside the versions.
+    pub fn store(&self) -> &Arc<dyn TranslationStore> {
+        &self.store
+    }
+
+    /// Runs `write` as the only writer of this process: a `put` (and the versions it
+    /// prunes) waits for it, so what it checked in the store stays so until it is done.
+    pub fn exclusive<T>(&self, write: impl FnOnce() -> T) -> T {
+        let _writer = self.write.lock().unwrap_or_else(PoisonError::into_inner);
+        write()
+    }
+
     /// Wraps a store, loading and indexing its current document (blocking: the index of a
     /// big document takes tens of milliseconds). A stored document that cannot be read or
     /// served is logged and left out: the service starts without translations (503, and
@@ -316,6 +354,18 @@ impl TranslationService {
             .await
     }
 
+    /// `changes` with the words: what each added, removed and changed text said before and
+    /// after, at most `limit` texts of each kind per locale (the console's version page).
+    pub async fn text_changes(
+        self: &Arc<Self>,
+        asked: &str,
+        limit: usize,
+    ) -> Result<VersionTexts, VersionError> {
+        let asked = asked.to_owned();
+        self.blocking(move |service| service.text_changes_now(&asked, limit))
+            .await
+    }
+
     /// Runs `read`, which reads the store, on a blocking thread: the one hop off the async
     /// threads of the reads above, so that their callers need not make it.
     async fn blocking<T, E>(
@@ -359,7 +409,7 @@ impl TranslationService {
     }
 
     /// `kept_named`, blocking.
-    fn kept_named_now(&self, asked: &str) -> Result<Arc<Live>, VersionError> {
+    pub fn kept_named_now(&self, asked: &str) -> Result<Arc<Live>, VersionError> {
         // An id needs no look at the list of kept versions (nor does the current one).
         let id = match is_version_id(asked) {
             true => asked.to_owned(),
@@ -371,6 +421,27 @@ impl TranslationService {
 
     /// `changes`, blocking.
     fn changes_now(&self, asked: &str) -> Result<VersionChanges, VersionError> {
+        let (summary, locales) = self.compare(asked, changed_keys)?;
+        Ok(VersionChanges {
+            summary,
+            locales: locales.map(ChangesByLocale),
+        })
+    }
+
+    /// `text_changes`, blocking.
+    fn text_changes_now(&self, asked: &str, limit: usize) -> Result<VersionTexts, VersionError> {
+        let (summary, locales) = self.compare(asked, |old, new| changed_texts(old, new, limit))?;
+        Ok(VersionTexts { summary, locales })
+    }
+
+    /// The summary of the kept version `asked` names, and `diff` of the version before it
+    /// (`None` before the first) and it; `None` for the diff when the version before it is
+    /// no longer kept.
+    fn compare<T>(
+        &self,
+        asked: &str,
+        diff: impl FnOnce(Option<&Document>, &Document) -> T,
+    ) -> Result<(VersionSummary, Option<T>), VersionError> {
         let summary = self.store.history()?.resolve(asked)?.clone();
         let gone = || VersionError::NotKept(summary.version.clone());
         let this = self.held(&summary.version)?.ok_or_else(gone)?;
@@ -379,19 +450,11 @@ impl TranslationService {
             Some(previous) => match self.held(previous)? {
                 Some(held) => Some(held),
                 // fell out of the kept versions: the keys cannot be told any more
-                None => {
-                    return Ok(VersionChanges {
-                        summary,
-                        locales: None,
-                    });
-                }
+                None => return Ok((summary, None)),
             },
         };
-        let locales = changed_keys(before.as_ref().map(Held::document), this.document());
-        Ok(VersionChanges {
-            summary,
-            locales: Some(ChangesByLocale(locales)),
-        })
+        let diff = diff(before.as_ref().map(Held::document), this.document());
+        Ok((summary, Some(diff)))
     }
 
     /// A kept version's document, from memory when it is held there, else from the store
@@ -583,10 +646,12 @@ impl TranslationService {
     ) -> Result<Arc<Rendition>, ServeTranslationsError> {
         let stored = &live.stored;
         // fallback=true renders a copy with the missing texts filled, indexed anew
-        let filled = query
-            .fallback
-            .then(|| self.texts.fallbacks.apply(&stored.document))
-            .flatten()
+        let fallbacks = match query.fallback {
+            true => Some(self.texts.fallbacks.required("fallback=true")?),
+            false => None,
+        };
+        let filled = fallbacks
+            .and_then(|fallbacks| fallbacks.apply(&stored.document))
             .map(|doc| {
                 let index = FilterIndex::new(&doc);
                 (doc, index)

@@ -53,6 +53,22 @@ pub enum SheetError {
 /// empty cells dropped, empty rows `[]`). Takes the grid so that the texts move into the
 /// document instead of being copied.
 pub fn convert(rows: Vec<Vec<String>>) -> Result<Document, SheetError> {
+    convert_keyed(rows, false).map(|(doc, _)| doc)
+}
+
+/// `convert`, with the cell of each entry's key (parallel to `entries`): a sheet of
+/// several tabs (`translations::tabs`) checks the names its tabs make together, and a
+/// finding names the cell of the key it is about.
+pub fn convert_with_key_cells(
+    rows: Vec<Vec<String>>,
+) -> Result<(Document, Vec<String>), SheetError> {
+    convert_keyed(rows, true)
+}
+
+fn convert_keyed(
+    rows: Vec<Vec<String>>,
+    key_cells: bool,
+) -> Result<(Document, Vec<String>), SheetError> {
     let Built {
         mut doc,
         cells,
@@ -73,9 +89,23 @@ pub fn convert(rows: Vec<Vec<String>>) -> Result<Document, SheetError> {
     };
     let found = checks::check(threads, &doc, &cells, &text_columns, move || drop(rest));
     doc.findings.extend(found);
+    // Each key's cell by its path (paths are unique), to follow the entries the drop
+    // below leaves.
+    let located: HashMap<Vec<String>, String> = match key_cells {
+        true => (doc.entries.iter().zip(&cells))
+            .map(|(e, c)| (e.path.clone(), cell_name(c.key_column, c.first.1)))
+            .collect(),
+        false => HashMap::new(),
+    };
     // Reported above; what no format can carry is not published.
     doc.drop_plurals_without_other();
-    Ok(doc)
+    let key_cells = match key_cells {
+        true => (doc.entries.iter())
+            .map(|e| located.get(&e.path).cloned().unwrap_or_default())
+            .collect(),
+        false => Vec::new(),
+    };
+    Ok((doc, key_cells))
 }
 
 /// A converted sheet before its checks, with what they need.

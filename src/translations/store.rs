@@ -13,6 +13,7 @@ pub use file::FileStore;
 pub use redis::RedisStore;
 pub use sled_store::SledStore;
 
+pub use super::channels::book::ChannelBook;
 pub use super::model::StoredDocument;
 
 use super::model::Document;
@@ -96,6 +97,18 @@ impl StoreHealth {
     }
 }
 
+/// What `swap_channels` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Swap {
+    /// The new book is the store's.
+    Done,
+    /// The store's book is no longer at the revision the new one was made from (another
+    /// writer moved a channel meanwhile): nothing was written; read it again and retry.
+    Stale,
+    /// The new book points at a version the store does not keep: nothing was written.
+    Missing(String),
+}
+
 /// A translations backend. Methods block (disk or network I/O); async callers use
 /// `spawn_blocking`. Writers are serialised by the caller.
 pub trait TranslationStore: Send + Sync {
@@ -131,6 +144,19 @@ pub trait TranslationStore: Send + Sync {
 
     /// The producer's state last saved, if one ever was.
     fn load_sync_state(&self) -> Result<Option<SyncState>, StoreError>;
+
+    /// The channels (SPEC §14); an empty book (revision 0) when none was ever saved.
+    fn channels(&self) -> Result<ChannelBook, StoreError>;
+
+    /// Makes `next` the channels, atomically, if the store's book is still at revision
+    /// `expected` and it keeps every version `next` pins. From then on `save` keeps the
+    /// pinned versions past `keep`, so a channel never points at a pruned version.
+    fn swap_channels(&self, expected: u64, next: &ChannelBook) -> Result<Swap, StoreError>;
+}
+
+/// A channels record that does not decode is `Corrupt`.
+pub(crate) fn decode_channels(bytes: &[u8]) -> Result<ChannelBook, StoreError> {
+    super::channels::book::decode(bytes).map_err(StoreError::Corrupt)
 }
 
 /// The bytes every backend keeps for a document.
@@ -330,17 +356,79 @@ pub(crate) mod suite {
         assert!(versions.contains(&store.load().unwrap().unwrap().version));
     }
 
+    /// Channels swap only over the revision they were read at and only to kept versions;
+    /// the versions they pin outlive `keep` until no channel needs them.
+    pub fn channels_swap_over_their_revision_and_pin_their_versions(store: &dyn TranslationStore) {
+        use crate::translations::channels::book::ChannelBook;
+        let now = Utc::now();
+        assert_eq!(store.channels().unwrap(), ChannelBook::default());
+        let v: Vec<_> = (0..5)
+            .map(|i| StoredDocument::new(doc(&format!("pin{i}"))).unwrap())
+            .collect();
+        save(store, &v[0], 2);
+        save(store, &v[1], 2);
+        let mut book = ChannelBook::default();
+        book.publish("production", &v[0].version, "t", now, 2)
+            .unwrap();
+        assert_eq!(store.swap_channels(0, &book).unwrap(), Swap::Done);
+        assert_eq!(store.channels().unwrap(), book);
+        // made from revision 0 again: another writer got there first
+        assert_eq!(store.swap_channels(0, &book).unwrap(), Swap::Stale);
+        let mut never = book.clone();
+        let unknown = "f".repeat(64);
+        never.publish("beta", &unknown, "t", now, 2).unwrap();
+        assert_eq!(
+            store.swap_channels(1, &never).unwrap(),
+            Swap::Missing(unknown)
+        );
+        assert_eq!(store.channels().unwrap(), book);
+        // v0 is pinned: it outlives keep = 2, v1 does not
+        save(store, &v[2], 2);
+        save(store, &v[3], 2);
+        assert_eq!(
+            kept_ids(store),
+            [
+                v[3].version.clone(),
+                v[2].version.clone(),
+                v[0].version.clone()
+            ]
+        );
+        assert_eq!(
+            store.load_version(&v[0].version).unwrap().as_ref(),
+            Some(&v[0])
+        );
+        assert_eq!(store.load_version(&v[1].version).unwrap(), None);
+        // moved on twice (depth 2): v0 is no longer needed and the next save prunes it
+        let mut next = store.channels().unwrap();
+        next.publish("production", &v[3].version, "t", now, 2)
+            .unwrap();
+        next.publish("production", &v[2].version, "t", now, 2)
+            .unwrap();
+        assert_eq!(store.swap_channels(1, &next).unwrap(), Swap::Done);
+        save(store, &v[4], 2);
+        assert_eq!(
+            kept_ids(store),
+            [
+                v[4].version.clone(),
+                v[3].version.clone(),
+                v[2].version.clone()
+            ]
+        );
+        assert_eq!(store.load_version(&v[0].version).unwrap(), None);
+    }
+
     /// Runs the whole suite against fresh stores made by `open` in `dir`; `plant` writes
     /// raw bytes where the store keeps its document, as an old version or a hand edit would.
     pub fn run(
         open: impl Fn(&std::path::Path) -> Arc<dyn TranslationStore>,
         plant: impl Fn(&std::path::Path, &[u8]),
     ) {
-        let cases: [fn(&dyn TranslationStore); 4] = [
+        let cases: [fn(&dyn TranslationStore); 5] = [
             starts_empty,
             save_then_load_returns_the_document_with_version_and_time,
             a_new_save_replaces_the_old_document,
             kept_versions_are_listed_newest_first_and_pruned,
+            channels_swap_over_their_revision_and_pin_their_versions,
         ];
         for case in cases {
             let dir = tempfile::tempdir().unwrap();
@@ -376,8 +464,20 @@ pub(crate) mod suite {
             save(store.as_ref(), &stored, 10);
             store.flush().unwrap();
         }
-        // ... and so do the kept versions and their summaries.
+        // ... and so do the kept versions and their summaries, and the channels.
+        {
+            let store = open(dir.path());
+            let mut book = store.channels().unwrap();
+            book.publish("beta", &older.version, "t", Utc::now(), 10)
+                .unwrap();
+            assert_eq!(store.swap_channels(0, &book).unwrap(), Swap::Done);
+            store.flush().unwrap();
+        }
         let reopened = open(dir.path());
+        assert_eq!(
+            reopened.channels().unwrap().version("beta"),
+            Some(older.version.as_str())
+        );
         assert_eq!(reopened.load().unwrap().unwrap(), stored);
         assert_eq!(
             reopened.load_version(&older.version).unwrap().unwrap(),

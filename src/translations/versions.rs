@@ -73,7 +73,7 @@ impl VersionSummary {
         walk(
             previous.map(|p| &p.document),
             &stored.document,
-            |_, _, change| match change {
+            |_, _, change, _| match change {
                 Change::Added => diff.added += 1,
                 Change::Removed => diff.removed += 1,
                 Change::Changed => diff.changed += 1,
@@ -144,18 +144,8 @@ impl Serialize for ChangesByLocale {
 /// Per locale, the keys whose texts changed from `old` (`None`: before the first version)
 /// to `new`: every locale of `new` in its order, then those only `old` had.
 pub fn changed_keys(old: Option<&Document>, new: &Document) -> Vec<(String, LocaleChanges)> {
-    let mut locales: Vec<(String, LocaleChanges)> = (new.locales.iter())
-        .chain(old.iter().flat_map(|o| &o.locales))
-        .fold(Vec::new(), |mut all, locale| {
-            if !all.iter().any(|(l, _)| l == locale) {
-                all.push((locale.clone(), LocaleChanges::default()));
-            }
-            all
-        });
-    let at: HashMap<String, usize> = (locales.iter().enumerate())
-        .map(|(i, (l, _))| (l.clone(), i))
-        .collect();
-    walk(old, new, |locale, path, change| {
+    let (mut locales, at) = per_locale::<LocaleChanges>(old, new);
+    walk(old, new, |locale, path, change, _| {
         let Some(&i) = at.get(locale) else { return };
         let changes = &mut locales[i].1;
         let list = match change {
@@ -168,6 +158,107 @@ pub fn changed_keys(old: Option<&Document>, new: &Document) -> Vec<(String, Loca
     locales
 }
 
+/// An empty `T` for every locale of `new` in its order, then those only `old` had; and
+/// where each locale is in that list.
+#[allow(
+    clippy::type_complexity,
+    reason = "a list and its index, made together"
+)]
+fn per_locale<T: Default>(
+    old: Option<&Document>,
+    new: &Document,
+) -> (Vec<(String, T)>, HashMap<String, usize>) {
+    let mut locales: Vec<(String, T)> = Vec::new();
+    let mut at = HashMap::new();
+    for locale in new
+        .locales
+        .iter()
+        .chain(old.iter().flat_map(|o| &o.locales))
+    {
+        if !at.contains_key(locale) {
+            at.insert(locale.clone(), locales.len());
+            locales.push((locale.clone(), T::default()));
+        }
+    }
+    (locales, at)
+}
+
+/// One text a version added, removed or changed: its key and what it said before and
+/// after (a plural entry's forms one a line, `one: …`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextChange {
+    pub key: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+/// The texts of one kind (added, removed, changed) in one locale: the first ones, up to the
+/// limit asked for, and how many there are in all.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listed {
+    pub first: Vec<TextChange>,
+    pub total: usize,
+}
+
+/// The texts of one locale that a version added, removed and changed, with their words.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LocaleTexts {
+    pub added: Listed,
+    pub removed: Listed,
+    pub changed: Listed,
+}
+
+/// A kept version with the words of what it changed, per locale in order; `None` when the
+/// version before it is no longer kept (as `VersionChanges`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionTexts {
+    pub summary: VersionSummary,
+    pub locales: Option<Vec<(String, LocaleTexts)>>,
+}
+
+/// `changed_keys` with the texts before and after, at most `limit` of each kind per locale
+/// (a version that rewrote a whole sheet need not copy it): for the console's version page.
+pub fn changed_texts(
+    old: Option<&Document>,
+    new: &Document,
+    limit: usize,
+) -> Vec<(String, LocaleTexts)> {
+    let (mut locales, at) = per_locale::<LocaleTexts>(old, new);
+    walk(old, new, |locale, path, change, (before, after)| {
+        let Some(&i) = at.get(locale) else { return };
+        let texts = &mut locales[i].1;
+        let list = match change {
+            Change::Added => &mut texts.added,
+            Change::Removed => &mut texts.removed,
+            Change::Changed => &mut texts.changed,
+        };
+        list.total += 1;
+        if list.first.len() < limit {
+            list.first.push(TextChange {
+                key: path.join("."),
+                before: before.map(spelled),
+                after: after.map(spelled),
+            });
+        }
+    });
+    locales
+}
+
+/// A locale's content as one text: the text, or each plural form on a line of its own
+/// after its category.
+fn spelled(content: LocaleContent<'_>) -> String {
+    match content {
+        LocaleContent::Text(text) => text.to_owned(),
+        LocaleContent::Plural(forms) => (forms.iter())
+            .map(|(category, text)| format!("{}: {text}", category.name()))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// A text's content before and after a change (`None`: none there).
+type Texts<'a> = (Option<LocaleContent<'a>>, Option<LocaleContent<'a>>);
+
 /// What `entry` says in the locale at `index`, as the diff compares it: its text, or every
 /// form of a plural entry (a changed form is a changed text).
 fn text_of(entry: &Entry, index: usize) -> Option<LocaleContent<'_>> {
@@ -175,11 +266,16 @@ fn text_of(entry: &Entry, index: usize) -> Option<LocaleContent<'_>> {
 }
 
 /// Tells `seen` of every (locale, key) text added, removed or changed from `old` (`None`:
-/// nothing before) to `new`, with the locale's code and the key's path: first one pass
+/// nothing before) to `new`, with the locale's code, the key's path and the content before
+/// and after: first one pass
 /// over `new`'s entries, then `old`'s texts that pass did not meet (keys and locales that
 /// are gone). Keys are matched by path and locales by code: a column moved in the sheet
 /// is no change.
-fn walk(old: Option<&Document>, new: &Document, mut seen: impl FnMut(&str, &[String], Change)) {
+fn walk(
+    old: Option<&Document>,
+    new: &Document,
+    mut seen: impl FnMut(&str, &[String], Change, Texts<'_>),
+) {
     let empty = Document::default();
     let old = old.unwrap_or(&empty);
     let old_by_path: HashMap<&[String], &Entry> =
@@ -191,13 +287,13 @@ fn walk(old: Option<&Document>, new: &Document, mut seen: impl FnMut(&str, &[Str
         for (i, column) in old_column.iter().enumerate() {
             let now = text_of(entry, i);
             let was = before.zip(*column).and_then(|(b, c)| text_of(b, c));
-            let change = match (was, now) {
+            let change = match (&was, &now) {
                 (None, Some(_)) => Change::Added,
                 (Some(_), None) => Change::Removed,
                 (Some(a), Some(b)) if a != b => Change::Changed,
                 _ => continue,
             };
-            seen(&new.locales[i], &entry.path, change);
+            seen(&new.locales[i], &entry.path, change, (was, now));
         }
     }
     let gone_locale: Vec<bool> = (old.locales.iter())
@@ -208,8 +304,11 @@ fn walk(old: Option<&Document>, new: &Document, mut seen: impl FnMut(&str, &[Str
     for entry in &old.entries {
         let gone_key = !new_paths.contains(entry.path.as_slice());
         for (c, locale) in old.locales.iter().enumerate() {
-            if (gone_key || gone_locale[c]) && text_of(entry, c).is_some() {
-                seen(locale, &entry.path, Change::Removed);
+            if !(gone_key || gone_locale[c]) {
+                continue;
+            }
+            if let Some(was) = text_of(entry, c) {
+                seen(locale, &entry.path, Change::Removed, (Some(was), None));
             }
         }
     }
@@ -226,26 +325,46 @@ impl History {
     /// and keeps at most `keep`; returns the versions that fell out, whose documents the
     /// store deletes.
     pub fn push(&mut self, summary: VersionSummary, keep: usize) -> Vec<String> {
+        self.push_protecting(summary, keep, &|_| false)
+    }
+
+    /// `push`, keeping past the newest `keep` the versions `protected` names (those a
+    /// channel points at or can roll back to, SPEC §14): they stay listed, in their
+    /// place, until no channel needs them and a later save prunes them.
+    pub fn push_protecting(
+        &mut self,
+        summary: VersionSummary,
+        keep: usize,
+        protected: &dyn Fn(&str) -> bool,
+    ) -> Vec<String> {
         self.versions.retain(|v| v.version != summary.version);
         self.versions.insert(0, summary);
         let keep = keep.max(1);
-        if self.versions.len() <= keep {
-            return Vec::new();
-        }
-        self.versions
-            .split_off(keep)
-            .into_iter()
-            .map(|v| v.version)
-            .collect()
+        let mut pruned = Vec::new();
+        let mut seen = 0;
+        self.versions.retain(|v| {
+            seen += 1;
+            let kept = seen <= keep || protected(&v.version);
+            if !kept {
+                pruned.push(v.version.clone());
+            }
+            kept
+        });
+        pruned
     }
 
-    /// `push`, unless `summary`'s version is current already (another writer stored it):
-    /// then nothing changes and `None` says so.
-    pub fn admit(&mut self, summary: &VersionSummary, keep: usize) -> Option<Vec<String>> {
+    /// `push_protecting`, unless `summary`'s version is current already (another writer
+    /// stored it): then nothing changes and `None` says so.
+    pub fn admit(
+        &mut self,
+        summary: &VersionSummary,
+        keep: usize,
+        protected: &dyn Fn(&str) -> bool,
+    ) -> Option<Vec<String>> {
         if self.current().is_some_and(|c| c.version == summary.version) {
             return None;
         }
-        Some(self.push(summary.clone(), keep))
+        Some(self.push_protecting(summary.clone(), keep, protected))
     }
 
     pub fn current(&self) -> Option<&VersionSummary> {
@@ -341,6 +460,28 @@ mod tests {
         .unwrap()
     }
 
+    /// Two versions: pl and en swapped columns (no change), de dropped (2 removed), A.pl
+    /// changed, B.pl added, GONE removed (2), NEW added (2).
+    fn old_and_new() -> (StoredDocument, StoredDocument) {
+        let old = doc(
+            &["en", "pl", "de"],
+            &[
+                ("A", &[Some("a"), Some("pa"), Some("da")]),
+                ("B", &[Some("b"), None, Some("db")]),
+                ("GONE", &[Some("g"), Some("pg"), None]),
+            ],
+        );
+        let new = doc(
+            &["pl", "en"],
+            &[
+                ("A", &[Some("pa!"), Some("a")]),
+                ("B", &[Some("pb"), Some("b")]),
+                ("NEW", &[Some("pn"), Some("n")]),
+            ],
+        );
+        (old, new)
+    }
+
     #[test]
     fn the_first_version_adds_every_text() {
         let first = doc(
@@ -358,24 +499,7 @@ mod tests {
 
     #[test]
     fn texts_are_compared_by_key_and_locale_code() {
-        let old = doc(
-            &["en", "pl", "de"],
-            &[
-                ("A", &[Some("a"), Some("pa"), Some("da")]),
-                ("B", &[Some("b"), None, Some("db")]),
-                ("GONE", &[Some("g"), Some("pg"), None]),
-            ],
-        );
-        // pl and en swapped columns (no change), de dropped (2 removed), A.pl changed,
-        // B.pl added, GONE removed (2), NEW added (2).
-        let new = doc(
-            &["pl", "en"],
-            &[
-                ("A", &[Some("pa!"), Some("a")]),
-                ("B", &[Some("pb"), Some("b")]),
-                ("NEW", &[Some("pn"), Some("n")]),
-            ],
-        );
+        let (old, new) = old_and_new();
         let summary = VersionSummary::between(Some(&old), &new);
         assert_eq!(
             summary.previous_version.as_deref(),
@@ -408,6 +532,46 @@ mod tests {
         assert_eq!((summary.added, summary.removed, summary.changed), (0, 0, 1));
         let same = VersionSummary::between(Some(&old), &plural("{count} items"));
         assert_eq!((same.added, same.removed, same.changed), (0, 0, 0));
+        // its words before and after: every form, one a line
+        let texts = changed_texts(Some(&old.document), &new.document, 10);
+        assert_eq!(
+            texts[0].1.changed.first,
+            [TextChange {
+                key: "ITEMS".into(),
+                before: Some("one: {count} item\nother: {count} items".into()),
+                after: Some("one: {count} item\nother: {count} things".into()),
+            }]
+        );
+    }
+
+    #[test]
+    fn changed_texts_say_what_each_text_was_and_became_up_to_a_limit() {
+        let (old, new) = old_and_new();
+        let change = |key: &str, before: Option<&str>, after: Option<&str>| TextChange {
+            key: key.into(),
+            before: before.map(str::to_owned),
+            after: after.map(str::to_owned),
+        };
+        let texts = changed_texts(Some(&old.document), &new.document, 1);
+        let locales: Vec<&str> = texts.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(locales, ["pl", "en", "de"]);
+        let pl = &texts[0].1;
+        assert_eq!(pl.changed.first, [change("A", Some("pa"), Some("pa!"))]);
+        assert_eq!(pl.removed.first, [change("GONE", Some("pg"), None)]);
+        // two added, the first listed
+        assert_eq!(pl.added.first, [change("B", None, Some("pb"))]);
+        assert_eq!(pl.added.total, 2);
+        // a locale that is gone: each of its texts removed, with its words
+        let de = &texts[2].1;
+        assert_eq!(de.removed.first, [change("A", Some("da"), None)]);
+        assert_eq!(de.removed.total, 2);
+        // the same keys and counts as changed_keys
+        let keys = changed_keys(Some(&old.document), &new.document);
+        for ((locale, k), (_, t)) in keys.iter().zip(&texts) {
+            assert_eq!(k.added.len(), t.added.total, "{locale}");
+            assert_eq!(k.removed.len(), t.removed.total, "{locale}");
+            assert_eq!(k.changed.len(), t.changed.total, "{locale}");
+        }
     }
 
     #[test]
@@ -437,26 +601,30 @@ mod tests {
             history.push(summary("e"), 1),
             vec!["b".to_owned(), "d".to_owned(), "c".to_owned()]
         );
+        // versions a channel needs stay, in their place, past the newest `keep`
+        for v in ["f", "g", "h"] {
+            history.push(summary(v), 5);
+        }
+        let pinned = |v: &str| v == "f" || v == "e";
+        assert_eq!(
+            history.push_protecting(summary("i"), 2, &pinned),
+            vec!["g".to_owned()]
+        );
+        let order: Vec<_> = history
+            .versions
+            .iter()
+            .map(|v| v.version.as_str())
+            .collect();
+        assert_eq!(order, ["i", "h", "f", "e"]);
+        assert_eq!(
+            history.push_protecting(summary("j"), 2, &|_| false),
+            vec!["h".to_owned(), "f".to_owned(), "e".to_owned()]
+        );
     }
 
     #[test]
     fn keys_are_listed_per_locale_as_added_removed_and_changed() {
-        let old = doc(
-            &["en", "pl", "de"],
-            &[
-                ("A", &[Some("a"), Some("pa"), Some("da")]),
-                ("B", &[Some("b"), None, Some("db")]),
-                ("GONE", &[Some("g"), Some("pg"), None]),
-            ],
-        );
-        let new = doc(
-            &["pl", "en"],
-            &[
-                ("A", &[Some("pa!"), Some("a")]),
-                ("B", &[Some("pb"), Some("b")]),
-                ("NEW", &[Some("pn"), Some("n")]),
-            ],
-        );
+        let (old, new) = old_and_new();
         let changes = changed_keys(Some(&old.document), &new.document);
         let keys = |v: &[&str]| v.iter().map(|k| k.to_string()).collect::<Vec<_>>();
         assert_eq!(

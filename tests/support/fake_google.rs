@@ -1,5 +1,6 @@
 //! A fake Google for tests: the OAuth token and consent endpoints and the Sheets API
-//! `spreadsheets.get`/`values.get`, and for writes `spreadsheets.batchUpdate` (addSheet,
+//! `spreadsheets.get`/`values.get`/`values:batchGet`, and for writes
+//! `spreadsheets.batchUpdate` (addSheet,
 //! updateSheetProperties, deleteSheet) and `values.update`, over real HTTP on a loopback
 //! port, speaking the real protocol (bodies, statuses, error JSON, the scope a token was
 //! granted, grid and cell limits), with faults a test can switch on at any time.
@@ -62,6 +63,8 @@ pub enum Endpoint {
     Spreadsheet,
     /// `GET /v4/spreadsheets/{id}/values/{range}`
     Values,
+    /// `GET /v4/spreadsheets/{id}/values:batchGet?ranges=...&ranges=...`
+    BatchGet,
     /// `POST /v4/spreadsheets/{id}:batchUpdate`
     BatchUpdate,
     /// `PUT /v4/spreadsheets/{id}/values/{range}`
@@ -136,6 +139,8 @@ struct Grid {
     sheet_id: u64,
     rows: usize,
     columns: usize,
+    /// A chart sheet (`sheetType: OBJECT`): no cells.
+    chart: bool,
 }
 
 /// Most cells in a spreadsheet, all tabs together (Google's limit).
@@ -162,6 +167,7 @@ impl FakeGoogle {
                 sheet_id: 0,
                 rows: 1000,
                 columns: 26,
+                chart: false,
             }],
             scopes: HashMap::from([(config.refresh_token.clone(), READONLY_SCOPE.to_owned())]),
             value_input_options: Vec::new(),
@@ -251,6 +257,15 @@ impl FakeGoogle {
 
     /// Adds a sheet after the existing ones.
     pub fn add_sheet(&self, name: &str, rows: Vec<Vec<String>>) {
+        self.push_sheet(name, rows, false);
+    }
+
+    /// Adds a chart sheet (`sheetType: OBJECT`, no cells) after the existing ones.
+    pub fn add_chart_sheet(&self, name: &str) {
+        self.push_sheet(name, Vec::new(), true);
+    }
+
+    fn push_sheet(&self, name: &str, rows: Vec<Vec<String>>, chart: bool) {
         let mut inner = self.state.lock();
         let sheet_id = inner.next_sheet_id();
         inner.sheets.push((name.to_owned(), rows));
@@ -258,7 +273,31 @@ impl FakeGoogle {
             sheet_id,
             rows: 1000,
             columns: 26,
+            chart,
         });
+    }
+
+    /// Renames the tab `from` (as the web UI does; its sheet id stays).
+    pub fn rename_sheet(&self, from: &str, to: &str) {
+        let mut inner = self.state.lock();
+        if let Some(sheet) = inner.sheets.iter_mut().find(|(t, _)| t == from) {
+            sheet.0 = to.to_owned();
+        }
+    }
+
+    /// The sheet id of the tab `name`.
+    pub fn sheet_id(&self, name: &str) -> Option<u64> {
+        let inner = self.state.lock();
+        let at = inner.sheets.iter().position(|(t, _)| t == name)?;
+        Some(inner.grids[at].sheet_id)
+    }
+
+    /// Replaces the rows of the tab `name`.
+    pub fn set_sheet_rows(&self, name: &str, rows: Vec<Vec<String>>) {
+        let mut inner = self.state.lock();
+        if let Some(sheet) = inner.sheets.iter_mut().find(|(t, _)| t == name) {
+            sheet.1 = rows;
+        }
     }
 
     /// The configured refresh token grants the full `spreadsheets` scope (as after a
@@ -374,6 +413,7 @@ impl State {
                 Endpoint::BatchUpdate
             }
             (&Method::GET, ["v4", "spreadsheets", _]) => Endpoint::Spreadsheet,
+            (&Method::GET, ["v4", "spreadsheets", _, "values:batchGet"]) => Endpoint::BatchGet,
             (&Method::GET, ["v4", "spreadsheets", _, "values", _]) => Endpoint::Values,
             (&Method::PUT, ["v4", "spreadsheets", _, "values", _]) => Endpoint::ValuesUpdate,
             _ => return google_error(StatusCode::NOT_FOUND, "Requested entity was not found."),
@@ -405,6 +445,7 @@ impl State {
                 self.batch_update(&request, id)
             }
             Endpoint::ValuesUpdate => self.values_update(&request, segments[2], segments[4]),
+            Endpoint::BatchGet => self.batch_get(&request, segments[2]),
             _ => self.values(&request, segments[2], segments[4]),
         }
     }
@@ -651,27 +692,74 @@ impl State {
             .expect("a valid redirect")
     }
 
-    /// `spreadsheets.get`: the sheet titles, in tab order.
+    /// `spreadsheets.get`: the sheets' properties, in tab order, with the fields a
+    /// `fields=sheets.properties(a,b)` or `fields=sheets.properties.title` mask keeps.
     fn spreadsheet(&self, request: &Request, id: &str) -> Reply {
         if let Some(reply) = self.refusal(&request.headers, id) {
             return reply;
         }
+        let fields = parse_form(&request.query).get("fields").cloned();
+        let wanted: Option<Vec<String>> = fields.as_deref().and_then(|f| {
+            if f == "sheets.properties.title" {
+                return Some(vec!["title".to_owned()]);
+            }
+            let inner = f.strip_prefix("sheets.properties(")?.strip_suffix(')')?;
+            Some(inner.split(',').map(|n| n.trim().to_owned()).collect())
+        });
         let inner = self.lock();
-        let sheets: Vec<Value> = inner
-            .sheets
-            .iter()
+        let sheets: Vec<Value> = (inner.sheets.iter().zip(&inner.grids))
             .enumerate()
-            .map(|(index, (title, _))| {
-                if parse_form(&request.query).get("fields").map(String::as_str)
-                    == Some("sheets.properties.title")
-                {
-                    json!({"properties": {"title": title}})
-                } else {
-                    json!({"properties": {"sheetId": index, "title": title, "index": index, "sheetType": "GRID"}})
-                }
+            .map(|(index, ((title, _), grid))| {
+                let all = json!({
+                    "sheetId": grid.sheet_id, "title": title, "index": index,
+                    "sheetType": if grid.chart { "OBJECT" } else { "GRID" },
+                });
+                let properties = match &wanted {
+                    None => all,
+                    Some(names) => Value::Object(
+                        (all.as_object().expect("an object").iter())
+                            .filter(|(k, _)| names.contains(k))
+                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .collect(),
+                    ),
+                };
+                json!({ "properties": properties })
             })
             .collect();
         json_reply(StatusCode::OK, &json!({"sheets": sheets}))
+    }
+
+    /// `values:batchGet` of whole sheets: one value range per `ranges` parameter, in the
+    /// order asked; a range naming no sheet fails the whole call, as Google's does.
+    fn batch_get(&self, request: &Request, id: &str) -> Reply {
+        if let Some(reply) = self.refusal(&request.headers, id) {
+            return reply;
+        }
+        let ranges: Vec<String> = (request.query.split('&'))
+            .filter_map(|pair| pair.split_once('='))
+            .filter(|(name, _)| *name == "ranges")
+            .map(|(_, value)| decode(&value.replace('+', " ")))
+            .collect();
+        let inner = self.lock();
+        let mut value_ranges = Vec::new();
+        for range in &ranges {
+            let found = sheet_of_range(range).and_then(|name| {
+                (inner.sheets.iter().zip(&inner.grids))
+                    .find(|((title, _), grid)| *title == name && !grid.chart)
+            });
+            let Some(((title, rows), _)) = found else {
+                return google_error(
+                    StatusCode::BAD_REQUEST,
+                    &format!("Unable to parse range: {range}"),
+                );
+            };
+            value_ranges.push(value_range(title, rows));
+        }
+        let mut body = json!({ "spreadsheetId": id });
+        if !ranges.is_empty() {
+            body["valueRanges"] = json!(value_ranges);
+        }
+        json_reply(StatusCode::OK, &body)
     }
 
     /// `values.get` of a whole sheet, as displayed text.
@@ -690,21 +778,7 @@ impl State {
                 &format!("Unable to parse range: {range}"),
             );
         };
-        let values = trimmed(rows);
-        // An empty sheet has no `values` at all, and its range is the whole grid.
-        let last_row = if values.is_empty() {
-            1000
-        } else {
-            values.len()
-        };
-        let mut body = json!({
-            "range": format!("{}!A1:Z{last_row}", a1_sheet_name(title)),
-            "majorDimension": "ROWS",
-        });
-        if !values.is_empty() {
-            body["values"] = json!(values);
-        }
-        json_reply(StatusCode::OK, &body)
+        json_reply(StatusCode::OK, &value_range(title, rows))
     }
 
     /// `refusal`, and then that the token may write (its scope is `spreadsheets`).
@@ -786,6 +860,7 @@ impl State {
                     sheet_id,
                     rows,
                     columns,
+                    chart: false,
                 });
                 replies.push(json!({"addSheet": {"properties": {
                     "sheetId": sheet_id, "title": title, "index": sheets.len() - 1, "sheetType": "GRID",
@@ -1229,6 +1304,25 @@ fn a1_sheet_name(name: &str) -> String {
     } else {
         format!("'{}'", name.replace('\'', "''"))
     }
+}
+
+/// A sheet's value range as `values.get` and `values:batchGet` give it. An empty sheet has
+/// no `values` at all, and its range is the whole grid.
+fn value_range(title: &str, rows: &[Vec<String>]) -> Value {
+    let values = trimmed(rows);
+    let last_row = if values.is_empty() {
+        1000
+    } else {
+        values.len()
+    };
+    let mut range = json!({
+        "range": format!("{}!A1:Z{last_row}", a1_sheet_name(title)),
+        "majorDimension": "ROWS",
+    });
+    if !values.is_empty() {
+        range["values"] = json!(values);
+    }
+    range
 }
 
 /// Rows as `values.get` returns them: trailing empty cells and trailing empty rows dropped.

@@ -13,7 +13,10 @@ pub mod engines;
 pub mod fake_google;
 pub mod gnustep;
 pub mod jvm_mono;
+pub mod nginx;
+pub mod sdk_app;
 pub mod service_account;
+pub mod webhook_receiver;
 pub mod xliff_schema;
 
 use std::io::{BufRead, BufReader};
@@ -28,7 +31,11 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_depot");
 /// A `depot` command in `dir` with an environment free of the caller's DEPOT_*/SERVICE_*
 /// variables, so that tests do not depend on the machine they run on.
 pub fn depot(dir: &Path) -> Command {
-    let mut cmd = Command::new(BIN);
+    isolated(Command::new(BIN), dir)
+}
+
+/// `cmd` run in `dir` without the caller's DEPOT_*/SERVICE_* variables or display.
+fn isolated(mut cmd: Command, dir: &Path) -> Command {
     cmd.current_dir(dir);
     // No browser pops up from a consent flow under test.
     cmd.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY");
@@ -119,11 +126,31 @@ impl Daemon {
         extra: &[&str],
         env: &[(&str, &str)],
     ) -> Daemon {
-        depot::tls::install_tls_provider();
         let mut cmd = depot(dir);
-        cmd.args(["serve", "--listen", listen])
-            .args(extra)
-            .envs(env.iter().copied())
+        cmd.args(["serve", "--listen", listen]).args(extra);
+        Daemon::spawn(cmd, dir, env).await
+    }
+
+    /// Like `start`, under an open-file limit (`ulimit -n`, soft and hard) of `fd_limit`;
+    /// the daemon keeps the shell's process id (`exec`).
+    pub async fn start_with_fd_limit(
+        dir: &Path,
+        fd_limit: u64,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> Daemon {
+        let mut cmd = isolated(Command::new("sh"), dir);
+        cmd.arg("-c")
+            .arg(format!("ulimit -n {fd_limit} && exec \"$0\" \"$@\""))
+            .args([BIN, "serve", "--listen", "127.0.0.1:0"])
+            .args(extra);
+        Daemon::spawn(cmd, dir, env).await
+    }
+
+    /// Runs `cmd` (a `depot serve`) and waits until `/health` answers.
+    async fn spawn(mut cmd: Command, dir: &Path, env: &[(&str, &str)]) -> Daemon {
+        depot::tls::install_tls_provider();
+        cmd.envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
         let mut child = cmd.spawn().expect("depot serve starts");

@@ -37,7 +37,7 @@ fn is_page(route: &Route) -> bool {
 
 /// Refuses a form another site made the browser send. Browsers say where a request comes
 /// from in `Sec-Fetch-Site`, `Origin` (every POST) and `Referer`; whichever of them is
-/// present must name this console (its `Host`, or `signing.public_url`, the address clients
+/// present must name this console (its `Host`, or `server.public_url`, the address clients
 /// use behind a proxy). A request with none of them does not come from a browser (curl, a
 /// script): no other site can make it.
 pub fn same_origin(headers: &HeaderMap, public_url: Option<&str>) -> Result<(), ApiError> {

@@ -120,7 +120,11 @@ fn sheet_names_are_quoted_and_encoded_as_one_path_segment() {
     assert_eq!(a1_range("A1"), "'A1'");
     assert_eq!(
         tabs_url("http://127.0.0.1:9", "id"),
-        "http://127.0.0.1:9/v4/spreadsheets/id?fields=sheets.properties(sheetId,title)"
+        "http://127.0.0.1:9/v4/spreadsheets/id?fields=sheets.properties(sheetId,title,sheetType)"
+    );
+    assert_eq!(
+        batch_url("http://127.0.0.1:9", "id", &["common", "Sign up!"]),
+        "http://127.0.0.1:9/v4/spreadsheets/id/values:batchGet?ranges=%27common%27&ranges=%27Sign%20up%21%27&majorDimension=ROWS"
     );
 }
 
@@ -215,11 +219,44 @@ fn tabs_are_read_with_their_sheet_ids_in_tab_order() {
         parse_tabs(br#"{"sheets": [{"properties": {"title": "x"}}]}"#).unwrap(),
         [("x".to_owned(), None)]
     );
+    // a chart sheet holds no cells
+    let with_chart = br#"{"sheets": [{"properties": {"sheetId": 7, "title": "Chart", "sheetType": "OBJECT"}}, {"properties": {"sheetId": 8, "title": "T", "sheetType": "GRID"}}]}"#;
+    assert_eq!(parse_tabs(with_chart).unwrap(), [("T".to_owned(), Some(8))]);
     assert_eq!(parse_tabs(b"{}").unwrap(), []);
     assert_eq!(parse_tabs(br#"{"sheets": []}"#).unwrap(), []);
     assert_eq!(
         parse_tabs(br#"{"sheets": [{"properties": {}}]}"#).unwrap_err(),
         "`sheets[0].properties.title` is missing or not text"
+    );
+}
+
+#[test]
+fn a_batch_answer_gives_each_range_in_order() {
+    let body = br#"{"spreadsheetId": "id", "valueRanges": [
+        {"range": "common!A1:B2", "majorDimension": "ROWS", "values": [[">>>", "en"], ["YES", "Yes"]]},
+        {"range": "'Empty tab'!A1:Z1000", "majorDimension": "ROWS"}
+    ]}"#;
+    assert_eq!(
+        parse_batch(body).unwrap(),
+        [
+            vec![
+                vec![">>>".to_owned(), "en".to_owned()],
+                vec!["YES".to_owned(), "Yes".to_owned()]
+            ],
+            vec![],
+        ]
+    );
+    assert_eq!(
+        parse_batch(br#"{"valueRanges": [{"values": [[1]]}]}"#).unwrap_err(),
+        "`valueRanges[0].values[0][0]` is not text"
+    );
+    assert_eq!(
+        parse_batch(br#"{"valueRanges": {}}"#).unwrap_err(),
+        "`valueRanges` is not a list"
+    );
+    assert_eq!(
+        parse_batch(br#"{"valueRanges": [3]}"#).unwrap_err(),
+        "`valueRanges[0]` is not an object"
     );
 }
 

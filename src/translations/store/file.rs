@@ -1,14 +1,15 @@
 //! The file backend: each kept version is one JSON document in a folder beside the
 //! configured file (`translations.json` → `translations.versions/<version>.json`) with the
-//! list of kept versions in `history.json` there (and the producer's state in `sync.json`);
+//! list of kept versions in `history.json` there (the producer's state in `sync.json`, the
+//! channels in `channels.json`);
 //! every file is written to a temporary file
 //! in the same folder, synced, then renamed over the old one (atomic on POSIX file
 //! systems). The list is the truth; the configured file is rewritten last with the current
 //! document, for tools and people that read it.
 
 use super::{
-    PutOutcome, StoreError, StoredDocument, TranslationStore, decode, decode_history, encode,
-    encode_history, load_current,
+    ChannelBook, PutOutcome, StoreError, StoredDocument, Swap, TranslationStore, decode,
+    decode_channels, decode_history, encode, encode_history, load_current,
 };
 use crate::translations::versions::{History, VersionSummary, is_version_id};
 use std::path::{Path, PathBuf};
@@ -18,6 +19,8 @@ pub struct FileStore {
     path: PathBuf,
     /// The kept versions and their list.
     versions: PathBuf,
+    /// A channel swap's compare and write, one at a time in this process.
+    channels: std::sync::Mutex<()>,
 }
 
 impl FileStore {
@@ -26,6 +29,7 @@ impl FileStore {
         Ok(FileStore {
             path: path.to_path_buf(),
             versions: path.with_extension("versions"),
+            channels: std::sync::Mutex::new(()),
         })
     }
 
@@ -39,6 +43,17 @@ impl FileStore {
 
     fn sync_state_path(&self) -> PathBuf {
         self.versions.join("sync.json")
+    }
+
+    fn channels_path(&self) -> PathBuf {
+        self.versions.join("channels.json")
+    }
+
+    fn create_folder(&self) -> Result<(), StoreError> {
+        std::fs::create_dir_all(&self.versions).map_err(|e| StoreError::Open {
+            path: self.versions.display().to_string(),
+            reason: e.to_string(),
+        })
     }
 
     fn read(&self, path: &Path) -> Result<Option<Vec<u8>>, StoreError> {
@@ -72,13 +87,11 @@ impl TranslationStore for FileStore {
         keep: usize,
     ) -> Result<PutOutcome, StoreError> {
         let mut history = self.read_history()?.unwrap_or_default();
-        let Some(pruned) = history.admit(summary, keep) else {
+        let pinned = self.channels()?.pinned();
+        let Some(pruned) = history.admit(summary, keep, &|v| pinned.contains(v)) else {
             return Ok(PutOutcome::Unchanged);
         };
-        std::fs::create_dir_all(&self.versions).map_err(|e| StoreError::Open {
-            path: self.versions.display().to_string(),
-            reason: e.to_string(),
-        })?;
+        self.create_folder()?;
         let bytes = encode(stored)?;
         // The document first: the list names only versions whose document is there.
         self.write(&self.version_path(&stored.version), &bytes)?;
@@ -126,10 +139,7 @@ impl TranslationStore for FileStore {
     }
 
     fn save_sync_state(&self, state: &super::SyncState) -> Result<(), StoreError> {
-        std::fs::create_dir_all(&self.versions).map_err(|e| StoreError::Open {
-            path: self.versions.display().to_string(),
-            reason: e.to_string(),
-        })?;
+        self.create_folder()?;
         self.write(&self.sync_state_path(), &super::encode_sync_state(state)?)
     }
 
@@ -137,6 +147,34 @@ impl TranslationStore for FileStore {
         self.read(&self.sync_state_path())?
             .map(|bytes| super::decode_sync_state(&bytes))
             .transpose()
+    }
+
+    fn channels(&self) -> Result<ChannelBook, StoreError> {
+        match self.read(&self.channels_path())? {
+            Some(bytes) => decode_channels(&bytes),
+            None => Ok(ChannelBook::default()),
+        }
+    }
+
+    /// Compared and written under a lock of this process: the file store is one process's
+    /// (`depot publish` asks a running daemon rather than write beside it).
+    fn swap_channels(&self, expected: u64, next: &ChannelBook) -> Result<Swap, StoreError> {
+        let _one_at_a_time = self
+            .channels
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if self.channels()?.rev != expected {
+            return Ok(Swap::Stale);
+        }
+        for version in next.pinned() {
+            if !is_version_id(&version) || !self.version_path(&version).is_file() {
+                return Ok(Swap::Missing(version));
+            }
+        }
+        self.create_folder()?;
+        let bytes = crate::translations::channels::book::encode(next);
+        self.write(&self.channels_path(), &bytes)?;
+        Ok(Swap::Done)
     }
 }
 

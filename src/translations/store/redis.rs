@@ -4,7 +4,9 @@
 //! half-way leaves the current version as it was. Nodes keep the document in memory and
 //! follow the store (`translations/follow.rs`); the producer lease uses the same connection.
 
-use super::{PutOutcome, StoreError, StoreHealth, StoredDocument, TranslationStore};
+use super::{
+    ChannelBook, PutOutcome, StoreError, StoreHealth, StoredDocument, Swap, TranslationStore,
+};
 use crate::config::settings::Translations as TranslationSettings;
 use crate::translations::versions::{History, VersionSummary, is_version_id};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig, PubSubStream};
@@ -25,8 +27,9 @@ const ORPHAN_TTL_SECS: u64 = 3600;
 
 /// Makes a stored document current in one atomic step: checks it is there, makes it
 /// current (unless it already is), records its summary, keeps the newest `keep` versions
-/// (documents and summaries), publishes. A version stored again moves to the front.
-/// KEYS: current id, versions list, the document, summaries hash.
+/// (documents and summaries) and those a channel pins, publishes. A version stored again
+/// moves to the front.
+/// KEYS: current id, versions list, the document, summaries hash, pinned set.
 /// ARGV: version, channel, keep, doc prefix, summary JSON.
 static MAKE_CURRENT: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
@@ -42,14 +45,37 @@ redis.call('LREM', KEYS[2], 0, ARGV[1])
 redis.call('LPUSH', KEYS[2], ARGV[1])
 local keep = tonumber(ARGV[3])
 for _, old in ipairs(redis.call('LRANGE', KEYS[2], keep, -1)) do
-  if old ~= ARGV[1] then
+  if old ~= ARGV[1] and redis.call('SISMEMBER', KEYS[5], old) == 0 then
     redis.call('DEL', ARGV[4] .. old)
     redis.call('HDEL', KEYS[4], old)
+    redis.call('LREM', KEYS[2], 0, old)
   end
 end
-redis.call('LTRIM', KEYS[2], 0, keep - 1)
 redis.call('PUBLISH', ARGV[2], ARGV[1])
 return 1
+",
+    )
+});
+
+/// Replaces the channels in one atomic step: checks the revision the new book was made
+/// from and that every version it pins is kept, writes the book, its revision and the
+/// pinned set (which `MAKE_CURRENT` spares), announces the new revision.
+/// KEYS: channels, revision, pinned set. ARGV: expected revision, book JSON, new revision,
+/// doc prefix, announcement channel, the pinned versions.
+/// Answers `done`, `stale`, or `missing:<version>`.
+static SWAP_CHANNELS: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if (redis.call('GET', KEYS[2]) or '0') ~= ARGV[1] then return 'stale' end
+for i = 6, #ARGV do
+  if redis.call('EXISTS', ARGV[4] .. ARGV[i]) == 0 then return 'missing:' .. ARGV[i] end
+end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], ARGV[3])
+redis.call('DEL', KEYS[3])
+for i = 6, #ARGV do redis.call('SADD', KEYS[3], ARGV[i]) end
+redis.call('PUBLISH', ARGV[5], ARGV[3])
+return 'done'
 ",
     )
 });
@@ -120,6 +146,11 @@ impl RedisStore {
     /// The channel on which every new current version's id is published.
     pub fn channel(&self) -> String {
         self.key("events")
+    }
+
+    /// The announcement channel of every new revision of the channels (SPEC §14).
+    pub fn channel_moves(&self) -> String {
+        self.key("channel-moves")
     }
 
     /// The URL as messages show it (`redact::url`).
@@ -276,6 +307,7 @@ impl RedisStore {
                     .key(self.key("versions"))
                     .key(&doc_key)
                     .key(self.key("summaries"))
+                    .key(self.key("pinned"))
                     .arg(&stored.version)
                     .arg(self.channel())
                     .arg(keep.max(1))
@@ -328,10 +360,63 @@ impl RedisStore {
         }
     }
 
+    /// The channels as Redis keeps them.
+    pub async fn load_channels(&self) -> Result<ChannelBook, StoreError> {
+        let bytes: Option<Vec<u8>> = self
+            .query(redis::cmd("GET").arg(self.key("channels")), COMMAND_TIMEOUT)
+            .await?;
+        match bytes {
+            Some(bytes) => super::decode_channels(&bytes),
+            None => Ok(ChannelBook::default()),
+        }
+    }
+
+    /// The revision of the channels (one small read, for the follower's poll).
+    pub async fn channels_rev(&self) -> Result<u64, StoreError> {
+        let rev: Option<u64> = self
+            .query(
+                redis::cmd("GET").arg(self.key("channels:rev")),
+                COMMAND_TIMEOUT,
+            )
+            .await?;
+        Ok(rev.unwrap_or(0))
+    }
+
+    /// `TranslationStore::swap_channels`, in the `SWAP_CHANNELS` step.
+    pub async fn swap(&self, expected: u64, next: &ChannelBook) -> Result<Swap, StoreError> {
+        let mut invocation = SWAP_CHANNELS.prepare_invoke();
+        invocation
+            .key(self.key("channels"))
+            .key(self.key("channels:rev"))
+            .key(self.key("pinned"))
+            .arg(expected)
+            .arg(crate::translations::channels::book::encode(next))
+            .arg(next.rev)
+            .arg(self.key("doc:"))
+            .arg(self.channel_moves());
+        for version in next.pinned() {
+            invocation.arg(version);
+        }
+        let answer: String = self.invoke(&invocation, COMMAND_TIMEOUT).await?;
+        Ok(match answer.as_str() {
+            "done" => Swap::Done,
+            "stale" => Swap::Stale,
+            other => Swap::Missing(other.trim_start_matches("missing:").to_owned()),
+        })
+    }
+
     /// A subscription to the channel of new versions, on its own connection (a subscribed
     /// connection can do nothing else). It ends when the connection is lost.
     pub async fn subscribe(&self) -> Result<PubSubStream, StoreError> {
-        let channel = self.channel();
+        self.subscribe_to(self.channel()).await
+    }
+
+    /// A subscription to the announcements of the channels' new revisions.
+    pub async fn subscribe_channel_moves(&self) -> Result<PubSubStream, StoreError> {
+        self.subscribe_to(self.channel_moves()).await
+    }
+
+    async fn subscribe_to(&self, channel: String) -> Result<PubSubStream, StoreError> {
         let client = self.client.clone();
         self.within(CONNECT_TIMEOUT + COMMAND_TIMEOUT, async move {
             let mut pubsub = client.get_async_pubsub().await?;
@@ -398,6 +483,14 @@ impl TranslationStore for RedisStore {
             .to_owned();
         let bytes: Option<Vec<u8>> = self.block_on(self.query(&cmd, COMMAND_TIMEOUT))?;
         bytes.map(|b| super::decode_sync_state(&b)).transpose()
+    }
+
+    fn channels(&self) -> Result<ChannelBook, StoreError> {
+        self.block_on(self.load_channels())
+    }
+
+    fn swap_channels(&self, expected: u64, next: &ChannelBook) -> Result<Swap, StoreError> {
+        self.block_on(self.swap(expected, next))
     }
 
     fn health(&self) -> StoreHealth {

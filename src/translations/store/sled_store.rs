@@ -4,8 +4,8 @@
 //! batch, so a crash leaves the old state or the new one, never a mix.
 
 use super::{
-    PutOutcome, StoreError, StoredDocument, TranslationStore, decode, decode_history, encode,
-    load_current,
+    ChannelBook, PutOutcome, StoreError, StoredDocument, Swap, TranslationStore, decode,
+    decode_channels, decode_history, encode, load_current,
 };
 use crate::translations::versions::{History, VersionSummary};
 use std::path::Path;
@@ -15,6 +15,7 @@ use std::path::Path;
 const LEGACY_CURRENT: &[u8] = b"current";
 const HISTORY: &[u8] = b"history";
 const SYNC_STATE: &[u8] = b"producer:sync";
+const CHANNELS: &[u8] = b"channels";
 
 fn doc_key(version: &str) -> Vec<u8> {
     format!("doc:{version}").into_bytes()
@@ -86,7 +87,8 @@ impl TranslationStore for SledStore {
         keep: usize,
     ) -> Result<PutOutcome, StoreError> {
         let mut history = self.read_history()?.unwrap_or_default();
-        let Some(pruned) = history.admit(summary, keep) else {
+        let pinned = self.channels()?.pinned();
+        let Some(pruned) = history.admit(summary, keep, &|v| pinned.contains(v)) else {
             return Ok(PutOutcome::Unchanged);
         };
         let mut batch = sled::Batch::default();
@@ -145,6 +147,43 @@ impl TranslationStore for SledStore {
             .map_err(io)?
             .map(|bytes| super::decode_sync_state(&bytes))
             .transpose()
+    }
+
+    fn channels(&self) -> Result<ChannelBook, StoreError> {
+        match self.db.get(CHANNELS).map_err(io)? {
+            Some(bytes) => decode_channels(&bytes),
+            None => Ok(ChannelBook::default()),
+        }
+    }
+
+    /// A compare-and-swap of the record's bytes. sled is one process's (its lock), whose
+    /// writers the service serialises, so the versions checked here stay until the swap.
+    fn swap_channels(&self, expected: u64, next: &ChannelBook) -> Result<Swap, StoreError> {
+        let old = self.db.get(CHANNELS).map_err(io)?;
+        let rev = match &old {
+            Some(bytes) => decode_channels(bytes)?.rev,
+            None => 0,
+        };
+        if rev != expected {
+            return Ok(Swap::Stale);
+        }
+        for version in next.pinned() {
+            if !self.db.contains_key(doc_key(&version)).map_err(io)? {
+                return Ok(Swap::Missing(version));
+            }
+        }
+        let new = crate::translations::channels::book::encode(next);
+        match self
+            .db
+            .compare_and_swap(CHANNELS, old, Some(new))
+            .map_err(io)?
+        {
+            Ok(()) => {
+                self.flush()?;
+                Ok(Swap::Done)
+            }
+            Err(_) => Ok(Swap::Stale),
+        }
     }
 }
 
