@@ -5,16 +5,7 @@
 //! `BackendFetch` and namespaces each load a three-tab sheet in two locales, every text
 //! and plural form; a publish reaches an app that reloads, a rollback brings the old texts
 //! back (tests/node/delivery.mjs is the app, configured as the README shows).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 
