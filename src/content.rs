@@ -128,8 +128,11 @@ pub trait ContentStore: Send + Sync {
         key: &'a str,
         content: Content,
     ) -> BoxFuture<'a, Result<Pending, ContentError>>;
-    fn delete<'a>(&'a self, bucket: &'a str, key: &'a str)
-    -> BoxFuture<'a, Result<(), ContentError>>;
+    fn delete<'a>(
+        &'a self,
+        bucket: &'a str,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<(), ContentError>>;
     /// The length and ETag of what is at `bucket`/`key` (and its SHA-256 when the store
     /// reports one without reading it); `None` when nothing is.
     fn stat<'a>(

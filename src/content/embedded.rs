@@ -111,9 +111,11 @@ impl ContentStore for Embedded {
         bucket: &'a str,
         key: &'a str,
     ) -> BoxFuture<'a, Result<Pending, ContentError>> {
-        Box::pin(self.with_store("intent write", bucket, key, move |store, bucket, key| {
-            Ok(store.begin(op, bucket, key)?)
-        }))
+        Box::pin(
+            self.with_store("intent write", bucket, key, move |store, bucket, key| {
+                Ok(store.begin(op, bucket, key)?)
+            }),
+        )
     }
 
     fn put<'a>(
@@ -146,13 +148,15 @@ impl ContentStore for Embedded {
         bucket: &'a str,
         key: &'a str,
     ) -> BoxFuture<'a, Result<(), ContentError>> {
-        Box::pin(self.with_store("object delete", bucket, key, |store, bucket, key| {
-            match store.delete(bucket, key) {
-                // A record of an object that was never here (imported, or signed elsewhere).
-                Ok(()) | Err(ObjectError::NotFound { .. }) => Ok(()),
-                Err(e) => Err(e.into()),
-            }
-        }))
+        Box::pin(
+            self.with_store("object delete", bucket, key, |store, bucket, key| {
+                match store.delete(bucket, key) {
+                    // A record of an object that was never here (imported, or signed elsewhere).
+                    Ok(()) | Err(ObjectError::NotFound { .. }) => Ok(()),
+                    Err(e) => Err(e.into()),
+                }
+            }),
+        )
     }
 
     fn stat<'a>(
@@ -160,17 +164,22 @@ impl ContentStore for Embedded {
         bucket: &'a str,
         key: &'a str,
     ) -> BoxFuture<'a, Result<Option<Found>, ContentError>> {
-        Box::pin(self.with_store("object check", bucket, key, |store, bucket, key| {
-            match store.stat(bucket, key) {
-                Ok(meta) => Ok(Some(Found {
-                    len: meta.len,
-                    sha256: None,
-                    etag: Some(meta.etag),
-                })),
-                Err(ObjectError::NotFound { .. }) => Ok(None),
-                Err(e) => Err(e.into()),
-            }
-        }))
+        Box::pin(
+            self.with_store(
+                "object check",
+                bucket,
+                key,
+                |store, bucket, key| match store.stat(bucket, key) {
+                    Ok(meta) => Ok(Some(Found {
+                        len: meta.len,
+                        sha256: None,
+                        etag: Some(meta.etag),
+                    })),
+                    Err(ObjectError::NotFound { .. }) => Ok(None),
+                    Err(e) => Err(e.into()),
+                },
+            ),
+        )
     }
 
     fn check<'a>(
@@ -178,21 +187,23 @@ impl ContentStore for Embedded {
         bucket: &'a str,
         key: &'a str,
     ) -> BoxFuture<'a, Result<Option<Found>, ContentError>> {
-        Box::pin(self.with_store("object check", bucket, key, |store, bucket, key| {
-            // The file opened once: its ETag and its bytes are of the same object.
-            let object = match store.open_object(bucket, key) {
-                Ok(object) => object,
-                Err(ObjectError::NotFound { .. }) => return Ok(None),
-                Err(e) => return Err(e.into()),
-            };
-            let path = store.path_of(bucket, key)?;
-            let (len, sha256) = reader_digest(object.file, &path)?;
-            Ok(Some(Found {
-                len,
-                sha256: Some(sha256),
-                etag: Some(object.meta.etag),
-            }))
-        }))
+        Box::pin(
+            self.with_store("object check", bucket, key, |store, bucket, key| {
+                // The file opened once: its ETag and its bytes are of the same object.
+                let object = match store.open_object(bucket, key) {
+                    Ok(object) => object,
+                    Err(ObjectError::NotFound { .. }) => return Ok(None),
+                    Err(e) => return Err(e.into()),
+                };
+                let path = store.path_of(bucket, key)?;
+                let (len, sha256) = reader_digest(object.file, &path)?;
+                Ok(Some(Found {
+                    len,
+                    sha256: Some(sha256),
+                    etag: Some(object.meta.etag),
+                }))
+            }),
+        )
     }
 
     fn sha256_of<'a>(
@@ -216,11 +227,12 @@ impl ContentStore for Embedded {
         _content_type: Option<&'a str>,
         now: DateTime<Utc>,
     ) -> BoxFuture<'a, Result<String, ContentError>> {
-        Box::pin(
-            self.with_store("multipart upload", bucket, key, move |store, bucket, key| {
-                Ok(store.create_multipart(bucket, key, now)?)
-            }),
-        )
+        Box::pin(self.with_store(
+            "multipart upload",
+            bucket,
+            key,
+            move |store, bucket, key| Ok(store.create_multipart(bucket, key, now)?),
+        ))
     }
 
     fn complete_multipart<'a>(
@@ -260,13 +272,16 @@ impl ContentStore for Embedded {
     ) -> BoxFuture<'a, Result<(), ContentError>> {
         let id = upload_id.to_owned();
         Box::pin(
-            self.with_store("multipart abort", bucket, key, move |store, bucket, key| {
-                match store.abort_multipart(bucket, key, &id) {
+            self.with_store(
+                "multipart abort",
+                bucket,
+                key,
+                move |store, bucket, key| match store.abort_multipart(bucket, key, &id) {
                     Ok(()) | Err(MultipartError::NoSuchUpload) => Ok(()),
                     Err(MultipartError::Object(e)) => Err(e.into()),
                     Err(e) => Err(ContentError::Task("multipart abort", e.to_string())),
-                }
-            }),
+                },
+            ),
         )
     }
 

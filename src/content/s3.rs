@@ -340,8 +340,7 @@ impl S3Objects {
             query: &[("uploadId", upload_id)],
             ..Call::new("aborting a multipart upload", Method::DELETE, bucket, key)
         };
-        self.call(call, Refusal::Absent, |_| async { Ok(()) })
-            .await
+        self.call(call, Refusal::Absent, |_| async { Ok(()) }).await
     }
 
     /// Deletes the object; an object already gone is no error (S3 answers 204 anyway).
@@ -350,8 +349,7 @@ impl S3Objects {
             payload: UNSIGNED_PAYLOAD,
             ..Call::new("deleting an object", Method::DELETE, bucket, key)
         };
-        self.call(call, Refusal::Absent, |_| async { Ok(()) })
-            .await
+        self.call(call, Refusal::Absent, |_| async { Ok(()) }).await
     }
 
     /// Checks that the endpoint answers and accepts depot's credentials, with a signed GET
@@ -365,8 +363,7 @@ impl S3Objects {
             super::DEFAULT_BUCKET,
             PROBE_KEY,
         );
-        self.call(call, Refusal::Probe, |_| async { Ok(()) })
-            .await
+        self.call(call, Refusal::Probe, |_| async { Ok(()) }).await
     }
 
     /// Signs and sends `call` and reads the answer with `read`: the response when the
@@ -605,9 +602,9 @@ impl ContentStore for S3Objects {
         content_type: Option<&'a str>,
         _now: DateTime<Utc>,
     ) -> BoxFuture<'a, Result<String, ContentError>> {
-        Box::pin(async move {
-            Ok(S3Objects::create_multipart(self, bucket, key, content_type).await?)
-        })
+        Box::pin(
+            async move { Ok(S3Objects::create_multipart(self, bucket, key, content_type).await?) },
+        )
     }
 
     fn complete_multipart<'a>(
@@ -650,7 +647,10 @@ impl ContentStore for S3Objects {
         Box::pin(async { None })
     }
 
-    fn sweep_multipart(&self, _cutoff: DateTime<Utc>) -> BoxFuture<'_, Result<usize, ContentError>> {
+    fn sweep_multipart(
+        &self,
+        _cutoff: DateTime<Utc>,
+    ) -> BoxFuture<'_, Result<usize, ContentError>> {
         // Uploads nobody keeps are the endpoint's to expire (its lifecycle rules); those
         // depot keeps are aborted by `files::uploads::expire`.
         Box::pin(async { Ok(0) })

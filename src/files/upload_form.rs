@@ -5,8 +5,8 @@
 //! framing is HTTP's (`http::files` hands the parts in).
 
 use super::writes::{DEFAULT_BUCKET, Upload, Uploads, WriteError};
-use crate::content::Content;
 use super::{FileRecord, Permission};
+use crate::content::Content;
 use crate::objects::Spooled;
 use bytes::Buf;
 use futures_util::{Stream, TryStreamExt};

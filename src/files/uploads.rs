@@ -358,11 +358,7 @@ impl DirectUploads {
             Some(hash) => hash,
             // The store keeps no whole-object SHA-256 (a multipart object, or a store that
             // does not report checksums): the object is read back once to know.
-            None => {
-                self.content
-                    .sha256_of(&upload.bucket, &upload.key)
-                    .await?
-            }
+            None => self.content.sha256_of(&upload.bucket, &upload.key).await?,
         };
         let actual = crate::hex::encode(&actual);
         if &actual != declared {
