@@ -326,8 +326,8 @@ pub fn spawn_probe(content: ContentHandle, shutdown: Shutdown) -> tokio::task::J
     })
 }
 
-/// Runs blocking store work (disk, `flock`) off the async threads.
-async fn blocking<T: Send + 'static>(
+/// Runs blocking store work (disk, `flock`, hashing) off the async threads.
+pub(crate) async fn blocking<T: Send + 'static>(
     what: &'static str,
     work: impl FnOnce() -> Result<T, ContentError> + Send + 'static,
 ) -> Result<T, ContentError> {

@@ -25,8 +25,6 @@ pub enum WriteError {
     Object(#[from] ObjectError),
     #[error("no randomness for a new key: {0}")]
     Random(String),
-    #[error("the {0} task failed: {1}")]
-    Task(&'static str, String),
 }
 
 /// What an upload says about itself; the key and `fileType` are depot's to choose.
@@ -122,10 +120,10 @@ async fn measure(content: &Content) -> Result<(u64, [u8; 32]), WriteError> {
         Content::Spooled(spooled) => Ok((spooled.len(), spooled.digests().sha256)),
         Content::File(path) => {
             let path = path.clone();
-            blocking("hashing", move || {
+            let digest = crate::content::blocking("hashing", move || {
                 Ok(crate::objects::checksums::file_digest(&path)?)
-            })
-            .await
+            });
+            Ok(digest.await?)
         }
     }
 }
@@ -269,15 +267,6 @@ pub fn file_type_of(file_name: &str, content_type: Option<&str>) -> String {
         .map(str::to_ascii_lowercase)
         .or_else(|| content_type.map(str::to_owned))
         .unwrap_or_else(|| "application/octet-stream".to_owned())
-}
-
-async fn blocking<T: Send + 'static>(
-    what: &'static str,
-    work: impl FnOnce() -> Result<T, WriteError> + Send + 'static,
-) -> Result<T, WriteError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| WriteError::Task(what, e.to_string()))?
 }
 
 #[cfg(test)]

@@ -450,7 +450,7 @@ impl From<crate::files::writes::WriteError> for ApiError {
             E::Record(e) => e.into(),
             E::Repo(e) => e.into(),
             E::Object(e) => e.into(),
-            E::Random(_) | E::Task(..) => ApiError::Internal(e.to_string()),
+            E::Random(_) => ApiError::Internal(e.to_string()),
         }
     }
 }
