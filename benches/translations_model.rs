@@ -15,8 +15,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use depot::translations::filter::{Filter, FilterIndex, select};
-use depot::translations::sheet::convert;
+use depot::markup::convert;
+use depot::model::filter::{Filter, FilterIndex, select};
 
 const SECTIONS: usize = 50;
 const SUBSECTIONS: usize = 20;
@@ -129,7 +129,7 @@ fn bench(c: &mut Criterion) {
 
 /// The console's search (`console::views`): every odd locale's texts accented (Polish), so
 /// that folding does its full work on half the texts.
-fn console_search(c: &mut Criterion, mut doc: depot::translations::model::Document) {
+fn console_search(c: &mut Criterion, mut doc: depot::model::Document) {
     use depot::console::views::{Index, Search, search};
     for (i, entry) in doc.entries.iter_mut().enumerate() {
         for (l, text) in entry.texts.iter_mut().enumerate() {

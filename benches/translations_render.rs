@@ -14,8 +14,8 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use depot::translations::formats::{Format, Prepared, RenderOptions, render};
-use depot::translations::model::{
+use depot::formats::{Format, Prepared, RenderOptions, render};
+use depot::model::{
     Document, Entry, LocaleSelection, Plural, PluralCategory, PluralForm, Selection,
 };
 

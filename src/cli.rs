@@ -105,7 +105,8 @@ impl DataDirArg {
     }
 }
 
-/// `--max-memory`, for the commands that read input files (import, diff, generate).
+/// `--max-memory` and `--encoding`, for the commands that read input files (import, diff,
+/// generate).
 #[derive(Debug, Args)]
 pub struct MemoryArg {
     /// Memory that reading the input files may take (limits.input_memory_bytes, default
@@ -113,14 +114,20 @@ pub struct MemoryArg {
     /// refused before it is read.
     #[arg(long, value_name = "SIZE", value_parser = crate::memory_budget::parse_size)]
     pub max_memory: Option<u64>,
+    /// The code page of a .csv sheet that is not UTF-8 (translations.sheet_encoding):
+    /// windows-1250 ... windows-1258, as Excel's "CSV (Comma delimited)" writes them.
+    /// UTF-8 and UTF-16 files (with their byte-order mark) are read whatever this says.
+    #[arg(long, value_name = "CODEPAGE")]
+    pub encoding: Option<String>,
 }
 
 impl MemoryArg {
     fn flags(&self) -> Vec<(String, String)> {
-        self.max_memory
-            .iter()
-            .map(|bytes| (crate::memory_budget::KEY.to_owned(), bytes.to_string()))
-            .collect()
+        let memory = (self.max_memory.iter())
+            .map(|bytes| (crate::memory_budget::KEY.to_owned(), bytes.to_string()));
+        let encoding = (self.encoding.iter())
+            .map(|name| ("translations.sheet_encoding".to_owned(), name.clone()));
+        memory.chain(encoding).collect()
     }
 }
 

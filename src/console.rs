@@ -31,7 +31,7 @@ pub async fn overview(
 ) -> Result<(Vec<LocaleProgress>, Reported), Stopped> {
     off_thread("overview", move || {
         let doc = &live.stored.document;
-        let base = crate::translations::locale::base_locale(doc);
+        let base = crate::model::locale::base_locale(doc);
         (views::completeness(doc, base), views::reported(doc, &link))
     })
     .await
@@ -77,7 +77,7 @@ pub async fn search(
 ) -> Result<Searched, Stopped> {
     off_thread("search", move || {
         let doc = &live.stored.document;
-        let base = crate::translations::locale::base_locale(doc);
+        let base = crate::model::locale::base_locale(doc);
         let folded = index.of(&live);
         Searched {
             found: views::search(doc, &folded, &search, base),

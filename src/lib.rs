@@ -2,7 +2,7 @@
 //!
 //! The binary (`src/main.rs`) is a thin shell over `cli`; tests and benches use the
 //! modules directly, and start the server with `server::serve` on port 0.
-// No unsafe code but the prefetch hint of translations::formats::ahead (see Cargo.toml).
+// No unsafe code but the prefetch hint of formats::shared::ahead (see Cargo.toml).
 #![deny(unsafe_code)]
 // stdout is the commands' output, written through `cli::output`, which ends quietly when the
 // reader goes away (`depot config check | head -1`); `println!` would panic there.
@@ -18,11 +18,15 @@ pub mod content;
 pub mod error_chain;
 pub mod fd_limit;
 pub mod files;
+pub mod formats;
 pub mod hex;
 pub mod http;
 pub mod import;
+pub mod layout;
 pub mod logging;
+pub mod markup;
 pub mod memory_budget;
+pub mod model;
 pub mod objects;
 pub mod parallel;
 pub mod percent;

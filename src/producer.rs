@@ -9,14 +9,14 @@ pub mod lease;
 
 use crate::config::ConfigHandle;
 use crate::config::settings::{Google, Service, Settings, SheetSource as SourceSetting};
+use crate::markup::{self, SheetError};
+use crate::model::Document;
 use crate::retry::{FIRST_RETRY, backoff};
 use crate::sheets::consent;
 use crate::sheets::{Fetched, SheetSource, SourceError, source_for};
 use crate::shutdown::Shutdown;
 use crate::singleflight::SingleFlight;
-use crate::translations::model::Document;
 use crate::translations::service::TranslationService;
-use crate::translations::sheet::{self, SheetError};
 use crate::translations::store::{PutOutcome, StoreError, SyncState};
 use crate::translations::versions::VersionSummary;
 use crate::webhooks::Announcer;
@@ -121,11 +121,11 @@ pub fn convert_fetched(tabs: Vec<crate::sheets::tabs::Tab>) -> Result<Document, 
 pub fn convert(grid: Vec<Vec<String>>) -> Result<Document, ConvertError> {
     let header = grid
         .iter()
-        .position(|row| row.iter().any(|cell| cell.trim() == sheet::KEY_MARK));
+        .position(|row| row.iter().any(|cell| cell.trim() == markup::KEY_MARK));
     let rows_below = header.map_or(0, |h| {
         grid[h + 1..].iter().filter(|r| !r.is_empty()).count()
     });
-    let document = sheet::convert(grid)?;
+    let document = markup::convert(grid)?;
     if !document.is_empty() {
         return Ok(document);
     }
@@ -213,7 +213,8 @@ pub struct Producer {
 }
 
 /// The settings a source is made from.
-type SourceKey = (SourceSetting, Google, Service);
+/// (`translations.sheet_encoding` too: a local `.csv` is read in its code page).
+type SourceKey = (SourceSetting, Google, Service, String);
 
 impl Producer {
     /// A producer of `translations` for the settings of `config`; `callback_server` answers
@@ -382,6 +383,7 @@ impl Producer {
             chosen.clone(),
             settings.google.clone(),
             settings.service.clone(),
+            settings.translations.sheet_encoding.clone(),
         );
         let mut cached = self.source.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some((made_for, source)) = cached.as_ref()

@@ -2,6 +2,7 @@
 //! texts as displayed, trailing empty cells dropped, as the Sheets API `values.get` returns.
 
 pub mod consent;
+pub mod csv_dialect;
 pub mod example;
 pub mod google;
 pub mod local;
@@ -93,6 +94,7 @@ pub fn source_for(settings: &Settings) -> Result<Arc<dyn SheetSource>, SourceErr
             path: path.clone(),
             sheet_name: settings.service.spreadsheet_name.clone(),
             memory: settings.limits.input_memory,
+            code_page: csv_dialect::CodePage::named(&settings.translations.sheet_encoding),
         }),
         SourceSetting::Google
             if settings.service.spreadsheet_id.is_empty()
@@ -169,6 +171,8 @@ pub struct LocalSource {
     pub sheet_name: String,
     /// What reading the file may take (`limits.input_memory_bytes`).
     pub memory: crate::memory_budget::Budget,
+    /// What a `.csv` file that is not UTF-8 is read in (`translations.sheet_encoding`).
+    pub code_page: csv_dialect::CodePage,
 }
 
 impl SheetSource for LocalSource {
@@ -178,12 +182,15 @@ impl SheetSource for LocalSource {
 
     fn fetch(&self) -> Pin<Box<dyn Future<Output = FetchResult> + Send + '_>> {
         let (path, sheet_name, memory) = (self.path.clone(), self.sheet_name.clone(), self.memory);
+        let code_page = self.code_page;
         Box::pin(async move {
-            tokio::task::spawn_blocking(move || local::read_tabs(&path, Some(&sheet_name), memory))
-                .await
-                .map_err(|e| SourceError::Task(e.to_string()))?
-                .map(fetched_tabs)
-                .map_err(SourceError::from)
+            tokio::task::spawn_blocking(move || {
+                local::read_tabs(&path, Some(&sheet_name), memory, code_page)
+            })
+            .await
+            .map_err(|e| SourceError::Task(e.to_string()))?
+            .map(fetched_tabs)
+            .map_err(SourceError::from)
         })
     }
 }

@@ -23,7 +23,7 @@ use std::process::{Command, Stdio};
 use app_readback::{
     Message, Part, XcValue, read_arb, read_arb_message, read_flutter, read_xcstrings,
 };
-use depot::translations::placeholders::{self, Order, Piece, Syntax};
+use depot::model::placeholders::{self, Order, Piece, Syntax};
 use ordered_json::Json;
 use serde_json::{Value, json};
 use support::{TestServer, query, run, sheet_rows};

@@ -820,3 +820,212 @@ fn the_summary_names_the_missing_keys_and_strict_fails_on_findings() {
     ));
     assert!(dir.path().join("out/pl.json").exists());
 }
+
+/// A sheet as Excel shows it: a settings line above the header (babelsheet ignores it), a
+/// section, a tag, a comment, a cell with the separator, a quote and a line break, and the
+/// letters a Central European (pl) and a Western (de, fr) code page hold.
+const EXCEL_SHEET: [&[&str]; 5] = [
+    &["my app"],
+    &[">>>", ">>>", "###", "$$$", "en_US", "pl_PL", "de_DE"],
+    &["CORE", "", "ui", "", "", "", ""],
+    &[
+        "",
+        "GREETING",
+        "",
+        "on the start page",
+        "Hello; \"friend\"\nwelcome",
+        "Zażółć gęślą jaźń",
+        "Grüße, Straße",
+    ],
+    &["", "BYE", "", "", "Bye", "Do widzenia", "Tschüß"],
+];
+
+/// The sheet's text as Excel writes a CSV: `separator` between cells, CRLF after each
+/// row, a cell quoted when it holds the separator, a quote or a line break.
+fn excel_csv_text(separator: char) -> String {
+    let quote = |cell: &str| {
+        if cell.contains([separator, '"', '\n', '\r']) {
+            format!("\"{}\"", cell.replace('"', "\"\""))
+        } else {
+            cell.to_owned()
+        }
+    };
+    EXCEL_SHEET
+        .iter()
+        .map(|row| {
+            let cells: Vec<String> = row.iter().map(|c| quote(c)).collect();
+            cells.join(&separator.to_string()) + "\r\n"
+        })
+        .collect()
+}
+
+/// Every file under `root` with its text.
+fn tree(root: &Path) -> Vec<(String, String)> {
+    files(root)
+        .into_iter()
+        .map(|name| {
+            let text = read(root.join(&name));
+            (name, text)
+        })
+        .collect()
+}
+
+#[test]
+fn csv_sheets_as_excel_saves_them_generate_what_the_utf8_comma_sheet_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = |separator| excel_csv_text(separator);
+    let utf16 = |text: &str, little: bool| -> Vec<u8> {
+        let mut bytes = if little {
+            vec![0xFF, 0xFE]
+        } else {
+            vec![0xFE, 0xFF]
+        };
+        for unit in text.encode_utf16() {
+            bytes.extend(if little {
+                unit.to_le_bytes()
+            } else {
+                unit.to_be_bytes()
+            });
+        }
+        bytes
+    };
+    let mut utf8_bom = b"\xEF\xBB\xBF".to_vec();
+    utf8_bom.extend(text(';').as_bytes());
+    // "CSV (Comma delimited)" on a German Windows: cp1252, which has no Polish letters
+    // (Excel writes '?' for them).
+    let german: String = text(';').replace("Zażółć gęślą jaźń", "Za???? g???? ja??");
+    let (cp1252, _, unmappable) = encoding_rs::WINDOWS_1252.encode(&german);
+    assert!(!unmappable);
+    let semicolons = text(';');
+    let (cp1250, _, unmappable) = encoding_rs::WINDOWS_1250.encode(&semicolons);
+    assert!(!unmappable);
+    std::fs::write(dir.path().join("utf8.csv"), text(',')).unwrap();
+    std::fs::write(dir.path().join("german.csv"), german.as_bytes()).unwrap();
+    for (name, bytes, flags) in [
+        // "CSV UTF-8 (Comma delimited)" where the decimal separator is ','
+        ("utf8-bom-semicolon.csv", utf8_bom, &[][..]),
+        // "Unicode text": UTF-16LE with its mark, tab separated
+        ("unicode-text.csv", utf16(&text('\t'), true), &[]),
+        ("utf16be.csv", utf16(&text(','), false), &[]),
+        // "CSV (Comma delimited)" on a Polish Windows
+        (
+            "cp1250.csv",
+            cp1250.into_owned(),
+            &["--encoding", "windows-1250"],
+        ),
+        (
+            "cp1252.csv",
+            cp1252.into_owned(),
+            &["--encoding", "windows-1252"],
+        ),
+    ] {
+        std::fs::write(dir.path().join(name), bytes).unwrap();
+        let like = if name == "cp1252.csv" {
+            "german.csv"
+        } else {
+            "utf8.csv"
+        };
+        let expected = format!("expected-{like}");
+        assert_ok(&generate(
+            dir.path(),
+            &["--source", like, "-f", "json,android", "-p", &expected],
+        ));
+        let out_dir = format!("out-{name}");
+        let mut args = vec!["--source", name, "-f", "json,android", "-p", &out_dir];
+        args.extend_from_slice(flags);
+        let out = generate(dir.path(), &args);
+        assert_ok(&out);
+        assert_eq!(stderr(&out), "", "{name}");
+        let got = tree(&dir.path().join(&out_dir));
+        assert_eq!(got, tree(&dir.path().join(&expected)), "{name}");
+        assert!(
+            got.iter().any(|(_, t)| t.contains("Tschüß")),
+            "{name}: {got:?}"
+        );
+    }
+    // the code page from the settings, as the producer and serve read it too
+    support::run_ok(
+        dir.path(),
+        &[
+            "generate",
+            "--source",
+            "cp1250.csv",
+            "-f",
+            "json",
+            "-p",
+            "out-env",
+        ],
+        [("DEPOT_TRANSLATIONS_SHEET_ENCODING", "windows-1250")],
+    );
+    assert!(read(dir.path().join("out-env/pl_PL.json")).contains("Zażółć gęślą jaźń"));
+    // a UTF-8 file stays UTF-8 whatever code page is named
+    let out = generate(
+        dir.path(),
+        &[
+            "--source",
+            "utf8-bom-semicolon.csv",
+            "--encoding",
+            "windows-1250",
+            "-f",
+            "json",
+            "-p",
+            "out-named",
+        ],
+    );
+    assert_ok(&out);
+    assert_eq!(
+        tree(&dir.path().join("out-named")),
+        tree(&dir.path().join("out-utf8-bom-semicolon.csv"))
+            .into_iter()
+            .filter(|(n, _)| n.ends_with(".json"))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_csv_in_a_code_page_without_the_setting_is_refused_saying_how_to_save_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = excel_csv_text(';');
+    let (cp1250, _, _) = encoding_rs::WINDOWS_1250.encode(&text);
+    std::fs::write(dir.path().join("cp1250.csv"), &cp1250).unwrap();
+    let out = generate(dir.path(), &["--source", "cp1250.csv", "-p", "out"]);
+    assert_clean_failure(
+        &out,
+        dir.path(),
+        "cp1250.csv line 4 is not UTF-8 text: the file was saved in another encoding \
+         (Excel's \"CSV (Comma delimited)\" writes the computer's Windows code page, such as \
+         windows-1250 or windows-1252). Save it as \"CSV UTF-8 (Comma delimited)\" (Excel) or \
+         as Text CSV with the character set \"Unicode (UTF-8)\" (LibreOffice), or name its code \
+         page: --encoding windows-1250 (translations.sheet_encoding)",
+    );
+    // UTF-16 that lost its byte-order mark is no text depot can tell
+    let bare: Vec<u8> = excel_csv_text('\t')
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    std::fs::write(dir.path().join("bare.csv"), bare).unwrap();
+    let out = generate(dir.path(), &["--source", "bare.csv", "-p", "out"]);
+    assert_clean_failure(
+        &out,
+        dir.path(),
+        "bare.csv holds zero bytes and starts with no byte-order mark",
+    );
+    // a code page that is not one is a usage error naming the ones there are
+    let out = generate(
+        dir.path(),
+        &[
+            "--source",
+            "cp1250.csv",
+            "--encoding",
+            "latin2",
+            "-p",
+            "out",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("translations.sheet_encoding"),
+        "{}",
+        stderr(&out)
+    );
+}

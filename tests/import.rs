@@ -1848,13 +1848,14 @@ mod property {
 
     use std::collections::BTreeMap;
 
+    use depot::formats::Format as AppFormat;
+    use depot::formats::{Format, PlaceholderMode, Prepared};
     use depot::import::assemble::Assembler;
-    use depot::import::{self, AppFormat, Options, discover};
-    use depot::translations::formats::{Format, PlaceholderMode, Prepared};
-    use depot::translations::layout::{self, LayoutOptions};
-    use depot::translations::model::{Document, PluralCategory, Selection};
-    use depot::translations::placeholders::{self, Piece};
-    use depot::translations::plurals;
+    use depot::import::{self, Options, discover};
+    use depot::layout::{self, LayoutOptions};
+    use depot::model::placeholders::{self, Piece};
+    use depot::model::plurals;
+    use depot::model::{Document, PluralCategory, Selection};
     use proptest::prelude::*;
 
     const LOCALES: [&str; 3] = ["en", "pl", "ar"];
@@ -2336,7 +2337,7 @@ mod property {
     }
 
     fn check(rows: Vec<Vec<String>>, mode: PlaceholderMode) -> Result<(), TestCaseError> {
-        let doc = depot::translations::sheet::convert(rows).unwrap();
+        let doc = depot::markup::convert(rows).unwrap();
         prop_assume!(!doc.is_empty());
         for format in [
             Format::Android,
@@ -2409,4 +2410,71 @@ fn a_lone_surrogate_escape_is_refused_naming_file_line_and_key_and_a_pair_is_imp
         std::fs::read_to_string(dir.path().join("sheet.csv")).unwrap(),
         ">>>,###,$$$,en\nok,,,fine 😀\nbroken,,,x😀y\n"
     );
+}
+
+#[test]
+fn merge_into_reads_a_csv_as_excel_saves_it_or_says_how_to_save_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows: [&[&str]; 3] = [
+        &[">>>", ">>>", "en", "pl"],
+        &["CORE", "", "", ""],
+        &["", "GREETING", "\"Hello; friend\"", "Zażółć gęślą jaźń"],
+    ];
+    let sheet = |separator: &str| -> String {
+        rows.iter()
+            .map(|row| row.join(separator) + "\r\n")
+            .collect()
+    };
+    // "CSV (Comma delimited)" on a Polish Windows: cp1250, ';', CRLF, a quoted cell
+    let semicolons = sheet(";");
+    let (cp1250, _, unmappable) = encoding_rs::WINDOWS_1250.encode(&semicolons);
+    assert!(!unmappable);
+    // "Unicode text": UTF-16LE with its mark, tab separated
+    let mut unicode_text = vec![0xFF, 0xFE];
+    unicode_text.extend(sheet("\t").encode_utf16().flat_map(u16::to_le_bytes));
+    write_files(
+        dir.path(),
+        &[
+            (
+                "app/en.json",
+                br#"{"CORE":{"GREETING":"Hello; friend","NEW":"New"}}"#,
+            ),
+            ("cp1250.csv", &cp1250),
+            ("unicode.csv", &unicode_text),
+        ],
+    );
+    let expected = ">>>,>>>,en,pl\nCORE,,,\n,GREETING,Hello; friend,Zażółć gęślą jaźń\n,NEW,New,\n";
+    for (name, flags) in [
+        ("cp1250.csv", &["--encoding", "windows-1250"][..]),
+        ("unicode.csv", &[]),
+    ] {
+        let mut args = vec!["import", "app", "--merge-into", name, "--to", "merged.csv"];
+        args.extend_from_slice(flags);
+        depot_ok(dir.path(), &args);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("merged.csv")).unwrap(),
+            expected,
+            "{name}"
+        );
+    }
+    let out = support::run(
+        dir.path(),
+        &[
+            "import",
+            "app",
+            "--merge-into",
+            "cp1250.csv",
+            "--to",
+            "merged2.csv",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "cp1250.csv line 3 is not UTF-8 text: the file was saved in another encoding"
+        ) && stderr(&out).contains("Save it as \"CSV UTF-8 (Comma delimited)\" (Excel)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path().join("merged2.csv").exists());
 }

@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use depot::translations::placeholders::{self, Order, Syntax};
+use depot::model::placeholders::{self, Order, Syntax};
 use support::gnustep::{Plist, parse_ascii_plist};
 use support::run;
 

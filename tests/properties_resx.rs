@@ -19,7 +19,7 @@ mod readback_properties_resx;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use depot::translations::placeholders::{self, Order, Syntax};
+use depot::model::placeholders::{self, Order, Syntax};
 use readback_properties_resx::{csharp_name, read_properties, read_resx, read_resx_as_each_reader};
 use serde_json::{Value, json};
 use support::jvm_mono::{dotnet, java, resgen};

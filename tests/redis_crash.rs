@@ -69,6 +69,7 @@ fn kill_9_while_storing_into_redis_never_leaves_a_current_version_that_fails_to_
         events_heartbeat_secs: 15,
         fallbacks: Default::default(),
         placeholders: Default::default(),
+        sheet_encoding: "utf-8".into(),
     })
     .unwrap();
 

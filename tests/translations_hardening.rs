@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Output;
 use std::time::Duration;
 
-use depot::translations::model::{Document, Entry, MAX_KEY_DEPTH, MAX_LOCALES};
+use depot::model::{Document, Entry, MAX_KEY_DEPTH, MAX_LOCALES};
 use depot::translations::store::{SledStore, StoredDocument, TranslationStore};
 use support::{Daemon, TestServer, eventually, run};
 

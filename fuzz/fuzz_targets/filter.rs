@@ -5,9 +5,9 @@
 
 use std::sync::OnceLock;
 
-use depot::translations::filter::{Filter, FilterError, MAX_FILTER_CHARS, MAX_FILTER_SEGMENTS};
-use depot::translations::formats::RenderOptions;
-use depot::translations::model::Document;
+use depot::model::filter::{Filter, FilterError, MAX_FILTER_CHARS, MAX_FILTER_SEGMENTS};
+use depot::formats::RenderOptions;
+use depot::model::Document;
 use depot_fuzz::render;
 
 fn document() -> &'static Document {
@@ -16,7 +16,7 @@ fn document() -> &'static Document {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../tests/fixtures/sheets/hostile.sheet.json");
         let rows = depot::sheets::local::read_grid(&path, None).expect("hostile fixture");
-        depot::translations::sheet::convert(rows).expect("hostile fixture converts")
+        depot::markup::convert(rows).expect("hostile fixture converts")
     })
 }
 

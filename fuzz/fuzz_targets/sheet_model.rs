@@ -6,9 +6,9 @@
 use std::sync::OnceLock;
 
 use arbitrary::Arbitrary;
-use depot::translations::filter::Filter;
-use depot::translations::formats::RenderOptions;
-use depot::translations::model::{Document, Selection};
+use depot::model::filter::Filter;
+use depot::formats::RenderOptions;
+use depot::model::{Document, Selection};
 use depot_fuzz::render;
 
 #[derive(Debug, Arbitrary)]
@@ -121,7 +121,7 @@ libfuzzer_sys::fuzz_target!(|input: Input| {
     let rows: Vec<Vec<String>> = (input.rows.into_iter())
         .map(|row| row.into_iter().map(cell_text).collect())
         .collect();
-    let Ok(doc) = depot::translations::sheet::convert(rows) else {
+    let Ok(doc) = depot::markup::convert(rows) else {
         return;
     };
     render::check_document(&doc);

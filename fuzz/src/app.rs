@@ -87,7 +87,7 @@ fn open() -> App {
     let sheet = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/fixtures/sheets/hostile.sheet.json");
     let rows = depot::sheets::local::read_grid(&sheet, None).expect("fixture sheet reads");
-    let document = depot::translations::sheet::convert(rows).expect("fixture sheet converts");
+    let document = depot::markup::convert(rows).expect("fixture sheet converts");
     state
         .translations
         .put(document)

@@ -3,10 +3,10 @@
 //! consumer (the readers of tests/support/readback.rs) with every selected text in it,
 //! unless a warning names the key that was left out.
 
-use depot::translations::filter::{Filter, FilterIndex};
-use depot::translations::formats::{self, Format, Prepared, RenderOptions, Rendered};
-use depot::translations::model::{Document, Selection};
-use depot::translations::sheet;
+use depot::model::filter::{Filter, FilterIndex};
+use depot::formats::{self, Format, Prepared, RenderOptions, Rendered};
+use depot::model::{Document, Selection};
+use depot::markup;
 
 use crate::readback::{read_android, read_po, read_strings, read_xlf, read_yml};
 
@@ -58,7 +58,7 @@ pub fn select(doc: &Document, filters: &[Filter]) -> Option<Selection> {
     }
     // The one-off `select` resolves the same filters to the same selection.
     assert_eq!(
-        depot::translations::filter::select(doc, filters)
+        depot::model::filter::select(doc, filters)
             .ok()
             .as_ref(),
         Some(&sel)

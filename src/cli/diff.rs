@@ -11,8 +11,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use super::output;
 use super::{Failure, load_config_with};
 use crate::config::Sources;
+use crate::formats::PlaceholderMode;
 use crate::import::diff::{self, DiffOptions, Report};
-use crate::translations::formats::PlaceholderMode;
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {

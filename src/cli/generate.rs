@@ -13,12 +13,12 @@ use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use crate::secret::Secret;
 
 use crate::atomic_file::Durability;
+use crate::formats::{self, Format, PlaceholderMode, Prepared};
+use crate::layout::{self, LayoutOptions};
+use crate::model::filter::{self, Filter};
+use crate::model::{Document, Selection};
 use crate::sheets::tabs::Tab;
 use crate::sheets::{Fetched, SourceError, consent, source_for};
-use crate::translations::filter::{self, Filter};
-use crate::translations::formats::{self, Format, PlaceholderMode, Prepared};
-use crate::translations::layout::{self, LayoutOptions};
-use crate::translations::model::{Document, Selection};
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;

@@ -13,11 +13,12 @@ use super::output::Report;
 use super::{Failure, Scope, load_config_with};
 use crate::config::Sources;
 use crate::config::settings::Settings;
+use crate::formats::PlaceholderMode;
+use crate::formats::{Format, TABLE};
 use crate::import::grid::{self, Merged};
-use crate::import::{self, AppFormat, Imported, Options};
+use crate::import::{self, Imported, Options};
 use crate::sheets::google::{GoogleError, GoogleSheets};
 use crate::sheets::write::{self, Target};
-use crate::translations::formats::PlaceholderMode;
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -51,10 +52,10 @@ pub struct ImportArgs {
     #[arg(
         long,
         value_name = "FORMAT",
-        value_parser = PossibleValuesParser::new(AppFormat::ALL.map(AppFormat::name))
-            .try_map(|name| name.parse::<AppFormat>())
+        value_parser = PossibleValuesParser::new(TABLE.iter().map(|d| d.name))
+            .try_map(|name| name.parse::<Format>())
     )]
-    pub format: Option<AppFormat>,
+    pub format: Option<Format>,
     /// convert (default): each format's placeholders (%1$s, %1$@, {{name}}, %{name}, ICU,
     /// {0}) become the sheet's {name} syntax; keep: texts as the files hold them.
     #[arg(
@@ -146,7 +147,7 @@ const KEYS_SHOWN: usize = 8;
 /// The files read, the texts per locale (the summary), and what the sheet cannot carry
 /// (notes).
 fn summarise_read(imported: &Imported, keys_shown: usize, report: &Report) {
-    let mut formats: Vec<(AppFormat, usize)> = Vec::new();
+    let mut formats: Vec<(Format, usize)> = Vec::new();
     for (_, format) in &imported.files {
         match formats.iter_mut().find(|(f, _)| f == format) {
             Some((_, n)) => *n += 1,
@@ -287,6 +288,7 @@ pub(super) fn read_sheet(
         std::path::Path::new(spec),
         None,
         settings.limits.input_memory,
+        crate::sheets::csv_dialect::CodePage::named(&settings.translations.sheet_encoding),
     )
     .map_err(|e| Failure(e.to_string()))
 }

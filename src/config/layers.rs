@@ -505,7 +505,7 @@ fn locale_map(raw: &Raw) -> Result<Vec<String>, String> {
             ));
         }
     };
-    crate::translations::fallback::Fallbacks::parse(&items).map_err(|e| e.to_string())?;
+    crate::model::fallback::Fallbacks::parse(&items).map_err(|e| e.to_string())?;
     Ok(items)
 }
 

@@ -202,6 +202,8 @@ pub const KEYS: &[Key] = &[
     key("translations.placeholders", "DEPOT_TRANSLATIONS_PLACEHOLDERS", "keep", Kind::OneOf(&["keep", "convert"]))
         .restart()
         .doc("{name} placeholders when a request names none: keep writes texts as they are, convert writes each format's syntax (%1$s, %1$@, %{name}, ICU)"),
+    key("translations.sheet_encoding", "DEPOT_TRANSLATIONS_SHEET_ENCODING", "utf-8", Kind::OneOf(&["utf-8", "windows-1250", "windows-1251", "windows-1252", "windows-1253", "windows-1254", "windows-1255", "windows-1256", "windows-1257", "windows-1258"]))
+        .doc("the code page of a .csv sheet that is not UTF-8 (Excel's \"CSV (Comma delimited)\" writes the computer's, e.g. windows-1250 in Central Europe, windows-1252 in Western Europe); utf-8 refuses such a file, saying how to save it. UTF-8 and UTF-16 files (with their byte-order mark) are read whatever this says"),
     key("producer.enabled", "DEPOT_PRODUCER_ENABLED", "true", Kind::Bool)
         .doc("run the spreadsheet sync inside `depot serve` (`depot produce` syncs whatever this says)"),
     key("producer.interval_secs", "DEPOT_PRODUCER_INTERVAL_SECS", "300", Kind::Integer { min: 1, max: 86_400 })

@@ -2,10 +2,10 @@
 //! so a `Settings` value is always complete and valid.
 
 use super::layers::{Resolved, Value, absolute};
+use crate::model::fallback::Fallbacks;
+use crate::model::placeholders::PlaceholderMode;
 use crate::secret::Secret;
 pub use crate::signing::Addressing;
-use crate::translations::fallback::Fallbacks;
-use crate::translations::formats::PlaceholderMode;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -230,6 +230,8 @@ pub struct Translations {
     /// `translations.fallback` (validated when the layers were read).
     pub fallbacks: Fallbacks,
     pub placeholders: PlaceholderMode,
+    /// `translations.sheet_encoding`: a name of `sheets::csv_dialect::CodePage::NAMES`.
+    pub sheet_encoding: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -558,6 +560,7 @@ impl Settings {
                 placeholders: text("translations.placeholders")
                     .parse()
                     .unwrap_or_default(),
+                sheet_encoding: text("translations.sheet_encoding"),
             },
             producer: Producer {
                 enabled: flag("producer.enabled"),

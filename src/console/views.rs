@@ -5,7 +5,7 @@
 
 use super::fold::{Mapped, fold, fold_into};
 use crate::config::settings::SheetSource;
-use crate::translations::model::{Document, Entry, Warning};
+use crate::model::{Document, Entry, Warning};
 use crate::translations::versions::{History, Listed, TextChange, VersionTexts};
 
 /// Rows per page of the translations search.
@@ -510,7 +510,7 @@ fn marks(entry: &Entry, locale: usize) -> Vec<&str> {
     };
     let mut all: Vec<&str> = (plural.forms_in(locale))
         .flat_map(|(_, text)| placeholders(text))
-        .filter(|name| *name != crate::translations::placeholders::COUNT)
+        .filter(|name| *name != crate::model::placeholders::COUNT)
         .collect();
     all.sort_unstable();
     all.dedup();
@@ -804,7 +804,7 @@ mod tests {
 
     #[test]
     fn a_plural_entry_shows_every_form_and_is_found_by_any() {
-        use crate::translations::model::{Plural, PluralCategory, PluralForm};
+        use crate::model::{Plural, PluralCategory, PluralForm};
         let form = |category, en: &str, pl: Option<&str>| PluralForm {
             category,
             texts: vec![Some(en.into()), pl.map(str::to_owned)],

@@ -10,13 +10,13 @@ pub mod guard;
 use crate::access::Access;
 use crate::config::settings::SheetSource;
 use crate::console::{pages, session, throttle, views};
+use crate::formats::Format;
 use crate::http::ApiError;
 use crate::http::client::ClientAddr;
 use crate::http::error::ErrorCode;
 use crate::http::query;
 use crate::http::routes::{self as table, Route, on};
 use crate::http::state::AppState;
-use crate::translations::formats::Format;
 use crate::translations::query::TranslationQuery;
 use askama::Template;
 use pages::Chrome;
@@ -350,7 +350,7 @@ impl Console {
                 selected: placeholders.is_empty(),
             })
             .chain(pages::Choice::list(
-                &crate::translations::formats::PlaceholderMode::NAMES,
+                &crate::formats::PlaceholderMode::NAMES,
                 placeholders,
             ))
             .collect(),

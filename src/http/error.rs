@@ -204,7 +204,7 @@ impl From<crate::translations::query::QueryError> for ApiError {
 
 impl From<crate::translations::service::ServeTranslationsError> for ApiError {
     fn from(e: crate::translations::service::ServeTranslationsError) -> ApiError {
-        use crate::translations::formats::RenderError as R;
+        use crate::formats::RenderError as R;
         use crate::translations::service::ServeTranslationsError as E;
         match e {
             E::NotLoaded => {

@@ -6,7 +6,7 @@
 use super::error::ErrorCode;
 use super::routes::{Access, Content, Param, ROUTES, Reply, Route, Schema};
 use crate::files::Permission;
-use crate::translations::formats::Format;
+use crate::formats::Format;
 use serde_json::{Map, Value, json};
 
 /// The document.

@@ -164,14 +164,14 @@ const fn query(name: &'static str, description: &'static str, schema: Schema) ->
 }
 
 fn format_names() -> Vec<&'static str> {
-    crate::translations::formats::Format::ALL
+    crate::formats::Format::ALL
         .iter()
         .map(|f| f.name())
         .collect()
 }
 
 fn placeholder_modes() -> Vec<&'static str> {
-    crate::translations::formats::PlaceholderMode::NAMES.to_vec()
+    crate::formats::PlaceholderMode::NAMES.to_vec()
 }
 
 fn permission_names() -> Vec<&'static str> {

@@ -10,14 +10,12 @@
 use std::collections::{HashMap, HashSet};
 
 use super::discover::Found;
-use super::locale::Hint;
-use super::syntax::{self, Kind};
-use super::{AppFormat, FileRead, ImportError, Imported, Key, Note, Options, Value};
-use crate::translations::locale::{locale_key, same_locale};
-use crate::translations::model::{
-    Document, Entry, MAX_KEY_DEPTH, Plural, PluralCategory, PluralForm,
-};
-use crate::translations::placeholders::COUNT;
+use super::{FileRead, Format, ImportError, Imported, Key, Note, Options, Value};
+use crate::formats::shared::locale::Hint;
+use crate::formats::shared::syntax::{self, Kind};
+use crate::model::locale::{locale_key, same_locale};
+use crate::model::placeholders::COUNT;
+use crate::model::{Document, Entry, MAX_KEY_DEPTH, Plural, PluralCategory, PluralForm};
 use rustc_hash::FxHashMap;
 
 /// Joins key levels for lookups (a character no key cell holds: they refuse controls).
@@ -47,7 +45,7 @@ pub struct Assembler<'o> {
     /// How many locales the texts of a new key make room for at once.
     locales_hint: usize,
     notes: Vec<Note>,
-    files: Vec<(String, AppFormat)>,
+    files: Vec<(String, Format)>,
     /// Declared placeholder types by joined key path, and whether a base-locale file
     /// declared them.
     types: FxHashMap<String, (bool, Vec<(String, Kind)>)>,
@@ -152,7 +150,7 @@ impl<'o> Assembler<'o> {
         };
         // ARB's @@locale is what gen-l10n goes by; elsewhere the name is generate's inverse
         let file_locale = match found.format {
-            AppFormat::Arb => read.locale.or(named),
+            Format::Arb => read.locale.or(named),
             _ => named.or(read.locale),
         }
         .or_else(|| self.options.locale.clone());
@@ -693,7 +691,7 @@ mod tests {
         Found {
             path: PathBuf::from(name),
             shown: name.to_owned(),
-            format: AppFormat::Android,
+            format: Format::Android,
             hint,
             configuration: None,
         }

@@ -13,11 +13,11 @@ use std::collections::BTreeMap;
 use rustc_hash::FxHashMap;
 use std::path::PathBuf;
 
-use super::{AppFormat, ImportError, Options, assemble::Assembler, discover};
-use crate::translations::formats::{Format, PlaceholderMode, Prepared, RenderError};
-use crate::translations::layout::{self, LayoutError, LayoutOptions};
-use crate::translations::locale::same_locale;
-use crate::translations::model::{Document, Entry, Selection};
+use super::{ImportError, Options, assemble::Assembler, discover};
+use crate::formats::{Format, PlaceholderMode, Prepared, RenderError};
+use crate::layout::{self, LayoutError, LayoutOptions};
+use crate::model::locale::same_locale;
+use crate::model::{Document, Entry, Selection};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DiffError {
@@ -107,7 +107,7 @@ pub fn diff(
         memory: options.memory,
     };
     let found = discover::discover(paths, &read_options)?;
-    let mut families: BTreeMap<AppFormat, Vec<&discover::Found>> = BTreeMap::new();
+    let mut families: BTreeMap<Format, Vec<&discover::Found>> = BTreeMap::new();
     for file in &found {
         families.entry(family(file.format)).or_default().push(file);
     }
@@ -142,9 +142,9 @@ pub fn diff(
 }
 
 /// `.strings` and `.stringsdict` are one app format: `generate -f ios` writes both.
-fn family(format: AppFormat) -> AppFormat {
+fn family(format: Format) -> Format {
     match format {
-        AppFormat::Stringsdict => AppFormat::Ios,
+        Format::Stringsdict => Format::Ios,
         f => f,
     }
 }
@@ -153,16 +153,13 @@ fn family(format: AppFormat) -> AppFormat {
 /// writer for it.
 fn sheet_side(
     sheet: &Document,
-    format: AppFormat,
+    format: Format,
     base: Option<usize>,
     options: &DiffOptions,
     read_options: &Options,
 ) -> Result<Option<Document>, DiffError> {
-    let Ok(written) = format.name().parse::<Format>() else {
-        return Ok(None);
-    };
-    let mut formats = vec![written];
-    if written == Format::Ios {
+    let mut formats = vec![format];
+    if format == Format::Ios {
         formats.push(Format::Stringsdict);
     }
     let selection = Selection::all(sheet);
@@ -182,12 +179,7 @@ fn sheet_side(
                 placeholders: options.placeholders,
             },
         )?;
-        let read_as = if format == Format::Stringsdict {
-            AppFormat::Stringsdict
-        } else {
-            family_of(format)
-        };
-        jobs.extend(planned.into_iter().map(|file| (format, read_as, file)));
+        jobs.extend(planned.into_iter().map(|file| (format, file)));
     }
     // rendered and read on every core, as generate renders and import reads; each file
     // assembled as soon as it and those before it are read
@@ -195,7 +187,7 @@ fn sheet_side(
     crate::parallel::for_each_in_order(
         crate::parallel::cores(),
         &jobs,
-        |(format, read_as, file)| {
+        |(format, file)| {
             let rendered = if file.locale_tree {
                 prepared.render_locale_tree(&file.selection, *format, &file.options)
             } else {
@@ -205,15 +197,15 @@ fn sheet_side(
                 format: *format,
                 source,
             })?;
-            let found = discover::virtual_file(&file.path, *read_as);
+            let found = discover::virtual_file(&file.path, *format);
             let named = match &found.hint {
-                super::locale::Hint::Code(code) => Some(code.clone()),
-                super::locale::Hint::Base => Some(read_options.base.clone()),
-                super::locale::Hint::None => None,
+                crate::formats::shared::locale::Hint::Code(code) => Some(code.clone()),
+                crate::formats::shared::locale::Hint::Base => Some(read_options.base.clone()),
+                crate::formats::shared::locale::Hint::None => None,
             };
             let read = super::read_bytes(
                 &rendered.body,
-                *read_as,
+                *format,
                 &found.shown,
                 named.as_deref(),
                 read_options,
@@ -227,10 +219,6 @@ fn sheet_side(
         },
     )?;
     Ok(Some(assembler.finish().doc))
-}
-
-fn family_of(format: Format) -> AppFormat {
-    format.name().parse().unwrap_or(AppFormat::Json)
 }
 
 /// Every (key, text) of one locale of one entry: plural forms as `key[category]`.

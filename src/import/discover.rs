@@ -8,8 +8,9 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::locale::{self, AndroidFolder, Hint};
-use super::{AppFormat, ImportError, Options};
+use super::{ImportError, Options};
+use crate::formats::Format;
+use crate::formats::shared::locale::{self, AndroidFolder, Hint};
 
 /// A file to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,7 +18,7 @@ pub struct Found {
     pub path: PathBuf,
     /// How messages name it.
     pub shown: String,
-    pub format: AppFormat,
+    pub format: Format,
     pub hint: Hint,
     /// For an android folder of another configuration (`values-land`): its qualifiers.
     pub configuration: Option<String>,
@@ -136,7 +137,7 @@ fn name_of(path: Option<&Path>) -> &str {
 /// the file is not one to read.
 fn classify(
     path: &Path,
-    forced: Option<AppFormat>,
+    forced: Option<Format>,
     walked: Option<&HashSet<PathBuf>>,
 ) -> Option<Found> {
     let ext = extension(path);
@@ -156,25 +157,25 @@ fn classify(
     let format = match forced {
         Some(format) => format,
         None => match ext.as_str() {
-            "xml" => AppFormat::Android,
-            "strings" => AppFormat::Ios,
-            "stringsdict" => AppFormat::Stringsdict,
-            "xcstrings" => AppFormat::Xcstrings,
-            "arb" => AppFormat::Arb,
-            "po" => AppFormat::Po,
-            "xlf" | "xliff" => AppFormat::Xlf,
-            "yml" | "yaml" => AppFormat::Yml,
-            "properties" => AppFormat::Properties,
-            "resx" => AppFormat::Resx,
+            "xml" => Format::Android,
+            "strings" => Format::Ios,
+            "stringsdict" => Format::Stringsdict,
+            "xcstrings" => Format::Xcstrings,
+            "arb" => Format::Arb,
+            "po" => Format::Po,
+            "xlf" | "xliff" => Format::Xlf,
+            "yml" | "yaml" => Format::Yml,
+            "properties" => Format::Properties,
+            "resx" => Format::Resx,
             // i18next's locales/{{lng}}/{{ns}}.json
-            "json" if code(parent).is_some() && dotted_stem(stem).is_none() => AppFormat::I18next,
-            "json" => AppFormat::Json,
+            "json" if code(parent).is_some() && dotted_stem(stem).is_none() => Format::I18next,
+            "json" => Format::Json,
             _ => return None,
         },
     };
     let mut configuration = None;
     let hint = match format {
-        AppFormat::Android => match locale::android_folder(parent) {
+        Format::Android => match locale::android_folder(parent) {
             AndroidFolder::Locale(hint) => hint,
             AndroidFolder::Configuration(qualifiers) => {
                 configuration = Some(qualifiers);
@@ -183,30 +184,30 @@ fn classify(
             AndroidFolder::NotValues if explicit => Hint::None,
             AndroidFolder::NotValues => return None,
         },
-        AppFormat::Ios | AppFormat::Stringsdict => match locale::lproj(parent) {
+        Format::Ios | Format::Stringsdict => match locale::lproj(parent) {
             Some(hint) => hint,
             None if explicit => Hint::None,
             None => return None,
         },
-        AppFormat::Xcstrings => Hint::None,
-        AppFormat::I18next => match code(parent) {
+        Format::Xcstrings => Hint::None,
+        Format::I18next => match code(parent) {
             Some(code) => Hint::Code(code),
             None => code_or_none(dotted_stem(stem)),
         },
-        AppFormat::Json | AppFormat::Yml => match dotted_stem(stem) {
+        Format::Json | Format::Yml => match dotted_stem(stem) {
             Some(code) => Hint::Code(code),
             None if explicit => Hint::None,
             None => return None,
         },
-        AppFormat::Po => match locale::dotted_stem(stem) {
+        Format::Po => match locale::dotted_stem(stem) {
             Some(code) => Hint::Code(code),
             // locale/pl/LC_MESSAGES/app.po
             None if parent == "LC_MESSAGES" => code_or_none(locale::code(grandparent)),
             None => Hint::None,
         },
-        AppFormat::Xlf => code_or_none(locale::dotted_stem(stem)),
-        AppFormat::Arb => code_or_none(locale::underscored_suffix(stem)),
-        AppFormat::Properties => match locale::underscored_suffix(stem) {
+        Format::Xlf => code_or_none(locale::dotted_stem(stem)),
+        Format::Arb => code_or_none(locale::underscored_suffix(stem)),
+        Format::Properties => match locale::underscored_suffix(stem) {
             Some(code) => Hint::Code(code),
             // in a walk, messages.properties is a bundle's base only beside a
             // messages_<locale>.properties (gradle.properties is no bundle)
@@ -230,7 +231,7 @@ fn classify(
                 }
             },
         },
-        AppFormat::Resx => match locale::dotted_stem(stem) {
+        Format::Resx => match locale::dotted_stem(stem) {
             // Strings.pl-PL.resx; Strings.resx is the base
             Some(code) if stem.contains('.') => Hint::Code(code),
             _ => Hint::Base,
@@ -247,7 +248,7 @@ fn classify(
 
 /// A file that is not on disk (`diff`'s rendering of the sheet), told by the path
 /// `generate` gives it.
-pub fn virtual_file(path: &Path, format: AppFormat) -> Found {
+pub fn virtual_file(path: &Path, format: Format) -> Found {
     classify(path, Some(format), None).unwrap_or_else(|| Found {
         path: path.to_owned(),
         shown: super::shown(path),
@@ -299,7 +300,7 @@ mod tests {
             ],
         );
         let found = discover(&[dir.path().to_owned()], &Options::default()).unwrap();
-        let got: Vec<(String, AppFormat, Hint, Option<String>)> = found
+        let got: Vec<(String, Format, Hint, Option<String>)> = found
             .iter()
             .map(|f| {
                 let rel = f
@@ -317,62 +318,62 @@ mod tests {
             vec![
                 (
                     "app/src/main/res/values/strings.xml".into(),
-                    AppFormat::Android,
+                    Format::Android,
                     Hint::Base,
                     None
                 ),
                 (
                     "app/src/main/res/values-land/strings.xml".into(),
-                    AppFormat::Android,
+                    Format::Android,
                     Hint::None,
                     Some("land".into())
                 ),
                 (
                     "app/src/main/res/values-pl/strings.xml".into(),
-                    AppFormat::Android,
+                    Format::Android,
                     code("pl"),
                     None
                 ),
                 (
                     "config/locales/pl.yml".into(),
-                    AppFormat::Yml,
+                    Format::Yml,
                     code("pl"),
                     None
                 ),
                 (
                     "ios/Base.lproj/Localizable.stringsdict".into(),
-                    AppFormat::Stringsdict,
+                    Format::Stringsdict,
                     Hint::Base,
                     None
                 ),
                 (
                     "ios/pl.lproj/Localizable.strings".into(),
-                    AppFormat::Ios,
+                    Format::Ios,
                     code("pl"),
                     None
                 ),
                 (
                     "java/messages.properties".into(),
-                    AppFormat::Properties,
+                    Format::Properties,
                     Hint::Base,
                     None
                 ),
                 (
                     "java/messages_pl.properties".into(),
-                    AppFormat::Properties,
+                    Format::Properties,
                     code("pl"),
                     None
                 ),
-                ("po/messages.de.po".into(), AppFormat::Po, code("de"), None),
+                ("po/messages.de.po".into(), Format::Po, code("de"), None),
                 (
                     "web/i18n/pl_PL.json".into(),
-                    AppFormat::Json,
+                    Format::Json,
                     code("pl_PL"),
                     None
                 ),
                 (
                     "web/locales/en-US/translation.json".into(),
-                    AppFormat::I18next,
+                    Format::I18next,
                     code("en-US"),
                     None
                 ),
@@ -388,7 +389,7 @@ mod tests {
         let found = one("strings.xml").unwrap();
         assert_eq!(
             (found[0].format, &found[0].hint),
-            (AppFormat::Android, &Hint::None)
+            (Format::Android, &Hint::None)
         );
         assert!(matches!(
             one("notes.txt"),

@@ -12,10 +12,10 @@
 
 use std::collections::HashMap;
 
-use crate::translations::locale::same_locale;
-use crate::translations::model::cell_name;
-use crate::translations::model::{Document, Entry};
-use crate::translations::sheet::{COMMENT_MARK, KEY_MARK, TAGS_MARK};
+use crate::markup::{COMMENT_MARK, KEY_MARK, TAGS_MARK};
+use crate::model::cell_name;
+use crate::model::locale::same_locale;
+use crate::model::{Document, Entry};
 
 /// Joins key levels for lookups.
 const SEPARATOR: &str = "\u{1F}";
@@ -523,7 +523,7 @@ fn update(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translations::model::{Plural, PluralCategory, PluralForm};
+    use crate::model::{Plural, PluralCategory, PluralForm};
 
     fn entry(path: &str, texts: &[Option<&str>]) -> Entry {
         Entry {
@@ -593,7 +593,7 @@ mod tests {
             ])
         );
         // the sheet reads back to the same document
-        let back = crate::translations::sheet::convert(rows).unwrap();
+        let back = crate::markup::convert(rows).unwrap();
         assert_eq!(back.locales, d.locales);
         let paths: Vec<String> = back.entries.iter().map(|e| e.path.join(".")).collect();
         assert_eq!(
@@ -664,7 +664,7 @@ mod tests {
                 &["THIRD", "DEEP", "", "deep", "", "KEY"],
             ])
         );
-        let back = crate::translations::sheet::convert(merged.rows).unwrap();
+        let back = crate::markup::convert(merged.rows).unwrap();
         let new = back
             .entries
             .iter()

@@ -340,8 +340,7 @@ impl GoogleSheets {
             })
             .collect();
         let has_header = |tab: &&Tab| {
-            (tab.rows.iter().flatten())
-                .any(|cell| cell.trim() == crate::translations::sheet::KEY_MARK)
+            (tab.rows.iter().flatten()).any(|cell| cell.trim() == crate::markup::KEY_MARK)
         };
         let main = tabs.iter().find(has_header).or(tabs.first());
         self.set_gid(main.and_then(|t| t.gid));

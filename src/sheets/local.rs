@@ -2,6 +2,7 @@
 //! `values.get` response, which is what the test fixtures are). Workbook cells become the
 //! text a spreadsheet shows for them, like the Sheets API's formatted values.
 
+use super::csv_dialect::{self, CodePage, Decoded, Start};
 use super::tabs::Tab;
 use calamine::{Data, ExcelDateTime, Ods, Reader, SheetType, SheetVisible, Xlsx};
 use std::io::{BufRead, Cursor, Read};
@@ -26,6 +27,21 @@ pub enum LocalSheetError {
          a quoted cell is written '\"\"')"
     )]
     UnterminatedQuote { path: String, line: u64 },
+    #[error(
+        "{path} line {line} is not UTF-8 text: the file was saved in another encoding \
+         (Excel's \"CSV (Comma delimited)\" writes the computer's Windows code page, such as \
+         windows-1250 or windows-1252). Save it as \"CSV UTF-8 (Comma delimited)\" (Excel) or \
+         as Text CSV with the character set \"Unicode (UTF-8)\" (LibreOffice), or name its code \
+         page: --encoding windows-1250 (translations.sheet_encoding)"
+    )]
+    NotUtf8 { path: String, line: u64 },
+    #[error(
+        "{path} holds zero bytes and starts with no byte-order mark, so it is not text in any \
+         encoding depot can tell (UTF-16 that lost its mark?). Save it as \"CSV UTF-8 (Comma \
+         delimited)\" (Excel) or as Text CSV with the character set \"Unicode (UTF-8)\" \
+         (LibreOffice)"
+    )]
+    NotText { path: String },
     #[error("{path} is not a Sheets API values document ({{\"values\": [[...]]}}): {reason}")]
     Json { path: String, reason: String },
     #[error(
@@ -71,17 +87,19 @@ fn quoted_list(names: &[String]) -> String {
 /// a sheet of an `.xlsx`/`.ods` workbook (`None` or empty: the first visible one); `.csv`
 /// and `.json` files hold a single sheet and ignore it. A file that would take more
 /// memory than `memory` allows is refused, before it is read as far as can be told
-/// (`workbook_limits` for workbooks).
+/// (`workbook_limits` for workbooks). A `.csv` file that is not UTF-8 (nor UTF-16 with
+/// its byte-order mark) is read in `code_page`, or refused without one.
 pub fn read_grid(
     path: &Path,
     sheet_name: Option<&str>,
     memory: Budget,
+    code_page: CodePage,
 ) -> Result<Vec<Vec<String>>, LocalSheetError> {
     let which = match sheet_name.filter(|name| !name.is_empty()) {
         Some(name) => Which::Named(name),
         None => Which::First,
     };
-    let mut tabs = read(path, which, memory)?;
+    let mut tabs = read(path, which, memory, code_page)?;
     Ok(tabs.pop().map(|tab| tab.rows).unwrap_or_default())
 }
 
@@ -93,13 +111,14 @@ pub fn read_tabs(
     path: &Path,
     sheet_name: Option<&str>,
     memory: Budget,
+    code_page: CodePage,
 ) -> Result<Vec<Tab>, LocalSheetError> {
     if path.is_dir() {
-        return super::tabs::read_folder(path, memory);
+        return super::tabs::read_folder(path, memory, code_page);
     }
     match sheet_name.filter(|name| !name.is_empty()) {
-        Some(name) => read(path, Which::Named(name), memory),
-        None => read(path, Which::All, memory),
+        Some(name) => read(path, Which::Named(name), memory, code_page),
+        None => read(path, Which::All, memory, code_page),
     }
 }
 
@@ -112,7 +131,12 @@ enum Which<'a> {
     All,
 }
 
-fn read(path: &Path, which: Which<'_>, memory: Budget) -> Result<Vec<Tab>, LocalSheetError> {
+fn read(
+    path: &Path,
+    which: Which<'_>,
+    memory: Budget,
+    code_page: CodePage,
+) -> Result<Vec<Tab>, LocalSheetError> {
     let shown = path.display().to_string();
     let stem = || {
         path.file_stem()
@@ -144,16 +168,25 @@ fn read(path: &Path, which: Which<'_>, memory: Budget) -> Result<Vec<Tab>, Local
     if extension == "csv" {
         // Streamed: a large sheet is not held twice, as bytes and as cells; read up to
         // what fits, so a file that grows meanwhile is refused too.
-        let file = std::fs::File::open(path).map_err(unreadable)?;
-        let size = file.metadata().map_err(unreadable)?.len();
-        memory.admit_file(&shown, size, Input::Csv, 0)?;
-        let largest = memory.largest(Input::Csv);
-        let mut input =
-            std::io::BufReader::with_capacity(1 << 16, file.take(largest.saturating_add(1)));
-        let rows = csv_grid(&mut input, &shown)?;
-        if input.into_inner().limit() == 0 {
-            memory.admit_file(&shown, largest.saturating_add(1), Input::Csv, 0)?;
-        }
+        let csv_file = |code_page| -> Result<Vec<Vec<String>>, LocalSheetError> {
+            let file = std::fs::File::open(path).map_err(unreadable)?;
+            let size = file.metadata().map_err(unreadable)?.len();
+            memory.admit_file(&shown, size, Input::Csv, 0)?;
+            let largest = memory.largest(Input::Csv);
+            let mut input =
+                std::io::BufReader::with_capacity(1 << 16, file.take(largest.saturating_add(1)));
+            let rows = csv_grid(&mut input, &shown, code_page)?;
+            if input.into_inner().limit() == 0 {
+                memory.admit_file(&shown, largest.saturating_add(1), Input::Csv, 0)?;
+            }
+            Ok(rows)
+        };
+        // UTF-8 whenever the bytes are UTF-8; the code page only for a file that is not
+        // (read again from the start: a legacy file is the rare case).
+        let rows = match (csv_file(None), code_page.encoding()) {
+            (Err(LocalSheetError::NotUtf8 { .. }), Some(page)) => csv_file(Some(page))?,
+            (rows, _) => rows?,
+        };
         return Ok(one(rows));
     }
     match extension.as_str() {
@@ -259,48 +292,145 @@ enum GridFailure {
 /// The grid of CSV bytes held in memory (a sheet published to the web, the example sheet
 /// built into the binary); `shown` names them in errors.
 pub fn csv_bytes_grid(bytes: &[u8], shown: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
-    csv_grid(bytes, shown).map(super::normalise)
+    csv_grid(bytes, shown, None).map(super::normalise)
 }
 
-fn csv_grid(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
+/// The grid of a CSV file's bytes: UTF-8 (its byte-order mark skipped), UTF-16 by its
+/// mark, else text in `code_page` when one is given.
+fn csv_grid(
+    mut input: impl BufRead,
+    path: &str,
+    code_page: Option<&'static encoding_rs::Encoding>,
+) -> Result<Vec<Vec<String>>, LocalSheetError> {
+    let head = input.fill_buf().map_err(|e| LocalSheetError::Read {
+        path: path.to_owned(),
+        reason: e.to_string(),
+    })?;
+    let decoded =
+        |input, encoding| std::io::BufReader::with_capacity(1 << 16, Decoded::new(input, encoding));
+    match (csv_dialect::start(head), code_page) {
+        (Start::Utf8(0), Some(page)) => csv_text(decoded(input, page), path),
+        (Start::Utf8(bom), _) => {
+            // A UTF-8 byte-order mark (spreadsheet exports often write one) is not part of A1.
+            input.consume(bom);
+            csv_text(input, path)
+        }
+        (Start::Utf16(encoding), _) => csv_text(decoded(input, encoding), path),
+        (Start::Binary, _) => Err(LocalSheetError::NotText {
+            path: path.to_owned(),
+        }),
+    }
+}
+
+/// The grid of CSV text (UTF-8), its separator told by its header row.
+fn csv_text(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
     let failed = |e: csv::Error| LocalSheetError::Csv {
         path: path.to_owned(),
         line: e.position().map_or(0, |p| p.line()),
         reason: e.to_string(),
     };
-    // A UTF-8 byte-order mark (spreadsheet exports often write one) is not part of A1.
-    let starts_with_bom = input
-        .fill_buf()
-        .map_err(|e| failed(e.into()))?
-        .starts_with(b"\xEF\xBB\xBF");
-    if starts_with_bom {
-        input.consume(3);
-    }
+    let separator = csv_dialect::separator(input.fill_buf().map_err(|e| failed(e.into()))?);
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
+        .delimiter(separator)
+        .buffer_capacity(1 << 16)
         .from_reader(Tail::new(input));
-    // One record reused for every row; only the cells are allocated.
-    let mut record = csv::StringRecord::new();
-    let mut rows = Vec::new();
-    let mut last_start = csv::Position::new();
-    while reader.read_record(&mut record).map_err(failed)? {
-        rows.push(record.iter().map(str::to_owned).collect());
-        if let Some(position) = record.position() {
-            last_start = position.clone();
-            reader.get_mut().forget_before(position.byte());
-        }
-    }
-    // The csv crate ends a quoted cell at the end of the input without a word
-    // (BurntSushi/rust-csv#252): only the last record can hold such a cell, so its bytes are
-    // looked at again.
-    if let Some(newlines) = unterminated_quote(reader.get_ref().since(last_start.byte())) {
-        return Err(LocalSheetError::UnterminatedQuote {
-            path: path.to_owned(),
-            line: last_start.line() + newlines,
+    // Two threads in a pipeline: this one parses records (into byte records that are
+    // reused), the other makes their cells (UTF-8 checked, one allocation each), which
+    // took as long as the parsing (50,000 keys x 20 locales: 0.27 s of CPU in one thread).
+    // Batches go round between them, at most `IN_FLIGHT` full ones at a time: the file
+    // still streams.
+    const BATCH: usize = 256;
+    const IN_FLIGHT: usize = 4;
+    let (full, to_cells) = std::sync::mpsc::sync_channel::<Vec<csv::ByteRecord>>(IN_FLIGHT);
+    let (back, returned) = std::sync::mpsc::channel::<Vec<csv::ByteRecord>>();
+    std::thread::scope(|scope| {
+        let cells = scope.spawn(move || {
+            let mut rows = Vec::new();
+            for batch in to_cells {
+                for record in &batch {
+                    match utf8_cells(record) {
+                        Some(cells) => rows.push(cells),
+                        None => return Err(record.position().map_or(0, csv::Position::line)),
+                    }
+                }
+                // the parser may be done already
+                let _ = back.send(batch);
+            }
+            Ok(rows)
         });
-    }
-    Ok(rows)
+        let mut last_start = csv::Position::new();
+        let mut parsed = Ok(());
+        let mut batch = Vec::new();
+        let mut n = 0;
+        loop {
+            if n == batch.len() {
+                batch.push(csv::ByteRecord::new());
+            }
+            let record = &mut batch[n];
+            match reader.read_byte_record(record) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    parsed = Err(failed(e));
+                    break;
+                }
+            }
+            if let Some(position) = record.position().cloned() {
+                // A record after a CRLF starts at its '\n', on the line before its own.
+                if reader.get_ref().since(position.byte()).first() == Some(&b'\n') {
+                    let mut own = position.clone();
+                    own.set_line(position.line() + 1);
+                    record.set_position(Some(own));
+                }
+                reader.get_mut().forget_before(position.byte());
+                last_start = position;
+            }
+            n += 1;
+            if n == BATCH {
+                let next = returned.try_recv().unwrap_or_default();
+                if full.send(std::mem::replace(&mut batch, next)).is_err() {
+                    // the cells stopped at a record that is not UTF-8
+                    break;
+                }
+                n = 0;
+            }
+        }
+        batch.truncate(n);
+        if n > 0 {
+            let _ = full.send(batch);
+        }
+        drop(full);
+        let rows = match cells.join() {
+            Ok(rows) => rows,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        let rows = rows.map_err(|line| LocalSheetError::NotUtf8 {
+            path: path.to_owned(),
+            line,
+        })?;
+        parsed?;
+        // The csv crate ends a quoted cell at the end of the input without a word
+        // (BurntSushi/rust-csv#252): only the last record can hold such a cell, so its
+        // bytes are looked at again.
+        let tail = reader.get_ref().since(last_start.byte());
+        if let Some(newlines) = unterminated_quote(tail, separator) {
+            return Err(LocalSheetError::UnterminatedQuote {
+                path: path.to_owned(),
+                line: last_start.line() + newlines,
+            });
+        }
+        Ok(rows)
+    })
+}
+
+/// The record's cells as text, or none when one is not UTF-8 (each cell is checked on its
+/// own: two halves of a character on both sides of a separator are no character).
+fn utf8_cells(record: &csv::ByteRecord) -> Option<Vec<String>> {
+    (record.iter())
+        .map(|cell| std::str::from_utf8(cell).ok().map(str::to_owned))
+        .collect()
 }
 
 /// A reader that keeps what it read from a mark on, so the last CSV record can be read
@@ -351,7 +481,7 @@ impl<R: std::io::Read> std::io::Read for Tail<R> {
 /// Whether one CSV record (its raw bytes) ends inside a quoted cell, read by the rules the
 /// csv crate uses (a `"` opens a quoted cell only at the start of a cell, `""` inside one
 /// is a quote); if so, the number of line breaks before the opening quote.
-fn unterminated_quote(record: &[u8]) -> Option<u64> {
+fn unterminated_quote(record: &[u8], separator: u8) -> Option<u64> {
     let mut opened_after = None;
     let mut newlines = 0;
     let mut at_cell_start = true;
@@ -368,7 +498,7 @@ fn unterminated_quote(record: &[u8]) -> Option<u64> {
         } else if at_cell_start && b == b'"' {
             opened_after = Some(newlines);
         }
-        at_cell_start = opened_after.is_none() && matches!(b, b',' | b'\n' | b'\r');
+        at_cell_start = opened_after.is_none() && (b == separator || matches!(b, b'\n' | b'\r'));
         if b == b'\n' {
             newlines += 1;
         }
@@ -457,7 +587,7 @@ where
 /// and room for notes. A cell further right is refused rather than placed: calamine sizes a
 /// dense range by the furthest cell, and a cell named `XFD1048576` (or, in a damaged file,
 /// far past it) asked for hundreds of gigabytes and aborted the process (found by fuzzing).
-const MAX_XLSX_COLUMNS: u32 = (crate::translations::model::MAX_LOCALES + 100) as u32;
+const MAX_XLSX_COLUMNS: u32 = (crate::model::MAX_LOCALES + 100) as u32;
 /// Cells of the grid, empty ones included, that an `.xlsx` sheet may make: far beyond the
 /// largest sheets depot is built for (50,000 keys x 20 locales), small enough that a sheet
 /// of scattered far-away cells cannot exhaust memory.
@@ -493,13 +623,13 @@ fn xlsx_cells_grid(
         if text.is_empty() {
             continue;
         }
-        let place = || crate::translations::model::cell_name(column as usize, row as usize + 1);
+        let place = || crate::model::cell_name(column as usize, row as usize + 1);
         if column >= MAX_XLSX_COLUMNS {
             return Err(CellsFailure::Unreadable(format!(
                 "cell {} is past column {MAX_XLSX_COLUMNS}, the last one depot reads \
                  ({} locales, key levels, tags and notes)",
                 place(),
-                crate::translations::model::MAX_LOCALES
+                crate::model::MAX_LOCALES
             )));
         }
         let (row, column) = (row as usize, column as usize);
@@ -730,7 +860,13 @@ mod tests {
     }
 
     fn grid(name: &str, sheet: Option<&str>) -> Vec<Vec<String>> {
-        read_grid(&fixture(name), sheet, Budget::default()).unwrap()
+        read_grid(
+            &fixture(name),
+            sheet,
+            Budget::default(),
+            CodePage::default(),
+        )
+        .unwrap()
     }
 
     fn rows(rows: &[&[&str]]) -> Vec<Vec<String>> {
@@ -783,7 +919,7 @@ mod tests {
         let far_refs = ["XFD1048576".to_owned(), format!("C{}7", "G".repeat(60))];
         for far in far_refs {
             let path = xlsx_with_cells(dir.path(), &[&header, &cell(&far, "x")]);
-            let err = read_grid(&path, None, Budget::default())
+            let err = read_grid(&path, None, Budget::default(), CodePage::default())
                 .unwrap_err()
                 .to_string();
             assert!(err.contains("far.xlsx"), "{err}");
@@ -796,13 +932,13 @@ mod tests {
                 &format!("{}{}", cell("A5000", "KEY"), cell("B5000", "Text")),
             ],
         );
-        let grid = read_grid(&path, None, Budget::default()).unwrap();
+        let grid = read_grid(&path, None, Budget::default(), CodePage::default()).unwrap();
         assert_eq!(grid.len(), 5000);
         assert_eq!(grid[4999], ["KEY", "Text"]);
     }
 
     fn csv_text(text: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
-        csv_grid(std::io::Cursor::new(text.as_bytes()), "s.csv")
+        csv_grid(std::io::Cursor::new(text.as_bytes()), "s.csv", None)
     }
 
     #[test]
@@ -823,6 +959,33 @@ mod tests {
             matches!(err, LocalSheetError::UnterminatedQuote { line: 2, .. }),
             "{err:?}"
         );
+    }
+
+    #[test]
+    fn semicolon_sheets_check_quotes_and_name_lines_as_excel_writes_them() {
+        // ';' separated, CRLF: a quote after ';' opens a cell, one inside a cell does not
+        let grid = csv_text(">>>;en\r\nA;\"x;y\"\r\nB;mid\"cell\r\n").unwrap();
+        assert_eq!(
+            grid,
+            rows(&[&[">>>", "en"], &["A", "x;y"], &["B", "mid\"cell"]])
+        );
+        let err = csv_text(">>>;en\r\nA;x\r\nB;\"open\r\nC;y").unwrap_err();
+        assert!(
+            matches!(err, LocalSheetError::UnterminatedQuote { line: 3, .. }),
+            "{err:?}"
+        );
+        let err = csv_grid(&b">>>;en\r\nA;x\r\nB;\xE9t\xE9\r\n"[..], "s.csv", None).unwrap_err();
+        assert!(
+            matches!(err, LocalSheetError::NotUtf8 { line: 3, .. }),
+            "{err:?}"
+        );
+        let grid = csv_grid(
+            &b">>>;en\r\nB;\xE9t\xE9\r\n"[..],
+            "s.csv",
+            Some(encoding_rs::WINDOWS_1252),
+        )
+        .unwrap();
+        assert_eq!(grid, rows(&[&[">>>", "en"], &["B", "été"]]));
     }
 
     #[test]
@@ -918,7 +1081,13 @@ mod tests {
     fn an_unknown_sheet_name_lists_the_sheets_present() {
         for name in ["types.xlsx", "types.ods"] {
             let path = fixture(name);
-            let err = read_grid(&path, Some("Translations"), Budget::default()).unwrap_err();
+            let err = read_grid(
+                &path,
+                Some("Translations"),
+                Budget::default(),
+                CodePage::default(),
+            )
+            .unwrap_err();
             assert!(
                 matches!(&err, LocalSheetError::SheetNotFound { present, .. }
                     if present == &["Types", "Other sheet"]),
@@ -940,7 +1109,7 @@ mod tests {
         for (name, kind) in [("broken.xlsx", "xlsx"), ("broken.ods", "ods")] {
             let path = dir.path().join(name);
             std::fs::write(&path, b"\x50\x4b\x03\x04 not really a zip \xff\x00\x13").unwrap();
-            let err = read_grid(&path, None, Budget::default()).unwrap_err();
+            let err = read_grid(&path, None, Budget::default(), CodePage::default()).unwrap_err();
             assert!(
                 matches!(&err, LocalSheetError::Workbook { kind: k, .. } if *k == kind),
                 "{err:?}"
@@ -959,7 +1128,7 @@ mod tests {
         let disguised = dir.path().join("disguised.xlsx");
         std::fs::copy(fixture("basic.ods"), &disguised).unwrap();
         assert!(matches!(
-            read_grid(&disguised, None, Budget::default()),
+            read_grid(&disguised, None, Budget::default(), CodePage::default()),
             Err(LocalSheetError::Workbook { .. })
         ));
     }
@@ -988,7 +1157,7 @@ mod tests {
             writer.write_all(&data).unwrap();
         }
         writer.finish().unwrap();
-        let err = read_grid(&path, None, Budget::default()).unwrap_err();
+        let err = read_grid(&path, None, Budget::default(), CodePage::default()).unwrap_err();
         assert!(
             matches!(&err, LocalSheetError::Workbook { kind: "ods", .. }),
             "{err:?}"
@@ -1004,14 +1173,19 @@ mod tests {
 
     #[test]
     fn unsupported_and_missing_files_are_named() {
-        let err = read_grid(Path::new("sheet.txt"), None, Budget::default())
-            .unwrap_err()
-            .to_string();
+        let err = read_grid(
+            Path::new("sheet.txt"),
+            None,
+            Budget::default(),
+            CodePage::default(),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("sheet.txt"), "{err}");
         let dir = tempfile::tempdir().unwrap();
         let odd = dir.path().join("odd.xyz");
         std::fs::write(&odd, "x").unwrap();
-        let err = read_grid(&odd, None, Budget::default()).unwrap_err();
+        let err = read_grid(&odd, None, Budget::default(), CodePage::default()).unwrap_err();
         assert!(
             matches!(err, LocalSheetError::Unsupported { .. }),
             "{err:?}"
@@ -1102,7 +1276,7 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join(format!("damaged.{extension}"));
             std::fs::write(&path, &bytes).unwrap();
-            if let Err(err) = read_grid(&path, None, Budget::default()) {
+            if let Err(err) = read_grid(&path, None, Budget::default(), CodePage::default()) {
                 prop_assert!(err.to_string().contains("damaged."), "{}", err);
             }
         }
@@ -1119,7 +1293,7 @@ mod tests {
                 writer.write_record(row).unwrap();
             }
             let bytes = writer.into_inner().unwrap();
-            let read = csv_grid(std::io::Cursor::new(bytes), "p.csv");
+            let read = csv_grid(std::io::Cursor::new(bytes), "p.csv", None);
             prop_assert!(read.is_ok(), "{:?}", read);
         }
 

@@ -3,6 +3,7 @@
 //! `.csv` files, one file a tab (named by its stem, read in name order) — the last read
 //! here.
 
+use super::csv_dialect::CodePage;
 use super::local::{LocalSheetError, read_grid};
 use crate::memory_budget::Budget;
 use std::path::Path;
@@ -18,7 +19,11 @@ pub struct Tab {
 
 /// Every `.csv` file of `folder` (not its sub-folders, nor the hidden and lock files that
 /// editors leave: names starting with `.` or `~`), in name order.
-pub fn read_folder(folder: &Path, memory: Budget) -> Result<Vec<Tab>, LocalSheetError> {
+pub fn read_folder(
+    folder: &Path,
+    memory: Budget,
+    code_page: CodePage,
+) -> Result<Vec<Tab>, LocalSheetError> {
     let shown = folder.display().to_string();
     let unreadable = |e: std::io::Error| LocalSheetError::Read {
         path: shown.clone(),
@@ -50,7 +55,7 @@ pub fn read_folder(folder: &Path, memory: Budget) -> Result<Vec<Tab>, LocalSheet
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
             Ok(Tab {
-                rows: read_grid(&path, None, memory)?,
+                rows: read_grid(&path, None, memory, code_page)?,
                 name,
                 gid: None,
             })
@@ -74,12 +79,12 @@ mod tests {
         write("~draft.csv", "x");
         write("notes.txt", "x");
         std::fs::create_dir(dir.path().join("old.csv")).unwrap();
-        let tabs = read_folder(dir.path(), Budget::default()).unwrap();
+        let tabs = read_folder(dir.path(), Budget::default(), CodePage::default()).unwrap();
         let names: Vec<&str> = tabs.iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["common", "home", "settings"]);
         assert_eq!(tabs[0].rows, [vec![">>>", "en"], vec!["YES", "Yes"]]);
         let empty = tempfile::tempdir().unwrap();
-        let err = read_folder(empty.path(), Budget::default())
+        let err = read_folder(empty.path(), Budget::default(), CodePage::default())
             .unwrap_err()
             .to_string();
         assert!(err.contains("holds no .csv file"), "{err}");

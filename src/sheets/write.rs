@@ -10,7 +10,7 @@ mod xlsx;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::translations::model::cell_name;
+use crate::model::cell_name;
 
 /// Where `depot import` writes the sheet.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -310,7 +310,13 @@ mod tests {
         for kind in [FileKind::Csv, FileKind::Xlsx, FileKind::Ods] {
             let path = dir.path().join(format!("sheet.{}", kind.name()));
             write_file(&path, &rows, kind).unwrap();
-            let back = crate::sheets::local::read_grid(&path, None, Default::default()).unwrap();
+            let back = crate::sheets::local::read_grid(
+                &path,
+                None,
+                Default::default(),
+                Default::default(),
+            )
+            .unwrap();
             assert_eq!(back, rows, "{kind:?}");
         }
     }

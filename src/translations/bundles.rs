@@ -9,11 +9,11 @@
 //! Locale codes in URLs go through `locale_in` and lists through `public_name`: the one
 //! place that maps them, so per-target names (`translations.locales`) can plug in there.
 
-use super::formats::{Format, PlaceholderMode, RenderError, RenderOptions, render_locale_tree};
-use super::locale::{base_locale, same_locale};
-use super::model::{Document, LocaleSelection, Selection};
 use super::service::{Rendition, TranslationService};
 use super::store::StoreError;
+use crate::formats::{Format, PlaceholderMode, RenderError, RenderOptions, render_locale_tree};
+use crate::model::locale::{base_locale, same_locale};
+use crate::model::{Document, LocaleSelection, Selection};
 use crate::singleflight::SingleFlight;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
@@ -95,7 +95,7 @@ pub fn locale_in(doc: &Document, asked: &str) -> Option<usize> {
 /// case (`pt_BR` → `pt-BR`), as the libraries name languages; a code that is no tag, as
 /// written.
 pub fn public_name(code: &str) -> String {
-    super::langtag::parse(code).map_or_else(|| code.to_owned(), |tag| tag.to_string())
+    crate::model::langtag::parse(code).map_or_else(|| code.to_owned(), |tag| tag.to_string())
 }
 
 /// The body of one bundle, rendered (CPU work: call from a blocking thread for big
@@ -208,7 +208,7 @@ impl Bundles {
             version: version.to_owned(),
             layout,
             namespace: namespace.to_owned(),
-            locale: String::from_utf8_lossy(&super::locale::locale_key(locale)).into_owned(),
+            locale: String::from_utf8_lossy(&crate::model::locale::locale_key(locale)).into_owned(),
         };
         if let Some(hit) = self.cached(&key) {
             return Ok(hit);
@@ -330,7 +330,7 @@ impl Bundles {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translations::model::{Entry, Plural, PluralCategory, PluralForm};
+    use crate::model::{Entry, Plural, PluralCategory, PluralForm};
     use proptest::prelude::*;
 
     fn doc() -> Document {

@@ -2,8 +2,8 @@
 //! `filters[N]`), `format`, `keepLocale`, `comments`, `placeholders`, `fallback`. Anything
 //! else is refused by name.
 
-use super::filter::{Filter, FilterError};
-use super::formats::{Format, PlaceholderMode};
+use crate::formats::{Format, PlaceholderMode};
+use crate::model::filter::{Filter, FilterError};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TranslationQuery {

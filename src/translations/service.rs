@@ -6,13 +6,6 @@
 //! version: when a new version becomes current the cache is emptied, so old bodies are
 //! freed once in-flight responses end.
 
-use super::fallback::Fallbacks;
-use super::filter::{FilterIndex, SelectError};
-use super::formats::{
-    Format, PlaceholderMode, RenderError, RenderOptions, known_warnings, plurals_left_out, render,
-};
-use super::locale::base_locale;
-use super::model::Document;
 use super::query::TranslationQuery;
 use super::store::{
     FileStore, PutOutcome, RedisStore, SledStore, StoreError, StoredDocument, TranslationStore,
@@ -23,6 +16,13 @@ use super::versions::{
 };
 use crate::compression::{Encoding, MIN_COMPRESS_LEN, compress};
 use crate::config::settings::{Storage, Translations as TranslationSettings};
+use crate::formats::{
+    Format, PlaceholderMode, RenderError, RenderOptions, known_warnings, plurals_left_out, render,
+};
+use crate::model::Document;
+use crate::model::fallback::Fallbacks;
+use crate::model::filter::{FilterIndex, SelectError};
+use crate::model::locale::base_locale;
 use crate::singleflight::SingleFlight;
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
@@ -114,7 +114,7 @@ pub enum ServeTranslationsError {
     #[error(transparent)]
     Render(#[from] RenderError),
     #[error(transparent)]
-    NoFallbackChain(#[from] super::fallback::NoChain),
+    NoFallbackChain(#[from] crate::model::fallback::NoChain),
     #[error("the render task stopped: {0}")]
     Task(String),
 }

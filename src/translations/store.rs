@@ -14,10 +14,10 @@ pub use redis::RedisStore;
 pub use sled_store::SledStore;
 
 pub use super::channels::book::ChannelBook;
-pub use super::model::StoredDocument;
+pub use crate::model::StoredDocument;
 
-use super::model::Document;
 use super::versions::{History, VersionSummary};
+use crate::model::Document;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -228,7 +228,7 @@ pub(crate) mod suite {
     //! The one test suite every backend passes.
 
     use super::*;
-    use crate::translations::model::{Entry, Warning};
+    use crate::model::{Entry, Warning};
     use std::sync::Arc;
 
     pub fn doc(text: &str) -> Document {

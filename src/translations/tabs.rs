@@ -6,10 +6,10 @@
 //! (a README or notes tab): it is skipped with a warning naming it. With a single tab of
 //! translations the document is that tab's, unnamespaced, as a one-tab sheet always was.
 
-use super::formats::{android_name_hash, name_clashes};
-use super::locale::same_locale;
-use super::model::{Document, Entry, Warning};
-use super::sheet::{self, KEY_MARK, SheetError};
+use crate::formats::{android_name_hash, name_clashes};
+use crate::markup::{self, KEY_MARK, SheetError};
+use crate::model::locale::same_locale;
+use crate::model::{Document, Entry, Warning};
 use crate::sheets::tabs::Tab;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -94,7 +94,7 @@ pub fn merge(tabs: Vec<Tab>, skipped: Vec<Warning>) -> Result<Document, TabsErro
     let mut key_cells: Vec<String> = Vec::new();
     for tab in tabs {
         let (doc, cells) =
-            sheet::convert_with_key_cells(tab.rows).map_err(|error| TabsError::Sheet {
+            markup::convert_with_key_cells(tab.rows).map_err(|error| TabsError::Sheet {
                 tab: tab.name.clone(),
                 error,
             })?;

@@ -4,7 +4,7 @@
 //! The summary is computed once, when a version is stored, from the two documents in
 //! memory; listing versions then reads summaries only, never documents.
 
-use super::model::{Document, Entry, LocaleContent, StoredDocument};
+use crate::model::{Document, Entry, LocaleContent, StoredDocument};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -510,7 +510,7 @@ mod tests {
 
     #[test]
     fn a_changed_plural_form_is_a_changed_text() {
-        use crate::translations::model::{Plural, PluralCategory, PluralForm};
+        use crate::model::{Plural, PluralCategory, PluralForm};
         let plural = |other: &str| {
             let mut stored = doc(&["en"], &[("ITEMS", &[Some(other)])]);
             stored.document.entries[0].plural = Some(Box::new(Plural {

@@ -416,7 +416,7 @@ impl TestServer {
     ) -> depot::translations::store::PutOutcome {
         let state = self.state.clone();
         tokio::task::spawn_blocking(move || {
-            let document = depot::translations::sheet::convert(rows).expect("sheet converts");
+            let document = depot::markup::convert(rows).expect("sheet converts");
             state
                 .translations
                 .put(document, 10)

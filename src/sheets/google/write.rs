@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 
 use super::{GoogleError, GoogleSheets, Target, encode_segment, parse_json};
-use crate::translations::model::cell_name;
+use crate::model::cell_name;
 
 /// The JSON of one `values.update` stays under this (Google refuses large requests).
 const CHUNK_BYTES: usize = 4 << 20;

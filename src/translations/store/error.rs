@@ -2,7 +2,7 @@
 //! the kept versions (`translations::versions`), which the trait returns, can name it
 //! without importing the trait back.
 
-use crate::translations::model::LimitError;
+use crate::model::LimitError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

@@ -540,6 +540,7 @@ pub(crate) mod tests {
             events_heartbeat_secs: 15,
             fallbacks: Default::default(),
             placeholders: Default::default(),
+            sheet_encoding: "utf-8".into(),
         }
     }
 

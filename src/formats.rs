@@ -1,0 +1,731 @@
+//! Renders what a filter selected from a translation document in one of the formats.
+//!
+//! Every renderer goes through one of two shared views — `flatten` (flat names: android,
+//! ios, xlf, po, xcstrings, arb, properties, resx) or `tree` (the nested locale tree: json,
+//! yml, i18next) — and only adds its own escaping. The rule for all of them: the text a
+//! real consumer reads back is the sheet's text.
+
+// One folder per format: its reader (`read`: the app's file to units) and its writer
+// (`write`: a selection of the document to a body), side by side.
+pub mod android {
+    pub mod read;
+    pub mod write;
+}
+pub mod arb {
+    pub mod read;
+    pub mod write;
+}
+pub mod i18next {
+    pub mod read;
+    pub mod write;
+}
+pub mod json {
+    pub mod read;
+    pub mod write;
+}
+pub mod po {
+    pub mod read;
+    pub mod write;
+}
+pub mod properties {
+    pub mod read;
+    pub mod write;
+}
+pub mod resx {
+    pub mod read;
+    pub mod write;
+}
+pub mod strings {
+    pub mod read;
+    pub mod write;
+}
+pub mod stringsdict {
+    pub mod read;
+    pub mod write;
+}
+pub mod xcstrings {
+    pub mod read;
+    pub mod write;
+    mod xcode_order;
+}
+pub mod xlf {
+    pub mod read;
+    pub mod write;
+}
+pub mod yml {
+    pub mod read;
+    pub mod write;
+}
+/// What the formats share one floor below them: the flat and nested views of a
+/// selection, escaping, placeholder syntaxes, and the XML, plist and JSON readers' pieces.
+pub mod shared {
+    pub mod ahead;
+    pub mod arena;
+    pub mod convert;
+    pub mod csharp;
+    pub mod dart;
+    pub mod escape;
+    pub mod flatten;
+    pub mod icu;
+    pub mod locale;
+    pub mod nested;
+    pub mod plist;
+    pub mod syntax;
+    pub mod texts;
+    pub mod tree;
+    pub mod utf16;
+    pub mod xml;
+}
+
+// Shared with the HTTP tests in `tests/`, so they live there.
+#[cfg(test)]
+#[path = "../tests/support/app_readback.rs"]
+mod app_readback;
+#[cfg(test)]
+mod app_tests;
+#[cfg(test)]
+#[path = "../tests/support/ordered_json.rs"]
+mod ordered_json;
+#[cfg(test)]
+#[path = "../tests/support/readback.rs"]
+mod readback;
+#[cfg(test)]
+#[path = "../tests/support/readback_properties_resx.rs"]
+mod readback_properties_resx;
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+pub use crate::model::placeholders::{PlaceholderMode, UnknownPlaceholderMode};
+use crate::model::{Document, Selection};
+use reading::{Reading, SyntaxError};
+use shared::texts::{self, Texts};
+use shared::{arena, flatten, tree};
+
+pub mod reading;
+pub mod writing;
+
+/// The formats of the whole program: what `format=`, `--format`, import and diff name.
+/// Declared in the order import and diff list an app's files; `ALL` is the order the help
+/// text and /health list them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Format {
+    Android,
+    Ios,
+    /// The plural entries of ios, as `Localizable.stringsdict` (SPEC §9).
+    Stringsdict,
+    Json,
+    Yml,
+    Po,
+    Xlf,
+    /// Apple String Catalog (SPEC §11): every locale in one file.
+    Xcstrings,
+    /// Flutter ARB (SPEC §11).
+    Arb,
+    /// i18next JSON v4 (SPEC §11).
+    I18next,
+    /// Java `ResourceBundle` `.properties` (SPEC §11).
+    Properties,
+    /// .NET ResX 2.0 (SPEC §11).
+    Resx,
+}
+
+/// How one format's files read in: bytes to text (`decode`), then text to units (`read`).
+pub type Reader = fn(&str, &mut Reading<'_>) -> Result<(), SyntaxError>;
+/// Bytes to text: UTF-8 without its byte-order mark, unless a format reads otherwise.
+pub type Decoder = fn(&[u8]) -> Result<Cow<'_, str>, SyntaxError>;
+/// One shape for every writer: the job (document, selection, options, shared views) to a
+/// body, returning what the body leaves out and reports.
+pub type Writer = fn(&writing::Job<'_, '_>, &mut Vec<u8>) -> Result<Vec<String>, RenderError>;
+
+/// Everything the rest of the program asks about a format: adding a format is its folder
+/// and one line in `TABLE`.
+pub struct Descriptor {
+    pub format: Format,
+    /// The name used in `format=`, `--format` and messages.
+    pub name: &'static str,
+    /// The extension of the files `generate` writes, without the dot.
+    pub extension: &'static str,
+    pub content_type: &'static str,
+    /// Whether its keys are flat names (split into levels only with `--split`), as opposed
+    /// to paths whose levels the file itself nests.
+    pub flat_keys: bool,
+    pub decode: Decoder,
+    pub read: Reader,
+    pub write: Writer,
+    /// Peak memory per byte of input while reading, measured on the densest files (a
+    /// million one-word keys), release build (docs/design.md "Memory budget"). Rounded up.
+    pub read_memory_per_byte: u64,
+    /// A body's bytes per text beyond the text itself: the markup around it and a typical
+    /// name; xlf writes the base text again as `<source>` (`repeats_text`).
+    pub body_per_text: usize,
+    pub body_repeats_text: bool,
+    /// What a body holds before its first text.
+    pub body_header: usize,
+}
+
+/// The table, in `Format`'s declaration order (`Format::descriptor` indexes it).
+#[rustfmt::skip]
+pub const TABLE: [Descriptor; 12] = [
+    Descriptor { format: Format::Android, name: "android", extension: "xml", content_type: "application/xml; charset=utf-8", flat_keys: true, decode: reading::utf8, read: android::read::read, write: android::write::write, read_memory_per_byte: 13, body_per_text: 64, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Ios, name: "ios", extension: "strings", content_type: "text/plain; charset=utf-8", flat_keys: true, decode: strings::read::decode, read: strings::read::read, write: strings::write::write, read_memory_per_byte: 24, body_per_text: 40, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Stringsdict, name: "stringsdict", extension: "stringsdict", content_type: "application/x-plist", flat_keys: true, decode: reading::utf8, read: stringsdict::read::read, write: stringsdict::write::write, read_memory_per_byte: 13, body_per_text: 400, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Json, name: "json", extension: "json", content_type: "application/json", flat_keys: false, decode: reading::utf8, read: json::read::read, write: json::write::write, read_memory_per_byte: 32, body_per_text: 16, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Yml, name: "yml", extension: "yml", content_type: "application/yaml; charset=utf-8", flat_keys: false, decode: reading::utf8, read: yml::read::read, write: yml::write::write, read_memory_per_byte: 30, body_per_text: 24, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Po, name: "po", extension: "po", content_type: "text/x-gettext-translation; charset=utf-8", flat_keys: true, decode: reading::utf8, read: po::read::read, write: po::write::write, read_memory_per_byte: 13, body_per_text: 96, body_repeats_text: false, body_header: 256 },
+    // the base text is written again as <source> in every locale: `estimate_len` adds it
+    Descriptor { format: Format::Xlf, name: "xlf", extension: "xlf", content_type: "application/xliff+xml; charset=utf-8", flat_keys: false, decode: reading::utf8, read: xlf::read::read, write: xlf::write::write, read_memory_per_byte: 6, body_per_text: 160, body_repeats_text: true, body_header: 256 },
+    // each language's text sits in ten lines of indented JSON
+    Descriptor { format: Format::Xcstrings, name: "xcstrings", extension: "xcstrings", content_type: "application/json", flat_keys: true, decode: reading::utf8, read: xcstrings::read::read, write: xcstrings::write::write, read_memory_per_byte: 3, body_per_text: 200, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Arb, name: "arb", extension: "arb", content_type: "application/json", flat_keys: true, decode: reading::utf8, read: arb::read::read, write: arb::write::write, read_memory_per_byte: 24, body_per_text: 40, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::I18next, name: "i18next", extension: "json", content_type: "application/json", flat_keys: false, decode: reading::utf8, read: i18next::read::read, write: i18next::write::write, read_memory_per_byte: 32, body_per_text: 16, body_repeats_text: false, body_header: 256 },
+    // ASCII with \uXXXX escapes, which ISO-8859-1 readers read alike; `name=`, a few escapes;
+    // read as ISO-8859-1 when not UTF-8, as Java 9+ reads bundles
+    Descriptor { format: Format::Properties, name: "properties", extension: "properties", content_type: "text/x-java-properties; charset=iso-8859-1", flat_keys: false, decode: properties::read::decoder, read: properties::read::read, write: properties::write::write, read_memory_per_byte: 40, body_per_text: 48, body_repeats_text: false, body_header: 256 },
+    // the <data> and <value> tags around the name
+    Descriptor { format: Format::Resx, name: "resx", extension: "resx", content_type: "application/xml; charset=utf-8", flat_keys: true, decode: reading::utf8, read: resx::read::read, write: resx::write::write, read_memory_per_byte: 7, body_per_text: 96, body_repeats_text: false, body_header: 6144 },
+];
+
+impl Format {
+    /// In the order the help text lists them.
+    pub const ALL: [Format; 12] = [
+        Format::Json,
+        Format::Android,
+        Format::Ios,
+        Format::Yml,
+        Format::Xlf,
+        Format::Po,
+        Format::Stringsdict,
+        Format::Xcstrings,
+        Format::Arb,
+        Format::I18next,
+        Format::Properties,
+        Format::Resx,
+    ];
+
+    /// Its line in `TABLE`.
+    pub fn descriptor(self) -> &'static Descriptor {
+        &TABLE[self as usize]
+    }
+
+    /// The name used in `format=` and `--format`.
+    pub fn name(self) -> &'static str {
+        self.descriptor().name
+    }
+
+    /// Every format's name, comma-separated, for messages that list the choices.
+    pub fn names() -> String {
+        Format::ALL.map(Format::name).join(", ")
+    }
+
+    pub fn content_type(self) -> &'static str {
+        self.descriptor().content_type
+    }
+
+    /// File extension without the dot.
+    pub fn extension(self) -> &'static str {
+        self.descriptor().extension
+    }
+
+    /// Whether its keys are flat names (split into levels only with `--split`), as opposed
+    /// to paths whose levels the file itself nests.
+    pub fn flat_keys(self) -> bool {
+        self.descriptor().flat_keys
+    }
+
+    /// What reading a file of this format takes, for the memory budget.
+    pub fn input(self) -> crate::memory_budget::Input {
+        crate::memory_budget::Input::App {
+            name: self.name(),
+            per_byte: self.descriptor().read_memory_per_byte,
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A `format` value that names none of the formats.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("format must be one of {}; got '{value}'", Format::names())]
+pub struct UnknownFormat {
+    pub value: String,
+}
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    /// Case-insensitive, so `--format JSON` works as users type it.
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        (Format::ALL.into_iter())
+            .find(|f| f.name().eq_ignore_ascii_case(value))
+            .ok_or_else(|| UnknownFormat {
+                value: value.to_owned(),
+            })
+    }
+}
+
+/// How to render, beyond the format itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Write each key's `$$$` comment as the format's comment (json has none: ignored).
+    pub comments: bool,
+    /// Prefix flat names with the locale even when the output holds a single locale.
+    pub keep_locale: bool,
+    /// Index in `Document::locales` of the base locale: xlf's `source-language` and
+    /// `<source>`. `None`: `source-language="en"` and every `<source>` holds the key path.
+    pub base_locale: Option<usize>,
+    /// How `{name}` placeholders are written (SPEC §9).
+    pub placeholders: PlaceholderMode,
+    /// The locale a file of one locale declares instead of its own: an ARB file written as
+    /// a language's fallback (`app_en.arb` holding en_US) says `"@@locale": "en"`.
+    pub declared_locale: Option<String>,
+}
+
+/// A rendered body plus what the caller should report (name conflicts, first key kept).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rendered {
+    pub body: Vec<u8>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error(
+        "{format} cannot carry the character {} in the text of '{key}' for locale '{locale}': \
+         {reason}; change that text in the sheet or choose another format",
+        CodePoint(*character)
+    )]
+    UnrepresentableText {
+        format: Format,
+        locale: String,
+        key: String,
+        character: char,
+        reason: &'static str,
+    },
+    #[error(
+        "{format} cannot carry the character {} in the key '{key}': {reason}; \
+         rename the key in the sheet",
+        CodePoint(*character)
+    )]
+    UnrepresentableKey {
+        format: Format,
+        key: String,
+        character: char,
+        reason: &'static str,
+    },
+    #[error(
+        "xlf needs language codes like 'en' or 'pt-BR' (xsd:language); locale '{locale}' \
+         is not one, even with '_' read as '-'; rename the locale column in the sheet"
+    )]
+    InvalidLanguage { locale: String },
+    #[error(
+        "{format} needs language codes like 'en', 'pt-BR' or 'zh-Hans' (BCP 47); locale \
+         '{locale}' is not one, even with '_' read as '-'; rename the locale column in the sheet"
+    )]
+    NotALanguageTag { format: Format, locale: String },
+    #[error("base locale index {index} is out of range: the document has {count} locales")]
+    BaseLocaleOutOfRange { index: usize, count: usize },
+    #[error(
+        "the selection does not fit the document: {what} index {index} is out of range \
+         (the document has {count})"
+    )]
+    SelectionOutOfRange {
+        what: &'static str,
+        index: usize,
+        count: usize,
+    },
+}
+
+/// `U+0000` style, since the characters in question are usually invisible.
+struct CodePoint(char);
+
+impl fmt::Display for CodePoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "U+{:04X}", u32::from(self.0))
+    }
+}
+
+/// Renders `sel` of `doc` as `format`.
+pub fn render(
+    doc: &Document,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+) -> Result<Rendered, RenderError> {
+    render_alone(doc, sel, format, opts, false)
+}
+
+/// Like `render`, for a file that holds one locale: json and yml write that locale's tree
+/// without the locale level (`depot generate` per-language and `--language` files).
+pub fn render_locale_tree(
+    doc: &Document,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+) -> Result<Rendered, RenderError> {
+    render_alone(doc, sel, format, opts, sel.locales.len() == 1)
+}
+
+/// One render without a `Prepared` from the caller. A selection of most of the document
+/// (an unfiltered request) still goes through one: laying the texts out per locale costs
+/// a pass over them and halves the render, which otherwise takes a cache miss per text.
+/// A small selection is rendered from the document as it is.
+fn render_alone(
+    doc: &Document,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+    without_locale: bool,
+) -> Result<Rendered, RenderError> {
+    let selected: usize = sel.locales.iter().map(|ls| ls.entries.len()).sum();
+    let texts = doc.entries.len().saturating_mul(doc.locales.len());
+    if selected >= PREPARE_FROM_TEXTS && selected.saturating_mul(2) >= texts {
+        let prepared = Prepared::new(doc);
+        return render_with(doc, Some(&prepared), sel, format, opts, without_locale);
+    }
+    render_with(doc, None, sel, format, opts, without_locale)
+}
+
+/// Most warnings per format that `known_warnings` lists.
+pub const KNOWN_WARNINGS_MAX: usize = 100;
+
+/// Per format, what a render of one whole locale of `doc` leaves out and reports (keys
+/// whose flat names collide; in json and yml, a key that is also a section), over every
+/// locale; formats with nothing to report are absent. Known once per document version,
+/// for `/health`, at most `KNOWN_WARNINGS_MAX` per format (then `and N more`).
+pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
+    let tree = tree::Tree::build_all(doc).warnings;
+    let android = flatten::collisions(doc, flatten::NameStyle::Android);
+    let plain = flatten::collisions(doc, flatten::NameStyle::Plain);
+    let dotted = flatten::collisions(doc, flatten::NameStyle::Dotted);
+    let csharp = flatten::collisions(doc, flatten::NameStyle::CSharp);
+    let arb = flatten::collisions(doc, flatten::NameStyle::Arb);
+    let i18next: Vec<String> = (tree.iter().cloned())
+        .chain(i18next::write::clashes(doc).into_iter().map(|c| c.message))
+        .collect();
+    Format::ALL
+        .into_iter()
+        .map(|format| {
+            let warnings = match format {
+                Format::Json | Format::Yml => &tree,
+                Format::Android => &android,
+                Format::Ios | Format::Xlf | Format::Po | Format::Xcstrings => &plain,
+                Format::Arb => &arb,
+                Format::I18next => &i18next,
+                // it holds plural entries only; their collisions are findings (`checks`)
+                Format::Stringsdict => return (format, Vec::new()),
+                Format::Properties => &dotted,
+                Format::Resx => &csharp,
+            };
+            let mut shown: Vec<String> =
+                warnings.iter().take(KNOWN_WARNINGS_MAX).cloned().collect();
+            if warnings.len() > KNOWN_WARNINGS_MAX {
+                shown.push(format!("and {} more", warnings.len() - KNOWN_WARNINGS_MAX));
+            }
+            (format, shown)
+        })
+        .filter(|(_, warnings)| !warnings.is_empty())
+        .collect()
+}
+
+/// Keys whose flat names meet, per family of formats: (formats, first entry, later entry,
+/// name), in the later entry's order. Those renders keep the first and report the later
+/// one. `name_hash(e)` is `android_name_hash` of entry `e`'s path.
+pub fn name_clashes(
+    doc: &Document,
+    name_hash: impl Fn(usize) -> u64,
+) -> Vec<(&'static str, usize, usize, String)> {
+    // Keys whose plain names meet have equal android names too (android only folds
+    // more), so looking at the android names finds both kinds.
+    let android = flatten::name_clashes(doc, &name_hash);
+    let mut clashes: Vec<_> = (android.iter())
+        .map(|(kept, lost, name)| {
+            let plain = |e: usize| flatten::plain_name(&doc.entries[e].path);
+            let formats = if plain(*kept) == plain(*lost) {
+                "android, ios, stringsdict, xcstrings, xlf and po"
+            } else {
+                "android"
+            };
+            (formats, *kept, *lost, name.clone())
+        })
+        .collect();
+    // properties and resx name their own way, and a plural entry's forms too
+    let styles = [flatten::NameStyle::Dotted, flatten::NameStyle::CSharp];
+    let found = flatten::suffixed_name_clashes(doc, &name_hash, &android, &styles);
+    clashes.extend(found.into_iter().map(|(style, kept, lost, name)| {
+        let formats = match style {
+            flatten::NameStyle::Dotted => "properties",
+            _ => "resx",
+        };
+        (formats, kept, lost, name)
+    }));
+    clashes.extend(
+        (flatten::same_names(doc, flatten::NameStyle::Arb).into_iter())
+            .map(|(kept, lost, name)| ("arb", kept, lost, name)),
+    );
+    clashes.extend(
+        (i18next::write::clashes(doc).into_iter())
+            .map(|c| ("i18next (plural names)", c.kept, c.lost, c.name)),
+    );
+    clashes.sort_by_key(|&(_, _, lost, _)| lost);
+    clashes
+}
+
+/// Keys whose names a format cannot look up as written, with why: i18next reads `:` in
+/// `t('A:B')` as its namespace separator.
+pub fn name_problems(doc: &Document) -> Vec<(usize, String)> {
+    (i18next::write::namespace_separators(doc).into_iter())
+        .map(|e| {
+            let message = format!(
+                "{:?}: i18next reads ':' in a key as its namespace separator (t('A:B') looks \
+                 in namespace 'A'), so an app cannot look this key up by its path; rename it",
+                doc.entries[e].path.join(".")
+            );
+            (e, message)
+        })
+        .collect()
+}
+
+/// A hash of a key path's flat name, for `name_clashes` (the same paths, the same hash;
+/// `scratch` is reused between calls).
+pub fn android_name_hash(path: &[String], scratch: &mut String) -> u64 {
+    flatten::android_name_hash(path, scratch)
+}
+
+/// Below this many selected texts, preparing costs more than it saves.
+const PREPARE_FROM_TEXTS: usize = 10_000;
+
+/// What the renders of one document can share, built on first use: the flat names of
+/// each style and the tree of all its keys. `render` builds them for its own selection
+/// each time, which suits one body per request; a caller writing many bodies from one
+/// document (`depot generate`: a file per locale, several formats) pays for them once
+/// here. The bodies are the same either way. `Sync`, so bodies can be rendered on
+/// several threads.
+pub struct Prepared<'a> {
+    doc: &'a Document,
+    columns: OnceLock<texts::Columns>,
+    dotted_paths: OnceLock<arena::StrArena>,
+    plain_names: OnceLock<flatten::Names>,
+    android_names: OnceLock<flatten::Names>,
+    android_prefixed_names: OnceLock<flatten::Names>,
+    dotted_names: OnceLock<flatten::Names>,
+    csharp_names: OnceLock<flatten::Names>,
+    arb_names: OnceLock<flatten::Names>,
+    /// Every entry in Xcode's order of its plain name (the String Catalog's key order).
+    xcode_order: OnceLock<Vec<usize>>,
+    tree: OnceLock<tree::Tree<'a>>,
+}
+
+impl<'a> Prepared<'a> {
+    pub fn new(doc: &'a Document) -> Prepared<'a> {
+        Prepared {
+            doc,
+            columns: OnceLock::new(),
+            dotted_paths: OnceLock::new(),
+            plain_names: OnceLock::new(),
+            android_names: OnceLock::new(),
+            android_prefixed_names: OnceLock::new(),
+            dotted_names: OnceLock::new(),
+            csharp_names: OnceLock::new(),
+            arb_names: OnceLock::new(),
+            xcode_order: OnceLock::new(),
+            tree: OnceLock::new(),
+        }
+    }
+
+    /// `render` of this document.
+    pub fn render(
+        &self,
+        sel: &Selection,
+        format: Format,
+        opts: &RenderOptions,
+    ) -> Result<Rendered, RenderError> {
+        render_with(self.doc, Some(self), sel, format, opts, false)
+    }
+
+    /// `render_locale_tree` of this document.
+    pub fn render_locale_tree(
+        &self,
+        sel: &Selection,
+        format: Format,
+        opts: &RenderOptions,
+    ) -> Result<Rendered, RenderError> {
+        render_with(
+            self.doc,
+            Some(self),
+            sel,
+            format,
+            opts,
+            sel.locales.len() == 1,
+        )
+    }
+
+    fn names(&self, style: flatten::NameStyle, prefixed: bool) -> &flatten::Names {
+        let (cell, unprefixed) = match style {
+            // Plain names do not depend on the prefix.
+            flatten::NameStyle::Plain => (&self.plain_names, true),
+            flatten::NameStyle::Android if prefixed => (&self.android_prefixed_names, false),
+            flatten::NameStyle::Android => (&self.android_names, true),
+            // guarded the same with a prefix or without
+            flatten::NameStyle::Dotted => (&self.dotted_names, true),
+            flatten::NameStyle::CSharp => (&self.csharp_names, true),
+            flatten::NameStyle::Arb => (&self.arb_names, true),
+        };
+        cell.get_or_init(|| flatten::Names::build(self.doc, style, unprefixed, None))
+    }
+
+    /// Every entry in Xcode's order of its plain name.
+    fn xcode_order(&self) -> &[usize] {
+        self.xcode_order.get_or_init(|| {
+            let names = self.names(flatten::NameStyle::Plain, false);
+            xcstrings::write::order_all(self.doc, |e| names.name(e))
+        })
+    }
+
+    fn texts(&self) -> Texts<'_> {
+        Texts::Columns(self.columns.get_or_init(|| texts::Columns::build(self.doc)))
+    }
+
+    /// The tree of all keys, when it can stand in for any selection's own tree.
+    fn tree(&self) -> Option<&tree::Tree<'a>> {
+        let tree = self.tree.get_or_init(|| tree::Tree::build_all(self.doc));
+        tree.fits_every_selection().then_some(tree)
+    }
+}
+
+fn render_with<'d>(
+    doc: &'d Document,
+    prepared: Option<&Prepared<'d>>,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+    without_locale: bool,
+) -> Result<Rendered, RenderError> {
+    check_selection(doc, sel)?;
+    if let Some(index) = opts.base_locale
+        && index >= doc.locales.len()
+    {
+        return Err(RenderError::BaseLocaleOutOfRange {
+            index,
+            count: doc.locales.len(),
+        });
+    }
+    let mut body = Vec::with_capacity(estimate_len(doc, sel, format));
+    let job = writing::Job {
+        doc,
+        prepared,
+        sel,
+        opts,
+        without_locale,
+    };
+    let warnings = (format.descriptor().write)(&job, &mut body)?;
+    Ok(Rendered { body, warnings })
+}
+
+/// What a flat body over HTTP says about plural entries it cannot hold, for
+/// `Depot-Warnings`: ios `.strings` leaves them to the `.stringsdict` (which `generate`
+/// writes beside it, so it does not say this); a po body of several locales states no
+/// `Plural-Forms`, which msgfmt needs for them.
+pub fn plurals_left_out(doc: &Document, sel: &Selection, format: Format) -> Option<String> {
+    let several_locales = sel.locales.iter().filter(|l| !l.entries.is_empty()).count() > 1;
+    if format != Format::Ios && !(format == Format::Po && several_locales) {
+        return None;
+    }
+    let selected = sel.entries_in_any_locale(doc.entries.len());
+    let mut plural = (doc.entries.iter().zip(selected))
+        .filter(|(entry, selected)| *selected && entry.plural.is_some())
+        .map(|(entry, _)| entry);
+    let first = plural.next()?.path.join(".");
+    let count = 1 + plural.count();
+    Some(match format {
+        Format::Ios => format!(
+            "{count} plural entr{} (first: {first}) are not in .strings: ask format=stringsdict for them",
+            if count == 1 { "y" } else { "ies" }
+        ),
+        _ => format!(
+            "po with several locales states no Plural-Forms, which msgfmt needs for its {count} \
+             plural entr{} (first: {first}): ask one locale per file",
+            if count == 1 { "y" } else { "ies" }
+        ),
+    })
+}
+
+/// The renderers index freely after this, so a selection built for another document
+/// becomes an error rather than a panic.
+fn check_selection(doc: &Document, sel: &Selection) -> Result<(), RenderError> {
+    for ls in &sel.locales {
+        if ls.locale >= doc.locales.len() {
+            return Err(RenderError::SelectionOutOfRange {
+                what: "locale",
+                index: ls.locale,
+                count: doc.locales.len(),
+            });
+        }
+        if let Some(&index) = ls.entries.iter().find(|&&e| e >= doc.entries.len()) {
+            return Err(RenderError::SelectionOutOfRange {
+                what: "entry",
+                index,
+                count: doc.entries.len(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Sized from a sample of the selected texts, so the body is allocated once without a
+/// pass over every text (on a large sheet that pass costs a cache miss per key); the
+/// per-key overhead is each format's markup around a text plus a typical name. A plural
+/// entry counts as its forms (each with the markup of a text), so a sheet with many of
+/// them is not reallocated and copied half-way through its body.
+fn estimate_len(doc: &Document, sel: &Selection, format: Format) -> usize {
+    const SAMPLES: usize = 256;
+    let units: usize = sel.locales.iter().map(|l| l.entries.len()).sum();
+    let step = (units / SAMPLES).max(1);
+    // sampled units, the texts in them, their bytes
+    let (mut sampled, mut sampled_texts, mut sampled_bytes) = (0usize, 0usize, 0usize);
+    let mut seen = 0usize;
+    for ls in &sel.locales {
+        let mut next = (step - seen % step) % step;
+        while next < ls.entries.len() {
+            let entry = doc.entries.get(ls.entries[next]);
+            let text = entry.and_then(|e| e.texts.get(ls.locale)?.as_deref());
+            if let (Some(entry), Some(text)) = (entry, text) {
+                sampled += 1;
+                match &entry.plural {
+                    None => {
+                        sampled_texts += 1;
+                        sampled_bytes += text.len();
+                    }
+                    Some(plural) => {
+                        for (_, form) in plural.forms_in(ls.locale) {
+                            sampled_texts += 1;
+                            sampled_bytes += form.len();
+                        }
+                    }
+                }
+            }
+            next += step;
+        }
+        seen += ls.entries.len();
+    }
+    let avg_text = sampled_bytes / sampled_texts.max(1);
+    let texts_per_unit = (sampled_texts * 16 / sampled.max(1)).max(16);
+    let descriptor = format.descriptor();
+    let per_text = descriptor.body_per_text
+        + if descriptor.body_repeats_text {
+            avg_text
+        } else {
+            0
+        };
+    let texts = units * texts_per_unit / 16;
+    let header = descriptor.body_header;
+    texts * (avg_text + avg_text / 16 + per_text) + header
+}

@@ -1,0 +1,249 @@
+//! What every format's reader makes of one file (the one shape of `read` in the table of
+//! `formats`): units (a key, a text or plural forms, a comment), notes on what the sheet
+//! cannot carry, the locale the content names; and the options of reading.
+
+use std::borrow::Cow;
+
+use crate::formats::Format;
+use crate::formats::shared::syntax;
+use crate::memory_budget::Budget;
+use crate::model::PluralCategory;
+use crate::model::placeholders::PlaceholderMode;
+
+/// How to read the files (the options of `depot import` and `depot diff`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// `--split SEP`: flat names become levels at SEP.
+    pub split: Option<String>,
+    /// `--locale L`: the locale of files whose names and content name none.
+    pub locale: Option<String>,
+    /// `--base L`: the locale of base folders (`values/`, `Base.lproj/`, `messages.properties`,
+    /// `Strings.resx`), and the sheet's first locale column.
+    pub base: String,
+    /// `convert` (the default): each format's placeholders become the sheet's `{name}`
+    /// syntax; `keep`: texts are taken as they are.
+    pub placeholders: PlaceholderMode,
+    /// `--format`: read every file as this format instead of telling it from the name.
+    pub format: Option<Format>,
+    /// What reading the files may take (`limits.input_memory_bytes`, `--max-memory`).
+    pub memory: Budget,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            split: None,
+            locale: None,
+            base: "en".to_owned(),
+            placeholders: PlaceholderMode::Convert,
+            format: None,
+            memory: Budget::default(),
+        }
+    }
+}
+
+/// A key as a file writes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Key {
+    /// Levels the file nests (json, yml, i18next) or writes with dots (xlf ids, properties).
+    Path(Vec<String>),
+    /// Levels joined with `.`, each `.` a level's end: a dotted path as xlf ids and
+    /// properties keys write it, or a nested one whose names hold no `.` (one string for
+    /// the key, where `Path` takes one per level and a list: import makes a million).
+    Dotted(String),
+    /// One flat name (android, ios, po, resx, arb, ...).
+    Flat(String),
+}
+
+impl Key {
+    /// A nested key: `Dotted` when no level holds a `.` (which would read as a level's end).
+    pub fn nested(path: &[String]) -> Key {
+        if path.iter().any(|level| level.contains('.')) {
+            Key::Path(path.to_vec())
+        } else {
+            Key::Dotted(path.join("."))
+        }
+    }
+}
+
+impl Key {
+    /// For notes.
+    pub fn display(&self) -> String {
+        match self {
+            Key::Path(path) => path.join("."),
+            Key::Dotted(path) | Key::Flat(path) => path.clone(),
+        }
+    }
+}
+
+/// A text as the sheet writes it, or the forms of a plural entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    Text(String),
+    /// (category, text) in the order the file gives them.
+    Plural(Vec<(PluralCategory, String)>),
+}
+
+/// One translation read from a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    pub key: Key,
+    pub value: Value,
+    pub comment: Option<String>,
+    /// The locale, for files whose content holds several (xlf, xcstrings, a json or yml
+    /// file with a locale level); `None`: the file's locale.
+    pub locale: Option<String>,
+    /// 1-based line in the file (0 when unknown).
+    pub line: usize,
+}
+
+/// `text` with its control characters escaped (`\n`), for one-line messages.
+pub fn one_line(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_owned();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// What a reader collects from one file.
+#[derive(Debug)]
+pub struct Reading<'o> {
+    pub units: Vec<Unit>,
+    /// Notes without their file (the pipeline knows it).
+    pub notes: Vec<(usize, String, String)>,
+    /// The locale the content names for the whole file (po `Language`, arb `@@locale`).
+    pub locale: Option<String>,
+    /// The locale the file's name gives, if any: a json or yml file whose one top-level
+    /// key is that locale holds it as a level (Rails), one without holds its tree.
+    pub named: Option<String>,
+    /// Placeholder types a file declares apart from its texts (ARB's `"@id"` metadata).
+    pub types: Vec<Declared>,
+    pub options: &'o Options,
+}
+
+/// The placeholder types one key's metadata declares (ARB: `{"type": "int"}`), which
+/// apply to the key's texts in every locale, as gen-l10n applies its template's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared {
+    pub key: Key,
+    /// (name, type) of every placeholder typed other than as text.
+    pub types: Vec<(String, syntax::Kind)>,
+}
+
+impl<'o> Reading<'o> {
+    pub fn new(options: &'o Options) -> Reading<'o> {
+        Reading {
+            units: Vec::new(),
+            notes: Vec::new(),
+            locale: None,
+            named: None,
+            types: Vec::new(),
+            options,
+        }
+    }
+
+    pub fn convert(&self) -> bool {
+        self.options.placeholders == PlaceholderMode::Convert
+    }
+
+    pub fn note(&mut self, line: usize, key: &str, what: impl Into<String>) {
+        self.notes.push((line, key.to_owned(), what.into()));
+    }
+
+    /// One form of a plural that a format writes as a key per category (properties'
+    /// `items.one`, resx's `Items_One`): the first form read makes the unit, in its place
+    /// in the file; later ones join it. `pending` maps each such plural to its unit.
+    pub fn push_form(
+        &mut self,
+        pending: &mut std::collections::HashMap<String, usize>,
+        key: Key,
+        category: PluralCategory,
+        converted: syntax::Converted,
+        comment: Option<String>,
+        line: usize,
+    ) {
+        let shown = key.display();
+        match pending.get(&shown) {
+            Some(&at) => {
+                if let Value::Plural(forms) = &mut self.units[at].value {
+                    forms.push((category, converted.text));
+                }
+                for loss in converted.losses {
+                    self.note(line, &shown, loss);
+                }
+            }
+            None => {
+                pending.insert(shown, self.units.len());
+                let unit = Unit {
+                    key,
+                    value: Value::Plural(vec![(category, converted.text)]),
+                    comment,
+                    locale: None,
+                    line,
+                };
+                self.push(unit, converted.losses);
+            }
+        }
+    }
+
+    /// A unit, with the notes of its conversion (`losses`) under its key.
+    pub fn push(&mut self, unit: Unit, losses: Vec<String>) {
+        for loss in losses {
+            self.note(unit.line, &unit.key.display(), loss);
+        }
+        self.units.push(unit);
+    }
+}
+
+/// Where a reader stopped: the file does not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// 1-based, 0 when unknown.
+    pub line: usize,
+    pub message: String,
+}
+
+impl SyntaxError {
+    pub fn new(line: usize, message: impl Into<String>) -> SyntaxError {
+        SyntaxError {
+            line,
+            message: message.into(),
+        }
+    }
+
+    /// The error, naming the key it was found in.
+    pub fn in_key(self, key: &str) -> SyntaxError {
+        let message = format!("key \"{}\": {}", one_line(key), self.message);
+        SyntaxError::new(self.line, message)
+    }
+}
+
+/// 1-based line of byte offset `at` in `text`.
+pub fn line_of(text: &str, at: usize) -> usize {
+    let at = at.min(text.len());
+    1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count()
+}
+
+/// UTF-8 text without its byte-order mark.
+pub fn utf8(bytes: &[u8]) -> Result<Cow<'_, str>, SyntaxError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(Cow::Borrowed(text)),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let line = 1 + memchr::memchr_iter(b'\n', &bytes[..at]).count();
+            Err(SyntaxError::new(
+                line,
+                "the file is not UTF-8: save it as UTF-8",
+            ))
+        }
+    }
+}

@@ -1,0 +1,304 @@
+//! The nested formats (json, yml, i18next) as one tree walk: maps are levels, strings are
+//! texts. A file whose name gives a locale may still hold it as its one top-level key
+//! (Rails' `pl:`); a file without one whose top-level keys are all locale codes holds
+//! several locales (`generate --merge`). Plurals: an ICU plural message (json), a map of
+//! CLDR categories with `other` (yml, Rails i18n), `key_one`/`key_other` siblings
+//! (i18next v4).
+
+use super::icu::{self, Message};
+use super::locale;
+use super::syntax::{self, Converted};
+use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
+use crate::model::PluralCategory;
+use crate::model::locale::same_locale;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    pub value: NodeValue,
+    /// 1-based, 0 when the parser gives none (json).
+    pub line: usize,
+    pub comment: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NodeValue {
+    Map(Vec<(String, Node)>),
+    Text(String),
+    /// Anything else, described for the note ("an array", "a number").
+    Other(String),
+}
+
+impl Node {
+    pub fn new(value: NodeValue) -> Node {
+        Node {
+            value,
+            line: 0,
+            comment: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// depot's json: ICU MessageFormat.
+    Json,
+    /// Rails i18n: `%{name}`, plural maps.
+    Yml,
+    /// i18next v4: `{{name}}`, `_one`/`_other` suffixes.
+    I18next,
+}
+
+pub(crate) fn read(root: Node, style: Style, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
+    let NodeValue::Map(entries) = root.value else {
+        return Err(SyntaxError::new(
+            root.line,
+            "the top level is not a map of keys",
+        ));
+    };
+    let mut path = Vec::new();
+    if let Some(named) = r.named.clone()
+        && let [(key, node)] = entries.as_slice()
+        && same_locale(key, &named)
+        && matches!(node.value, NodeValue::Map(_))
+    {
+        let [(_, node)] =
+            <[_; 1]>::try_from(entries).map_err(|_| SyntaxError::new(0, "one entry"))?;
+        if let NodeValue::Map(children) = node.value {
+            walk(children, &mut path, None, style, r);
+        }
+        return Ok(());
+    }
+    let by_locale = r.named.is_none()
+        && !entries.is_empty()
+        && entries.iter().all(|(key, node)| {
+            locale::code(key).is_some() && matches!(node.value, NodeValue::Map(_))
+        });
+    if by_locale {
+        for (code, node) in entries {
+            if let NodeValue::Map(children) = node.value {
+                walk(children, &mut path, Some(&code), style, r);
+            }
+        }
+    } else {
+        walk(entries, &mut path, None, style, r);
+    }
+    Ok(())
+}
+
+/// One key of a map, or (i18next) the siblings that make a plural.
+enum Item {
+    One(String, Node),
+    Plural(String, Vec<(PluralCategory, Node)>),
+}
+
+fn walk(
+    entries: Vec<(String, Node)>,
+    path: &mut Vec<String>,
+    locale: Option<&str>,
+    style: Style,
+    r: &mut Reading<'_>,
+) {
+    let items = if style == Style::I18next {
+        i18next_items(entries, path, r)
+    } else {
+        entries.into_iter().map(|(k, n)| Item::One(k, n)).collect()
+    };
+    for item in items {
+        match item {
+            Item::Plural(key, forms) => {
+                path.push(key);
+                let line = forms.first().map_or(0, |(_, n)| n.line);
+                let comment = forms.iter().find_map(|(_, n)| n.comment.clone());
+                let texts = forms
+                    .into_iter()
+                    .filter_map(|(category, node)| match node.value {
+                        NodeValue::Text(text) => Some((category, text)),
+                        _ => None,
+                    })
+                    .collect();
+                plural(path, texts, line, comment, locale, style, r);
+                path.pop();
+            }
+            Item::One(key, node) => {
+                path.push(key);
+                match node.value {
+                    NodeValue::Map(children) if style == Style::Yml && is_plural_map(&children) => {
+                        let texts = children
+                            .into_iter()
+                            .filter_map(|(k, n)| match n.value {
+                                NodeValue::Text(t) => Some((PluralCategory::from_name(&k)?, t)),
+                                _ => None,
+                            })
+                            .collect();
+                        plural(path, texts, node.line, node.comment, locale, style, r);
+                    }
+                    NodeValue::Map(children) => walk(children, path, locale, style, r),
+                    NodeValue::Text(text) => {
+                        leaf(path, text, node.line, node.comment, locale, style, r)
+                    }
+                    NodeValue::Other(what) => {
+                        r.note(
+                            node.line,
+                            &path.join("."),
+                            format!("{what} is not a text: not carried"),
+                        );
+                    }
+                }
+                path.pop();
+            }
+        }
+    }
+}
+
+/// A Rails plural: every key a CLDR category, `other` among them, every value a text.
+fn is_plural_map(children: &[(String, Node)]) -> bool {
+    children.iter().any(|(k, _)| k == "other")
+        && children.iter().all(|(k, n)| {
+            PluralCategory::from_name(k).is_some() && matches!(n.value, NodeValue::Text(_))
+        })
+}
+
+/// i18next's `key_one`, `key_other`, ... siblings as plurals (when `key_other` is there).
+fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<'_>) -> Vec<Item> {
+    let split = |key: &str| -> Option<(String, PluralCategory)> {
+        let (base, suffix) = key.rsplit_once('_')?;
+        let category = PluralCategory::from_name(suffix)?;
+        (!base.is_empty()).then(|| (base.to_owned(), category))
+    };
+    let plural_bases: std::collections::HashSet<String> = entries
+        .iter()
+        .filter(|(_, n)| matches!(n.value, NodeValue::Text(_)))
+        .filter_map(|(k, _)| split(k))
+        .filter(|(_, c)| *c == PluralCategory::Other)
+        .map(|(base, _)| base)
+        .collect();
+    let mut items: Vec<Item> = Vec::new();
+    for (key, node) in entries {
+        if let Some((base, category)) = split(&key)
+            && plural_bases.contains(&base)
+            && matches!(node.value, NodeValue::Text(_))
+        {
+            if base.ends_with("_ordinal") {
+                let mut full = path.to_vec();
+                full.push(key);
+                r.note(
+                    node.line,
+                    &full.join("."),
+                    "an ordinal plural form is not carried",
+                );
+                continue;
+            }
+            let existing = items.iter_mut().find_map(|item| match item {
+                Item::Plural(b, forms) if *b == base => Some(forms),
+                _ => None,
+            });
+            match existing {
+                Some(forms) => forms.push((category, node)),
+                None => items.push(Item::Plural(base, vec![(category, node)])),
+            }
+            continue;
+        }
+        items.push(Item::One(key, node));
+    }
+    items
+}
+
+fn convert_text(text: &str, style: Style, plural: bool, r: &Reading<'_>) -> Converted {
+    if !r.convert() {
+        return Converted {
+            text: text.to_owned(),
+            losses: Vec::new(),
+        };
+    }
+    match style {
+        Style::Yml => syntax::rails(text),
+        Style::I18next => syntax::i18next(text),
+        Style::Json if plural => syntax::Converted {
+            text: text.to_owned(),
+            losses: Vec::new(),
+        },
+        Style::Json => match icu::to_sheet(text) {
+            Ok(Message::Text(converted)) => converted,
+            // a plural inside a text, said by the caller
+            Ok(Message::Plural { .. }) => Converted::default(),
+            Err(why) => Converted {
+                text: syntax::literal(text),
+                losses: vec![format!("not an ICU message ({why}): read as plain text")],
+            },
+        },
+    }
+}
+
+fn leaf(
+    path: &[String],
+    text: String,
+    line: usize,
+    comment: Option<String>,
+    locale: Option<&str>,
+    style: Style,
+    r: &mut Reading<'_>,
+) {
+    let key = path.join(".");
+    if text.is_empty() {
+        r.note(
+            line,
+            &key,
+            "an empty text is not carried: an empty cell means no text",
+        );
+        return;
+    }
+    // json plurals are ICU messages whether or not placeholders are converted
+    if style == Style::Json
+        && icu::may_be_plural(&text)
+        && let Ok(Message::Plural { forms, losses }) = icu::to_sheet(&text)
+    {
+        let unit = Unit {
+            key: Key::nested(path),
+            value: Value::Plural(forms),
+            comment,
+            locale: locale.map(str::to_owned),
+            line,
+        };
+        r.push(unit, losses);
+        return;
+    }
+    let converted = convert_text(&text, style, false, r);
+    let unit = Unit {
+        key: Key::nested(path),
+        value: Value::Text(converted.text),
+        comment,
+        locale: locale.map(str::to_owned),
+        line,
+    };
+    r.push(unit, converted.losses);
+}
+
+fn plural(
+    path: &[String],
+    texts: Vec<(PluralCategory, String)>,
+    line: usize,
+    comment: Option<String>,
+    locale: Option<&str>,
+    style: Style,
+    r: &mut Reading<'_>,
+) {
+    let mut losses = Vec::new();
+    let mut forms = Vec::new();
+    for (category, text) in texts {
+        if text.is_empty() {
+            losses.push(format!("the empty {} form is not carried", category.name()));
+            continue;
+        }
+        let mut converted = convert_text(&text, style, true, r);
+        losses.append(&mut converted.losses);
+        forms.push((category, converted.text));
+    }
+    let unit = Unit {
+        key: Key::nested(path),
+        value: Value::Plural(forms),
+        comment,
+        locale: locale.map(str::to_owned),
+        line,
+    };
+    r.push(unit, losses);
+}
