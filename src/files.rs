@@ -16,6 +16,7 @@ pub mod pending;
 pub mod postgres;
 pub mod query;
 pub mod record;
+pub mod record_store;
 pub mod repo;
 pub mod seed;
 pub mod sqlite;
