@@ -1,8 +1,8 @@
 //! File records: the model, the `GET /files` query, the backends (SQLite with its
 //! migrations, PostgreSQL) behind one trait and the handle with its read cache given to
-//! the HTTP layer, the writes that pair a record with its object, direct uploads (bytes
-//! straight to the store, the record once they are checked), download names, bulk import
-//! and the seeder. No HTTP here: the handlers (`http::files`, `http::uploads`) call these
+//! the HTTP layer, the writes that pair a record with its object in the content store
+//! (`content`), direct uploads (bytes straight to the store, the record once they are
+//! checked), download names, bulk import and the seeder. No HTTP here: the handlers (`http::files`, `http::uploads`) call these
 //! and map the error variants to statuses.
 
 pub mod cache;
@@ -16,8 +16,8 @@ pub mod pending;
 pub mod postgres;
 pub mod query;
 pub mod record;
+pub mod record_store;
 pub mod repo;
-pub mod s3;
 pub mod seed;
 pub mod sqlite;
 pub mod store;
@@ -32,9 +32,7 @@ pub use record::{FileRecord, NewFileRecord, Permission, RecordError};
 pub use repo::FilesRepo;
 pub use store::{FilesDb, RecordStore};
 
-/// The bucket of uploads that name none: the API's, the CLI's and the console form's
-/// default, and the bucket the S3 endpoint's probe asks in.
-pub const DEFAULT_BUCKET: &str = "depot";
+pub use crate::content::DEFAULT_BUCKET;
 
 /// A new record key: a random UUID v4 plus `-original` (SPEC §3).
 pub fn new_key() -> Result<String, getrandom::Error> {

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod compression;
 pub mod config;
 pub mod console;
+pub mod content;
 pub mod error_chain;
 pub mod fd_limit;
 pub mod files;

@@ -55,10 +55,10 @@ pub async fn serve_state(
         crate::config::reload::spawn(config.clone(), shutdown.clone()),
         spawn_log_level_follower(&config, shutdown.clone()),
         tokio::spawn(state.producer.clone().run(shutdown.clone())),
-        crate::files::s3::spawn_probe(config.clone(), shutdown.clone()),
+        crate::content::spawn_probe(state.content.clone(), shutdown.clone()),
         crate::files::uploads::spawn_expiry(
             state.files.clone(),
-            state.objects.as_ref().map(|o| o.store.clone()),
+            state.content.clone(),
             config.clone(),
             shutdown.clone(),
         ),

@@ -7,16 +7,7 @@
 //! and laid out exactly as Xcode writes catalogs (tests/fixtures/xcstrings holds real ones).
 //! The hostile texts of the other formats' tests, in each. A missing tool fails the test
 //! with the way to install it (`scripts/test` installs them all).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 #[path = "support/app_readback.rs"]
 mod app_readback;

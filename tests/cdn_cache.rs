@@ -4,16 +4,7 @@
 //! only revalidations of channel URLs and manifests, never a bundle asked twice), a
 //! hash-named bundle is cached for good, and a publish reaches an app that reloads through
 //! the cache within the channel URLs' lifetime.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -3,16 +3,7 @@
 //! signed webhook and a log line naming who, a version a channel needs outliving
 //! `translations.keep_versions`, `depot publish` / `depot rollback` with and without a
 //! daemon on the same store, and on Redis a move on one node served by the other.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

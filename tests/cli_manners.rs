@@ -1,16 +1,7 @@
 //! Command-line manners: `--version`, shell completions, and progress that shows on a
 //! terminal, stays out of pipes and logs, and is silenced, with every other line of a
 //! successful run, by `--quiet`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -3,16 +3,7 @@
 //! kept-alive one once idle; under a lowered open-file limit 2,000 silent connections keep
 //! descriptors under the cap, `/health` answering and the log to a line or two; event
 //! streams and slow uploads outlive both timeouts.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

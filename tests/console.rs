@@ -1,15 +1,6 @@
 //! The console over plain HTTP: login and session cookie, CSRF and admin refusals, clear
 //! errors for bad input, and the API routes left as they were.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

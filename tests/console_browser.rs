@@ -2,16 +2,7 @@
 //! preview, download, upload, refuse a forged form; the checks' findings with links to
 //! their Google cells, a plural entry's forms and the kept versions; a screenshot of every
 //! page is kept in `target/console-screenshots/`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 #[path = "support/browser.rs"]
 mod browser;

@@ -3,16 +3,7 @@
 //! mix or a broken store. Of `depot serve` during uploads and deletes: after the next
 //! start every record has its object, no object is left without its record, and no temp
 //! file or intent remains.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

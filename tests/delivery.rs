@@ -3,16 +3,7 @@
 //! Google service account; with their failures. Runs on a multi-threaded runtime: the
 //! in-process servers (CSV host, webhook receiver, fake Google) keep answering while a test
 //! waits on a child process.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

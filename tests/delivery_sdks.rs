@@ -6,16 +6,7 @@
 //! and plural form; a publish reaches an app that reloads, a rollback brings the old texts
 //! back. tests/node/delivery.mjs is the app; the README's configuration of each library
 //! ("Apps that fetch texts at run time") is run as written.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -1,16 +1,7 @@
 //! The map of the code cannot drift: the Layout of docs/design.md names every file under
 //! `src/`, and names no file that is gone. A failure says which line to add (or remove) and
 //! exactly where, so whoever adds a file fixes the map in a minute.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

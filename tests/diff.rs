@@ -2,16 +2,7 @@
 //! that `generate` wrote from the sheet agree with it (exit 0); every key only in the app,
 //! only in the sheet, and every text that differs is reported per locale, as text or JSON,
 //! with exit 1; usage errors exit 2.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -5,16 +5,7 @@
 //! upload can go wrong (more bytes than declared, another checksum, an expired URL, a
 //! completion before the bytes, a second completion) refused with S3's or depot's errors,
 //! leaving no record. Uploads never completed expire with their objects and parts.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

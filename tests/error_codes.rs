@@ -3,16 +3,7 @@
 //! route (wrong method, no key, a wrong key, a reader's key on an admin route, bad values
 //! for each typed parameter, an unknown parameter, names that do not exist) through the real
 //! binary. And a released code never changes or goes away.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -1,15 +1,6 @@
 //! The fake Google speaks the real protocol: every endpoint and every fault, seen from a
 //! plain HTTP client, so tests that use it test depot and not the fake.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -2,16 +2,7 @@
 //! and `depot files import`, read back over HTTP (`GET /files`, `GET /file`), their content
 //! downloaded through the signed URLs from the embedded object store, the bad-input matrix
 //! of SPEC §3, API and admin keys, uploads and deletes.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

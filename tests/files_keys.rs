@@ -2,16 +2,7 @@
 //! is imported, listed, looked up URL-encoded, downloaded through its signed URLs from the
 //! embedded store byte for byte, and deleted; download names (`download=true`) and the
 //! embedded store's S3 manners (response overrides, anonymous and half-signed requests).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -2,16 +2,7 @@
 //! translations and the console at once, from the example sheet built into the binary; a
 //! configured source replaces it. Other commands read the example only when it is named
 //! (`--source example`).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

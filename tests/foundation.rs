@@ -1,15 +1,6 @@
 //! End to end through the real binary: zero-config start, configuration layers, live
 //! reload, error bodies, signals, `config check`, the OpenAPI document.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -1,16 +1,7 @@
 //! `depot generate` through the real binary, on local sheet fixtures: the file layout of
 //! every format (SPEC §6.4), --merge, --language, --filename, --base, and bad inputs that
 //! must write nothing.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 #[path = "support/readback.rs"]
 mod readback;

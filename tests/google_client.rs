@@ -1,15 +1,6 @@
 //! The Google Sheets client against the fake Google over real HTTP: the token life cycle,
 //! sheet lookup and encoding, and the error (and retry advice) for every fault.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -2,16 +2,7 @@
 //! Google server of tests/support (real HTTP on loopback, reached only through the
 //! configured URLs). The tests run on a multi-threaded runtime: they wait for child
 //! processes with blocking calls while the in-process fake must keep answering.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

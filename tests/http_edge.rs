@@ -3,16 +3,7 @@
 //! HEAD on every GET route, the Bearer scheme in any case, CORS, the OpenAPI document
 //! checked by a real validator against real answers, and no ERROR lines for a client's
 //! garbage.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -5,16 +5,7 @@
 //! process peaks under 512 MB (measured by `/usr/bin/time`, which waits on it). The bombs
 //! are written streamed, the workbooks as a deflate block repeated (a few megabytes on
 //! disk), so the test stays cheap.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

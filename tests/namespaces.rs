@@ -4,16 +4,7 @@
 //! header row is skipped with a warning naming it, a chart sheet is not read; a named tab
 //! is read alone and unnamespaced. Then filters, versions, findings and the console's links
 //! to cells work on the namespaced document, and `depot generate` writes it.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

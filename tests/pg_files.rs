@@ -2,16 +2,7 @@
 //! (tests/support/pg.rs): the same import answers byte for byte as on SQLite, nodes on
 //! one database see each other's writes, and a server that goes away answers 503 and
 //! comes back by itself.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 #[path = "support/pg.rs"]
 mod pg;

@@ -2,16 +2,7 @@
 //! installed by scripts/test), records on PostgreSQL: an upload through one node is stored
 //! at the endpoint and downloads through the other node's signed URL; a delete removes
 //! both halves.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 #[path = "support/pg.rs"]
 mod pg;

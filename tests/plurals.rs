@@ -6,16 +6,7 @@
 //! parser reads every json plural, PyYAML and js-yaml read the yml maps, libxml2 reads
 //! the xlf groups. Every category's text must be the sheet's. A missing tool fails the
 //! test with the way to install it (`scripts/test` installs them all).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

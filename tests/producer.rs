@@ -1,16 +1,7 @@
 //! The producer inside `depot serve`, end to end with a local sheet: new content is served
 //! within a few seconds, a failing source keeps the last good document and shows in
 //! `/health`, and the next good cycle recovers.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

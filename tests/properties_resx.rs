@@ -9,16 +9,7 @@
 //! The readers the unit tests use (tests/support/readback_properties_resx.rs) are held
 //! against the same consumers here. A missing tool fails the test with the way to install
 //! it (`scripts/test` installs them all).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

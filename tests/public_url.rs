@@ -3,16 +3,7 @@
 //! is its old name, still read, with a note to rename it); without it, on a wildcard listen
 //! address, with the address of this machine the request came in on (never loopback for a
 //! client on the LAN, and never what the client's `Host` header says).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -5,16 +5,7 @@
 //! are issue 32's round trip (SPEC §12.1): import, generate with no flags but the format
 //! and the app's paths, and the consumer must read every original key with its text;
 //! `scripts/real_apps_score` prints how far today's depot gets.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

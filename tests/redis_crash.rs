@@ -1,16 +1,7 @@
 //! `kill -9` of `depot produce` at many points of a store into Redis: the current version
 //! must always load whole and match its content hash (a version is written under its own
 //! key and made current in one step, so a writer killed half-way changes nothing).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -2,16 +2,7 @@
 //! producer lease, so the fake Google server sees one sheet read per interval whatever the
 //! number of nodes; a holder killed with `kill -9` is replaced when its lease expires, and
 //! the new holder keeps the pace recorded in Redis instead of fetching at once.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -3,16 +3,7 @@
 //! the same bodies and ETags; Redis lost and back; a node started while Redis is down;
 //! `config check` masking the password. The tests run on a multi-threaded runtime because
 //! they wait for child processes with blocking calls.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

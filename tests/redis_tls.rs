@@ -1,15 +1,6 @@
 //! `rediss://` with a password: `depot produce` stores over TLS, a node loads and serves
 //! it, `/health` and `config check` never show the password.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -3,16 +3,7 @@
 //! with 429 and `Retry-After`; forms from another site and redirects off-site are refused;
 //! event streams are capped per client and in all; every answer is `nosniff` and every
 //! object answer sandboxed. The browser half is `tests/safety_browser.rs`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -4,16 +4,7 @@
 //! show; an object whose type is not one media type (`video/mp4; a=b, text/html`) is never
 //! shown as a page of depot's origin; a login form on another site does not log the
 //! browser in; `next=` cannot lead off-site. Screenshots go to `target/console-screenshots/`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 #[path = "support/browser.rs"]
 mod browser;

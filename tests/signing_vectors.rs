@@ -9,16 +9,7 @@
 //! (`Content-Length`, `Content-Type`, `x-amz-checksum-sha256`, and `If-None-Match: *`, which
 //! makes an upload URL single-use), are checked the same way against `presigned-writes.json`
 //! (`generate_presigned_writes.py`).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 use chrono::{DateTime, NaiveDateTime, Utc};
 use depot::files::download::attachment;

@@ -3,16 +3,7 @@
 //! and sheets deep or wide enough to take the daemon or `generate` down. Android output is
 //! compiled with the real aapt and aapt2 (Debian: `apt-get install -y aapt`, which ships
 //! both); a test fails with that hint when they are missing.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

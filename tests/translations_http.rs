@@ -1,16 +1,7 @@
 //! `GET /translations` end to end through real HTTP: a server on a loopback port over
 //! stores the tests fill directly (the producer does not exist yet), checked against the
 //! sheet fixtures and read back with the consumers' readers.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::panic,
-    clippy::print_stdout,
-    clippy::print_stderr,
-    clippy::mod_module_files,
-    reason = "a test fails by panicking and may print what it saw; Cargo shares test helpers \
-              only as tests/support/mod.rs"
-)]
+#![cfg(test)]
 
 mod support;
 

@@ -5,8 +5,9 @@ use super::progress::Progress;
 use super::{Failure, load_config_with, output};
 use crate::config::layers::absolute;
 use crate::config::{Settings, Sources};
+use crate::content::{Content, Local};
 use crate::files::import::ImportError;
-use crate::files::writes::{Content, Upload, Uploads};
+use crate::files::writes::{Upload, Uploads, WriteError};
 use crate::files::{FilesDb, Permission, import, seed};
 use crate::objects::ObjectStore;
 use std::path::PathBuf;
@@ -41,7 +42,14 @@ pub fn add(sources: &Sources, options: AddOptions) -> Result<(), Failure> {
             .enabled
             .then(|| ObjectStore::open(settings.objects.root.clone()).map(Arc::new))
             .transpose()?;
-        let uploads = Uploads::new(files, objects, &settings.signing, &settings.server.data_dir)?;
+        // No signed URLs are handed out here: the embedded store's credentials stay unread.
+        let local = Local {
+            embedded: objects,
+            credentials: None,
+            data_dir: settings.server.data_dir.clone(),
+        };
+        let content = crate::content::choose(&settings.signing, local).map_err(WriteError::from)?;
+        let uploads = Uploads::new(files, content)?;
         for path in options.paths {
             let file_name = path
                 .file_name()

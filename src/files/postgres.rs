@@ -26,7 +26,7 @@ use super::names::NameIndex;
 use super::pending::{CompletedUpload, PendingUpload};
 use super::query::{ListQuery, Page, effective_permission};
 use super::record::{FileRecord, NewFileRecord, Permission, truncate_to_millis};
-use super::store::RecordStore;
+use super::record_store::RecordStore;
 
 const COLUMNS: &str = "id, file_name, description, bucket, status, file_type, permission, key, created_at, size, sha256";
 const UPLOAD_COLUMNS: &str = "key, bucket, file_name, description, status, file_type, permission, size, sha256, content_type, upload_id, part_size, created_at, expires_at";
@@ -37,36 +37,46 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Wraps a PostgreSQL error with the operation that failed. Connection-level faults
 /// (refused, closed, server shutting down) are `Unreachable` (503): they pass by themselves.
-pub(crate) fn pg_error(op: &'static str) -> impl FnOnce(tokio_postgres::Error) -> RepoError {
-    move |source| {
-        let connection_fault = source.is_closed()
-            || match source.code() {
-                None => true,
-                Some(code) => {
-                    code.code().starts_with("08")
-                        || [
-                            SqlState::ADMIN_SHUTDOWN,
-                            SqlState::CRASH_SHUTDOWN,
-                            SqlState::CANNOT_CONNECT_NOW,
-                            SqlState::TOO_MANY_CONNECTIONS,
-                        ]
-                        .contains(code)
-                }
-            };
-        if connection_fault {
-            RepoError::Unreachable {
-                op,
-                source: Box::new(source),
+pub(crate) fn pg_error(op: &'static str, source: tokio_postgres::Error) -> RepoError {
+    let connection_fault = source.is_closed()
+        || match source.code() {
+            None => true,
+            Some(code) => {
+                code.code().starts_with("08")
+                    || [
+                        SqlState::ADMIN_SHUTDOWN,
+                        SqlState::CRASH_SHUTDOWN,
+                        SqlState::CANNOT_CONNECT_NOW,
+                        SqlState::TOO_MANY_CONNECTIONS,
+                    ]
+                    .contains(code)
             }
-        } else {
-            RepoError::Postgres { op, source }
+        };
+    if connection_fault {
+        RepoError::Unreachable {
+            op,
+            source: Box::new(source),
         }
+    } else {
+        RepoError::Postgres { op, source }
+    }
+}
+
+/// Every PostgreSQL call of this backend ends in `.during(op)?`: its error named with the
+/// operation that failed (`pg_error`).
+pub(crate) trait During<T> {
+    fn during(self, op: &'static str) -> Result<T, RepoError>;
+}
+
+impl<T> During<T> for Result<T, tokio_postgres::Error> {
+    fn during(self, op: &'static str) -> Result<T, RepoError> {
+        self.map_err(|source| pg_error(op, source))
     }
 }
 
 fn pool_error(op: &'static str) -> impl FnOnce(deadpool_postgres::PoolError) -> RepoError {
     move |e| match e {
-        deadpool_postgres::PoolError::Backend(source) => pg_error(op)(source),
+        deadpool_postgres::PoolError::Backend(source) => pg_error(op, source),
         other => RepoError::Unreachable {
             op,
             source: Box::new(other),
@@ -155,13 +165,13 @@ impl PgStore {
         }
         let op = "importing file records";
         let mut client = self.client(op).await?;
-        let tx = client.transaction().await.map_err(pg_error(op))?;
+        let tx = client.transaction().await.during(op)?;
         let sink = tx
             .copy_in(
                 "COPY files (file_name, name_folded, description, bucket, status, file_type, permission, key, created_at, size, sha256) FROM STDIN",
             )
             .await
-            .map_err(pg_error(op))?;
+            .during(op)?;
         futures_util::pin_mut!(sink);
         let now = now_millis();
         let count = records.len();
@@ -210,7 +220,7 @@ impl PgStore {
                 .map_err(|e| copy_error(e, op))?;
         }
         sink.finish().await.map_err(|e| copy_error(e, op))?;
-        tx.commit().await.map_err(pg_error(op))?;
+        tx.commit().await.during(op)?;
         Ok(count)
     }
 }
@@ -260,7 +270,7 @@ fn copy_error(e: tokio_postgres::Error, op: &'static str) -> RepoError {
             .unwrap_or_default();
         return RepoError::Conflict { key };
     }
-    pg_error(op)(e)
+    pg_error(op, e)
 }
 
 /// COPY's text format: backslash, tab, newline and carriage return are escaped.
@@ -359,7 +369,7 @@ async fn insert_with(
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         )
         .await
-        .map_err(pg_error(op))?;
+        .during(op)?;
     let row = client
         .query_one(
             &stmt,
@@ -379,19 +389,7 @@ async fn insert_with(
         )
         .await
         .map_err(|e| unique_or(e, &new.key, op))?;
-    Ok(FileRecord {
-        id: row.get(0),
-        file_name: new.file_name,
-        description: new.description,
-        bucket: new.bucket,
-        status: new.status,
-        file_type: new.file_type,
-        permission: new.permission,
-        key: new.key,
-        created_at,
-        size: new.size,
-        sha256: new.sha256,
-    })
+    Ok(new.stored(row.get(0), created_at))
 }
 
 fn to_i64(n: u64) -> i64 {
@@ -411,13 +409,13 @@ impl PgStore {
         }
         let op = "inserting file records";
         let mut client = self.client(op).await?;
-        let tx = client.transaction().await.map_err(pg_error(op))?;
+        let tx = client.transaction().await.during(op)?;
         let now = now_millis();
         let count = records.len();
         for r in records {
             insert_with(&tx, r, now).await?;
         }
-        tx.commit().await.map_err(pg_error(op))?;
+        tx.commit().await.during(op)?;
         Ok(count)
     }
 
@@ -427,11 +425,8 @@ impl PgStore {
         let stmt = client
             .prepare_cached(&format!("SELECT {COLUMNS} FROM files WHERE key = $1"))
             .await
-            .map_err(pg_error(op))?;
-        let row = client
-            .query_opt(&stmt, &[&key])
-            .await
-            .map_err(pg_error(op))?;
+            .during(op)?;
+        let row = client.query_opt(&stmt, &[&key]).await.during(op)?;
         row.as_ref().map(row_to_record).transpose()
     }
 
@@ -445,14 +440,14 @@ impl PgStore {
                 "SELECT id, permission, file_name FROM files ORDER BY created_at DESC, id DESC",
             )
             .await
-            .map_err(pg_error(op))?;
+            .during(op)?;
         let rows = client
             .query_raw(&stmt, std::iter::empty::<i64>())
             .await
-            .map_err(pg_error(op))?;
+            .during(op)?;
         futures_util::pin_mut!(rows);
         let mut index = NameIndex::default();
-        while let Some(row) = rows.try_next().await.map_err(pg_error(op))? {
+        while let Some(row) = rows.try_next().await.during(op)? {
             let permission = row.get::<_, &str>(1).parse().map_err(RepoError::Invalid)?;
             index.push(row.get(0), permission, row.get(2));
         }
@@ -466,8 +461,8 @@ impl PgStore {
         let stmt = client
             .prepare_cached(&format!("SELECT {COLUMNS} FROM files WHERE id = ANY($1)"))
             .await
-            .map_err(pg_error(op))?;
-        let rows = client.query(&stmt, &[&ids]).await.map_err(pg_error(op))?;
+            .during(op)?;
+        let rows = client.query(&stmt, &[&ids]).await.during(op)?;
         let mut found = std::collections::HashMap::with_capacity(rows.len());
         for row in &rows {
             let record = row_to_record(row)?;
@@ -484,12 +479,8 @@ impl PgStore {
                 "DELETE FROM files WHERE key = $1 RETURNING {COLUMNS}"
             ))
             .await
-            .map_err(pg_error(op))?;
-        match client
-            .query_opt(&stmt, &[&key])
-            .await
-            .map_err(pg_error(op))?
-        {
+            .during(op)?;
+        match client.query_opt(&stmt, &[&key]).await.during(op)? {
             Some(row) => row_to_record(&row),
             None => Err(RepoError::NotFound { key }),
         }
@@ -505,18 +496,18 @@ impl PgStore {
                 let stmt = client
                     .prepare_cached("SELECT n FROM file_counts WHERE permission = $1")
                     .await
-                    .map_err(pg_error(op))?;
+                    .during(op)?;
                 client.query_opt(&stmt, &[&p.as_str()]).await
             }
             None => {
                 let stmt = client
                     .prepare_cached("SELECT coalesce(sum(n), 0)::BIGINT FROM file_counts")
                     .await
-                    .map_err(pg_error(op))?;
+                    .during(op)?;
                 client.query_opt(&stmt, &[]).await
             }
         }
-        .map_err(pg_error(op))?;
+        .during(op)?;
         Ok(row.map_or(0, |r| u64::try_from(r.get::<_, i64>(0)).unwrap_or(0)))
     }
 
@@ -536,7 +527,7 @@ impl PgStore {
             .read_only(true)
             .start()
             .await
-            .map_err(pg_error(op))?;
+            .during(op)?;
         let pattern = query.file_name.as_deref().map(like_pattern);
         let perm = permission.map(Permission::as_str);
         let mut conds = Vec::new();
@@ -560,13 +551,13 @@ impl PgStore {
                 let stmt = tx
                     .prepare_cached(&format!("SELECT count(*) FROM files{where_clause}"))
                     .await
-                    .map_err(pg_error(op))?;
-                let row = tx.query_one(&stmt, &params).await.map_err(pg_error(op))?;
+                    .during(op)?;
+                let row = tx.query_one(&stmt, &params).await.during(op)?;
                 u64::try_from(row.get::<_, i64>(0)).unwrap_or(0)
             }
         };
         if total <= query.offset() {
-            tx.commit().await.map_err(pg_error(op))?;
+            tx.commit().await.during(op)?;
             return Ok(Page {
                 records: Vec::new(),
                 total,
@@ -581,9 +572,9 @@ impl PgStore {
             params.len() - 1,
             params.len()
         );
-        let stmt = tx.prepare_cached(&sql).await.map_err(pg_error(op))?;
-        let rows = tx.query(&stmt, &params).await.map_err(pg_error(op))?;
-        tx.commit().await.map_err(pg_error(op))?;
+        let stmt = tx.prepare_cached(&sql).await.during(op)?;
+        let rows = tx.query(&stmt, &params).await.during(op)?;
+        tx.commit().await.during(op)?;
         let records = rows.iter().map(row_to_record).collect::<Result<_, _>>()?;
         Ok(Page { records, total })
     }
@@ -600,7 +591,7 @@ impl PgStore {
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
             ))
             .await
-            .map_err(pg_error(op))?;
+            .during(op)?;
         client
             .execute(
                 &stmt,
@@ -634,11 +625,8 @@ impl PgStore {
                 "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE key = $1"
             ))
             .await
-            .map_err(pg_error(op))?;
-        let row = client
-            .query_opt(&stmt, &[&key])
-            .await
-            .map_err(pg_error(op))?;
+            .during(op)?;
+        let row = client.query_opt(&stmt, &[&key]).await.during(op)?;
         row.as_ref().map(row_to_upload).transpose()
     }
 
@@ -652,7 +640,7 @@ impl PgStore {
         record.validate()?;
         let op = "completing an upload";
         let mut client = self.client(op).await?;
-        let tx = client.transaction().await.map_err(pg_error(op))?;
+        let tx = client.transaction().await.during(op)?;
         // The DELETE locks the row: a concurrent completion waits, then finds nothing.
         let ended = tx
             .query_opt(
@@ -660,7 +648,7 @@ impl PgStore {
                 &[&key, &now.timestamp_millis()],
             )
             .await
-            .map_err(pg_error(op))?;
+            .during(op)?;
         let Some(ended) = ended else {
             return Err(RepoError::UploadGone { key });
         };
@@ -671,9 +659,9 @@ impl PgStore {
             &[&key, &bucket, &etag, &now.timestamp_millis(), &expires_at],
         )
         .await
-        .map_err(pg_error(op))?;
+        .during(op)?;
         let written = insert_with(&tx, record, truncate_to_millis(now)).await?;
-        tx.commit().await.map_err(pg_error(op))?;
+        tx.commit().await.during(op)?;
         Ok(written)
     }
 
@@ -689,11 +677,11 @@ impl PgStore {
                 "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2"
             ))
             .await
-            .map_err(pg_error(op))?;
+            .during(op)?;
         let rows = client
             .query(&stmt, &[&before.timestamp_millis(), &i64::from(limit)])
             .await
-            .map_err(pg_error(op))?;
+            .during(op)?;
         rows.iter().map(row_to_upload).collect()
     }
 
@@ -711,7 +699,7 @@ impl PgStore {
                 &[&before.timestamp_millis(), &i64::from(limit)],
             )
             .await
-            .map_err(pg_error(op))?;
+            .during(op)?;
         rows.iter()
             .map(|row| {
                 Ok(CompletedUpload {
@@ -733,7 +721,7 @@ impl PgStore {
             "DELETE FROM uploads WHERE key = $1",
             "DELETE FROM completed_uploads WHERE key = $1",
         ] {
-            n += client.execute(sql, &[&key]).await.map_err(pg_error(op))?;
+            n += client.execute(sql, &[&key]).await.during(op)?;
         }
         Ok(n > 0)
     }
@@ -746,7 +734,7 @@ fn unique_or(e: tokio_postgres::Error, key: &str, op: &'static str) -> RepoError
             key: key.to_owned(),
         }
     } else {
-        pg_error(op)(e)
+        pg_error(op, e)
     }
 }
 
@@ -850,8 +838,8 @@ impl RecordStore for PgStore {
             let stmt = client
                 .prepare_cached("SELECT n FROM file_changes")
                 .await
-                .map_err(pg_error(op))?;
-            let row = client.query_one(&stmt, &[]).await.map_err(pg_error(op))?;
+                .during(op)?;
+            let row = client.query_one(&stmt, &[]).await.during(op)?;
             Ok(row.get(0))
         })
     }

@@ -197,6 +197,24 @@ fn check_text(
 }
 
 impl NewFileRecord {
+    /// The record as a backend stored it: under `id`, created at `created_at` (its own, or
+    /// the backend's "now", truncated to milliseconds).
+    pub fn stored(self, id: i64, created_at: DateTime<Utc>) -> FileRecord {
+        FileRecord {
+            id,
+            file_name: self.file_name,
+            description: self.description,
+            bucket: self.bucket,
+            status: self.status,
+            file_type: self.file_type,
+            permission: self.permission,
+            key: self.key,
+            created_at,
+            size: self.size,
+            sha256: self.sha256,
+        }
+    }
+
     /// Checks every field; the first problem found is reported.
     pub fn validate(&self) -> Result<(), RecordError> {
         check_text("fileName", &self.file_name, MAX_FILE_NAME_CHARS, true)?;

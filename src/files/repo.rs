@@ -495,19 +495,7 @@ fn insert_one(
             |row| row.get::<_, i64>(0),
         )
         .map_err(|e| unique_or(e, &new.key, op))?;
-    Ok(FileRecord {
-        id,
-        file_name: new.file_name,
-        description: new.description,
-        bucket: new.bucket,
-        status: new.status,
-        file_type: new.file_type,
-        permission: new.permission,
-        key: new.key,
-        created_at,
-        size: new.size,
-        sha256: new.sha256,
-    })
+    Ok(new.stored(id, created_at))
 }
 
 fn row_to_record(row: &Row<'_>) -> rusqlite::Result<FileRecord> {

@@ -10,7 +10,7 @@ use futures_util::future::BoxFuture;
 use tokio::sync::Semaphore;
 
 use super::names::NameIndex;
-use super::store::RecordStore;
+use super::record_store::RecordStore;
 
 use super::error::RepoError;
 use super::pending::{CompletedUpload, PendingUpload};

@@ -4,8 +4,9 @@
 //! stored as one record with its object. Both uploads go through `receive`; the multipart
 //! framing is HTTP's (`http::files` hands the parts in).
 
-use super::writes::{Content, DEFAULT_BUCKET, Upload, Uploads, WriteError};
+use super::writes::{DEFAULT_BUCKET, Upload, Uploads, WriteError};
 use super::{FileRecord, Permission};
+use crate::content::Content;
 use crate::objects::Spooled;
 use bytes::Buf;
 use futures_util::{Stream, TryStreamExt};
@@ -227,8 +228,13 @@ mod tests {
             addressing: Addressing::Path,
             expires_secs: 900,
         };
-        let uploads =
-            Uploads::new(files.clone(), Some(store.clone()), &signing, dir.path()).unwrap();
+        let local = crate::content::Local {
+            embedded: Some(store.clone()),
+            credentials: None,
+            data_dir: dir.path().to_owned(),
+        };
+        let content = crate::content::choose(&signing, local).unwrap();
+        let uploads = Uploads::new(files.clone(), content).unwrap();
         Place {
             _dir: dir,
             files,

@@ -1,5 +1,5 @@
-//! Direct uploads (SPEC §13): the bytes go from the client straight to the object store
-//! (the S3 endpoint, or the embedded store), never through a node. `begin` keeps the upload
+//! Direct uploads (SPEC §13): the bytes go from the client straight to the content store
+//! (`content`: the S3 endpoint, or the embedded store), never through a node. `begin` keeps the upload
 //! and hands out a presigned PUT bound to the declared size (and SHA-256) and to
 //! `If-None-Match: *`, or above `files.single_put_max` a multipart plan of presigned
 //! UploadPart URLs; `complete` checks what arrived (size, checksum) and only then writes the
@@ -16,14 +16,13 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use super::pending::{CompletedUpload, PendingUpload};
 use super::record::{FileRecord, MAX_SIZE, Permission, RecordError, normalize_sha256};
-use super::s3::{S3Error, S3Objects};
 use super::writes::file_type_of;
 use super::{DEFAULT_BUCKET, FilesDb, NewFileRecord, RepoError};
 use crate::config::ConfigHandle;
-use crate::config::settings::{Files, Signing};
-use crate::objects::checksums::{base64, reader_digest};
-use crate::objects::multipart::{MAX_PARTS, MultipartError};
-use crate::objects::{ObjectError, ObjectStore};
+use crate::config::settings::Files;
+use crate::content::{ContentError, ContentHandle, ContentStore, Found};
+use crate::objects::checksums::base64;
+use crate::objects::multipart::MAX_PARTS;
 use crate::shutdown::Shutdown;
 use crate::signing::{Signer, SigningError};
 
@@ -67,22 +66,14 @@ pub enum UploadError {
     },
     #[error("{0}")]
     Parts(String),
-    #[error("the object store refused the parts: {code}: {message}")]
-    PartsRefused { code: String, message: String },
-    #[error("uploads need the embedded object store, which is off: set objects.enabled = true")]
-    NoObjectStore,
     #[error(transparent)]
-    S3(#[from] S3Error),
-    #[error(transparent)]
-    Object(#[from] ObjectError),
+    Content(#[from] ContentError),
     #[error(transparent)]
     Repo(#[from] RepoError),
     #[error(transparent)]
     Signing(#[from] SigningError),
     #[error("no randomness for a new key: {0}")]
     Random(String),
-    #[error("the {0} task failed: {1}")]
-    Task(&'static str, String),
 }
 
 /// What a client declares of the file it is about to send.
@@ -124,50 +115,31 @@ pub enum Plan {
     },
 }
 
-/// Where the objects of uploads go: the S3 endpoint when `signing.endpoint` is set (where
-/// signed URLs point), else the embedded store.
-#[derive(Clone)]
-pub enum Destination {
-    Embedded(Arc<ObjectStore>),
-    S3(S3Objects),
-}
-
-impl Destination {
-    pub fn from_settings(
-        objects: Option<Arc<ObjectStore>>,
-        signing: &Signing,
-    ) -> Result<Destination, UploadError> {
-        match S3Objects::from_settings(signing)? {
-            Some(s3) => Ok(Destination::S3(s3)),
-            None => objects
-                .map(Destination::Embedded)
-                .ok_or(UploadError::NoObjectStore),
-        }
-    }
-}
-
-/// Direct uploads under one configuration.
+/// Direct uploads into the content store of one configuration.
 pub struct DirectUploads {
     files: FilesDb,
-    destination: Destination,
-    /// Signs for the destination (the daemon's signer of the settings in force).
+    content: Arc<dyn ContentStore>,
+    /// Signs for the store (the daemon's signer of the settings in force).
     signer: Arc<Signer>,
     limits: Files,
 }
 
 impl DirectUploads {
+    /// Refused when the store takes no writes (the embedded store is off). `signer` is
+    /// the store's, for the base URL of the request (`ContentStore::signer`).
     pub fn new(
         files: FilesDb,
-        destination: Destination,
+        content: Arc<dyn ContentStore>,
         signer: Arc<Signer>,
         limits: &Files,
-    ) -> DirectUploads {
-        DirectUploads {
+    ) -> Result<DirectUploads, UploadError> {
+        content.writable()?;
+        Ok(DirectUploads {
             files,
-            destination,
             signer,
+            content,
             limits: limits.clone(),
-        }
+        })
     }
 
     /// Keeps the upload and gives the way to send its bytes.
@@ -228,20 +200,15 @@ impl DirectUploads {
             });
         }
         let part_size = part_size_for(request.size, self.limits.part_size);
-        let upload_id = match &self.destination {
-            Destination::S3(s3) => {
-                s3.create_multipart(&upload.bucket, &upload.key, upload.content_type.as_deref())
-                    .await?
-            }
-            Destination::Embedded(store) => {
-                let (store, bucket, key) =
-                    (store.clone(), upload.bucket.clone(), upload.key.clone());
-                blocking("multipart upload", move || {
-                    Ok(store.create_multipart(&bucket, &key, now)?)
-                })
-                .await?
-            }
-        };
+        let upload_id = self
+            .content
+            .create_multipart(
+                &upload.bucket,
+                &upload.key,
+                upload.content_type.as_deref(),
+                now,
+            )
+            .await?;
         let count = request.size.div_ceil(part_size);
         let mut parts = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
         for number in 1..=count {
@@ -264,7 +231,7 @@ impl DirectUploads {
         upload.part_size = Some(part_size);
         if let Err(e) = self.files.open_upload(upload.clone()).await {
             // Nobody will know of this upload: drop it at the store at once.
-            if let Err(error) = abort_at(&self.destination, &upload).await {
+            if let Err(error) = abort(&*self.content, &upload).await {
                 tracing::warn!(%error, key = %upload.key, "cannot abort a multipart upload nobody keeps");
             }
             return Err(e.into());
@@ -295,10 +262,7 @@ impl DirectUploads {
         // The embedded store lands a presigned PUT only while holding its key and seeing the
         // upload under way: held from the check of the object to the end of the upload, no
         // PUT lands between them.
-        let _gate = match &self.destination {
-            Destination::Embedded(store) => Some(store.gate(&upload.bucket, &upload.key).await),
-            Destination::S3(_) => None,
-        };
+        let _gate = self.content.gate(&upload.bucket, &upload.key).await;
         let found = match (&upload.upload_id, parts) {
             (None, Some(parts)) if !parts.is_empty() => {
                 return Err(UploadError::Parts(
@@ -340,39 +304,8 @@ impl DirectUploads {
 
     /// What is at the upload's place after one PUT.
     async fn arrived(&self, upload: &PendingUpload) -> Result<Found, UploadError> {
-        match &self.destination {
-            Destination::S3(s3) => {
-                let head = s3.head(&upload.bucket, &upload.key).await?;
-                let head = head.ok_or_else(|| not_arrived(upload))?;
-                Ok(Found {
-                    len: head.len,
-                    sha256: head.sha256.as_deref().and_then(full_object_sha256),
-                    etag: head.etag,
-                })
-            }
-            Destination::Embedded(store) => {
-                let (store, bucket, key) =
-                    (store.clone(), upload.bucket.clone(), upload.key.clone());
-                let digest = blocking("object check", move || {
-                    // The file opened once: its ETag and its bytes are of the same object.
-                    let object = match store.open_object(&bucket, &key) {
-                        Ok(object) => object,
-                        Err(ObjectError::NotFound { .. }) => return Ok(None),
-                        Err(e) => return Err(e.into()),
-                    };
-                    let path = store.path_of(&bucket, &key)?;
-                    let (len, sha256) = reader_digest(object.file, &path)?;
-                    Ok(Some((len, sha256, object.meta.etag)))
-                })
-                .await?;
-                let (len, sha256, etag) = digest.ok_or_else(|| not_arrived(upload))?;
-                Ok(Found {
-                    len,
-                    sha256: Some(sha256),
-                    etag: Some(etag),
-                })
-            }
-        }
+        let found = self.content.check(&upload.bucket, &upload.key).await?;
+        found.ok_or_else(|| not_arrived(upload))
     }
 
     /// Completes the multipart upload at the store; what it made.
@@ -382,55 +315,13 @@ impl DirectUploads {
         upload_id: &str,
         parts: &[(u32, String)],
     ) -> Result<Found, UploadError> {
-        match &self.destination {
-            Destination::S3(s3) => {
-                match s3
-                    .complete_multipart(&upload.bucket, &upload.key, upload_id, parts)
-                    .await
-                {
-                    Ok(()) => {}
-                    // Completed by an earlier try whose record was not written: the
-                    // object is there to be checked.
-                    Err(S3Error::Refused { ref code, .. }) if code == "NoSuchUpload" => {}
-                    Err(S3Error::Refused { code, .. }) if is_parts_code(&code) => {
-                        return Err(UploadError::PartsRefused {
-                            message: parts_message(&code).into(),
-                            code,
-                        });
-                    }
-                    Err(e) => return Err(e.into()),
-                }
-                self.arrived(upload).await
-            }
-            Destination::Embedded(store) => {
-                let (store, bucket, key, id, list) = (
-                    store.clone(),
-                    upload.bucket.clone(),
-                    upload.key.clone(),
-                    upload_id.to_owned(),
-                    parts.to_vec(),
-                );
-                let completed = blocking("multipart completion", move || {
-                    match store.complete_multipart(&bucket, &key, &id, &list) {
-                        Ok(completed) => Ok(Some(completed)),
-                        Err(MultipartError::NoSuchUpload) => Ok(None),
-                        Err(MultipartError::Object(e)) => Err(e.into()),
-                        Err(e) => Err(UploadError::PartsRefused {
-                            code: e.s3_code().to_owned(),
-                            message: e.to_string(),
-                        }),
-                    }
-                })
-                .await?;
-                match completed {
-                    Some(completed) => Ok(Found {
-                        len: completed.meta.len,
-                        sha256: Some(completed.sha256),
-                        etag: Some(completed.meta.etag),
-                    }),
-                    None => self.arrived(upload).await,
-                }
-            }
+        let completed = self
+            .content
+            .complete_multipart(&upload.bucket, &upload.key, upload_id, parts)
+            .await?;
+        match completed {
+            Some(found) => Ok(found),
+            None => self.arrived(upload).await,
         }
     }
 
@@ -463,18 +354,11 @@ impl DirectUploads {
         let Some(declared) = &upload.sha256 else {
             return Ok(found.sha256.map(|h| crate::hex::encode(&h)));
         };
-        let actual = match (found.sha256, &self.destination) {
-            (Some(hash), _) => hash,
+        let actual = match found.sha256 {
+            Some(hash) => hash,
             // The store keeps no whole-object SHA-256 (a multipart object, or a store that
             // does not report checksums): the object is read back once to know.
-            (None, Destination::S3(s3)) => s3.sha256_of(&upload.bucket, &upload.key).await?,
-            // The embedded store hashes every object it checks (`arrived`, `assemble`).
-            (None, Destination::Embedded(_)) => {
-                return Err(UploadError::Task(
-                    "object check",
-                    "the embedded store gave no SHA-256".into(),
-                ));
-            }
+            None => self.content.sha256_of(&upload.bucket, &upload.key).await?,
         };
         let actual = crate::hex::encode(&actual);
         if &actual != declared {
@@ -488,20 +372,10 @@ impl DirectUploads {
     }
 
     async fn delete_object(&self, upload: &PendingUpload) {
-        if let Err(error) = delete_at(&self.destination, &upload.bucket, &upload.key).await {
+        if let Err(error) = self.content.delete(&upload.bucket, &upload.key).await {
             tracing::warn!(%error, key = %upload.key, "cannot delete an object that does not match its upload; it goes when the upload expires");
         }
     }
-}
-
-/// What the store holds at an upload's place.
-struct Found {
-    len: u64,
-    /// The whole object's SHA-256, when the store knows it.
-    sha256: Option<[u8; 32]>,
-    /// The store's ETag of it, when given: kept with the completed upload, so that the
-    /// expiry sweep sees whether the object was written again since.
-    etag: Option<String>,
 }
 
 /// Whether a write signed in its URL may land at the embedded store's `bucket`/`key`: only
@@ -598,37 +472,6 @@ fn checked_parts(
     Ok(parts)
 }
 
-/// A store's `x-amz-checksum-sha256` when it is the whole object's (a multipart one's is a
-/// checksum of the parts' checksums, `…-N`).
-fn full_object_sha256(value: &str) -> Option<[u8; 32]> {
-    use base64::Engine as _;
-    if value.contains('-') {
-        return None;
-    }
-    base64::engine::general_purpose::STANDARD
-        .decode(value.trim())
-        .ok()?
-        .try_into()
-        .ok()
-}
-
-fn is_parts_code(code: &str) -> bool {
-    matches!(
-        code,
-        "InvalidPart" | "InvalidPartOrder" | "EntityTooSmall" | "MalformedXML"
-    )
-}
-
-fn parts_message(code: &str) -> &'static str {
-    match code {
-        "InvalidPart" => {
-            "a part is missing or its ETag is not the one its PUT answered: send every part, then complete with their ETags"
-        }
-        "EntityTooSmall" => "every part but the last must be at least 5 MiB",
-        _ => "the part list was not accepted",
-    }
-}
-
 fn not_arrived(upload: &PendingUpload) -> UploadError {
     UploadError::NotArrived {
         bucket: upload.bucket.clone(),
@@ -643,45 +486,14 @@ fn expired(upload: &PendingUpload) -> UploadError {
     }
 }
 
-async fn delete_at(destination: &Destination, bucket: &str, key: &str) -> Result<(), UploadError> {
-    match destination {
-        Destination::S3(s3) => Ok(s3.delete(bucket, key).await?),
-        Destination::Embedded(store) => {
-            let (store, bucket, key) = (store.clone(), bucket.to_owned(), key.to_owned());
-            blocking("object delete", move || match store.delete(&bucket, &key) {
-                Ok(()) | Err(ObjectError::NotFound { .. }) => Ok(()),
-                Err(e) => Err(e.into()),
-            })
-            .await
-        }
-    }
-}
-
-async fn abort_at(destination: &Destination, upload: &PendingUpload) -> Result<(), UploadError> {
+/// Aborts the upload's multipart upload at the store, if it has one.
+async fn abort(content: &dyn ContentStore, upload: &PendingUpload) -> Result<(), UploadError> {
     let Some(upload_id) = &upload.upload_id else {
         return Ok(());
     };
-    match destination {
-        Destination::S3(s3) => Ok(s3
-            .abort_multipart(&upload.bucket, &upload.key, upload_id)
-            .await?),
-        Destination::Embedded(store) => {
-            let (store, bucket, key, id) = (
-                store.clone(),
-                upload.bucket.clone(),
-                upload.key.clone(),
-                upload_id.clone(),
-            );
-            blocking("multipart abort", move || {
-                match store.abort_multipart(&bucket, &key, &id) {
-                    Ok(()) | Err(MultipartError::NoSuchUpload) => Ok(()),
-                    Err(MultipartError::Object(e)) => Err(e.into()),
-                    Err(e) => Err(UploadError::Task("multipart abort", e.to_string())),
-                }
-            })
-            .await
-        }
-    }
+    Ok(content
+        .abort_multipart(&upload.bucket, &upload.key, upload_id)
+        .await?)
 }
 
 /// What one expiry sweep removed or found.
@@ -716,15 +528,15 @@ enum Aftermath {
 /// now stays for the next sweep.
 pub async fn expire(
     files: &FilesDb,
-    destination: &Destination,
+    content: &dyn ContentStore,
     ttl: Duration,
     now: DateTime<Utc>,
 ) -> Result<Expiry, UploadError> {
     let grace = EXPIRY_GRACE.min(TimeDelta::from_std(ttl).unwrap_or(EXPIRY_GRACE));
     let mut expiry = Expiry::default();
     for upload in files.expired_uploads(now - grace, EXPIRY_BATCH).await? {
-        let removed = match abort_at(destination, &upload).await {
-            Ok(()) => delete_at(destination, &upload.bucket, &upload.key).await,
+        let removed = match abort(content, &upload).await {
+            Ok(()) => Ok(content.delete(&upload.bucket, &upload.key).await?),
             Err(e) => Err(e),
         };
         match removed {
@@ -738,7 +550,7 @@ pub async fn expire(
         }
     }
     for completed in files.expired_completions(now - grace, EXPIRY_BATCH).await? {
-        match aftermath(files, destination, &completed).await {
+        match aftermath(files, content, &completed).await {
             Ok(found) => {
                 files.drop_upload(completed.key).await?;
                 match found {
@@ -752,14 +564,8 @@ pub async fn expire(
             }
         }
     }
-    if let Destination::Embedded(store) = destination {
-        let store = store.clone();
-        let cutoff = now - TimeDelta::from_std(ttl).unwrap_or(TimeDelta::MAX) - grace;
-        expiry.store_uploads = blocking("multipart sweep", move || {
-            Ok(store.abort_multipart_older_than(cutoff))
-        })
-        .await?;
-    }
+    let cutoff = now - TimeDelta::from_std(ttl).unwrap_or(TimeDelta::MAX) - grace;
+    expiry.store_uploads = content.sweep_multipart(cutoff).await?;
     Ok(expiry)
 }
 
@@ -770,18 +576,18 @@ pub async fn expire(
 /// key, and the operator decides.
 async fn aftermath(
     files: &FilesDb,
-    destination: &Destination,
+    content: &dyn ContentStore,
     upload: &CompletedUpload,
 ) -> Result<Aftermath, UploadError> {
     let record = files
         .get_by_key_uncached(upload.key.clone())
         .await?
         .filter(|record| record.bucket == upload.bucket);
-    let Some((len, etag)) = head_at(destination, &upload.bucket, &upload.key).await? else {
+    let Some(Found { len, etag, .. }) = content.stat(&upload.bucket, &upload.key).await? else {
         return Ok(Aftermath::Clean);
     };
     let Some(record) = record else {
-        delete_at(destination, &upload.bucket, &upload.key).await?;
+        content.delete(&upload.bucket, &upload.key).await?;
         tracing::warn!(
             bucket = %upload.bucket,
             key = %upload.key,
@@ -807,34 +613,11 @@ async fn aftermath(
     Ok(Aftermath::Changed)
 }
 
-/// The length and ETag of what is at `bucket`/`key`; `None` when nothing is.
-async fn head_at(
-    destination: &Destination,
-    bucket: &str,
-    key: &str,
-) -> Result<Option<(u64, Option<String>)>, UploadError> {
-    match destination {
-        Destination::S3(s3) => Ok(s3
-            .head(bucket, key)
-            .await?
-            .map(|head| (head.len, head.etag))),
-        Destination::Embedded(store) => {
-            let (store, bucket, key) = (store.clone(), bucket.to_owned(), key.to_owned());
-            blocking("object check", move || match store.stat(&bucket, &key) {
-                Ok(meta) => Ok(Some((meta.len, Some(meta.etag)))),
-                Err(ObjectError::NotFound { .. }) => Ok(None),
-                Err(e) => Err(e.into()),
-            })
-            .await
-        }
-    }
-}
-
 /// Sweeps expired uploads while the daemon runs: at start, then every half lifetime (at
 /// least every second, at most every minute), with the settings in force.
 pub fn spawn_expiry(
     files: FilesDb,
-    objects: Option<Arc<ObjectStore>>,
+    content: ContentHandle,
     config: ConfigHandle,
     shutdown: Shutdown,
 ) -> tokio::task::JoinHandle<()> {
@@ -843,9 +626,10 @@ pub fn spawn_expiry(
             let settings = config.settings();
             let ttl = Duration::from_secs(settings.files.upload_ttl_secs);
             // With no store to upload to, no upload can have begun.
-            if let Ok(destination) = Destination::from_settings(objects.clone(), &settings.signing)
+            if let Ok(store) = content.current()
+                && store.writable().is_ok()
             {
-                match expire(&files, &destination, ttl, Utc::now()).await {
+                match expire(&files, &*store, ttl, Utc::now()).await {
                     Ok(expiry) if expiry.uploads + expiry.store_uploads > 0 => tracing::info!(
                         uploads = expiry.uploads,
                         store_uploads = expiry.store_uploads,
@@ -863,15 +647,6 @@ pub fn spawn_expiry(
             }
         }
     })
-}
-
-async fn blocking<T: Send + 'static>(
-    what: &'static str,
-    work: impl FnOnce() -> Result<T, UploadError> + Send + 'static,
-) -> Result<T, UploadError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| UploadError::Task(what, e.to_string()))?
 }
 
 #[cfg(test)]
@@ -981,13 +756,5 @@ mod tests {
                 .starts_with("contentType must be")
         );
         assert!(error(|r| r.bucket = Some("No_Such".into())).starts_with("bucket must be"));
-    }
-
-    #[test]
-    fn only_a_whole_object_checksum_is_taken() {
-        let hello = "LPJNul+wow4m6DsqxbninhsWHlwfp0JecwQzYpOLmCQ=";
-        assert!(full_object_sha256(hello).is_some());
-        assert_eq!(full_object_sha256(&format!("{hello}-3")), None);
-        assert_eq!(full_object_sha256("short"), None);
     }
 }

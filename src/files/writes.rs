@@ -1,26 +1,22 @@
-//! Writes that touch both halves of a file, its record and its object: storing an upload,
-//! deleting, and, at start, finishing what a killed process left half done. Each write
-//! first leaves an intent in the object store (`objects::Pending`), so that "an object
-//! exists exactly when its record does" can be restored after a `kill -9` at any point.
-//! Used by the upload form (`upload_form`), `DELETE /file` and `depot files add`; no HTTP
-//! here.
+//! Writes that touch both halves of a file, its record and its object in the content store
+//! (`content`): storing an upload, deleting, and, at start, finishing what a killed process
+//! left half done. Each write first leaves an intent where its store keeps them
+//! (`objects::Pending`), so that "an object exists exactly when its record does" can be
+//! restored after a `kill -9` at any point. Used by the upload form (`upload_form`),
+//! `DELETE /file`, the console and `depot files add`; no HTTP here.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::s3::{S3Error, S3Objects};
 use super::{FileRecord, FilesDb, NewFileRecord, Permission, RecordError, RepoError};
-use crate::config::settings::Signing;
-use crate::objects::{IntentOp, ObjectError, ObjectStore, Spool, Spooled, object_path};
+use crate::content::{Content, ContentError, ContentStore, IntentOp};
+use crate::objects::{ObjectError, ObjectStore, Spool};
 
 pub use super::DEFAULT_BUCKET;
 
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
     #[error(transparent)]
-    S3(#[from] S3Error),
-    #[error("uploads need the embedded object store, which is off: set objects.enabled = true")]
-    NoObjectStore,
+    Content(#[from] ContentError),
     #[error(transparent)]
     Record(#[from] RecordError),
     #[error(transparent)]
@@ -29,22 +25,6 @@ pub enum WriteError {
     Object(#[from] ObjectError),
     #[error("no randomness for a new key: {0}")]
     Random(String),
-    #[error("the {0} task failed: {1}")]
-    Task(&'static str, String),
-}
-
-/// Where uploads are spooled, inside the data folder, when no embedded store takes them
-/// (its temp folder is used when it does, so that storing the upload is a rename).
-pub const UPLOAD_SPOOL_DIR: &str = ".uploads";
-
-/// Intents of writes to the S3 endpoint, inside the data folder: this node's own, resolved
-/// at its next start (`recover_s3`).
-pub const S3_INTENTS_DIR: &str = ".pending-s3";
-
-/// The content of a new record: an upload spooled to disk, or a local file to copy.
-pub enum Content {
-    Spooled(Spooled),
-    File(PathBuf),
 }
 
 /// What an upload says about itself; the key and `fileType` are depot's to choose.
@@ -79,52 +59,28 @@ impl Upload {
     }
 }
 
-/// Where uploads go: the S3 endpoint when `signing.endpoint` is set (where signed URLs
-/// point), else the embedded object store. Made only when uploads can be honest, so a
-/// refused upload is refused before its body is read.
+/// Uploads into the content store of the settings in force. Made only when the store takes
+/// writes, so a refused upload is refused before its body is read.
 pub struct Uploads {
     files: FilesDb,
-    target: Target,
-    spool_dir: PathBuf,
-    intents_dir: PathBuf,
-}
-
-enum Target {
-    Embedded(Arc<ObjectStore>),
-    S3(S3Objects),
+    content: Arc<dyn ContentStore>,
 }
 
 impl Uploads {
-    pub fn new(
-        files: FilesDb,
-        objects: Option<Arc<ObjectStore>>,
-        signing: &Signing,
-        data_dir: &Path,
-    ) -> Result<Uploads, WriteError> {
-        let spool_dir = match &objects {
-            Some(store) => store.spool_dir(),
-            None => data_dir.join(UPLOAD_SPOOL_DIR),
-        };
-        let target = match S3Objects::from_settings(signing)? {
-            Some(s3) => Target::S3(s3),
-            None => Target::Embedded(objects.ok_or(WriteError::NoObjectStore)?),
-        };
-        Ok(Uploads {
-            files,
-            target,
-            spool_dir,
-            intents_dir: data_dir.join(S3_INTENTS_DIR),
-        })
+    pub fn new(files: FilesDb, content: Arc<dyn ContentStore>) -> Result<Uploads, WriteError> {
+        content.writable()?;
+        Ok(Uploads { files, content })
     }
 
     /// A spool for an upload's content, to pass to `store` as `Content::Spooled` once
     /// written.
     pub async fn spool(&self) -> Result<Spool, WriteError> {
-        Ok(Spool::create(self.spool_dir.clone()).await?)
+        Ok(Spool::create(self.content.spool_dir()).await?)
     }
 
-    /// Writes the content, then the record. A failure removes the content again; a kill
-    /// leaves the intent, and the next start removes an object that got no record.
+    /// Writes the content, then the record; a refused record deletes the content again. An
+    /// intent names the object until both halves agree, so that a kill in between is
+    /// resolved at the next start.
     pub async fn store(
         &self,
         new: NewFileRecord,
@@ -136,82 +92,19 @@ impl Uploads {
             sha256: Some(crate::hex::encode(&sha256)),
             ..new
         };
-        let store = match &self.target {
-            Target::Embedded(store) => store.clone(),
-            Target::S3(s3) => return self.store_s3(s3, new, content).await,
-        };
-        let (bucket, key) = (new.bucket.clone(), new.key.clone());
-        let writer = store.clone();
-        let pending = blocking("object write", move || {
-            let store = writer;
-            let pending = store.begin(IntentOp::Put, &bucket, &key)?;
-            let put = match content {
-                Content::Spooled(spooled) => store.put_spooled(&bucket, &key, spooled),
-                Content::File(path) => store.put_file(&bucket, &key, &path),
-            };
-            match put {
-                Ok(_) => Ok(pending),
-                // A failed put leaves no object behind: nothing to resolve.
-                Err(e) => {
-                    pending.finish();
-                    Err(e.into())
-                }
-            }
-        })
-        .await?;
+        let pending = self.content.put(&new.bucket, &new.key, content).await?;
         match self.files.insert(new.clone()).await {
             Ok(record) => {
                 pending.finish();
                 Ok(record)
             }
             Err(e) => {
-                let removed = blocking("object delete", move || {
-                    Ok(store.delete(&new.bucket, &new.key)?)
-                })
-                .await;
-                match removed {
+                match self.content.delete(&new.bucket, &new.key).await {
                     Ok(()) => pending.finish(),
                     // The intent stays; the next start removes the object.
                     Err(error) => {
-                        tracing::warn!(%error, "record refused and its object not removed")
-                    }
-                }
-                Err(e.into())
-            }
-        }
-    }
-
-    /// The object first, then the record; a refused record deletes the object again. An
-    /// intent names the object until both halves agree, so that a kill in between is
-    /// resolved at the next start.
-    async fn store_s3(
-        &self,
-        s3: &S3Objects,
-        new: NewFileRecord,
-        content: Content,
-    ) -> Result<FileRecord, WriteError> {
-        let pending = begin_intent(&self.intents_dir, IntentOp::Put, &new.bucket, &new.key).await?;
-        // The spool (removed when dropped) lives until the endpoint has the content.
-        let (path, _spool) = match content {
-            Content::Spooled(spooled) => (spooled.path().to_owned(), Some(spooled)),
-            Content::File(path) => (path, None),
-        };
-        if let Err(e) = s3.put_file(&new.bucket, &new.key, &path).await {
-            // The endpoint may have stored it before the error: the intent stays.
-            drop(pending);
-            return Err(e.into());
-        }
-        match self.files.insert(new.clone()).await {
-            Ok(record) => {
-                pending.finish();
-                Ok(record)
-            }
-            Err(e) => {
-                match s3.delete(&new.bucket, &new.key).await {
-                    Ok(()) => pending.finish(),
-                    Err(error) => {
-                        tracing::warn!(error = %error, bucket = %new.bucket, key = %new.key,
-                            "record refused and its object at the S3 endpoint not removed; the next start removes it")
+                        tracing::warn!(%error, bucket = %new.bucket, key = %new.key, store = self.content.name(),
+                            "record refused and its object not removed; the next start removes it")
                     }
                 }
                 Err(e.into())
@@ -227,67 +120,58 @@ async fn measure(content: &Content) -> Result<(u64, [u8; 32]), WriteError> {
         Content::Spooled(spooled) => Ok((spooled.len(), spooled.digests().sha256)),
         Content::File(path) => {
             let path = path.clone();
-            blocking("hashing", move || {
+            let digest = crate::content::blocking("hashing", move || {
                 Ok(crate::objects::checksums::file_digest(&path)?)
-            })
-            .await
+            });
+            Ok(digest.await?)
         }
     }
 }
 
-/// Removes the record of `key` and its object wherever the settings keep content: at the
-/// S3 endpoint when `signing.endpoint` is set, else in the embedded store (the console's
-/// delete; `DELETE /file` makes the same choice).
+/// Removes the record of `key`, then its object from the content store. The record goes
+/// first: the catalogue is what clients see. An intent names the object until it is gone,
+/// so an object whose delete failed (or was cut by a kill) is removed at the next start.
+/// The S3 endpoint's failure to remove it is the client's error too; the embedded store's
+/// is only logged.
 pub async fn delete_record(
     files: &FilesDb,
-    objects: Option<Arc<ObjectStore>>,
-    settings: &crate::config::Settings,
+    content: &dyn ContentStore,
     key: String,
-) -> Result<(), WriteError> {
-    match S3Objects::from_settings(&settings.signing)? {
-        Some(s3) => delete_s3(files, &s3, key, &settings.server.data_dir).await,
-        None => delete(files, objects.as_ref(), key).await,
-    }
-}
-
-/// Removes the record of `key`, then its object at the S3 endpoint. The record goes first:
-/// the catalogue is what clients see. An intent names the object until it is gone, so an
-/// object whose delete failed (or was cut by a kill) is removed at the next start.
-pub async fn delete_s3(
-    files: &FilesDb,
-    s3: &S3Objects,
-    key: String,
-    data_dir: &Path,
 ) -> Result<(), WriteError> {
     let Some(record) = files.get_by_key(key.clone()).await? else {
         return Err(RepoError::NotFound { key }.into());
     };
-    let intents = data_dir.join(S3_INTENTS_DIR);
-    let pending = begin_intent(&intents, IntentOp::Delete, &record.bucket, &record.key).await?;
-    files.delete_by_key(key).await?;
-    if let Err(error) = s3.delete(&record.bucket, &record.key).await {
-        tracing::warn!(error = %error, bucket = %record.bucket, key = %record.key,
-            "record deleted but its object at the S3 endpoint not yet; the next start removes it");
-        return Err(error.into());
+    if !content.holds(&record.bucket, &record.key) {
+        // No store is on, or a key it cannot hold (a record of an object kept elsewhere).
+        files.delete_by_key(key).await?;
+        return Ok(());
     }
-    pending.finish();
+    let pending = content
+        .begin(IntentOp::Delete, &record.bucket, &record.key)
+        .await?;
+    files.delete_by_key(key).await?;
+    match content.delete(&record.bucket, &record.key).await {
+        Ok(()) => pending.finish(),
+        Err(error) => {
+            tracing::warn!(%error, bucket = %record.bucket, key = %record.key, store = content.name(),
+                "record deleted but its object not yet; the next start removes it");
+            if error.is_endpoint() {
+                return Err(error.into());
+            }
+        }
+    }
     Ok(())
 }
 
-/// Resolves the writes to the S3 endpoint that a killed process left half done (its
-/// intents in `<data_dir>/.pending-s3`): an object whose record does not exist is deleted
-/// at the endpoint. An endpoint that cannot be reached leaves the intent for the next start.
+/// Resolves the writes a killed process left half done whose intents the content store
+/// keeps (the S3 endpoint's, in `<data_dir>/.pending-s3`): an object whose record does not
+/// exist is deleted. A store that cannot be reached leaves the intent for the next start.
 /// Returns how many intents were resolved.
-pub async fn recover_s3(
+pub async fn recover_unfinished(
     files: &FilesDb,
-    s3: &S3Objects,
-    data_dir: &Path,
+    content: &dyn ContentStore,
 ) -> Result<usize, WriteError> {
-    let dir = data_dir.join(S3_INTENTS_DIR);
-    let unfinished = blocking("intent read", move || {
-        Ok(crate::objects::unfinished_intents_in(&dir))
-    })
-    .await?;
+    let unfinished = content.unfinished().await?;
     let mut resolved = 0;
     for note in unfinished {
         let Some(intent) = &note.intent else {
@@ -297,9 +181,9 @@ pub async fn recover_s3(
         };
         let record = files.get_by_key(intent.key.clone()).await?;
         let has_record = record.is_some_and(|r| r.bucket == intent.bucket);
-        if !has_record && let Err(error) = s3.delete(&intent.bucket, &intent.key).await {
-            tracing::warn!(%error, bucket = %intent.bucket, key = %intent.key,
-                "cannot remove an object left without its record at the S3 endpoint; trying again at the next start");
+        if !has_record && let Err(error) = content.delete(&intent.bucket, &intent.key).await {
+            tracing::warn!(%error, bucket = %intent.bucket, key = %intent.key, store = content.name(),
+                "cannot remove an object left without its record; trying again at the next start");
             continue;
         }
         resolved += 1;
@@ -308,70 +192,11 @@ pub async fn recover_s3(
     if resolved > 0 {
         tracing::info!(
             resolved,
-            "writes to the S3 endpoint cut short were finished"
+            store = content.name(),
+            "writes to the store cut short were finished"
         );
     }
     Ok(resolved)
-}
-
-async fn begin_intent(
-    dir: &Path,
-    op: IntentOp,
-    bucket: &str,
-    key: &str,
-) -> Result<crate::objects::Pending, WriteError> {
-    let (dir, bucket, key) = (dir.to_owned(), bucket.to_owned(), key.to_owned());
-    blocking("intent write", move || {
-        Ok(crate::objects::begin_intent_in(&dir, op, &bucket, &key)?)
-    })
-    .await
-}
-
-/// Removes the record of `key` and, from the embedded store when it is on, its object.
-/// The record goes first: the catalogue is what clients see. A kill in between leaves the
-/// intent, and the next start removes the object.
-pub async fn delete(
-    files: &FilesDb,
-    objects: Option<&Arc<ObjectStore>>,
-    key: String,
-) -> Result<(), WriteError> {
-    let Some(store) = objects else {
-        files.delete_by_key(key).await?;
-        return Ok(());
-    };
-    let Some(record) = files.get_by_key(key.clone()).await? else {
-        return Err(RepoError::NotFound { key }.into());
-    };
-    if object_path(&record.bucket, &record.key).is_err() {
-        // A key the embedded store cannot hold (a record of an object kept elsewhere).
-        files.delete_by_key(key).await?;
-        return Ok(());
-    }
-    let pending = {
-        let store = store.clone();
-        let (bucket, key) = (record.bucket.clone(), record.key.clone());
-        blocking("intent write", move || {
-            Ok(store.begin(IntentOp::Delete, &bucket, &key)?)
-        })
-        .await?
-    };
-    files.delete_by_key(key).await?;
-    let store = store.clone();
-    let removed = blocking("object delete", move || {
-        match store.delete(&record.bucket, &record.key) {
-            // A record of an object that was never here (imported, or signed elsewhere).
-            Ok(()) | Err(ObjectError::NotFound { .. }) => Ok(()),
-            Err(e) => Err(e.into()),
-        }
-    })
-    .await;
-    match removed {
-        Ok(()) => pending.finish(),
-        Err(error) => {
-            tracing::warn!(%error, "record deleted but its object not yet; the next start removes it")
-        }
-    }
-    Ok(())
 }
 
 /// What `recover` found and did.
@@ -442,15 +267,6 @@ pub fn file_type_of(file_name: &str, content_type: Option<&str>) -> String {
         .map(str::to_ascii_lowercase)
         .or_else(|| content_type.map(str::to_owned))
         .unwrap_or_else(|| "application/octet-stream".to_owned())
-}
-
-async fn blocking<T: Send + 'static>(
-    what: &'static str,
-    work: impl FnOnce() -> Result<T, WriteError> + Send + 'static,
-) -> Result<T, WriteError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| WriteError::Task(what, e.to_string()))?
 }
 
 #[cfg(test)]
@@ -530,35 +346,5 @@ mod tests {
         );
         live.finish();
         assert!(store.unfinished().is_empty());
-    }
-
-    #[test]
-    fn uploads_are_refused_while_signing_points_elsewhere() {
-        let dir = tempfile::tempdir().unwrap();
-        let files = FilesDb::open(dir.path().join("files.sqlite3")).unwrap();
-        let store = Arc::new(ObjectStore::open(dir.path().join("objects")).unwrap());
-        let mut signing = Signing {
-            endpoint: Some("https://s3.example.com".into()),
-            region: "us-east-1".into(),
-            access_key_id: "AKIA1".into(),
-            secret_access_key: crate::secret::Secret::new("secret"),
-            session_token: None,
-            addressing: crate::config::settings::Addressing::Path,
-            expires_secs: 900,
-        };
-        // With an endpoint, uploads go there: no embedded store needed.
-        assert!(matches!(
-            Uploads::new(files.clone(), None, &signing, dir.path()),
-            Ok(Uploads {
-                target: Target::S3(_),
-                ..
-            })
-        ));
-        signing.endpoint = None;
-        assert!(matches!(
-            Uploads::new(files.clone(), None, &signing, dir.path()),
-            Err(WriteError::NoObjectStore)
-        ));
-        assert!(Uploads::new(files, Some(store), &signing, dir.path()).is_ok());
     }
 }

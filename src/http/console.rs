@@ -707,14 +707,7 @@ impl Console {
             };
             return html(StatusCode::OK, &page);
         }
-        let objects = self.state.objects.as_ref().map(|o| o.store.clone());
-        crate::files::writes::delete_record(
-            &self.state.files,
-            objects,
-            &self.state.config.settings(),
-            key,
-        )
-        .await?;
+        crate::files::writes::delete_record(&self.state.files, &*self.state.store()?, key).await?;
         self.sessions.notify(
             cookie,
             format!("Deleted {} (key {}).", record.file_name, record.key),
@@ -728,14 +721,8 @@ impl Console {
         form: warp::multipart::FormData,
     ) -> Result<Response, ApiError> {
         self.admin(viewer)?;
-        let settings = self.state.config.settings();
-        let store = self.state.objects.as_ref().map(|o| o.store.clone());
-        let uploads = crate::files::writes::Uploads::new(
-            self.state.files.clone(),
-            store,
-            &settings.signing,
-            &settings.server.data_dir,
-        )?;
+        let uploads =
+            crate::files::writes::Uploads::new(self.state.files.clone(), self.state.store()?)?;
         // The CSRF token is checked before anything is stored.
         let record = crate::files::upload_form::receive(
             &uploads,

@@ -391,9 +391,9 @@ impl From<crate::objects::ObjectError> for ApiError {
 
 /// The S3 endpoint's failures: unreachable is 503; its own answer (SignatureDoesNotMatch,
 /// AccessDenied, ...) is 502, named with the endpoint's host and the S3 code, never a URL.
-impl From<crate::files::s3::S3Error> for ApiError {
-    fn from(e: crate::files::s3::S3Error) -> ApiError {
-        use crate::files::s3::S3Error as E;
+impl From<crate::content::s3::S3Error> for ApiError {
+    fn from(e: crate::content::s3::S3Error) -> ApiError {
+        use crate::content::s3::S3Error as E;
         match e {
             E::Unreachable { .. } => {
                 ApiError::Unavailable(e.to_string()).with_code(ErrorCode::ObjectStoreUnreachable)
@@ -421,19 +421,36 @@ impl From<crate::files::upload_form::FormError> for ApiError {
     }
 }
 
-impl From<crate::files::writes::WriteError> for ApiError {
-    fn from(e: crate::files::writes::WriteError) -> ApiError {
-        use crate::files::writes::WriteError as E;
+/// The content store's failures: the S3 endpoint's and the embedded store's as theirs; no
+/// store to write to, or a part list it refused, are the request's.
+impl From<crate::content::ContentError> for ApiError {
+    fn from(e: crate::content::ContentError) -> ApiError {
+        use crate::content::ContentError as E;
         match e {
             // The configuration in force cannot take uploads: nothing the request can fix.
             E::NoObjectStore => {
                 ApiError::Conflict(e.to_string()).with_code(ErrorCode::UploadsNotConfigured)
             }
+            E::PartsRefused { .. } => {
+                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidParts)
+            }
             E::S3(e) => e.into(),
+            E::Object(e) => e.into(),
+            E::Signing(e) => e.into(),
+            E::Unsigned | E::Task(..) => ApiError::Internal(e.to_string()),
+        }
+    }
+}
+
+impl From<crate::files::writes::WriteError> for ApiError {
+    fn from(e: crate::files::writes::WriteError) -> ApiError {
+        use crate::files::writes::WriteError as E;
+        match e {
+            E::Content(e) => e.into(),
             E::Record(e) => e.into(),
             E::Repo(e) => e.into(),
             E::Object(e) => e.into(),
-            E::Random(_) | E::Task(..) => ApiError::Internal(e.to_string()),
+            E::Random(_) => ApiError::Internal(e.to_string()),
         }
     }
 }
@@ -448,9 +465,7 @@ impl From<crate::files::uploads::UploadError> for ApiError {
             E::Invalid(_) | E::TooLarge(_) => {
                 ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidUpload)
             }
-            E::Parts(_) | E::PartsRefused { .. } => {
-                ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidParts)
-            }
+            E::Parts(_) => ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidParts),
             E::Record(e) => e.into(),
             E::NoSuchUpload(_) | E::Expired { .. } => {
                 ApiError::NotFound(e.to_string()).with_code(ErrorCode::UnknownUpload)
@@ -461,17 +476,13 @@ impl From<crate::files::uploads::UploadError> for ApiError {
             E::NotArrived { .. } => {
                 ApiError::Conflict(e.to_string()).with_code(ErrorCode::UploadNotArrived)
             }
-            E::NoObjectStore => {
-                ApiError::Conflict(e.to_string()).with_code(ErrorCode::UploadsNotConfigured)
-            }
             E::Mismatch { .. } => {
                 ApiError::Unprocessable(e.to_string()).with_code(ErrorCode::UploadMismatch)
             }
-            E::S3(e) => e.into(),
-            E::Object(e) => e.into(),
+            E::Content(e) => e.into(),
             E::Repo(e) => e.into(),
             E::Signing(e) => e.into(),
-            E::Random(_) | E::Task(..) => ApiError::Internal(e.to_string()),
+            E::Random(_) => ApiError::Internal(e.to_string()),
         }
     }
 }

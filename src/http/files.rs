@@ -2,15 +2,14 @@
 //! the repository, the signer or `writes`, answer. Every error goes through `ApiError`.
 
 use crate::config::Settings;
+use crate::content::ContentHandle;
 use crate::files::query::download_from_params;
-use crate::files::s3::S3Objects;
 use crate::files::upload_form::{self, Part};
 use crate::files::writes::{self, Uploads};
 use crate::files::{FileRecord, FilesDb, ListQuery, Permission, download, key_from_params};
 use crate::http::ApiError;
 use crate::http::auth::{self, Caller, KeyGuard};
 use crate::http::error::ErrorCode;
-use crate::objects::ObjectStore;
 use crate::signing::Signer;
 use bytes::Buf;
 use futures_util::{Stream, TryStreamExt};
@@ -126,12 +125,11 @@ pub fn signed_url(
 /// `POST /files`, for a caller whose admin key the route checked before the body was read.
 pub async fn create_file(
     files: FilesDb,
-    objects: Option<Arc<ObjectStore>>,
-    settings: Arc<Settings>,
+    content: &ContentHandle,
     form: warp::multipart::FormData,
 ) -> Result<Response, ApiError> {
     // Refused before the body is read.
-    let uploads = Uploads::new(files, objects, &settings.signing, &settings.server.data_dir)?;
+    let uploads = Uploads::new(files, content.current()?)?;
     let record =
         upload_form::receive(&uploads, parts(form), &[], |_| Ok::<_, ApiError>(())).await?;
     Ok(warp::reply::with_status(warp::reply::json(&record), StatusCode::CREATED).into_response())
@@ -139,7 +137,7 @@ pub async fn create_file(
 
 pub async fn delete_file(
     files: FilesDb,
-    objects: Option<Arc<ObjectStore>>,
+    content: &ContentHandle,
     settings: Arc<Settings>,
     params: Vec<(String, String)>,
     keys: &KeyGuard,
@@ -147,11 +145,7 @@ pub async fn delete_file(
 ) -> Result<Response, ApiError> {
     keys.require_admin(&caller, &settings.auth, &settings.limits)?;
     let key = key_from_params(&params)?;
-    let s3 = S3Objects::from_settings(&settings.signing).map_err(writes::WriteError::from)?;
-    match s3 {
-        Some(s3) => writes::delete_s3(&files, &s3, key, &settings.server.data_dir).await?,
-        None => writes::delete(&files, objects.as_ref(), key).await?,
-    }
+    writes::delete_record(&files, &*content.current()?, key).await?;
     Ok(warp::reply::with_status(warp::reply(), StatusCode::NO_CONTENT).into_response())
 }
 
@@ -220,9 +214,7 @@ pub fn routes(state: Arc<crate::http::state::AppState>) -> warp::filters::BoxedF
         .and(warp::body::content_length_limit(body_limit))
         .and(warp::multipart::form().max_length(body_limit))
         .then(|state: Arc<AppState>, form| async move {
-            let settings = state.config.settings();
-            let store = state.objects.as_ref().map(|o| o.store.clone());
-            respond(create_file(state.files.clone(), store, settings, form).await)
+            respond(create_file(state.files.clone(), &state.content, form).await)
         });
     let delete = on(&table::FILE_DELETE)
         .and(with_state(state))
@@ -230,9 +222,8 @@ pub fn routes(state: Arc<crate::http::state::AppState>) -> warp::filters::BoxedF
         .and(auth::caller())
         .then(|_, state: Arc<AppState>, params, caller| async move {
             let settings = state.config.settings();
-            let store = state.objects.as_ref().map(|o| o.store.clone());
-            let files = state.files.clone();
-            respond(delete_file(files, store, settings, params, &state.keys, caller).await)
+            let (files, content) = (state.files.clone(), &state.content);
+            respond(delete_file(files, content, settings, params, &state.keys, caller).await)
         });
     list.or(get)
         .unify()

@@ -1,8 +1,9 @@
-//! What every request handler can reach: the configuration, the stores, the producer and
-//! the signer. Opened once by `depot serve` (or by a test), shared as `Arc<AppState>`.
+//! What every request handler can reach: the configuration, the stores (records, content,
+//! translations), the producer and the signer. Opened once by `depot serve` (or by a
+//! test), shared as `Arc<AppState>`.
 
 use crate::config::ConfigHandle;
-use crate::config::Settings;
+use crate::content::{ContentHandle, ContentStore};
 use crate::files::{FilesDb, RepoError};
 use crate::http::ApiError;
 use crate::http::metrics::Metrics;
@@ -10,15 +11,13 @@ use crate::objects::{
     CredentialsError, EmbeddedCredentials, ObjectError, ObjectStore, SignedStore,
 };
 use crate::producer::Producer;
-use crate::signing::{
-    Addressing, Credentials, DEFAULT_MAX_CLOCK_SKEW, Signer, SigningTarget, Verifier,
-};
+use crate::signing::{DEFAULT_MAX_CLOCK_SKEW, Signer, Verifier};
 use crate::translations::bundles::Bundles;
 use crate::translations::channels::Channels;
 use crate::translations::service::TranslationService;
 use crate::translations::store::StoreError;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 
 /// What every handler can reach.
 pub struct AppState {
@@ -32,20 +31,14 @@ pub struct AppState {
     pub bundles: Arc<Bundles>,
     /// The embedded object store, when `objects.enabled`.
     pub objects: Option<Arc<SignedStore>>,
-    /// The embedded store's credentials (generated on first start).
-    pub embedded_credentials: Credentials,
+    /// Where file content goes: the content store of the settings in force.
+    pub content: ContentHandle,
     pub files: FilesDb,
     /// The API keys' check, with the throttle of wrong ones.
     pub keys: crate::http::auth::KeyGuard,
-    /// The signers for the settings in force (one per base URL of the embedded store), made
-    /// again when a reload changes them.
-    signers: Mutex<Option<(Arc<Settings>, Signers)>>,
-    /// The address the server bound (known once serving starts), for embedded-store URLs.
+    /// The address the server bound (known once serving starts), for the links of requests.
     bound: OnceLock<SocketAddr>,
 }
-
-/// Signers by the endpoint they sign for.
-type Signers = Vec<(String, Arc<Signer>)>;
 
 /// Why the stores could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -74,7 +67,7 @@ impl AppState {
         })?;
         // Uploads a killed daemon was spooling (to the S3 endpoint) are of no use now.
         let swept = crate::objects::sweep_dead_spool_files(
-            &data_dir.join(crate::files::writes::UPLOAD_SPOOL_DIR),
+            &data_dir.join(crate::content::UPLOAD_SPOOL_DIR),
         );
         if swept > 0 {
             tracing::info!(
@@ -103,13 +96,19 @@ impl AppState {
         } else {
             None
         };
-        // Writes to the S3 endpoint a killed process left half done (not fatal: an endpoint
-        // that cannot be reached now is tried again at the next start).
-        if let Ok(Some(s3)) = crate::files::s3::S3Objects::from_settings(&settings.signing) {
+        let content = ContentHandle::new(
+            config.clone(),
+            objects.as_ref().map(|o| o.store.clone()),
+            embedded_credentials,
+        );
+        // Writes a killed process left half done whose intents the chosen store keeps (the
+        // S3 endpoint's; not fatal: an endpoint that cannot be reached now is tried again
+        // at the next start).
+        if let Ok(store) = content.current() {
             let recovered = tokio::runtime::Handle::current()
-                .block_on(crate::files::writes::recover_s3(&files, &s3, data_dir));
+                .block_on(crate::files::writes::recover_unfinished(&files, &*store));
             if let Err(error) = recovered {
-                tracing::warn!(%error, "cannot finish the writes to the S3 endpoint cut short");
+                tracing::warn!(%error, store = store.name(), "cannot finish the writes to the store cut short");
             }
         }
         let translations = Arc::new(TranslationService::open(&settings.translations)?);
@@ -130,12 +129,11 @@ impl AppState {
             producer,
             translations,
             objects,
-            embedded_credentials,
+            content,
             files,
             config,
             metrics: Metrics::default(),
             keys: crate::http::auth::KeyGuard::default(),
-            signers: Mutex::new(None),
             bound: OnceLock::new(),
         })
     }
@@ -143,6 +141,11 @@ impl AppState {
     /// Records the address the server listens on (the first call wins).
     pub fn set_bound(&self, addr: SocketAddr) {
         let _ = self.bound.set(addr);
+    }
+
+    /// The content store of the settings in force.
+    pub fn store(&self) -> Result<Arc<dyn ContentStore>, ApiError> {
+        Ok(self.content.current()?)
     }
 
     /// The base URL of links for a request that came in on `arrived_on`
@@ -153,45 +156,11 @@ impl AppState {
         settings.server.base_url(bound, arrived_on)
     }
 
-    /// The signer for the current settings and a request that came in on `arrived_on`: for
-    /// `signing.endpoint` when set, else for the embedded store at `<base URL>/objects` with
-    /// the embedded credentials.
+    /// The signer of the content store in force, for a request that came in on
+    /// `arrived_on`: for `signing.endpoint` when set, else for the embedded store at
+    /// `<base URL>/objects` with the embedded credentials.
     pub fn signer(&self, arrived_on: Option<SocketAddr>) -> Result<Arc<Signer>, ApiError> {
-        /// Base URLs kept at most: one per address of this machine that clients reach.
-        const KEPT: usize = 16;
-        let settings = self.config.settings();
-        let signing = &settings.signing;
-        let endpoint = match signing.endpoint_signing() {
-            Some((target, _)) => target.endpoint,
-            None => format!("{}/objects", self.base_url(arrived_on)),
-        };
-        let mut cached = self.signers.lock().unwrap_or_else(PoisonError::into_inner);
-        if !cached
-            .as_ref()
-            .is_some_and(|(for_settings, _)| Arc::ptr_eq(for_settings, &settings))
-        {
-            *cached = None;
-        }
-        let (_, signers) = cached.get_or_insert_with(|| (settings.clone(), Vec::new()));
-        if let Some((_, signer)) = signers.iter().find(|(e, _)| *e == endpoint) {
-            return Ok(signer.clone());
-        }
-        let (target, credentials) = signing.endpoint_signing().unwrap_or_else(|| {
-            (
-                SigningTarget {
-                    endpoint: endpoint.clone(),
-                    addressing: Addressing::Path,
-                    region: signing.region.clone(),
-                },
-                self.embedded_credentials.clone(),
-            )
-        });
-        let signer = Arc::new(Signer::new(target, credentials)?);
-        if signers.len() >= KEPT {
-            signers.clear();
-        }
-        signers.push((endpoint, signer.clone()));
-        Ok(signer)
+        Ok(self.store()?.signer(&self.base_url(arrived_on))?)
     }
 
     /// Makes every accepted write durable; called once the server has stopped.

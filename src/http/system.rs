@@ -57,18 +57,26 @@ fn records(state: &Arc<AppState>) -> serde_json::Value {
 /// Where file content lives: an S3-compatible endpoint, named by its host, with what its
 /// last operation or probe found (`reachable` null before the first), or the embedded store.
 fn objects(state: &Arc<AppState>) -> serde_json::Value {
-    match &state.config.settings().signing.endpoint {
-        Some(endpoint) => {
-            let reach = crate::files::s3::reach_of(endpoint);
+    use crate::content::Health;
+    let health = match state.content.current() {
+        Ok(store) => store.health(),
+        Err(error) => {
+            return serde_json::json!({ "kind": null, "reachable": false, "lastError": error.to_string() });
+        }
+    };
+    match health {
+        Health::Endpoint { endpoint, reach } => {
             serde_json::json!({
                 "kind": "s3",
-                "endpoint": crate::redact::url(endpoint),
+                "endpoint": endpoint,
                 "reachable": reach.as_ref().map(|r| r.reachable),
                 "lastError": reach.as_ref().and_then(|r| r.last_error.clone()),
                 "checkedAt": reach.map(|r| crate::time::iso_millis(r.checked_at)),
             })
         }
-        None => serde_json::json!({ "kind": "embedded", "reachable": true, "lastError": null }),
+        Health::Embedded => {
+            serde_json::json!({ "kind": "embedded", "reachable": true, "lastError": null })
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use warp::reply::{Reply, Response};
 
 use super::state::AppState;
 use crate::files::Permission;
-use crate::files::uploads::{Destination, DirectUploads, Plan, UploadRequest};
+use crate::files::uploads::{DirectUploads, Plan, UploadRequest};
 use crate::http::ApiError;
 use crate::http::error::ErrorCode;
 use crate::http::routes::PathParams;
@@ -220,14 +220,12 @@ fn direct_uploads(
     arrived_on: Option<SocketAddr>,
 ) -> Result<DirectUploads, ApiError> {
     let settings = state.config.settings();
-    let objects = state.objects.as_ref().map(|o| o.store.clone());
-    let destination = Destination::from_settings(objects, &settings.signing)?;
     Ok(DirectUploads::new(
         state.files.clone(),
-        destination,
+        state.store()?,
         state.signer(arrived_on)?,
         &settings.files,
-    ))
+    )?)
 }
 
 async fn begin(

@@ -4,7 +4,7 @@
 
 use tokio_postgres::Client;
 
-use super::pg_error;
+use super::During;
 use crate::files::error::RepoError;
 
 /// The advisory lock key taken while migrating (an arbitrary constant: "depotmig").
@@ -143,13 +143,13 @@ pub async fn migrate(client: &mut Client) -> Result<u32, RepoError> {
     client
         .execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])
         .await
-        .map_err(pg_error(op))?;
+        .during(op)?;
     let result = apply_missing(client).await;
     // Unlock also after a failure; the session ending would release it anyway.
     let unlocked = client
         .execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK])
         .await
-        .map_err(pg_error(op));
+        .during(op);
     let version = result?;
     unlocked?;
     Ok(version)
@@ -166,15 +166,15 @@ async fn apply_missing(client: &mut Client) -> Result<u32, RepoError> {
             )",
         )
         .await
-        .map_err(pg_error(op))?;
+        .during(op)?;
     let found = schema_version(client).await?;
     let supported = latest_version();
     if found > supported {
         return Err(RepoError::SchemaTooNew { found, supported });
     }
     for m in MIGRATIONS.iter().filter(|m| m.version > found) {
-        let tx = client.transaction().await.map_err(pg_error(op))?;
-        tx.batch_execute(m.sql).await.map_err(pg_error(op))?;
+        let tx = client.transaction().await.during(op)?;
+        tx.batch_execute(m.sql).await.during(op)?;
         tx.execute(
             "INSERT INTO depot_schema (version, description) VALUES ($1, $2)",
             &[
@@ -183,8 +183,8 @@ async fn apply_missing(client: &mut Client) -> Result<u32, RepoError> {
             ],
         )
         .await
-        .map_err(pg_error(op))?;
-        tx.commit().await.map_err(pg_error(op))?;
+        .during(op)?;
+        tx.commit().await.during(op)?;
     }
     Ok(supported)
 }
@@ -193,7 +193,7 @@ pub async fn schema_version(client: &Client) -> Result<u32, RepoError> {
     let row = client
         .query_one("SELECT coalesce(max(version), 0) FROM depot_schema", &[])
         .await
-        .map_err(pg_error("reading the schema version"))?;
+        .during("reading the schema version")?;
     let v: i32 = row.get(0);
     Ok(u32::try_from(v).unwrap_or(0))
 }
