@@ -154,6 +154,23 @@ impl<'o> Reading<'o> {
         self.options.placeholders == PlaceholderMode::Convert
     }
 
+    /// `text` as the sheet gets it: through `convert` (the reader's placeholder syntax into
+    /// depot's) when the import converts, else as it is, with no loss.
+    pub fn converted<T: AsRef<str> + Into<String>>(
+        &self,
+        text: T,
+        convert: impl FnOnce(&str) -> syntax::Converted,
+    ) -> syntax::Converted {
+        if self.convert() {
+            convert(text.as_ref())
+        } else {
+            syntax::Converted {
+                text: text.into(),
+                losses: Vec::new(),
+            }
+        }
+    }
+
     pub fn note(&mut self, line: usize, key: &str, what: impl Into<String>) {
         self.notes.push((line, key.to_owned(), what.into()));
     }

@@ -125,14 +125,7 @@ fn string(
     let Some(text) = compiled(&content, &name, line, r)? else {
         return Ok(());
     };
-    let converted = if r.convert() {
-        syntax::printf(&text, Printf::Java, false)
-    } else {
-        syntax::Converted {
-            text,
-            losses: Vec::new(),
-        }
-    };
+    let converted = r.converted(text, |t| syntax::printf(t, Printf::Java, false));
     r.push(
         Unit {
             key: Key::Flat(name),
@@ -180,13 +173,9 @@ fn plurals(
                 let Some(text) = compiled(&content, name, item_line, r)? else {
                     continue;
                 };
-                if r.convert() {
-                    let mut converted = syntax::printf(&text, Printf::Java, true);
-                    losses.append(&mut converted.losses);
-                    forms.push((category, converted.text));
-                } else {
-                    forms.push((category, text));
-                }
+                let mut converted = r.converted(text, |t| syntax::printf(t, Printf::Java, true));
+                losses.append(&mut converted.losses);
+                forms.push((category, converted.text));
             }
             Event::Start(_) => xml::skip(reader, lines)?,
             Event::End(_) => break,

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
-use crate::formats::shared::syntax::{self, Converted};
+use crate::formats::shared::syntax;
 use crate::formats::shared::utf16;
 use crate::model::PluralCategory;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -216,12 +216,12 @@ fn add_all(properties: Vec<Property>, r: &mut Reading<'_>) {
             plurals.contains(parent).then_some((parent, category))
         });
         if let Some((parent, category)) = plural {
-            let converted = convert(&p.text, true, r);
+            let converted = r.converted(p.text, |t| syntax::message_format(t, true));
             let key = Key::Dotted(parent.to_owned());
             r.push_form(&mut pending, key, category, converted, p.comment, p.line);
             continue;
         }
-        let converted = convert(&p.text, false, r);
+        let converted = r.converted(p.text, |t| syntax::message_format(t, false));
         r.push(
             Unit {
                 key: Key::Dotted(p.key),
@@ -232,17 +232,6 @@ fn add_all(properties: Vec<Property>, r: &mut Reading<'_>) {
             },
             converted.losses,
         );
-    }
-}
-
-fn convert(text: &str, plural: bool, r: &Reading<'_>) -> Converted {
-    if r.convert() {
-        syntax::message_format(text, plural)
-    } else {
-        Converted {
-            text: text.to_owned(),
-            losses: Vec::new(),
-        }
     }
 }
 

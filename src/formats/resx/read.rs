@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use quick_xml::events::Event;
 
 use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
-use crate::formats::shared::syntax::{self, Converted};
+use crate::formats::shared::syntax;
 use crate::formats::shared::xml::{self, Lines};
 use crate::model::PluralCategory;
 
@@ -115,12 +115,12 @@ fn add_all(data: Vec<Data>, r: &mut Reading<'_>) {
         if let Some((base, category)) = plural_name(&d.name)
             && plurals.contains(base)
         {
-            let converted = convert(&d.value, true, r);
+            let converted = r.converted(d.value, |t| syntax::composite(t, true));
             let key = Key::Flat(base.to_owned());
             r.push_form(&mut pending, key, category, converted, d.comment, d.line);
             continue;
         }
-        let converted = convert(&d.value, false, r);
+        let converted = r.converted(d.value, |t| syntax::composite(t, false));
         r.push(
             Unit {
                 key: Key::Flat(d.name),
@@ -131,17 +131,6 @@ fn add_all(data: Vec<Data>, r: &mut Reading<'_>) {
             },
             converted.losses,
         );
-    }
-}
-
-fn convert(text: &str, plural: bool, r: &Reading<'_>) -> Converted {
-    if r.convert() {
-        syntax::composite(text, plural)
-    } else {
-        Converted {
-            text: text.to_owned(),
-            losses: Vec::new(),
-        }
     }
 }
 

@@ -143,14 +143,7 @@ fn push(
     line: usize,
     seen: &mut Seen,
 ) {
-    let converted = if r.convert() {
-        syntax::printf(&value, Printf::Apple, false)
-    } else {
-        syntax::Converted {
-            text: value,
-            losses: Vec::new(),
-        }
-    };
+    let converted = r.converted(value, |t| syntax::printf(t, Printf::Apple, false));
     for loss in converted.losses {
         r.note(line, &key, loss);
     }

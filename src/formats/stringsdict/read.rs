@@ -77,13 +77,9 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                 if folded.is_empty() {
                     continue;
                 }
-                if r.convert() {
-                    let mut converted = syntax::printf(&folded, Printf::Apple, true);
-                    losses.append(&mut converted.losses);
-                    forms.push((category, converted.text));
-                } else {
-                    forms.push((category, folded));
-                }
+                let mut converted = r.converted(folded, |t| syntax::printf(t, Printf::Apple, true));
+                losses.append(&mut converted.losses);
+                forms.push((category, converted.text));
             }
         }
         if forms.is_empty() {

@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
-use crate::formats::shared::syntax::{self, Converted, Printf};
+use crate::formats::shared::syntax::{self, Printf};
 use crate::model::PluralCategory;
 
 #[derive(Deserialize)]
@@ -174,7 +174,7 @@ fn add(
                 .and_then(|u| u.value.0)
                 .filter(|t| !t.is_empty())
             {
-                let converted = convert(text, false, r);
+                let converted = r.converted(text, |t| syntax::printf(t, Printf::Apple, false));
                 r.push(unit(Value::Text(converted.text)), converted.losses);
             }
         } else if let Some(variations) = localization.variations {
@@ -192,7 +192,8 @@ fn add(
                             .and_then(|u| u.value.0);
                         match (PluralCategory::from_name(&case), text) {
                             (Some(category), Some(text)) if !text.is_empty() => {
-                                let mut converted = convert(text, true, r);
+                                let mut converted =
+                                    r.converted(text, |t| syntax::printf(t, Printf::Apple, true));
                                 losses.append(&mut converted.losses);
                                 forms.push((category, converted.text));
                             }
@@ -221,7 +222,7 @@ fn add(
     let manual = entry.extraction_state.0.as_deref() == Some("manual");
     if !source_seen && !manual && !key.is_empty() {
         // Xcode's reading of an extracted key: the key is the source text
-        let converted = convert(key.clone(), false, r);
+        let converted = r.converted(key.clone(), |t| syntax::printf(t, Printf::Apple, false));
         r.push(
             Unit {
                 key: Key::Flat(key.into_owned()),
@@ -387,17 +388,6 @@ impl Scan<'_> {
                 }
                 Some(())
             }
-        }
-    }
-}
-
-fn convert(text: Cow<'_, str>, plural: bool, r: &Reading<'_>) -> Converted {
-    if r.convert() {
-        syntax::printf(&text, Printf::Apple, plural)
-    } else {
-        Converted {
-            text: text.into_owned(),
-            losses: Vec::new(),
         }
     }
 }
