@@ -247,6 +247,12 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     if per_language {
         warn_about_base(&doc, &selection, base, &args.base, &formats, &report);
     }
+    // --placeholders > the sheet's settings cell > translations.placeholders > keep
+    let (placeholders, follow) = formats::resolve_placeholders(
+        args.placeholders,
+        &doc.settings,
+        settings.translations.placeholders,
+    );
     let mut jobs = Vec::new();
     for &format in &formats {
         let options = LayoutOptions {
@@ -256,9 +262,8 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
             filename: args.filename.clone(),
             base,
             comments: args.comments,
-            placeholders: args
-                .placeholders
-                .unwrap_or(settings.translations.placeholders),
+            placeholders,
+            follow,
         };
         let files = layout::plan(&doc, &selection, &options)?;
         jobs.extend(files.into_iter().map(|file| Job { format, file }));
