@@ -434,6 +434,7 @@ mod tests {
 
     fn doc(locales: &[&str], rows: &[(&str, &[Option<&str>])]) -> Document {
         Document {
+            settings: Default::default(),
             namespaces: Vec::new(),
             findings: Vec::new(),
             locales: locales.iter().map(|l| l.to_string()).collect(),

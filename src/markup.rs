@@ -951,6 +951,77 @@ mod tests {
     use crate::markup::test_support::{Tree, document, fixture, tree};
     use crate::model::{LocaleContent, Selection};
 
+    #[test]
+    fn the_settings_cell_above_the_header_names_the_placeholder_syntax() {
+        let doc = convert(grid(&[
+            &["", "depot: placeholders=printf"],
+            &[">>>", "en"],
+            &["pay", "Pay %1$s {"],
+        ]))
+        .unwrap();
+        assert_eq!(
+            doc.settings.placeholders,
+            Some(placeholders::SheetSyntax::Printf)
+        );
+        // braces are no placeholders in printf texts: nothing for the brace check
+        assert_eq!(doc.findings, []);
+        assert_eq!(doc.warnings, []);
+        assert_eq!(
+            settings_cell(&doc.settings).unwrap(),
+            "depot: placeholders=printf"
+        );
+        // `;` separates pairs too
+        let doc = convert(grid(&[&["depot:placeholders=dotnet;"], &[">>>", "en"]])).unwrap();
+        assert_eq!(
+            doc.settings.placeholders,
+            Some(placeholders::SheetSyntax::Dotnet)
+        );
+    }
+
+    #[test]
+    fn a_sheet_without_the_settings_cell_keeps_its_stored_form() {
+        let doc = convert(grid(&[&[">>>", "en"], &["pay", "Pay {amount}"]])).unwrap();
+        assert!(doc.settings.is_empty());
+        let json = serde_json::to_string(&doc).unwrap();
+        assert!(!json.contains("settings"), "{json}");
+        assert_eq!(settings_cell(&doc.settings), None);
+    }
+
+    #[test]
+    fn an_unknown_setting_or_syntax_is_a_warning_naming_the_cell() {
+        let doc = convert(grid(&[
+            &["note", "", "depot: placeholders=python colour=red x"],
+            &[">>>", "en"],
+            &["pay", "Pay"],
+        ]))
+        .unwrap();
+        assert!(doc.settings.is_empty());
+        let said: Vec<(&str, &str)> = (doc.warnings.iter())
+            .map(|w| (w.cell.as_str(), w.message.as_str()))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (
+                    "C1",
+                    "the settings cell names the placeholder syntax 'python', which depot \
+                     does not know (one of depot, printf, icu, dotnet, java, i18next, ruby, \
+                     gettext): the texts are read as depot's {name}"
+                ),
+                (
+                    "C1",
+                    "the settings cell has the setting 'colour', which depot does not know \
+                     (known: placeholders): ignored"
+                ),
+                (
+                    "C1",
+                    "the settings cell has 'x', which is no key=value pair (such as \
+                     placeholders=printf): ignored"
+                ),
+            ]
+        );
+    }
+
     fn grid(rows: &[&[&str]]) -> Vec<Vec<String>> {
         rows.iter()
             .map(|row| row.iter().map(|cell| (*cell).to_owned()).collect())

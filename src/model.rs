@@ -465,6 +465,7 @@ mod tests {
     #[test]
     fn a_namespace_is_its_tab_with_the_namespace_level_taken_off() {
         let doc = Document {
+            settings: Default::default(),
             locales: vec!["en".into()],
             entries: vec![
                 entry(&["common", "CORE", "YES"], "Yes"),

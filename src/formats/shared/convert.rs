@@ -176,3 +176,78 @@ pub(crate) fn to_depot(text: &str, from: SheetSyntax, plural: bool) -> Cow<'_, s
         SheetSyntax::Ruby => syntax::rails(text).text,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(follow: SheetSyntax, syntax: Syntax, plural: bool, text: &str) -> String {
+        let opts = RenderOptions {
+            follow: Some(follow),
+            base_locale: Some(0),
+            ..RenderOptions::default()
+        };
+        let entry = Entry {
+            path: vec!["k".to_owned()],
+            texts: vec![Some(text.to_owned())],
+            ..Entry::default()
+        };
+        Converter::new(&opts, syntax)
+            .text(&entry, plural, text)
+            .into_owned()
+    }
+
+    #[test]
+    fn a_printf_sheet_is_verbatim_for_printf_formats_and_converted_for_the_others() {
+        let p = SheetSyntax::Printf;
+        let text = "Hi %2$s, %1$d left";
+        assert_eq!(written(p, Syntax::Android, false, text), text);
+        assert_eq!(written(p, Syntax::Ios, false, text), "Hi %2$@, %1$d left");
+        assert_eq!(
+            written(p, Syntax::Composite, false, text),
+            "Hi {1}, {0} left"
+        );
+        assert_eq!(
+            written(p, Syntax::MessageFormat, false, text),
+            "Hi {1}, {0} left"
+        );
+        assert_eq!(
+            written(p, Syntax::I18next, false, text),
+            "Hi {{arg2}}, {{arg1}} left"
+        );
+        assert_eq!(
+            written(p, Syntax::Icu { in_plural: false }, false, text),
+            "Hi {arg2}, {arg1, number, integer} left"
+        );
+        assert_eq!(written(p, Syntax::Rails, false, "%d%% {x}"), "%{arg1}% {x}");
+    }
+
+    #[test]
+    fn other_sheet_syntaxes_are_read_as_their_formats_read_them() {
+        assert_eq!(
+            written(
+                SheetSyntax::Dotnet,
+                Syntax::Composite,
+                false,
+                "{0:0.0} {{x}}"
+            ),
+            "{0:0.0} {{x}}"
+        );
+        assert_eq!(
+            written(SheetSyntax::Dotnet, Syntax::Android, false, "{0} of {1}"),
+            "%1$s of %2$s"
+        );
+        assert_eq!(
+            written(SheetSyntax::Java, Syntax::Ios, false, "it''s {0}"),
+            "it's %1$@"
+        );
+        assert_eq!(
+            written(SheetSyntax::I18next, Syntax::Rails, false, "Hi {{ name }}"),
+            "Hi %{name}"
+        );
+        assert_eq!(
+            written(SheetSyntax::Ruby, Syntax::I18next, false, "Hi %{name}"),
+            "Hi {{name}}"
+        );
+    }
+}

@@ -650,4 +650,38 @@ mod tests {
             crate::model::placeholders::parse(&t.text).unwrap();
         }
     }
+
+    #[test]
+    fn printf_as_maps_only_what_the_other_platform_writes_otherwise() {
+        use std::borrow::Cow;
+        let java = |t| printf_as(t, Printf::Java).into_owned();
+        let apple = |t| printf_as(t, Printf::Apple).into_owned();
+        assert_eq!(java("Pay %1$@"), "Pay %1$s");
+        assert_eq!(
+            java("%@ and %ld, %lu, %5.2lf, 100%%"),
+            "%s and %d, %d, %5.2f, 100%%"
+        );
+        assert_eq!(apple("Pay %1$s"), "Pay %@");
+        assert_eq!(apple("%1$s has %2$d, %s"), "%1$@ has %2$d, %@");
+        assert_eq!(apple("%-5s"), "%-5@");
+        // what both read alike stays, borrowed
+        for same in [
+            "%d items",
+            "%1$d of %2$d",
+            "%.1f",
+            "50%% off",
+            "no placeholder",
+        ] {
+            assert!(
+                matches!(printf_as(same, Printf::Apple), Cow::Borrowed(_)),
+                "{same}"
+            );
+            assert!(
+                matches!(printf_as(same, Printf::Java), Cow::Borrowed(_)),
+                "{same}"
+            );
+        }
+        assert_eq!(apple("Pay %1$@"), "Pay %1$@");
+        assert_eq!(java("Pay %1$s"), "Pay %1$s");
+    }
 }
