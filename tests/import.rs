@@ -2583,3 +2583,38 @@ fn an_android_and_ios_app_comes_back_byte_for_byte_with_no_flags() {
         "{report}"
     );
 }
+
+/// Files of two placeholder syntaxes cannot share one sheet's texts as they are: an
+/// Android app and a resx project are converted to depot's `{name}` as before (no
+/// settings cell), and the summary says why.
+#[test]
+fn files_of_two_syntaxes_are_converted_and_the_summary_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            (
+                "app/res/values/strings.xml",
+                b"<resources><string name=\"pay\">Pay %1$s</string></resources>",
+            ),
+            (
+                "app/Strings.resx",
+                b"<?xml version=\"1.0\" encoding=\"utf-8\"?><root><data name=\"Total\" xml:space=\"preserve\"><value>Total {0}</value></data></root>",
+            ),
+        ],
+    );
+    let out = depot_ok(dir.path(), &["import", "app", "--to", "s.csv"]);
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        said.contains(
+            "placeholders: converted to depot's {name}: the files mix syntaxes (resx \
+             (dotnet), android (printf)) and one sheet holds one; --placeholders keep keeps them \
+             as they are"
+        ),
+        "{said}"
+    );
+    let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    assert!(!sheet.contains("depot:"), "{sheet}");
+    assert!(sheet.contains("pay,,,Pay {arg1}"), "{sheet}");
+    assert!(sheet.contains("Total,,,Total {arg1}"), "{sheet}");
+}
