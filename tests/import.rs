@@ -2497,24 +2497,12 @@ fn an_android_and_ios_app_comes_back_byte_for_byte_with_no_flags() {
     );
     assert!(!stderr(&out).contains("differs"), "{}", stderr(&out));
 
-    depot_ok(
-        dir.path(),
-        &[
-            "generate",
-            "--source",
-            "s.csv",
-            "-f",
-            "android",
-            "-p",
-            "out/android",
-        ],
-    );
-    depot_ok(
-        dir.path(),
-        &[
-            "generate", "--source", "s.csv", "-f", "ios", "-p", "out/ios",
-        ],
-    );
+    for (format, to) in [("android", "out/android"), ("ios", "out/ios")] {
+        depot_ok(
+            dir.path(),
+            &["generate", "--source", "s.csv", "-f", format, "-p", to],
+        );
+    }
     for (original, generated) in [
         (
             "android/res/values/strings.xml",
@@ -2545,24 +2533,12 @@ fn an_android_and_ios_app_comes_back_byte_for_byte_with_no_flags() {
     }
 
     // the app's files generated in place; then diff with no flags
-    depot_ok(
-        dir.path(),
-        &[
-            "generate",
-            "--source",
-            "s.csv",
-            "-f",
-            "android",
-            "-p",
-            "app/android/res",
-        ],
-    );
-    depot_ok(
-        dir.path(),
-        &[
-            "generate", "--source", "s.csv", "-f", "ios", "-p", "app/ios",
-        ],
-    );
+    for (format, to) in [("android", "app/android/res"), ("ios", "app/ios")] {
+        depot_ok(
+            dir.path(),
+            &["generate", "--source", "s.csv", "-f", format, "-p", to],
+        );
+    }
     depot_ok(dir.path(), &["diff", "--source", "s.csv", "app"]);
     std::fs::write(
         dir.path().join("edited.csv"),
