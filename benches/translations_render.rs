@@ -96,6 +96,7 @@ fn document() -> Document {
         })
         .collect();
     Document {
+        settings: Default::default(),
         namespaces: Vec::new(),
         locales,
         entries,

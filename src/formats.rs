@@ -100,7 +100,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-pub use crate::model::placeholders::{PlaceholderMode, UnknownPlaceholderMode};
+pub use crate::model::placeholders::{PlaceholderMode, SheetSyntax, UnknownPlaceholderMode};
 use crate::model::{Document, Selection};
 use reading::{Reading, SyntaxError};
 use shared::texts::{self, Texts};
@@ -287,6 +287,27 @@ pub struct RenderOptions {
     /// The locale a file of one locale declares instead of its own: an ARB file written as
     /// a language's fallback (`app_en.arb` holding en_US) says `"@@locale": "en"`.
     pub declared_locale: Option<String>,
+    /// The syntax the sheet's settings cell says its texts hold, when generate, serve or
+    /// diff follow it (no explicit `placeholders`; `resolve_placeholders`): a format of
+    /// that syntax gets the texts as they are, any other its own syntax. Overrides
+    /// `placeholders`.
+    pub follow: Option<SheetSyntax>,
+}
+
+/// How placeholders are written when the caller says `explicit` (a flag, a query
+/// parameter), the sheet's settings cell says `sheet`, and the configuration
+/// `configured` (`translations.placeholders`): flag or query > sheet cell > config >
+/// built-in (keep). Returns the mode and the syntax to follow (`RenderOptions::follow`).
+pub fn resolve_placeholders(
+    explicit: Option<PlaceholderMode>,
+    sheet: &crate::model::SheetSettings,
+    configured: PlaceholderMode,
+) -> (PlaceholderMode, Option<SheetSyntax>) {
+    match (explicit, sheet.placeholders) {
+        (Some(mode), _) => (mode, None),
+        (None, Some(syntax)) if syntax != SheetSyntax::Depot => (configured, Some(syntax)),
+        (None, _) => (configured, None),
+    }
 }
 
 /// A rendered body plus what the caller should report (name conflicts, first key kept).

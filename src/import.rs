@@ -17,11 +17,12 @@ use std::path::{Path, PathBuf};
 
 use crate::formats::Format;
 pub use crate::formats::reading::{
-    Declared, Key, Options, Reading, SyntaxError, Unit, Value, line_of, one_line,
+    Declared, KeepSyntax, Key, Options, Reading, SyntaxError, Unit, Value, line_of, one_line,
 };
 pub use crate::formats::shared::locale;
 use crate::memory_budget::{Budget, OverBudget};
 use crate::model::Document;
+use crate::model::placeholders::{PlaceholderMode, SheetSyntax};
 
 /// Something in the app's files the sheet cannot carry, or carries changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,13 +125,103 @@ pub struct Imported {
     pub notes: Vec<Note>,
     /// The files read, with their format, in the order read.
     pub files: Vec<(String, Format)>,
+    /// How the placeholders were taken, for the summary, when import chose
+    /// (`Options::keep_syntax`).
+    pub placeholders: Option<String>,
+}
+
+/// The placeholder syntax import keeps for a format's files when the app's files share
+/// it (SPEC §12.1); `Depot`: the format's placeholders become depot's `{name}` (json, arb
+/// and xlf, whose ICU or plain texts are depot's already).
+pub fn syntax_of(format: Format) -> SheetSyntax {
+    match format {
+        Format::Android | Format::Ios | Format::Stringsdict | Format::Xcstrings => {
+            SheetSyntax::Printf
+        }
+        Format::Resx => SheetSyntax::Dotnet,
+        Format::Properties => SheetSyntax::Java,
+        Format::I18next => SheetSyntax::I18next,
+        Format::Yml => SheetSyntax::Ruby,
+        Format::Po => SheetSyntax::Gettext,
+        Format::Json | Format::Arb | Format::Xlf => SheetSyntax::Depot,
+    }
+}
+
+/// How `files` are read under `keep`: the options to read them with, the syntax the sheet
+/// holds, and the summary's line.
+fn choose_syntax(
+    files: &[discover::Found],
+    options: &Options,
+) -> (Options, SheetSyntax, Option<String>) {
+    let mut syntaxes: Vec<(SheetSyntax, Format)> = Vec::new();
+    for file in files {
+        let syntax = syntax_of(file.format);
+        if !syntaxes.iter().any(|(s, _)| *s == syntax) {
+            syntaxes.push((syntax, file.format));
+        }
+    }
+    let mut chosen = options.clone();
+    let keep = |chosen: &mut Options, syntax: SheetSyntax| {
+        chosen.placeholders = PlaceholderMode::Keep;
+        let line = format!(
+            "placeholders: kept as the app writes them ({0}); the sheet's settings cell \
+             says so (depot: placeholders={0}), and generate, serve and diff follow it",
+            syntax.name()
+        );
+        (syntax, Some(line))
+    };
+    let convert = |chosen: &mut Options, why: String| {
+        chosen.placeholders = PlaceholderMode::Convert;
+        (SheetSyntax::Depot, Some(why))
+    };
+    let (syntax, line) = match (options.keep_syntax, syntaxes.as_slice()) {
+        (KeepSyntax::No, _) => return (chosen, SheetSyntax::Depot, None),
+        // json, arb, xlf: as before, nothing to say
+        (_, [(SheetSyntax::Depot, _)] | []) => {
+            chosen.placeholders = PlaceholderMode::Convert;
+            (SheetSyntax::Depot, None)
+        }
+        (KeepSyntax::Any, [(syntax, _)]) => keep(&mut chosen, *syntax),
+        (KeepSyntax::Only(wanted), [(syntax, _)]) if wanted == *syntax => {
+            keep(&mut chosen, *syntax)
+        }
+        (KeepSyntax::Only(wanted), [(syntax, format)]) => convert(
+            &mut chosen,
+            format!(
+                "placeholders: converted to depot's {{name}}: the sheet merged into holds {}, \
+                 the app's {format} files {}",
+                wanted.name(),
+                syntax.name()
+            ),
+        ),
+        (_, several) => {
+            let named: Vec<String> = (several.iter())
+                .map(|(syntax, format)| format!("{format} ({})", syntax.name()))
+                .collect();
+            convert(
+                &mut chosen,
+                format!(
+                    "placeholders: converted to depot's {{name}}: the files mix syntaxes ({}) \
+                     and one sheet holds one; --placeholders keep keeps them as they are",
+                    named.join(", ")
+                ),
+            )
+        }
+    };
+    (chosen, syntax, line)
 }
 
 /// Reads every translation file under `paths` (files or folders).
 pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, ImportError> {
     let found = discover::discover(paths, options)?;
+    let (options, syntax, line) = choose_syntax(&found, options);
+    let options = &options;
     let files: Vec<&discover::Found> = found.iter().collect();
-    let imported = read_files(&files, options)?;
+    let mut imported = read_files(&files, options)?;
+    if syntax != SheetSyntax::Depot {
+        imported.doc.settings.placeholders = Some(syntax);
+    }
+    imported.placeholders = line;
     if imported.doc.entries.is_empty() {
         return Err(ImportError::Empty {
             notes: imported.notes.len(),

@@ -32,6 +32,8 @@ pub struct LayoutOptions {
     pub comments: bool,
     /// `--placeholders`.
     pub placeholders: PlaceholderMode,
+    /// The syntax the sheet's settings cell names, when followed (`RenderOptions::follow`).
+    pub follow: Option<crate::formats::SheetSyntax>,
 }
 
 /// One file to write.
@@ -119,6 +121,7 @@ pub fn plan(
         base_locale: opts.base,
         placeholders: opts.placeholders,
         declared_locale: None,
+        follow: opts.follow,
     };
     let ext = format.extension();
     if let Some(language) = opts.language {
@@ -431,6 +434,7 @@ mod tests {
 
     fn doc(locales: &[&str], rows: &[(&str, &[Option<&str>])]) -> Document {
         Document {
+            settings: Default::default(),
             namespaces: Vec::new(),
             findings: Vec::new(),
             locales: locales.iter().map(|l| l.to_string()).collect(),
@@ -466,6 +470,7 @@ mod tests {
             base: None,
             comments: false,
             placeholders: PlaceholderMode::Keep,
+            follow: None,
         }
     }
 

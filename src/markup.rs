@@ -15,8 +15,8 @@ use crate::formats;
 use crate::model::locale::locale_key;
 use crate::model::placeholders;
 use crate::model::{
-    Document, Entry, MAX_KEY_DEPTH, MAX_LOCALES, Plural, PluralCategory, PluralForm, Warning,
-    cell_name,
+    Document, Entry, MAX_KEY_DEPTH, MAX_LOCALES, Plural, PluralCategory, PluralForm, SheetSettings,
+    Warning, cell_name,
 };
 use crate::parallel;
 
@@ -26,6 +26,9 @@ pub const KEY_MARK: &str = ">>>";
 pub const TAGS_MARK: &str = "###";
 /// Header cell of the translator-comment column.
 pub const COMMENT_MARK: &str = "$$$";
+/// How the settings cell starts: a cell above the header row (which babelsheet ignores)
+/// holding `depot: key=value ...` (SPEC §12.1).
+pub const SETTINGS_MARK: &str = "depot:";
 
 /// Why a sheet cannot be converted at all. Everything less serious is a `Warning`.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -147,13 +150,97 @@ fn build(mut rows: Vec<Vec<String>>) -> Result<Built, SheetError> {
     for (index, row) in rows.iter_mut().enumerate().skip(header_index + 1) {
         builder.row(row, index + 1);
     }
-    let (doc, cells, text_columns) = builder.finish();
+    let (mut doc, mut cells, text_columns) = builder.finish();
+    doc.settings = settings_above(&rows[..header_index], &mut doc.warnings);
+    if doc.settings.syntax() != placeholders::SheetSyntax::Depot {
+        // braces are not depot's placeholders in these texts: nothing for the brace and
+        // placeholder checks to read
+        for cell in &mut cells {
+            cell.braces = false;
+        }
+    }
     Ok(Built {
         doc,
         cells,
         text_columns,
         rest: rows,
     })
+}
+
+/// The settings cell among the rows above the header (the first cell starting with
+/// `depot:`); what it says that depot does not know is a warning naming the cell.
+fn settings_above(rows: &[Vec<String>], warnings: &mut Vec<Warning>) -> SheetSettings {
+    let mut settings = SheetSettings::default();
+    let found = (rows.iter().enumerate())
+        .flat_map(|(r, row)| row.iter().enumerate().map(move |(c, cell)| (r, c, cell)))
+        .find_map(|(r, c, cell)| {
+            let rest = cell.trim_start().strip_prefix(SETTINGS_MARK)?;
+            Some((r + 1, c, rest))
+        });
+    let Some((row, column, rest)) = found else {
+        return settings;
+    };
+    for pair in rest.split([' ', ';', '\t']).filter(|p| !p.is_empty()) {
+        let known = || {
+            let names: Vec<&str> = placeholders::SheetSyntax::ALL
+                .iter()
+                .map(|s| s.name())
+                .collect();
+            names.join(", ")
+        };
+        match pair.split_once('=') {
+            Some(("placeholders", value)) => match placeholders::SheetSyntax::from_name(value) {
+                Some(syntax) => settings.placeholders = Some(syntax),
+                None => warn(
+                    warnings,
+                    column,
+                    row,
+                    format!(
+                        "the settings cell names the placeholder syntax '{value}', which \
+                             depot does not know (one of {}): the texts are read as depot's {{name}}",
+                        known()
+                    ),
+                ),
+            },
+            Some((key, _)) => warn(
+                warnings,
+                column,
+                row,
+                format!(
+                    "the settings cell has the setting '{key}', which depot does not know \
+                     (known: placeholders): ignored"
+                ),
+            ),
+            None => warn(
+                warnings,
+                column,
+                row,
+                format!(
+                    "the settings cell has '{pair}', which is no key=value pair (such as \
+                     placeholders=printf): ignored"
+                ),
+            ),
+        }
+    }
+    settings
+}
+
+/// What the settings cell of a grid says (default when it has no header row or no cell),
+/// without converting the sheet: `depot import --merge-into` asks it of the sheet it adds to.
+pub fn settings_of(rows: &[Vec<String>]) -> SheetSettings {
+    let header = rows
+        .iter()
+        .position(|row| row.iter().any(|cell| cell.trim() == KEY_MARK));
+    header.map_or_else(SheetSettings::default, |at| {
+        settings_above(&rows[..at], &mut Vec::new())
+    })
+}
+
+/// The settings cell that says `settings` (`depot: placeholders=printf`); `None` when
+/// there is nothing to say (a sheet in depot's own syntax needs no cell).
+pub fn settings_cell(settings: &SheetSettings) -> Option<String> {
+    let syntax = settings.placeholders?;
+    Some(format!("{SETTINGS_MARK} placeholders={}", syntax.name()))
 }
 
 fn ignored_columns(ignored: &[String]) -> String {
@@ -818,6 +905,7 @@ impl Builder {
             entries,
             warnings: self.warnings,
             findings: self.findings,
+            settings: SheetSettings::default(),
         };
         (doc, cells, text_columns)
     }
@@ -862,6 +950,77 @@ mod tests {
     use super::*;
     use crate::markup::test_support::{Tree, document, fixture, tree};
     use crate::model::{LocaleContent, Selection};
+
+    #[test]
+    fn the_settings_cell_above_the_header_names_the_placeholder_syntax() {
+        let doc = convert(grid(&[
+            &["", "depot: placeholders=printf"],
+            &[">>>", "en"],
+            &["pay", "Pay %1$s {"],
+        ]))
+        .unwrap();
+        assert_eq!(
+            doc.settings.placeholders,
+            Some(placeholders::SheetSyntax::Printf)
+        );
+        // braces are no placeholders in printf texts: nothing for the brace check
+        assert_eq!(doc.findings, []);
+        assert_eq!(doc.warnings, []);
+        assert_eq!(
+            settings_cell(&doc.settings).unwrap(),
+            "depot: placeholders=printf"
+        );
+        // `;` separates pairs too
+        let doc = convert(grid(&[&["depot:placeholders=dotnet;"], &[">>>", "en"]])).unwrap();
+        assert_eq!(
+            doc.settings.placeholders,
+            Some(placeholders::SheetSyntax::Dotnet)
+        );
+    }
+
+    #[test]
+    fn a_sheet_without_the_settings_cell_keeps_its_stored_form() {
+        let doc = convert(grid(&[&[">>>", "en"], &["pay", "Pay {amount}"]])).unwrap();
+        assert!(doc.settings.is_empty());
+        let json = serde_json::to_string(&doc).unwrap();
+        assert!(!json.contains("settings"), "{json}");
+        assert_eq!(settings_cell(&doc.settings), None);
+    }
+
+    #[test]
+    fn an_unknown_setting_or_syntax_is_a_warning_naming_the_cell() {
+        let doc = convert(grid(&[
+            &["note", "", "depot: placeholders=python colour=red x"],
+            &[">>>", "en"],
+            &["pay", "Pay"],
+        ]))
+        .unwrap();
+        assert!(doc.settings.is_empty());
+        let said: Vec<(&str, &str)> = (doc.warnings.iter())
+            .map(|w| (w.cell.as_str(), w.message.as_str()))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                (
+                    "C1",
+                    "the settings cell names the placeholder syntax 'python', which depot \
+                     does not know (one of depot, printf, icu, dotnet, java, i18next, ruby, \
+                     gettext): the texts are read as depot's {name}"
+                ),
+                (
+                    "C1",
+                    "the settings cell has the setting 'colour', which depot does not know \
+                     (known: placeholders): ignored"
+                ),
+                (
+                    "C1",
+                    "the settings cell has 'x', which is no key=value pair (such as \
+                     placeholders=printf): ignored"
+                ),
+            ]
+        );
+    }
 
     fn grid(rows: &[&[&str]]) -> Vec<Vec<String>> {
         rows.iter()

@@ -51,6 +51,32 @@ pub struct Document {
     /// so a one-tab sheet keeps the version (content hash) it had before namespaces.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub namespaces: Vec<String>,
+    /// What the sheet's settings cell says (`depot: placeholders=printf`, above the header
+    /// row). Left out of the stored JSON when empty, so a sheet without the cell keeps
+    /// the version it had before settings.
+    #[serde(default, skip_serializing_if = "SheetSettings::is_empty")]
+    pub settings: SheetSettings,
+}
+
+/// The settings cell of a sheet (SPEC §12.1): a cell above the header row whose text starts
+/// with `depot:`, then `key=value` pairs. Import writes it; generate, serve and diff follow it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SheetSettings {
+    /// `placeholders=SYNTAX`: the placeholder syntax the sheet's texts hold; `None`: depot's
+    /// own `{name}` (as a sheet without the cell).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placeholders: Option<placeholders::SheetSyntax>,
+}
+
+impl SheetSettings {
+    pub fn is_empty(&self) -> bool {
+        self.placeholders.is_none()
+    }
+
+    /// The syntax the texts hold: the cell's, else depot's `{name}`.
+    pub fn syntax(&self) -> placeholders::SheetSyntax {
+        self.placeholders.unwrap_or_default()
+    }
 }
 
 /// One key: its path below the locale, its text per locale, tags and translator comment.
@@ -340,6 +366,7 @@ impl Document {
             warnings: of_tab(&self.warnings),
             findings: of_tab(&self.findings),
             namespaces: Vec::new(),
+            settings: self.settings,
         }))
     }
 }
@@ -438,6 +465,7 @@ mod tests {
     #[test]
     fn a_namespace_is_its_tab_with_the_namespace_level_taken_off() {
         let doc = Document {
+            settings: Default::default(),
             locales: vec!["en".into()],
             entries: vec![
                 entry(&["common", "CORE", "YES"], "Yes"),

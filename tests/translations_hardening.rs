@@ -474,6 +474,7 @@ fn ok_row(levels: usize) -> Vec<String> {
 /// A document deeper than any sheet converts to now, as an older depot stored it.
 fn deep_document(levels: usize) -> StoredDocument {
     StoredDocument::new(Document {
+        settings: Default::default(),
         namespaces: Vec::new(),
         locales: vec!["en".into()],
         entries: vec![Entry {

@@ -643,3 +643,43 @@ async fn fallback_without_a_configured_chain_is_refused_with_its_code() {
         200
     );
 }
+
+/// SPEC §12.1: a sheet whose settings cell says its texts hold printf is served as it says
+/// when the request names no `placeholders`: printf formats get the texts (Android's and
+/// Apple's printf mapped), others their own syntax; `placeholders=keep` still wins.
+#[tokio::test]
+async fn a_printf_sheet_is_served_in_each_formats_syntax_unless_the_query_says_otherwise() {
+    let server = TestServer::start().await;
+    let rows: Vec<Vec<String>> = [
+        vec!["depot: placeholders=printf"],
+        vec![">>>", "en"],
+        vec!["pay", "Pay %1$s"],
+        vec!["left", "%1$d of %2$s left"],
+    ]
+    .iter()
+    .map(|row| row.iter().map(|c| (*c).to_owned()).collect())
+    .collect();
+    server.put_sheet(rows).await;
+    let body = |extra: &'static [(&'static str, &'static str)]| {
+        let server = &server;
+        async move {
+            let reply = server.get(&translations(&[], extra), &[]).await;
+            assert_eq!(reply.status, 200, "{}", reply.text());
+            reply.text()
+        }
+    };
+    let android = body(&[("format", "android")]).await;
+    assert!(android.contains(">Pay %1$s<"), "{android}");
+    assert!(android.contains(">%1$d of %2$s left<"), "{android}");
+    let ios = body(&[("format", "ios")]).await;
+    assert!(ios.contains("\"pay\" = \"Pay %@\";"), "{ios}");
+    assert!(ios.contains("\"left\" = \"%1$d of %2$@ left\";"), "{ios}");
+    let resx = body(&[("format", "resx")]).await;
+    assert!(resx.contains("<value>Pay {0}</value>"), "{resx}");
+    assert!(resx.contains("<value>{0} of {1} left</value>"), "{resx}");
+    let i18next = body(&[("format", "i18next")]).await;
+    assert!(i18next.contains("\"Pay {{arg1}}\""), "{i18next}");
+    // the query wins over the cell: the texts as the sheet has them
+    let kept = body(&[("format", "ios"), ("placeholders", "keep")]).await;
+    assert!(kept.contains("\"pay\" = \"Pay %1$s\";"), "{kept}");
+}

@@ -60,11 +60,16 @@ pub fn run(sources: Sources, args: &DiffArgs) -> Result<(), Failure> {
     for w in &doc.warnings {
         notes.note(format_args!("depot: warning: {} {}", w.cell, w.message));
     }
+    // as generate: --placeholders > the sheet's settings cell > translations.placeholders
+    let (placeholders, follow) = crate::formats::resolve_placeholders(
+        args.placeholders,
+        &doc.settings,
+        settings.translations.placeholders,
+    );
     let options = DiffOptions {
         base: args.base.clone(),
-        placeholders: args
-            .placeholders
-            .unwrap_or(settings.translations.placeholders),
+        placeholders,
+        follow,
         split: args.split.clone(),
         locale: args.locale.clone(),
         memory: settings.limits.input_memory,

@@ -274,6 +274,12 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     // names: the documents the files are rendered from.
     let names = &settings.translations.locale_names;
     let mut docs = Docs::new(&doc);
+    // --placeholders > the sheet's settings cell > translations.placeholders > keep
+    let (placeholders, follow) = formats::resolve_placeholders(
+        args.placeholders,
+        &doc.settings,
+        settings.translations.placeholders,
+    );
     let mut jobs = Vec::new();
     let mut templated = std::collections::HashMap::new();
     for &format in &formats {
@@ -284,15 +290,13 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
             None => settings.translations.layouts.of(format).cloned(),
         };
         if let Some(template) = template {
-            let placeholders = args
-                .placeholders
-                .unwrap_or(settings.translations.placeholders);
             let options = formats::RenderOptions {
                 comments: args.comments,
                 keep_locale: false,
                 base_locale: base,
                 placeholders,
                 declared_locale: None,
+                follow,
             };
             let plan = TemplatePlan {
                 template: &template,
@@ -311,9 +315,8 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
             filename: args.filename.clone(),
             base,
             comments: args.comments,
-            placeholders: args
-                .placeholders
-                .unwrap_or(settings.translations.placeholders),
+            placeholders,
+            follow,
         };
         let files = layout::plan(docs.get(group), &selection, &options)?;
         jobs.extend(files.into_iter().map(|file| Job {

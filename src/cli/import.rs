@@ -56,16 +56,18 @@ pub struct ImportArgs {
             .try_map(|name| name.parse::<Format>())
     )]
     pub format: Option<Format>,
-    /// convert (default): each format's placeholders (%1$s, %1$@, {{name}}, %{name}, ICU,
-    /// {0}) become the sheet's {name} syntax; keep: texts as the files hold them.
+    /// Default: the app's placeholders stay as its files write them when all its files
+    /// share one syntax (Android and iOS share printf), and the sheet's settings cell says
+    /// which (depot: placeholders=printf); files of several syntaxes are converted.
+    /// convert: each format's placeholders (%1$s, %1$@, {{name}}, %{name}, ICU, {0})
+    /// become the sheet's {name} syntax; keep: texts as the files hold them, no cell.
     #[arg(
         long,
-        default_value = "convert",
         value_name = "MODE",
         value_parser = PossibleValuesParser::new(PlaceholderMode::NAMES)
             .try_map(|name| name.parse::<PlaceholderMode>())
     )]
-    pub placeholders: PlaceholderMode,
+    pub placeholders: Option<PlaceholderMode>,
     /// Print nothing on success (errors only): no summary, no conflicts, no notes.
     #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,
@@ -78,11 +80,23 @@ pub struct ImportArgs {
 
 pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
     let settings = load_config_with(&sources, args.quiet)?.settings;
+    // the sheet merged into, read first: the syntax its settings cell names is the one
+    // the app's texts may stay in
+    let existing = match &args.merge_into {
+        Some(existing) => Some(read_sheet(existing, &settings, &sources)?),
+        None => None,
+    };
+    let keep_syntax = match (args.placeholders, &existing) {
+        (Some(_), _) => import::KeepSyntax::No,
+        (None, None) => import::KeepSyntax::Any,
+        (None, Some(rows)) => import::KeepSyntax::Only(crate::markup::settings_of(rows).syntax()),
+    };
     let options = Options {
         split: args.split.clone(),
         locale: args.locale.clone(),
         base: args.base.clone(),
-        placeholders: args.placeholders,
+        placeholders: args.placeholders.unwrap_or(PlaceholderMode::Convert),
+        keep_syntax,
         format: args.format,
         memory: settings.limits.input_memory,
     };
@@ -91,15 +105,14 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
     let shown = if args.verbose { usize::MAX } else { KEYS_SHOWN };
     summarise_read(&imported, shown, &report);
     let (keys, locales) = (imported.doc.entries.len(), imported.doc.locales.clone());
-    let merged = match &args.merge_into {
-        None => Merged {
+    let merged = match (&args.merge_into, existing) {
+        (None, _) | (_, None) => Merged {
             rows: grid::sheet(std::mem::take(&mut imported.doc)),
             added_keys: keys,
             added_locales: locales.clone(),
             ..Merged::default()
         },
-        Some(existing) => {
-            let rows = read_sheet(existing, &settings, &sources)?;
+        (Some(existing), Some(rows)) => {
             let merged = grid::merge(rows, &imported.doc, args.overwrite)?;
             summarise_merge(&merged, existing, &report);
             merged
@@ -160,6 +173,9 @@ fn summarise_read(imported: &Imported, keys_shown: usize, report: &Report) {
         imported.files.len(),
         formats.join(", ")
     ));
+    if let Some(line) = &imported.placeholders {
+        report.result(format_args!("{line}"));
+    }
     let doc = &imported.doc;
     for (i, locale) in doc.locales.iter().enumerate() {
         let count = doc

@@ -23,6 +23,10 @@ pub struct Options {
     /// `convert` (the default): each format's placeholders become the sheet's `{name}`
     /// syntax; `keep`: texts are taken as they are.
     pub placeholders: PlaceholderMode,
+    /// `depot import` without `--placeholders` (SPEC §12.1): the app's texts stay in its
+    /// own syntax when all its files share one, and the sheet says which; this overrides
+    /// `placeholders` then.
+    pub keep_syntax: KeepSyntax,
     /// `--format`: read every file as this format instead of telling it from the name.
     pub format: Option<Format>,
     /// What reading the files may take (`limits.input_memory_bytes`, `--max-memory`).
@@ -36,10 +40,24 @@ impl Default for Options {
             locale: None,
             base: "en".to_owned(),
             placeholders: PlaceholderMode::Convert,
+            keep_syntax: KeepSyntax::No,
             format: None,
             memory: Budget::default(),
         }
     }
+}
+
+/// Whether import keeps the app's own placeholder syntax (`Options::keep_syntax`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum KeepSyntax {
+    /// As `placeholders` says.
+    #[default]
+    No,
+    /// Whichever syntax the app's files share (a new sheet).
+    Any,
+    /// Only this one (merging into a sheet whose settings cell names it; `Depot`: a sheet
+    /// without the cell, so the app's texts are converted as before).
+    Only(crate::model::placeholders::SheetSyntax),
 }
 
 /// A key as a file writes it.

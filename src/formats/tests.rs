@@ -475,6 +475,7 @@ fn golden_files_of_the_basic_sheet() {
 fn commented_doc() -> Document {
     let nasty = "a -- b */ c\nsecond # line\r\n-->\u{1}\u{2028}end-";
     Document {
+        settings: Default::default(),
         namespaces: Vec::new(),
         findings: Vec::new(),
         locales: vec!["en".into()],
@@ -544,6 +545,7 @@ fn comments_are_written_only_on_request_and_never_break_the_file() {
 
 fn one_text(text: &str) -> Document {
     Document {
+        settings: Default::default(),
         namespaces: Vec::new(),
         findings: Vec::new(),
         locales: vec!["en".into(), "pl".into()],
@@ -777,6 +779,7 @@ pub(crate) fn arbitrary_doc() -> impl Strategy<Value = Document> {
             prop::option::of(hostile_string(0, 20)),
         );
         prop::collection::vec(entry, n_entries).prop_map(move |entries| Document {
+            settings: Default::default(),
             namespaces: Vec::new(),
             findings: Vec::new(),
             locales: pool[..n_locales].iter().map(|s| s.to_string()).collect(),
@@ -877,7 +880,7 @@ proptest! {
         ),
         keep_locale in any::<bool>(),
     ) {
-        let doc = Document { namespaces: Vec::new(), findings: Vec::new(),
+        let doc = Document { settings: Default::default(), namespaces: Vec::new(), findings: Vec::new(),
             locales: vec!["en".into(), "EN".into()],
             entries: paths
                 .iter()
@@ -933,6 +936,7 @@ pub(crate) fn clashing_doc() -> impl Strategy<Value = Document> {
         prop::option::of("[a-z]{0,5}"),
     );
     prop::collection::vec(entry, 1..14).prop_map(|entries| Document {
+        settings: Default::default(),
         namespaces: Vec::new(),
         findings: Vec::new(),
         locales: vec!["en".into(), "en_core".into(), "pl".into()],
@@ -1010,6 +1014,7 @@ fn a_large_selection_renders_through_prepared_with_the_same_bodies() {
         .map(|i| format!("{}{}", char::from(b'a' + i / 26), char::from(b'a' + i % 26)))
         .collect();
     let doc = Document {
+        settings: Default::default(),
         namespaces: Vec::new(),
         findings: Vec::new(),
         entries: (0..200)
@@ -1092,6 +1097,7 @@ fn known_warnings_list_each_collision_once_per_format_and_are_bounded() {
     entries.push(entry(&["ÜN".into()]));
     entries.push(entry(&["_N".into()]));
     let doc = Document {
+        settings: Default::default(),
         namespaces: Vec::new(),
         findings: Vec::new(),
         locales: vec!["en".into(), "pl".into()],

@@ -51,6 +51,9 @@ pub struct Assembler<'o> {
     types: FxHashMap<String, (bool, Vec<(String, Kind)>)>,
     /// What the document, notes and spent keys take so far, estimated (`held`).
     held: u64,
+    /// The printf of the file being added, when texts are kept as the app writes them:
+    /// Android's and Apple's text of one key are then one text when they mean the same.
+    printf: Option<syntax::Printf>,
 }
 
 /// Estimated bytes of memory behind each thing the assembler keeps, beside the bytes of
@@ -79,6 +82,7 @@ impl<'o> Assembler<'o> {
             files: Vec::new(),
             types: FxHashMap::default(),
             held: 0,
+            printf: None,
         }
     }
 
@@ -130,6 +134,14 @@ impl<'o> Assembler<'o> {
     fn add_units(&mut self, found: &Found, read: FileRead) -> Result<(), ImportError> {
         let file = found.shown.as_str();
         self.files.push((file.to_owned(), found.format));
+        let kept = self.options.placeholders == crate::formats::PlaceholderMode::Keep;
+        self.printf = match found.format {
+            Format::Android if kept => Some(syntax::Printf::Java),
+            Format::Ios | Format::Stringsdict | Format::Xcstrings if kept => {
+                Some(syntax::Printf::Apple)
+            }
+            _ => None,
+        };
         if let Some(qualifiers) = &found.configuration {
             if !read.units.is_empty() {
                 let what = format!(
@@ -457,7 +469,10 @@ impl<'o> Assembler<'o> {
                 match &entry.texts[locale] {
                     None => entry.texts[locale] = Some(text),
                     Some(first) if *first == text => {}
-                    Some(_) => differs = Some("its text"),
+                    Some(first) => match self.printf.and_then(|p| same_printf(first, &text, p)) {
+                        Some(one) => entry.texts[locale] = Some(one),
+                        None => differs = Some("its text"),
+                    },
                 }
             }
             (Value::Plural(forms), Some(plural)) => {
@@ -479,7 +494,12 @@ impl<'o> Assembler<'o> {
                     match &texts[locale] {
                         None => texts[locale] = Some(text),
                         Some(first) if *first == text => {}
-                        Some(_) => differs = Some("a plural form"),
+                        Some(first) => {
+                            match self.printf.and_then(|p| same_printf(first, &text, p)) {
+                                Some(one) => texts[locale] = Some(one),
+                                None => differs = Some("a plural form"),
+                            }
+                        }
                     }
                 }
             }
@@ -547,7 +567,9 @@ impl<'o> Assembler<'o> {
         }
         let locales = order.iter().map(|&i| self.locales[i].clone()).collect();
         Imported {
+            placeholders: None,
             doc: Document {
+                settings: Default::default(),
                 namespaces: Vec::new(),
                 locales,
                 entries: self.entries,
@@ -619,6 +641,24 @@ impl<'o> Assembler<'o> {
 /// Whether `path` (an entry's, valid) is the path of `key`: the same levels, a flat name
 /// one level. A key whose levels `path()` would split (a `.`, or `--split`'s separator in
 /// a flat name) is not compared: `known` looks it up by its joined path.
+/// The one text that gives back both `first` (read before, from the other platform's
+/// file) and `text` (read now, from a file of `printf`) when generate maps it to each
+/// platform's printf (`syntax::printf_as`): `Pay %1$s` and `Pay %1$@`, `%s` and `%@`,
+/// `%d` and `%ld` mean the same. `None`: they really differ.
+fn same_printf(first: &str, text: &str, printf: syntax::Printf) -> Option<String> {
+    let (android, apple) = match printf {
+        syntax::Printf::Java => (text, first),
+        syntax::Printf::Apple => (first, text),
+    };
+    [apple, android]
+        .into_iter()
+        .find(|one| {
+            syntax::printf_as(one, syntax::Printf::Java) == android
+                && syntax::printf_as(one, syntax::Printf::Apple) == apple
+        })
+        .map(str::to_owned)
+}
+
 fn is_path_of(path: &[String], key: &Key, split: Option<&str>) -> bool {
     match key {
         Key::Flat(name) => {

@@ -40,6 +40,8 @@ pub struct DiffOptions {
     pub base: String,
     /// How `generate` writes placeholders for this app (`--placeholders`).
     pub placeholders: PlaceholderMode,
+    /// The syntax of the sheet's settings cell, when followed (`RenderOptions::follow`).
+    pub follow: Option<crate::formats::SheetSyntax>,
     pub split: Option<String>,
     pub locale: Option<String>,
     /// What reading the app's files may take.
@@ -103,6 +105,7 @@ pub fn diff(
         // a base folder holds the sheet's base locale, named as the sheet names it
         base: base.map_or_else(|| options.base.clone(), |b| sheet.locales[b].clone()),
         placeholders: PlaceholderMode::Keep,
+        keep_syntax: super::KeepSyntax::No,
         format: None,
         memory: options.memory,
     };
@@ -177,6 +180,7 @@ fn sheet_side(
                 base,
                 comments: false,
                 placeholders: options.placeholders,
+                follow: options.follow,
             },
         )?;
         jobs.extend(planned.into_iter().map(|file| (format, file)));

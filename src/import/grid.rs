@@ -74,7 +74,11 @@ pub fn sheet(mut doc: Document) -> Vec<Vec<String>> {
         .iter()
         .map(|e| e.plural.as_ref().map_or(1, |p| p.forms.len()))
         .sum();
-    let mut rows = Vec::with_capacity(rows_count + 1);
+    let mut rows = Vec::with_capacity(rows_count + 2);
+    // the syntax the texts hold, above the header row (which babelsheet ignores)
+    if let Some(cell) = crate::markup::settings_cell(&doc.settings) {
+        rows.push(vec![cell]);
+    }
     rows.push(header);
     let mut state: Vec<String> = Vec::new();
     for entry in &mut doc.entries {

@@ -692,6 +692,7 @@ mod tests {
             .map(|i| [0, 63, 64, 69].contains(&i).then(|| format!("t{i}")))
             .collect();
         let doc = Document {
+            settings: Default::default(),
             namespaces: Vec::new(),
             findings: Vec::new(),
             locales,
@@ -762,6 +763,7 @@ mod tests {
                     });
                 }
                 Document {
+                    settings: Default::default(),
                     namespaces: Vec::new(),
                     findings: Vec::new(),
                     locales: LOCALES[..locales].iter().map(|l| (*l).to_owned()).collect(),

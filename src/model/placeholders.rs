@@ -191,6 +191,9 @@ impl Syntax {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Order<'a> {
     names: Vec<&'a str>,
+    /// `argN` is argument N (`count` 1 in a plural): the names a text read from a
+    /// numbered syntax (printf, `{0}`) got, which keep their numbers.
+    positional: bool,
 }
 
 impl<'a> Order<'a> {
@@ -208,7 +211,19 @@ impl<'a> Order<'a> {
                 }
             }
         }
-        Order { names }
+        Order {
+            names,
+            positional: false,
+        }
+    }
+
+    /// For texts read from a numbered syntax: `argN` keeps number N, `count` is 1 in a
+    /// plural entry; other names follow in the order each text shows them.
+    pub fn positional(plural: bool) -> Order<'a> {
+        Order {
+            names: if plural { vec![COUNT] } else { Vec::new() },
+            positional: true,
+        }
     }
 
     /// 1-based argument number of `name`; names the base lacks come after its own, in the
@@ -216,6 +231,14 @@ impl<'a> Order<'a> {
     fn number(&self, name: &str, extra: &mut Vec<String>) -> usize {
         if let Some(i) = self.names.iter().position(|n| *n == name) {
             return i + 1;
+        }
+        if self.positional
+            && let Some(n) = name
+                .strip_prefix("arg")
+                .and_then(|n| n.parse::<usize>().ok())
+            && n > 0
+        {
+            return n;
         }
         let at = match extra.iter().position(|n| n == name) {
             Some(at) => at,
@@ -499,6 +522,77 @@ impl IcuQuote {
             self.open = false;
         }
         self.after_apostrophe = false;
+    }
+}
+
+/// The placeholder syntax a sheet's texts hold, as its settings cell names it
+/// (`depot: placeholders=printf`, SPEC §12.1): what import found in the app's files, kept
+/// as the app writes it so that generate gives it back.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum SheetSyntax {
+    /// `{name}`, `{name:int}`: depot's own (a sheet without the cell).
+    #[default]
+    Depot,
+    /// Android's and Apple's printf: `%s`, `%1$s`, `%d`, `%@`, `%1$@`, `%ld`.
+    Printf,
+    /// ICU MessageFormat: `{name}`, `{n, number}`, `'{'` (json, arb).
+    Icu,
+    /// .NET composite formatting: `{0}` (resx).
+    Dotnet,
+    /// `java.text.MessageFormat`: `{0}`, `''` (properties).
+    Java,
+    /// `{{name}}`.
+    I18next,
+    /// `%{name}` (Rails yml).
+    Ruby,
+    /// gettext's printf (`%s`, `%d`, `%1$s`) as po files hold it.
+    Gettext,
+}
+
+impl SheetSyntax {
+    pub const ALL: [SheetSyntax; 8] = [
+        SheetSyntax::Depot,
+        SheetSyntax::Printf,
+        SheetSyntax::Icu,
+        SheetSyntax::Dotnet,
+        SheetSyntax::Java,
+        SheetSyntax::I18next,
+        SheetSyntax::Ruby,
+        SheetSyntax::Gettext,
+    ];
+
+    /// The name in the settings cell.
+    pub fn name(self) -> &'static str {
+        match self {
+            SheetSyntax::Depot => "depot",
+            SheetSyntax::Printf => "printf",
+            SheetSyntax::Icu => "icu",
+            SheetSyntax::Dotnet => "dotnet",
+            SheetSyntax::Java => "java",
+            SheetSyntax::I18next => "i18next",
+            SheetSyntax::Ruby => "ruby",
+            SheetSyntax::Gettext => "gettext",
+        }
+    }
+
+    /// Exact, lower-case name only (as the sheet's other markup).
+    pub fn from_name(name: &str) -> Option<SheetSyntax> {
+        SheetSyntax::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The syntax a writer's `Syntax` belongs to.
+    pub fn of(syntax: Syntax) -> SheetSyntax {
+        match syntax {
+            Syntax::Android | Syntax::Ios => SheetSyntax::Printf,
+            Syntax::Rails => SheetSyntax::Ruby,
+            Syntax::Icu { .. } | Syntax::Arb { .. } => SheetSyntax::Icu,
+            Syntax::MessageFormat => SheetSyntax::Java,
+            Syntax::Composite => SheetSyntax::Dotnet,
+            Syntax::I18next => SheetSyntax::I18next,
+        }
     }
 }
 

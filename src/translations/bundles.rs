@@ -150,6 +150,8 @@ pub fn render(
         // What the libraries interpolate: `{{name}}` for i18next, ICU for Tolgee.
         placeholders: PlaceholderMode::Convert,
         declared_locale: None,
+        // a sheet holding another syntax (its settings cell) is read through it
+        follow: ns.settings.placeholders,
     };
     render_locale_tree(&ns, &selection, layout.format(), &options)
         .map(|rendered| rendered.body)

@@ -665,12 +665,19 @@ impl TranslationService {
             tracing::debug!(unmatched = ?selected.unmatched, "some filters matched nothing");
         }
         let selection = selected.selection;
+        // the query's placeholders > the sheet's settings cell > translations.placeholders
+        let (placeholders, follow) = crate::formats::resolve_placeholders(
+            query.placeholders,
+            &doc.settings,
+            self.texts.placeholders,
+        );
         let options = RenderOptions {
             comments: query.comments,
             keep_locale: query.keep_locale,
             base_locale: base_locale(doc),
-            placeholders: query.placeholders.unwrap_or(self.texts.placeholders),
+            placeholders,
             declared_locale: None,
+            follow,
         };
         let rendered = render(doc, &selection, query.format, &options)?;
         let rendition = Arc::new(Rendition {

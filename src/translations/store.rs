@@ -233,6 +233,7 @@ pub(crate) mod suite {
 
     pub fn doc(text: &str) -> Document {
         Document {
+            settings: Default::default(),
             namespaces: Vec::new(),
             findings: Vec::new(),
             locales: vec!["en".into(), "pl".into()],

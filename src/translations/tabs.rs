@@ -126,6 +126,22 @@ pub fn merge(tabs: Vec<Tab>, skipped: Vec<Warning>) -> Result<Document, TabsErro
             cell: format!("{}!{}", tab.name, w.cell),
             ..w
         };
+        // one syntax for the whole document: the first tab's settings cell, a tab that
+        // names another is told so
+        if merged.namespaces.is_empty() {
+            merged.settings = doc.settings;
+        } else if doc.settings != merged.settings {
+            merged.warnings.push(Warning {
+                cell: format!("{}!A1", tab.name),
+                row: 1,
+                message: format!(
+                    "tab '{}' says another placeholder syntax than the first tab ({}): the \
+                     first tab's is followed for every tab",
+                    tab.name,
+                    merged.settings.syntax().name()
+                ),
+            });
+        }
         merged.warnings.extend(doc.warnings.into_iter().map(in_tab));
         merged.findings.extend(doc.findings.into_iter().map(in_tab));
         key_cells.extend(cells.into_iter().map(|c| format!("{}!{c}", tab.name)));

@@ -1047,6 +1047,7 @@ mod tests {
 
     fn doc(locales: &[&str], paths: &[&str]) -> Document {
         Document {
+            settings: Default::default(),
             namespaces: Vec::new(),
             findings: Vec::new(),
             locales: locales.iter().map(|l| l.to_string()).collect(),

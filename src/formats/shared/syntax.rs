@@ -231,6 +231,75 @@ pub fn printf(text: &str, flavor: Printf, plural: bool) -> Converted {
     out
 }
 
+/// A printf text of a sheet that holds printf (`placeholders=printf`) as the other
+/// platform's printf writes it, nothing else changed (SPEC §12.1): for Android (`Java`)
+/// Apple's `%@` is `%s` and its length modifiers go (`%ld` → `%d`, `%lu` → `%d`); for Apple
+/// Android's `%s` is `%@` (Apple's `%s` reads a C string), and a text whose one
+/// conversion is Android's `%1$s` gets Apple's habit `%@`. `%d`, `%1$d` and `%f` mean the
+/// same to both and stay, so each platform's own texts come back byte for byte.
+pub fn printf_as(text: &str, to: Printf) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    if memchr::memchr(b'%', text.as_bytes()).is_none() {
+        return Cow::Borrowed(text);
+    }
+    let mut specs: Vec<(usize, Spec<'_>)> = Vec::new();
+    let mut at = 0;
+    while let Some(found) = memchr::memchr(b'%', &text.as_bytes()[at..]) {
+        let after = at + found + 1;
+        if text[after..].starts_with('%') {
+            at = after + 1;
+            continue;
+        }
+        match spec(&text[after..]) {
+            Some((spec, len)) => {
+                specs.push((after - 1, spec));
+                at = after + len;
+            }
+            None => at = after,
+        }
+    }
+    let lone_android = to == Printf::Apple
+        && matches!(specs.as_slice(), [(_, s)] if s.position == Some(1)
+            && s.conversion == 's' && s.length.is_empty() && s.modifiers.is_empty());
+    let rewrite = |spec: &Spec<'_>| -> Option<String> {
+        let (position, length, conversion) = match to {
+            Printf::Java => match spec.conversion {
+                '@' => (spec.position, "", 's'),
+                'u' => (spec.position, "", 'd'),
+                c if !spec.length.is_empty() => (spec.position, "", c),
+                _ => return None,
+            },
+            Printf::Apple => match spec.conversion {
+                's' if spec.length.is_empty() && lone_android => (None, "", '@'),
+                's' if spec.length.is_empty() => (spec.position, "", '@'),
+                _ => return None,
+            },
+        };
+        let mut out = String::from("%");
+        if let Some(n) = position {
+            let _ = write!(out, "{n}$");
+        }
+        out.push_str(spec.modifiers);
+        out.push_str(length);
+        out.push(conversion);
+        Some(out)
+    };
+    let mut out = String::new();
+    let mut last = 0;
+    for (start, spec) in &specs {
+        if let Some(written) = rewrite(spec) {
+            out.push_str(&text[last..*start]);
+            out.push_str(&written);
+            last = start + 1 + spec.raw.len();
+        }
+    }
+    if last == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[last..]);
+    Cow::Owned(out)
+}
+
 /// Whether `text` holds a printf conversion (a placeholder).
 pub fn has_printf_spec(text: &str) -> bool {
     let mut rest = text;
@@ -580,5 +649,39 @@ mod tests {
         ] {
             crate::model::placeholders::parse(&t.text).unwrap();
         }
+    }
+
+    #[test]
+    fn printf_as_maps_only_what_the_other_platform_writes_otherwise() {
+        use std::borrow::Cow;
+        let java = |t| printf_as(t, Printf::Java).into_owned();
+        let apple = |t| printf_as(t, Printf::Apple).into_owned();
+        assert_eq!(java("Pay %1$@"), "Pay %1$s");
+        assert_eq!(
+            java("%@ and %ld, %lu, %5.2lf, 100%%"),
+            "%s and %d, %d, %5.2f, 100%%"
+        );
+        assert_eq!(apple("Pay %1$s"), "Pay %@");
+        assert_eq!(apple("%1$s has %2$d, %s"), "%1$@ has %2$d, %@");
+        assert_eq!(apple("%-5s"), "%-5@");
+        // what both read alike stays, borrowed
+        for same in [
+            "%d items",
+            "%1$d of %2$d",
+            "%.1f",
+            "50%% off",
+            "no placeholder",
+        ] {
+            assert!(
+                matches!(printf_as(same, Printf::Apple), Cow::Borrowed(_)),
+                "{same}"
+            );
+            assert!(
+                matches!(printf_as(same, Printf::Java), Cow::Borrowed(_)),
+                "{same}"
+            );
+        }
+        assert_eq!(apple("Pay %1$@"), "Pay %1$@");
+        assert_eq!(java("Pay %1$s"), "Pay %1$s");
     }
 }

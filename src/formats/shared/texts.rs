@@ -228,6 +228,7 @@ mod tests {
     #[test]
     fn columns_give_what_the_rows_give() {
         let doc = Document {
+            settings: Default::default(),
             namespaces: Vec::new(),
             findings: Vec::new(),
             locales: vec!["en".into(), "pl".into(), "de".into()],

@@ -366,6 +366,7 @@ mod tests {
 
     fn doc(rows: &[(&str, Option<&str>, Option<&str>)]) -> Document {
         Document {
+            settings: Default::default(),
             namespaces: Vec::new(),
             findings: Vec::new(),
             locales: vec!["en".into(), "pl".into()],
