@@ -101,7 +101,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 pub use crate::model::placeholders::{PlaceholderMode, UnknownPlaceholderMode};
-use crate::model::{Document, Selection};
+use crate::model::{Document, Entry, Selection};
 use reading::{Reading, SyntaxError};
 use shared::texts::{self, Texts};
 use shared::{arena, flatten, tree};
@@ -166,6 +166,25 @@ pub struct Descriptor {
     pub body_repeats_text: bool,
     /// What a body holds before its first text.
     pub body_header: usize,
+}
+
+/// The formats a name column may name (`@@@android`, …): all but json and yml.
+pub const NAMED: [&str; 10] = [
+    "android",
+    "ios",
+    "stringsdict",
+    "xcstrings",
+    "po",
+    "xlf",
+    "properties",
+    "resx",
+    "arb",
+    "i18next",
+];
+
+/// Whether some entry of `doc` has a name from the sheet's name columns.
+pub fn has_names(doc: &Document) -> bool {
+    doc.entries.iter().any(|e| !e.names.is_empty())
 }
 
 /// The table, in `Format`'s declaration order (`Format::descriptor` indexes it).
@@ -235,6 +254,25 @@ impl Format {
     /// to paths whose levels the file itself nests.
     pub fn flat_keys(self) -> bool {
         self.descriptor().flat_keys
+    }
+
+    /// The name the sheet gives an entry in this format (`@@@<format>`, else `@@@`; the
+    /// stringsdict, ios's plural side, also takes `@@@ios`); `None` for json and yml,
+    /// whose keys are paths, and for an entry the sheet names neither way.
+    pub fn name_of(self, entry: &Entry) -> Option<&str> {
+        if entry.names.is_empty() || !self.takes_names() {
+            return None;
+        }
+        match self {
+            Format::Stringsdict => (entry.names.get(self.name()).map(String::as_str))
+                .or_else(|| entry.name_in(Format::Ios.name())),
+            _ => entry.name_in(self.name()),
+        }
+    }
+
+    /// Whether a sheet's name columns name its keys (every format but json and yml).
+    pub fn takes_names(self) -> bool {
+        !matches!(self, Format::Json | Format::Yml)
     }
 
     /// What reading a file of this format takes, for the memory budget.

@@ -401,6 +401,7 @@ impl<'o> Assembler<'o> {
                     tags: Vec::new(),
                     comment: None,
                     plural: matches!(value, Value::Plural(_)).then(|| Box::new(Plural::default())),
+                    names: Default::default(),
                 });
                 self.comment_from_base.push(false);
                 index

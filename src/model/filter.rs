@@ -701,6 +701,7 @@ mod tests {
                 texts,
                 tags: vec!["tag".into()],
                 comment: None,
+                names: Default::default(),
             }],
             warnings: Vec::new(),
         };
@@ -759,6 +760,7 @@ mod tests {
                         texts,
                         tags: tags.into_iter().map(String::from).collect(),
                         comment: None,
+                        names: Default::default(),
                     });
                 }
                 Document {
