@@ -182,6 +182,16 @@ pub const NAMED: [&str; 10] = [
     "i18next",
 ];
 
+/// Whether aapt2 takes `name` as a resource name: a Java identifier start, then
+/// identifier characters or `.` (the `R` class writes `.` as `_`).
+fn android_resource_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
 /// Whether some entry of `doc` has a name from the sheet's name columns.
 pub fn has_names(doc: &Document) -> bool {
     doc.entries.iter().any(|e| !e.names.is_empty())
@@ -266,7 +276,42 @@ impl Format {
         match self {
             Format::Stringsdict => (entry.names.get(self.name()).map(String::as_str))
                 .or_else(|| entry.name_in(Format::Ios.name())),
+            // `@@@` is the name of an app on another platform when aapt2 would refuse it
+            // (no Android app has such a name): android names that key its own way then
+            Format::Android => (entry.names.get(self.name()).map(String::as_str)).or_else(|| {
+                entry
+                    .names
+                    .get("")
+                    .map(String::as_str)
+                    .filter(|n| android_resource_name(n))
+            }),
             _ => entry.name_in(self.name()),
+        }
+    }
+
+    /// The name depot gives a key path in a file of this format and one locale when the
+    /// sheet names it no other way (SPEC §6.3); `None` for the formats whose keys are
+    /// paths the file nests (json, yml, i18next).
+    pub fn depot_name(self, path: &[String]) -> Option<String> {
+        use flatten::NameStyle;
+        let style = match self {
+            Format::Android => NameStyle::Android,
+            Format::Ios | Format::Stringsdict | Format::Po | Format::Xcstrings | Format::Xlf => {
+                NameStyle::Plain
+            }
+            Format::Properties => NameStyle::Dotted,
+            Format::Resx => NameStyle::CSharp,
+            Format::Arb => NameStyle::Arb,
+            Format::Json | Format::Yml | Format::I18next => return None,
+        };
+        Some(flatten::unprefixed_name(path, style))
+    }
+
+    /// The key of its name column (`@@@<format>`): the stringsdict shares ios's.
+    pub fn names_key(self) -> &'static str {
+        match self {
+            Format::Stringsdict => Format::Ios.name(),
+            _ => self.name(),
         }
     }
 

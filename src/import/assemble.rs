@@ -51,6 +51,16 @@ pub struct Assembler<'o> {
     types: FxHashMap<String, (bool, Vec<(String, Kind)>)>,
     /// What the document, notes and spent keys take so far, estimated (`held`).
     held: u64,
+    /// The app's names (SPEC §12.1): per entry, the formats (bits of `Format as usize`)
+    /// whose key was compared with the name depot would give it.
+    compared: Vec<u16>,
+    /// The entries whose key some format names otherwise than depot would, with those
+    /// names (`apply_names` makes them the entry's name cells).
+    app_names: FxHashMap<usize, Vec<(Format, String)>>,
+    /// The entries whose path was made for them (a key a key cell cannot hold), by the
+    /// app's name: found by that name, and never the entry of another key.
+    renamed: FxHashMap<String, usize>,
+    renamed_entries: HashSet<usize>,
 }
 
 /// Estimated bytes of memory behind each thing the assembler keeps, beside the bytes of
@@ -79,6 +89,10 @@ impl<'o> Assembler<'o> {
             files: Vec::new(),
             types: FxHashMap::default(),
             held: 0,
+            compared: Vec::new(),
+            app_names: FxHashMap::default(),
+            renamed: FxHashMap::default(),
+            renamed_entries: HashSet::new(),
         }
     }
 
@@ -198,7 +212,9 @@ impl<'o> Assembler<'o> {
             };
             // a key met before (in another locale's file, mostly) is found without
             // building its path: it was a valid one then
-            if let Some(index) = self.known(&unit.key) {
+            if let Some(index) = self.known(&unit.key)
+                && !self.renamed_entries.contains(&index)
+            {
                 if key_has_dot(&unit.key) {
                     dotted.0 += 1;
                     if dotted.1.is_empty() {
@@ -207,20 +223,39 @@ impl<'o> Assembler<'o> {
                     }
                 }
                 self.put_at(index, file, unit.line, locale, unit.value, unit.comment);
+                self.compare_name(index, found.format, &unit.key);
                 self.spent_keys.push(unit.key);
                 continue;
             }
             let shown = unit.key.display();
-            let path = match self.path(unit.key, &mut dotted) {
-                Ok(path) => path,
-                Err(why) => {
+            let app_name = app_name(found.format, &unit.key);
+            if let Some(&index) = app_name.as_ref().and_then(|n| self.renamed.get(n)) {
+                self.put_at(index, file, unit.line, locale, unit.value, unit.comment);
+                self.compare_name(index, found.format, &unit.key);
+                continue;
+            }
+            let key = unit.key.clone();
+            let (path, made) = match (self.path(unit.key, &mut dotted), app_name) {
+                (Ok(path), Some(name)) if self.taken_by_renamed(&path) => {
+                    (self.renamed_path(&path.join("_")), Some(name))
+                }
+                (Ok(path), _) => (path, None),
+                // what a key cell cannot hold, the name column carries (SPEC §12.1)
+                (Err(_), Some(name)) => (self.renamed_path(&name), Some(name)),
+                (Err(why), None) => {
                     self.note(file, unit.line, &shown, why);
                     continue;
                 }
             };
-            self.put(file, unit.line, path, locale, unit.value, unit.comment);
+            if let Some(index) = self.put(file, unit.line, path, locale, unit.value, unit.comment) {
+                if let Some(name) = made {
+                    self.renamed.insert(name, index);
+                    self.renamed_entries.insert(index);
+                }
+                self.compare_name(index, found.format, &key);
+            }
         }
-        if dotted.0 > 0 {
+        if dotted.0 > 0 && !found.format.takes_names() {
             let what = format!(
                 "{} key(s) hold '.', which the sheet reads as a level separator: read as levels (e.g. {}); flat formats write them joined with '_'",
                 dotted.0, dotted.1
@@ -367,7 +402,7 @@ impl<'o> Assembler<'o> {
         locale: usize,
         value: Value,
         comment: Option<String>,
-    ) {
+    ) -> Option<usize> {
         if matches!(&value, Value::Text(text) if text.is_empty()) {
             let shown = path.join(".");
             self.note(
@@ -376,12 +411,12 @@ impl<'o> Assembler<'o> {
                 &shown,
                 "an empty text is not carried: an empty cell means no text",
             );
-            return;
+            return None;
         }
         if let Value::Plural(forms) = &value
             && forms.iter().all(|(_, t)| t.is_empty())
         {
-            return;
+            return None;
         }
         self.scratch.clear();
         for (n, level) in path.iter().enumerate() {
@@ -404,10 +439,95 @@ impl<'o> Assembler<'o> {
                     names: Default::default(),
                 });
                 self.comment_from_base.push(false);
+                self.compared.push(0);
                 index
             }
         };
         self.put_at(index, file, line, locale, value, comment);
+        Some(index)
+    }
+
+    /// Whether `path` is the path of an entry made for a key a key cell cannot hold.
+    fn taken_by_renamed(&self, path: &[String]) -> bool {
+        !self.renamed_entries.is_empty()
+            && (self.index.get(&joined(path))).is_some_and(|i| self.renamed_entries.contains(i))
+    }
+
+    /// A one-level path for the key the app names `name`, made of `from` as a key cell
+    /// holds it (`.` and control characters as `_`, no spaces at its ends, no `NAME[word]`)
+    /// and numbered (`_2`, `_3`, …) past every path taken; the name column keeps the key.
+    fn renamed_path(&self, from: &str) -> Vec<String> {
+        let mut level: String = (from.chars())
+            .map(|c| if c == '.' || c.is_control() { '_' } else { c })
+            .collect::<String>()
+            .trim()
+            .to_owned();
+        if looks_plural(&level) {
+            level = level.replace('[', "(").replace(']', ")");
+        }
+        if level.is_empty() {
+            level.push('_');
+        }
+        let mut candidate = level.clone();
+        let mut n = 1;
+        while self.index.contains_key(&candidate) {
+            n += 1;
+            candidate = format!("{level}_{n}");
+        }
+        vec![candidate]
+    }
+
+    /// Compares the app's key of entry `index` in `format` with the name depot would give
+    /// its path there (once per entry and format), keeping the app's where they differ.
+    fn compare_name(&mut self, index: usize, format: Format, key: &Key) {
+        let bit = 1u16 << (format as usize);
+        let Some(compared) = self.compared.get_mut(index) else {
+            return;
+        };
+        if *compared & bit != 0 {
+            return;
+        }
+        *compared |= bit;
+        let Some(name) = app_name(format, key) else {
+            return;
+        };
+        let path = &self.entries[index].path;
+        let depot = match (format, key) {
+            (Format::Xlf, Key::Dotted(_)) => Some(path.join(".")),
+            _ => depot_name(format, path),
+        };
+        if depot.is_some_and(|depot| depot != name) {
+            self.app_names
+                .entry(index)
+                .or_default()
+                .push((format, name));
+        }
+    }
+
+    /// The app's names into the entries' name cells: one for every format (`@@@`) when
+    /// every format the key was read in names it alike, else one per format that names it
+    /// otherwise than depot would (`@@@<format>`).
+    fn apply_names(&mut self) {
+        for (index, named) in std::mem::take(&mut self.app_names) {
+            let (Some(entry), Some(&compared)) =
+                (self.entries.get_mut(index), self.compared.get(index))
+            else {
+                continue;
+            };
+            let depot_named = (Format::ALL.into_iter())
+                .filter(|&f| compared & (1u16 << (f as usize)) != 0)
+                .filter(|f| !named.iter().any(|(n, _)| n == f))
+                .filter_map(|f| depot_name(f, &entry.path));
+            let first = &named[0].1;
+            let alike = named.iter().all(|(_, n)| n == first);
+            if alike && depot_named.into_iter().all(|n| n == *first) {
+                entry.names.insert(String::new(), first.clone());
+                continue;
+            }
+            for (format, name) in named {
+                entry.names.insert(format.names_key().to_owned(), name);
+            }
+        }
     }
 
     /// A unit's text (or forms) and comment into entry `index`.
@@ -501,6 +621,7 @@ impl<'o> Assembler<'o> {
 
     /// The document: locales with the base first, keys in first-read order.
     pub fn finish(mut self) -> Imported {
+        self.apply_names();
         self.drop_keys_that_are_sections();
         self.apply_types();
         let count = self.locales.len();
@@ -614,6 +735,38 @@ impl<'o> Assembler<'o> {
             }
         }
         self.entries = kept;
+    }
+}
+
+/// A key path's levels joined as `index` keys them.
+fn joined(path: &[String]) -> String {
+    path.join(&SEPARATOR.to_string())
+}
+
+/// The key as the app's code names it in `format`, for the name columns: `None` for the
+/// formats whose keys are nested paths (json, yml; i18next but for a key of one level,
+/// which an app with `keySeparator: false` looks up whole).
+fn app_name(format: Format, key: &Key) -> Option<String> {
+    match (format, key) {
+        (Format::Json | Format::Yml, _) => None,
+        (Format::I18next, Key::Path(levels)) if levels.len() == 1 => Some(levels[0].clone()),
+        (Format::I18next, _) => None,
+        // gettext keys a catalog by `msgctxt\u{4}msgid`
+        (Format::Po, Key::Path(levels)) if levels.len() == 2 => Some(levels.join("\u{4}")),
+        (_, Key::Flat(name) | Key::Dotted(name)) => Some(name.clone()),
+        (_, Key::Path(levels)) => Some(levels.join(".")),
+    }
+}
+
+/// The name depot gives `path` in `format` (`Format::depot_name`; i18next: its one level,
+/// or none a key of one level could have).
+fn depot_name(format: Format, path: &[String]) -> Option<String> {
+    match format {
+        Format::I18next => Some(match path {
+            [only] => only.clone(),
+            _ => path.join(&SEPARATOR.to_string()),
+        }),
+        _ => format.depot_name(path),
     }
 }
 

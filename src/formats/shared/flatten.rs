@@ -784,6 +784,16 @@ pub(crate) fn plain_name(path: &[String]) -> String {
     name
 }
 
+/// The unprefixed name of a key path in `style`, as a file of one locale writes it.
+pub(crate) fn unprefixed_name(path: &[String], style: NameStyle) -> String {
+    let mut name = String::new();
+    match style {
+        NameStyle::Android => android_name_into(&mut name, path),
+        _ => push_path_name(&mut name, path, style),
+    }
+    name
+}
+
 /// The unprefixed android name of a key path into `out` (cleared first).
 fn android_name_into(out: &mut String, path: &[String]) {
     out.clear();
