@@ -911,10 +911,130 @@ mod tests {
                     vec![Some("Yes".into()), Some("Tak".into())]
                 ),
                 ("a.b".into(), vec![None, Some("x".into())]),
+                // a key cell cannot hold `bad[one]`: a path of its own, the name kept
+                ("bad(one)".into(), vec![Some("x".into()), None]),
             ]
         );
+        let names: Vec<Vec<(&str, &str)>> = (imported.doc.entries.iter())
+            .map(|e| {
+                (e.names.iter())
+                    .map(|(f, n)| (f.as_str(), n.as_str()))
+                    .collect()
+            })
+            .collect();
+        assert_eq!(names, [vec![], vec![("", "a.b")], vec![("", "bad[one]")]]);
         let notes: Vec<String> = imported.notes.iter().map(|n| n.what.clone()).collect();
-        assert_eq!(notes.len(), 5, "{notes:#?}");
+        // the section clash, the empty text, the differing text
+        assert_eq!(notes.len(), 3, "{notes:#?}");
+    }
+
+    fn ios(name: &str, hint: Hint) -> Found {
+        Found {
+            format: Format::Ios,
+            ..found(name, hint)
+        }
+    }
+
+    fn paths_and_names(imported: &Imported) -> Vec<(String, Vec<(String, String)>)> {
+        (imported.doc.entries.iter())
+            .map(|e| (e.path.join("."), e.names.clone().into_iter().collect()))
+            .collect()
+    }
+
+    #[test]
+    fn keys_depot_would_name_otherwise_keep_their_names_and_get_safe_paths() {
+        let options = Options::default();
+        let mut a = Assembler::new(&options);
+        let keys = [
+            "Export finished.",
+            "Export finished_",
+            " spaced ",
+            "Title",
+            "title",
+            "line\nbreak",
+            "settings.account.title",
+            "plain_key",
+        ];
+        for (file, hint) in [
+            ("en.lproj/Localizable.strings", Hint::Code("en".into())),
+            ("pl.lproj/Localizable.strings", Hint::Code("pl".into())),
+        ] {
+            let units = keys.iter().map(|k| unit(k, "t")).collect();
+            a.add(&ios(file, hint), read(units)).unwrap();
+        }
+        let imported = a.finish();
+        let named = |name: &str| vec![(String::new(), name.to_owned())];
+        assert_eq!(
+            paths_and_names(&imported),
+            [
+                ("Export finished_".to_owned(), named("Export finished.")),
+                // the path the first key took is not this key's, however it is written
+                ("Export finished__2".to_owned(), named("Export finished_")),
+                ("spaced".to_owned(), named(" spaced ")),
+                ("Title".to_owned(), named("Title")),
+                ("title".to_owned(), vec![]),
+                ("line_break".to_owned(), named("line\nbreak")),
+                (
+                    "settings.account.title".to_owned(),
+                    named("settings.account.title")
+                ),
+                ("plain_key".to_owned(), vec![]),
+            ]
+        );
+        assert!(
+            (imported.doc.entries.iter()).all(|e| e.texts == [Some("t".into()), Some("t".into())]),
+            "every key has both locales' texts: {:?}",
+            imported.doc.entries
+        );
+        assert!(imported.notes.is_empty(), "{:?}", imported.notes);
+    }
+
+    #[test]
+    fn formats_that_name_one_key_apart_get_a_name_column_each() {
+        let options = Options::default();
+        let mut a = Assembler::new(&options);
+        let android = found("values/strings.xml", Hint::Base);
+        a.add(&android, read(vec![unit("Welcome", "Hi")])).unwrap();
+        let properties = Found {
+            format: Format::Properties,
+            ..found("messages.properties", Hint::Base)
+        };
+        let dotted = Unit {
+            key: Key::Dotted("Welcome".into()),
+            ..unit("", "Hi")
+        };
+        a.add(&properties, read(vec![dotted])).unwrap();
+        let apple = ios("en.lproj/Localizable.strings", Hint::Base);
+        a.add(&apple, read(vec![unit("Welcome", "Hi")])).unwrap();
+        let imported = a.finish();
+        // one key, named alike by every format: one `@@@`
+        assert_eq!(
+            paths_and_names(&imported),
+            [(
+                "Welcome".to_owned(),
+                vec![("".to_owned(), "Welcome".to_owned())]
+            )]
+        );
+
+        // one path, named apart: a name column per format
+        let split = Options {
+            split: Some("_".into()),
+            ..Options::default()
+        };
+        let mut a = Assembler::new(&split);
+        a.add(&android, read(vec![unit("Core_Yes", "Yes")]))
+            .unwrap();
+        let properties_key = Unit {
+            key: Key::Dotted("Core.Yes".into()),
+            ..unit("", "Yes")
+        };
+        a.add(&properties, read(vec![properties_key])).unwrap();
+        let imported = a.finish();
+        let names = vec![
+            ("android".to_owned(), "Core_Yes".to_owned()),
+            ("properties".to_owned(), "Core.Yes".to_owned()),
+        ];
+        assert_eq!(paths_and_names(&imported), [("Core.Yes".to_owned(), names)]);
     }
 
     #[test]
