@@ -304,7 +304,13 @@ impl Format {
             Format::Arb => NameStyle::Arb,
             Format::Json | Format::Yml | Format::I18next => return None,
         };
-        Some(flatten::unprefixed_name(path, style))
+        let name = flatten::unprefixed_name(path, style);
+        Some(match self {
+            // po writes the name as msgctxt and msgid: `msgctxt\u{4}msgid` as gettext
+            // keys it (the name a sheet gives is written so)
+            Format::Po => format!("{name}\u{4}{name}"),
+            _ => name,
+        })
     }
 
     /// The key of its name column (`@@@<format>`): the stringsdict shares ios's.

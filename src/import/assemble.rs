@@ -621,6 +621,7 @@ impl<'o> Assembler<'o> {
 
     /// The document: locales with the base first, keys in first-read order.
     pub fn finish(mut self) -> Imported {
+        self.repath_sections();
         self.apply_names();
         self.drop_keys_that_are_sections();
         self.apply_types();
@@ -714,6 +715,48 @@ impl<'o> Assembler<'o> {
         }
     }
 
+    /// A key whose path is also a section, read only from formats whose keys the name
+    /// columns name: a path of its own (one level, as `renamed_path` makes it), its names
+    /// kept, rather than left out (the levels were the sheet's reading of its dots).
+    fn repath_sections(&mut self) {
+        let sections: HashSet<String> = (self.entries.iter())
+            .flat_map(|e| (1..e.path.len()).map(|n| joined(&e.path[..n])))
+            .collect();
+        if sections.is_empty() {
+            return;
+        }
+        let named = |mask: u16| {
+            mask != 0
+                && (Format::ALL.into_iter())
+                    .filter(|&f| mask & (1u16 << (f as usize)) != 0)
+                    .all(|f| f.takes_names() && f != Format::I18next)
+        };
+        for index in 0..self.entries.len() {
+            let mask = self.compared.get(index).copied().unwrap_or(0);
+            let old = &self.entries[index].path;
+            if !named(mask) || !sections.contains(&joined(old)) {
+                continue;
+            }
+            // every format's name, as the app has it, before the path changes
+            let had = self.app_names.remove(&index).unwrap_or_default();
+            let names: Vec<(Format, String)> = (Format::ALL.into_iter())
+                .filter(|&f| mask & (1u16 << (f as usize)) != 0)
+                .filter_map(|f| match had.iter().find(|(g, _)| *g == f) {
+                    Some((_, name)) => Some((f, name.clone())),
+                    None => Some((f, depot_name(f, old)?)),
+                })
+                .collect();
+            let path = self.renamed_path(&old.join("_"));
+            self.index.remove(&joined(old));
+            self.index.insert(joined(&path), index);
+            self.entries[index].path = path;
+            self.renamed_entries.insert(index);
+            if !names.is_empty() {
+                self.app_names.insert(index, names);
+            }
+        }
+    }
+
     /// A path that is a key and also holds keys: the sheet keeps the section (SPEC §6.1),
     /// so the key is listed and left out.
     fn drop_keys_that_are_sections(&mut self) {
@@ -752,7 +795,9 @@ fn app_name(format: Format, key: &Key) -> Option<String> {
         (Format::I18next, Key::Path(levels)) if levels.len() == 1 => Some(levels[0].clone()),
         (Format::I18next, _) => None,
         // gettext keys a catalog by `msgctxt\u{4}msgid`
-        (Format::Po, Key::Path(levels)) if levels.len() == 2 => Some(levels.join("\u{4}")),
+        (Format::Po, Key::Path(levels)) => Some(levels.join("\u{4}")),
+        // depot's own po: msgctxt and msgid both the name
+        (Format::Po, Key::Flat(name)) => Some(format!("{name}\u{4}{name}")),
         (_, Key::Flat(name) | Key::Dotted(name)) => Some(name.clone()),
         (_, Key::Path(levels)) => Some(levels.join(".")),
     }

@@ -6,6 +6,9 @@
 //       BASE[.CULTURE].resources files (CULTURE "" = the neutral ones): per culture the
 //       resource set's own strings, each also asked of the manager with GetString:
 //       {"CULTURE": {"Name": "text", ...}, ...}
+//   mono ReadBack.exe resources DIR BASE CULTURE...   like manager, for a real app's
+//       resources (tests/real_apps.rs): a resource that is not a string (an image, an icon,
+//       bytes from a file reference) reads as "<its type name>"
 //   mono ReadBack.exe format DIR BASE CULTURE NAME ARG...   string.Format of the
 //       manager's NAME in CULTURE with ARGs (an ARG "int:N" is the Int32 N): {"text": "..."}
 //   mono ReadBack.exe msbuild FILE...   each .resx as MSBuild reads it
@@ -27,7 +30,8 @@ class ReadBack {
     static int Main(string[] args) {
         var output = new StringBuilder();
         switch (args[0]) {
-            case "manager": {
+            case "manager":
+            case "resources": {
                 var manager = ResourceManager.CreateFileBasedResourceManager(args[2], args[1], null);
                 output.Append('{');
                 for (int i = 3; i < args.Length; i++) {
@@ -37,6 +41,10 @@ class ReadBack {
                     var texts = new SortedDictionary<string, string>(StringComparer.Ordinal);
                     foreach (DictionaryEntry e in set) {
                         var name = (string)e.Key;
+                        if (args[0] == "resources" && !(e.Value is string)) {
+                            texts[name] = "<" + e.Value.GetType().FullName + ">";
+                            continue;
+                        }
                         var text = (string)e.Value;
                         var asked = manager.GetString(name, culture);
                         if (asked != text) {

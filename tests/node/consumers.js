@@ -6,11 +6,18 @@
 //   node consumers.js arb        stdin: {"files": {NAME: TEXT}, "template": NAME}: a folder of
 //                                ARB files; checks gen-l10n's rules (below) and parses every
 //                                message with formatjs; out: {NAME: {ID: parts}} (exit 1
-//                                naming the first rule broken)
+//                                naming the first rule broken); with "infer": true, an
+//                                undeclared placeholder's type is inferred as gen-l10n does
+//                                (real apps' files, tests/real_apps.rs)
 //   node consumers.js i18next    stdin: {"resources": {LNG: {NS: {...}}}, "calls":
 //                                [[LNG, KEY, OPTIONS]]}; out: i18next's t() of each call
 //   node consumers.js xcstrings  stdin: a String Catalog; out: what the locize-xcstrings
 //                                converter reads from it (xcstrings2locize)
+//   node consumers.js i18next-app  stdin: {"options": INIT OPTIONS, "resources": {LNG: {NS:
+//                                {...}}}, "calls": [[LNG, NS, KEY]]}: i18next initialised with
+//                                the app's own options (tests/real_apps.rs); out: t() of each
+//                                call, null when i18next has no such key; an interpolation
+//                                with no value reads as ⟦its trimmed name⟧
 const { parse } = require("@formatjs/icu-messageformat-parser");
 const yaml = require("js-yaml");
 
@@ -41,6 +48,17 @@ function parts(elements, pluralArg) {
         break;
       case 7: // pound
         part = { a: pluralArg };
+        break;
+      case 2: // number
+      case 3: // date
+      case 4: // time
+        part = { a: e.value, f: [e.type, e.style === null ? null : String(e.style)] };
+        break;
+      case 5: // select
+        part = { s: e.value, o: {} };
+        for (const [option, value] of Object.entries(e.options)) {
+          part.o[option] = parts(value.value, pluralArg);
+        }
         break;
       case 6: // plural
         part = { p: e.value, o: {} };
@@ -105,7 +123,7 @@ function usedPlaceholders(elements, out) {
   return out;
 }
 
-function checkArb(files, templateName) {
+function checkArb(files, templateName, infer) {
   const bundles = {};
   const locales = new Map();
   for (const [name, text] of Object.entries(files)) {
@@ -167,6 +185,9 @@ function checkArb(files, templateName) {
       const declared = (attributes && attributes.placeholders) || {};
       for (const [placeholder, plural] of usedPlaceholders(ast, [])) {
         const type = declared[placeholder] && declared[placeholder].type;
+        // gen-l10n infers an undeclared placeholder's type (`_inferPlaceholderTypes`:
+        // num in a plural, String in a select, else Object); depot always declares them
+        if (infer && (typeof type !== "string" || type === "")) continue;
         if (typeof type !== "string" || type === "") {
           fail(`${name}: ${id} uses {${placeholder}}, which @${id}.placeholders declares with no type`);
         }
@@ -207,8 +228,8 @@ async function main() {
   } else if (mode === "yaml") {
     process.stdout.write(JSON.stringify(yaml.load(input)));
   } else if (mode === "arb") {
-    const { files, template } = JSON.parse(input);
-    process.stdout.write(JSON.stringify(checkArb(files, template)));
+    const { files, template, infer } = JSON.parse(input);
+    process.stdout.write(JSON.stringify(checkArb(files, template, infer === true)));
   } else if (mode === "i18next") {
     const i18next = require("i18next");
     const { resources, calls } = JSON.parse(input);
@@ -217,11 +238,24 @@ async function main() {
     process.stdout.write(
       JSON.stringify(calls.map(([lng, key, options]) => instance.t(key, { ...options, lng })))
     );
+  } else if (mode === "i18next-app") {
+    const i18next = require("i18next");
+    const { options, resources, calls } = JSON.parse(input);
+    const instance = i18next.createInstance();
+    const missingInterpolationHandler = (text, match) => `⟦${match[1].trim()}⟧`;
+    await instance.init({ ...options, missingInterpolationHandler, resources });
+    process.stdout.write(
+      JSON.stringify(
+        calls.map(([lng, ns, key]) =>
+          instance.exists(key, { lng, ns }) ? instance.t(key, { lng, ns }) : null
+        )
+      )
+    );
   } else if (mode === "xcstrings") {
     const { xcstrings2locize } = require("locize-xcstrings");
     process.stdout.write(JSON.stringify(xcstrings2locize(input)));
   } else {
-    console.error("usage: node consumers.js icu|yaml|arb|i18next|xcstrings < input");
+    console.error("usage: node consumers.js icu|yaml|arb|i18next|i18next-app|xcstrings < input");
     process.exit(2);
   }
 }

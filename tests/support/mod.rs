@@ -14,6 +14,7 @@ pub mod fake_google;
 pub mod gnustep;
 pub mod jvm_mono;
 pub mod nginx;
+pub mod real_apps;
 pub mod sdk_app;
 pub mod service_account;
 pub mod webhook_receiver;
