@@ -793,6 +793,7 @@ fn app_name(format: Format, key: &Key) -> Option<String> {
     match (format, key) {
         (Format::Json | Format::Yml, _) => None,
         (Format::I18next, Key::Path(levels)) if levels.len() == 1 => Some(levels[0].clone()),
+        (Format::I18next, Key::Dotted(key)) if !key.contains('.') => Some(key.clone()),
         (Format::I18next, _) => None,
         // gettext keys a catalog by `msgctxt\u{4}msgid`
         (Format::Po, Key::Path(levels)) => Some(levels.join("\u{4}")),
