@@ -615,7 +615,7 @@ fn named_clashes(doc: &Document) -> Vec<(Cow<'static, str>, usize, usize, String
         (Format::Arb, NameStyle::Arb),
     ];
     // (kept, lost, name) → the formats it is met in, in first-met order
-    let mut met: Vec<((usize, usize, String), Vec<&'static str>)> = Vec::new();
+    let mut met: Vec<(Met, Vec<&'static str>)> = Vec::new();
     let mut at: std::collections::HashMap<(usize, usize, String), usize> = Default::default();
     for (format, style) in formats {
         let found = match style.suffixed() {
@@ -639,17 +639,22 @@ fn named_clashes(doc: &Document) -> Vec<(Cow<'static, str>, usize, usize, String
             }
         }
     }
+    for clash in i18next::write::named_clashes(doc) {
+        match at.get(&clash) {
+            Some(&i) => met[i].1.push(Format::I18next.name()),
+            None => met.push((clash, vec![Format::I18next.name()])),
+        }
+    }
     let mut clashes: Vec<_> = (met.into_iter())
         .map(|((kept, lost, name), formats)| (Cow::Owned(and_list(&formats)), kept, lost, name))
         .chain(i18next_clashes(doc))
-        .chain(
-            (i18next::write::named_clashes(doc).into_iter())
-                .map(|(kept, lost, name)| (Cow::Borrowed("i18next"), kept, lost, name)),
-        )
         .collect();
     clashes.sort_by_key(|&(_, _, lost, _)| lost);
     clashes
 }
+
+/// Two entries meeting at a name: (kept, lost, the name).
+type Met = (usize, usize, String);
 
 /// `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[&str]) -> String {

@@ -1217,6 +1217,29 @@ mod tests {
     }
 
     #[test]
+    fn two_keys_given_one_name_in_a_format_are_a_finding_naming_both() {
+        let doc = convert(grid(&[
+            &[">>>", "@@@", "@@@android", "en"],
+            &["a", "Same", "", "x"],
+            &["b", "Same", "b_android", "y"],
+            &["c", "", "", "z"],
+        ]))
+        .unwrap();
+        let findings: Vec<(&str, &str)> = (doc.findings.iter())
+            .map(|w| (w.cell.as_str(), w.message.as_str()))
+            .collect();
+        assert_eq!(
+            findings,
+            [(
+                "A3",
+                "\"b\" and \"a\" (row 2) both become the name \"Same\" in ios, xcstrings, xlf, \
+                 po, properties, resx, arb and i18next: those formats keep the first and leave \
+                 this one out; rename one of them"
+            )]
+        );
+    }
+
+    #[test]
     fn a_sheet_without_name_columns_stores_no_names() {
         let doc = convert(grid(&[&[">>>", "en"], &["A", "a"]])).unwrap();
         let json = serde_json::to_string(&doc.entries[0]).unwrap();

@@ -42,7 +42,7 @@ fn hostile_key() -> impl Strategy<Value = String> {
 
 /// Distinct hostile keys, the first one also with its case swapped (a case-only pair).
 fn hostile_keys() -> impl Strategy<Value = Vec<String>> {
-    proptest::collection::vec(hostile_key(), 1..7).prop_map(|keys| with_case_pair(keys))
+    proptest::collection::vec(hostile_key(), 1..7).prop_map(with_case_pair)
 }
 
 fn with_case_pair(mut keys: Vec<String>) -> Vec<String> {
@@ -202,7 +202,7 @@ proptest! {
             },
             &["."],
             &[&["-f", "ios", "-p", ".", "--base", "en"]],
-            |root| ios(root),
+            ios,
         )?;
     }
 
@@ -455,4 +455,41 @@ fn properties_escaped(s: &str, key: bool) -> String {
         }
     }
     out
+}
+
+/// depot's own files carry depot's names: importing them writes no name column, the
+/// sheet of today.
+#[test]
+fn depots_own_output_imports_without_a_name_column() {
+    let dir = tempfile::tempdir().unwrap();
+    for format in [
+        "android",
+        "ios",
+        "po",
+        "xlf",
+        "xcstrings",
+        "arb",
+        "i18next",
+        "properties",
+        "resx",
+        "json",
+        "yml",
+    ] {
+        let run = |args: &[&str]| {
+            let out = support::depot(dir.path()).args(args).output().unwrap();
+            assert!(
+                out.status.success(),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        run(&[
+            "generate", "--source", "example", "-f", format, "-p", format, "-q",
+        ]);
+        let sheet = format!("{format}.csv");
+        run(&["import", format, "--to", &sheet, "-q"]);
+        let text = std::fs::read_to_string(dir.path().join(&sheet)).unwrap();
+        let header = text.lines().next().unwrap();
+        assert!(!header.contains("@@@"), "{format}: {header}");
+    }
 }
