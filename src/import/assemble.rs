@@ -957,6 +957,8 @@ mod tests {
                     vec![Some("Yes".into()), Some("Tak".into())]
                 ),
                 ("a.b".into(), vec![None, Some("x".into())]),
+                // `core` is also a section: a path of its own, the name kept
+                ("core_2".into(), vec![Some("section clash".into()), None]),
                 // a key cell cannot hold `bad[one]`: a path of its own, the name kept
                 ("bad(one)".into(), vec![Some("x".into()), None]),
             ]
@@ -968,10 +970,18 @@ mod tests {
                     .collect()
             })
             .collect();
-        assert_eq!(names, [vec![], vec![("", "a.b")], vec![("", "bad[one]")]]);
+        assert_eq!(
+            names,
+            [
+                vec![],
+                vec![("", "a.b")],
+                vec![("", "core")],
+                vec![("", "bad[one]")]
+            ]
+        );
         let notes: Vec<String> = imported.notes.iter().map(|n| n.what.clone()).collect();
-        // the section clash, the empty text, the differing text
-        assert_eq!(notes.len(), 3, "{notes:#?}");
+        // the empty text, the differing text
+        assert_eq!(notes.len(), 2, "{notes:#?}");
     }
 
     fn ios(name: &str, hint: Hint) -> Found {
