@@ -150,6 +150,23 @@ fn write(path: &Path, body: &str) {
     std::fs::write(path, body).unwrap();
 }
 
+/// Each locale's file (at `path(locale)` in the app) of one `line(key, text)` per key.
+fn write_lines(
+    app: &Path,
+    keys: &[String],
+    path: impl Fn(&str) -> String,
+    line: impl Fn(&str, &str) -> String,
+) {
+    for locale in LOCALES {
+        let mut body = String::new();
+        for (n, key) in keys.iter().enumerate() {
+            body.push_str(&line(key, &text(locale, n)));
+            body.push('\n');
+        }
+        write(&app.join(path(locale)), &body);
+    }
+}
+
 fn xml_escaped(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
@@ -191,15 +208,9 @@ proptest! {
     fn strings_keys_come_back_as_gnustep_reads_them(keys in hostile_keys()) {
         round_trip(
             &keys,
-            |app| {
-                for locale in LOCALES {
-                    let mut body = String::new();
-                    for (n, key) in keys.iter().enumerate() {
-                        let _ = writeln!(body, "{} = {};", c_quoted(key), c_quoted(&text(locale, n)));
-                    }
-                    write(&app.join(format!("{locale}.lproj/Localizable.strings")), &body);
-                }
-            },
+            |app| write_lines(app, &keys, |l| format!("{l}.lproj/Localizable.strings"), |key, text| {
+                format!("{} = {};", c_quoted(key), c_quoted(text))
+            }),
             &["."],
             &[&["-f", "ios", "-p", ".", "--base", "en"]],
             ios,
@@ -211,15 +222,9 @@ proptest! {
     fn properties_keys_come_back_as_resource_bundle_reads_them(keys in hostile_keys()) {
         round_trip(
             &keys,
-            |app| {
-                for locale in LOCALES {
-                    let mut body = String::new();
-                    for (n, key) in keys.iter().enumerate() {
-                        let _ = writeln!(body, "{}={}", properties_escaped(key, true), properties_escaped(&text(locale, n), false));
-                    }
-                    write(&app.join(format!("l10n/messages_{locale}.properties")), &body);
-                }
-            },
+            |app| write_lines(app, &keys, |l| format!("l10n/messages_{l}.properties"), |key, text| {
+                format!("{}={}", properties_escaped(key, true), properties_escaped(text, false))
+            }),
             &["l10n"],
             &[&["-f", "properties", "-n", "messages", "-p", "l10n"]],
             |root| properties(root, "l10n/messages", &LOCALES),
@@ -292,9 +297,8 @@ proptest! {
             &["Properties", "--base", "en"],
             &[&["-f", "resx", "-n", "Resources", "-p", "Properties", "--base", "en"]],
             |root| {
-                let read = resx(&root.join("Properties"), "Resources", &["", "de"])?;
                 // the neutral resources are the base locale's
-                Ok(read.into_iter().map(|(c, t)| (if c.is_empty() { "en".to_owned() } else { c }, t)).collect())
+                base_is_en(resx(&root.join("Properties"), "Resources", &["", "de"]))
             },
         )?;
     }
@@ -321,8 +325,8 @@ proptest! {
             &["res", "--base", "en"],
             &[&["-f", "android", "-p", "res", "--base", "en"]],
             |root| {
-                let read = android(&root.join("res"))?;
-                Ok(read.into_iter().map(|(c, t)| (if c.is_empty() { "en".to_owned() } else { c }, t)).collect())
+                // `values/` is the base locale's
+                base_is_en(android(&root.join("res")))
             },
         )?;
     }
@@ -368,6 +372,17 @@ proptest! {
             },
         )?;
     }
+}
+
+/// A reading whose base locale is named "" (the neutral resources, `values/`) with it
+/// named `en`, as the app's locales are.
+fn base_is_en(read: Reading) -> Reading {
+    Ok((read?.into_iter())
+        .map(|(locale, texts)| match locale.is_empty() {
+            true => ("en".to_owned(), texts),
+            false => (locale, texts),
+        })
+        .collect())
 }
 
 /// The po family's round trip: the msgids are the keys, in `locales`' files (gettext
