@@ -508,3 +508,49 @@ fn depots_own_output_imports_without_a_name_column() {
         assert!(!header.contains("@@@"), "{format}: {header}");
     }
 }
+
+/// diff matches an app's key to its row by the name: an app imported with names it keeps
+/// has no differences, and an edited text is reported under the app's own key.
+#[test]
+fn diff_matches_app_keys_by_their_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let keys: Vec<String> = ["Export finished.", " spaced ", "Title", "title", "a.b.C"]
+        .map(str::to_owned)
+        .to_vec();
+    let app = dir.path().join("app");
+    let strings = |key: &str, text: &str| format!("{} = {};", c_quoted(key), c_quoted(text));
+    write_lines(
+        &app,
+        &keys,
+        |l| format!("{l}.lproj/Localizable.strings"),
+        strings,
+    );
+    let run = |args: &[&str]| support::depot(dir.path()).args(args).output().unwrap();
+    let import = run(&["import", "app", "--to", "sheet.csv"]);
+    assert!(
+        import.status.success(),
+        "{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+    let same = run(&["diff", "--source", "sheet.csv", "app"]);
+    assert_eq!(
+        same.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&same.stderr)
+    );
+    let file = app.join("de.lproj/Localizable.strings");
+    let edited = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("\"de text 1 ü\"", "\"edited\"");
+    std::fs::write(&file, edited).unwrap();
+    let differs = run(&["diff", "--source", "sheet.csv", "app"]);
+    assert_eq!(differs.status.code(), Some(1));
+    let report = String::from_utf8_lossy(&differs.stdout);
+    assert!(
+        report.contains("edited") && report.contains("de text 1 ü"),
+        "{report}"
+    );
+    let lines: Vec<&str> = report.lines().filter(|l| l.contains("edited")).collect();
+    assert_eq!(lines.len(), 1, "{report}");
+}
