@@ -92,6 +92,7 @@ fn document() -> Document {
                 tags: Vec::new(),
                 comment: (k % 10 == 0).then(|| "Shown on the save dialog".to_owned()),
                 plural,
+                names: Default::default(),
             }
         })
         .collect();

@@ -101,7 +101,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 pub use crate::model::placeholders::{PlaceholderMode, SheetSyntax, UnknownPlaceholderMode};
-use crate::model::{Document, Selection};
+use crate::model::{Document, Entry, Selection};
 use reading::{Reading, SyntaxError};
 use shared::texts::{self, Texts};
 use shared::{arena, flatten, tree};
@@ -166,6 +166,35 @@ pub struct Descriptor {
     pub body_repeats_text: bool,
     /// What a body holds before its first text.
     pub body_header: usize,
+}
+
+/// The formats a name column may name (`@@@android`, …): all but json and yml.
+pub const NAMED: [&str; 10] = [
+    "android",
+    "ios",
+    "stringsdict",
+    "xcstrings",
+    "po",
+    "xlf",
+    "properties",
+    "resx",
+    "arb",
+    "i18next",
+];
+
+/// Whether aapt2 takes `name` as a resource name: a Java identifier start, then
+/// identifier characters or `.` (the `R` class writes `.` as `_`).
+fn android_resource_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+/// Whether some entry of `doc` has a name from the sheet's name columns.
+pub fn has_names(doc: &Document) -> bool {
+    doc.entries.iter().any(|e| !e.names.is_empty())
 }
 
 /// The table, in `Format`'s declaration order (`Format::descriptor` indexes it).
@@ -235,6 +264,66 @@ impl Format {
     /// to paths whose levels the file itself nests.
     pub fn flat_keys(self) -> bool {
         self.descriptor().flat_keys
+    }
+
+    /// The name the sheet gives an entry in this format (`@@@<format>`, else `@@@`; the
+    /// stringsdict, ios's plural side, also takes `@@@ios`); `None` for json and yml,
+    /// whose keys are paths, and for an entry the sheet names neither way.
+    pub fn name_of(self, entry: &Entry) -> Option<&str> {
+        if entry.names.is_empty() || !self.takes_names() {
+            return None;
+        }
+        match self {
+            Format::Stringsdict => (entry.names.get(self.name()).map(String::as_str))
+                .or_else(|| entry.name_in(Format::Ios.name())),
+            // `@@@` is the name of an app on another platform when aapt2 would refuse it
+            // (no Android app has such a name): android names that key its own way then
+            Format::Android => (entry.names.get(self.name()).map(String::as_str)).or_else(|| {
+                entry
+                    .names
+                    .get("")
+                    .map(String::as_str)
+                    .filter(|n| android_resource_name(n))
+            }),
+            _ => entry.name_in(self.name()),
+        }
+    }
+
+    /// The name depot gives a key path in a file of this format and one locale when the
+    /// sheet names it no other way (SPEC §6.3); `None` for the formats whose keys are
+    /// paths the file nests (json, yml, i18next).
+    pub fn depot_name(self, path: &[String]) -> Option<String> {
+        use flatten::NameStyle;
+        let style = match self {
+            Format::Android => NameStyle::Android,
+            Format::Ios | Format::Stringsdict | Format::Po | Format::Xcstrings | Format::Xlf => {
+                NameStyle::Plain
+            }
+            Format::Properties => NameStyle::Dotted,
+            Format::Resx => NameStyle::CSharp,
+            Format::Arb => NameStyle::Arb,
+            Format::Json | Format::Yml | Format::I18next => return None,
+        };
+        let name = flatten::unprefixed_name(path, style);
+        Some(match self {
+            // po writes the name as msgctxt and msgid: `msgctxt\u{4}msgid` as gettext
+            // keys it (the name a sheet gives is written so)
+            Format::Po => format!("{name}\u{4}{name}"),
+            _ => name,
+        })
+    }
+
+    /// The key of its name column (`@@@<format>`): the stringsdict shares ios's.
+    pub fn names_key(self) -> &'static str {
+        match self {
+            Format::Stringsdict => Format::Ios.name(),
+            _ => self.name(),
+        }
+    }
+
+    /// Whether a sheet's name columns name its keys (every format but json and yml).
+    pub fn takes_names(self) -> bool {
+        !matches!(self, Format::Json | Format::Yml)
     }
 
     /// What reading a file of this format takes, for the memory budget.
@@ -424,12 +513,25 @@ pub const KNOWN_WARNINGS_MAX: usize = 100;
 /// for `/health`, at most `KNOWN_WARNINGS_MAX` per format (then `and N more`).
 pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
     let tree = tree::Tree::build_all(doc).warnings;
-    let android = flatten::collisions(doc, flatten::NameStyle::Android);
-    let plain = flatten::collisions(doc, flatten::NameStyle::Plain);
-    let dotted = flatten::collisions(doc, flatten::NameStyle::Dotted);
-    let csharp = flatten::collisions(doc, flatten::NameStyle::CSharp);
-    let arb = flatten::collisions(doc, flatten::NameStyle::Arb);
-    let i18next: Vec<String> = (tree.iter().cloned())
+    // With names from the sheet each format names its own way; without, the formats of
+    // one style name alike and their collisions are found once.
+    let named = has_names(doc);
+    let collisions = |style, format| flatten::collisions(doc, style, named.then_some(format));
+    let android = collisions(flatten::NameStyle::Android, Format::Android);
+    let plain = collisions(flatten::NameStyle::Plain, Format::Ios);
+    let plain_of = |format| match named {
+        true => collisions(flatten::NameStyle::Plain, format),
+        false => plain.clone(),
+    };
+    let (xlf, po, xcstrings) = (
+        plain_of(Format::Xlf),
+        plain_of(Format::Po),
+        plain_of(Format::Xcstrings),
+    );
+    let dotted = collisions(flatten::NameStyle::Dotted, Format::Properties);
+    let csharp = collisions(flatten::NameStyle::CSharp, Format::Resx);
+    let arb = collisions(flatten::NameStyle::Arb, Format::Arb);
+    let i18next: Vec<String> = (i18next::write::tree_warnings(doc).into_iter())
         .chain(i18next::write::clashes(doc).into_iter().map(|c| c.message))
         .collect();
     Format::ALL
@@ -438,7 +540,10 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
             let warnings = match format {
                 Format::Json | Format::Yml => &tree,
                 Format::Android => &android,
-                Format::Ios | Format::Xlf | Format::Po | Format::Xcstrings => &plain,
+                Format::Ios => &plain,
+                Format::Xlf => &xlf,
+                Format::Po => &po,
+                Format::Xcstrings => &xcstrings,
                 Format::Arb => &arb,
                 Format::I18next => &i18next,
                 // it holds plural entries only; their collisions are findings (`checks`)
@@ -463,7 +568,10 @@ pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
 pub fn name_clashes(
     doc: &Document,
     name_hash: impl Fn(usize) -> u64,
-) -> Vec<(&'static str, usize, usize, String)> {
+) -> Vec<(Cow<'static, str>, usize, usize, String)> {
+    if has_names(doc) {
+        return named_clashes(doc);
+    }
     // Keys whose plain names meet have equal android names too (android only folds
     // more), so looking at the android names finds both kinds.
     let android = flatten::name_clashes(doc, &name_hash);
@@ -475,7 +583,7 @@ pub fn name_clashes(
             } else {
                 "android"
             };
-            (formats, *kept, *lost, name.clone())
+            (Cow::Borrowed(formats), *kept, *lost, name.clone())
         })
         .collect();
     // properties and resx name their own way, and a plural entry's forms too
@@ -486,18 +594,96 @@ pub fn name_clashes(
             flatten::NameStyle::Dotted => "properties",
             _ => "resx",
         };
-        (formats, kept, lost, name)
+        (Cow::Borrowed(formats), kept, lost, name)
     }));
     clashes.extend(
-        (flatten::same_names(doc, flatten::NameStyle::Arb).into_iter())
-            .map(|(kept, lost, name)| ("arb", kept, lost, name)),
+        (flatten::same_names(doc, flatten::NameStyle::Arb, None).into_iter())
+            .map(|(kept, lost, name)| (Cow::Borrowed("arb"), kept, lost, name)),
     );
-    clashes.extend(
-        (i18next::write::clashes(doc).into_iter())
-            .map(|c| ("i18next (plural names)", c.kept, c.lost, c.name)),
-    );
+    clashes.extend(i18next_clashes(doc));
     clashes.sort_by_key(|&(_, _, lost, _)| lost);
     clashes
+}
+
+fn i18next_clashes(
+    doc: &Document,
+) -> impl Iterator<Item = (Cow<'static, str>, usize, usize, String)> {
+    (i18next::write::clashes(doc).into_iter()).map(|c| {
+        (
+            Cow::Borrowed("i18next (plural names)"),
+            c.kept,
+            c.lost,
+            c.name,
+        )
+    })
+}
+
+/// `name_clashes` of a sheet that names some keys (`@@@`): each format names its keys
+/// its own way, so each is looked at apart (a name the sheet gives is written as it is,
+/// so two entries given one name meet), and a pair met in several formats is one clash
+/// listing them.
+fn named_clashes(doc: &Document) -> Vec<(Cow<'static, str>, usize, usize, String)> {
+    use flatten::NameStyle;
+    let formats = [
+        (Format::Android, NameStyle::Android),
+        (Format::Ios, NameStyle::Plain),
+        (Format::Stringsdict, NameStyle::Plain),
+        (Format::Xcstrings, NameStyle::Plain),
+        (Format::Xlf, NameStyle::Plain),
+        (Format::Po, NameStyle::Plain),
+        (Format::Properties, NameStyle::Dotted),
+        (Format::Resx, NameStyle::CSharp),
+        (Format::Arb, NameStyle::Arb),
+    ];
+    // (kept, lost, name) → the formats it is met in, in first-met order
+    let mut met: Vec<(Met, Vec<&'static str>)> = Vec::new();
+    let mut at: std::collections::HashMap<(usize, usize, String), usize> = Default::default();
+    for (format, style) in formats {
+        let found = match style.suffixed() {
+            true => flatten::suffixed_same_names(doc, style, Some(format)),
+            // the stringsdict holds plural entries only
+            false if format == Format::Stringsdict => {
+                let plural = |e: usize| doc.entries[e].plural.is_some();
+                (flatten::same_names(doc, style, Some(format)).into_iter())
+                    .filter(|(kept, lost, _)| plural(*kept) && plural(*lost))
+                    .collect()
+            }
+            false => flatten::same_names(doc, style, Some(format)),
+        };
+        for clash in found {
+            match at.get(&clash) {
+                Some(&i) => met[i].1.push(format.name()),
+                None => {
+                    at.insert(clash.clone(), met.len());
+                    met.push((clash, vec![format.name()]));
+                }
+            }
+        }
+    }
+    for clash in i18next::write::named_clashes(doc) {
+        match at.get(&clash) {
+            Some(&i) => met[i].1.push(Format::I18next.name()),
+            None => met.push((clash, vec![Format::I18next.name()])),
+        }
+    }
+    let mut clashes: Vec<_> = (met.into_iter())
+        .map(|((kept, lost, name), formats)| (Cow::Owned(and_list(&formats)), kept, lost, name))
+        .chain(i18next_clashes(doc))
+        .collect();
+    clashes.sort_by_key(|&(_, _, lost, _)| lost);
+    clashes
+}
+
+/// Two entries meeting at a name: (kept, lost, the name).
+type Met = (usize, usize, String);
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => (*only).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// Keys whose names a format cannot look up as written, with why: i18next reads `:` in
@@ -540,6 +726,10 @@ pub struct Prepared<'a> {
     dotted_names: OnceLock<flatten::Names>,
     csharp_names: OnceLock<flatten::Names>,
     arb_names: OnceLock<flatten::Names>,
+    /// Whether the sheet names some key (`has_names`): the names are then per format,
+    /// in `named` (at `Format as usize`; android with the locale prefix at the end).
+    has_names: OnceLock<bool>,
+    named: [OnceLock<flatten::Names>; TABLE.len() + 1],
     /// Every entry in Xcode's order of its plain name (the String Catalog's key order).
     xcode_order: OnceLock<Vec<usize>>,
     tree: OnceLock<tree::Tree<'a>>,
@@ -557,6 +747,8 @@ impl<'a> Prepared<'a> {
             dotted_names: OnceLock::new(),
             csharp_names: OnceLock::new(),
             arb_names: OnceLock::new(),
+            has_names: OnceLock::new(),
+            named: std::array::from_fn(|_| OnceLock::new()),
             xcode_order: OnceLock::new(),
             tree: OnceLock::new(),
         }
@@ -589,7 +781,18 @@ impl<'a> Prepared<'a> {
         )
     }
 
-    fn names(&self, style: flatten::NameStyle, prefixed: bool) -> &flatten::Names {
+    fn names(&self, style: flatten::NameStyle, prefixed: bool, format: Format) -> &flatten::Names {
+        if *self.has_names.get_or_init(|| has_names(self.doc)) {
+            let prefixed = prefixed && style == flatten::NameStyle::Android;
+            let at = if prefixed {
+                TABLE.len()
+            } else {
+                format as usize
+            };
+            return self.named[at].get_or_init(|| {
+                flatten::Names::build(self.doc, style, Some(format), !prefixed, None)
+            });
+        }
         let (cell, unprefixed) = match style {
             // Plain names do not depend on the prefix.
             flatten::NameStyle::Plain => (&self.plain_names, true),
@@ -600,13 +803,13 @@ impl<'a> Prepared<'a> {
             flatten::NameStyle::CSharp => (&self.csharp_names, true),
             flatten::NameStyle::Arb => (&self.arb_names, true),
         };
-        cell.get_or_init(|| flatten::Names::build(self.doc, style, unprefixed, None))
+        cell.get_or_init(|| flatten::Names::build(self.doc, style, None, unprefixed, None))
     }
 
     /// Every entry in Xcode's order of its plain name.
     fn xcode_order(&self) -> &[usize] {
         self.xcode_order.get_or_init(|| {
-            let names = self.names(flatten::NameStyle::Plain, false);
+            let names = self.names(flatten::NameStyle::Plain, false, Format::Xcstrings);
             xcstrings::write::order_all(self.doc, |e| names.name(e))
         })
     }
@@ -646,6 +849,7 @@ fn render_with<'d>(
         sel,
         opts,
         without_locale,
+        format,
     };
     let warnings = (format.descriptor().write)(&job, &mut body)?;
     Ok(Rendered { body, warnings })

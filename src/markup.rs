@@ -6,7 +6,7 @@ pub mod checks;
 #[cfg(test)]
 pub(crate) mod test_support;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use thiserror::Error;
 
@@ -29,6 +29,9 @@ pub const COMMENT_MARK: &str = "$$$";
 /// How the settings cell starts: a cell above the header row (which babelsheet ignores)
 /// holding `depot: key=value ...` (SPEC §12.1).
 pub const SETTINGS_MARK: &str = "depot:";
+/// Header cell of a name column (SPEC §12.1): the key's name as the app has it, for every
+/// format that names keys flat; `@@@<format>` (`@@@android`, `@@@ios`, …) for one format.
+pub const NAME_MARK: &str = "@@@";
 
 /// Why a sheet cannot be converted at all. Everything less serious is a `Warning`.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -289,6 +292,8 @@ struct Header {
     too_deep: Vec<usize>,
     tags: Vec<usize>,
     comments: Vec<usize>,
+    /// (column, format) of each name column: `""` for `@@@`, else the format's name.
+    names: Vec<(usize, String)>,
     /// (column, code) of each accepted locale, in column order.
     locales: Vec<(usize, String)>,
     /// (column, code) of each header cell refused as a locale code.
@@ -302,6 +307,7 @@ impl Header {
             too_deep: Vec::new(),
             tags: Vec::new(),
             comments: Vec::new(),
+            names: Vec::new(),
             locales: Vec::new(),
             refused: Vec::new(),
         };
@@ -328,6 +334,10 @@ impl Header {
                     continue;
                 }
                 "" => continue,
+                _ if code.starts_with(NAME_MARK) => {
+                    header.name_column(column, &code[NAME_MARK.len()..], row, warnings);
+                    continue;
+                }
                 "*" => "'*' cannot be a locale code, it means every locale in filters: column \
                         ignored"
                     .to_owned(),
@@ -362,6 +372,35 @@ impl Header {
             warn(warnings, first, row, message);
         }
         header
+    }
+
+    /// A `@@@` or `@@@<format>` column, unless it names no format with flat names or
+    /// repeats one (then a warning and the column is ignored).
+    fn name_column(
+        &mut self,
+        column: usize,
+        format: &str,
+        row: usize,
+        warnings: &mut Vec<Warning>,
+    ) {
+        let refusal = if !format.is_empty() && !formats::NAMED.contains(&format) {
+            format!(
+                "name column {:?} names no format whose keys are names: column ignored; write \
+                 {NAME_MARK} (every format) or {NAME_MARK} followed by one of {}",
+                format!("{NAME_MARK}{format}"),
+                formats::NAMED.join(", ")
+            )
+        } else if let Some((first, _)) = self.names.iter().find(|(_, f)| f == format) {
+            format!(
+                "name column {:?} repeats cell {}: column ignored; keep one column per format",
+                format!("{NAME_MARK}{format}"),
+                cell_name(*first, row)
+            )
+        } else {
+            self.names.push((column, format.to_owned()));
+            return;
+        };
+        warn(warnings, column, row, refusal);
     }
 }
 
@@ -444,6 +483,8 @@ struct KeyRow {
     category: Option<PluralCategory>,
     texts: RowTexts,
     comment: Option<String>,
+    /// The row's name cells (`Entry::names`).
+    names: BTreeMap<String, String>,
 }
 
 /// The texts of one row, moved out of their cells.
@@ -525,6 +566,17 @@ impl Builder {
         comment
     }
 
+    /// Moves the row's name cells out, read exactly (an empty cell gives no name).
+    fn take_names(&self, row: &mut [String]) -> BTreeMap<String, String> {
+        let mut names = BTreeMap::new();
+        for (column, format) in &self.header.names {
+            if let Some(cell) = row.get_mut(*column).filter(|c| !c.is_empty()) {
+                names.insert(format.clone(), std::mem::take(cell));
+            }
+        }
+        names
+    }
+
     /// The node named `name` below `parent`, created when new.
     fn child(&mut self, parent: usize, name: &str) -> usize {
         let next_name = self.names.len();
@@ -561,6 +613,7 @@ impl Builder {
         }
         let texts = self.take_texts(row);
         let comment = self.take_comment(row);
+        let names = self.take_names(row);
         for (column, tag) in tag_cells(&self.header.tags, row).filter(|(_, t)| t.contains('.')) {
             let message = format!(
                 "tag {tag:?} contains '.', which separates filter segments: tag ignored; rename \
@@ -666,6 +719,7 @@ impl Builder {
                 category,
                 texts,
                 comment,
+                names,
             };
             self.define(node, deepest, key_row);
         }
@@ -732,6 +786,7 @@ impl Builder {
             category,
             texts: RowTexts { texts, braces, .. },
             comment,
+            names,
         } = row;
         if self.nodes[node].holds_keys {
             let message = format!(
@@ -762,6 +817,8 @@ impl Builder {
         }
         if let Some(index) = self.nodes[node].entry {
             let slot = &mut self.entries[index];
+            // like texts: a later row's name replaces an earlier one
+            slot.entry.names.extend(names);
             // kept even when this row's texts replace those that had the brace: the
             // checks then look at texts that need not be looked at, never the reverse
             slot.cells.braces |= braces;
@@ -847,6 +904,7 @@ impl Builder {
                 tags: Vec::new(),
                 comment,
                 plural,
+                names,
             },
             node,
             live: true,
@@ -1262,6 +1320,89 @@ mod tests {
             "the blank key with a space text warns"
         );
         assert_eq!(doc.warnings[0].cell, "C3");
+    }
+
+    #[test]
+    fn name_columns_are_read_exactly_per_format() {
+        let doc = convert(grid(&[
+            &[
+                ">>>",
+                "@@@",
+                " @@@android ",
+                "en",
+                "@@@json",
+                "@@@ios",
+                "@@@",
+            ],
+            &["export", " Export finished.\n", "", "Done", "x", "", "y"],
+            &["title", "", "title_android", "Title"],
+            &["plain", "", "", "Plain"],
+            &["ITEMS[one]", "%d items", "", "one"],
+            &["ITEMS[other]", "", "", "many"],
+        ]))
+        .unwrap();
+        let names = |path: &str| {
+            let entry = entry(&doc, path);
+            (entry.names.iter())
+                .map(|(f, n)| (f.as_str(), n.as_str()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names("export"), [("", " Export finished.\n")]);
+        assert_eq!(names("title"), [("android", "title_android")]);
+        assert!(names("plain").is_empty());
+        assert_eq!(names("ITEMS"), [("", "%d items")]);
+        let export = entry(&doc, "export");
+        assert_eq!(export.name_in("android"), Some(" Export finished.\n"));
+        assert_eq!(entry(&doc, "title").name_in("ios"), None);
+        let messages: Vec<(&str, &str)> = (doc.warnings.iter())
+            .map(|w| (w.cell.as_str(), w.message.as_str()))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                (
+                    "E1",
+                    "name column \"@@@json\" names no format whose keys are names: column \
+                     ignored; write @@@ (every format) or @@@ followed by one of android, ios, \
+                     stringsdict, xcstrings, po, xlf, properties, resx, arb, i18next"
+                ),
+                (
+                    "G1",
+                    "name column \"@@@\" repeats cell B1: column ignored; keep one column per \
+                     format"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn two_keys_given_one_name_in_a_format_are_a_finding_naming_both() {
+        let doc = convert(grid(&[
+            &[">>>", "@@@", "@@@android", "en"],
+            &["a", "Same", "", "x"],
+            &["b", "Same", "b_android", "y"],
+            &["c", "", "", "z"],
+        ]))
+        .unwrap();
+        let findings: Vec<(&str, &str)> = (doc.findings.iter())
+            .map(|w| (w.cell.as_str(), w.message.as_str()))
+            .collect();
+        assert_eq!(
+            findings,
+            [(
+                "A3",
+                "\"b\" and \"a\" (row 2) both become the name \"Same\" in ios, xcstrings, xlf, \
+                 po, properties, resx, arb and i18next: those formats keep the first and leave \
+                 this one out; rename one of them"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_sheet_without_name_columns_stores_no_names() {
+        let doc = convert(grid(&[&[">>>", "en"], &["A", "a"]])).unwrap();
+        let json = serde_json::to_string(&doc.entries[0]).unwrap();
+        assert!(!json.contains("names"), "{json}");
     }
 
     #[test]

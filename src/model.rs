@@ -12,6 +12,7 @@ pub mod placeholders;
 pub mod plurals;
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -98,6 +99,12 @@ pub struct Entry {
     /// treats both kinds alike; the renderers read the forms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plural: Option<Box<Plural>>,
+    /// The key's name as the app has it (SPEC §12.1), from the sheet's name columns:
+    /// `""` for `@@@` (every flat format), a format's `-f` name for `@@@<format>` (that
+    /// format only, winning over `@@@`). Empty for a sheet without name columns, and left
+    /// out of the stored JSON then, so such sheets keep their versions (content hashes).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: BTreeMap<String, String>,
 }
 
 /// The CLDR plural categories, in CLDR order.
@@ -191,6 +198,18 @@ impl Entry {
                 (!forms.is_empty()).then_some(LocaleContent::Plural(forms))
             }
         }
+    }
+
+    /// The name of the key in the format whose name columns are `@@@<format>` (its `-f`
+    /// name): that column's cell, else the `@@@` cell; `None` when the sheet names it
+    /// neither way (the format then names it from the path).
+    pub fn name_in(&self, format: &str) -> Option<&str> {
+        if self.names.is_empty() {
+            return None;
+        }
+        (self.names.get(format))
+            .or_else(|| self.names.get(""))
+            .map(String::as_str)
     }
 
     /// Every text of locale `locale`: the text, or each plural form's.

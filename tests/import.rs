@@ -512,10 +512,9 @@ fn a_real_ios_app_is_imported_and_regenerated_with_every_text_equal() {
         let file = |root: &Path, ext: &str| root.join(format!("{locale}.lproj/Localizable.{ext}"));
         let before = gnustep_read(&file(&dir.path().join("app"), "strings"));
         let after = gnustep_read(&file(&dir.path().join("out"), "strings"));
-        // depot's ios names are the key lower-cased, its levels joined with `_`
+        // the app's own keys (SPEC §12.1): the sheet's name column keeps them
         for (key, text) in &before {
-            let name = key.replace('.', "_").to_lowercase();
-            assert_eq!(after.get(&name), Some(text), "{locale} {key}");
+            assert_eq!(after.get(key), Some(text), "{locale} {key}");
             compared += 1;
         }
         let before = gnustep_read(&file(&dir.path().join("app"), "stringsdict"));
@@ -1070,11 +1069,11 @@ fn xcstrings_round_trip_as_locize_xcstrings_reads_them() {
     );
     let sheet = std::fs::read_to_string(dir.path().join("converted.csv")).unwrap();
     assert!(
-        sheet.contains("%@ of %@,,Progress: done of total,{arg1} of {arg2},{arg1} z {arg2}"),
+        sheet.contains("%@ of %@,,,Progress: done of total,{arg1} of {arg2},{arg1} z {arg2}"),
         "{sheet}"
     );
     assert!(
-        sheet.contains("%lld notes[few],,,,{count} notatki"),
+        sheet.contains("%lld notes[few],,,,,{count} notatki"),
         "{sheet}"
     );
     let summary = stderr(&out);
@@ -1473,24 +1472,25 @@ fn real_files_of_the_new_formats_are_read_with_their_texts() {
 
     // ARB (Yubico Authenticator): ICU plurals with =1 cases, a quantity named `retries`,
     // markup
+    // (its snake_case ids are not depot's lowerCamelCase ones: the name column keeps them)
     let (lines, summary) = import("arb-yubioath");
-    assert_eq!(lines[0], ">>>,###,$$$,en,pl");
+    assert_eq!(lines[0], ">>>,@@@,###,$$$,en,pl");
     assert!(has(
         &lines,
-        "app_name,,,Yubico Authenticator,Yubico Authenticator"
+        "app_name,app_name,,,Yubico Authenticator,Yubico Authenticator"
     ));
     assert!(has(
         &lines,
-        "l_attempts_remaining[few],,,,Pozostały {count} próby"
+        "l_attempts_remaining[few],,,,,Pozostały {count} próby"
     ));
     assert!(has(
         &lines,
-        "l_attempts_remaining[other],,,{count} attempts remaining,Pozostało {count} prób"
+        "l_attempts_remaining[other],,,,{count} attempts remaining,Pozostało {count} prób"
     ));
     // gen-l10n's =1 is its `one`
     assert!(has(
         &lines,
-        "l_attempts_remaining[one],,,{count} attempt remaining,Pozostała {count} próba"
+        "l_attempts_remaining[one],l_attempts_remaining,,,{count} attempt remaining,Pozostała {count} próba"
     ));
     assert!(!summary.contains("=1"), "{summary}");
     // gen-l10n knows no tags: `<b>` is text, carried as it is
@@ -1513,21 +1513,25 @@ fn real_files_of_the_new_formats_are_read_with_their_texts() {
 
     // properties (Spring PetClinic): dotted keys are levels, a key that is also a section
     // is listed, the base bundle is --base
+    // (mixed case: the name column keeps the keys depot would lower-case)
     let (lines, summary) = import("properties-spring-petclinic");
-    assert_eq!(lines[0], ">>>,>>>,###,$$$,en,de,ru");
+    assert_eq!(lines[0], ">>>,>>>,@@@,###,$$$,en,de,ru");
     // (the German file holds U+FFFD where an umlaut was lost upstream: taken as it is)
-    assert!(lines.iter().any(
-        |l| l.starts_with(",birthDate,,,invalid date,ung\u{fffd}ltiges")
+    assert!(lines.iter().any(|l| {
+        l.starts_with(",birthDate,typeMismatch.birthDate,,,invalid date,ung\u{fffd}ltiges")
             && l.ends_with(",неправильная дата")
-    ));
+    }));
     assert!(has(
         &lines,
-        "welcome,,,,Welcome,Willkommen,Добро пожаловать"
+        "welcome,,,,,Welcome,Willkommen,Добро пожаловать"
     ));
-    assert!(
-        summary.contains("2 keys (telephone, error): the key is also a section"),
-        "{summary}"
-    );
+    // a key that is also a section gets a path of its own; its name stays
+    assert!(has(
+        &lines,
+        "telephone_2,,telephone,,,Telephone,Telefon,Телефон"
+    ));
+    assert!(has(&lines, "error_2,,error,,,Error,Fehler,Ошибка"));
+    assert!(!summary.contains("the key is also a section"), "{summary}");
 
     // resx (Borderless Gaming): composite {0} is {arg1}, file references are listed
     let (lines, summary) = import("resx-borderless-gaming");
@@ -1540,9 +1544,9 @@ fn real_files_of_the_new_formats_are_read_with_their_texts() {
     assert!(summary.contains("ResXFileRef"), "{summary}");
 
     // xcstrings (NetNewsWire): keys are the English texts, comments carried, printf
-    // placeholders numbered, keys with '.' listed as levels
+    // placeholders numbered, keys with '.' levels of the sheet and their names kept
     let (lines, summary) = import("xcstrings-netnewswire");
-    assert!(lines[0].starts_with(">>>,"), "{}", lines[0]);
+    assert_eq!(lines[0], ">>>,>>>,>>>,>>>,@@@,###,$$$,en,es");
     assert!(
         lines
             .iter()
@@ -1555,7 +1559,7 @@ fn real_files_of_the_new_formats_are_read_with_their_texts() {
             .any(|l| l.ends_with(",Dinosaur staleness threshold in months,{arg1:int} months,"))
     );
     assert!(
-        summary.contains("hold '.', which the sheet reads as a level separator"),
+        !summary.contains("hold '.', which the sheet reads as a level separator"),
         "{summary}"
     );
 }

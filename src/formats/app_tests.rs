@@ -618,7 +618,7 @@ fn arb_ids_that_meet_keep_the_first_and_report_the_other() {
     );
     let clashes = name_clashes(&d, |_| 0);
     assert!(
-        clashes.contains(&("arb", 0, 1, "xAB".to_owned())),
+        clashes.contains(&("arb".into(), 0, 1, "xAB".to_owned())),
         "{clashes:?}"
     );
 }
@@ -670,8 +670,13 @@ fn i18next_plural_names_that_meet_a_sibling_keep_the_first_in_sheet_order() {
     let i18next = known.iter().find(|(f, _)| *f == Format::I18next).unwrap();
     assert_eq!(i18next.1, rendered.warnings);
     let clashes = name_clashes(&d, |e| e as u64);
-    assert!(clashes.contains(&("i18next (plural names)", 0, 1, "ITEMS_one".to_owned())));
-    assert!(clashes.contains(&("i18next (plural names)", 2, 3, "N_other".to_owned())));
+    assert!(clashes.contains(&(
+        "i18next (plural names)".into(),
+        0,
+        1,
+        "ITEMS_one".to_owned()
+    )));
+    assert!(clashes.contains(&("i18next (plural names)".into(), 2, 3, "N_other".to_owned())));
 }
 
 #[test]

@@ -1472,7 +1472,10 @@ fn names_of_plural_forms_and_of_other_case_clash_where_their_format_writes_them(
     let hashes: Vec<u64> = (doc.entries.iter())
         .map(|e| android_name_hash(&e.path, &mut scratch))
         .collect();
-    let clashes: Vec<(&str, usize, usize, String)> = name_clashes(&doc, |e| hashes[e]);
+    let clashes: Vec<(&str, usize, usize, String)> = (name_clashes(&doc, |e| hashes[e])
+        .into_iter())
+    .map(|(formats, kept, lost, name)| (&*formats.into_owned().leak(), kept, lost, name))
+    .collect();
     assert_eq!(
         clashes,
         [
@@ -1576,8 +1579,12 @@ fn plural_forms_that_meet_each_other_are_a_clash() {
     let hashes: Vec<u64> = (doc.entries.iter())
         .map(|e| android_name_hash(&e.path, &mut scratch))
         .collect();
+    let clashes: Vec<(&str, usize, usize, String)> = (name_clashes(&doc, |e| hashes[e])
+        .into_iter())
+    .map(|(formats, kept, lost, name)| (&*formats.into_owned().leak(), kept, lost, name))
+    .collect();
     assert_eq!(
-        name_clashes(&doc, |e| hashes[e]),
+        clashes,
         [
             (
                 "android, ios, stringsdict, xcstrings, xlf and po",

@@ -8,7 +8,7 @@ use std::ops::Deref;
 use super::shared::flatten::{self, Flat, NameStyle};
 use super::shared::texts::Texts;
 use super::shared::tree::Tree;
-use super::{Prepared, RenderError, RenderOptions};
+use super::{Format, Prepared, RenderError, RenderOptions};
 use crate::model::{Document, Selection};
 
 /// A writer of flat names that reports nothing beyond the names' warnings.
@@ -30,6 +30,8 @@ pub struct Job<'j, 'd> {
     pub opts: &'j RenderOptions,
     /// A file of one locale whose tree is written without the locale level.
     pub without_locale: bool,
+    /// The format written: the sheet's name columns name its keys (`Format::name_of`).
+    pub format: Format,
 }
 
 /// The nested view: the prepared one when it fits the selection, else built for it.
@@ -73,7 +75,7 @@ impl<'j, 'd> Job<'j, 'd> {
             Some(prepared) => {
                 let prefixed = Flat::prefixed(self.sel, self.opts.keep_locale);
                 let shared = flatten::Shared {
-                    names: Cow::Borrowed(prepared.names(style, prefixed)),
+                    names: Cow::Borrowed(prepared.names(style, prefixed, self.format)),
                     texts: prepared.texts(),
                     dotted_paths: dotted_paths.then(|| {
                         prepared
@@ -83,7 +85,13 @@ impl<'j, 'd> Job<'j, 'd> {
                 };
                 Flat::with_shared(self.doc, self.sel, style, self.opts.keep_locale, shared)
             }
-            None => Flat::build(self.doc, self.sel, style, self.opts.keep_locale),
+            None => Flat::build(
+                self.doc,
+                self.sel,
+                style,
+                Some(self.format),
+                self.opts.keep_locale,
+            ),
         }
     }
 
@@ -93,13 +101,13 @@ impl<'j, 'd> Job<'j, 'd> {
         match self.prepared {
             Some(prepared) => {
                 let shared = flatten::Shared {
-                    names: Cow::Borrowed(prepared.names(style, false)),
+                    names: Cow::Borrowed(prepared.names(style, false, self.format)),
                     texts: prepared.texts(),
                     dotted_paths: None,
                 };
                 Flat::with_shared_unprefixed(self.doc, self.sel, style, shared)
             }
-            None => Flat::build_unprefixed(self.doc, self.sel, style),
+            None => Flat::build_unprefixed(self.doc, self.sel, style, Some(self.format)),
         }
     }
 

@@ -54,6 +54,16 @@ pub struct Assembler<'o> {
     /// The printf of the file being added, when texts are kept as the app writes them:
     /// Android's and Apple's text of one key are then one text when they mean the same.
     printf: Option<syntax::Printf>,
+    /// The app's names (SPEC §12.1): per entry, the formats (bits of `Format as usize`)
+    /// whose key was compared with the name depot would give it.
+    compared: Vec<u16>,
+    /// The entries whose key some format names otherwise than depot would, with those
+    /// names (`apply_names` makes them the entry's name cells).
+    app_names: FxHashMap<usize, Vec<(Format, String)>>,
+    /// The entries whose path was made for them (a key a key cell cannot hold), by the
+    /// app's name: found by that name, and never the entry of another key.
+    renamed: FxHashMap<String, usize>,
+    renamed_entries: HashSet<usize>,
 }
 
 /// Estimated bytes of memory behind each thing the assembler keeps, beside the bytes of
@@ -83,6 +93,10 @@ impl<'o> Assembler<'o> {
             types: FxHashMap::default(),
             held: 0,
             printf: None,
+            compared: Vec::new(),
+            app_names: FxHashMap::default(),
+            renamed: FxHashMap::default(),
+            renamed_entries: HashSet::new(),
         }
     }
 
@@ -210,7 +224,9 @@ impl<'o> Assembler<'o> {
             };
             // a key met before (in another locale's file, mostly) is found without
             // building its path: it was a valid one then
-            if let Some(index) = self.known(&unit.key) {
+            if let Some(index) = self.known(&unit.key)
+                && !self.renamed_entries.contains(&index)
+            {
                 if key_has_dot(&unit.key) {
                     dotted.0 += 1;
                     if dotted.1.is_empty() {
@@ -219,20 +235,39 @@ impl<'o> Assembler<'o> {
                     }
                 }
                 self.put_at(index, file, unit.line, locale, unit.value, unit.comment);
+                self.compare_name(index, found.format, &unit.key);
                 self.spent_keys.push(unit.key);
                 continue;
             }
             let shown = unit.key.display();
-            let path = match self.path(unit.key, &mut dotted) {
-                Ok(path) => path,
-                Err(why) => {
+            let app_name = app_name(found.format, &unit.key);
+            if let Some(&index) = app_name.as_ref().and_then(|n| self.renamed.get(n)) {
+                self.put_at(index, file, unit.line, locale, unit.value, unit.comment);
+                self.compare_name(index, found.format, &unit.key);
+                continue;
+            }
+            let key = unit.key.clone();
+            let (path, made) = match (self.path(unit.key, &mut dotted), app_name) {
+                (Ok(path), Some(name)) if self.taken_by_renamed(&path) => {
+                    (self.renamed_path(&path.join("_")), Some(name))
+                }
+                (Ok(path), _) => (path, None),
+                // what a key cell cannot hold, the name column carries (SPEC §12.1)
+                (Err(_), Some(name)) => (self.renamed_path(&name), Some(name)),
+                (Err(why), None) => {
                     self.note(file, unit.line, &shown, why);
                     continue;
                 }
             };
-            self.put(file, unit.line, path, locale, unit.value, unit.comment);
+            if let Some(index) = self.put(file, unit.line, path, locale, unit.value, unit.comment) {
+                if let Some(name) = made {
+                    self.renamed.insert(name, index);
+                    self.renamed_entries.insert(index);
+                }
+                self.compare_name(index, found.format, &key);
+            }
         }
-        if dotted.0 > 0 {
+        if dotted.0 > 0 && !found.format.takes_names() {
             let what = format!(
                 "{} key(s) hold '.', which the sheet reads as a level separator: read as levels (e.g. {}); flat formats write them joined with '_'",
                 dotted.0, dotted.1
@@ -379,7 +414,7 @@ impl<'o> Assembler<'o> {
         locale: usize,
         value: Value,
         comment: Option<String>,
-    ) {
+    ) -> Option<usize> {
         if matches!(&value, Value::Text(text) if text.is_empty()) {
             let shown = path.join(".");
             self.note(
@@ -388,12 +423,12 @@ impl<'o> Assembler<'o> {
                 &shown,
                 "an empty text is not carried: an empty cell means no text",
             );
-            return;
+            return None;
         }
         if let Value::Plural(forms) = &value
             && forms.iter().all(|(_, t)| t.is_empty())
         {
-            return;
+            return None;
         }
         self.scratch.clear();
         for (n, level) in path.iter().enumerate() {
@@ -413,12 +448,98 @@ impl<'o> Assembler<'o> {
                     tags: Vec::new(),
                     comment: None,
                     plural: matches!(value, Value::Plural(_)).then(|| Box::new(Plural::default())),
+                    names: Default::default(),
                 });
                 self.comment_from_base.push(false);
+                self.compared.push(0);
                 index
             }
         };
         self.put_at(index, file, line, locale, value, comment);
+        Some(index)
+    }
+
+    /// Whether `path` is the path of an entry made for a key a key cell cannot hold.
+    fn taken_by_renamed(&self, path: &[String]) -> bool {
+        !self.renamed_entries.is_empty()
+            && (self.index.get(&joined(path))).is_some_and(|i| self.renamed_entries.contains(i))
+    }
+
+    /// A one-level path for the key the app names `name`, made of `from` as a key cell
+    /// holds it (`.` and control characters as `_`, no spaces at its ends, no `NAME[word]`)
+    /// and numbered (`_2`, `_3`, …) past every path taken; the name column keeps the key.
+    fn renamed_path(&self, from: &str) -> Vec<String> {
+        let mut level: String = (from.chars())
+            .map(|c| if c == '.' || c.is_control() { '_' } else { c })
+            .collect::<String>()
+            .trim()
+            .to_owned();
+        if looks_plural(&level) {
+            level = level.replace('[', "(").replace(']', ")");
+        }
+        if level.is_empty() {
+            level.push('_');
+        }
+        let mut candidate = level.clone();
+        let mut n = 1;
+        while self.index.contains_key(&candidate) {
+            n += 1;
+            candidate = format!("{level}_{n}");
+        }
+        vec![candidate]
+    }
+
+    /// Compares the app's key of entry `index` in `format` with the name depot would give
+    /// its path there (once per entry and format), keeping the app's where they differ.
+    fn compare_name(&mut self, index: usize, format: Format, key: &Key) {
+        let bit = 1u16 << (format as usize);
+        let Some(compared) = self.compared.get_mut(index) else {
+            return;
+        };
+        if *compared & bit != 0 {
+            return;
+        }
+        *compared |= bit;
+        let Some(name) = app_name(format, key) else {
+            return;
+        };
+        let path = &self.entries[index].path;
+        let depot = match (format, key) {
+            (Format::Xlf, Key::Dotted(_)) => Some(path.join(".")),
+            _ => depot_name(format, path),
+        };
+        if depot.is_some_and(|depot| depot != name) {
+            self.app_names
+                .entry(index)
+                .or_default()
+                .push((format, name));
+        }
+    }
+
+    /// The app's names into the entries' name cells: one for every format (`@@@`) when
+    /// every format the key was read in names it alike, else one per format that names it
+    /// otherwise than depot would (`@@@<format>`).
+    fn apply_names(&mut self) {
+        for (index, named) in std::mem::take(&mut self.app_names) {
+            let (Some(entry), Some(&compared)) =
+                (self.entries.get_mut(index), self.compared.get(index))
+            else {
+                continue;
+            };
+            let depot_named = (Format::ALL.into_iter())
+                .filter(|&f| compared & (1u16 << (f as usize)) != 0)
+                .filter(|f| !named.iter().any(|(n, _)| n == f))
+                .filter_map(|f| depot_name(f, &entry.path));
+            let first = &named[0].1;
+            let alike = named.iter().all(|(_, n)| n == first);
+            if alike && depot_named.into_iter().all(|n| n == *first) {
+                entry.names.insert(String::new(), first.clone());
+                continue;
+            }
+            for (format, name) in named {
+                entry.names.insert(format.names_key().to_owned(), name);
+            }
+        }
     }
 
     /// A unit's text (or forms) and comment into entry `index`.
@@ -520,6 +641,8 @@ impl<'o> Assembler<'o> {
 
     /// The document: locales with the base first, keys in first-read order.
     pub fn finish(mut self) -> Imported {
+        self.repath_sections();
+        self.apply_names();
         self.drop_keys_that_are_sections();
         self.apply_types();
         let count = self.locales.len();
@@ -614,6 +737,48 @@ impl<'o> Assembler<'o> {
         }
     }
 
+    /// A key whose path is also a section, read only from formats whose keys the name
+    /// columns name: a path of its own (one level, as `renamed_path` makes it), its names
+    /// kept, rather than left out (the levels were the sheet's reading of its dots).
+    fn repath_sections(&mut self) {
+        let sections: HashSet<String> = (self.entries.iter())
+            .flat_map(|e| (1..e.path.len()).map(|n| joined(&e.path[..n])))
+            .collect();
+        if sections.is_empty() {
+            return;
+        }
+        let named = |mask: u16| {
+            mask != 0
+                && (Format::ALL.into_iter())
+                    .filter(|&f| mask & (1u16 << (f as usize)) != 0)
+                    .all(|f| f.takes_names() && f != Format::I18next)
+        };
+        for index in 0..self.entries.len() {
+            let mask = self.compared.get(index).copied().unwrap_or(0);
+            let old = &self.entries[index].path;
+            if !named(mask) || !sections.contains(&joined(old)) {
+                continue;
+            }
+            // every format's name, as the app has it, before the path changes
+            let had = self.app_names.remove(&index).unwrap_or_default();
+            let names: Vec<(Format, String)> = (Format::ALL.into_iter())
+                .filter(|&f| mask & (1u16 << (f as usize)) != 0)
+                .filter_map(|f| match had.iter().find(|(g, _)| *g == f) {
+                    Some((_, name)) => Some((f, name.clone())),
+                    None => Some((f, depot_name(f, old)?)),
+                })
+                .collect();
+            let path = self.renamed_path(&old.join("_"));
+            self.index.remove(&joined(old));
+            self.index.insert(joined(&path), index);
+            self.entries[index].path = path;
+            self.renamed_entries.insert(index);
+            if !names.is_empty() {
+                self.app_names.insert(index, names);
+            }
+        }
+    }
+
     /// A path that is a key and also holds keys: the sheet keeps the section (SPEC §6.1),
     /// so the key is listed and left out.
     fn drop_keys_that_are_sections(&mut self) {
@@ -635,6 +800,41 @@ impl<'o> Assembler<'o> {
             }
         }
         self.entries = kept;
+    }
+}
+
+/// A key path's levels joined as `index` keys them.
+fn joined(path: &[String]) -> String {
+    path.join(&SEPARATOR.to_string())
+}
+
+/// The key as the app's code names it in `format`, for the name columns: `None` for the
+/// formats whose keys are nested paths (json, yml; i18next but for a key of one level,
+/// which an app with `keySeparator: false` looks up whole).
+fn app_name(format: Format, key: &Key) -> Option<String> {
+    match (format, key) {
+        (Format::Json | Format::Yml, _) => None,
+        (Format::I18next, Key::Path(levels)) if levels.len() == 1 => Some(levels[0].clone()),
+        (Format::I18next, Key::Dotted(key)) if !key.contains('.') => Some(key.clone()),
+        (Format::I18next, _) => None,
+        // gettext keys a catalog by `msgctxt\u{4}msgid`
+        (Format::Po, Key::Path(levels)) => Some(levels.join("\u{4}")),
+        // depot's own po: msgctxt and msgid both the name
+        (Format::Po, Key::Flat(name)) => Some(format!("{name}\u{4}{name}")),
+        (_, Key::Flat(name) | Key::Dotted(name)) => Some(name.clone()),
+        (_, Key::Path(levels)) => Some(levels.join(".")),
+    }
+}
+
+/// The name depot gives `path` in `format` (`Format::depot_name`; i18next: its one level,
+/// or none a key of one level could have).
+fn depot_name(format: Format, path: &[String]) -> Option<String> {
+    match format {
+        Format::I18next => Some(match path {
+            [only] => only.clone(),
+            _ => path.join(&SEPARATOR.to_string()),
+        }),
+        _ => format.depot_name(path),
     }
 }
 
@@ -797,10 +997,140 @@ mod tests {
                     vec![Some("Yes".into()), Some("Tak".into())]
                 ),
                 ("a.b".into(), vec![None, Some("x".into())]),
+                // `core` is also a section: a path of its own, the name kept
+                ("core_2".into(), vec![Some("section clash".into()), None]),
+                // a key cell cannot hold `bad[one]`: a path of its own, the name kept
+                ("bad(one)".into(), vec![Some("x".into()), None]),
+            ]
+        );
+        let names: Vec<Vec<(&str, &str)>> = (imported.doc.entries.iter())
+            .map(|e| {
+                (e.names.iter())
+                    .map(|(f, n)| (f.as_str(), n.as_str()))
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                vec![],
+                vec![("", "a.b")],
+                vec![("", "core")],
+                vec![("", "bad[one]")]
             ]
         );
         let notes: Vec<String> = imported.notes.iter().map(|n| n.what.clone()).collect();
-        assert_eq!(notes.len(), 5, "{notes:#?}");
+        // the empty text, the differing text
+        assert_eq!(notes.len(), 2, "{notes:#?}");
+    }
+
+    fn ios(name: &str, hint: Hint) -> Found {
+        Found {
+            format: Format::Ios,
+            ..found(name, hint)
+        }
+    }
+
+    fn paths_and_names(imported: &Imported) -> Vec<(String, Vec<(String, String)>)> {
+        (imported.doc.entries.iter())
+            .map(|e| (e.path.join("."), e.names.clone().into_iter().collect()))
+            .collect()
+    }
+
+    #[test]
+    fn keys_depot_would_name_otherwise_keep_their_names_and_get_safe_paths() {
+        let options = Options::default();
+        let mut a = Assembler::new(&options);
+        let keys = [
+            "Export finished.",
+            "Export finished_",
+            " spaced ",
+            "Title",
+            "title",
+            "line\nbreak",
+            "settings.account.title",
+            "plain_key",
+        ];
+        for (file, hint) in [
+            ("en.lproj/Localizable.strings", Hint::Code("en".into())),
+            ("pl.lproj/Localizable.strings", Hint::Code("pl".into())),
+        ] {
+            let units = keys.iter().map(|k| unit(k, "t")).collect();
+            a.add(&ios(file, hint), read(units)).unwrap();
+        }
+        let imported = a.finish();
+        let named = |name: &str| vec![(String::new(), name.to_owned())];
+        assert_eq!(
+            paths_and_names(&imported),
+            [
+                ("Export finished_".to_owned(), named("Export finished.")),
+                // the path the first key took is not this key's, however it is written
+                ("Export finished__2".to_owned(), named("Export finished_")),
+                ("spaced".to_owned(), named(" spaced ")),
+                ("Title".to_owned(), named("Title")),
+                ("title".to_owned(), vec![]),
+                ("line_break".to_owned(), named("line\nbreak")),
+                (
+                    "settings.account.title".to_owned(),
+                    named("settings.account.title")
+                ),
+                ("plain_key".to_owned(), vec![]),
+            ]
+        );
+        assert!(
+            (imported.doc.entries.iter()).all(|e| e.texts == [Some("t".into()), Some("t".into())]),
+            "every key has both locales' texts: {:?}",
+            imported.doc.entries
+        );
+        assert!(imported.notes.is_empty(), "{:?}", imported.notes);
+    }
+
+    #[test]
+    fn formats_that_name_one_key_apart_get_a_name_column_each() {
+        let options = Options::default();
+        let mut a = Assembler::new(&options);
+        let android = found("values/strings.xml", Hint::Base);
+        a.add(&android, read(vec![unit("Welcome", "Hi")])).unwrap();
+        let properties = Found {
+            format: Format::Properties,
+            ..found("messages.properties", Hint::Base)
+        };
+        let dotted = Unit {
+            key: Key::Dotted("Welcome".into()),
+            ..unit("", "Hi")
+        };
+        a.add(&properties, read(vec![dotted])).unwrap();
+        let apple = ios("en.lproj/Localizable.strings", Hint::Base);
+        a.add(&apple, read(vec![unit("Welcome", "Hi")])).unwrap();
+        let imported = a.finish();
+        // one key, named alike by every format: one `@@@`
+        assert_eq!(
+            paths_and_names(&imported),
+            [(
+                "Welcome".to_owned(),
+                vec![("".to_owned(), "Welcome".to_owned())]
+            )]
+        );
+
+        // one path, named apart: a name column per format
+        let split = Options {
+            split: Some("_".into()),
+            ..Options::default()
+        };
+        let mut a = Assembler::new(&split);
+        a.add(&android, read(vec![unit("Core_Yes", "Yes")]))
+            .unwrap();
+        let properties_key = Unit {
+            key: Key::Dotted("Core.Yes".into()),
+            ..unit("", "Yes")
+        };
+        a.add(&properties, read(vec![properties_key])).unwrap();
+        let imported = a.finish();
+        let names = vec![
+            ("android".to_owned(), "Core_Yes".to_owned()),
+            ("properties".to_owned(), "Core.Yes".to_owned()),
+        ];
+        assert_eq!(paths_and_names(&imported), [("Core.Yes".to_owned(), names)]);
     }
 
     #[test]

@@ -10,9 +10,9 @@
 //! goes right after its entry's rows. Every cell whose text differs is a conflict, named
 //! by its cell in the existing sheet (A1).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
-use crate::markup::{COMMENT_MARK, KEY_MARK, TAGS_MARK};
+use crate::markup::{COMMENT_MARK, KEY_MARK, NAME_MARK, TAGS_MARK};
 use crate::model::cell_name;
 use crate::model::locale::same_locale;
 use crate::model::{Document, Entry};
@@ -57,15 +57,25 @@ pub enum MergeError {
 /// The document as a new sheet (its texts move into the cells).
 pub fn sheet(mut doc: Document) -> Vec<Vec<String>> {
     let depth = doc.entries.iter().map(|e| e.path.len()).max().unwrap_or(1);
+    // name columns (`@@@`, then `@@@<format>`) only where some key has a name
+    let names: BTreeSet<&str> = (doc.entries.iter())
+        .flat_map(|e| e.names.keys().map(String::as_str))
+        .collect();
+    let names: Vec<String> = names.into_iter().map(str::to_owned).collect();
     let mut header: Vec<String> = vec![KEY_MARK.to_owned(); depth];
+    header.extend(names.iter().map(|format| format!("{NAME_MARK}{format}")));
     header.push(TAGS_MARK.to_owned());
     header.push(COMMENT_MARK.to_owned());
     header.extend(doc.locales.iter().cloned());
+    let first_text = depth + names.len() + 2;
     let layout = Layout {
         keys: (0..depth).collect(),
-        comment: Some(depth + 1),
+        names: (names.into_iter().enumerate())
+            .map(|(i, format)| (format, depth + i))
+            .collect(),
+        comment: Some(first_text - 1),
         locales: (0..doc.locales.len())
-            .map(|i| Some(depth + 2 + i))
+            .map(|i| Some(first_text + i))
             .collect(),
         width: header.len(),
     };
@@ -91,6 +101,8 @@ pub fn sheet(mut doc: Document) -> Vec<Vec<String>> {
 struct Layout {
     /// The column of each key level.
     keys: Vec<usize>,
+    /// (format, column) of each name column (`""`: `@@@`).
+    names: Vec<(String, usize)>,
     comment: Option<usize>,
     /// The column of each document locale.
     locales: Vec<Option<usize>>,
@@ -143,6 +155,13 @@ impl Layout {
             {
                 row[column] = comment;
             }
+            if n == 0 {
+                for (format, column) in &self.names {
+                    if let Some(name) = entry.names.remove(format) {
+                        row[*column] = name;
+                    }
+                }
+            }
             for (locale, text) in texts.iter_mut().enumerate() {
                 if let (Some(text), Some(Some(column))) = (text.take(), self.locales.get(locale)) {
                     row[*column] = text;
@@ -159,6 +178,8 @@ impl Layout {
 struct Header {
     row: usize,
     keys: Vec<usize>,
+    /// (format, column) of each name column.
+    names: Vec<(String, usize)>,
     comment: Option<usize>,
     locales: Vec<(usize, String)>,
 }
@@ -170,6 +191,7 @@ fn header(rows: &[Vec<String>]) -> Option<Header> {
     let mut header = Header {
         row,
         keys: Vec::new(),
+        names: Vec::new(),
         comment: None,
         locales: Vec::new(),
     };
@@ -179,6 +201,11 @@ fn header(rows: &[Vec<String>]) -> Option<Header> {
             TAGS_MARK | "" | "*" => {}
             COMMENT_MARK => {
                 header.comment.get_or_insert(column);
+            }
+            code if code.starts_with(NAME_MARK) => {
+                header
+                    .names
+                    .push((code[NAME_MARK.len()..].to_owned(), column));
             }
             code if code.contains('.') => {}
             code => {
@@ -303,8 +330,19 @@ pub fn merge(
     while key_columns.len() < depth {
         key_columns.push(new_column(KEY_MARK, &mut rows));
     }
+    // the name columns new keys need (a name of a key the sheet has is not changed)
+    let mut name_columns = header.names.clone();
+    for entry in &doc.entries {
+        for format in entry.names.keys() {
+            if !name_columns.iter().any(|(f, _)| f == format) {
+                let column = new_column(&format!("{NAME_MARK}{format}"), &mut rows);
+                name_columns.push((format.clone(), column));
+            }
+        }
+    }
     let layout = Layout {
         keys: key_columns,
+        names: name_columns,
         comment,
         locales,
         width,

@@ -702,6 +702,7 @@ mod tests {
                 texts,
                 tags: vec!["tag".into()],
                 comment: None,
+                names: Default::default(),
             }],
             warnings: Vec::new(),
         };
@@ -760,6 +761,7 @@ mod tests {
                         texts,
                         tags: tags.into_iter().map(String::from).collect(),
                         comment: None,
+                        names: Default::default(),
                     });
                 }
                 Document {

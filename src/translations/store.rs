@@ -243,6 +243,7 @@ pub(crate) mod suite {
                 texts: vec![Some(text.into()), None],
                 tags: vec!["t1".into()],
                 comment: Some("c".into()),
+                names: Default::default(),
             }],
             warnings: vec![Warning {
                 cell: "B2".into(),

@@ -5,6 +5,7 @@ use crate::formats::shared::convert::Converter;
 use crate::formats::shared::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex, push_xml_char,
 };
+use crate::formats::shared::escape::{XML_CONTROL_REASON, push_xml_str};
 use crate::formats::shared::flatten::NameStyle;
 use crate::formats::shared::flatten::{Flat, FlatKey};
 use crate::formats::writing::Job;
@@ -37,14 +38,14 @@ pub(crate) fn render(
             match key.plural {
                 None => {
                     out.extend_from_slice(b"    <string name=\"");
-                    push_name(out, &key);
+                    push_name(out, &key).map_err(|c| bad_name(&key, c))?;
                     push_string(out, &converter.text(key.entry, false, key.text))
                         .map_err(|character| unrepresentable(&key, loc.code, character))?;
                     out.extend_from_slice(b"</string>\n");
                 }
                 Some(plural) => {
                     out.extend_from_slice(b"    <plurals name=\"");
-                    push_name(out, &key);
+                    push_name(out, &key).map_err(|c| bad_name(&key, c))?;
                     out.extend_from_slice(b">\n");
                     for (category, text) in plural.forms_in(loc.locale) {
                         out.extend_from_slice(b"        <item quantity=\"");
@@ -64,11 +65,26 @@ pub(crate) fn render(
 }
 
 /// The name attribute's value and its closing quote.
-fn push_name(out: &mut Vec<u8>, key: &FlatKey<'_>) {
-    // [a-z0-9_] only: nothing to escape
+fn push_name(out: &mut Vec<u8>, key: &FlatKey<'_>) -> Result<(), char> {
     out.extend_from_slice(key.prefix.as_bytes());
-    out.extend_from_slice(key.base.as_bytes());
+    if key.entry.names.is_empty() {
+        // [a-z0-9_] only: nothing to escape
+        out.extend_from_slice(key.base.as_bytes());
+    } else {
+        // a name the sheet gives, as it is
+        push_xml_str(out, key.base, true)?;
+    }
     out.push(b'"');
+    Ok(())
+}
+
+fn bad_name(key: &FlatKey<'_>, character: char) -> RenderError {
+    RenderError::UnrepresentableKey {
+        format: Format::Android,
+        key: key.dotted_path(),
+        character,
+        reason: XML_CONTROL_REASON,
+    }
 }
 
 /// `>` and the escaped `text` of an element whose start tag is open, with

@@ -201,10 +201,16 @@ impl Arb<'_> {
         }
         self.out.push(b',');
         self.line(indent);
-        self.out.extend_from_slice(b"\"@");
-        // ids are ASCII identifiers: nothing to escape
-        self.out.extend_from_slice(key.base.as_bytes());
-        self.out.extend_from_slice(b"\": {");
+        if key.entry.names.is_empty() {
+            self.out.extend_from_slice(b"\"@");
+            // ids are ASCII identifiers: nothing to escape
+            self.out.extend_from_slice(key.base.as_bytes());
+            self.out.push(b'"');
+        } else {
+            // a name the sheet gives, as it is
+            push_json_str(self.out, &format!("@{}", key.base));
+        }
+        self.out.extend_from_slice(b": {");
         if let Some(description) = description {
             self.line(indent + 2);
             self.out.extend_from_slice(b"\"description\": ");

@@ -25,13 +25,18 @@ use crate::formats::{Format, PlaceholderMode, RenderError, RenderOptions};
 use crate::model::langtag;
 use crate::model::placeholders;
 use crate::model::placeholders::Syntax;
-use crate::model::{Document, PluralCategory, Selection};
+use crate::model::{Document, Entry, PluralCategory, Selection};
 
 /// The namespace i18next loads by default, and the folder file's stem.
 pub(crate) const NAMESPACE: &str = "translation";
 
 /// The one shape of a writer (`formats::Writer`).
 pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
+    if let Some(renamed) = renamed(job.doc) {
+        let tree = Tree::build(&renamed, job.sel);
+        let left_out = render(&tree, job.sel, job.texts(), job.opts, job.keyed(), out)?;
+        return Ok(tree.warnings.iter().cloned().chain(left_out).collect());
+    }
     let tree = job.tree();
     let left_out = render(&tree, job.sel, job.texts(), job.opts, job.keyed(), out)?;
     Ok(tree.warnings.iter().cloned().chain(left_out).collect())
@@ -64,6 +69,62 @@ pub(crate) fn render(
     tree.walk(sel, texts, &mut sink)?;
     sink.out.push(b'}');
     Ok(sink.warnings)
+}
+
+/// The document as i18next names its keys when the sheet names some (SPEC §12.1): an
+/// entry with a name is a key of its own at the top of its namespace's file, the name one
+/// level (the app sets `keySeparator: false`); `None` when the sheet names none, and the
+/// document's own paths are i18next's. The entries stay in their places, so selections
+/// and texts of the document serve this one alike.
+fn renamed(doc: &Document) -> Option<Document> {
+    let named = |e: &Entry| Format::I18next.name_of(e).is_some();
+    if !doc.entries.iter().any(named) {
+        return None;
+    }
+    let mut renamed = doc.clone();
+    let namespaced = !doc.namespaces.is_empty();
+    for entry in &mut renamed.entries {
+        if let Some(name) = Format::I18next.name_of(entry).map(str::to_owned) {
+            let keep = usize::from(namespaced).min(entry.path.len());
+            entry.path.truncate(keep);
+            entry.path.push(name);
+        }
+        // renamed once: its paths are i18next's now
+        entry.names.clear();
+    }
+    Some(renamed)
+}
+
+/// What a render of every key leaves out as the tree has it (a key that is also a
+/// section), over the keys as i18next names them.
+pub(crate) fn tree_warnings(doc: &Document) -> Vec<String> {
+    match renamed(doc) {
+        Some(renamed) => Tree::build_all(&renamed).warnings,
+        None => Tree::build_all(doc).warnings,
+    }
+}
+
+/// Entries the sheet gives one i18next name in one namespace: (the first, a later one,
+/// the name). The render keeps the first.
+pub(crate) fn named_clashes(doc: &Document) -> Vec<(usize, usize, String)> {
+    let mut first: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut found = Vec::new();
+    for (e, entry) in doc.entries.iter().enumerate() {
+        let Some(name) = Format::I18next.name_of(entry) else {
+            continue;
+        };
+        let namespace = match doc.namespaces.is_empty() {
+            true => "",
+            false => entry.path.first().map_or("", String::as_str),
+        };
+        match first.get(&(namespace, name)) {
+            Some(&kept) => found.push((kept, e, name.to_owned())),
+            None => {
+                first.insert((namespace, name), e);
+            }
+        }
+    }
+    found
 }
 
 /// A locale as i18next names a language: BCP 47 in canonical case (`en-US`, `pl-PL`,
@@ -373,6 +434,9 @@ pub(crate) fn clashes(doc: &Document) -> Vec<Clash> {
     if doc.entries.iter().all(|e| e.plural.is_none()) {
         return Vec::new();
     }
+    if let Some(renamed) = renamed(doc) {
+        return clashes(&renamed);
+    }
     // every node (key or section) by its path, with the first entry at or under it
     let mut first_under: HashMap<&[String], usize> = HashMap::new();
     for (e, entry) in doc.entries.iter().enumerate() {
@@ -420,6 +484,8 @@ pub(crate) fn clashes(doc: &Document) -> Vec<Clash> {
 /// `nsSeparator`), so the app cannot look such a key up by its path.
 pub(crate) fn namespace_separators(doc: &Document) -> Vec<usize> {
     (doc.entries.iter().enumerate())
+        // a name the sheet gives is the app's own (its nsSeparator is its business)
+        .filter(|(_, entry)| Format::I18next.name_of(entry).is_none())
         .filter(|(_, entry)| entry.path.iter().any(|segment| segment.contains(':')))
         .map(|(e, _)| e)
         .collect()

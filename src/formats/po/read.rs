@@ -190,7 +190,11 @@ fn add(entry: Entry, header: &Header, r: &mut Reading<'_>) {
     let id = entry.id.clone().unwrap_or_default();
     let key = match &entry.context {
         Some(context) if *context != id => Key::Path(vec![context.clone(), id.clone()]),
-        _ => Key::Flat(id.clone()),
+        // depot's own files: msgctxt and msgid both the name
+        Some(_) => Key::Flat(id.clone()),
+        // an app's msgid alone, what its gettext() asks for: one level, told apart from
+        // depot's own (import keeps it as the key's name, SPEC §12.1)
+        None => Key::Path(vec![id.clone()]),
     };
     let shown = key.display();
     if entry.obsolete {

@@ -71,13 +71,30 @@ pub(crate) fn render(
                 character,
                 reason: NUL_REASON,
             };
-            push_name_string(out, b"msgctxt ", &key).map_err(key_error)?;
-            push_name_string(out, b"msgid ", &key).map_err(key_error)?;
+            // the app's own msgid, with gettext's `msgctxt\u{4}msgid` for a context
+            let named = Format::Po.name_of(key.entry).map(|name| {
+                name.split_once(CONTEXT_END)
+                    .map_or((None, name), |(context, id)| (Some(context), id))
+            });
+            match named {
+                Some((context, id)) => {
+                    if let Some(context) = context {
+                        push_po_string(out, b"msgctxt ", &[key.prefix, context])
+                            .map_err(key_error)?;
+                    }
+                    push_po_string(out, b"msgid ", &[key.prefix, id]).map_err(key_error)?;
+                }
+                None => {
+                    push_name_string(out, b"msgctxt ", &key).map_err(key_error)?;
+                    push_name_string(out, b"msgid ", &key).map_err(key_error)?;
+                }
+            }
             let Some(plural) = key.plural else {
                 push_po_string(out, b"msgstr ", &[key.text]).map_err(text_error)?;
                 continue;
             };
-            push_name_string(out, b"msgid_plural ", &key).map_err(key_error)?;
+            let id = named.map_or(key.base, |(_, id)| id);
+            push_po_string(out, b"msgid_plural ", &[key.prefix, id]).map_err(key_error)?;
             // One msgstr per slot of the locale's Plural-Forms, each holding the text of
             // the category that slot stands for (`other`'s where the sheet has none).
             let slots = *gettext.get_or_insert_with(|| plurals::gettext(loc.code).slots);
@@ -90,6 +107,10 @@ pub(crate) fn render(
     }
     Ok(())
 }
+
+/// Ends the context in a name: `msgctxt` then this then `msgid`, as gettext keys its
+/// catalogs (`pgettext`).
+pub(crate) const CONTEXT_END: char = '\u{4}';
 
 const NUL_REASON: &str = "a .mo file ends strings at U+0000 (and uses it to separate plural forms)";
 

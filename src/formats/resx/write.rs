@@ -4,6 +4,8 @@
 //! (`Core_Labels_Yes`); a plural entry is one name per category (`Items_One`). Texts are
 //! escaped for what ResXResourceReader, resgen and MSBuild read back (docs/design.md).
 
+use crate::formats::Format;
+use crate::formats::shared::escape::XML_CONTROL_REASON;
 use std::convert::Infallible;
 
 use crate::formats::shared::convert::Converter;
@@ -40,12 +42,13 @@ pub(crate) fn render(
             match key.plural {
                 None => {
                     let text = converter.text(key.entry, false, key.text);
-                    push_data(out, &key, None, &text, comment);
+                    push_data(out, &key, None, &text, comment).map_err(|c| bad_name(&key, c))?;
                 }
                 Some(plural) => {
                     for (category, text) in plural.forms_in(loc.locale) {
                         let text = converter.text(key.entry, true, text);
-                        push_data(out, &key, Some(category), &text, comment);
+                        push_data(out, &key, Some(category), &text, comment)
+                            .map_err(|c| bad_name(&key, c))?;
                     }
                 }
             }
@@ -56,6 +59,15 @@ pub(crate) fn render(
     Ok(())
 }
 
+fn bad_name(key: &FlatKey<'_>, character: char) -> RenderError {
+    RenderError::UnrepresentableKey {
+        format: Format::Resx,
+        key: key.dotted_path(),
+        character,
+        reason: XML_CONTROL_REASON,
+    }
+}
+
 /// One `<data>` element, indented as Visual Studio indents it.
 fn push_data(
     out: &mut Vec<u8>,
@@ -63,11 +75,16 @@ fn push_data(
     category: Option<PluralCategory>,
     text: &str,
     comment: Option<&str>,
-) {
-    // a C# identifier: nothing to escape
+) -> Result<(), char> {
     out.extend_from_slice(b"  <data name=\"");
     out.extend_from_slice(key.prefix.as_bytes());
-    out.extend_from_slice(key.base.as_bytes());
+    if key.entry.names.is_empty() {
+        // a C# identifier: nothing to escape
+        out.extend_from_slice(key.base.as_bytes());
+    } else {
+        // a name the sheet gives, as it is
+        push_xml_str(out, key.base, true)?;
+    }
     if let Some(category) = category {
         out.push(b'_');
         let name = category.name().as_bytes();
@@ -84,6 +101,7 @@ fn push_data(
         out.extend_from_slice(b"</comment>\n");
     }
     out.extend_from_slice(b"  </data>\n");
+    Ok(())
 }
 
 const SPECIALS: Specials = Specials::new(b"&<>", true, true);

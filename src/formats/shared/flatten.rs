@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use crate::formats::shared::arena::StrArena;
 use crate::formats::shared::csharp;
 use crate::formats::shared::texts::{Forms, Texts};
-use crate::formats::{shared::ahead, shared::dart};
+use crate::formats::{Format, shared::ahead, shared::dart};
 
 use crate::model::{Document, Entry, PluralCategory, Selection};
 
@@ -174,10 +174,13 @@ pub(crate) struct Names {
 impl Names {
     /// Names of the entries `wanted` says (all when `None`). `unprefixed`: the names are
     /// used without a locale prefix, so for android the whole name must be a valid Java
-    /// name (with a prefix, the prefix is guarded instead).
+    /// name (with a prefix, the prefix is guarded instead). `format`: the format written,
+    /// whose name the sheet's name columns may give an entry (SPEC §12.1), taken verbatim
+    /// (`None`: names from the paths only).
     pub(crate) fn build(
         doc: &Document,
         style: NameStyle,
+        format: Option<Format>,
         unprefixed: bool,
         wanted: Option<&[bool]>,
     ) -> Names {
@@ -195,6 +198,8 @@ impl Names {
                 });
                 if !is_wanted(e) {
                     names.push(None);
+                } else if let Some(name) = format.and_then(|f| f.name_of(entry)) {
+                    names.push(Some(name));
                 } else if style == NameStyle::Android && unprefixed {
                     // The guard depends on the whole name, so build it apart first.
                     android_name_into(&mut scratch, &entry.path);
@@ -338,11 +343,12 @@ impl<'a> Flat<'a> {
         doc: &'a Document,
         sel: &'a Selection,
         style: NameStyle,
+        format: Option<Format>,
         keep_locale: bool,
     ) -> Flat<'a> {
         let wanted = sel.entries_in_any_locale(doc.entries.len());
         let unprefixed = !Flat::prefixed(sel, keep_locale);
-        let names = Names::build(doc, style, unprefixed, Some(&wanted));
+        let names = Names::build(doc, style, format, unprefixed, Some(&wanted));
         let shared = Shared {
             names: Cow::Owned(names),
             texts: Texts::Rows(doc),
@@ -368,9 +374,10 @@ impl<'a> Flat<'a> {
         doc: &'a Document,
         sel: &'a Selection,
         style: NameStyle,
+        format: Option<Format>,
     ) -> Flat<'a> {
         let wanted = sel.entries_in_any_locale(doc.entries.len());
-        let names = Names::build(doc, style, true, Some(&wanted));
+        let names = Names::build(doc, style, format, true, Some(&wanted));
         let shared = Shared {
             names: Cow::Owned(names),
             texts: Texts::Rows(doc),
@@ -673,8 +680,8 @@ fn collision_message(doc: &Document, kept: usize, lost: usize, name: &str) -> St
 /// unfiltered request for that locale) reports, over every locale, each pair once. Names
 /// are built once for the document; only entries whose name is shared are looked at per
 /// locale, so a document without collisions costs one pass over its keys.
-pub(crate) fn collisions(doc: &Document, style: NameStyle) -> Vec<String> {
-    let names = Names::build(doc, style, true, None);
+pub(crate) fn collisions(doc: &Document, style: NameStyle, format: Option<Format>) -> Vec<String> {
+    let names = Names::build(doc, style, format, true, None);
     if !names.any_shared {
         return Vec::new();
     }
@@ -709,12 +716,19 @@ pub(crate) fn collisions(doc: &Document, style: NameStyle) -> Vec<String> {
 /// `collisions` of a suffixed style: per locale, the written names of the entries `names`
 /// suspects, in entry order.
 fn suffixed_collisions(doc: &Document, names: &Names) -> Vec<String> {
+    (suffixed_met(doc, names).into_iter())
+        .map(|(kept, lost, name)| collision_message(doc, kept, lost, &name))
+        .collect()
+}
+
+/// The pairs of `suffixed_collisions`: (kept, lost, the name they meet at), each pair once.
+fn suffixed_met(doc: &Document, names: &Names) -> Vec<(usize, usize, String)> {
     let suspects: Vec<usize> = (0..doc.entries.len())
         .filter(|&e| names.suspects.get(e) == Some(&true))
         .collect();
     let texts = Texts::Rows(doc);
     let mut reported = FxHashSet::default();
-    let mut warnings = Vec::new();
+    let mut met = Vec::new();
     let mut seen = FxHashMap::default();
     for locale in 0..doc.locales.len() {
         seen.clear();
@@ -722,18 +736,38 @@ fn suffixed_collisions(doc: &Document, names: &Names) -> Vec<String> {
         let names_of = |e| written_names(texts, "", names.base(e), e, locale, names.style);
         for (kept, lost, name) in settle_by_names(&mut seen, names.style, entries, names_of) {
             if reported.insert((kept, lost)) {
-                warnings.push(collision_message(doc, kept, lost, &name));
+                met.push((kept, lost, name));
             }
         }
     }
-    warnings
+    met
+}
+
+/// `same_names` for a suffixed style (properties, resx), a plural entry's forms included:
+/// every pair of entries that meet at a name they write in some locale.
+pub(crate) fn suffixed_same_names(
+    doc: &Document,
+    style: NameStyle,
+    format: Option<Format>,
+) -> Vec<(usize, usize, String)> {
+    let names = Names::build(doc, style, format, true, None);
+    if !names.any_shared {
+        return Vec::new();
+    }
+    let mut met = suffixed_met(doc, &names);
+    met.sort_by_key(|&(_, lost, _)| lost);
+    met
 }
 
 /// Every entry whose unprefixed name of `style` an earlier entry has, as (that first
 /// entry, this one, name), in entry order: the checks' findings for the formats that key
 /// each locale apart.
-pub(crate) fn same_names(doc: &Document, style: NameStyle) -> Vec<(usize, usize, String)> {
-    let names = Names::build(doc, style, true, None);
+pub(crate) fn same_names(
+    doc: &Document,
+    style: NameStyle,
+    format: Option<Format>,
+) -> Vec<(usize, usize, String)> {
+    let names = Names::build(doc, style, format, true, None);
     if !names.any_shared {
         return Vec::new();
     }
@@ -747,6 +781,16 @@ pub(crate) fn same_names(doc: &Document, style: NameStyle) -> Vec<(usize, usize,
 pub(crate) fn plain_name(path: &[String]) -> String {
     let mut name = String::new();
     push_path_name(&mut name, path, NameStyle::Plain);
+    name
+}
+
+/// The unprefixed name of a key path in `style`, as a file of one locale writes it.
+pub(crate) fn unprefixed_name(path: &[String], style: NameStyle) -> String {
+    let mut name = String::new();
+    match style {
+        NameStyle::Android => android_name_into(&mut name, path),
+        _ => push_path_name(&mut name, path, style),
+    }
     name
 }
 
@@ -1089,11 +1133,11 @@ mod tests {
                 entries: vec![0],
             }],
         };
-        let flat = Flat::build(&d, &sel, NameStyle::Plain, false);
+        let flat = Flat::build(&d, &sel, NameStyle::Plain, None, false);
         assert_eq!(names(&flat), ["core_labels_yes"]);
-        let flat = Flat::build(&d, &sel, NameStyle::Plain, true);
+        let flat = Flat::build(&d, &sel, NameStyle::Plain, None, true);
         assert_eq!(names(&flat), ["en_us_core_labels_yes"]);
-        let flat = Flat::build(&d, &all, NameStyle::Plain, false);
+        let flat = Flat::build(&d, &all, NameStyle::Plain, None, false);
         assert_eq!(
             names(&flat),
             ["en_us_core_labels_yes", "pl_core_labels_yes"]
@@ -1104,9 +1148,9 @@ mod tests {
     fn android_names_map_to_a_z_0_9_and_get_guarded() {
         let d = doc(&["en-GB"], &["Ünïcode key.x-y", "1ST.A", "NEW", "_"]);
         let all = Selection::all(&d);
-        let flat = Flat::build(&d, &all, NameStyle::Android, false);
+        let flat = Flat::build(&d, &all, NameStyle::Android, None, false);
         assert_eq!(names(&flat), ["_n_code_key_x_y", "_1st_a", "_new", "__"]);
-        let flat = Flat::build(&d, &all, NameStyle::Android, true);
+        let flat = Flat::build(&d, &all, NameStyle::Android, None, true);
         assert_eq!(
             names(&flat),
             [
@@ -1123,7 +1167,7 @@ mod tests {
     fn plain_names_keep_unicode_lower_cased() {
         let d = doc(&["pl"], &["ZAŻÓŁĆ.Gęślą"]);
         let all = Selection::all(&d);
-        let flat = Flat::build(&d, &all, NameStyle::Plain, false);
+        let flat = Flat::build(&d, &all, NameStyle::Plain, None, false);
         assert_eq!(names(&flat), ["zażółć_gęślą"]);
     }
 
@@ -1131,7 +1175,7 @@ mod tests {
     fn conflicting_names_keep_the_first_and_warn_once() {
         let d = doc(&["en", "pl"], &["A.B_C", "A_B.C", "X", "a.b.c"]);
         let all = Selection::all(&d);
-        let flat = Flat::build(&d, &all, NameStyle::Plain, false);
+        let flat = Flat::build(&d, &all, NameStyle::Plain, None, false);
         assert_eq!(
             names(&flat),
             ["en_a_b_c", "en_x", "pl_a_b_c", "pl_x"],
@@ -1159,7 +1203,7 @@ mod tests {
             &["en"],
             &paths.iter().map(String::as_str).collect::<Vec<_>>(),
         );
-        let names = Names::build(&d, NameStyle::Android, true, None);
+        let names = Names::build(&d, NameStyle::Android, None, true, None);
         for (e, path) in paths.iter().enumerate() {
             let mut expected = String::new();
             push_path_name(&mut expected, &d.entries[e].path, NameStyle::Android);
@@ -1195,7 +1239,7 @@ mod tests {
                 entries: vec![1],
             }],
         };
-        let flat = Flat::build(&d, &sel, NameStyle::Plain, false);
+        let flat = Flat::build(&d, &sel, NameStyle::Plain, None, false);
         assert_eq!(names(&flat), ["a_b"]);
         assert!(flat.warnings.is_empty());
     }
@@ -1205,7 +1249,7 @@ mod tests {
         // `en` + `core_x` and `en_core` + `x` meet at `en_core_x`.
         let d = doc(&["en", "en_core"], &["CORE.X", "X"]);
         let all = Selection::all(&d);
-        let flat = Flat::build(&d, &all, NameStyle::Plain, false);
+        let flat = Flat::build(&d, &all, NameStyle::Plain, None, false);
         assert_eq!(names(&flat), ["en_core_x", "en_x", "en_core_core_x"]);
         assert_eq!(
             flat.warnings,

@@ -2,6 +2,8 @@
 //! and what translators recognise), `resname` the flat name; `<source>` holds the base
 //! locale's text (the key path where it has none), `<target>` the locale's.
 
+use std::borrow::Cow;
+
 use crate::formats::shared::escape::{XML_CONTROL_REASON, clean_comment, push_xml_str};
 use crate::formats::shared::flatten::NameStyle;
 use crate::formats::shared::flatten::{Flat, FlatKey};
@@ -135,7 +137,11 @@ impl Repeated {
                     self.bytes.clear();
                 }
                 let start = self.bytes.len();
-                let id = flat.dotted_path(key.index);
+                // a name the sheet gives is the app's id too
+                let id = match Format::Xlf.name_of(key.entry) {
+                    Some(name) => Cow::Borrowed(name),
+                    None => flat.dotted_path(key.index),
+                };
                 let bytes = &mut self.bytes;
                 push_xml_str(bytes, &id, true).map_err(|c| key_error(key, c))?;
                 let id_end = bytes.len();
