@@ -503,7 +503,9 @@ fn import_prints_its_summary_on_stdout_and_its_notes_on_stderr() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "read 1 file(s): 1 android\nen: 1 key(s) with a text\nwrote sheet.csv: 1 key(s), locales en\n"
+        "read 1 file(s): 1 android\nplaceholders: kept as the app writes them (printf); the \
+         sheet's settings cell says so (depot: placeholders=printf), and generate, serve and \
+         diff follow it\nen: 1 key(s) with a text\nwrote sheet.csv: 1 key(s), locales en\n"
     );
     let notes = stderr(&out);
     assert!(notes.starts_with("depot: not carried: "), "{notes}");

@@ -316,7 +316,7 @@ async fn wrong_keys_on_sdk_urls_are_throttled_and_logged() {
 
 /// `translations.locales` names the locales of each SDK layout: Tolgee's manifest lists the
 /// name and its URL answers to it (the sheet's code too), locize's languages keep their
-/// own names.
+/// own names; plain `/translations` uses its format's names.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sdk_urls_and_lists_use_the_locale_names_of_their_layout() {
     let dir = tempfile::tempdir().unwrap();
@@ -343,4 +343,28 @@ async fn sdk_urls_and_lists_use_the_locale_names_of_their_layout() {
     assert_eq!(order, ["en", "de", "fr-CA"]);
     let (status, _) = daemon.get_json("/i18next/draft/de-AT/home.json").await;
     assert_eq!(status, 404);
+    // plain /translations names the locales as its format does (filters keep the codes)
+    let (status, body) = daemon.get_json("/translations?format=json").await;
+    assert_eq!(status, 200, "{body}");
+    let order: Vec<&String> = body.as_object().unwrap().keys().collect();
+    assert_eq!(order, ["en", "de", "fr-CA"], "{body}");
+    let (status, body) = daemon
+        .get_json("/translations?format=json&filters[]=fr")
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let order: Vec<&String> = body.as_object().unwrap().keys().collect();
+    assert_eq!(order, ["fr-CA"], "{body}");
+
+    // the same version served with other names is another body: another ETag, so a
+    // client (or a cache) holding the old one gets the new body, not a 304
+    let other = tempfile::tempdir().unwrap();
+    let plain = daemon_with(other.path(), &[]).await;
+    let etag = |r: reqwest::Response| r.headers()["etag"].to_str().unwrap().to_owned();
+    let named = etag(daemon.get("/translations?format=json").await);
+    let unnamed = etag(plain.get("/translations?format=json").await);
+    assert_eq!(
+        draft_version(&daemon, None).await,
+        draft_version(&plain, None).await
+    );
+    assert_ne!(named, unnamed);
 }

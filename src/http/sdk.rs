@@ -32,11 +32,18 @@ use warp::reply::Response;
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// Manifests kept rendered, per version (a few channels' worth).
 const MANIFESTS_KEPT: usize = 64;
+/// Multi-load bodies kept assembled (and compressed once), per (version, languages,
+/// namespaces): an app asks the same few combinations on every start.
+const MULTI_KEPT: usize = 256;
+/// And at most this many bytes of them (identity bodies; the compressed ones are smaller).
+const MULTI_BUDGET_BYTES: usize = 32 << 20;
 
 /// What the handlers share: the state, and the manifests made per version.
 struct Sdk {
     state: Arc<AppState>,
     manifests: Mutex<HashMap<String, Arc<Bundle>>>,
+    /// Multi-load bodies by `multi_key` (cleared whole when full, as the manifests).
+    multi: Mutex<HashMap<String, Arc<Bundle>>>,
     /// The locize languages of (current version, channels' revision).
     languages: Mutex<Option<(String, Arc<Bundle>)>>,
 }
@@ -215,6 +222,14 @@ impl Sdk {
             }
         };
         let (lngs, namespaces) = (list("lng")?, list("ns")?);
+        // The body depends on the version and the two lists as asked (their order is the
+        // body's order): the same request is assembled and compressed once.
+        let key = format!("{version}\n{}\n{}", lngs.join("+"), namespaces.join("+"));
+        let cache = cache_control(&settings, private);
+        let held = self.lock_multi().get(&key).cloned();
+        if let Some(bundle) = held {
+            return serve(bundle, &caller.headers, &cache, false).await;
+        }
         let mut body = Vec::from(&b"{"[..]);
         let mut first_lng = true;
         for lng in &lngs {
@@ -254,8 +269,24 @@ impl Sdk {
         }
         body.push(b'}');
         let bundle = Arc::new(bundles::named(body));
-        let cache = cache_control(&settings, private);
+        self.keep_multi(key, &bundle);
         serve(bundle, &caller.headers, &cache, false).await
+    }
+
+    fn keep_multi(&self, key: String, bundle: &Arc<Bundle>) {
+        let size = bundle.rendition.identity.len();
+        let mut multi = self.lock_multi();
+        let held: usize = (multi.values()).map(|b| b.rendition.identity.len()).sum();
+        if multi.len() >= MULTI_KEPT || held + size > MULTI_BUDGET_BYTES {
+            multi.clear();
+        }
+        if size <= MULTI_BUDGET_BYTES {
+            multi.insert(key, bundle.clone());
+        }
+    }
+
+    fn lock_multi(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Bundle>>> {
+        self.multi.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// `GET /tolgee/{channel}/manifest.json`: `{"locales": [...]}`.
@@ -466,6 +497,7 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
     let sdk = Arc::new(Sdk {
         state,
         manifests: Mutex::new(HashMap::new()),
+        multi: Mutex::new(HashMap::new()),
         languages: Mutex::new(None),
     });
     let with = move || {

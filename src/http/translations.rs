@@ -49,7 +49,7 @@ pub async fn get_translations(
         None => service.serving()?,
         Some(version) => service.kept_named(version).await?,
     };
-    let etag = TranslationService::etag(&live.stored.version, &query);
+    let etag = service.etag(&live.stored.version, &query);
     if client_has(&headers, &etag) {
         return Ok(not_modified(&etag, cache_control));
     }

@@ -24,6 +24,7 @@ use crate::model::fallback::Fallbacks;
 use crate::model::filter::{FilterIndex, SelectError};
 use crate::model::locale::base_locale;
 use crate::singleflight::SingleFlight;
+use crate::translations::locale_names::LocaleNames;
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
@@ -245,6 +246,8 @@ pub struct TranslationService {
 pub struct TextSettings {
     pub fallbacks: Fallbacks,
     pub placeholders: PlaceholderMode,
+    /// `translations.locales`: each format's names for the sheet's locales.
+    pub locale_names: LocaleNames,
 }
 
 impl TranslationService {
@@ -263,6 +266,7 @@ impl TranslationService {
         service.texts = TextSettings {
             fallbacks: settings.fallbacks.clone(),
             placeholders: settings.placeholders,
+            locale_names: settings.locale_names.clone(),
         };
         Ok(service)
     }
@@ -571,11 +575,15 @@ impl TranslationService {
 
     /// The ETag of `query` against document `version`, known without rendering, so that a
     /// revalidation (304) costs one hash.
-    pub fn etag(version: &str, query: &TranslationQuery) -> String {
+    pub fn etag(&self, version: &str, query: &TranslationQuery) -> String {
         let mut hasher = Sha256::new();
         hasher.update(version.as_bytes());
         hasher.update([0]);
         hasher.update(query.cache_key().as_bytes());
+        // The settings that shape a body beyond the query (placeholders, fallbacks, locale
+        // names): a restart with others must not answer 304 for the old body.
+        hasher.update([0]);
+        hasher.update(format!("{:?}", self.texts).as_bytes());
         let digest = hasher.finalize();
         let hex = crate::hex::encode(&digest[..16]);
         format!("\"{hex}\"")
@@ -679,9 +687,23 @@ impl TranslationService {
             declared_locale: None,
             follow,
         };
+        // translations.locales: the format's names for the locales (filters keep the
+        // sheet's codes); the entries are shared, only the names differ.
+        let names = (self.texts.locale_names).renamed(query.format.name(), &doc.locales);
+        let renamed;
+        let doc = match names == doc.locales {
+            true => doc,
+            false => {
+                renamed = Document {
+                    locales: names,
+                    ..doc.clone()
+                };
+                &renamed
+            }
+        };
         let rendered = render(doc, &selection, query.format, &options)?;
         let rendition = Arc::new(Rendition {
-            etag: Self::etag(&stored.version, query),
+            etag: self.etag(&stored.version, query),
             content_type: query.format.content_type(),
             identity: Bytes::from(rendered.body),
             gzip: OnceLock::new(),
