@@ -173,6 +173,23 @@ fn summarise_read(imported: &Imported, keys_shown: usize, report: &Report) {
         imported.files.len(),
         formats.join(", ")
     ));
+    if !imported.skipped.is_empty() {
+        let more = imported.skipped.len().saturating_sub(keys_shown);
+        let shown: Vec<&str> = (imported.skipped.iter())
+            .take(keys_shown)
+            .map(String::as_str)
+            .collect();
+        report.result(format_args!(
+            "skipped {} file(s) of other extensions (--format): {}{}",
+            imported.skipped.len(),
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
     if let Some(line) = &imported.placeholders {
         report.result(format_args!("{line}"));
     }

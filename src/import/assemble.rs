@@ -701,6 +701,7 @@ impl<'o> Assembler<'o> {
             },
             notes: self.notes,
             files: self.files,
+            skipped: Vec::new(),
         }
     }
 
