@@ -224,6 +224,14 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
         imported.doc.settings.placeholders = Some(syntax);
     }
     imported.placeholders = line;
+    if imported.doc.settings.i18next_v3 {
+        let said = "plurals: named as i18next JSON v3 names them (KEY, KEY_plural); the \
+                    settings cell says so (i18next=v3), and generate writes them so";
+        imported.placeholders = Some(match imported.placeholders.take() {
+            Some(line) => format!("{line}\n{said}"),
+            None => said.to_owned(),
+        });
+    }
     imported.skipped = skipped;
     if imported.doc.entries.is_empty() {
         return Err(ImportError::Empty {
@@ -422,6 +430,8 @@ pub struct FileRead {
     pub notes: Vec<(usize, String, String)>,
     pub locale: Option<String>,
     pub types: Vec<Declared>,
+    /// The file names plural forms as i18next JSON v3 (`Reading::i18next_v3`).
+    pub i18next_v3: bool,
 }
 
 /// Reads `bytes` as `format`; `shown` names the file in errors, `named` is the locale its
@@ -448,6 +458,7 @@ pub fn read_bytes(
         notes: reading.notes,
         locale: reading.locale,
         types: reading.types,
+        i18next_v3: reading.i18next_v3,
     })
 }
 

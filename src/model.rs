@@ -67,11 +67,16 @@ pub struct SheetSettings {
     /// own `{name}` (as a sheet without the cell).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placeholders: Option<placeholders::SheetSyntax>,
+    /// `i18next=v3`: the app's i18next files name a plural's forms as JSON v3 does
+    /// (`KEY` and `KEY_plural`), and generate writes them so; `v4` (the default):
+    /// `KEY_one`, `KEY_other`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub i18next_v3: bool,
 }
 
 impl SheetSettings {
     pub fn is_empty(&self) -> bool {
-        self.placeholders.is_none()
+        self.placeholders.is_none() && !self.i18next_v3
     }
 
     /// The syntax the texts hold: the cell's, else depot's `{name}`.

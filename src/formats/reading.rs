@@ -144,6 +144,9 @@ pub struct Reading<'o> {
     pub named: Option<String>,
     /// Placeholder types a file declares apart from its texts (ARB's `"@id"` metadata).
     pub types: Vec<Declared>,
+    /// An i18next file named a plural's forms as JSON v3 does (`KEY`, `KEY_plural`): the
+    /// sheet says so (`i18next=v3`) and generate writes them back so.
+    pub i18next_v3: bool,
     pub options: &'o Options,
 }
 
@@ -164,6 +167,7 @@ impl<'o> Reading<'o> {
             locale: None,
             named: None,
             types: Vec::new(),
+            i18next_v3: false,
             options,
         }
     }
