@@ -430,8 +430,8 @@ pub struct FileRead {
     pub notes: Vec<(usize, String, String)>,
     pub locale: Option<String>,
     pub types: Vec<Declared>,
-    /// The file names plural forms as i18next JSON v3 (`Reading::i18next_v3`).
-    pub i18next_v3: bool,
+    /// What the file's shape asks of the settings cell (`Reading::implies`).
+    pub implies: crate::model::SheetSettings,
 }
 
 /// Reads `bytes` as `format`; `shown` names the file in errors, `named` is the locale its
@@ -458,7 +458,7 @@ pub fn read_bytes(
         notes: reading.notes,
         locale: reading.locale,
         types: reading.types,
-        i18next_v3: reading.i18next_v3,
+        implies: reading.implies,
     })
 }
 

@@ -205,6 +205,17 @@ fn settings_above(rows: &[Vec<String>], warnings: &mut Vec<Warning>) -> SheetSet
                     ),
                 ),
             },
+            Some(("po", "cldr")) => settings.po_cldr = true,
+            Some(("po", "gettext")) => settings.po_cldr = false,
+            Some(("po", value)) => warn(
+                warnings,
+                column,
+                row,
+                format!(
+                    "the settings cell says po={value}, which depot does not know (cldr: \
+                     plural slots in CLDR's order, gettext: gettext's formula): read as gettext"
+                ),
+            ),
             Some(("i18next", "v3")) => settings.i18next_v3 = true,
             Some(("i18next", "v4")) => settings.i18next_v3 = false,
             Some(("i18next", value)) => warn(
@@ -222,7 +233,7 @@ fn settings_above(rows: &[Vec<String>], warnings: &mut Vec<Warning>) -> SheetSet
                 row,
                 format!(
                     "the settings cell has the setting '{key}', which depot does not know \
-                     (known: placeholders, i18next): ignored"
+                     (known: placeholders, i18next, po): ignored"
                 ),
             ),
             None => warn(
@@ -259,6 +270,9 @@ pub fn settings_cell(settings: &SheetSettings) -> Option<String> {
     }
     if settings.i18next_v3 {
         pairs.push("i18next=v3".to_owned());
+    }
+    if settings.po_cldr {
+        pairs.push("po=cldr".to_owned());
     }
     (!pairs.is_empty()).then(|| format!("{SETTINGS_MARK} {}", pairs.join(" ")))
 }
@@ -1086,7 +1100,7 @@ mod tests {
                 (
                     "C1",
                     "the settings cell has the setting 'colour', which depot does not know \
-                     (known: placeholders, i18next): ignored"
+                     (known: placeholders, i18next, po): ignored"
                 ),
                 (
                     "C1",

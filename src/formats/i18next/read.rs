@@ -56,7 +56,7 @@ mod tests {
             &mut r,
         )
         .unwrap();
-        assert!(r.i18next_v3);
+        assert!(r.implies.i18next_v3);
         let got: Vec<(String, Value)> = r
             .units
             .into_iter()
@@ -79,6 +79,6 @@ mod tests {
         );
         let mut v4 = Reading::new(&options);
         read(r#"{"a_one":"1","a_other":"n","a":"x"}"#, &mut v4).unwrap();
-        assert!(!v4.i18next_v3);
+        assert!(!v4.implies.i18next_v3);
     }
 }

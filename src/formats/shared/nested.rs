@@ -162,7 +162,7 @@ fn is_plural_map(children: &[(String, Node)]) -> bool {
 pub(crate) const V3_PLURAL: &str = "_plural";
 
 /// i18next's `key_one`, `key_other`, ... siblings as plurals (when `key_other` is there),
-/// and JSON v3's `key`, `key_plural` (the reading says so: `Reading::i18next_v3`).
+/// and JSON v3's `key`, `key_plural` (the reading says so: `Reading::implies`).
 fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<'_>) -> Vec<Item> {
     let split = |key: &str| -> Option<(String, PluralCategory)> {
         let (base, suffix) = key.rsplit_once('_')?;
@@ -191,7 +191,7 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
         .collect();
     drop(text_keys);
     if !v3_bases.is_empty() {
-        r.i18next_v3 = true;
+        r.implies.i18next_v3 = true;
     }
     let mut items: Vec<Item> = Vec::new();
     for (key, node) in entries {
