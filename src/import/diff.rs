@@ -258,7 +258,35 @@ fn meaning(format: Format, text: &str) -> Cow<'_, str> {
             syntax::printf_meaning(text)
         }
         Format::I18next => syntax::i18next_meaning(text),
+        Format::Arb => untyped(text),
         _ => Cow::Borrowed(text),
+    }
+}
+
+/// An ARB text read back without its placeholders' types: ARB keeps them in the
+/// metadata, not in the message (`{count:int}` is `{count}` to a reader), and the
+/// metadata follows the template's texts, which the sheet may lack for a key.
+fn untyped(text: &str) -> Cow<'_, str> {
+    use crate::model::placeholders::{self, Piece};
+    if !text.contains(":int}") && !text.contains(":float}") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let scanned = placeholders::scan(text, |piece| match piece {
+        Piece::Literal(s) => out.push_str(s),
+        Piece::Brace(c) => {
+            out.push(c);
+            out.push(c);
+        }
+        Piece::Placeholder { name, .. } => {
+            out.push('{');
+            out.push_str(name);
+            out.push('}');
+        }
+    });
+    match scanned {
+        Ok(()) => Cow::Owned(out),
+        Err(_) => Cow::Borrowed(text),
     }
 }
 
@@ -443,5 +471,31 @@ fn compare(
                 }));
         }
         seen.add(at, format, part, &mut reports[at]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_mean_the_same_as_their_formats_read_them() {
+        for (format, a, b) in [
+            (Format::Android, "%d items", "%1$d items"),
+            (Format::Ios, "Pay %@", "Pay %1$@"),
+            (Format::Stringsdict, "%ld pliki", "%1$ld pliki"),
+            (Format::I18next, "Hi {{ name }}", "Hi {{name}}"),
+            (Format::Arb, "{count:int} Mitglieder", "{count} Mitglieder"),
+        ] {
+            assert!(same_meaning(format, a, b), "{format}: {a} and {b}");
+        }
+        for (format, a, b) in [
+            (Format::Android, "%1$s %2$d", "%2$s %1$d"),
+            (Format::Json, "%d items", "%1$d items"),
+            (Format::Arb, "{count:int} Mitglieder", "{count} Mitglied"),
+            (Format::Resx, "{0}", "{0:0.0}"),
+        ] {
+            assert!(!same_meaning(format, a, b), "{format}: {a} and {b}");
+        }
     }
 }
