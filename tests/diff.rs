@@ -188,6 +188,19 @@ fn example_app(dir: &Path) {
     );
 }
 
+/// `out` (of diff) found no differences in `what` ("the 2 file(s) (i18next)"): exit 0.
+fn assert_no_differences(out: &Output, what: &str) {
+    assert_eq!(
+        (out.status.code(), String::from_utf8_lossy(&out.stdout)),
+        (
+            Some(0),
+            format!("no differences: {what} match the sheet\n").into()
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `generate` of s.csv into the app's own folders, as android and as ios.
 fn generate_in_place(dir: &Path, extra: &[&str]) {
     for (format, to) in [("android", "app/android/res"), ("ios", "app/ios")] {
@@ -266,17 +279,7 @@ fn the_new_users_app_against_its_converted_sheet_differs_in_the_one_edited_text(
             ],
         )
     };
-    let same = run("s.csv");
-    assert_eq!(
-        (
-            same.status.code(),
-            String::from_utf8_lossy(&same.stdout).into_owned()
-        ),
-        (
-            Some(0),
-            "no differences: the 9 file(s) (android, ios) match the sheet\n".to_owned()
-        )
-    );
+    assert_no_differences(&run("s.csv"), "the 9 file(s) (android, ios)");
     assert!(sheet.contains("Zapłać {arg1}"), "{sheet}");
     std::fs::write(
         dir.path().join("edited.csv"),
@@ -329,18 +332,7 @@ fn respelt_placeholders_and_a_reordered_file_are_no_difference() {
         .collect();
     std::fs::write(&pl, lines.concat()).unwrap();
     let out = depot(dir.path(), &["diff", "--source", "s.csv", "app"]);
-    assert_eq!(
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned()
-        ),
-        (
-            Some(0),
-            "no differences: the 9 file(s) (android, ios) match the sheet\n".to_owned()
-        ),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_no_differences(&out, "the 9 file(s) (android, ios)");
     // what does differ still does: a placeholder of another type, another order
     replace_in(
         &app.join("android/res/values/strings.xml"),
@@ -405,18 +397,7 @@ fn format_reads_a_folders_files_of_that_format_and_skips_the_others() {
             "i18next",
         ],
     );
-    assert_eq!(
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned()
-        ),
-        (
-            Some(0),
-            "no differences: the 2 file(s) (i18next) match the sheet\n".to_owned()
-        ),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_no_differences(&out, "the 2 file(s) (i18next)");
 }
 
 #[test]

@@ -163,35 +163,21 @@ fn a_json_v3_app_comes_back_as_v3_with_its_contexts_and_nesting() {
 #[test]
 fn a_sheet_without_the_setting_writes_v4_plurals() {
     let dir = tempfile::tempdir().unwrap();
-    let rows = ">>>,en\nitem[one],{{count}} item\nitem[other],{{count}} items\n";
-    std::fs::write(
-        dir.path().join("s.csv"),
-        format!("depot: placeholders=i18next\n{rows}"),
-    )
-    .unwrap();
-    ok(
-        dir.path(),
-        &[
+    let written = |cell: &str| {
+        let rows = ">>>,en\nitem[one],{{count}} item\nitem[other],{{count}} items\n";
+        std::fs::write(dir.path().join("s.csv"), format!("{cell}\n{rows}")).unwrap();
+        let generate = [
             "generate", "--source", "s.csv", "-f", "i18next", "-p", "out",
-        ],
-    );
+        ];
+        ok(dir.path(), &generate);
+        json_of(&dir.path().join("out/en/translation.json"))
+    };
     assert_eq!(
-        json_of(&dir.path().join("out/en/translation.json")),
+        written("depot: placeholders=i18next"),
         json!({"item_one": "{{count}} item", "item_other": "{{count}} items"})
     );
-    std::fs::write(
-        dir.path().join("s.csv"),
-        format!("depot: placeholders=i18next i18next=v3\n{rows}"),
-    )
-    .unwrap();
-    ok(
-        dir.path(),
-        &[
-            "generate", "--source", "s.csv", "-f", "i18next", "-p", "out",
-        ],
-    );
     assert_eq!(
-        json_of(&dir.path().join("out/en/translation.json")),
+        written("depot: placeholders=i18next i18next=v3"),
         json!({"item": "{{count}} item", "item_plural": "{{count}} items"})
     );
 }

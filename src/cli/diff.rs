@@ -11,7 +11,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use super::output;
 use super::{Failure, load_config_with};
 use crate::config::Sources;
-use crate::formats::{Format, PlaceholderMode, TABLE};
+use crate::formats::{Format, PlaceholderMode};
 use crate::import::diff::{self, DiffOptions, Report};
 
 #[derive(Debug, Args)]
@@ -46,12 +46,7 @@ pub struct DiffArgs {
     pub locale: Option<String>,
     /// Read the app's files as this format, as import does (a folder's files of other
     /// extensions are skipped).
-    #[arg(
-        long,
-        value_name = "FORMAT",
-        value_parser = PossibleValuesParser::new(TABLE.iter().map(|d| d.name))
-            .try_map(|name| name.parse::<Format>())
-    )]
+    #[arg(long, value_name = "FORMAT", value_parser = super::import::format_values())]
     pub format: Option<Format>,
     /// Print no report and no warnings: the exit code says whether the files and the
     /// sheet agree (0) or differ (1, with its one line).

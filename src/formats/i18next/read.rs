@@ -16,6 +16,12 @@ mod tests {
     use crate::formats::reading::{Options, Value};
     use crate::model::PluralCategory;
 
+    fn units(r: Reading<'_>) -> Vec<(String, Value)> {
+        (r.units.into_iter())
+            .map(|u| (u.key.display(), u.value))
+            .collect()
+    }
+
     #[test]
     fn suffixes_make_plurals_and_double_braces_placeholders() {
         let options = Options::default();
@@ -26,11 +32,7 @@ mod tests {
             &mut r,
         )
         .unwrap();
-        let got: Vec<(String, Value)> = r
-            .units
-            .into_iter()
-            .map(|u| (u.key.display(), u.value))
-            .collect();
+        let got = units(r);
         assert_eq!(
             got,
             vec![
@@ -57,11 +59,7 @@ mod tests {
         )
         .unwrap();
         assert!(r.implies.i18next_v3);
-        let got: Vec<(String, Value)> = r
-            .units
-            .into_iter()
-            .map(|u| (u.key.display(), u.value))
-            .collect();
+        let got = units(r);
         assert_eq!(
             got,
             vec![
