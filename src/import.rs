@@ -128,6 +128,8 @@ pub struct Imported {
     /// How the placeholders were taken, for the summary, when import chose
     /// (`Options::keep_syntax`).
     pub placeholders: Option<String>,
+    /// The files of a folder not read because `--format` names another format.
+    pub skipped: Vec<String>,
 }
 
 /// The placeholder syntax import keeps for a format's files when the app's files share
@@ -213,7 +215,7 @@ fn choose_syntax(
 
 /// Reads every translation file under `paths` (files or folders).
 pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, ImportError> {
-    let found = discover::discover(paths, options)?;
+    let (found, skipped) = discover::discover_counting(paths, options)?;
     let (options, syntax, line) = choose_syntax(&found, options);
     let options = &options;
     let files: Vec<&discover::Found> = found.iter().collect();
@@ -222,6 +224,15 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
         imported.doc.settings.placeholders = Some(syntax);
     }
     imported.placeholders = line;
+    if imported.doc.settings.i18next_v3 {
+        let said = "plurals: named as i18next JSON v3 names them (KEY, KEY_plural); the \
+                    settings cell says so (i18next=v3), and generate writes them so";
+        imported.placeholders = Some(match imported.placeholders.take() {
+            Some(line) => format!("{line}\n{said}"),
+            None => said.to_owned(),
+        });
+    }
+    imported.skipped = skipped;
     if imported.doc.entries.is_empty() {
         return Err(ImportError::Empty {
             notes: imported.notes.len(),
@@ -419,6 +430,8 @@ pub struct FileRead {
     pub notes: Vec<(usize, String, String)>,
     pub locale: Option<String>,
     pub types: Vec<Declared>,
+    /// What the file's shape asks of the settings cell (`Reading::implies`).
+    pub implies: crate::model::SheetSettings,
 }
 
 /// Reads `bytes` as `format`; `shown` names the file in errors, `named` is the locale its
@@ -445,6 +458,7 @@ pub fn read_bytes(
         notes: reading.notes,
         locale: reading.locale,
         types: reading.types,
+        implies: reading.implies,
     })
 }
 

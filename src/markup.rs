@@ -205,13 +205,35 @@ fn settings_above(rows: &[Vec<String>], warnings: &mut Vec<Warning>) -> SheetSet
                     ),
                 ),
             },
+            Some(("po", "cldr")) => settings.po_cldr = true,
+            Some(("po", "gettext")) => settings.po_cldr = false,
+            Some(("po", value)) => warn(
+                warnings,
+                column,
+                row,
+                format!(
+                    "the settings cell says po={value}, which depot does not know (cldr: \
+                     plural slots in CLDR's order, gettext: gettext's formula): read as gettext"
+                ),
+            ),
+            Some(("i18next", "v3")) => settings.i18next_v3 = true,
+            Some(("i18next", "v4")) => settings.i18next_v3 = false,
+            Some(("i18next", value)) => warn(
+                warnings,
+                column,
+                row,
+                format!(
+                    "the settings cell says i18next={value}, which depot does not know (v3: \
+                     plurals as KEY and KEY_plural, v4: KEY_one, KEY_other): read as v4"
+                ),
+            ),
             Some((key, _)) => warn(
                 warnings,
                 column,
                 row,
                 format!(
                     "the settings cell has the setting '{key}', which depot does not know \
-                     (known: placeholders): ignored"
+                     (known: placeholders, i18next, po): ignored"
                 ),
             ),
             None => warn(
@@ -242,8 +264,17 @@ pub fn settings_of(rows: &[Vec<String>]) -> SheetSettings {
 /// The settings cell that says `settings` (`depot: placeholders=printf`); `None` when
 /// there is nothing to say (a sheet in depot's own syntax needs no cell).
 pub fn settings_cell(settings: &SheetSettings) -> Option<String> {
-    let syntax = settings.placeholders?;
-    Some(format!("{SETTINGS_MARK} placeholders={}", syntax.name()))
+    let mut pairs = Vec::new();
+    if let Some(syntax) = settings.placeholders {
+        pairs.push(format!("placeholders={}", syntax.name()));
+    }
+    if settings.i18next_v3 {
+        pairs.push("i18next=v3".to_owned());
+    }
+    if settings.po_cldr {
+        pairs.push("po=cldr".to_owned());
+    }
+    (!pairs.is_empty()).then(|| format!("{SETTINGS_MARK} {}", pairs.join(" ")))
 }
 
 fn ignored_columns(ignored: &[String]) -> String {
@@ -1069,7 +1100,7 @@ mod tests {
                 (
                     "C1",
                     "the settings cell has the setting 'colour', which depot does not know \
-                     (known: placeholders): ignored"
+                     (known: placeholders, i18next, po): ignored"
                 ),
                 (
                     "C1",

@@ -67,11 +67,29 @@ pub struct SheetSettings {
     /// own `{name}` (as a sheet without the cell).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placeholders: Option<placeholders::SheetSyntax>,
+    /// `i18next=v3`: the app's i18next files name a plural's forms as JSON v3 does
+    /// (`KEY` and `KEY_plural`), and generate writes them so; `v4` (the default):
+    /// `KEY_one`, `KEY_other`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub i18next_v3: bool,
+    /// `po=cldr`: the app's po files give a plural one `msgstr[N]` per CLDR category, in
+    /// CLDR's order (Polish `nplurals=4`: one, few, many, other, as Weblate and Transifex
+    /// write them), and generate writes them so; `gettext` (the default): gettext's own
+    /// formula for the language (Polish `nplurals=3`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub po_cldr: bool,
 }
 
 impl SheetSettings {
     pub fn is_empty(&self) -> bool {
-        self.placeholders.is_none()
+        self.placeholders.is_none() && !self.i18next_v3 && !self.po_cldr
+    }
+
+    /// Adds what one more file's shape asks for (`Reading::implies`).
+    pub fn add(&mut self, other: &SheetSettings) {
+        self.placeholders = self.placeholders.or(other.placeholders);
+        self.i18next_v3 |= other.i18next_v3;
+        self.po_cldr |= other.po_cldr;
     }
 
     /// The syntax the texts hold: the cell's, else depot's `{name}`.

@@ -150,14 +150,22 @@ fn every_difference_is_listed_per_locale_and_exits_1() {
     );
 }
 
+/// A plural form respelt as it means the same (`%ld` for `%1$ld`, one value) is no
+/// difference; a form whose words changed is, as the format holds it.
 #[test]
-fn plural_forms_and_placeholders_are_compared_as_the_format_holds_them() {
+fn plural_forms_and_placeholders_are_compared_by_meaning() {
     let dir = generated("ios");
     let dict = dir.path().join("app/pl.lproj/Localizable.stringsdict");
-    let text = std::fs::read_to_string(&dict)
-        .unwrap()
-        .replace("%1$ld pliki", "%ld pliki");
-    std::fs::write(&dict, text).unwrap();
+    let text = std::fs::read_to_string(&dict).unwrap();
+    std::fs::write(&dict, text.replace("%1$ld pliki", "%ld pliki")).unwrap();
+    let same = diff(dir.path(), &[]);
+    assert_eq!(
+        same.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&same.stdout)
+    );
+    std::fs::write(&dict, text.replace("%1$ld pliki", "%ld plików")).unwrap();
     let out = diff(dir.path(), &["--json"]);
     assert_eq!(out.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -167,9 +175,229 @@ fn plural_forms_and_placeholders_are_compared_as_the_format_holds_them() {
             "locale": "pl",
             "onlyInApp": [],
             "onlyInSheet": [],
-            "differ": [{"key": "core_files[few]", "app": "%ld pliki", "sheet": "%1$ld pliki"}]
+            "differ": [{"key": "core_files[few]", "app": "%ld plików", "sheet": "%1$ld pliki"}]
         }])
     );
+}
+
+/// Copies examples/app (issue 32's new user: Android + iOS) to `dir/app`.
+fn example_app(dir: &Path) {
+    support::real_apps::copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/app"),
+        &dir.join("app"),
+    );
+}
+
+/// `out` (of diff) found no differences in `what` ("the 2 file(s) (i18next)"): exit 0.
+fn assert_no_differences(out: &Output, what: &str) {
+    assert_eq!(
+        (out.status.code(), String::from_utf8_lossy(&out.stdout)),
+        (
+            Some(0),
+            format!("no differences: {what} match the sheet\n").into()
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `generate` of s.csv into the app's own folders, as android and as ios.
+fn generate_in_place(dir: &Path, extra: &[&str]) {
+    for (format, to) in [("android", "app/android/res"), ("ios", "app/ios")] {
+        let mut args = vec!["generate", "--source", "s.csv", "-f", format, "-p", to];
+        args.extend_from_slice(extra);
+        let out = depot(dir, &args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+fn replace_in(file: &Path, pairs: &[(&str, &str)]) {
+    let mut text = std::fs::read_to_string(file).unwrap();
+    for (from, to) in pairs {
+        assert!(text.contains(from), "{}: {from}", file.display());
+        text = text.replace(from, to);
+    }
+    std::fs::write(file, text).unwrap();
+}
+
+/// Issue 32's "7 reported, 1 real" (SPEC §12.1 "Diff by meaning"): an Android + iOS app
+/// imported as placeholders converted, generated and compared with the same mode, its
+/// files spelling `%d` and `%@` where generate writes `%1$d` and `%1$@` (one value each,
+/// the same to a reader); the one text a translator edited is the one difference,
+/// reported once though both platforms show it.
+#[test]
+fn the_new_users_app_against_its_converted_sheet_differs_in_the_one_edited_text() {
+    let dir = tempfile::tempdir().unwrap();
+    example_app(dir.path());
+    let import = depot(
+        dir.path(),
+        &[
+            "import",
+            "app",
+            "--to",
+            "s.csv",
+            "--placeholders",
+            "convert",
+        ],
+    );
+    assert!(
+        import.status.success(),
+        "{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+    generate_in_place(dir.path(), &["--placeholders", "convert"]);
+    let app = dir.path().join("app");
+    for (file, respelt) in [
+        ("android/res/values/strings.xml", ("%1$d item", "%d item")),
+        (
+            "android/res/values-pl/strings.xml",
+            ("%1$d produkt", "%d produkt"),
+        ),
+        ("ios/en.lproj/Localizable.strings", ("Pay %1$@", "Pay %@")),
+        (
+            "ios/pl.lproj/Localizable.stringsdict",
+            ("%1$ld produkt", "%ld produkt"),
+        ),
+    ] {
+        replace_in(&app.join(file), &[respelt]);
+    }
+    let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    let run = |source: &str| {
+        depot(
+            dir.path(),
+            &[
+                "diff",
+                "--source",
+                source,
+                "app",
+                "--placeholders",
+                "convert",
+            ],
+        )
+    };
+    assert_no_differences(&run("s.csv"), "the 9 file(s) (android, ios)");
+    assert!(sheet.contains("Zapłać {arg1}"), "{sheet}");
+    std::fs::write(
+        dir.path().join("edited.csv"),
+        sheet.replace("Zapłać {arg1}", "Zapłać teraz {arg1}"),
+    )
+    .unwrap();
+    let out = run("edited.csv");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "pl: 0 only in the app, 0 only in the sheet, 1 differ\n\
+         \x20 differs:           checkout_pay: app \"Zapłać %1$s\", sheet \"Zapłać teraz %1$s\"\n"
+    );
+}
+
+/// With the sheet's settings cell (depot: placeholders=printf), the app's files respelt
+/// as they mean the same (sequential for positional, `%1$@` for `%@`, `%ld` for `%d`)
+/// and reordered are no difference.
+#[test]
+fn respelt_placeholders_and_a_reordered_file_are_no_difference() {
+    let dir = tempfile::tempdir().unwrap();
+    example_app(dir.path());
+    let import = depot(dir.path(), &["import", "app", "--to", "s.csv"]);
+    assert!(
+        import.status.success(),
+        "{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+    generate_in_place(dir.path(), &[]);
+    let app = dir.path().join("app");
+    replace_in(
+        &app.join("android/res/values/strings.xml"),
+        &[
+            ("Thanks, %1$s! Your order %2$d", "Thanks, %s! Your order %d"),
+            ("%d items", "%1$d items"),
+        ],
+    );
+    replace_in(
+        &app.join("ios/en.lproj/Localizable.strings"),
+        &[("\"Pay %@\"", "\"Pay %1$@\"")],
+    );
+    // the Polish file upside down
+    let pl = app.join("ios/pl.lproj/Localizable.strings");
+    let lines: Vec<String> = std::fs::read_to_string(&pl)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with('"'))
+        .rev()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&pl, lines.concat()).unwrap();
+    let out = depot(dir.path(), &["diff", "--source", "s.csv", "app"]);
+    assert_no_differences(&out, "the 9 file(s) (android, ios)");
+    // what does differ still does: a placeholder of another type, another order
+    replace_in(
+        &app.join("android/res/values/strings.xml"),
+        &[("Thanks, %s! Your order %d", "Thanks, %2$s! Your order %1$d")],
+    );
+    let out = depot(dir.path(), &["diff", "--source", "s.csv", "app"]);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "en: 0 only in the app, 0 only in the sheet, 1 differ\n\
+         \x20 differs:           checkout_greeting: app \"Thanks, %2$s! Your order %1$d is on its way.\", sheet \"Thanks, %1$s! Your order %2$d is on its way.\"\n"
+    );
+}
+
+/// `--format` (import and diff): a folder's files are read as that format and its files
+/// of other extensions (a LICENSE, a README) are skipped, which import's summary says.
+#[test]
+fn format_reads_a_folders_files_of_that_format_and_skips_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let locale = dir.path().join("app/locale");
+    std::fs::create_dir_all(&locale).unwrap();
+    for (file, body) in [
+        ("en.json", r#"{"Hello, {{ name }}!": "Hello, {{ name }}!"}"#),
+        ("de.json", r#"{"Hello, {{ name }}!": "Hallo, {{ name }}!"}"#),
+        ("LICENSE", "MIT"),
+        ("README.md", "# locales"),
+    ] {
+        std::fs::write(locale.join(file), body).unwrap();
+    }
+    let import = depot(
+        dir.path(),
+        &[
+            "import",
+            "app/locale",
+            "--format",
+            "i18next",
+            "--to",
+            "s.csv",
+        ],
+    );
+    let said = String::from_utf8_lossy(&import.stdout);
+    assert!(
+        import.status.success(),
+        "{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+    assert!(
+        said.starts_with(
+            "read 2 file(s): 2 i18next\n\
+             skipped 2 file(s) of other extensions (--format): app/locale/LICENSE, \
+             app/locale/README.md\n"
+        ),
+        "{said}"
+    );
+    let out = depot(
+        dir.path(),
+        &[
+            "diff",
+            "--source",
+            "s.csv",
+            "app/locale",
+            "--format",
+            "i18next",
+        ],
+    );
+    assert_no_differences(&out, "the 2 file(s) (i18next)");
 }
 
 #[test]

@@ -542,7 +542,6 @@ fn icecubes_comes_back_unchanged() {
 }
 
 #[test]
-#[ignore = "issue 32: enabled when import/generate keep the app's names"]
 fn actual_comes_back_unchanged() {
     assert_round_trip("actual");
 }
@@ -566,7 +565,6 @@ fn sharex_comes_back_unchanged() {
 }
 
 #[test]
-#[ignore = "issue 32: enabled when import/generate keep the app's names"]
 fn transmission_comes_back_unchanged() {
     assert_round_trip("transmission");
 }

@@ -11,7 +11,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use super::output;
 use super::{Failure, load_config_with};
 use crate::config::Sources;
-use crate::formats::PlaceholderMode;
+use crate::formats::{Format, PlaceholderMode};
 use crate::import::diff::{self, DiffOptions, Report};
 
 #[derive(Debug, Args)]
@@ -44,6 +44,10 @@ pub struct DiffArgs {
     /// The locale of files whose names name none.
     #[arg(long, value_name = "LOCALE")]
     pub locale: Option<String>,
+    /// Read the app's files as this format, as import does (a folder's files of other
+    /// extensions are skipped).
+    #[arg(long, value_name = "FORMAT", value_parser = super::import::format_values())]
+    pub format: Option<Format>,
     /// Print no report and no warnings: the exit code says whether the files and the
     /// sheet agree (0) or differ (1, with its one line).
     #[arg(short, long, conflicts_with = "json")]
@@ -72,6 +76,7 @@ pub fn run(sources: Sources, args: &DiffArgs) -> Result<(), Failure> {
         follow,
         split: args.split.clone(),
         locale: args.locale.clone(),
+        format: args.format,
         memory: settings.limits.input_memory,
     };
     let report = diff::diff(&doc, &args.paths, &options)?;

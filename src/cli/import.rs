@@ -49,12 +49,7 @@ pub struct ImportArgs {
     #[arg(long, default_value = "en", value_name = "LOCALE")]
     pub base: String,
     /// Read every file as this format instead of telling it from its name.
-    #[arg(
-        long,
-        value_name = "FORMAT",
-        value_parser = PossibleValuesParser::new(TABLE.iter().map(|d| d.name))
-            .try_map(|name| name.parse::<Format>())
-    )]
+    #[arg(long, value_name = "FORMAT", value_parser = format_values())]
     pub format: Option<Format>,
     /// Default: the app's placeholders stay as its files write them when all its files
     /// share one syntax (Android and iOS share printf), and the sheet's settings cell says
@@ -76,6 +71,11 @@ pub struct ImportArgs {
     pub verbose: bool,
     #[command(flatten)]
     pub memory: super::MemoryArg,
+}
+
+/// `--format`'s values (import, diff): the formats' names.
+pub(super) fn format_values() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(TABLE.iter().map(|d| d.name)).try_map(|name| name.parse::<Format>())
 }
 
 pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
@@ -173,6 +173,23 @@ fn summarise_read(imported: &Imported, keys_shown: usize, report: &Report) {
         imported.files.len(),
         formats.join(", ")
     ));
+    if !imported.skipped.is_empty() {
+        let more = imported.skipped.len().saturating_sub(keys_shown);
+        let shown: Vec<&str> = (imported.skipped.iter())
+            .take(keys_shown)
+            .map(String::as_str)
+            .collect();
+        report.result(format_args!(
+            "skipped {} file(s) of other extensions (--format): {}{}",
+            imported.skipped.len(),
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
     if let Some(line) = &imported.placeholders {
         report.result(format_args!("{line}"));
     }

@@ -144,6 +144,10 @@ pub struct Reading<'o> {
     pub named: Option<String>,
     /// Placeholder types a file declares apart from its texts (ARB's `"@id"` metadata).
     pub types: Vec<Declared>,
+    /// What the file's shape asks the sheet's settings cell to say, so that generate
+    /// writes the shape back: i18next JSON v3 plurals (`KEY`, `KEY_plural`), po plural
+    /// slots in CLDR's order (`nplurals=4` for Polish).
+    pub implies: crate::model::SheetSettings,
     pub options: &'o Options,
 }
 
@@ -164,6 +168,7 @@ impl<'o> Reading<'o> {
             locale: None,
             named: None,
             types: Vec::new(),
+            implies: Default::default(),
             options,
         }
     }

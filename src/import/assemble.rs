@@ -54,6 +54,8 @@ pub struct Assembler<'o> {
     /// The printf of the file being added, when texts are kept as the app writes them:
     /// Android's and Apple's text of one key are then one text when they mean the same.
     printf: Option<syntax::Printf>,
+    /// What the files' shapes ask of the settings cell (`FileRead::implies`).
+    implies: crate::model::SheetSettings,
     /// The app's names (SPEC §12.1): per entry, the formats (bits of `Format as usize`)
     /// whose key was compared with the name depot would give it.
     compared: Vec<u16>,
@@ -93,6 +95,7 @@ impl<'o> Assembler<'o> {
             types: FxHashMap::default(),
             held: 0,
             printf: None,
+            implies: Default::default(),
             compared: Vec::new(),
             app_names: FxHashMap::default(),
             renamed: FxHashMap::default(),
@@ -148,6 +151,7 @@ impl<'o> Assembler<'o> {
     fn add_units(&mut self, found: &Found, read: FileRead) -> Result<(), ImportError> {
         let file = found.shown.as_str();
         self.files.push((file.to_owned(), found.format));
+        self.implies.add(&read.implies);
         let kept = self.options.placeholders == crate::formats::PlaceholderMode::Keep;
         self.printf = match found.format {
             Format::Android if kept => Some(syntax::Printf::Java),
@@ -692,7 +696,7 @@ impl<'o> Assembler<'o> {
         Imported {
             placeholders: None,
             doc: Document {
-                settings: Default::default(),
+                settings: self.implies,
                 namespaces: Vec::new(),
                 locales,
                 entries: self.entries,
@@ -701,6 +705,7 @@ impl<'o> Assembler<'o> {
             },
             notes: self.notes,
             files: self.files,
+            skipped: Vec::new(),
         }
     }
 

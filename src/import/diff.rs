@@ -5,10 +5,14 @@
 //! rendered by the same renderers to the same paths, then read back by the same readers as
 //! the app's files, so both sides name keys and locales alike (`core_labels_yes` in
 //! `values-pl/`) and texts are compared as the format holds them (read without
-//! converting placeholders: `%1$s` and `%s` differ). A format depot cannot write is
-//! compared by key path with the sheet's texts.
+//! converting placeholders), by meaning (SPEC §12.1): what a reader of the app would see
+//! differently. `%d` is `%1$d`, Apple's `%@` is Android's `%s` (the spellings the settings
+//! cell maps), `{{ name }}` is `{{name}}`; the order of a file's keys is no difference,
+//! and a key that differs alike in two formats (an Android and an iOS app) is reported
+//! once. A format depot cannot write is compared by key path with the sheet's texts.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashSet};
 
 use rustc_hash::FxHashMap;
 use std::path::PathBuf;
@@ -44,6 +48,8 @@ pub struct DiffOptions {
     pub follow: Option<crate::formats::SheetSyntax>,
     pub split: Option<String>,
     pub locale: Option<String>,
+    /// `--format`: the app's files are of this format (a folder's other files are skipped).
+    pub format: Option<Format>,
     /// What reading the app's files may take.
     pub memory: crate::memory_budget::Budget,
 }
@@ -83,6 +89,17 @@ pub struct Report {
     pub locales: Vec<LocaleReport>,
 }
 
+impl LocaleReport {
+    fn empty(locale: String) -> LocaleReport {
+        LocaleReport {
+            locale,
+            only_in_app: Vec::new(),
+            only_in_sheet: Vec::new(),
+            differ: Vec::new(),
+        }
+    }
+}
+
 impl Report {
     pub fn differences(&self) -> usize {
         self.locales
@@ -106,7 +123,7 @@ pub fn diff(
         base: base.map_or_else(|| options.base.clone(), |b| sheet.locales[b].clone()),
         placeholders: PlaceholderMode::Keep,
         keep_syntax: super::KeepSyntax::No,
-        format: None,
+        format: options.format,
         memory: options.memory,
     };
     let found = discover::discover(paths, &read_options)?;
@@ -119,6 +136,7 @@ pub fn diff(
         ..Report::default()
     };
     let mut by_locale: Vec<LocaleReport> = Vec::new();
+    let mut seen = Seen::default();
     for (format, files) in families {
         report.formats.push(format.name().to_owned());
         // the two sides at once: each assembles what it read on one thread, which the
@@ -134,7 +152,13 @@ pub fn diff(
             (app, rendered)
         });
         let (app, rendered) = (app?.doc, rendered?);
-        compare(&app, rendered.as_ref().unwrap_or(sheet), &mut by_locale);
+        compare(
+            &app,
+            rendered.as_ref().unwrap_or(sheet),
+            format,
+            &mut by_locale,
+            &mut seen,
+        );
     }
     by_locale.retain(|l| {
         !(l.only_in_app.is_empty() && l.only_in_sheet.is_empty() && l.differ.is_empty())
@@ -225,6 +249,87 @@ fn sheet_side(
     Ok(Some(assembler.finish().doc))
 }
 
+/// A text as its reader sees it in `format` (`family`'s): one spelling for what reads
+/// alike (SPEC §12.1 "Diff by meaning").
+fn meaning(format: Format, text: &str) -> Cow<'_, str> {
+    use crate::formats::shared::syntax;
+    match format {
+        Format::Android | Format::Ios | Format::Stringsdict | Format::Xcstrings | Format::Po => {
+            syntax::printf_meaning(text)
+        }
+        Format::I18next => syntax::i18next_meaning(text),
+        Format::Arb => untyped(text),
+        _ => Cow::Borrowed(text),
+    }
+}
+
+/// An ARB text read back without its placeholders' types: ARB keeps them in the
+/// metadata, not in the message (`{count:int}` is `{count}` to a reader), and the
+/// metadata follows the template's texts, which the sheet may lack for a key.
+fn untyped(text: &str) -> Cow<'_, str> {
+    use crate::model::placeholders::{self, Piece};
+    if !text.contains(":int}") && !text.contains(":float}") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let scanned = placeholders::scan(text, |piece| match piece {
+        Piece::Literal(s) => out.push_str(s),
+        Piece::Brace(c) => {
+            out.push(c);
+            out.push(c);
+        }
+        Piece::Placeholder { name, .. } => {
+            out.push('{');
+            out.push_str(name);
+            out.push('}');
+        }
+    });
+    match scanned {
+        Ok(()) => Cow::Owned(out),
+        Err(_) => Cow::Borrowed(text),
+    }
+}
+
+fn same_meaning(format: Format, a: &str, b: &str) -> bool {
+    a == b || meaning(format, a) == meaning(format, b)
+}
+
+/// The differences already reported, by meaning: (the locale's report, what kind, key,
+/// the app's text, the sheet's text), so a key that differs alike in a second format
+/// (iOS after Android) is not reported twice.
+#[derive(Default)]
+struct Seen(HashSet<(usize, u8, String, String, String)>);
+
+impl Seen {
+    /// Adds what `part` found to `report` (at `at` in the reports), each once.
+    fn add(&mut self, at: usize, format: Format, part: LocaleReport, report: &mut LocaleReport) {
+        let mut first = |kind: u8, key: &str, app: &str, sheet: &str| {
+            self.0.insert((
+                at,
+                kind,
+                key.to_owned(),
+                meaning(format, app).into_owned(),
+                meaning(format, sheet).into_owned(),
+            ))
+        };
+        for k in part.only_in_app {
+            if first(0, &k.key, &k.text, "") {
+                report.only_in_app.push(k);
+            }
+        }
+        for k in part.only_in_sheet {
+            if first(1, &k.key, "", &k.text) {
+                report.only_in_sheet.push(k);
+            }
+        }
+        for d in part.differ {
+            if first(2, &d.key, &d.app, &d.sheet) {
+                report.differ.push(d);
+            }
+        }
+    }
+}
+
 /// Every (key, text) of one locale of one entry: plural forms as `key[category]`.
 fn entry_texts<'d>(entry: &'d Entry, locale: usize, out: &mut Vec<(String, &'d str)>) {
     out.clear();
@@ -250,17 +355,18 @@ fn same(a: &Entry, la: usize, b: &Entry, lb: usize) -> bool {
     a.locale_content(la) == b.locale_content(lb)
 }
 
-fn compare(app: &Document, sheet: &Document, reports: &mut Vec<LocaleReport>) {
+fn compare(
+    app: &Document,
+    sheet: &Document,
+    format: Format,
+    reports: &mut Vec<LocaleReport>,
+    seen: &mut Seen,
+) {
     let report_for = |code: &str, reports: &mut Vec<LocaleReport>| -> usize {
         match reports.iter().position(|r| same_locale(&r.locale, code)) {
             Some(at) => at,
             None => {
-                reports.push(LocaleReport {
-                    locale: code.to_owned(),
-                    only_in_app: Vec::new(),
-                    only_in_sheet: Vec::new(),
-                    differ: Vec::new(),
-                });
+                reports.push(LocaleReport::empty(code.to_owned()));
                 reports.len() - 1
             }
         }
@@ -287,12 +393,7 @@ fn compare(app: &Document, sheet: &Document, reports: &mut Vec<LocaleReport>) {
     let columns: Vec<usize> = (0..sheet.locales.len()).collect();
     let parts = crate::parallel::map(crate::parallel::cores(), &columns, |&s| {
         let code = &sheet.locales[s];
-        let mut report = LocaleReport {
-            locale: code.clone(),
-            only_in_app: Vec::new(),
-            only_in_sheet: Vec::new(),
-            differ: Vec::new(),
-        };
+        let mut report = LocaleReport::empty(code.clone());
         let (mut ours, mut theirs) = (Vec::new(), Vec::new());
         let a = app.locales.iter().position(|l| same_locale(l, code));
         for (entry, pair) in sheet.entries.iter().zip(&pairs) {
@@ -313,11 +414,13 @@ fn compare(app: &Document, sheet: &Document, reports: &mut Vec<LocaleReport>) {
                         key: key.clone(),
                         text: (*text).to_owned(),
                     }),
-                    Some((_, app_text)) if app_text != text => report.differ.push(Differs {
-                        key: key.clone(),
-                        app: (*app_text).to_owned(),
-                        sheet: (*text).to_owned(),
-                    }),
+                    Some((_, app_text)) if !same_meaning(format, app_text, text) => {
+                        report.differ.push(Differs {
+                            key: key.clone(),
+                            app: (*app_text).to_owned(),
+                            sheet: (*text).to_owned(),
+                        })
+                    }
                     Some(_) => {}
                 }
             }
@@ -350,10 +453,7 @@ fn compare(app: &Document, sheet: &Document, reports: &mut Vec<LocaleReport>) {
     });
     for part in parts {
         let at = report_for(&part.locale, reports);
-        let report = &mut reports[at];
-        report.only_in_app.extend(part.only_in_app);
-        report.only_in_sheet.extend(part.only_in_sheet);
-        report.differ.extend(part.differ);
+        seen.add(at, format, part, &mut reports[at]);
     }
     let mut ours = Vec::new();
     for (a, code) in app.locales.iter().enumerate() {
@@ -361,14 +461,41 @@ fn compare(app: &Document, sheet: &Document, reports: &mut Vec<LocaleReport>) {
             continue;
         }
         let at = report_for(code, reports);
+        let mut part = LocaleReport::empty(code.clone());
         for entry in &app.entries {
             entry_texts(entry, a, &mut ours);
-            reports[at]
-                .only_in_app
+            part.only_in_app
                 .extend(ours.drain(..).map(|(key, text)| KeyText {
                     key,
                     text: text.to_owned(),
                 }));
+        }
+        seen.add(at, format, part, &mut reports[at]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_mean_the_same_as_their_formats_read_them() {
+        for (format, a, b) in [
+            (Format::Android, "%d items", "%1$d items"),
+            (Format::Ios, "Pay %@", "Pay %1$@"),
+            (Format::Stringsdict, "%ld pliki", "%1$ld pliki"),
+            (Format::I18next, "Hi {{ name }}", "Hi {{name}}"),
+            (Format::Arb, "{count:int} Mitglieder", "{count} Mitglieder"),
+        ] {
+            assert!(same_meaning(format, a, b), "{format}: {a} and {b}");
+        }
+        for (format, a, b) in [
+            (Format::Android, "%1$s %2$d", "%2$s %1$d"),
+            (Format::Json, "%d items", "%1$d items"),
+            (Format::Arb, "{count:int} Mitglieder", "{count} Mitglied"),
+            (Format::Resx, "{0}", "{0:0.0}"),
+        ] {
+            assert!(!same_meaning(format, a, b), "{format}: {a} and {b}");
         }
     }
 }

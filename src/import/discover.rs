@@ -3,7 +3,9 @@
 //! extension, or `--format`); a folder is walked for files named as apps name their
 //! translations (android `values*/`, `*.lproj/`, `<locale>.json`, `<lng>/<ns>.json`,
 //! `*.po`, `*.xlf`, `<locale>.yml`, bundles `name_<locale>.properties`, `*.resx`, `*.arb`,
-//! `*.xcstrings`), skipping build output, dependencies and hidden folders.
+//! `*.xcstrings`), skipping build output, dependencies and hidden folders. With
+//! `--format`, a walk takes the files of that format's extensions only (a LICENSE or a
+//! README beside the translations is skipped, and counted).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -37,6 +39,34 @@ const SKIPPED_FOLDERS: [&str; 7] = [
 
 /// Every file to read under `paths`, in path order within each argument.
 pub fn discover(paths: &[PathBuf], options: &Options) -> Result<Vec<Found>, ImportError> {
+    Ok(discover_counting(paths, options)?.0)
+}
+
+/// The extensions of `format`'s files, for a walk told the format (`--format`).
+fn extensions(format: Format) -> &'static [&'static str] {
+    match format {
+        Format::Android => &["xml"],
+        // the plural entries beside the .strings files: read as what they are
+        Format::Ios => &["strings", "stringsdict"],
+        Format::Stringsdict => &["stringsdict"],
+        Format::Json | Format::I18next => &["json"],
+        Format::Yml => &["yml", "yaml"],
+        Format::Po => &["po"],
+        Format::Xlf => &["xlf", "xliff"],
+        Format::Xcstrings => &["xcstrings"],
+        Format::Arb => &["arb"],
+        Format::Properties => &["properties"],
+        Format::Resx => &["resx"],
+    }
+}
+
+/// As `discover`, with the files (as messages name them) a walk told the format
+/// (`--format`) skipped because their extension is another format's, or none.
+pub fn discover_counting(
+    paths: &[PathBuf],
+    options: &Options,
+) -> Result<(Vec<Found>, Vec<String>), ImportError> {
+    let mut skipped = Vec::new();
     let mut found = Vec::new();
     let mut seen = HashSet::new();
     for path in paths {
@@ -54,7 +84,17 @@ pub fn discover(paths: &[PathBuf], options: &Options) -> Result<Vec<Found>, Impo
             files.sort();
             let names: HashSet<PathBuf> = files.iter().cloned().collect();
             for file in files {
-                if let Some(f) = classify(&file, options.format, Some(&names)) {
+                let forced = match options.format {
+                    Some(format) if !extensions(format).contains(&extension(&file).as_str()) => {
+                        skipped.push(super::shown(&file));
+                        continue;
+                    }
+                    Some(Format::Ios) if extension(&file) == "stringsdict" => {
+                        Some(Format::Stringsdict)
+                    }
+                    forced => forced,
+                };
+                if let Some(f) = classify(&file, forced, Some(&names)) {
                     found.push(f);
                 }
             }
@@ -87,7 +127,7 @@ pub fn discover(paths: &[PathBuf], options: &Options) -> Result<Vec<Found>, Impo
             .join(", ");
         return Err(ImportError::NothingFound { paths });
     }
-    Ok(found)
+    Ok((found, skipped))
 }
 
 fn unknown_reason(path: &Path) -> String {

@@ -175,9 +175,39 @@ pub fn gettext(locale: &str) -> GettextPlural {
         })
 }
 
+/// The `Plural-Forms` of `locale` with one slot per CLDR category, in CLDR's order, as
+/// Weblate and Transifex write them (`po=cldr` in the settings cell): Polish, Russian and
+/// Ukrainian get `nplurals=4` with `other` (fractions) last; a language whose gettext
+/// formula already has CLDR's slots, that formula.
+pub fn gettext_cldr(locale: &str) -> GettextPlural {
+    const EAST_SLAVIC_CLDR: GettextPlural = GettextPlural {
+        header: "nplurals=4; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<12 || n%100>14) ? 1 : n%10==0 || (n%10>=5 && n%10<=9) || (n%100>=11 && n%100<=14) ? 2 : 3);",
+        slots: &[One, Few, Many, Other],
+    };
+    match language(locale).as_str() {
+        "pl" => GettextPlural {
+            header: "nplurals=4; plural=(n==1 ? 0 : (n%10>=2 && n%10<=4) && (n%100<12 || n%100>14) ? 1 : n!=1 && (n%10>=0 && n%10<=1) || (n%10>=5 && n%10<=9) || (n%100>=12 && n%100<=14) ? 2 : 3);",
+            slots: &[One, Few, Many, Other],
+        },
+        "ru" | "uk" => EAST_SLAVIC_CLDR,
+        _ => gettext(locale),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cldr_ordered_slots_are_cldrs_categories() {
+        for locale in ["pl", "ru", "uk_UA", "en", "ja", "ar"] {
+            assert_eq!(
+                gettext_cldr(locale).slots,
+                categories(locale).unwrap().as_slice(),
+                "{locale}"
+            );
+        }
+    }
 
     #[test]
     fn categories_come_from_cldr() {

@@ -14,9 +14,11 @@
 //   node consumers.js xcstrings  stdin: a String Catalog; out: what the locize-xcstrings
 //                                converter reads from it (xcstrings2locize)
 //   node consumers.js i18next-app  stdin: {"options": INIT OPTIONS, "resources": {LNG: {NS:
-//                                {...}}}, "calls": [[LNG, NS, KEY]]}: i18next initialised with
+//                                {...}}}, "calls": [[LNG, NS, KEY, VALUES?]], "release"?: "23"}:
+//                                i18next (23: the last release reading JSON v3) initialised with
 //                                the app's own options (tests/real_apps.rs); out: t() of each
-//                                call, null when i18next has no such key; an interpolation
+//                                call (with VALUES such as {"count": 2, "context": "male"}),
+//                                null when i18next has no such key; an interpolation
 //                                with no value reads as ⟦its trimmed name⟧
 const { parse } = require("@formatjs/icu-messageformat-parser");
 const yaml = require("js-yaml");
@@ -239,15 +241,18 @@ async function main() {
       JSON.stringify(calls.map(([lng, key, options]) => instance.t(key, { ...options, lng })))
     );
   } else if (mode === "i18next-app") {
-    const i18next = require("i18next");
-    const { options, resources, calls } = JSON.parse(input);
+    const { options, resources, calls, release } = JSON.parse(input);
+    // an app on JSON v3 (KEY_plural) runs i18next 23, the last to read it
+    const i18next = require(release === "23" ? "i18next-v23" : "i18next");
     const instance = i18next.createInstance();
     const missingInterpolationHandler = (text, match) => `⟦${match[1].trim()}⟧`;
     await instance.init({ ...options, missingInterpolationHandler, resources });
     process.stdout.write(
       JSON.stringify(
-        calls.map(([lng, ns, key]) =>
-          instance.exists(key, { lng, ns }) ? instance.t(key, { lng, ns }) : null
+        calls.map(([lng, ns, key, values]) =>
+          instance.exists(key, { lng, ns, ...values })
+            ? instance.t(key, { lng, ns, ...values })
+            : null
         )
       )
     );

@@ -1,5 +1,7 @@
 //! i18next JSON v4 (`locales/<lng>/<ns>.json`): nested keys, `{{name}}` placeholders,
-//! plurals as `key_one`/`key_other` siblings (`key_ordinal_*` forms are not carried).
+//! plurals as `key_one`/`key_other` siblings (`key_ordinal_*` forms are not carried); JSON
+//! v3's `key`/`key_plural` pair is a plural too (the reading says so). Context suffixes
+//! (`key_male`) are keys of their own.
 
 use crate::formats::reading::{Reading, SyntaxError};
 use crate::formats::shared::nested::{self, Style};
@@ -14,6 +16,12 @@ mod tests {
     use crate::formats::reading::{Options, Value};
     use crate::model::PluralCategory;
 
+    fn units(r: Reading<'_>) -> Vec<(String, Value)> {
+        (r.units.into_iter())
+            .map(|u| (u.key.display(), u.value))
+            .collect()
+    }
+
     #[test]
     fn suffixes_make_plurals_and_double_braces_placeholders() {
         let options = Options::default();
@@ -24,11 +32,7 @@ mod tests {
             &mut r,
         )
         .unwrap();
-        let got: Vec<(String, Value)> = r
-            .units
-            .into_iter()
-            .map(|u| (u.key.display(), u.value))
-            .collect();
+        let got = units(r);
         assert_eq!(
             got,
             vec![
@@ -43,5 +47,36 @@ mod tests {
                 ("app.rank_ordinal_one".into(), Value::Text("1st".into())),
             ]
         );
+    }
+
+    #[test]
+    fn json_v3_plural_pairs_are_plurals_and_contexts_keys() {
+        let options = Options::default();
+        let mut r = Reading::new(&options);
+        read(
+            r#"{"item_plural":"{{count}} items","item":"{{count}} item","friend_male":"He","friend_female":"She","lone_plural":"x"}"#,
+            &mut r,
+        )
+        .unwrap();
+        assert!(r.implies.i18next_v3);
+        let got = units(r);
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "item".into(),
+                    Value::Plural(vec![
+                        (PluralCategory::Other, "{count} items".into()),
+                        (PluralCategory::One, "{count} item".into())
+                    ])
+                ),
+                ("friend_male".into(), Value::Text("He".into())),
+                ("friend_female".into(), Value::Text("She".into())),
+                ("lone_plural".into(), Value::Text("x".into())),
+            ]
+        );
+        let mut v4 = Reading::new(&options);
+        read(r#"{"a_one":"1","a_other":"n","a":"x"}"#, &mut v4).unwrap();
+        assert!(!v4.implies.i18next_v3);
     }
 }

@@ -18,14 +18,14 @@ use std::collections::HashMap;
 
 use crate::formats::json::write::push_json_str;
 use crate::formats::shared::convert::Converter;
-use crate::formats::shared::texts::Texts;
+use crate::formats::shared::nested::V3_PLURAL;
 use crate::formats::shared::tree::{Leaf, Tree, TreeSink};
 use crate::formats::writing::Job;
-use crate::formats::{Format, PlaceholderMode, RenderError, RenderOptions};
+use crate::formats::{Format, PlaceholderMode, RenderError};
 use crate::model::langtag;
 use crate::model::placeholders;
 use crate::model::placeholders::Syntax;
-use crate::model::{Document, Entry, PluralCategory, Selection};
+use crate::model::{Document, Entry, PluralCategory};
 
 /// The namespace i18next loads by default, and the folder file's stem.
 pub(crate) const NAMESPACE: &str = "translation";
@@ -34,25 +34,25 @@ pub(crate) const NAMESPACE: &str = "translation";
 pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
     if let Some(renamed) = renamed(job.doc) {
         let tree = Tree::build(&renamed, job.sel);
-        let left_out = render(&tree, job.sel, job.texts(), job.opts, job.keyed(), out)?;
+        let left_out = render(&tree, job, out)?;
         return Ok(tree.warnings.iter().cloned().chain(left_out).collect());
     }
     let tree = job.tree();
-    let left_out = render(&tree, job.sel, job.texts(), job.opts, job.keyed(), out)?;
+    let left_out = render(&tree, job, out)?;
     Ok(tree.warnings.iter().cloned().chain(left_out).collect())
 }
 
-/// Writes `sel` over `tree`. `keyed`: i18next's `resources` object of every locale, else
-/// the single locale's own tree. Returns what was left out besides the tree's warnings.
-pub(crate) fn render(
+/// Writes the job's selection over `tree`: i18next's `resources` object of every locale
+/// (`Job::keyed`), else the single locale's own tree. Returns what was left out besides
+/// the tree's warnings.
+fn render(
     tree: &Tree<'_>,
-    sel: &Selection,
-    texts: Texts<'_>,
-    opts: &RenderOptions,
-    keyed: bool,
+    job: &Job<'_, '_>,
     out: &mut Vec<u8>,
 ) -> Result<Vec<String>, RenderError> {
+    let (sel, texts, opts, keyed) = (job.sel, job.texts(), job.opts, job.keyed());
     let mut sink = I18next {
+        v3: job.doc.settings.i18next_v3,
         out,
         converter: Converter::new(opts, Syntax::I18next),
         checked: opts.placeholders == PlaceholderMode::Convert,
@@ -145,6 +145,9 @@ struct Level {
 }
 
 struct I18next<'o> {
+    /// The sheet says the app's files are JSON v3 (`i18next=v3`): a plural of the one and
+    /// other forms only is `KEY` and `KEY_plural`.
+    v3: bool,
     out: &'o mut Vec<u8>,
     converter: Converter,
     /// `placeholders=convert`: texts must read back as written.
@@ -298,14 +301,23 @@ impl TreeSink for I18next<'_> {
                 return Ok(());
             }
         }
+        let v3 = self.v3
+            && (forms.forms_in(leaf.locale))
+                .all(|(c, _)| matches!(c, PluralCategory::One | PluralCategory::Other));
         let mut categories = Vec::new();
         for (category, text) in forms.forms_in(leaf.locale) {
             categories.push(category);
             let mut name = std::mem::take(&mut self.scratch);
             name.clear();
             name.push_str(leaf.name);
-            name.push('_');
-            name.push_str(category.name());
+            match category {
+                PluralCategory::One if v3 => {}
+                PluralCategory::Other if v3 => name.push_str(V3_PLURAL),
+                _ => {
+                    name.push('_');
+                    name.push_str(category.name());
+                }
+            }
             self.key(&name);
             self.scratch = name;
             self.value(leaf, true, text)?;

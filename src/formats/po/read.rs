@@ -3,7 +3,8 @@
 //! id; a different context is a level above it), plural entries' `msgstr[N]` mapped to
 //! CLDR categories by gettext's own formula for the locale (when the header states the same
 //! number of forms; a formula without an `other` slot, as Polish's, gives its last slot's
-//! text to `other` as well), `#.` comments. Texts are taken as they are: depot's po carries the
+//! text to `other` as well; a header with as many forms as CLDR has categories, as
+//! Weblate's Polish `nplurals=4`, maps them in CLDR's order), `#.` comments. Texts are taken as they are: depot's po carries the
 //! sheet's `{name}` syntax. Listed: fuzzy entries (msgfmt leaves them out), obsolete
 //! `#~` entries, translator comments (`# `).
 
@@ -220,11 +221,18 @@ fn add(entry: Entry, header: &Header, r: &mut Reading<'_>) {
     let value = if entry.plural_id.is_some() {
         let locale = r.named.clone().or_else(|| header.language.clone());
         let rule = locale.as_deref().map(plurals::gettext);
+        let cldr = locale.as_deref().and_then(plurals::categories);
         let slots: &[PluralCategory] = match (rule, header.nplurals) {
             (Some(rule), Some(n)) if rule.slots.len() == n => rule.slots,
             (Some(rule), None) => rule.slots,
             (_, Some(1)) => &[PluralCategory::Other],
             (_, Some(2)) => &[PluralCategory::One, PluralCategory::Other],
+            // a slot per CLDR category, in CLDR's order (Weblate's and Transifex's Polish
+            // nplurals=4): the sheet says so (po=cldr) and generate writes them so
+            (_, Some(n)) if cldr.as_ref().is_some_and(|c| c.len() == n) => {
+                r.implies.po_cldr = true;
+                cldr.as_deref().unwrap_or_default()
+            }
             (_, n) => {
                 r.note(
                     entry.line,
@@ -375,6 +383,36 @@ fn unquote(s: &str) -> Result<String, String> {
 mod tests {
     use super::*;
     use crate::import::Options;
+
+    #[test]
+    fn four_polish_forms_are_cldrs_categories_in_order_and_the_reading_says_so() {
+        let po = r#"msgid ""
+msgstr ""
+"Language: pl\n"
+"Plural-Forms: nplurals=4; plural=(n==1 ? 0 : (n%10>=2 && n%10<=4) && (n%100<12 || n%100>14) ? 1 : n!=1 && (n%10>=0 && n%10<=1) || (n%10>=5 && n%10<=9) || (n%100>=12 && n%100<=14) ? 2 : 3);\n"
+
+msgid "{count} torrent"
+msgid_plural "{count} torrents"
+msgstr[0] "{count} torrent"
+msgstr[1] "{count} torrenty"
+msgstr[2] "{count} torrentów"
+msgstr[3] "{count} torrentu"
+"#;
+        let options = Options::default();
+        let mut r = Reading::new(&options);
+        read(po, &mut r).unwrap();
+        assert!(r.implies.po_cldr);
+        assert!(r.notes.is_empty(), "{:?}", r.notes);
+        assert_eq!(
+            r.units[0].value,
+            Value::Plural(vec![
+                (PluralCategory::One, "{count} torrent".into()),
+                (PluralCategory::Few, "{count} torrenty".into()),
+                (PluralCategory::Many, "{count} torrentów".into()),
+                (PluralCategory::Other, "{count} torrentu".into()),
+            ])
+        );
+    }
 
     #[test]
     fn entries_plurals_comments_and_what_is_left_out() {

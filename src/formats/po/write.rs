@@ -9,14 +9,22 @@ use crate::formats::writing::Job;
 use crate::formats::{Format, RenderError, RenderOptions};
 use crate::model::plurals;
 
-/// The one shape of a writer (`formats::Writer`).
+/// The one shape of a writer (`formats::Writer`). A sheet that says `po=cldr` gets a
+/// plural slot per CLDR category (`plurals::gettext_cldr`), else gettext's formula.
 pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
-    job.flat_body(NameStyle::Plain, false, render, out)
+    let rule = match job.doc.settings.po_cldr {
+        true => plurals::gettext_cldr,
+        false => plurals::gettext,
+    };
+    let flat = job.flat(NameStyle::Plain, false);
+    render(&flat, job.opts, rule, out)?;
+    Ok(flat.warnings)
 }
 
 pub(crate) fn render(
     flat: &Flat<'_>,
     opts: &RenderOptions,
+    rule: fn(&str) -> plurals::GettextPlural,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
     out.extend_from_slice(b"msgid \"\"\nmsgstr \"\"\n");
@@ -33,7 +41,7 @@ pub(crate) fn render(
         out.extend_from_slice(b"\\n\"\n");
         // msgfmt needs it for msgid_plural; with several locales no one rule fits
         out.extend_from_slice(b"\"Plural-Forms: ");
-        out.extend_from_slice(plurals::gettext(only.code).header.as_bytes());
+        out.extend_from_slice(rule(only.code).header.as_bytes());
         out.extend_from_slice(b"\\n\"\n");
     }
     out.extend_from_slice(
@@ -97,7 +105,7 @@ pub(crate) fn render(
             push_po_string(out, b"msgid_plural ", &[key.prefix, id]).map_err(key_error)?;
             // One msgstr per slot of the locale's Plural-Forms, each holding the text of
             // the category that slot stands for (`other`'s where the sheet has none).
-            let slots = *gettext.get_or_insert_with(|| plurals::gettext(loc.code).slots);
+            let slots = *gettext.get_or_insert_with(|| rule(loc.code).slots);
             for (slot, &category) in slots.iter().enumerate() {
                 let text = plural.text(category, loc.locale).unwrap_or(key.text);
                 let keyword = format!("msgstr[{slot}] ");

@@ -158,7 +158,11 @@ fn is_plural_map(children: &[(String, Node)]) -> bool {
         })
 }
 
-/// i18next's `key_one`, `key_other`, ... siblings as plurals (when `key_other` is there).
+/// The suffix of a plural's other form in i18next JSON v3 (`KEY`, `KEY_plural`).
+pub(crate) const V3_PLURAL: &str = "_plural";
+
+/// i18next's `key_one`, `key_other`, ... siblings as plurals (when `key_other` is there),
+/// and JSON v3's `key`, `key_plural` (the reading says so: `Reading::implies`).
 fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<'_>) -> Vec<Item> {
     let split = |key: &str| -> Option<(String, PluralCategory)> {
         let (base, suffix) = key.rsplit_once('_')?;
@@ -172,8 +176,34 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
         .filter(|(_, c)| *c == PluralCategory::Other)
         .map(|(base, _)| base)
         .collect();
+    // JSON v3 (i18next before v21): `KEY` is the one form, `KEY_plural` the other, when
+    // both are texts and KEY is no v4 plural
+    let text_keys: std::collections::HashSet<&str> = (entries.iter())
+        .filter(|(_, n)| matches!(n.value, NodeValue::Text(_)))
+        .map(|(k, _)| k.as_str())
+        .collect();
+    let v3_bases: std::collections::HashSet<String> = (text_keys.iter())
+        .filter_map(|k| k.strip_suffix(V3_PLURAL))
+        .filter(|base| {
+            !base.is_empty() && text_keys.contains(base) && !plural_bases.contains(*base)
+        })
+        .map(str::to_owned)
+        .collect();
+    drop(text_keys);
+    if !v3_bases.is_empty() {
+        r.implies.i18next_v3 = true;
+    }
     let mut items: Vec<Item> = Vec::new();
     for (key, node) in entries {
+        let v3 = match key.strip_suffix(V3_PLURAL) {
+            Some(base) if v3_bases.contains(base) => Some((base.to_owned(), PluralCategory::Other)),
+            _ if v3_bases.contains(&key) => Some((key.clone(), PluralCategory::One)),
+            _ => None,
+        };
+        if let Some((base, category)) = v3 {
+            add_form(&mut items, base, category, node);
+            continue;
+        }
         if let Some((base, category)) = split(&key)
             && plural_bases.contains(&base)
             && matches!(node.value, NodeValue::Text(_))
@@ -188,14 +218,7 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
                 );
                 continue;
             }
-            let existing = items.iter_mut().find_map(|item| match item {
-                Item::Plural(b, forms) if *b == base => Some(forms),
-                _ => None,
-            });
-            match existing {
-                Some(forms) => forms.push((category, node)),
-                None => items.push(Item::Plural(base, vec![(category, node)])),
-            }
+            add_form(&mut items, base, category, node);
             continue;
         }
         items.push(Item::One(key, node));
@@ -203,11 +226,28 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
     items
 }
 
+/// One form of the plural `base`: added to its item, or the item started.
+fn add_form(items: &mut Vec<Item>, base: String, category: PluralCategory, node: Node) {
+    let existing = items.iter_mut().find_map(|item| match item {
+        Item::Plural(b, forms) if *b == base => Some(forms),
+        _ => None,
+    });
+    match existing {
+        Some(forms) => forms.push((category, node)),
+        None => items.push(Item::Plural(base, vec![(category, node)])),
+    }
+}
+
 fn convert_text(text: &str, style: Style, plural: bool, r: &Reading<'_>) -> Converted {
     if !r.convert() {
+        // kept verbatim, and named: the sheet holds the reference, not the nested text
+        let nesting = style == Style::I18next && text.contains("$t(");
         return Converted {
             text: text.to_owned(),
-            losses: Vec::new(),
+            losses: nesting
+                .then(|| "nesting $t(...) is kept as text".to_owned())
+                .into_iter()
+                .collect(),
         };
     }
     match style {

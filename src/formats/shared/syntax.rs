@@ -300,6 +300,71 @@ pub fn printf_as(text: &str, to: Printf) -> std::borrow::Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// What a printf text says to its reader, as one spelling (`diff` by meaning, SPEC
+/// §12.1): every conversion numbered (`%d` is `%1$d`, `%s and %d` is `%1$s and %2$d`), and
+/// what the settings cell maps between Android and Apple spelt Android's way (`%@` is
+/// `%s`, `%ld` and `%u` are `%d`). Two texts with the same meaning show the same.
+pub fn printf_meaning(text: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    if memchr::memchr(b'%', text.as_bytes()).is_none() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut next_ordinary = 0;
+    let mut rest = text;
+    while let Some(at) = memchr::memchr(b'%', rest.as_bytes()) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        if let Some(next) = after.strip_prefix('%') {
+            out.push_str("%%");
+            rest = next;
+            continue;
+        }
+        let Some((spec, len)) = spec(after) else {
+            out.push('%');
+            rest = after;
+            continue;
+        };
+        let n = spec.position.unwrap_or_else(|| {
+            next_ordinary += 1;
+            next_ordinary
+        });
+        let conversion = match spec.conversion {
+            '@' => 's',
+            'u' | 'i' => 'd',
+            c => c,
+        };
+        let _ = write!(out, "%{n}${}{conversion}", spec.modifiers);
+        rest = &after[len..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// What an i18next text says to its reader, as one spelling: i18next trims the name of
+/// an interpolation, so `{{ name }}` is `{{name}}`.
+pub fn i18next_meaning(text: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    if !text.contains("{{") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("{{") {
+        let inner = &rest[at + 2..];
+        let Some(close) = inner.find("}}") else {
+            break;
+        };
+        out.push_str(&rest[..at]);
+        out.push_str("{{");
+        out.push_str(inner[..close].trim());
+        out.push_str("}}");
+        rest = &inner[close + 2..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
 /// Whether `text` holds a printf conversion (a placeholder).
 pub fn has_printf_spec(text: &str) -> bool {
     let mut rest = text;
@@ -649,6 +714,38 @@ mod tests {
         ] {
             crate::model::placeholders::parse(&t.text).unwrap();
         }
+    }
+
+    #[test]
+    fn printf_meaning_numbers_every_conversion_and_spells_it_as_android() {
+        let m = |t| printf_meaning(t).into_owned();
+        for (a, b) in [
+            ("%d items", "%1$d items"),
+            ("Pay %@", "Pay %1$s"),
+            ("Pay %s", "Pay %1$@"),
+            ("%s has %d", "%1$s has %2$d"),
+            ("%ld items", "%1$d items"),
+            ("%5.2lf", "%1$5.2f"),
+        ] {
+            assert_eq!(m(a), m(b), "{a} and {b}");
+        }
+        for (a, b) in [
+            ("%1$s has %2$d", "%2$s has %1$d"),
+            ("%d items", "%f items"),
+            ("%d items", "%d item"),
+            ("%d%%", "%d%"),
+        ] {
+            assert_ne!(m(a), m(b), "{a} and {b}");
+        }
+        assert_eq!(m("100%% of %@"), "100%% of %1$s");
+    }
+
+    #[test]
+    fn i18next_meaning_trims_interpolation_names_only() {
+        let m = |t| i18next_meaning(t).into_owned();
+        assert_eq!(m("Hi {{ name }}, {{amount}}"), "Hi {{name}}, {{amount}}");
+        assert_eq!(m("{{ a }} {{ b"), "{{a}} {{ b");
+        assert_eq!(m("{ a }"), "{ a }");
     }
 
     #[test]

@@ -1,0 +1,183 @@
+//! i18next as apps ship it (SPEC §12.1 "The shape the runtime reads"), through the real
+//! binary and read back by i18next itself: JSON v3 plurals (`KEY`, `KEY_plural`) come
+//! back as v3 (the settings cell remembers: `i18next=v3`), context suffixes (`KEY_male`)
+//! are keys of their own, `{{ name }}` with spaces is a placeholder, and `$t(...)`
+//! nesting is kept as text and named in the summary.
+#![cfg(test)]
+
+mod support;
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+/// An app's English and German files, JSON v3, nested (i18next's default `keySeparator`).
+const EN: &str = r#"{
+  "cart": {
+    "item": "{{count}} item",
+    "item_plural": "{{count}} items",
+    "total": "Total: $t(cart.item, {\"count\": {{n}} })"
+  },
+  "friend_male": "A boyfriend",
+  "friend_female": "A girlfriend",
+  "greeting": "Hello, {{ name }}!"
+}"#;
+const DE: &str = r#"{
+  "cart": {
+    "item": "{{count}} Artikel",
+    "item_plural": "{{count}} Artikel (mehrere)",
+    "total": "Summe: $t(cart.item, {\"count\": {{n}} })"
+  },
+  "friend_male": "Ein Freund",
+  "friend_female": "Eine Freundin",
+  "greeting": "Hallo, {{ name }}!"
+}"#;
+
+fn write_app(root: &Path) {
+    for (lng, body) in [("en", EN), ("de", DE)] {
+        let folder = root.join("locales").join(lng);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("translation.json"), body).unwrap();
+    }
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let out = support::run(dir, args);
+    assert!(
+        out.status.success(),
+        "depot {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn json_of(file: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
+}
+
+/// What i18next (JSON v3 compatibility, as the app initialises it) gives for each call
+/// `[lng, key, values]` over the files under `locales`.
+fn i18next_v3(locales: &Path, calls: &[Value]) -> Vec<Value> {
+    let mut resources = serde_json::Map::new();
+    for lng in ["en", "de"] {
+        let data = json_of(&locales.join(lng).join("translation.json"));
+        resources.insert(lng.to_owned(), json!({ "translation": data }));
+    }
+    let calls: Vec<Value> = (calls.iter())
+        .map(|c| json!([c[0], "translation", c[1], c[2]]))
+        .collect();
+    let read = support::real_apps::node(
+        "i18next-app",
+        &json!({
+            "release": "23",
+            "options": {"lng": "en", "fallbackLng": false, "compatibilityJSON": "v3",
+                        "interpolation": {"escapeValue": false}},
+            "resources": resources,
+            "calls": calls,
+        }),
+    )
+    .unwrap();
+    read.as_array().unwrap().clone()
+}
+
+#[test]
+fn a_json_v3_app_comes_back_as_v3_with_its_contexts_and_nesting() {
+    let dir = tempfile::tempdir().unwrap();
+    write_app(&dir.path().join("app"));
+    let said = ok(dir.path(), &["import", "app/locales", "--to", "s.csv"]);
+    for line in [
+        "plurals: named as i18next JSON v3 names them (KEY, KEY_plural); the settings cell \
+         says so (i18next=v3), and generate writes them so",
+        "depot: not carried: app/locales/en/translation.json cart.total: nesting $t(...) is \
+         kept as text",
+    ] {
+        assert!(said.lines().any(|l| l == line), "{line} not in\n{said}");
+    }
+    let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    let lines: Vec<&str> = sheet.lines().collect();
+    assert_eq!(
+        lines[0], "depot: placeholders=i18next i18next=v3,,,,,",
+        "{sheet}"
+    );
+    for row in [
+        "cart,item[one],,,{{count}} item,{{count}} Artikel",
+        ",item[other],,,{{count}} items,{{count}} Artikel (mehrere)",
+        "friend_male,,,,A boyfriend,Ein Freund",
+        "friend_female,,,,A girlfriend,Eine Freundin",
+        "greeting,,,,\"Hello, {{ name }}!\",\"Hallo, {{ name }}!\"",
+    ] {
+        assert!(lines.contains(&row), "{row} not in\n{sheet}");
+    }
+
+    ok(
+        dir.path(),
+        &[
+            "generate", "--source", "s.csv", "-f", "i18next", "-p", "out",
+        ],
+    );
+    for lng in ["en", "de"] {
+        let path = format!("{lng}/translation.json");
+        assert_eq!(
+            json_of(&dir.path().join("out").join(&path)),
+            json_of(&dir.path().join("app/locales").join(&path)),
+            "{path}"
+        );
+    }
+    let calls = [
+        json!(["en", "cart.item", {"count": 1}]),
+        json!(["en", "cart.item", {"count": 3}]),
+        json!(["de", "cart.item", {"count": 3}]),
+        json!(["en", "friend", {"context": "female"}]),
+        json!(["de", "friend", {"context": "male"}]),
+        json!(["de", "greeting", {"name": "Ada"}]),
+        json!(["en", "cart.total", {"n": 2}]),
+    ];
+    let want = [
+        "1 item",
+        "3 items",
+        "3 Artikel (mehrere)",
+        "A girlfriend",
+        "Ein Freund",
+        "Hallo, Ada!",
+        "Total: 2 items",
+    ];
+    assert_eq!(i18next_v3(&dir.path().join("app/locales"), &calls), want);
+    assert_eq!(i18next_v3(&dir.path().join("out"), &calls), want);
+
+    let diff = support::run(dir.path(), &["diff", "--source", "s.csv", "app/locales"]);
+    assert_eq!(
+        diff.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&diff.stdout)
+    );
+}
+
+/// Without the setting, plurals are written as v4 (`KEY_one`, `KEY_other`), as before;
+/// `i18next=v3` writes `KEY` and `KEY_plural`.
+#[test]
+fn a_sheet_without_the_setting_writes_v4_plurals() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = |cell: &str| {
+        let rows = ">>>,en\nitem[one],{{count}} item\nitem[other],{{count}} items\n";
+        std::fs::write(dir.path().join("s.csv"), format!("{cell}\n{rows}")).unwrap();
+        let generate = [
+            "generate", "--source", "s.csv", "-f", "i18next", "-p", "out",
+        ];
+        ok(dir.path(), &generate);
+        json_of(&dir.path().join("out/en/translation.json"))
+    };
+    assert_eq!(
+        written("depot: placeholders=i18next"),
+        json!({"item_one": "{{count}} item", "item_other": "{{count}} items"})
+    );
+    assert_eq!(
+        written("depot: placeholders=i18next i18next=v3"),
+        json!({"item": "{{count}} item", "item_plural": "{{count}} items"})
+    );
+}
