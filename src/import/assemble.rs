@@ -149,13 +149,7 @@ impl<'o> Assembler<'o> {
         let file = found.shown.as_str();
         self.files.push((file.to_owned(), found.format));
         let kept = self.options.placeholders == crate::formats::PlaceholderMode::Keep;
-        self.printf = match found.format {
-            Format::Android if kept => Some(syntax::Printf::Java),
-            Format::Ios | Format::Stringsdict | Format::Xcstrings if kept => {
-                Some(syntax::Printf::Apple)
-            }
-            _ => None,
-        };
+        self.printf = found.format.descriptor().printf.filter(|_| kept);
         if let Some(qualifiers) = &found.configuration {
             if !read.units.is_empty() {
                 let what = format!(
@@ -175,9 +169,9 @@ impl<'o> Assembler<'o> {
             Hint::None => None,
         };
         // ARB's @@locale is what gen-l10n goes by; elsewhere the name is generate's inverse
-        let file_locale = match found.format {
-            Format::Arb => read.locale.or(named),
-            _ => named.or(read.locale),
+        let file_locale = match found.format.descriptor().declares_locale {
+            true => read.locale.or(named),
+            false => named.or(read.locale),
         }
         .or_else(|| self.options.locale.clone());
         let from_base = file_locale

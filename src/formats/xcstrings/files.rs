@@ -1,0 +1,29 @@
+//! The String Catalog: one `Localizable.xcstrings` holds every language.
+
+use std::path::PathBuf;
+
+use crate::formats::shared::files::{AppFile, Files, Located};
+use crate::formats::shared::locale::Hint;
+
+pub const FILES: Files = Files {
+    read_extensions: &["xcstrings"],
+    claims: None,
+    locate,
+    path,
+    base: None,
+    base_note: None,
+    one_file: true,
+    language_fallbacks: false,
+};
+
+fn path(_locale: &str, stem: Option<&str>, ext: &str) -> Option<PathBuf> {
+    Some(PathBuf::from(format!(
+        "{}.{ext}",
+        stem.unwrap_or("Localizable")
+    )))
+}
+
+/// The catalog names its languages itself.
+fn locate(_file: &AppFile<'_>) -> Option<Located> {
+    Some(Hint::None.into())
+}
