@@ -81,6 +81,7 @@ pub mod shared {
     pub mod flatten;
     pub mod icu;
     pub mod locale;
+    pub mod names;
     pub mod nested;
     pub mod plist;
     pub mod syntax;
@@ -119,7 +120,7 @@ use flatten::NameStyle;
 use reading::{Reading, SyntaxError};
 use shared::syntax::Printf;
 use shared::texts::{self, Texts};
-use shared::{arena, flatten, tree};
+use shared::{arena, flatten, names, tree};
 
 pub mod reading;
 pub mod writing;
@@ -198,6 +199,11 @@ pub struct Descriptor {
     pub plural_side_of: Option<Format>,
     /// Which names of the sheet's own name column (`@@@`) it takes (`None`: every one).
     pub sheet_names: Option<fn(&str) -> bool>,
+    /// How the app's code names a key (the sheet's name columns).
+    pub key_names: &'static names::KeyNames,
+    /// Whether the sheet's name columns name its keys (all but json and yml, whose keys
+    /// are paths).
+    pub takes_names: bool,
     /// Whether a file's own locale declaration wins over the locale its name says
     /// (ARB's `@@locale`, which gen-l10n goes by).
     pub declares_locale: bool,
@@ -239,23 +245,23 @@ pub fn has_names(doc: &Document) -> bool {
 /// The table, in `Format`'s declaration order (`Format::descriptor` indexes it).
 #[rustfmt::skip]
 pub const TABLE: [Descriptor; 12] = [
-    Descriptor { format: Format::Android, name: "android", extension: "xml", content_type: "application/xml; charset=utf-8", flat_keys: true, decode: reading::utf8, read: android::read::read, write: android::write::write, read_memory_per_byte: 13, body_per_text: 64, body_repeats_text: false, body_header: 256, files: &android::files::FILES, name_style: Some(NameStyle::Android), warnings: Warnings::Names, syntax: SheetSyntax::Printf, printf: Some(Printf::Java), plural_side_of: None, sheet_names: Some(android::files::resource_name), declares_locale: false },
-    Descriptor { format: Format::Ios, name: "ios", extension: "strings", content_type: "text/plain; charset=utf-8", flat_keys: true, decode: strings::read::decode, read: strings::read::read, write: strings::write::write, read_memory_per_byte: 24, body_per_text: 40, body_repeats_text: false, body_header: 256, files: &strings::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::Names, syntax: SheetSyntax::Printf, printf: Some(Printf::Apple), plural_side_of: None, sheet_names: None, declares_locale: false },
-    Descriptor { format: Format::Stringsdict, name: "stringsdict", extension: "stringsdict", content_type: "application/x-plist", flat_keys: true, decode: reading::utf8, read: stringsdict::read::read, write: stringsdict::write::write, read_memory_per_byte: 13, body_per_text: 400, body_repeats_text: false, body_header: 256, files: &stringsdict::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::None, syntax: SheetSyntax::Printf, printf: Some(Printf::Apple), plural_side_of: Some(Format::Ios), sheet_names: None, declares_locale: false },
-    Descriptor { format: Format::Json, name: "json", extension: "json", content_type: "application/json", flat_keys: false, decode: reading::utf8, read: json::read::read, write: json::write::write, read_memory_per_byte: 32, body_per_text: 16, body_repeats_text: false, body_header: 256, files: &json::files::FILES, name_style: None, warnings: Warnings::Tree, syntax: SheetSyntax::Depot, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false },
-    Descriptor { format: Format::Yml, name: "yml", extension: "yml", content_type: "application/yaml; charset=utf-8", flat_keys: false, decode: reading::utf8, read: yml::read::read, write: yml::write::write, read_memory_per_byte: 30, body_per_text: 24, body_repeats_text: false, body_header: 256, files: &yml::files::FILES, name_style: None, warnings: Warnings::Tree, syntax: SheetSyntax::Ruby, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false },
-    Descriptor { format: Format::Po, name: "po", extension: "po", content_type: "text/x-gettext-translation; charset=utf-8", flat_keys: true, decode: reading::utf8, read: po::read::read, write: po::write::write, read_memory_per_byte: 13, body_per_text: 96, body_repeats_text: false, body_header: 256, files: &po::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::Names, syntax: SheetSyntax::Gettext, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false },
+    Descriptor { format: Format::Android, name: "android", extension: "xml", content_type: "application/xml; charset=utf-8", flat_keys: true, decode: reading::utf8, read: android::read::read, write: android::write::write, read_memory_per_byte: 13, body_per_text: 64, body_repeats_text: false, body_header: 256, files: &android::files::FILES, name_style: Some(NameStyle::Android), warnings: Warnings::Names, syntax: SheetSyntax::Printf, printf: Some(Printf::Java), plural_side_of: None, sheet_names: Some(android::files::resource_name), declares_locale: false, key_names: &names::ANDROID, takes_names: true },
+    Descriptor { format: Format::Ios, name: "ios", extension: "strings", content_type: "text/plain; charset=utf-8", flat_keys: true, decode: strings::read::decode, read: strings::read::read, write: strings::write::write, read_memory_per_byte: 24, body_per_text: 40, body_repeats_text: false, body_header: 256, files: &strings::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::Names, syntax: SheetSyntax::Printf, printf: Some(Printf::Apple), plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &names::PLAIN, takes_names: true },
+    Descriptor { format: Format::Stringsdict, name: "stringsdict", extension: "stringsdict", content_type: "application/x-plist", flat_keys: true, decode: reading::utf8, read: stringsdict::read::read, write: stringsdict::write::write, read_memory_per_byte: 13, body_per_text: 400, body_repeats_text: false, body_header: 256, files: &stringsdict::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::None, syntax: SheetSyntax::Printf, printf: Some(Printf::Apple), plural_side_of: Some(Format::Ios), sheet_names: None, declares_locale: false, key_names: &names::PLAIN, takes_names: true },
+    Descriptor { format: Format::Json, name: "json", extension: "json", content_type: "application/json", flat_keys: false, decode: reading::utf8, read: json::read::read, write: json::write::write, read_memory_per_byte: 32, body_per_text: 16, body_repeats_text: false, body_header: 256, files: &json::files::FILES, name_style: None, warnings: Warnings::Tree, syntax: SheetSyntax::Depot, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &names::PATHS, takes_names: false },
+    Descriptor { format: Format::Yml, name: "yml", extension: "yml", content_type: "application/yaml; charset=utf-8", flat_keys: false, decode: reading::utf8, read: yml::read::read, write: yml::write::write, read_memory_per_byte: 30, body_per_text: 24, body_repeats_text: false, body_header: 256, files: &yml::files::FILES, name_style: None, warnings: Warnings::Tree, syntax: SheetSyntax::Ruby, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &names::PATHS, takes_names: false },
+    Descriptor { format: Format::Po, name: "po", extension: "po", content_type: "text/x-gettext-translation; charset=utf-8", flat_keys: true, decode: reading::utf8, read: po::read::read, write: po::write::write, read_memory_per_byte: 13, body_per_text: 96, body_repeats_text: false, body_header: 256, files: &po::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::Names, syntax: SheetSyntax::Gettext, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &po::files::KEY_NAMES, takes_names: true },
     // the base text is written again as <source> in every locale: `estimate_len` adds it
-    Descriptor { format: Format::Xlf, name: "xlf", extension: "xlf", content_type: "application/xliff+xml; charset=utf-8", flat_keys: false, decode: reading::utf8, read: xlf::read::read, write: xlf::write::write, read_memory_per_byte: 6, body_per_text: 160, body_repeats_text: true, body_header: 256, files: &xlf::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::Names, syntax: SheetSyntax::Depot, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false },
+    Descriptor { format: Format::Xlf, name: "xlf", extension: "xlf", content_type: "application/xliff+xml; charset=utf-8", flat_keys: false, decode: reading::utf8, read: xlf::read::read, write: xlf::write::write, read_memory_per_byte: 6, body_per_text: 160, body_repeats_text: true, body_header: 256, files: &xlf::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::Names, syntax: SheetSyntax::Depot, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &xlf::files::KEY_NAMES, takes_names: true },
     // each language's text sits in ten lines of indented JSON
-    Descriptor { format: Format::Xcstrings, name: "xcstrings", extension: "xcstrings", content_type: "application/json", flat_keys: true, decode: reading::utf8, read: xcstrings::read::read, write: xcstrings::write::write, read_memory_per_byte: 3, body_per_text: 200, body_repeats_text: false, body_header: 256, files: &xcstrings::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::Names, syntax: SheetSyntax::Printf, printf: Some(Printf::Apple), plural_side_of: None, sheet_names: None, declares_locale: false },
-    Descriptor { format: Format::Arb, name: "arb", extension: "arb", content_type: "application/json", flat_keys: true, decode: reading::utf8, read: arb::read::read, write: arb::write::write, read_memory_per_byte: 24, body_per_text: 40, body_repeats_text: false, body_header: 256, files: &arb::files::FILES, name_style: Some(NameStyle::Arb), warnings: Warnings::Names, syntax: SheetSyntax::Depot, printf: None, plural_side_of: None, sheet_names: None, declares_locale: true },
-    Descriptor { format: Format::I18next, name: "i18next", extension: "json", content_type: "application/json", flat_keys: false, decode: reading::utf8, read: i18next::read::read, write: i18next::write::write, read_memory_per_byte: 32, body_per_text: 16, body_repeats_text: false, body_header: 256, files: &i18next::files::FILES, name_style: None, warnings: Warnings::Own(i18next::write::known_warnings), syntax: SheetSyntax::I18next, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false },
+    Descriptor { format: Format::Xcstrings, name: "xcstrings", extension: "xcstrings", content_type: "application/json", flat_keys: true, decode: reading::utf8, read: xcstrings::read::read, write: xcstrings::write::write, read_memory_per_byte: 3, body_per_text: 200, body_repeats_text: false, body_header: 256, files: &xcstrings::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::Names, syntax: SheetSyntax::Printf, printf: Some(Printf::Apple), plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &names::PLAIN, takes_names: true },
+    Descriptor { format: Format::Arb, name: "arb", extension: "arb", content_type: "application/json", flat_keys: true, decode: reading::utf8, read: arb::read::read, write: arb::write::write, read_memory_per_byte: 24, body_per_text: 40, body_repeats_text: false, body_header: 256, files: &arb::files::FILES, name_style: Some(NameStyle::Arb), warnings: Warnings::Names, syntax: SheetSyntax::Depot, printf: None, plural_side_of: None, sheet_names: None, declares_locale: true, key_names: &names::ARB, takes_names: true },
+    Descriptor { format: Format::I18next, name: "i18next", extension: "json", content_type: "application/json", flat_keys: false, decode: reading::utf8, read: i18next::read::read, write: i18next::write::write, read_memory_per_byte: 32, body_per_text: 16, body_repeats_text: false, body_header: 256, files: &i18next::files::FILES, name_style: None, warnings: Warnings::Own(i18next::write::known_warnings), syntax: SheetSyntax::I18next, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &i18next::files::KEY_NAMES, takes_names: true },
     // ASCII with \uXXXX escapes, which ISO-8859-1 readers read alike; `name=`, a few escapes;
     // read as ISO-8859-1 when not UTF-8, as Java 9+ reads bundles
-    Descriptor { format: Format::Properties, name: "properties", extension: "properties", content_type: "text/x-java-properties; charset=iso-8859-1", flat_keys: false, decode: properties::read::decoder, read: properties::read::read, write: properties::write::write, read_memory_per_byte: 40, body_per_text: 48, body_repeats_text: false, body_header: 256, files: &properties::files::FILES, name_style: Some(NameStyle::Dotted), warnings: Warnings::Names, syntax: SheetSyntax::Java, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false },
+    Descriptor { format: Format::Properties, name: "properties", extension: "properties", content_type: "text/x-java-properties; charset=iso-8859-1", flat_keys: false, decode: properties::read::decoder, read: properties::read::read, write: properties::write::write, read_memory_per_byte: 40, body_per_text: 48, body_repeats_text: false, body_header: 256, files: &properties::files::FILES, name_style: Some(NameStyle::Dotted), warnings: Warnings::Names, syntax: SheetSyntax::Java, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &names::DOTTED, takes_names: true },
     // the <data> and <value> tags around the name
-    Descriptor { format: Format::Resx, name: "resx", extension: "resx", content_type: "application/xml; charset=utf-8", flat_keys: true, decode: reading::utf8, read: resx::read::read, write: resx::write::write, read_memory_per_byte: 7, body_per_text: 96, body_repeats_text: false, body_header: 6144, files: &resx::files::FILES, name_style: Some(NameStyle::CSharp), warnings: Warnings::Names, syntax: SheetSyntax::Dotnet, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false },
+    Descriptor { format: Format::Resx, name: "resx", extension: "resx", content_type: "application/xml; charset=utf-8", flat_keys: true, decode: reading::utf8, read: resx::read::read, write: resx::write::write, read_memory_per_byte: 7, body_per_text: 96, body_repeats_text: false, body_header: 6144, files: &resx::files::FILES, name_style: Some(NameStyle::CSharp), warnings: Warnings::Names, syntax: SheetSyntax::Dotnet, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &names::CSHARP, takes_names: true },
 ];
 
 impl Format {
@@ -325,16 +331,10 @@ impl Format {
     }
 
     /// The name depot gives a key path in a file of this format and one locale when the
-    /// sheet names it no other way (SPEC §6.3); `None` for the formats whose keys are
-    /// paths the file nests (json, yml, i18next).
+    /// sheet names it no other way (SPEC §6.3), as the app's code names it; `None` for the
+    /// formats whose keys are paths the file nests (json, yml).
     pub fn depot_name(self, path: &[String]) -> Option<String> {
-        let name = flatten::unprefixed_name(path, self.descriptor().name_style?);
-        Some(match self {
-            // po writes the name as msgctxt and msgid: `msgctxt\u{4}msgid` as gettext
-            // keys it (the name a sheet gives is written so)
-            Format::Po => format!("{name}\u{4}{name}"),
-            _ => name,
-        })
+        (self.descriptor().key_names.depot)(path, None)
     }
 
     /// The key of its name column (`@@@<format>`): the stringsdict shares ios's.
@@ -356,7 +356,7 @@ impl Format {
 
     /// Whether a sheet's name columns name its keys (every format but json and yml).
     pub fn takes_names(self) -> bool {
-        !matches!(self, Format::Json | Format::Yml)
+        self.descriptor().takes_names
     }
 
     /// What reading a file of this format takes, for the memory budget.
@@ -667,7 +667,7 @@ fn named_clashes(doc: &Document) -> Vec<(Cow<'static, str>, usize, usize, String
         let found = match style.suffixed() {
             true => flatten::suffixed_same_names(doc, style, Some(format)),
             // the stringsdict holds plural entries only
-            false if format == Format::Stringsdict => {
+            false if format.plural_side_of().is_some() => {
                 let plural = |e: usize| doc.entries[e].plural.is_some();
                 (flatten::same_names(doc, style, Some(format)).into_iter())
                     .filter(|(kept, lost, _)| plural(*kept) && plural(*lost))

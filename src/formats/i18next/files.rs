@@ -1,5 +1,7 @@
 //! i18next files: `locales/{{lng}}/{{ns}}.json`.
 
+use crate::formats::reading::Key;
+use crate::formats::shared::names::KeyNames;
 use std::path::PathBuf;
 
 use crate::formats::shared::files::{self, AppFile, Files, Located};
@@ -38,3 +40,21 @@ fn locate(file: &AppFile<'_>) -> Option<Located> {
         .into(),
     )
 }
+
+/// An app with `keySeparator: false` looks a key of one level up whole; deeper keys are
+/// paths the file nests.
+pub const KEY_NAMES: KeyNames = KeyNames {
+    app: |key| match key {
+        Key::Path(levels) if levels.len() == 1 => Some(levels[0].clone()),
+        Key::Dotted(key) if !key.contains('.') => Some(key.clone()),
+        _ => None,
+    },
+    // its one level, or one no key of one level could have (the levels joined with
+    // U+001F, which no app's key holds)
+    depot: |path, _| {
+        Some(match path {
+            [only] => only.clone(),
+            _ => path.join("\u{1F}"),
+        })
+    },
+};

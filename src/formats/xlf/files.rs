@@ -1,5 +1,8 @@
 //! xlf files: `messages.<locale>.xlf`.
 
+use crate::formats::reading::Key;
+use crate::formats::shared::flatten::{NameStyle, unprefixed_name};
+use crate::formats::shared::names;
 use std::path::PathBuf;
 
 use crate::formats::shared::files::{self, AppFile, Files, Located};
@@ -23,3 +26,9 @@ fn path(locale: &str, stem: Option<&str>, ext: &str) -> Option<PathBuf> {
 fn locate(file: &AppFile<'_>) -> Option<Located> {
     Some(files::code_or_none(locale::dotted_stem(file.stem)).into())
 }
+
+/// An id read as a dotted path is depot's path joined with `.`; others are plain names.
+pub const KEY_NAMES: names::KeyNames = names::flat(|path, key| match key {
+    Some(Key::Dotted(_)) => Some(path.join(".")),
+    _ => Some(unprefixed_name(path, NameStyle::Plain)),
+});
