@@ -1155,44 +1155,60 @@ pub(crate) fn plural_doc() -> impl Strategy<Value = Document> {
         };
         let forms = prop::option::weighted(0.5, (texts(), texts(), texts()));
         let entry = (hostile_string(1, 6), texts(), forms);
-        prop::collection::vec(entry, n_entries).prop_map(move |entries| Document {
-            locales: pool[..n_locales].iter().map(|s| s.to_string()).collect(),
-            entries: entries
-                .into_iter()
-                .enumerate()
-                .map(|(i, (section, texts, forms))| {
-                    let plural = forms.map(|(one, few, other)| {
-                        let form = |category, texts| PluralForm { category, texts };
-                        Box::new(Plural {
-                            forms: vec![
-                                form(PluralCategory::One, one),
-                                form(PluralCategory::Few, few),
-                                form(PluralCategory::Other, other),
-                            ],
-                        })
-                    });
-                    // a plural entry's texts: its `other` form's, else its first form's
-                    let texts = match &plural {
-                        None => texts,
-                        Some(plural) => (0..n_locales)
-                            .map(|l| {
-                                let other = plural.text(PluralCategory::Other, l);
-                                let first = plural.forms_in(l).next().map(|(_, t)| t);
-                                other.or(first).map(str::to_owned)
-                            })
-                            .collect(),
-                    };
-                    Entry {
-                        path: vec![section, format!("K{i}")],
-                        texts,
-                        plural,
-                        ..Entry::default()
-                    }
-                })
-                .collect(),
-            ..Document::default()
+        prop::collection::vec(entry, n_entries).prop_map(move |entries| {
+            let entries =
+                (entries.into_iter()).map(|(section, texts, forms)| (section, texts, forms, None));
+            entries_doc(&pool[..n_locales], entries)
         })
     })
+}
+
+/// Texts per locale, as the generators make them.
+pub(crate) type Texts = Vec<Option<String>>;
+
+/// A document of `locales` whose entries are (section, texts, `one`/`few`/`other` forms,
+/// comment): key `K<i>` in its section; a plural entry's texts are its `other` form's,
+/// else its first form's.
+pub(crate) fn entries_doc(
+    locales: &[&str],
+    entries: impl IntoIterator<Item = (String, Texts, Option<(Texts, Texts, Texts)>, Option<String>)>,
+) -> Document {
+    let n_locales = locales.len();
+    Document {
+        locales: locales.iter().map(|s| s.to_string()).collect(),
+        entries: (entries.into_iter().enumerate())
+            .map(|(i, (section, texts, forms, comment))| {
+                let plural = forms.map(|(one, few, other)| {
+                    let form = |category, texts| PluralForm { category, texts };
+                    Box::new(Plural {
+                        forms: vec![
+                            form(PluralCategory::One, one),
+                            form(PluralCategory::Few, few),
+                            form(PluralCategory::Other, other),
+                        ],
+                    })
+                });
+                let texts = match &plural {
+                    None => texts,
+                    Some(plural) => (0..n_locales)
+                        .map(|l| {
+                            let other = plural.text(PluralCategory::Other, l);
+                            let first = plural.forms_in(l).next().map(|(_, t)| t);
+                            other.or(first).map(str::to_owned)
+                        })
+                        .collect(),
+                };
+                Entry {
+                    path: vec![section, format!("K{i}")],
+                    texts,
+                    plural,
+                    comment,
+                    ..Entry::default()
+                }
+            })
+            .collect(),
+        ..Document::default()
+    }
 }
 
 proptest! {

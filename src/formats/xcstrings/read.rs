@@ -509,49 +509,8 @@ impl<V> Default for Map<'_, V> {
 
 impl<'de: 'a, 'a, V: Deserialize<'de>> Deserialize<'de> for Map<'a, V> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct MapVisitor<'a, V>(PhantomData<(&'a (), V)>);
-        impl<'de: 'a, 'a, V: Deserialize<'de>> Visitor<'de> for MapVisitor<'a, V> {
-            type Value = Option<Vec<(Cow<'a, str>, V)>>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut entries = Vec::new();
-                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
-                    let value = map.next_value::<V>()?;
-                    entries.push((key.unwrap_or_default(), value));
-                }
-                Ok(Some(entries))
-            }
-            fn visit_borrowed_str<E: de::Error>(self, _: &'de str) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(None)
-            }
-        }
-        deserializer
-            .deserialize_any(MapVisitor(PhantomData))
-            .map(Map)
+        let entries = deserializer.deserialize_any(ObjectOrNone::<Entries<'a, V>>(PhantomData))?;
+        Ok(Map(entries.map(|e| e.0)))
     }
 }
 
@@ -561,41 +520,71 @@ struct Lenient<T>(Option<T>);
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Lenient<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct LenientVisitor<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for LenientVisitor<T> {
-            type Value = Option<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                T::deserialize(de::value::MapAccessDeserializer::new(map)).map(Some)
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(None)
-            }
+        let whole = deserializer.deserialize_any(ObjectOrNone::<Whole<T>>(PhantomData))?;
+        Ok(Lenient(whole.map(|w| w.0)))
+    }
+}
+
+/// What an object reads as, for `ObjectOrNone`.
+trait FromObject<'de>: Sized {
+    fn from_map<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+}
+
+/// An object's entries in file order (`Map`).
+struct Entries<'a, V>(Vec<(Cow<'a, str>, V)>);
+
+impl<'de: 'a, 'a, V: Deserialize<'de>> FromObject<'de> for Entries<'a, V> {
+    fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+            let value = map.next_value::<V>()?;
+            entries.push((key.unwrap_or_default(), value));
         }
-        deserializer
-            .deserialize_any(LenientVisitor(PhantomData))
-            .map(Lenient)
+        Ok(Entries(entries))
+    }
+}
+
+/// An object read whole as `T` (`Lenient`).
+struct Whole<T>(T);
+
+impl<'de, T: Deserialize<'de>> FromObject<'de> for Whole<T> {
+    fn from_map<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        T::deserialize(de::value::MapAccessDeserializer::new(map)).map(Whole)
+    }
+}
+
+/// An object as `T::from_map` reads it; any other kind of value is skipped as `None`.
+struct ObjectOrNone<T>(PhantomData<T>);
+
+impl<'de, T: FromObject<'de>> Visitor<'de> for ObjectOrNone<T> {
+    type Value = Option<T>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        T::from_map(map).map(Some)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
     }
 }
 
