@@ -8,14 +8,9 @@ use crate::formats::shared::files::{AppFile, Files, Located};
 use crate::formats::shared::locale::{self, AndroidFolder, Hint};
 
 pub const FILES: Files = Files {
-    read_extensions: &["xml"],
-    claims: None,
-    locate,
-    path,
     base: Some(base),
     base_note: Some("values/ folder is written"),
-    one_file: false,
-    language_fallbacks: false,
+    ..Files::new(&["xml"], locate, path)
 };
 
 fn path(locale: &str, stem: Option<&str>, ext: &str) -> Option<PathBuf> {

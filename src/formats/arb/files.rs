@@ -7,14 +7,8 @@ use crate::formats::shared::files::{self, AppFile, Files, Located};
 use crate::formats::shared::locale;
 
 pub const FILES: Files = Files {
-    read_extensions: &["arb"],
-    claims: None,
-    locate,
-    path,
-    base: None,
-    base_note: None,
-    one_file: false,
     language_fallbacks: true,
+    ..Files::new(&["arb"], locate, path)
 };
 
 /// The locale after the stem's last `_`, as gen-l10n reads it from the file name (and

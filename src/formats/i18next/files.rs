@@ -8,14 +8,8 @@ use crate::formats::shared::files::{self, AppFile, Files, Located};
 use crate::formats::shared::locale::Hint;
 
 pub const FILES: Files = Files {
-    read_extensions: &["json"],
     claims: Some(claims),
-    locate,
-    path,
-    base: None,
-    base_note: None,
-    one_file: false,
-    language_fallbacks: false,
+    ..Files::new(&["json"], locate, path)
 };
 
 /// `--filename` names the namespace.

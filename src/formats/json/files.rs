@@ -4,16 +4,7 @@ use std::path::PathBuf;
 
 use crate::formats::shared::files::{self, Files};
 
-pub const FILES: Files = Files {
-    read_extensions: &["json"],
-    claims: None,
-    locate: files::locate_dotted,
-    path,
-    base: None,
-    base_note: None,
-    one_file: false,
-    language_fallbacks: false,
-};
+pub const FILES: Files = Files::new(&["json"], files::locate_dotted, path);
 
 /// `--filename` replaces the `<locale>` stem; the locale stays in the name (as for
 /// yml/xlf/po) so that several locales do not overwrite one file.

@@ -1,27 +1,12 @@
 //! po files: `messages.<locale>.po`; import also reads gettext's `<locale>/LC_MESSAGES/`.
 
 use crate::formats::reading::Key;
-use crate::formats::shared::flatten::{NameStyle, unprefixed_name};
-use crate::formats::shared::names::KeyNames;
-use std::path::PathBuf;
-
 use crate::formats::shared::files::{self, AppFile, Files, Located};
+use crate::formats::shared::flatten::{NameStyle, unprefixed_name};
 use crate::formats::shared::locale::{self, Hint};
+use crate::formats::shared::names::KeyNames;
 
-pub const FILES: Files = Files {
-    read_extensions: &["po"],
-    claims: None,
-    locate,
-    path,
-    base: None,
-    base_note: None,
-    one_file: false,
-    language_fallbacks: false,
-};
-
-fn path(locale: &str, stem: Option<&str>, ext: &str) -> Option<PathBuf> {
-    Some(files::dotted_path(locale, stem, "messages", ext))
-}
+pub const FILES: Files = Files::new(&["po"], locate, files::messages_path);
 
 fn locate(file: &AppFile<'_>) -> Option<Located> {
     Some(

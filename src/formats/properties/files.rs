@@ -6,14 +6,9 @@ use crate::formats::shared::files::{AppFile, Files, Located};
 use crate::formats::shared::locale::{self, Hint};
 
 pub const FILES: Files = Files {
-    read_extensions: &["properties"],
-    claims: None,
-    locate,
-    path,
     base: Some(base),
     base_note: Some("messages.properties is written"),
-    one_file: false,
-    language_fallbacks: false,
+    ..Files::new(&["properties"], locate, path)
 };
 
 /// Java's `ResourceBundle.Control.toBundleName`: language, script, country and variants

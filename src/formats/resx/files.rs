@@ -6,14 +6,9 @@ use crate::formats::shared::files::{AppFile, Files, Located};
 use crate::formats::shared::locale::{self, Hint};
 
 pub const FILES: Files = Files {
-    read_extensions: &["resx"],
-    claims: None,
-    locate,
-    path,
     base: Some(base),
     base_note: Some("Strings.resx is written"),
-    one_file: false,
-    language_fallbacks: false,
+    ..Files::new(&["resx"], locate, path)
 };
 
 /// .NET culture names are BCP 47 tags (`Strings.pl-PL.resx`, `Strings.zh-Hant.resx`).

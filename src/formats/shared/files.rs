@@ -34,6 +34,27 @@ pub struct Files {
     pub language_fallbacks: bool,
 }
 
+impl Files {
+    /// A format whose files are one a locale, with no base copy, none claimed by name:
+    /// the other fields are for the formats that have more.
+    pub const fn new(
+        read_extensions: &'static [&'static str],
+        locate: fn(&AppFile<'_>) -> Option<Located>,
+        path: fn(&str, Option<&str>, &str) -> Option<PathBuf>,
+    ) -> Files {
+        Files {
+            read_extensions,
+            claims: None,
+            locate,
+            path,
+            base: None,
+            base_note: None,
+            one_file: false,
+            language_fallbacks: false,
+        }
+    }
+}
+
 /// A file `import` may read, by its name.
 pub struct AppFile<'a> {
     pub path: &'a Path,
@@ -89,9 +110,12 @@ pub fn code_or_none(code: Option<String>) -> Hint {
     code.map_or(Hint::None, Hint::Code)
 }
 
-/// `<stem>.<locale>.<ext>`, `default` without `--filename` (yml, xlf, po, json).
-pub fn dotted_path(locale: &str, stem: Option<&str>, default: &str, ext: &str) -> PathBuf {
-    PathBuf::from(format!("{}.{locale}.{ext}", stem.unwrap_or(default)))
+/// `messages.<locale>.<ext>`, `<stem>.<locale>.<ext>` with `--filename` (yml, xlf, po).
+pub fn messages_path(locale: &str, stem: Option<&str>, ext: &str) -> Option<PathBuf> {
+    Some(PathBuf::from(format!(
+        "{}.{locale}.{ext}",
+        stem.unwrap_or("messages")
+    )))
 }
 
 /// A file named `<locale>.<ext>` or `<stem>.<locale>.<ext>` (json, yml): the locale from

@@ -3,12 +3,7 @@
 use crate::formats::shared::files::{self, Files};
 
 pub const FILES: Files = Files {
-    read_extensions: &["strings"],
-    claims: None,
-    locate: files::locate_lproj,
-    path: files::lproj_path,
     base: Some(files::lproj_base),
     base_note: Some("Base.lproj/ folder is written"),
-    one_file: false,
-    language_fallbacks: false,
+    ..Files::new(&["strings"], files::locate_lproj, files::lproj_path)
 };

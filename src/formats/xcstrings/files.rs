@@ -6,14 +6,8 @@ use crate::formats::shared::files::{AppFile, Files, Located};
 use crate::formats::shared::locale::Hint;
 
 pub const FILES: Files = Files {
-    read_extensions: &["xcstrings"],
-    claims: None,
-    locate,
-    path,
-    base: None,
-    base_note: None,
     one_file: true,
-    language_fallbacks: false,
+    ..Files::new(&["xcstrings"], locate, path)
 };
 
 fn path(_locale: &str, stem: Option<&str>, ext: &str) -> Option<PathBuf> {
