@@ -6,6 +6,7 @@ pub mod layers;
 pub mod reload;
 pub mod schema;
 pub mod settings;
+pub mod source;
 pub mod token_file;
 
 pub use layers::{Layer, Resolved, Sources};

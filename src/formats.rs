@@ -5,54 +5,66 @@
 //! yml, i18next) — and only adds its own escaping. The rule for all of them: the text a
 //! real consumer reads back is the sheet's text.
 
-// One folder per format: its reader (`read`: the app's file to units) and its writer
-// (`write`: a selection of the document to a body), side by side.
+// One folder per format: its reader (`read`: the app's file to units), its writer
+// (`write`: a selection of the document to a body) and where its files sit (`files`).
 pub mod android {
+    pub mod files;
     pub mod read;
     pub mod write;
 }
 pub mod arb {
+    pub mod files;
     pub mod read;
     pub mod write;
 }
 pub mod i18next {
+    pub mod files;
     pub mod read;
     pub mod write;
 }
 pub mod json {
+    pub mod files;
     pub mod read;
     pub mod write;
 }
 pub mod po {
+    pub mod files;
     pub mod read;
     pub mod write;
 }
 pub mod properties {
+    pub mod files;
     pub mod read;
     pub mod write;
 }
 pub mod resx {
+    pub mod files;
     pub mod read;
     pub mod write;
 }
 pub mod strings {
+    pub mod files;
     pub mod read;
     pub mod write;
 }
 pub mod stringsdict {
+    pub mod files;
     pub mod read;
     pub mod write;
 }
 pub mod xcstrings {
+    pub mod files;
     pub mod read;
     pub mod write;
     mod xcode_order;
 }
 pub mod xlf {
+    pub mod files;
     pub mod read;
     pub mod write;
 }
 pub mod yml {
+    pub mod files;
     pub mod read;
     pub mod write;
 }
@@ -65,9 +77,11 @@ pub mod shared {
     pub mod csharp;
     pub mod dart;
     pub mod escape;
+    pub mod files;
     pub mod flatten;
     pub mod icu;
     pub mod locale;
+    pub mod names;
     pub mod nested;
     pub mod plist;
     pub mod syntax;
@@ -102,9 +116,11 @@ use std::sync::OnceLock;
 
 pub use crate::model::placeholders::{PlaceholderMode, SheetSyntax, UnknownPlaceholderMode};
 use crate::model::{Document, Entry, Selection};
+use flatten::NameStyle;
 use reading::{Reading, SyntaxError};
+use shared::syntax::Printf;
 use shared::texts::{self, Texts};
-use shared::{arena, flatten, tree};
+use shared::{arena, flatten, names, tree};
 
 pub mod reading;
 pub mod writing;
@@ -166,6 +182,45 @@ pub struct Descriptor {
     pub body_repeats_text: bool,
     /// What a body holds before its first text.
     pub body_header: usize,
+    /// Where its files sit, both ways (`generate`'s paths, `import`'s discovery).
+    pub files: &'static shared::files::Files,
+    /// How it names a key path when the sheet does not (`None`: its keys are paths the
+    /// file nests).
+    pub name_style: Option<NameStyle>,
+    /// What a render of one whole locale leaves out and reports (`known_warnings`).
+    pub warnings: Warnings,
+    /// The placeholder syntax import keeps for its files when the app's files share it
+    /// (SPEC §12.1); `Depot`: its placeholders are depot's `{name}` already.
+    pub syntax: SheetSyntax,
+    /// Whose printf its texts hold.
+    pub printf: Option<Printf>,
+    /// The format whose plural entries this one holds, beside it (the stringsdict: ios):
+    /// written with it, compared with it, named by its name column.
+    pub plural_side_of: Option<Format>,
+    /// Which names of the sheet's own name column (`@@@`) it takes (`None`: every one).
+    pub sheet_names: Option<fn(&str) -> bool>,
+    /// How the app's code names a key (the sheet's name columns).
+    pub key_names: &'static names::KeyNames,
+    /// Whether the sheet's name columns name its keys (all but json and yml, whose keys
+    /// are paths).
+    pub takes_names: bool,
+    /// Whether a file's own locale declaration wins over the locale its name says
+    /// (ARB's `@@locale`, which gen-l10n goes by).
+    pub declares_locale: bool,
+}
+
+/// What a render of one whole locale of a format leaves out and reports.
+#[derive(Clone, Copy)]
+pub enum Warnings {
+    /// The nested tree's: a key that is also a section.
+    Tree,
+    /// Keys whose flat names (`name_style`) meet.
+    Names,
+    /// The format's own.
+    Own(fn(&Document) -> Vec<String>),
+    /// Nothing to report here (the stringsdict holds plural entries only; their
+    /// collisions are findings, `checks`).
+    None,
 }
 
 /// The formats a name column may name (`@@@android`, …): all but json and yml.
@@ -182,16 +237,6 @@ pub const NAMED: [&str; 10] = [
     "i18next",
 ];
 
-/// Whether aapt2 takes `name` as a resource name: a Java identifier start, then
-/// identifier characters or `.` (the `R` class writes `.` as `_`).
-fn android_resource_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-}
-
 /// Whether some entry of `doc` has a name from the sheet's name columns.
 pub fn has_names(doc: &Document) -> bool {
     doc.entries.iter().any(|e| !e.names.is_empty())
@@ -200,23 +245,23 @@ pub fn has_names(doc: &Document) -> bool {
 /// The table, in `Format`'s declaration order (`Format::descriptor` indexes it).
 #[rustfmt::skip]
 pub const TABLE: [Descriptor; 12] = [
-    Descriptor { format: Format::Android, name: "android", extension: "xml", content_type: "application/xml; charset=utf-8", flat_keys: true, decode: reading::utf8, read: android::read::read, write: android::write::write, read_memory_per_byte: 13, body_per_text: 64, body_repeats_text: false, body_header: 256 },
-    Descriptor { format: Format::Ios, name: "ios", extension: "strings", content_type: "text/plain; charset=utf-8", flat_keys: true, decode: strings::read::decode, read: strings::read::read, write: strings::write::write, read_memory_per_byte: 24, body_per_text: 40, body_repeats_text: false, body_header: 256 },
-    Descriptor { format: Format::Stringsdict, name: "stringsdict", extension: "stringsdict", content_type: "application/x-plist", flat_keys: true, decode: reading::utf8, read: stringsdict::read::read, write: stringsdict::write::write, read_memory_per_byte: 13, body_per_text: 400, body_repeats_text: false, body_header: 256 },
-    Descriptor { format: Format::Json, name: "json", extension: "json", content_type: "application/json", flat_keys: false, decode: reading::utf8, read: json::read::read, write: json::write::write, read_memory_per_byte: 32, body_per_text: 16, body_repeats_text: false, body_header: 256 },
-    Descriptor { format: Format::Yml, name: "yml", extension: "yml", content_type: "application/yaml; charset=utf-8", flat_keys: false, decode: reading::utf8, read: yml::read::read, write: yml::write::write, read_memory_per_byte: 30, body_per_text: 24, body_repeats_text: false, body_header: 256 },
-    Descriptor { format: Format::Po, name: "po", extension: "po", content_type: "text/x-gettext-translation; charset=utf-8", flat_keys: true, decode: reading::utf8, read: po::read::read, write: po::write::write, read_memory_per_byte: 13, body_per_text: 96, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Android, name: "android", extension: "xml", content_type: "application/xml; charset=utf-8", flat_keys: true, decode: reading::utf8, read: android::read::read, write: android::write::write, read_memory_per_byte: 13, body_per_text: 64, body_repeats_text: false, body_header: 256, files: &android::files::FILES, name_style: Some(NameStyle::Android), warnings: Warnings::Names, syntax: SheetSyntax::Printf, printf: Some(Printf::Java), plural_side_of: None, sheet_names: Some(android::files::resource_name), declares_locale: false, key_names: &names::ANDROID, takes_names: true },
+    Descriptor { format: Format::Ios, name: "ios", extension: "strings", content_type: "text/plain; charset=utf-8", flat_keys: true, decode: strings::read::decode, read: strings::read::read, write: strings::write::write, read_memory_per_byte: 24, body_per_text: 40, body_repeats_text: false, body_header: 256, files: &strings::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::Names, syntax: SheetSyntax::Printf, printf: Some(Printf::Apple), plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &names::PLAIN, takes_names: true },
+    Descriptor { format: Format::Stringsdict, name: "stringsdict", extension: "stringsdict", content_type: "application/x-plist", flat_keys: true, decode: reading::utf8, read: stringsdict::read::read, write: stringsdict::write::write, read_memory_per_byte: 13, body_per_text: 400, body_repeats_text: false, body_header: 256, files: &stringsdict::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::None, syntax: SheetSyntax::Printf, printf: Some(Printf::Apple), plural_side_of: Some(Format::Ios), sheet_names: None, declares_locale: false, key_names: &names::PLAIN, takes_names: true },
+    Descriptor { format: Format::Json, name: "json", extension: "json", content_type: "application/json", flat_keys: false, decode: reading::utf8, read: json::read::read, write: json::write::write, read_memory_per_byte: 32, body_per_text: 16, body_repeats_text: false, body_header: 256, files: &json::files::FILES, name_style: None, warnings: Warnings::Tree, syntax: SheetSyntax::Depot, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &names::PATHS, takes_names: false },
+    Descriptor { format: Format::Yml, name: "yml", extension: "yml", content_type: "application/yaml; charset=utf-8", flat_keys: false, decode: reading::utf8, read: yml::read::read, write: yml::write::write, read_memory_per_byte: 30, body_per_text: 24, body_repeats_text: false, body_header: 256, files: &yml::files::FILES, name_style: None, warnings: Warnings::Tree, syntax: SheetSyntax::Ruby, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &names::PATHS, takes_names: false },
+    Descriptor { format: Format::Po, name: "po", extension: "po", content_type: "text/x-gettext-translation; charset=utf-8", flat_keys: true, decode: reading::utf8, read: po::read::read, write: po::write::write, read_memory_per_byte: 13, body_per_text: 96, body_repeats_text: false, body_header: 256, files: &po::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::Names, syntax: SheetSyntax::Gettext, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &po::files::KEY_NAMES, takes_names: true },
     // the base text is written again as <source> in every locale: `estimate_len` adds it
-    Descriptor { format: Format::Xlf, name: "xlf", extension: "xlf", content_type: "application/xliff+xml; charset=utf-8", flat_keys: false, decode: reading::utf8, read: xlf::read::read, write: xlf::write::write, read_memory_per_byte: 6, body_per_text: 160, body_repeats_text: true, body_header: 256 },
+    Descriptor { format: Format::Xlf, name: "xlf", extension: "xlf", content_type: "application/xliff+xml; charset=utf-8", flat_keys: false, decode: reading::utf8, read: xlf::read::read, write: xlf::write::write, read_memory_per_byte: 6, body_per_text: 160, body_repeats_text: true, body_header: 256, files: &xlf::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::Names, syntax: SheetSyntax::Depot, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &xlf::files::KEY_NAMES, takes_names: true },
     // each language's text sits in ten lines of indented JSON
-    Descriptor { format: Format::Xcstrings, name: "xcstrings", extension: "xcstrings", content_type: "application/json", flat_keys: true, decode: reading::utf8, read: xcstrings::read::read, write: xcstrings::write::write, read_memory_per_byte: 3, body_per_text: 200, body_repeats_text: false, body_header: 256 },
-    Descriptor { format: Format::Arb, name: "arb", extension: "arb", content_type: "application/json", flat_keys: true, decode: reading::utf8, read: arb::read::read, write: arb::write::write, read_memory_per_byte: 24, body_per_text: 40, body_repeats_text: false, body_header: 256 },
-    Descriptor { format: Format::I18next, name: "i18next", extension: "json", content_type: "application/json", flat_keys: false, decode: reading::utf8, read: i18next::read::read, write: i18next::write::write, read_memory_per_byte: 32, body_per_text: 16, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Xcstrings, name: "xcstrings", extension: "xcstrings", content_type: "application/json", flat_keys: true, decode: reading::utf8, read: xcstrings::read::read, write: xcstrings::write::write, read_memory_per_byte: 3, body_per_text: 200, body_repeats_text: false, body_header: 256, files: &xcstrings::files::FILES, name_style: Some(NameStyle::Plain), warnings: Warnings::Names, syntax: SheetSyntax::Printf, printf: Some(Printf::Apple), plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &names::PLAIN, takes_names: true },
+    Descriptor { format: Format::Arb, name: "arb", extension: "arb", content_type: "application/json", flat_keys: true, decode: reading::utf8, read: arb::read::read, write: arb::write::write, read_memory_per_byte: 24, body_per_text: 40, body_repeats_text: false, body_header: 256, files: &arb::files::FILES, name_style: Some(NameStyle::Arb), warnings: Warnings::Names, syntax: SheetSyntax::Depot, printf: None, plural_side_of: None, sheet_names: None, declares_locale: true, key_names: &names::ARB, takes_names: true },
+    Descriptor { format: Format::I18next, name: "i18next", extension: "json", content_type: "application/json", flat_keys: false, decode: reading::utf8, read: i18next::read::read, write: i18next::write::write, read_memory_per_byte: 32, body_per_text: 16, body_repeats_text: false, body_header: 256, files: &i18next::files::FILES, name_style: None, warnings: Warnings::Own(i18next::write::known_warnings), syntax: SheetSyntax::I18next, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &i18next::files::KEY_NAMES, takes_names: true },
     // ASCII with \uXXXX escapes, which ISO-8859-1 readers read alike; `name=`, a few escapes;
     // read as ISO-8859-1 when not UTF-8, as Java 9+ reads bundles
-    Descriptor { format: Format::Properties, name: "properties", extension: "properties", content_type: "text/x-java-properties; charset=iso-8859-1", flat_keys: false, decode: properties::read::decoder, read: properties::read::read, write: properties::write::write, read_memory_per_byte: 40, body_per_text: 48, body_repeats_text: false, body_header: 256 },
+    Descriptor { format: Format::Properties, name: "properties", extension: "properties", content_type: "text/x-java-properties; charset=iso-8859-1", flat_keys: false, decode: properties::read::decoder, read: properties::read::read, write: properties::write::write, read_memory_per_byte: 40, body_per_text: 48, body_repeats_text: false, body_header: 256, files: &properties::files::FILES, name_style: Some(NameStyle::Dotted), warnings: Warnings::Names, syntax: SheetSyntax::Java, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &names::DOTTED, takes_names: true },
     // the <data> and <value> tags around the name
-    Descriptor { format: Format::Resx, name: "resx", extension: "resx", content_type: "application/xml; charset=utf-8", flat_keys: true, decode: reading::utf8, read: resx::read::read, write: resx::write::write, read_memory_per_byte: 7, body_per_text: 96, body_repeats_text: false, body_header: 6144 },
+    Descriptor { format: Format::Resx, name: "resx", extension: "resx", content_type: "application/xml; charset=utf-8", flat_keys: true, decode: reading::utf8, read: resx::read::read, write: resx::write::write, read_memory_per_byte: 7, body_per_text: 96, body_repeats_text: false, body_header: 6144, files: &resx::files::FILES, name_style: Some(NameStyle::CSharp), warnings: Warnings::Names, syntax: SheetSyntax::Dotnet, printf: None, plural_side_of: None, sheet_names: None, declares_locale: false, key_names: &names::CSHARP, takes_names: true },
 ];
 
 impl Format {
@@ -273,57 +318,45 @@ impl Format {
         if entry.names.is_empty() || !self.takes_names() {
             return None;
         }
-        match self {
-            Format::Stringsdict => (entry.names.get(self.name()).map(String::as_str))
-                .or_else(|| entry.name_in(Format::Ios.name())),
-            // `@@@` is the name of an app on another platform when aapt2 would refuse it
-            // (no Android app has such a name): android names that key its own way then
-            Format::Android => (entry.names.get(self.name()).map(String::as_str)).or_else(|| {
-                entry
-                    .names
-                    .get("")
-                    .map(String::as_str)
-                    .filter(|n| android_resource_name(n))
-            }),
-            _ => entry.name_in(self.name()),
+        let d = self.descriptor();
+        let own = || entry.names.get(d.name).map(String::as_str);
+        match (d.plural_side_of, d.sheet_names) {
+            (Some(side), _) => own().or_else(|| entry.name_in(side.name())),
+            // `@@@` is the name of an app on another platform when the format would refuse
+            // it (no Android app has a name aapt2 refuses): it names that key its own way
+            (None, Some(takes)) => own()
+                .or_else(|| (entry.names.get("").map(String::as_str)).filter(|name| takes(name))),
+            (None, None) => entry.name_in(self.name()),
         }
     }
 
     /// The name depot gives a key path in a file of this format and one locale when the
-    /// sheet names it no other way (SPEC §6.3); `None` for the formats whose keys are
-    /// paths the file nests (json, yml, i18next).
+    /// sheet names it no other way (SPEC §6.3), as the app's code names it; `None` for the
+    /// formats whose keys are paths the file nests (json, yml).
     pub fn depot_name(self, path: &[String]) -> Option<String> {
-        use flatten::NameStyle;
-        let style = match self {
-            Format::Android => NameStyle::Android,
-            Format::Ios | Format::Stringsdict | Format::Po | Format::Xcstrings | Format::Xlf => {
-                NameStyle::Plain
-            }
-            Format::Properties => NameStyle::Dotted,
-            Format::Resx => NameStyle::CSharp,
-            Format::Arb => NameStyle::Arb,
-            Format::Json | Format::Yml | Format::I18next => return None,
-        };
-        let name = flatten::unprefixed_name(path, style);
-        Some(match self {
-            // po writes the name as msgctxt and msgid: `msgctxt\u{4}msgid` as gettext
-            // keys it (the name a sheet gives is written so)
-            Format::Po => format!("{name}\u{4}{name}"),
-            _ => name,
-        })
+        (self.descriptor().key_names.depot)(path, None)
     }
 
     /// The key of its name column (`@@@<format>`): the stringsdict shares ios's.
     pub fn names_key(self) -> &'static str {
-        match self {
-            Format::Stringsdict => Format::Ios.name(),
-            _ => self.name(),
-        }
+        self.plural_side_of().unwrap_or(self).name()
+    }
+
+    /// The format whose plural entries this one holds beside it (`Descriptor::plural_side_of`).
+    pub fn plural_side_of(self) -> Option<Format> {
+        self.descriptor().plural_side_of
+    }
+
+    /// The format that holds this one's plural entries beside it (ios: the stringsdict).
+    pub fn plurals_beside(self) -> Option<Format> {
+        (TABLE.iter())
+            .find(|d| d.plural_side_of == Some(self))
+            .map(|d| d.format)
     }
 
     /// Whether a sheet's name columns name its keys (every format but json and yml).
     pub fn takes_names(self) -> bool {
-        !matches!(self, Format::Json | Format::Yml)
+        self.descriptor().takes_names
     }
 
     /// What reading a file of this format takes, for the memory budget.
@@ -512,54 +545,46 @@ pub const KNOWN_WARNINGS_MAX: usize = 100;
 /// locale; formats with nothing to report are absent. Known once per document version,
 /// for `/health`, at most `KNOWN_WARNINGS_MAX` per format (then `and N more`).
 pub fn known_warnings(doc: &Document) -> Vec<(Format, Vec<String>)> {
-    let tree = tree::Tree::build_all(doc).warnings;
     // With names from the sheet each format names its own way; without, the formats of
     // one style name alike and their collisions are found once.
     let named = has_names(doc);
-    let collisions = |style, format| flatten::collisions(doc, style, named.then_some(format));
-    let android = collisions(flatten::NameStyle::Android, Format::Android);
-    let plain = collisions(flatten::NameStyle::Plain, Format::Ios);
-    let plain_of = |format| match named {
-        true => collisions(flatten::NameStyle::Plain, format),
-        false => plain.clone(),
-    };
-    let (xlf, po, xcstrings) = (
-        plain_of(Format::Xlf),
-        plain_of(Format::Po),
-        plain_of(Format::Xcstrings),
-    );
-    let dotted = collisions(flatten::NameStyle::Dotted, Format::Properties);
-    let csharp = collisions(flatten::NameStyle::CSharp, Format::Resx);
-    let arb = collisions(flatten::NameStyle::Arb, Format::Arb);
-    let i18next: Vec<String> = (i18next::write::tree_warnings(doc).into_iter())
-        .chain(i18next::write::clashes(doc).into_iter().map(|c| c.message))
-        .collect();
-    Format::ALL
-        .into_iter()
-        .map(|format| {
-            let warnings = match format {
-                Format::Json | Format::Yml => &tree,
-                Format::Android => &android,
-                Format::Ios => &plain,
-                Format::Xlf => &xlf,
-                Format::Po => &po,
-                Format::Xcstrings => &xcstrings,
-                Format::Arb => &arb,
-                Format::I18next => &i18next,
-                // it holds plural entries only; their collisions are findings (`checks`)
-                Format::Stringsdict => return (format, Vec::new()),
-                Format::Properties => &dotted,
-                Format::Resx => &csharp,
-            };
-            let mut shown: Vec<String> =
-                warnings.iter().take(KNOWN_WARNINGS_MAX).cloned().collect();
-            if warnings.len() > KNOWN_WARNINGS_MAX {
-                shown.push(format!("and {} more", warnings.len() - KNOWN_WARNINGS_MAX));
+    let mut tree: Option<Vec<String>> = None;
+    let mut of_style: Vec<(NameStyle, Vec<String>)> = Vec::new();
+    let mut known = Vec::new();
+    for format in Format::ALL {
+        let descriptor = format.descriptor();
+        let own;
+        let warnings: &[String] = match (descriptor.warnings, descriptor.name_style) {
+            (Warnings::Tree, _) => tree.get_or_insert_with(|| tree::Tree::build_all(doc).warnings),
+            (Warnings::Own(warnings), _) => {
+                own = warnings(doc);
+                &own
             }
-            (format, shown)
-        })
-        .filter(|(_, warnings)| !warnings.is_empty())
-        .collect()
+            (Warnings::Names, Some(style)) if named => {
+                own = flatten::collisions(doc, style, Some(format));
+                &own
+            }
+            (Warnings::Names, Some(style)) => {
+                let at = match of_style.iter().position(|(s, _)| *s == style) {
+                    Some(at) => at,
+                    None => {
+                        of_style.push((style, flatten::collisions(doc, style, None)));
+                        of_style.len() - 1
+                    }
+                };
+                &of_style[at].1
+            }
+            (Warnings::Names, None) | (Warnings::None, _) => continue,
+        };
+        let mut shown: Vec<String> = warnings.iter().take(KNOWN_WARNINGS_MAX).cloned().collect();
+        if warnings.len() > KNOWN_WARNINGS_MAX {
+            shown.push(format!("and {} more", warnings.len() - KNOWN_WARNINGS_MAX));
+        }
+        if !shown.is_empty() {
+            known.push((format, shown));
+        }
+    }
+    known
 }
 
 /// Keys whose flat names meet, per family of formats: (formats, first entry, later entry,
@@ -642,7 +667,7 @@ fn named_clashes(doc: &Document) -> Vec<(Cow<'static, str>, usize, usize, String
         let found = match style.suffixed() {
             true => flatten::suffixed_same_names(doc, style, Some(format)),
             // the stringsdict holds plural entries only
-            false if format == Format::Stringsdict => {
+            false if format.plural_side_of().is_some() => {
                 let plural = |e: usize| doc.entries[e].plural.is_some();
                 (flatten::same_names(doc, style, Some(format)).into_iter())
                     .filter(|(kept, lost, _)| plural(*kept) && plural(*lost))

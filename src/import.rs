@@ -136,17 +136,7 @@ pub struct Imported {
 /// it (SPEC §12.1); `Depot`: the format's placeholders become depot's `{name}` (json, arb
 /// and xlf, whose ICU or plain texts are depot's already).
 pub fn syntax_of(format: Format) -> SheetSyntax {
-    match format {
-        Format::Android | Format::Ios | Format::Stringsdict | Format::Xcstrings => {
-            SheetSyntax::Printf
-        }
-        Format::Resx => SheetSyntax::Dotnet,
-        Format::Properties => SheetSyntax::Java,
-        Format::I18next => SheetSyntax::I18next,
-        Format::Yml => SheetSyntax::Ruby,
-        Format::Po => SheetSyntax::Gettext,
-        Format::Json | Format::Arb | Format::Xlf => SheetSyntax::Depot,
-    }
+    format.descriptor().syntax
 }
 
 /// How `files` are read under `keep`: the options to read them with, the syntax the sheet

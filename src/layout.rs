@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use icu_locale_core::LanguageIdentifier;
 use thiserror::Error;
 
-use crate::formats::{Format, PlaceholderMode, RenderOptions, i18next};
+use crate::formats::{Format, PlaceholderMode, RenderOptions};
 use crate::model::langtag;
 use crate::model::locale::same_locale;
 use crate::model::{Document, Entry, Selection};
@@ -152,11 +152,10 @@ pub fn plan(
             locale_tree: false,
         }]);
     }
-    if format == Format::Xcstrings {
+    if format.descriptor().files.one_file {
         // a String Catalog holds every language in one file
-        let stem = opts.filename.as_deref().unwrap_or("Localizable");
         return Ok(vec![PlannedFile {
-            path: PathBuf::from(format!("{stem}.{ext}")),
+            path: per_locale_path("", opts)?,
             selection: selection.clone(),
             options,
             locale_tree: false,
@@ -198,9 +197,9 @@ pub fn plan(
             });
         }
     }
-    if format == Format::Arb {
-        for (language, ls) in arb_language_fallbacks(doc, selection, opts.base) {
-            let path = PathBuf::from(format!("{}_{language}.{ext}", arb_stem(opts)));
+    if format.descriptor().files.language_fallbacks {
+        for (language, ls) in language_fallbacks(doc, selection, opts.base) {
+            let path = per_locale_path(&language, opts)?;
             // a file of that name is a locale's own only when the language is there alone
             if taken.contains_key(&path) {
                 continue;
@@ -222,15 +221,11 @@ pub fn plan(
     Ok(files)
 }
 
-fn arb_stem(opts: &LayoutOptions) -> &str {
-    opts.filename.as_deref().unwrap_or("app")
-}
-
 /// gen-l10n refuses a set of ARB files where a locale with a region or script has no file
 /// of its bare language ("Arb file for a fallback, en, does not exist"; the app falls
 /// back to it): for each such language, the locale whose texts it gets, and the language.
 /// The base locale when it is of that language, else the first one in sheet order.
-fn arb_language_fallbacks<'s>(
+fn language_fallbacks<'s>(
     doc: &Document,
     selection: &'s Selection,
     base: Option<usize>,
@@ -267,60 +262,11 @@ fn merged_stem(opts: &LayoutOptions) -> &str {
 
 /// The file of one locale in the per-language layout.
 fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, LayoutError> {
-    let stem = opts.filename.as_deref();
-    let ext = opts.format.extension();
-    Ok(match opts.format {
-        Format::Android => PathBuf::from(android_folder(&folder_tag(locale, opts.format)?))
-            .join(format!("{}.{ext}", stem.unwrap_or("strings"))),
-        Format::Ios | Format::Stringsdict => {
-            { PathBuf::from(format!("{}.lproj", folder_tag(locale, opts.format)?)) }
-                .join(format!("{}.{ext}", stem.unwrap_or("Localizable")))
-        }
-        // `--filename` replaces the `<locale>` stem; the locale stays in the name (as for
-        // yml/xlf/po) so that several locales do not overwrite one file.
-        Format::Json => PathBuf::from(match stem {
-            Some(stem) => format!("{stem}.{locale}.{ext}"),
-            None => format!("{locale}.{ext}"),
-        }),
-        Format::Yml | Format::Xlf | Format::Po => {
-            PathBuf::from(format!("{}.{locale}.{ext}", stem.unwrap_or("messages")))
-        }
-        // Java's `ResourceBundle.Control.toBundleName`: language, script, country and
-        // variants joined with `_` (`messages_en_US`, `messages_zh_Hant_TW`)
-        Format::Properties => {
-            let tag = language_tag(locale, opts.format)?;
-            let subtags = std::iter::once(tag.language.as_str())
-                .chain(tag.script.iter().map(|s| s.as_str()))
-                .chain(tag.region.iter().map(|r| r.as_str()))
-                .chain(tag.variants.iter().map(|v| v.as_str()));
-            let mut name = stem.unwrap_or("messages").to_owned();
-            for subtag in subtags {
-                name.push('_');
-                name.push_str(subtag);
-            }
-            PathBuf::from(format!("{name}.{ext}"))
-        }
-        // .NET culture names are BCP 47 tags (`Strings.pl-PL.resx`, `Strings.zh-Hant.resx`)
-        Format::Resx => PathBuf::from(format!(
-            "{}.{}.{ext}",
-            stem.unwrap_or("Strings"),
-            language_tag(locale, opts.format)?
-        )),
-        // Flutter's lib/l10n layout: the locale after the stem's last `_`, as gen-l10n
-        // reads it from the file name (and `@@locale` says again)
-        Format::Arb => {
-            let locale = folder_tag(locale, opts.format)?
-                .to_string()
-                .replace('-', "_");
-            PathBuf::from(format!("{}_{locale}.{ext}", arb_stem(opts)))
-        }
-        // i18next's `locales/{{lng}}/{{ns}}.json`; `--filename` names the namespace
-        Format::I18next => PathBuf::from(i18next::write::language(locale)).join(format!(
-            "{}.{ext}",
-            stem.unwrap_or(i18next::write::NAMESPACE)
-        )),
-        // one file for every locale (see `plan`)
-        Format::Xcstrings => PathBuf::from(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
+    let files = opts.format.descriptor().files;
+    let path = (files.path)(locale, opts.filename.as_deref(), opts.format.extension());
+    path.ok_or_else(|| LayoutError::NotALanguageTag {
+        locale: locale.to_owned(),
+        format: opts.format,
     })
 }
 
@@ -328,72 +274,8 @@ fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, Layout
 /// without a locale (properties: `messages.properties`, the one `ResourceBundle` falls
 /// back to; resx: `Strings.resx`, the neutral resources); none elsewhere.
 fn base_path(opts: &LayoutOptions) -> Option<PathBuf> {
-    let stem = opts.filename.as_deref();
-    let ext = opts.format.extension();
-    match opts.format {
-        Format::Properties => Some(PathBuf::from(format!(
-            "{}.{ext}",
-            stem.unwrap_or("messages")
-        ))),
-        Format::Resx => Some(PathBuf::from(format!(
-            "{}.{ext}",
-            stem.unwrap_or("Strings")
-        ))),
-        Format::Android => {
-            Some(PathBuf::from("values").join(format!("{}.{ext}", stem.unwrap_or("strings"))))
-        }
-        Format::Ios | Format::Stringsdict => Some(
-            PathBuf::from("Base.lproj").join(format!("{}.{ext}", stem.unwrap_or("Localizable"))),
-        ),
-        _ => None,
-    }
-}
-
-/// A locale code read as a BCP 47 language tag (`_` taken as `-`), in its canonical case
-/// (`zh_hant_tw` → `zh-Hant-TW`), for android and ios folders. The region is dropped when
-/// it only repeats the language (`pl_PL` → `pl`), as Android and Apple folder names do.
-fn folder_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, LayoutError> {
-    langtag::folded(locale).ok_or_else(|| LayoutError::NotALanguageTag {
-        locale: locale.to_owned(),
-        format,
-    })
-}
-
-/// A locale code read as a BCP 47 language tag (`_` taken as `-`), in its canonical case.
-/// Every platform with locale file or folder names wants an ISO 639 language of 2 or 3
-/// letters; extensions (`-u-…`) are refused (by aapt2; Java and .NET names have no place
-/// for them).
-fn language_tag(locale: &str, format: Format) -> Result<LanguageIdentifier, LayoutError> {
-    langtag::parse(locale).ok_or_else(|| LayoutError::NotALanguageTag {
-        locale: locale.to_owned(),
-        format,
-    })
-}
-
-/// `en_US` → `values-en-rUS`, `pl_PL` → `values-pl`, `en` → `values-en`. The `-r` form
-/// holds only a language and a two-letter region: a script, a numeric (UN M.49) region
-/// or a variant takes Android's BCP 47 form, `values-b+zh+Hant`, `values-b+es+419`
-/// (aapt2 refuses `values-zh-rHANT` and `values-es-r419` as invalid configurations).
-pub(crate) fn android_folder(tag: &LanguageIdentifier) -> String {
-    let language = tag.language.as_str();
-    let plain_region = tag
-        .region
-        .filter(|r| r.as_str().bytes().all(|b| b.is_ascii_alphabetic()));
-    if tag.script.is_none() && tag.variants.is_empty() && plain_region == tag.region {
-        return match plain_region {
-            None => format!("values-{language}"),
-            Some(region) => format!("values-{language}-r{}", region.as_str()),
-        };
-    }
-    let mut folder = format!("values-b+{language}");
-    let subtags = (tag.script.iter().map(|s| s.as_str()))
-        .chain(tag.region.iter().map(|r| r.as_str()))
-        .chain(tag.variants.iter().map(|v| v.as_str()));
-    for subtag in subtags {
-        folder.push('+');
-        folder.push_str(subtag);
-    }
-    folder
+    let base = opts.format.descriptor().files.base?;
+    Some(base(opts.filename.as_deref(), opts.format.extension()))
 }
 
 /// Per selected locale, the keys (entry indices, in sheet order) that have a text in the

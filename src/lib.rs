@@ -27,6 +27,7 @@ pub mod logging;
 pub mod markup;
 pub mod memory_budget;
 pub mod model;
+pub mod naming;
 pub mod objects;
 pub mod parallel;
 pub mod percent;

@@ -5,8 +5,6 @@ pub mod bundles;
 pub mod channels;
 pub mod follow;
 pub mod language_names;
-pub mod locale_names;
-pub mod path_template;
 pub mod query;
 pub mod service;
 pub mod store;

@@ -1,6 +1,5 @@
 //! The import graph of src/ stays layered: `scripts/modgraph` finds no file import cycle
-//! and no arrow up its layers but those it lists as known (each to be fixed where its
-//! files are owned), so a new one fails here with the files it joins.
+//! and no arrow up its layers, so a new one fails here with the files it joins.
 #![cfg(test)]
 
 use std::process::Command;

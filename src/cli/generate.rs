@@ -17,9 +17,9 @@ use crate::formats::{self, Format, PlaceholderMode, Prepared};
 use crate::layout::{self, LayoutOptions};
 use crate::model::filter::{self, Filter};
 use crate::model::{DEFAULT_NAMESPACE, Document, LocaleSelection, Selection};
+use crate::naming::path_template::{PathTemplate, Values};
 use crate::sheets::tabs::Tab;
 use crate::sheets::{Fetched, SourceError, consent, source_for};
-use crate::translations::path_template::{PathTemplate, Values};
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;
@@ -260,12 +260,13 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     let mut formats = args.formats();
     // ios plural entries go to Localizable.stringsdict beside Localizable.strings (stdout
     // takes one body: `-f stringsdict` asks for that one)
-    if let Some(at) = formats.iter().position(|&f| f == Format::Ios)
+    let beside = (formats.iter().enumerate()).find_map(|(at, f)| Some((at, f.plurals_beside()?)));
+    if let Some((at, plurals)) = beside
         && !args.to_stdout()
-        && !formats.contains(&Format::Stringsdict)
+        && !formats.contains(&plurals)
         && has_plurals(&doc, &selection)
     {
-        formats.insert(at + 1, Format::Stringsdict);
+        formats.insert(at + 1, plurals);
     }
     if per_language {
         warn_about_base(&doc, &selection, base, &args.base, &formats, &report);
@@ -631,12 +632,9 @@ fn warn_about_base(
         None => {
             let missing: Vec<&str> = formats
                 .iter()
-                .map(|format| match format {
-                    Format::Android => "values/ folder is written",
-                    Format::Ios => "Base.lproj/ folder is written",
-                    Format::Properties => "messages.properties is written",
-                    Format::Resx => "Strings.resx is written",
-                    _ => "locale for the missing-key counts",
+                .map(|format| {
+                    (format.descriptor().files.base_note)
+                        .unwrap_or("locale for the missing-key counts")
                 })
                 .fold(Vec::new(), |mut all, what| {
                     if !all.contains(&what) {

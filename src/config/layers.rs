@@ -386,7 +386,7 @@ fn validate(key: &Key, raw: &Raw) -> Result<Value, String> {
         },
         Kind::Source => match text(raw)? {
             s if s.trim().is_empty() => Err("must not be empty".into()),
-            s => match super::settings::source_problem(&s) {
+            s => match super::source::source_problem(&s) {
                 Some(problem) => Err(problem),
                 None => Ok(Value::Text(s.trim().to_owned())),
             },
@@ -492,7 +492,7 @@ fn layouts(raw: &Raw) -> Result<Vec<String>, String> {
         Raw::Toml(toml::Value::Table(entries)) => string_table(entries, shape, "")?,
         Raw::Toml(other) => return Err(wrong_type(shape, other, false)),
     };
-    crate::translations::path_template::Layouts::parse(&items)?;
+    crate::naming::path_template::Layouts::parse(&items)?;
     Ok(items)
 }
 
@@ -528,7 +528,7 @@ fn locale_names(raw: &Raw) -> Result<Vec<String>, String> {
         }
         Raw::Toml(other) => return Err(wrong_type(shape, other, false)),
     };
-    crate::translations::locale_names::LocaleNames::parse(&items).map_err(|e| e.to_string())?;
+    crate::naming::locale_names::LocaleNames::parse(&items).map_err(|e| e.to_string())?;
     Ok(items)
 }
 

@@ -12,7 +12,7 @@ pub enum Kind {
     /// Text that must not be empty.
     NonEmpty,
     /// Where the sheet comes from: `google`, `example`, a local file or an `http(s)://` URL;
-    /// text that looks like another URL is refused (`settings::source_problem`).
+    /// text that looks like another URL is refused (`source::source_problem`).
     Source,
     /// An integer in `min..=max`.
     Integer {

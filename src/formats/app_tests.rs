@@ -11,7 +11,8 @@ use super::app_readback::{
 };
 use super::ordered_json::Json;
 use super::tests::{
-    arbitrary_doc, clashing_doc, hostile, hostile_string, only, plural_doc, render_str, some_of,
+    arbitrary_doc, clashing_doc, entries_doc, hostile, hostile_string, only, plural_doc,
+    render_str, some_of,
 };
 use super::*;
 use crate::model::placeholders::{self, Piece};
@@ -419,41 +420,8 @@ fn app_doc() -> impl Strategy<Value = Document> {
             forms,
             prop::option::of(hostile_string(0, 8)),
         );
-        prop::collection::vec(entry, n_entries).prop_map(move |entries| Document {
-            locales: pool[..n_locales].iter().map(|s| s.to_string()).collect(),
-            entries: (entries.into_iter().enumerate())
-                .map(|(i, (section, texts, forms, comment))| {
-                    let plural = forms.map(|(one, few, other)| {
-                        let form = |category, texts| PluralForm { category, texts };
-                        Box::new(Plural {
-                            forms: vec![
-                                form(PluralCategory::One, one),
-                                form(PluralCategory::Few, few),
-                                form(PluralCategory::Other, other),
-                            ],
-                        })
-                    });
-                    let texts = match &plural {
-                        None => texts,
-                        Some(plural) => (0..n_locales)
-                            .map(|l| {
-                                let other = plural.text(PluralCategory::Other, l);
-                                let first = plural.forms_in(l).next().map(|(_, t)| t);
-                                other.or(first).map(str::to_owned)
-                            })
-                            .collect(),
-                    };
-                    Entry {
-                        path: vec![section, format!("K{i}")],
-                        texts,
-                        plural,
-                        comment,
-                        ..Entry::default()
-                    }
-                })
-                .collect(),
-            ..Document::default()
-        })
+        prop::collection::vec(entry, n_entries)
+            .prop_map(move |entries| entries_doc(&pool[..n_locales], entries))
     })
 }
 

@@ -263,7 +263,7 @@ impl From<crate::translations::channels::ChannelError> for ApiError {
         use crate::translations::channels::ChannelError as E;
         use crate::translations::channels::book::BookError as B;
         match e {
-            E::Book(B::InvalidName { .. } | B::Draft) => {
+            E::Book(B::InvalidName(_) | B::Draft) => {
                 ApiError::BadRequest(e.to_string()).with_code(ErrorCode::InvalidChannel)
             }
             E::Book(B::Unknown { .. }) => {

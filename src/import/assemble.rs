@@ -153,13 +153,7 @@ impl<'o> Assembler<'o> {
         self.files.push((file.to_owned(), found.format));
         self.implies.add(&read.implies);
         let kept = self.options.placeholders == crate::formats::PlaceholderMode::Keep;
-        self.printf = match found.format {
-            Format::Android if kept => Some(syntax::Printf::Java),
-            Format::Ios | Format::Stringsdict | Format::Xcstrings if kept => {
-                Some(syntax::Printf::Apple)
-            }
-            _ => None,
-        };
+        self.printf = found.format.descriptor().printf.filter(|_| kept);
         if let Some(qualifiers) = &found.configuration {
             if !read.units.is_empty() {
                 let what = format!(
@@ -179,9 +173,9 @@ impl<'o> Assembler<'o> {
             Hint::None => None,
         };
         // ARB's @@locale is what gen-l10n goes by; elsewhere the name is generate's inverse
-        let file_locale = match found.format {
-            Format::Arb => read.locale.or(named),
-            _ => named.or(read.locale),
+        let file_locale = match found.format.descriptor().declares_locale {
+            true => read.locale.or(named),
+            false => named.or(read.locale),
         }
         .or_else(|| self.options.locale.clone());
         let from_base = file_locale
@@ -508,10 +502,7 @@ impl<'o> Assembler<'o> {
             return;
         };
         let path = &self.entries[index].path;
-        let depot = match (format, key) {
-            (Format::Xlf, Key::Dotted(_)) => Some(path.join(".")),
-            _ => depot_name(format, path),
-        };
+        let depot = (format.descriptor().key_names.depot)(path, Some(key));
         if depot.is_some_and(|depot| depot != name) {
             self.app_names
                 .entry(index)
@@ -756,7 +747,8 @@ impl<'o> Assembler<'o> {
             mask != 0
                 && (Format::ALL.into_iter())
                     .filter(|&f| mask & (1u16 << (f as usize)) != 0)
-                    .all(|f| f.takes_names() && f != Format::I18next)
+                    // formats whose keys are flat names
+                    .all(|f| f.descriptor().name_style.is_some())
         };
         for index in 0..self.entries.len() {
             let mask = self.compared.get(index).copied().unwrap_or(0);
@@ -817,30 +809,12 @@ fn joined(path: &[String]) -> String {
 /// formats whose keys are nested paths (json, yml; i18next but for a key of one level,
 /// which an app with `keySeparator: false` looks up whole).
 fn app_name(format: Format, key: &Key) -> Option<String> {
-    match (format, key) {
-        (Format::Json | Format::Yml, _) => None,
-        (Format::I18next, Key::Path(levels)) if levels.len() == 1 => Some(levels[0].clone()),
-        (Format::I18next, Key::Dotted(key)) if !key.contains('.') => Some(key.clone()),
-        (Format::I18next, _) => None,
-        // gettext keys a catalog by `msgctxt\u{4}msgid`
-        (Format::Po, Key::Path(levels)) => Some(levels.join("\u{4}")),
-        // depot's own po: msgctxt and msgid both the name
-        (Format::Po, Key::Flat(name)) => Some(format!("{name}\u{4}{name}")),
-        (_, Key::Flat(name) | Key::Dotted(name)) => Some(name.clone()),
-        (_, Key::Path(levels)) => Some(levels.join(".")),
-    }
+    (format.descriptor().key_names.app)(key)
 }
 
-/// The name depot gives `path` in `format` (`Format::depot_name`; i18next: its one level,
-/// or none a key of one level could have).
+/// The name depot gives `path` in `format` (`Format::depot_name`).
 fn depot_name(format: Format, path: &[String]) -> Option<String> {
-    match format {
-        Format::I18next => Some(match path {
-            [only] => only.clone(),
-            _ => path.join(&SEPARATOR.to_string()),
-        }),
-        _ => format.depot_name(path),
-    }
+    format.depot_name(path)
 }
 
 /// Whether `path` (an entry's, valid) is the path of `key`: the same levels, a flat name

@@ -170,10 +170,7 @@ pub fn diff(
 
 /// `.strings` and `.stringsdict` are one app format: `generate -f ios` writes both.
 fn family(format: Format) -> Format {
-    match format {
-        Format::Stringsdict => Format::Ios,
-        f => f,
-    }
+    format.plural_side_of().unwrap_or(format)
 }
 
 /// What `generate` writes of the sheet in `format`, read back; `None` when depot has no
@@ -186,9 +183,7 @@ fn sheet_side(
     read_options: &Options,
 ) -> Result<Option<Document>, DiffError> {
     let mut formats = vec![format];
-    if format == Format::Ios {
-        formats.push(Format::Stringsdict);
-    }
+    formats.extend(format.plurals_beside());
     let selection = Selection::all(sheet);
     let prepared = Prepared::new(sheet);
     let mut jobs = Vec::new();

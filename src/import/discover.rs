@@ -11,8 +11,9 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::{ImportError, Options};
-use crate::formats::Format;
-use crate::formats::shared::locale::{self, AndroidFolder, Hint};
+use crate::formats::shared::files::AppFile;
+use crate::formats::shared::locale::Hint;
+use crate::formats::{Format, TABLE};
 
 /// A file to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -174,116 +175,41 @@ fn name_of(path: Option<&Path>) -> &str {
 
 /// The format and locale hint of `path`; `walked` holds every file of the walk (`None`:
 /// the file was named on the command line, so it is read whatever its name). `None` when
-/// the file is not one to read.
+/// the file is not one to read. Each format's `files` says which names are its own.
 fn classify(
     path: &Path,
     forced: Option<Format>,
     walked: Option<&HashSet<PathBuf>>,
 ) -> Option<Found> {
     let ext = extension(path);
-    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-    let parent = name_of(path.parent());
-    let grandparent = name_of(path.parent().and_then(Path::parent));
-    let explicit = walked.is_none();
-    // in a walk, names like `web` or `app` are not taken for locales
-    let code = |text: &str| {
-        if explicit {
-            locale::code(text)
-        } else {
-            locale::likely_code(text)
-        }
+    let file = AppFile {
+        path,
+        stem: path.file_stem().and_then(|s| s.to_str()).unwrap_or(""),
+        parent: name_of(path.parent()),
+        grandparent: name_of(path.parent().and_then(Path::parent)),
+        walked,
     };
-    let dotted_stem = |stem: &str| stem.rsplit('.').next().and_then(code);
     let format = match forced {
         Some(format) => format,
-        None => match ext.as_str() {
-            "xml" => Format::Android,
-            "strings" => Format::Ios,
-            "stringsdict" => Format::Stringsdict,
-            "xcstrings" => Format::Xcstrings,
-            "arb" => Format::Arb,
-            "po" => Format::Po,
-            "xlf" | "xliff" => Format::Xlf,
-            "yml" | "yaml" => Format::Yml,
-            "properties" => Format::Properties,
-            "resx" => Format::Resx,
-            // i18next's locales/{{lng}}/{{ns}}.json
-            "json" if code(parent).is_some() && dotted_stem(stem).is_none() => Format::I18next,
-            "json" => Format::Json,
-            _ => return None,
-        },
+        None => format_of(&ext, &file)?,
     };
-    let mut configuration = None;
-    let hint = match format {
-        Format::Android => match locale::android_folder(parent) {
-            AndroidFolder::Locale(hint) => hint,
-            AndroidFolder::Configuration(qualifiers) => {
-                configuration = Some(qualifiers);
-                Hint::None
-            }
-            AndroidFolder::NotValues if explicit => Hint::None,
-            AndroidFolder::NotValues => return None,
-        },
-        Format::Ios | Format::Stringsdict => match locale::lproj(parent) {
-            Some(hint) => hint,
-            None if explicit => Hint::None,
-            None => return None,
-        },
-        Format::Xcstrings => Hint::None,
-        Format::I18next => match code(parent) {
-            Some(code) => Hint::Code(code),
-            None => code_or_none(dotted_stem(stem)),
-        },
-        Format::Json | Format::Yml => match dotted_stem(stem) {
-            Some(code) => Hint::Code(code),
-            None if explicit => Hint::None,
-            None => return None,
-        },
-        Format::Po => match locale::dotted_stem(stem) {
-            Some(code) => Hint::Code(code),
-            // locale/pl/LC_MESSAGES/app.po
-            None if parent == "LC_MESSAGES" => code_or_none(locale::code(grandparent)),
-            None => Hint::None,
-        },
-        Format::Xlf => code_or_none(locale::dotted_stem(stem)),
-        Format::Arb => code_or_none(locale::underscored_suffix(stem)),
-        Format::Properties => match locale::underscored_suffix(stem) {
-            Some(code) => Hint::Code(code),
-            // in a walk, messages.properties is a bundle's base only beside a
-            // messages_<locale>.properties (gradle.properties is no bundle)
-            None => match walked {
-                None => Hint::Base,
-                Some(all) => {
-                    let folder = std::fs::read_dir(path.parent()?).ok()?;
-                    let prefix = format!("{stem}_");
-                    let has_locales = folder.flatten().any(|e| {
-                        let other = e.path();
-                        all.contains(&other)
-                            && extension(&other) == "properties"
-                            && (other.file_stem().and_then(|s| s.to_str()))
-                                .and_then(|s| s.strip_prefix(&prefix))
-                                .is_some_and(|rest| locale::code(rest).is_some())
-                    });
-                    if !has_locales {
-                        return None;
-                    }
-                    Hint::Base
-                }
-            },
-        },
-        Format::Resx => match locale::dotted_stem(stem) {
-            // Strings.pl-PL.resx; Strings.resx is the base
-            Some(code) if stem.contains('.') => Hint::Code(code),
-            _ => Hint::Base,
-        },
-    };
+    let located = (format.descriptor().files.locate)(&file)?;
     Some(Found {
         path: path.to_owned(),
         shown: super::shown(path),
         format,
-        hint,
-        configuration,
+        hint: located.hint,
+        configuration: located.configuration,
     })
+}
+
+/// The format whose files have extension `ext`: one that claims `file` by its name
+/// (i18next's `<lng>/<ns>.json`), else the one that takes every file of it.
+fn format_of(ext: &str, file: &AppFile<'_>) -> Option<Format> {
+    let of_ext = || (TABLE.iter()).filter(|d| d.files.read_extensions.contains(&ext));
+    (of_ext().find(|d| d.files.claims.is_some_and(|claims| claims(file))))
+        .or_else(|| of_ext().find(|d| d.files.claims.is_none()))
+        .map(|d| d.format)
 }
 
 /// A file that is not on disk (`diff`'s rendering of the sheet), told by the path
@@ -296,10 +222,6 @@ pub fn virtual_file(path: &Path, format: Format) -> Found {
         hint: Hint::None,
         configuration: None,
     })
-}
-
-fn code_or_none(code: Option<String>) -> Hint {
-    code.map_or(Hint::None, Hint::Code)
 }
 
 #[cfg(test)]

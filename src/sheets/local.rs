@@ -2,6 +2,8 @@
 //! `values.get` response, which is what the test fixtures are). Workbook cells become the
 //! text a spreadsheet shows for them, like the Sheets API's formatted values.
 
+mod folder;
+
 use super::csv_dialect::{self, CodePage, Decoded, Start};
 use super::tabs::Tab;
 use calamine::{Data, ExcelDateTime, Ods, Reader, SheetType, SheetVisible, Xlsx};
@@ -105,7 +107,7 @@ pub fn read_grid(
 
 /// Reads every tab of a local sheet (SPEC §14): each worksheet of an `.xlsx`/`.ods`
 /// workbook in order (the one `sheet_name` names alone, when set), each `.csv` file of a
-/// folder (`sheets::tabs`); a `.csv` or `.json` file is one tab. Each file is held to
+/// folder (`folder`); a `.csv` or `.json` file is one tab. Each file is held to
 /// `memory` as `read_grid` holds it.
 pub fn read_tabs(
     path: &Path,
@@ -114,7 +116,7 @@ pub fn read_tabs(
     code_page: CodePage,
 ) -> Result<Vec<Tab>, LocalSheetError> {
     if path.is_dir() {
-        return super::tabs::read_folder(path, memory, code_page);
+        return folder::read_folder(path, memory, code_page);
     }
     match sheet_name.filter(|name| !name.is_empty()) {
         Some(name) => read(path, Which::Named(name), memory, code_page),

@@ -9,12 +9,12 @@
 //! Locale codes in URLs go through `locale_in` and lists through `public_name`: the one
 //! place that maps them, so per-target names (`translations.locales`) can plug in there.
 
-use super::locale_names::LocaleNames;
 use super::service::{Rendition, TranslationService};
 use super::store::StoreError;
 use crate::formats::{Format, PlaceholderMode, RenderError, RenderOptions, render_locale_tree};
 use crate::model::locale::base_locale;
 use crate::model::{Document, LocaleSelection, Selection};
+use crate::naming::locale_names::LocaleNames;
 use crate::singleflight::SingleFlight;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};

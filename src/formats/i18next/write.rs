@@ -95,6 +95,14 @@ fn renamed(doc: &Document) -> Option<Document> {
     Some(renamed)
 }
 
+/// What a render of one whole locale leaves out and reports (`formats::known_warnings`):
+/// the tree's, then the plural names that meet.
+pub(crate) fn known_warnings(doc: &Document) -> Vec<String> {
+    (tree_warnings(doc).into_iter())
+        .chain(clashes(doc).into_iter().map(|c| c.message))
+        .collect()
+}
+
 /// What a render of every key leaves out as the tree has it (a key that is also a
 /// section), over the keys as i18next names them.
 pub(crate) fn tree_warnings(doc: &Document) -> Vec<String> {

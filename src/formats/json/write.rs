@@ -7,7 +7,7 @@ use std::convert::Infallible;
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::escape::{Specials, escape_into, push_hex};
 use crate::formats::shared::texts::Texts;
-use crate::formats::shared::tree::{Leaf, Tree, TreeSink, WithoutLocale};
+use crate::formats::shared::tree::{Leaf, Tree, TreeSink};
 use crate::formats::writing::Job;
 use crate::formats::{RenderError, RenderOptions};
 use crate::model::Selection;
@@ -90,11 +90,7 @@ pub(crate) fn render(
         plural: Converter::always(opts, Syntax::Icu { in_plural: true }),
         scratch: String::new(),
     };
-    if without_locale {
-        tree.walk(sel, texts, &mut WithoutLocale(&mut sink))?;
-    } else {
-        tree.walk(sel, texts, &mut sink)?;
-    }
+    tree.walk_file(sel, texts, without_locale, &mut sink)?;
     out.push(b'}');
     Ok(())
 }

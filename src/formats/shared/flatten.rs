@@ -19,7 +19,7 @@ use crate::formats::{Format, shared::ahead, shared::dart};
 use crate::model::{Document, Entry, PluralCategory, Selection};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum NameStyle {
+pub enum NameStyle {
     /// Lower-cased only (ios, xlf, po escape whatever remains).
     Plain,
     /// Also anything outside `[a-z0-9_]` becomes `_`, and a name that aapt2 or the

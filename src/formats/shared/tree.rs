@@ -35,7 +35,7 @@ pub(crate) struct Leaf<'a> {
 
 /// Forwards a walk without its locale level, for a file that holds one locale's tree.
 /// Only meaningful when the tree holds a single locale.
-pub(crate) struct WithoutLocale<'s, S>(pub &'s mut S);
+struct WithoutLocale<'s, S>(&'s mut S);
 
 impl<S: TreeSink> TreeSink for WithoutLocale<'_, S> {
     fn open(&mut self, name: &str, depth: usize, first: bool) -> Result<(), RenderError> {
@@ -236,6 +236,21 @@ impl<'a> Tree<'a> {
             )
         };
         self.warnings.push(message);
+    }
+
+    /// `walk`, without the locale level when `without_locale` (a file of one locale's
+    /// tree: `WithoutLocale`).
+    pub(crate) fn walk_file(
+        &self,
+        sel: &Selection,
+        texts: Texts<'_>,
+        without_locale: bool,
+        sink: &mut impl TreeSink,
+    ) -> Result<(), RenderError> {
+        match without_locale {
+            true => self.walk(sel, texts, &mut WithoutLocale(sink)),
+            false => self.walk(sel, texts, sink),
+        }
     }
 
     /// Walks every selected locale in selection order, and within it the sections and keys

@@ -398,59 +398,9 @@ struct Text<'a>(Option<Cow<'a, str>>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(TextVisitor).map(Text)
-    }
-}
-
-struct TextVisitor;
-
-impl<'de> Visitor<'de> for TextVisitor {
-    type Value = Option<Cow<'de, str>>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(Some(Cow::Borrowed(v)))
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(Some(Cow::Owned(v.to_owned())))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        Ok(Some(Cow::Owned(v)))
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(None)
+        deserializer
+            .deserialize_any(OrNone::<Cow<'de, str>>(PhantomData))
+            .map(Text)
     }
 }
 
@@ -509,49 +459,8 @@ impl<V> Default for Map<'_, V> {
 
 impl<'de: 'a, 'a, V: Deserialize<'de>> Deserialize<'de> for Map<'a, V> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct MapVisitor<'a, V>(PhantomData<(&'a (), V)>);
-        impl<'de: 'a, 'a, V: Deserialize<'de>> Visitor<'de> for MapVisitor<'a, V> {
-            type Value = Option<Vec<(Cow<'a, str>, V)>>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut entries = Vec::new();
-                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
-                    let value = map.next_value::<V>()?;
-                    entries.push((key.unwrap_or_default(), value));
-                }
-                Ok(Some(entries))
-            }
-            fn visit_borrowed_str<E: de::Error>(self, _: &'de str) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(None)
-            }
-        }
-        deserializer
-            .deserialize_any(MapVisitor(PhantomData))
-            .map(Map)
+        let entries = deserializer.deserialize_any(OrNone::<Entries<'a, V>>(PhantomData))?;
+        Ok(Map(entries.map(|e| e.0)))
     }
 }
 
@@ -561,41 +470,93 @@ struct Lenient<T>(Option<T>);
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Lenient<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct LenientVisitor<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for LenientVisitor<T> {
-            type Value = Option<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                T::deserialize(de::value::MapAccessDeserializer::new(map)).map(Some)
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(None)
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(None)
-            }
+        let whole = deserializer.deserialize_any(OrNone::<Whole<T>>(PhantomData))?;
+        Ok(Lenient(whole.map(|w| w.0)))
+    }
+}
+
+/// A value of the kind a field wants, for `OrNone`; by default neither an object nor a
+/// string is.
+trait Wanted<'de>: Sized {
+    fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn from_str(_: Cow<'de, str>) -> Option<Self> {
+        None
+    }
+}
+
+/// A string (`Text`).
+impl<'de> Wanted<'de> for Cow<'de, str> {
+    fn from_str(text: Cow<'de, str>) -> Option<Self> {
+        Some(text)
+    }
+}
+
+/// An object's entries in file order (`Map`).
+struct Entries<'a, V>(Vec<(Cow<'a, str>, V)>);
+
+impl<'de: 'a, 'a, V: Deserialize<'de>> Wanted<'de> for Entries<'a, V> {
+    fn from_map<A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+            let value = map.next_value::<V>()?;
+            entries.push((key.unwrap_or_default(), value));
         }
-        deserializer
-            .deserialize_any(LenientVisitor(PhantomData))
-            .map(Lenient)
+        Ok(Some(Entries(entries)))
+    }
+}
+
+/// An object read whole as `T` (`Lenient`).
+struct Whole<T>(T);
+
+impl<'de, T: Deserialize<'de>> Wanted<'de> for Whole<T> {
+    fn from_map<A: MapAccess<'de>>(map: A) -> Result<Option<Self>, A::Error> {
+        T::deserialize(de::value::MapAccessDeserializer::new(map)).map(|t| Some(Whole(t)))
+    }
+}
+
+/// A value of the kind `T` wants; any other kind is skipped as `None` (present, but not
+/// what Xcode writes there).
+struct OrNone<T>(PhantomData<T>);
+
+impl<'de, T: Wanted<'de>> Visitor<'de> for OrNone<T> {
+    type Value = Option<T>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        T::from_map(map)
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(T::from_str(Cow::Borrowed(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(T::from_str(Cow::Owned(v.to_owned())))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(T::from_str(Cow::Owned(v)))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
     }
 }
 

@@ -7,7 +7,7 @@ use std::convert::Infallible;
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::escape::{Specials, clean_comment, escape_into, push_char, push_hex};
 use crate::formats::shared::texts::Texts;
-use crate::formats::shared::tree::{Leaf, Tree, TreeSink, WithoutLocale};
+use crate::formats::shared::tree::{Leaf, Tree, TreeSink};
 use crate::formats::writing::Job;
 use crate::formats::{RenderError, RenderOptions};
 use crate::model::Selection;
@@ -108,11 +108,7 @@ pub(crate) fn render(
         comments: opts.comments,
         converter: Converter::new(opts, Syntax::Rails),
     };
-    if without_locale {
-        tree.walk(sel, texts, &mut WithoutLocale(&mut sink))?;
-    } else {
-        tree.walk(sel, texts, &mut sink)?;
-    }
+    tree.walk_file(sel, texts, without_locale, &mut sink)?;
     if out.len() == start {
         out.extend_from_slice(b"{}\n");
     }

@@ -8,10 +8,10 @@ use chrono::{DateTime, SubsecRound, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::naming::channel_name::{self, InvalidChannelName};
+
 /// The channel that follows the sheet: always the current version, never published to.
 pub const DRAFT: &str = "draft";
-/// Longest channel name.
-pub const MAX_NAME_CHARS: usize = 64;
 /// Moves kept in a channel's log (the stack keeps what rollbacks need).
 pub const MAX_MOVES: usize = 50;
 /// Rollbacks need at least the version before, whatever `translations.keep_versions` says.
@@ -83,13 +83,8 @@ pub struct Move {
 /// Why a channel cannot be named or moved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BookError {
-    #[error(
-        "channel '{shown}' is not a channel name: {why}; a name is 1 to {MAX_NAME_CHARS} \
-         lower-case letters, digits, '-', '_' or '.', starting with a letter or a digit \
-         (production, beta, release-2.1)",
-        shown = shown(.name)
-    )]
-    InvalidName { name: String, why: &'static str },
+    #[error(transparent)]
+    InvalidName(#[from] InvalidChannelName),
     #[error(
         "the channel 'draft' follows the sheet (always its current version): it cannot be published to or rolled back; publish to a named channel such as production"
     )]
@@ -102,40 +97,15 @@ pub enum BookError {
     NothingToRollBack { name: String, version: String },
 }
 
-fn shown(name: &str) -> String {
-    name.chars().take(80).collect()
-}
-
 fn known_list(known: &[String]) -> String {
     let mut all = vec![DRAFT.to_owned()];
     all.extend(known.iter().cloned());
     all.join(", ")
 }
 
-/// Checks a channel's name: safe in a URL path segment, a Redis value and a log line.
+/// Checks a channel's name (`naming::channel_name`).
 pub fn check_name(name: &str) -> Result<(), BookError> {
-    let invalid = |why| BookError::InvalidName {
-        name: name.to_owned(),
-        why,
-    };
-    if name.is_empty() {
-        return Err(invalid("it is empty"));
-    }
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Err(invalid("it is too long"));
-    }
-    if !name
-        .bytes()
-        .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.'))
-    {
-        return Err(invalid(
-            "it holds a character other than a-z, 0-9, '-', '_', '.'",
-        ));
-    }
-    if !name.as_bytes()[0].is_ascii_alphanumeric() {
-        return Err(invalid("it does not start with a letter or a digit"));
-    }
-    Ok(())
+    Ok(channel_name::check(name)?)
 }
 
 impl Channel {

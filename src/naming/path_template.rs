@@ -174,7 +174,7 @@ impl PathTemplate {
                         .region
                         .map(|r| r.as_str().to_owned())
                         .unwrap_or_default(),
-                    "android" => crate::layout::android_folder(&tag(name)?),
+                    "android" => crate::formats::android::files::folder(&tag(name)?),
                     "apple" => format!("{}.lproj", tag(name)?),
                     _ => values.format.extension().to_owned(),
                 }),

@@ -1,0 +1,8 @@
+//! `.stringsdict` files: beside ios's `.strings`, in the same `.lproj` folders.
+
+use crate::formats::shared::files::{self, Files};
+
+pub const FILES: Files = Files {
+    base: Some(files::lproj_base),
+    ..Files::new(&["stringsdict"], files::locate_lproj, files::lproj_path)
+};
