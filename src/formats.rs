@@ -8,34 +8,42 @@
 // One folder per format: its reader (`read`: the app's file to units) and its writer
 // (`write`: a selection of the document to a body), side by side.
 pub mod android {
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod arb {
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod i18next {
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod json {
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod po {
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod properties {
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod resx {
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod strings {
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
@@ -44,6 +52,7 @@ pub mod stringsdict {
     pub mod write;
 }
 pub mod xcstrings {
+    pub mod keep;
     pub mod read;
     pub mod write;
     mod xcode_order;
@@ -67,6 +76,7 @@ pub mod shared {
     pub mod escape;
     pub mod flatten;
     pub mod icu;
+    pub mod json_spans;
     pub mod locale;
     pub mod nested;
     pub mod plist;
@@ -75,6 +85,7 @@ pub mod shared {
     pub mod tree;
     pub mod utf16;
     pub mod xml;
+    pub mod xml_spans;
 }
 
 // Shared with the HTTP tests in `tests/`, so they live there.
@@ -106,6 +117,7 @@ use reading::{Reading, SyntaxError};
 use shared::texts::{self, Texts};
 use shared::{arena, flatten, tree};
 
+pub mod keeping;
 pub mod reading;
 pub mod writing;
 
