@@ -92,6 +92,35 @@ pub(crate) struct Piece {
 pub(crate) struct Split {
     pub pieces: Vec<Piece>,
     pub append_at: usize,
+    /// What goes before an appended entry whose chunk starts its file (po: a blank line).
+    pub separator: &'static [u8],
+}
+
+/// Whether an entry of the existing file and the fresh one read the same (the app's
+/// escaping, quoting or spacing is then left as it is).
+pub(crate) type Same = fn(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool;
+
+/// Whether two snippets of `format` (each a whole file to its reader) give the same keys
+/// and texts, as they are (no placeholder conversion); unreadable ones are not the same.
+pub(crate) fn read_the_same(format: Format, a: &[u8], b: &[u8]) -> bool {
+    let options = super::reading::Options {
+        placeholders: super::PlaceholderMode::Keep,
+        ..super::reading::Options::default()
+    };
+    let read = |bytes: &[u8]| {
+        let descriptor = format.descriptor();
+        let text = (descriptor.decode)(bytes).ok()?;
+        let mut reading = super::reading::Reading::new(&options);
+        (descriptor.read)(&text, &mut reading).ok()?;
+        let units: Vec<_> = (reading.units.into_iter())
+            .map(|u| (u.key, u.value))
+            .collect();
+        Some((units, reading.notes.len()))
+    };
+    match (read(a), read(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// How a format swaps one entry's text for the fresh one (default: the fresh body).
@@ -111,6 +140,7 @@ pub(crate) fn patch_pieces(
     elsewhere: &HashSet<String>,
     split: fn(&[u8]) -> Result<Split, KeepError>,
     swap: Swap,
+    same: Same,
 ) -> Result<Patched, KeepError> {
     let old = split(existing)?;
     let new = split(fresh)?;
@@ -129,6 +159,11 @@ pub(crate) fn patch_pieces(
         seen.insert(name);
         match by_name.get(name.as_str()) {
             Some(new_piece) if !piece.fixed => {
+                let as_it_is = existing[piece.whole.clone()] == fresh[new_piece.whole.clone()]
+                    || same(existing, piece, fresh, new_piece);
+                if as_it_is {
+                    continue;
+                }
                 out.extend_from_slice(&existing[cursor..piece.body.start]);
                 let at = out.len();
                 swap(existing, piece, fresh, new_piece, &mut out);
@@ -142,6 +177,8 @@ pub(crate) fn patch_pieces(
         }
     }
     out.extend_from_slice(&existing[cursor..old.append_at]);
+    // the entries only the fresh file has, each with the line break and comments before it
+    let mut block = Vec::new();
     for piece in &new.pieces {
         let Some(name) = &piece.name else { continue };
         if seen.contains(name.as_str()) {
@@ -153,22 +190,37 @@ pub(crate) fn patch_pieces(
         }
         seen.insert(name);
         let chunk = &fresh[piece.chunk.clone()];
-        let after_break = out.last().is_none_or(|&b| b == b'\n');
-        if after_break {
-            // at the start of a line: the chunk's own leading break would leave a blank one
-            let start = chunk.iter().position(|&b| b != b'\n').unwrap_or(chunk.len());
-            out.extend_from_slice(&chunk[start..]);
-            out.push(b'\n');
-        } else {
-            if chunk.first() != Some(&b'\n') {
-                out.push(b'\n');
-            }
-            out.extend_from_slice(chunk);
+        if chunk.first() != Some(&b'\n') && !(block.is_empty() && out.is_empty()) {
+            block.extend_from_slice(old.separator);
         }
+        block.extend_from_slice(chunk);
         counts.added += 1;
+    }
+    if out.last().is_none_or(|&b| b == b'\n') && !block.is_empty() {
+        // at the start of a line: the block's leading breaks would leave blank lines
+        let start = block.iter().position(|&b| b != b'\n').unwrap_or(block.len());
+        out.extend_from_slice(&block[start..]);
+        out.push(b'\n');
+    } else {
+        out.extend_from_slice(&block);
     }
     out.extend_from_slice(&existing[old.append_at..]);
     Ok(Patched { body: out, counts })
+}
+
+/// `read_the_same` of two entries that read alone, or inside `open`…`close`.
+pub(crate) fn entries_read_the_same(
+    format: Format,
+    (open, close): (&[u8], &[u8]),
+    (existing, old): (&[u8], &Piece),
+    (fresh, new): (&[u8], &Piece),
+) -> bool {
+    let wrap = |bytes: &[u8]| [open, bytes, close].concat();
+    read_the_same(
+        format,
+        &wrap(&existing[old.whole.clone()]),
+        &wrap(&fresh[new.whole.clone()]),
+    )
 }
 
 /// The start of the line holding `at` (the byte after the previous `\n`).
@@ -187,6 +239,19 @@ pub(crate) fn chunk_from(bytes: &[u8], previous: usize, body: &Range<usize>) -> 
     match gap.iter().position(|&b| b == b'\n') {
         Some(p) => previous + p..body.end,
         None => line_start(bytes, body.start).max(previous)..body.end,
+    }
+}
+
+/// `existing` patched with `fresh` for `format`: `Ok(None)` when the format is written whole.
+pub fn patch(
+    format: Format,
+    existing: &[u8],
+    fresh: &[u8],
+    elsewhere: &HashSet<String>,
+) -> Result<Option<Patched>, KeepError> {
+    match patcher(format) {
+        Some(patch) => patch(existing, fresh, elsewhere).map(Some),
+        None => Ok(None),
     }
 }
 
@@ -299,5 +364,89 @@ mod tests {
         assert_eq!(chunk_from(bytes, 3, &(14..17)), 3..17);
         assert_eq!(&bytes[chunk_from(bytes, 3, &(14..17))], b"\n# about b\nb=2");
         assert_eq!(chunk_from(b"b=2", 0, &(0..3)), 0..3);
+    }
+
+    use proptest::prelude::*;
+
+    /// A file of `format` holding `entries` (key, text) in order.
+    fn file(format: Format, entries: &[(String, String)]) -> Vec<u8> {
+        let mut out = String::new();
+        let line = |(k, v): &(String, String)| match format {
+            Format::Android => format!("    <string name=\"{k}\">{v}</string>\n"),
+            Format::Ios => format!("\"{k}\" = \"{v}\";\n"),
+            Format::Properties => format!("{k} = {v}\n"),
+            Format::Po => format!("msgid \"{k}\"\nmsgstr \"{v}\"\n"),
+            _ => format!("  \"{k}\": \"{v}\",\n"),
+        };
+        match format {
+            Format::Android => out.push_str("<resources>\n"),
+            Format::I18next | Format::Arb => out.push_str("{\n"),
+            _ => {}
+        }
+        for (i, entry) in entries.iter().enumerate() {
+            if format == Format::Po && i > 0 {
+                out.push('\n');
+            }
+            out.push_str(&line(entry));
+        }
+        match format {
+            Format::Android => out.push_str("</resources>\n"),
+            Format::I18next | Format::Arb => {
+                if out.ends_with(",\n") {
+                    out.truncate(out.len() - 2);
+                    out.push('\n');
+                }
+                out.push_str("}\n");
+            }
+            _ => {}
+        }
+        out.into_bytes()
+    }
+
+    fn formats() -> impl Strategy<Value = Format> {
+        prop::sample::select(vec![
+            Format::Android,
+            Format::Ios,
+            Format::Properties,
+            Format::Po,
+            Format::I18next,
+            Format::Arb,
+        ])
+    }
+
+    /// Distinct keys, each with an app text, a sheet text and who has it (0: the app only,
+    /// 1: both, 2: the sheet only).
+    fn entries() -> impl Strategy<Value = Vec<(String, String, String, u8)>> {
+        prop::collection::btree_map("[a-z][a-z0-9_]{0,8}", ("[A-Za-z0-9 ]{1,10}", "[A-Za-z0-9 ]{1,10}", 0u8..3), 0..12)
+            .prop_map(|m| m.into_iter().map(|(k, (a, b, who))| (k, a, b, who)).collect())
+    }
+
+    proptest! {
+        #[test]
+        fn patching_with_the_same_rendering_changes_nothing(format in formats(), entries in entries()) {
+            let app: Vec<_> = entries.iter().map(|(k, a, _, _)| (k.clone(), a.clone())).collect();
+            let bytes = file(format, &app);
+            let patched = patch(format, &bytes, &bytes, &HashSet::new()).unwrap().unwrap();
+            prop_assert_eq!(&patched.body, &bytes);
+            prop_assert_eq!((patched.counts.changed, patched.counts.added), (0, 0));
+        }
+
+        #[test]
+        fn what_only_the_app_has_survives_and_the_sheet_wins_the_rest(format in formats(), entries in entries()) {
+            let app: Vec<_> = (entries.iter()).filter(|e| e.3 < 2).map(|(k, a, _, _)| (k.clone(), a.clone())).collect();
+            let sheet: Vec<_> = (entries.iter()).filter(|e| e.3 > 0).map(|(k, _, b, _)| (k.clone(), b.clone())).collect();
+            let patched = patch(format, &file(format, &app), &file(format, &sheet), &HashSet::new())
+                .unwrap()
+                .unwrap();
+            let body = String::from_utf8(patched.body).unwrap();
+            // the result is the file of every key, each with the sheet's text if it has one
+            let mut want: Vec<_> = (entries.iter()).filter(|e| e.3 < 2)
+                .map(|(k, a, b, who)| (k.clone(), if *who == 1 { b.clone() } else { a.clone() }))
+                .collect();
+            want.extend((entries.iter()).filter(|e| e.3 == 2).map(|(k, _, b, _)| (k.clone(), b.clone())));
+            let kept = entries.iter().filter(|e| e.3 == 0).count();
+            prop_assert_eq!(body, String::from_utf8(file(format, &want)).unwrap());
+            prop_assert_eq!(patched.counts.kept, kept);
+        }
     }
 }

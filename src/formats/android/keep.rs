@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use crate::formats::Format;
 use crate::formats::keeping::{self, KeepError, Patched, Piece, Split};
 use crate::formats::shared::xml_spans::{self, Element};
 
@@ -13,7 +14,7 @@ pub fn patch(
     fresh: &[u8],
     elsewhere: &HashSet<String>,
 ) -> Result<Patched, KeepError> {
-    keeping::patch_pieces(existing, fresh, elsewhere, split, swap)
+    keeping::patch_pieces(existing, fresh, elsewhere, split, swap, same)
 }
 
 /// The resource names a file of the same `values*` folder defines.
@@ -41,6 +42,12 @@ fn kind(tag: &str) -> &str {
         "string-array" | "integer-array" | "array" => "array",
         other => other,
     }
+}
+
+/// `keeping::Same`: the two entries read by the android reader give one key and text.
+fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
+    let wrap: (&[u8], &[u8]) = (b"<resources>", b"</resources>");
+    keeping::entries_read_the_same(Format::Android, wrap, (existing, old), (fresh, new))
 }
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
@@ -71,6 +78,7 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
     Ok(Split {
         pieces,
         append_at: previous,
+        separator: b"\n",
     })
 }
 

@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 
+use crate::formats::Format;
 use crate::formats::keeping::{self, KeepError, Patched, Piece, Split};
 
 /// `keeping::Patcher` for po.
@@ -13,7 +14,7 @@ pub fn patch(
     fresh: &[u8],
     elsewhere: &HashSet<String>,
 ) -> Result<Patched, KeepError> {
-    keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body)
+    keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body, same)
 }
 
 /// Which string a keyword line starts.
@@ -31,6 +32,12 @@ struct Message {
     context: Option<Vec<u8>>,
     id: Vec<u8>,
     part: Part,
+}
+
+/// `keeping::Same`: the two entries read by the po reader give one key and text.
+fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
+    let wrap: (&[u8], &[u8]) = (b"", b"");
+    keeping::entries_read_the_same(Format::Po, wrap, (existing, old), (fresh, new))
 }
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
@@ -124,7 +131,11 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
     }
     finish(message.take(), &mut previous);
     let append_at = if pieces.is_empty() { bytes.len() } else { previous };
-    Ok(Split { pieces, append_at })
+    Ok(Split {
+        pieces,
+        append_at,
+        separator: b"\n\n",
+    })
 }
 
 /// A quoted po string's bytes, the escapes that matter for matching names undone.

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use crate::formats::Format;
 use crate::formats::keeping::{self, KeepError, Patched, Piece, Split};
 
 /// `keeping::Patcher` for properties.
@@ -12,7 +13,13 @@ pub fn patch(
     fresh: &[u8],
     elsewhere: &HashSet<String>,
 ) -> Result<Patched, KeepError> {
-    keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body)
+    keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body, same)
+}
+
+/// `keeping::Same`: the two entries read by the properties reader give one key and text.
+fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
+    let wrap: (&[u8], &[u8]) = (b"", b"");
+    keeping::entries_read_the_same(Format::Properties, wrap, (existing, old), (fresh, new))
 }
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
@@ -54,7 +61,11 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
         at = end_of_line(bytes, end) + 1;
     }
     let append_at = if pieces.is_empty() { bytes.len() } else { previous };
-    Ok(Split { pieces, append_at })
+    Ok(Split {
+        pieces,
+        append_at,
+        separator: b"\n",
+    })
 }
 
 /// The `\n` ending the line at `at`, or the end of the bytes.

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use crate::formats::Format;
 use crate::formats::keeping::{self, KeepError, Patched, Piece, Split};
 use crate::formats::shared::xml_spans;
 
@@ -13,7 +14,13 @@ pub fn patch(
     fresh: &[u8],
     elsewhere: &HashSet<String>,
 ) -> Result<Patched, KeepError> {
-    keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body)
+    keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body, same)
+}
+
+/// `keeping::Same`: the two entries read by the resx reader give one key and text.
+fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
+    let wrap: (&[u8], &[u8]) = (b"<root>", b"</root>");
+    keeping::entries_read_the_same(Format::Resx, wrap, (existing, old), (fresh, new))
 }
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
@@ -43,6 +50,7 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
     Ok(Split {
         pieces,
         append_at: previous,
+        separator: b"\n",
     })
 }
 

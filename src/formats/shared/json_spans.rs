@@ -267,7 +267,11 @@ impl<'b> Patcher<'b> {
                             f,
                             inside_entry || matches!(role, Role::Entry | Role::Meta),
                         ),
-                        _ => self.out.extend_from_slice(&self.fresh[n.value.clone()]),
+                        _ => {
+                            let (was, is) = (&self.existing[m.value.clone()], &self.fresh[n.value.clone()]);
+                            // the app's escapes (`\u00e9`, `\/`) stay when the text is the same
+                            self.out.extend_from_slice(if same_value(was, is) { was } else { is });
+                        }
                     }
                     let changed = self.out[at..] != self.existing[m.value.clone()];
                     let level = role == Role::Level && m.object.is_some() && n.object.is_some();
@@ -309,6 +313,15 @@ impl<'b> Patcher<'b> {
         self.out
             .extend_from_slice(&self.existing[end..=old.close]);
     }
+}
+
+/// Whether two JSON values are one value, however escaped.
+fn same_value(a: &[u8], b: &[u8]) -> bool {
+    a == b
+        || matches!(
+            (serde_json::from_slice::<serde_json::Value>(a), serde_json::from_slice::<serde_json::Value>(b)),
+            (Ok(a), Ok(b)) if a == b
+        )
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! Patching an existing `Localizable.strings` (SPEC §12.1): each `"key" = "text";` the
 //! sheet has gets the new entry in place; comments, entries the sheet lacks and the spacing
-//! between them stay as they are. UTF-8 files only (a UTF-16 one is refused by name).
+//! between them stay as they are. A UTF-16 file is patched as text and stays UTF-16.
 
 use std::collections::HashSet;
 
+use crate::formats::Format;
 use crate::formats::keeping::{self, KeepError, Patched, Piece, Split};
 
 /// `keeping::Patcher` for ios `.strings`.
@@ -12,16 +13,41 @@ pub fn patch(
     fresh: &[u8],
     elsewhere: &HashSet<String>,
 ) -> Result<Patched, KeepError> {
-    keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body)
+    let little = match existing {
+        [0xFF, 0xFE, ..] => true,
+        [0xFE, 0xFF, ..] => false,
+        _ => return keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body, same),
+    };
+    let text = super::read::decode(existing).map_err(|e| KeepError::new(0, e.message))?;
+    let patched = keeping::patch_pieces(
+        text.as_bytes(),
+        fresh,
+        elsewhere,
+        split,
+        keeping::swap_body,
+        same,
+    )?;
+    let text = String::from_utf8_lossy(&patched.body);
+    let mut body = existing[..2].to_vec();
+    for unit in text.encode_utf16() {
+        body.extend(match little {
+            true => unit.to_le_bytes(),
+            false => unit.to_be_bytes(),
+        });
+    }
+    Ok(Patched {
+        body,
+        counts: patched.counts,
+    })
+}
+
+/// `keeping::Same`: the two entries read by the strings reader give one key and text.
+fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
+    let wrap: (&[u8], &[u8]) = (b"", b"");
+    keeping::entries_read_the_same(Format::Ios, wrap, (existing, old), (fresh, new))
 }
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
-    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
-        return Err(KeepError::new(
-            0,
-            "a UTF-16 .strings file: only UTF-8 ones are patched in place",
-        ));
-    }
     let mut at = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
     let mut previous = at;
     let mut pieces = Vec::new();
@@ -53,7 +79,11 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
         previous = at;
     }
     let append_at = if pieces.is_empty() { bytes.len() } else { previous };
-    Ok(Split { pieces, append_at })
+    Ok(Split {
+        pieces,
+        append_at,
+        separator: b"\n",
+    })
 }
 
 /// Past blanks and comments.
@@ -119,6 +149,18 @@ mod tests {
         let want = app.replace("Your basket", "Your cart") + "/* new */\n\"added\" = \"A\";\n";
         assert_eq!(String::from_utf8(p.body).unwrap(), want);
         assert_eq!((p.counts.changed, p.counts.added, p.counts.kept), (1, 1, 1));
+    }
+
+    #[test]
+    fn a_utf16_file_stays_utf16() {
+        let utf16 = |text: &str| {
+            let mut bytes = vec![0xFF, 0xFE];
+            bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+            bytes
+        };
+        let app = "/* ż */\n\"a\" = \"old\";\n";
+        let p = patch(&utf16(app), b"\"a\" = \"new\";\n", &HashSet::new()).unwrap();
+        assert_eq!(p.body, utf16(&app.replace("old", "new")));
     }
 
     #[test]
