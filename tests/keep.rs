@@ -536,7 +536,11 @@ fn an_existing_file_that_does_not_read_is_refused_by_name() {
     )
     .unwrap();
     std::fs::create_dir_all(dir.path().join("out/values-pl")).unwrap();
-    std::fs::write(dir.path().join("out/values-pl/strings.xml"), "<resources><string>").unwrap();
+    std::fs::write(
+        dir.path().join("out/values-pl/strings.xml"),
+        "<resources><string name=\"a\">x</strin></resources>",
+    )
+    .unwrap();
     let out = support::run(
         dir.path(),
         &["generate", "--source", "s.csv", "-f", "android", "-p", "out"],
@@ -549,7 +553,7 @@ fn an_existing_file_that_does_not_read_is_refused_by_name() {
             && err.contains("; fix the file, or pass --replace to write it whole from the sheet"),
         "{err}"
     );
-    assert!(!dir.path().join("out/values").exists());
+    assert!(!dir.path().join("out/values/strings.xml").exists());
     // --replace writes it whole
     ok(
         dir.path(),

@@ -167,7 +167,7 @@ pub(crate) fn patch_pieces(
                 out.extend_from_slice(&existing[cursor..piece.body.start]);
                 let at = out.len();
                 swap(existing, piece, fresh, new_piece, &mut out);
-                if out[at..] != existing[piece.body.clone()] {
+                if out.get(at..) != Some(&existing[piece.body.clone()]) {
                     counts.changed += 1;
                 }
                 cursor = piece.body.end;

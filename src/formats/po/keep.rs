@@ -14,7 +14,7 @@ pub fn patch(
     fresh: &[u8],
     elsewhere: &HashSet<String>,
 ) -> Result<Patched, KeepError> {
-    keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body, same)
+    keeping::patch_pieces(existing, fresh, elsewhere, split, swap, same)
 }
 
 /// Which string a keyword line starts.
@@ -28,10 +28,25 @@ enum Part {
 /// One message being read: where its keyword lines start and end, its context and id.
 struct Message {
     start: usize,
+    /// Where its first `msgstr` line starts: the texts, what replacing swaps.
+    texts: Option<usize>,
     end: usize,
     context: Option<Vec<u8>>,
     id: Vec<u8>,
     part: Part,
+}
+
+/// The new `msgstr` lines in place of the app's; a message that became plural (or stopped
+/// being one) is replaced whole, `msgid_plural` with it.
+fn swap(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece, out: &mut Vec<u8>) {
+    let plural = |bytes: &[u8], piece: &Piece| bytes[piece.body.clone()].starts_with(b"msgstr[");
+    if plural(existing, old) == plural(fresh, new) {
+        out.extend_from_slice(&fresh[new.body.clone()]);
+        return;
+    }
+    // the app's lines before its texts were copied just before: they go too
+    out.truncate(out.len().saturating_sub(old.body.start - old.whole.start));
+    out.extend_from_slice(&fresh[new.whole.clone()]);
 }
 
 /// `keeping::Same`: the two entries read by the po reader give one key and text.
@@ -60,7 +75,7 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
             pieces.push(Piece {
                 name,
                 chunk: keeping::chunk_from(bytes, *previous, &whole),
-                body: whole.clone(),
+                body: m.texts.unwrap_or(m.start)..m.end,
                 whole,
                 fixed: false,
             });
@@ -109,6 +124,7 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
                 finish(message.take(), &mut previous);
                 message = Some(Message {
                     start: at + (line.len() - trimmed.len()),
+                    texts: None,
                     end: content_end,
                     context: None,
                     id: Vec::new(),
@@ -120,6 +136,9 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
                 .ok_or_else(|| KeepError::new(at, "a po keyword outside a message"))?;
             m.part = part;
             m.end = content_end;
+            if keyword.starts_with(b"msgstr") && m.texts.is_none() {
+                m.texts = Some(at + (line.len() - trimmed.len()));
+            }
             let text = unquote(trimmed[keyword_end..].trim_ascii(), at)?;
             match part {
                 Part::Context => m.context = Some(text),

@@ -53,7 +53,7 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
         pieces.push(Piece {
             name: Some(key),
             chunk: keeping::chunk_from(bytes, previous, &whole),
-            body: whole.clone(),
+            body: value_start(bytes, start, end)..end,
             whole,
             fixed: false,
         });
@@ -66,6 +66,27 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
         append_at,
         separator: b"\n",
     })
+}
+
+/// Where the value of the logical line `start..end` starts: past the key (its escapes
+/// skipped), the blanks, one `=` or `:`, and the blanks after it.
+fn value_start(bytes: &[u8], start: usize, end: usize) -> usize {
+    let blank = |b: u8| matches!(b, b' ' | b'\t' | 0x0C);
+    let mut at = start;
+    while at < end && !matches!(bytes[at], b'=' | b':') && !blank(bytes[at]) {
+        at += if bytes[at] == b'\\' { 2 } else { 1 };
+    }
+    let mut at = at.min(end);
+    while at < end && blank(bytes[at]) {
+        at += 1;
+    }
+    if at < end && matches!(bytes[at], b'=' | b':') {
+        at += 1;
+    }
+    while at < end && blank(bytes[at]) {
+        at += 1;
+    }
+    at
 }
 
 /// The `\n` ending the line at `at`, or the end of the bytes.
@@ -113,6 +134,8 @@ mod tests {
         let fresh = "Export\\ finished.=Exported.\nlong=one \\\n    two\nadded=A\n";
         let p = patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new()).unwrap();
         let want = app.replace("=Export finished.", "=Exported.") + "added=A\n";
+        let p2 = patch(app.as_bytes(), b"only.app=y\n", &HashSet::new()).unwrap();
+        assert!(String::from_utf8(p2.body).unwrap().ends_with("only.app : y\n"));
         assert_eq!(String::from_utf8(p.body).unwrap(), want);
         assert_eq!((p.counts.changed, p.counts.added, p.counts.kept), (1, 1, 1));
     }

@@ -90,6 +90,9 @@ pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError>
                 }
                 depth = depth.saturating_sub(1);
             }
+            Event::Eof if depth > 0 => {
+                return Err(KeepError::new(start, "not well-formed XML: the file ends inside an element"));
+            }
             Event::Eof => break,
             _ => {}
         }

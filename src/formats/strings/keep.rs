@@ -59,9 +59,12 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
         let start = at;
         let (key, next) = token(bytes, at)?;
         at = skip_blank(bytes, next)?;
+        let mut value = None;
         if bytes.get(at) == Some(&b'=') {
             at = skip_blank(bytes, at + 1)?;
+            let from = at;
             at = token(bytes, at)?.1;
+            value = Some(from..at);
             at = skip_blank(bytes, at)?;
         }
         if bytes.get(at) != Some(&b';') {
@@ -72,7 +75,7 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
         pieces.push(Piece {
             name: Some(key),
             chunk: keeping::chunk_from(bytes, previous, &whole),
-            body: whole.clone(),
+            body: value.unwrap_or_else(|| whole.clone()),
             whole,
             fixed: false,
         });
