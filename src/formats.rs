@@ -48,6 +48,7 @@ pub mod strings {
     pub mod write;
 }
 pub mod stringsdict {
+    pub mod keep;
     pub mod read;
     pub mod write;
 }

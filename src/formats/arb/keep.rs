@@ -5,12 +5,13 @@
 
 use std::collections::HashSet;
 
+use crate::formats::Format;
 use crate::formats::keeping::{KeepError, Patched};
 use crate::formats::shared::json_spans::{self, Object, Role};
 
 /// `keeping::Patcher` for arb.
 pub fn patch(existing: &[u8], fresh: &[u8], _: &HashSet<String>) -> Result<Patched, KeepError> {
-    json_spans::patch(existing, fresh, rules)
+    json_spans::patch(existing, fresh, rules, Some(Format::Arb))
 }
 
 fn rules(path: &[&str], _: Option<&Object>, _: &[u8]) -> Role {

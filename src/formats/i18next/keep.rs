@@ -4,12 +4,13 @@
 
 use std::collections::HashSet;
 
+use crate::formats::Format;
 use crate::formats::keeping::{KeepError, Patched};
 use crate::formats::shared::json_spans::{self, Object, Role};
 
 /// `keeping::Patcher` for i18next.
 pub fn patch(existing: &[u8], fresh: &[u8], _: &HashSet<String>) -> Result<Patched, KeepError> {
-    json_spans::patch(existing, fresh, rules)
+    json_spans::patch(existing, fresh, rules, Some(Format::I18next))
 }
 
 /// Objects are levels, every other value an entry.

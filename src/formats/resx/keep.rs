@@ -33,10 +33,9 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
         if element.tag != "data" {
             continue;
         }
-        let value = (element.children.iter()).find_map(|(tag, inner)| match tag == "value" {
-            true => inner.clone(),
-            false => None,
-        });
+        let value = (element.children.iter())
+            .find(|child| child.tag == "value")
+            .and_then(|child| child.inner.clone());
         // a `<data>` without a text to swap is the app's as it is
         let fixed = element.typed || value.is_none();
         pieces.push(Piece {

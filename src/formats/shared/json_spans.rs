@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use crate::formats::Format;
 use crate::formats::keeping::{Counts, KeepError, Patched};
 
 /// Deeper than any translation file nests; past it a file is refused (no stack overflow).
@@ -215,13 +216,20 @@ pub(crate) enum Role {
 pub(crate) type Rules = fn(&[&str], Option<&Object>, &[u8]) -> Role;
 
 /// Patches `existing` with `fresh` as `rules` say.
-pub(crate) fn patch(existing: &[u8], fresh: &[u8], rules: Rules) -> Result<Patched, KeepError> {
+/// `same`: whether two values of one key read the same (the app's bytes then stay).
+pub(crate) fn patch(
+    existing: &[u8],
+    fresh: &[u8],
+    rules: Rules,
+    same: Option<Format>,
+) -> Result<Patched, KeepError> {
     let old = parse(existing)?;
     let new = parse(fresh)?;
     let mut patcher = Patcher {
         existing,
         fresh,
         rules,
+        same,
         counts: Counts::default(),
         out: Vec::with_capacity(existing.len() + fresh.len() / 8),
         path: Vec::new(),
@@ -239,6 +247,7 @@ struct Patcher<'b> {
     existing: &'b [u8],
     fresh: &'b [u8],
     rules: Rules,
+    same: Option<Format>,
     counts: Counts,
     out: Vec<u8>,
     path: Vec<&'b str>,
@@ -270,7 +279,9 @@ impl<'b> Patcher<'b> {
                         _ => {
                             let (was, is) = (&self.existing[m.value.clone()], &self.fresh[n.value.clone()]);
                             // the app's escapes (`\u00e9`, `\/`) stay when the text is the same
-                            self.out.extend_from_slice(if same_value(was, is) { was } else { is });
+                            let same = same_value(was, is)
+                                || self.same.is_some_and(|format| read_the_same(format, &m.key, was, is));
+                            self.out.extend_from_slice(if same { was } else { is });
                         }
                     }
                     let changed = self.out[at..] != self.existing[m.value.clone()];
@@ -315,6 +326,15 @@ impl<'b> Patcher<'b> {
     }
 }
 
+/// Whether `{"key": a}` and `{"key": b}` read the same as files of `format`.
+fn read_the_same(format: Format, key: &str, a: &[u8], b: &[u8]) -> bool {
+    let Ok(key) = serde_json::to_vec(key) else {
+        return false;
+    };
+    let wrap = |value: &[u8]| [b"{".as_slice(), &key, b":", value, b"}"].concat();
+    crate::formats::keeping::read_the_same(format, &wrap(a), &wrap(b))
+}
+
 /// Whether two JSON values are one value, however escaped.
 fn same_value(a: &[u8], b: &[u8]) -> bool {
     a == b
@@ -339,7 +359,7 @@ mod tests {
     fn members_of_both_change_in_place_and_the_others_stay_or_are_appended() {
         let app = "{\n    \"a\": {\"x\": \"1\", \"only\": true},\n    \"b\\u0020c\": \"2\",\n    \"kept\": [1, {\"y\": null}]\n}\n";
         let fresh = "{\n  \"a\": {\n    \"x\": \"one\",\n    \"new\": \"n\"\n  },\n  \"b c\": \"2\",\n  \"z\": \"last\"\n}";
-        let p = patch(app.as_bytes(), fresh.as_bytes(), leaves).unwrap();
+        let p = patch(app.as_bytes(), fresh.as_bytes(), leaves, None).unwrap();
         let want = "{\n    \"a\": {\"x\": \"one\", \"only\": true,\n    \"new\": \"n\"},\n    \"b\\u0020c\": \"2\",\n    \"kept\": [1, {\"y\": null}],\n  \"z\": \"last\"\n}\n";
         assert_eq!(String::from_utf8(p.body).unwrap(), want);
         assert_eq!(
@@ -355,7 +375,7 @@ mod tests {
 
     #[test]
     fn an_empty_object_takes_the_fresh_members() {
-        let p = patch(b"{}", b"{\"a\": \"1\"}", leaves).unwrap();
+        let p = patch(b"{}", b"{\"a\": \"1\"}", leaves, None).unwrap();
         assert_eq!(p.body, b"{\"a\": \"1\"}");
     }
 

@@ -1,5 +1,5 @@
 //! The children of an XML file's root element as byte spans (android `<resources>`, resx
-//! `<root>`), with their names and their own children's spans: what patching an existing
+//! `<root>`, stringsdict `<plist>`), with their names and their own children's spans: what patching an existing
 //! file in place (`formats::keeping`) cuts and splices, every other byte left as it is.
 
 use std::ops::Range;
@@ -22,8 +22,17 @@ pub(crate) struct Element {
     pub whole: Range<usize>,
     /// Between the start and the end tag; `None` for an empty element (`<x/>`).
     pub inner: Option<Range<usize>>,
-    /// Its own child elements: tag and inner span (`None`: empty).
-    pub children: Vec<(String, Option<Range<usize>>)>,
+    /// Its own child elements.
+    pub children: Vec<Child>,
+}
+
+/// An element of an element under the root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Child {
+    pub tag: String,
+    pub whole: Range<usize>,
+    /// `None`: an empty element (`<x/>`).
+    pub inner: Option<Range<usize>>,
 }
 
 /// The root's children, and the end of the root's start tag (where the first child goes
@@ -42,7 +51,7 @@ pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError>
     let mut root_open = None;
     let mut elements = Vec::new();
     let mut open: Option<Element> = None;
-    let mut child: Option<(String, usize)> = None;
+    let mut child: Option<(String, usize, usize)> = None;
     loop {
         let start = bom + usize::try_from(reader.buffer_position()).unwrap_or(0);
         let event = reader.read_event().map_err(|e| {
@@ -56,7 +65,7 @@ pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError>
                 match depth {
                     1 => root_open = Some(end),
                     2 => open = Some(element(&e, start..end, Some(end..end))?),
-                    3 => child = Some((tag(&e), end)),
+                    3 => child = Some((tag(&e), start, end)),
                     _ => {}
                 }
             }
@@ -65,7 +74,11 @@ pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError>
                 1 => elements.push(element(&e, start..end, None)?),
                 2 => {
                     if let Some(el) = open.as_mut() {
-                        el.children.push((tag(&e), None));
+                        el.children.push(Child {
+                            tag: tag(&e),
+                            whole: start..end,
+                            inner: None,
+                        });
                     }
                 }
                 _ => {}
@@ -82,8 +95,12 @@ pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError>
                         }
                     }
                     3 => {
-                        if let (Some(el), Some((tag, from))) = (open.as_mut(), child.take()) {
-                            el.children.push((tag, Some(from..start)));
+                        if let (Some(el), Some((tag, from, inner))) = (open.as_mut(), child.take()) {
+                            el.children.push(Child {
+                                tag,
+                                whole: from..end,
+                                inner: Some(inner..start),
+                            });
                         }
                     }
                     _ => {}
@@ -138,8 +155,10 @@ mod tests {
         assert_eq!(&xml[els[0].whole.clone()], "<a name=\"x&amp;y\">t<b/></a>");
         assert_eq!(&xml[els[0].inner.clone().unwrap()], "t<b/>");
         assert!(els[1].typed);
-        let (tag, value) = &els[1].children[0];
-        assert_eq!((tag.as_str(), &xml[value.clone().unwrap()]), ("value", "v"));
+        let value = &els[1].children[0];
+        assert_eq!(value.tag, "value");
+        assert_eq!(&xml[value.inner.clone().unwrap()], "v");
+        assert_eq!(&xml[value.whole.clone()], "<value>v</value>");
         assert_eq!((els[2].tag.as_str(), els[2].inner.clone()), ("e", None));
     }
 

@@ -10,7 +10,7 @@ use crate::formats::shared::json_spans::{self, Object, Role};
 
 /// `keeping::Patcher` for xcstrings.
 pub fn patch(existing: &[u8], fresh: &[u8], _: &HashSet<String>) -> Result<Patched, KeepError> {
-    json_spans::patch(existing, fresh, rules)
+    json_spans::patch(existing, fresh, rules, None)
 }
 
 fn rules(path: &[&str], object: Option<&Object>, _: &[u8]) -> Role {
