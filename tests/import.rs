@@ -2631,7 +2631,11 @@ fn an_android_and_ios_app_comes_back_byte_for_byte_with_no_flags() {
             Some(head) => format!("{head}{appended}</resources>\n"),
             None => format!("{original}{appended}"),
         };
-        assert_eq!(std::fs::read_to_string(app.join(file)).unwrap(), want, "{file}");
+        assert_eq!(
+            std::fs::read_to_string(app.join(file)).unwrap(),
+            want,
+            "{file}"
+        );
     }
     assert!(
         std::fs::read_to_string(app.join("android/res/values/strings.xml"))

@@ -30,7 +30,12 @@ struct Edit<'a> {
 /// Writes `files`, imports `import`, edits the sheet, runs each `generate` (after
 /// `generate --source s.csv`), asserts the tree is the original with the one text
 /// replaced; the summary lines of the runs.
-fn trip(files: Files<'_>, import: &[&str], generate: &[&[&str]], edit: &Edit<'_>) -> (tempfile::TempDir, String) {
+fn trip(
+    files: Files<'_>,
+    import: &[&str],
+    generate: &[&[&str]],
+    edit: &Edit<'_>,
+) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
         let path = dir.path().join(path);
@@ -216,7 +221,9 @@ fn resx_keeps_file_references_and_comments() {
     };
     let (dir, said) = trip(&files, &["p"], &[&["-f", "resx", "-p", "p"]], &edit);
     assert!(
-        said.contains("unchanged p/Strings.resx: 0 changed, 0 added, 2 kept that the sheet does not own"),
+        said.contains(
+            "unchanged p/Strings.resx: 0 changed, 0 added, 2 kept that the sheet does not own"
+        ),
         "{said}"
     );
     let texts = resx(&dir.path().join("p"), "Strings", &["", "pl"]).unwrap();
@@ -319,8 +326,16 @@ fn xcstrings_keeps_substitutions_and_device_variations() {
         new: "Ustawienia",
         drop: None,
     };
-    let (dir, said) = trip(&files, &["cat"], &[&["-f", "xcstrings", "-p", "cat"]], &edit);
-    assert!(said.contains("wrote cat/Localizable.xcstrings: 1 changed, 0 added"), "{said}");
+    let (dir, said) = trip(
+        &files,
+        &["cat"],
+        &[&["-f", "xcstrings", "-p", "cat"]],
+        &edit,
+    );
+    assert!(
+        said.contains("wrote cat/Localizable.xcstrings: 1 changed, 0 added"),
+        "{said}"
+    );
     let texts = xcstrings(&dir.path().join("cat/Localizable.xcstrings")).unwrap();
     assert_eq!(plain(&texts, "pl", "settings.title"), "Ustawienia");
     match &texts["en"]["settings.platform"] {
@@ -376,7 +391,9 @@ fn arb_keeps_metadata_and_the_ids_the_sheet_lacks() {
     };
     let (dir, said) = trip(&files, &["l10n"], &[&["-f", "arb", "-p", "l10n"]], &edit);
     assert!(
-        said.contains("wrote l10n/app_pl.arb: 1 changed, 0 added, 1 kept that the sheet does not own"),
+        said.contains(
+            "wrote l10n/app_pl.arb: 1 changed, 0 added, 1 kept that the sheet does not own"
+        ),
         "{said}"
     );
     let texts = arb(&dir.path().join("l10n"), "app_en.arb").unwrap();
@@ -485,7 +502,12 @@ fn properties_keep_comments_and_the_keys_the_sheet_lacks() {
         new: "Koszyk",
         drop: Some("Legacy text"),
     };
-    let (dir, said) = trip(&files, &["res"], &[&["-f", "properties", "-p", "res"]], &edit);
+    let (dir, said) = trip(
+        &files,
+        &["res"],
+        &[&["-f", "properties", "-p", "res"]],
+        &edit,
+    );
     assert!(
         said.contains(
             "wrote res/messages_pl.properties: 1 changed, 0 added, 1 kept that the sheet does not own"
@@ -494,7 +516,10 @@ fn properties_keep_comments_and_the_keys_the_sheet_lacks() {
     );
     let texts = properties(&dir.path().join("res"), "messages", &["", "pl"]).unwrap();
     assert_eq!(plain(&texts, "pl", "home.title"), "Koszyk");
-    assert_eq!(plain(&texts, "pl", "Export finished."), "Eksport zakończony.");
+    assert_eq!(
+        plain(&texts, "pl", "Export finished."),
+        "Eksport zakończony."
+    );
     assert_eq!(plain(&texts, "pl", "legacy"), "Stary");
     assert_eq!(plain(&texts, "", "long"), "one two");
 }
@@ -516,10 +541,13 @@ fn i18next_keeps_the_keys_the_sheet_lacks() {
     ];
     let (dir, said) = trip(&files, &["locale", "--format", "i18next"], &generate, &edit);
     assert!(
-        said.contains("wrote locale/pl.json: 1 changed, 0 added, 1 kept that the sheet does not own"),
+        said.contains(
+            "wrote locale/pl.json: 1 changed, 0 added, 1 kept that the sheet does not own"
+        ),
         "{said}"
     );
-    let options = json!({"lng": "en", "keySeparator": false, "nsSeparator": false, "fallbackLng": false});
+    let options =
+        json!({"lng": "en", "keySeparator": false, "nsSeparator": false, "fallbackLng": false});
     let texts = i18next(&dir.path().join("locale"), &options).unwrap();
     assert_eq!(plain(&texts, "pl", "Your basket"), "Koszyk");
     assert_eq!(plain(&texts, "pl", "Legacy: old"), "Stary");
@@ -543,13 +571,17 @@ fn an_existing_file_that_does_not_read_is_refused_by_name() {
     .unwrap();
     let out = support::run(
         dir.path(),
-        &["generate", "--source", "s.csv", "-f", "android", "-p", "out"],
+        &[
+            "generate", "--source", "s.csv", "-f", "android", "-p", "out",
+        ],
     );
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("cannot keep what the sheet does not own in ")
-            && err.contains("out/values-pl/strings.xml: it does not read as android (not well-formed XML")
+            && err.contains(
+                "out/values-pl/strings.xml: it does not read as android (not well-formed XML"
+            )
             && err.contains("; fix the file, or pass --replace to write it whole from the sheet"),
         "{err}"
     );
@@ -557,7 +589,16 @@ fn an_existing_file_that_does_not_read_is_refused_by_name() {
     // --replace writes it whole
     ok(
         dir.path(),
-        &["generate", "--source", "s.csv", "-f", "android", "-p", "out", "--replace"],
+        &[
+            "generate",
+            "--source",
+            "s.csv",
+            "-f",
+            "android",
+            "-p",
+            "out",
+            "--replace",
+        ],
     );
     assert!(
         std::fs::read_to_string(dir.path().join("out/values-pl/strings.xml"))

@@ -131,7 +131,8 @@ pub(crate) fn read_the_same(format: Format, a: &[u8], b: &[u8]) -> bool {
 }
 
 /// How a format swaps one entry's text for the fresh one (default: the fresh body).
-pub(crate) type Swap = fn(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece, out: &mut Vec<u8>);
+pub(crate) type Swap =
+    fn(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece, out: &mut Vec<u8>);
 
 /// The fresh body in place of the existing one.
 pub(crate) fn swap_body(_: &[u8], _: &Piece, fresh: &[u8], new: &Piece, out: &mut Vec<u8>) {
@@ -205,7 +206,10 @@ pub(crate) fn patch_pieces(
     }
     if out.last().is_none_or(|&b| b == b'\n') && !block.is_empty() {
         // at the start of a line: the block's leading breaks would leave blank lines
-        let start = block.iter().position(|&b| b != b'\n').unwrap_or(block.len());
+        let start = block
+            .iter()
+            .position(|&b| b != b'\n')
+            .unwrap_or(block.len());
         out.extend_from_slice(&block[start..]);
         out.push(b'\n');
     } else {
@@ -275,10 +279,7 @@ pub enum KeepFileError {
         error: KeepError,
     },
     #[error("cannot read {path}: {error}")]
-    Io {
-        path: String,
-        error: std::io::Error,
-    },
+    Io { path: String, error: std::io::Error },
 }
 
 /// What goes to `path` for `format` given the fresh rendering (SPEC §12.1): the file
@@ -424,8 +425,20 @@ mod tests {
     /// Distinct keys, each with an app text, a sheet text and who has it (0: the app only,
     /// 1: both, 2: the sheet only).
     fn entries() -> impl Strategy<Value = Vec<(String, String, String, u8)>> {
-        prop::collection::btree_map("[a-z][a-z0-9_]{0,8}", ("[A-Za-z0-9][A-Za-z0-9 ]{0,9}", "[A-Za-z0-9][A-Za-z0-9 ]{0,9}", 0u8..3), 0..12)
-            .prop_map(|m| m.into_iter().map(|(k, (a, b, who))| (k, a, b, who)).collect())
+        prop::collection::btree_map(
+            "[a-z][a-z0-9_]{0,8}",
+            (
+                "[A-Za-z0-9][A-Za-z0-9 ]{0,9}",
+                "[A-Za-z0-9][A-Za-z0-9 ]{0,9}",
+                0u8..3,
+            ),
+            0..12,
+        )
+        .prop_map(|m| {
+            m.into_iter()
+                .map(|(k, (a, b, who))| (k, a, b, who))
+                .collect()
+        })
     }
 
     proptest! {

@@ -32,7 +32,9 @@ mod tests {
         let app = "{\n  \"@@locale\": \"en\",\n  \"@@last_modified\": \"2024\",\n  \"hello\": \"Hello {name}\",\n  \"@hello\": {\n    \"description\": \"old\",\n    \"placeholders\": {\"name\": {\"type\": \"String\", \"example\": \"Bob\"}}\n  },\n  \"only\": \"x\",\n  \"@only\": {}\n}\n";
         let fresh = "{\n  \"@@locale\": \"en\",\n  \"hello\": \"Hi {name}\",\n  \"@hello\": {\n    \"description\": \"new\",\n    \"placeholders\": {\n      \"name\": {}\n    }\n  }\n}";
         let p = patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new()).unwrap();
-        let want = app.replace("Hello {name}", "Hi {name}").replace("\"old\"", "\"new\"");
+        let want = app
+            .replace("Hello {name}", "Hi {name}")
+            .replace("\"old\"", "\"new\"");
         assert_eq!(String::from_utf8(p.body).unwrap(), want);
         assert_eq!((p.counts.changed, p.counts.added, p.counts.kept), (1, 0, 1));
     }

@@ -82,10 +82,18 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
             *previous = m.end;
         }
     };
-    let mut at = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let mut at = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
     while at < bytes.len() {
         let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |p| at + p);
-        let content_end = if end > at && bytes[end - 1] == b'\r' { end - 1 } else { end };
+        let content_end = if end > at && bytes[end - 1] == b'\r' {
+            end - 1
+        } else {
+            end
+        };
         let line = &bytes[at..content_end];
         let trimmed = line.trim_ascii_start();
         if trimmed.is_empty() || trimmed.starts_with(b"#") {
@@ -149,7 +157,11 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
         at = end + 1;
     }
     finish(message.take(), &mut previous);
-    let append_at = if pieces.is_empty() { bytes.len() } else { previous };
+    let append_at = if pieces.is_empty() {
+        bytes.len()
+    } else {
+        previous
+    };
     Ok(Split {
         pieces,
         append_at,
@@ -212,7 +224,11 @@ mod tests {
             .collect();
         assert_eq!(
             names,
-            [None, Some("Adding %s".into()), Some("Gerund\u{4}Adding".into())]
+            [
+                None,
+                Some("Adding %s".into()),
+                Some("Gerund\u{4}Adding".into())
+            ]
         );
     }
 }

@@ -23,7 +23,11 @@ fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
 }
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
-    let mut at = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let mut at = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
     let mut previous = at;
     let mut pieces = Vec::new();
     while at < bytes.len() {
@@ -33,8 +37,8 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
                 .iter()
                 .take_while(|&&b| matches!(b, b' ' | b'\t' | 0x0C))
                 .count();
-        let blank_or_comment = start >= trimmed_end(bytes, at, line_end)
-            || matches!(bytes[start], b'#' | b'!');
+        let blank_or_comment =
+            start >= trimmed_end(bytes, at, line_end) || matches!(bytes[start], b'#' | b'!');
         if blank_or_comment {
             at = line_end + 1;
             continue;
@@ -60,7 +64,11 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
         previous = end;
         at = end_of_line(bytes, end) + 1;
     }
-    let append_at = if pieces.is_empty() { bytes.len() } else { previous };
+    let append_at = if pieces.is_empty() {
+        bytes.len()
+    } else {
+        previous
+    };
     Ok(Split {
         pieces,
         append_at,
@@ -135,7 +143,11 @@ mod tests {
         let p = patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new()).unwrap();
         let want = app.replace("=Export finished.", "=Exported.") + "added=A\n";
         let p2 = patch(app.as_bytes(), b"only.app=y\n", &HashSet::new()).unwrap();
-        assert!(String::from_utf8(p2.body).unwrap().ends_with("only.app : y\n"));
+        assert!(
+            String::from_utf8(p2.body)
+                .unwrap()
+                .ends_with("only.app : y\n")
+        );
         assert_eq!(String::from_utf8(p.body).unwrap(), want);
         assert_eq!((p.counts.changed, p.counts.added, p.counts.kept), (1, 1, 1));
     }

@@ -33,7 +33,11 @@ pub(crate) struct Member {
 
 /// The top-level object of `bytes` (a UTF-8 byte-order mark and blanks around it allowed).
 pub(crate) fn parse(bytes: &[u8]) -> Result<Object, KeepError> {
-    let start = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let start = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
     let mut p = Parser { bytes, at: start };
     p.blank();
     if p.peek() != Some(b'{') {
@@ -155,8 +159,10 @@ impl Parser<'_> {
                 Ok((start..self.at, None))
             }
             Some(_) => {
-                while matches!(self.peek(), Some(b'-' | b'+' | b'.' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z'))
-                {
+                while matches!(
+                    self.peek(),
+                    Some(b'-' | b'+' | b'.' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z')
+                ) {
                     self.at += 1;
                 }
                 if self.at == start {
@@ -194,7 +200,10 @@ impl Parser<'_> {
                 _ => {}
             }
         }
-        Err(KeepError::new(start, "not valid JSON: a string without its closing quote"))
+        Err(KeepError::new(
+            start,
+            "not valid JSON: a string without its closing quote",
+        ))
     }
 }
 
@@ -277,10 +286,15 @@ impl<'b> Patcher<'b> {
                             inside_entry || matches!(role, Role::Entry | Role::Meta),
                         ),
                         _ => {
-                            let (was, is) = (&self.existing[m.value.clone()], &self.fresh[n.value.clone()]);
+                            let (was, is) = (
+                                &self.existing[m.value.clone()],
+                                &self.fresh[n.value.clone()],
+                            );
                             // the app's escapes (`\u00e9`, `\/`) stay when the text is the same
                             let same = same_value(was, is)
-                                || self.same.is_some_and(|format| read_the_same(format, &m.key, was, is));
+                                || self
+                                    .same
+                                    .is_some_and(|format| read_the_same(format, &m.key, was, is));
                             self.out.extend_from_slice(if same { was } else { is });
                         }
                     }
@@ -321,8 +335,7 @@ impl<'b> Patcher<'b> {
                 self.counts.added += 1;
             }
         }
-        self.out
-            .extend_from_slice(&self.existing[end..=old.close]);
+        self.out.extend_from_slice(&self.existing[end..=old.close]);
     }
 }
 

@@ -95,7 +95,8 @@ pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError>
                         }
                     }
                     3 => {
-                        if let (Some(el), Some((tag, from, inner))) = (open.as_mut(), child.take()) {
+                        if let (Some(el), Some((tag, from, inner))) = (open.as_mut(), child.take())
+                        {
                             el.children.push(Child {
                                 tag,
                                 whole: from..end,
@@ -108,7 +109,10 @@ pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError>
                 depth = depth.saturating_sub(1);
             }
             Event::Eof if depth > 0 => {
-                return Err(KeepError::new(start, "not well-formed XML: the file ends inside an element"));
+                return Err(KeepError::new(
+                    start,
+                    "not well-formed XML: the file ends inside an element",
+                ));
             }
             Event::Eof => break,
             _ => {}
@@ -127,9 +131,8 @@ fn element(
     whole: Range<usize>,
     inner: Option<Range<usize>>,
 ) -> Result<Element, KeepError> {
-    let attr = |name: &str| {
-        super::xml::attr(e, name).map_err(|what| KeepError::new(whole.start, what))
-    };
+    let attr =
+        |name: &str| super::xml::attr(e, name).map_err(|what| KeepError::new(whole.start, what));
     Ok(Element {
         tag: tag(e),
         name: attr("name")?,

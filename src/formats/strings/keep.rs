@@ -16,7 +16,16 @@ pub fn patch(
     let little = match existing {
         [0xFF, 0xFE, ..] => true,
         [0xFE, 0xFF, ..] => false,
-        _ => return keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body, same),
+        _ => {
+            return keeping::patch_pieces(
+                existing,
+                fresh,
+                elsewhere,
+                split,
+                keeping::swap_body,
+                same,
+            );
+        }
     };
     let text = super::read::decode(existing).map_err(|e| KeepError::new(0, e.message))?;
     let patched = keeping::patch_pieces(
@@ -48,7 +57,11 @@ fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
 }
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
-    let mut at = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let mut at = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
     let mut previous = at;
     let mut pieces = Vec::new();
     loop {
@@ -81,7 +94,11 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
         });
         previous = at;
     }
-    let append_at = if pieces.is_empty() { bytes.len() } else { previous };
+    let append_at = if pieces.is_empty() {
+        bytes.len()
+    } else {
+        previous
+    };
     Ok(Split {
         pieces,
         append_at,

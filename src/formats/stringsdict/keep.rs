@@ -36,7 +36,10 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
     let mut children = top.children.into_iter();
     while let Some(key) = children.next() {
         if key.tag != "key" {
-            return Err(KeepError::new(key.whole.start, "expected a <key> in the top <dict>"));
+            return Err(KeepError::new(
+                key.whole.start,
+                "expected a <key> in the top <dict>",
+            ));
         }
         let value = children
             .next()
@@ -71,7 +74,11 @@ mod tests {
     #[test]
     fn entries_are_key_and_dict_pairs_of_the_top_dict() {
         let split = split(APP.as_bytes()).unwrap();
-        let names: Vec<_> = split.pieces.iter().map(|p| p.name.clone().unwrap()).collect();
+        let names: Vec<_> = split
+            .pieces
+            .iter()
+            .map(|p| p.name.clone().unwrap())
+            .collect();
         assert_eq!(names, ["a", "only & app"]);
         assert_eq!(&APP[split.pieces[1].body.clone()], "<dict/>");
         assert_eq!(&APP[split.append_at..], "\n</dict>\n</plist>\n");
