@@ -49,27 +49,79 @@ impl KeepError {
     }
 }
 
-/// The one shape of every format's `keep::patch`: the existing file's bytes, the fresh
-/// rendering's, and the names another file of the same folder defines (not written).
-pub type Patcher = fn(&[u8], &[u8], &HashSet<String>) -> Result<Patched, KeepError>;
+/// How one format's files are patched: what every format's `keep.rs` declares (`KEEP`),
+/// and its one `patch` (the existing file's bytes, the fresh rendering's, and the names
+/// another file of the same folder defines, which are not written).
+pub(crate) enum Keep {
+    /// Entries in sequence: XML elements, lines, po messages.
+    Pieces {
+        format: Format,
+        split: fn(&[u8]) -> Result<Split, KeepError>,
+        swap: Swap,
+        /// What an entry goes between to be read alone (`<resources>`…`</resources>`), to
+        /// tell whether two entries read the same.
+        wrap: (&'static [u8], &'static [u8]),
+    },
+    /// A JSON object, member by member; `same`: whose reader tells two values apart.
+    Json {
+        rules: super::shared::json_spans::Rules,
+        same: Option<Format>,
+    },
+}
 
-/// The patcher of `format`, for the formats whose files have named entries; the others
-/// (yml, xlf) are written whole.
-pub fn patcher(format: Format) -> Option<Patcher> {
+impl Keep {
+    pub(crate) fn patch(
+        &self,
+        existing: &[u8],
+        fresh: &[u8],
+        elsewhere: &HashSet<String>,
+    ) -> Result<Patched, KeepError> {
+        match *self {
+            Keep::Json { rules, same } => {
+                super::shared::json_spans::patch(existing, fresh, rules, same)
+            }
+            Keep::Pieces { format, .. } => {
+                let little = match existing {
+                    [0xFF, 0xFE, ..] => true,
+                    [0xFE, 0xFF, ..] => false,
+                    _ => return patch_pieces(existing, fresh, elsewhere, self),
+                };
+                // a UTF-16 file (ios `.strings`) is patched as text and stays UTF-16
+                let text = (format.descriptor().decode)(existing)
+                    .map_err(|e| KeepError::new(0, e.message))?;
+                let patched = patch_pieces(text.as_bytes(), fresh, elsewhere, self)?;
+                let mut body = existing[..2].to_vec();
+                for unit in String::from_utf8_lossy(&patched.body).encode_utf16() {
+                    body.extend(match little {
+                        true => unit.to_le_bytes(),
+                        false => unit.to_be_bytes(),
+                    });
+                }
+                Ok(Patched {
+                    body,
+                    counts: patched.counts,
+                })
+            }
+        }
+    }
+}
+
+/// How `format`'s files are patched; `None`: written whole (yml, xlf).
+pub(crate) fn keep_of(format: Format) -> Option<&'static Keep> {
     use super::{
         android, arb, i18next, json, po, properties, resx, strings, stringsdict, xcstrings,
     };
     Some(match format {
-        Format::Android => android::keep::patch,
-        Format::Ios => strings::keep::patch,
-        Format::Properties => properties::keep::patch,
-        Format::Po => po::keep::patch,
-        Format::Resx => resx::keep::patch,
-        Format::Arb => arb::keep::patch,
-        Format::I18next => i18next::keep::patch,
-        Format::Json => json::keep::patch,
-        Format::Xcstrings => xcstrings::keep::patch,
-        Format::Stringsdict => stringsdict::keep::patch,
+        Format::Android => &android::keep::KEEP,
+        Format::Ios => &strings::keep::KEEP,
+        Format::Properties => &properties::keep::KEEP,
+        Format::Po => &po::keep::KEEP,
+        Format::Resx => &resx::keep::KEEP,
+        Format::Arb => &arb::keep::KEEP,
+        Format::I18next => &i18next::keep::KEEP,
+        Format::Json => &json::keep::KEEP,
+        Format::Xcstrings => &xcstrings::keep::KEEP,
+        Format::Stringsdict => &stringsdict::keep::KEEP,
         Format::Xlf | Format::Yml => return None,
     })
 }
@@ -98,10 +150,6 @@ pub(crate) struct Split {
     /// What goes before an appended entry whose chunk starts its file (po: a blank line).
     pub separator: &'static [u8],
 }
-
-/// Whether an entry of the existing file and the fresh one read the same (the app's
-/// escaping, quoting or spacing is then left as it is).
-pub(crate) type Same = fn(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool;
 
 /// Whether two snippets of `format` (each a whole file to its reader) give the same keys
 /// and texts, as they are (no placeholder conversion); unreadable ones are not the same.
@@ -142,14 +190,27 @@ pub(crate) fn swap_body(_: &[u8], _: &Piece, fresh: &[u8], new: &Piece, out: &mu
 /// Patches `existing` with `fresh` for a format of entries in sequence (XML elements,
 /// lines, po blocks): entries of both get the fresh text in place, entries only in `fresh`
 /// are appended (those named in `elsewhere` left out), the rest of `existing` stays.
-pub(crate) fn patch_pieces(
+fn patch_pieces(
     existing: &[u8],
     fresh: &[u8],
     elsewhere: &HashSet<String>,
-    split: fn(&[u8]) -> Result<Split, KeepError>,
-    swap: Swap,
-    same: Same,
+    keep: &Keep,
 ) -> Result<Patched, KeepError> {
+    let Keep::Pieces {
+        format,
+        split,
+        swap,
+        wrap: (open, close),
+    } = *keep
+    else {
+        return Err(KeepError::new(0, "not a format of entries in sequence"));
+    };
+    // the app's escaping, quoting or spacing stays where an entry reads the same
+    let same = |old: &Piece, new: &Piece| {
+        let wrapped =
+            |bytes: &[u8], piece: &Piece| [open, &bytes[piece.whole.clone()], close].concat();
+        read_the_same(format, &wrapped(existing, old), &wrapped(fresh, new))
+    };
     let old = split(existing)?;
     let new = split(fresh)?;
     let mut by_name: HashMap<&str, &Piece> = HashMap::with_capacity(new.pieces.len());
@@ -168,7 +229,7 @@ pub(crate) fn patch_pieces(
         match by_name.get(name.as_str()) {
             Some(new_piece) if !piece.fixed => {
                 let as_it_is = existing[piece.whole.clone()] == fresh[new_piece.whole.clone()]
-                    || same(existing, piece, fresh, new_piece);
+                    || same(piece, new_piece);
                 if as_it_is {
                     continue;
                 }
@@ -219,21 +280,6 @@ pub(crate) fn patch_pieces(
     Ok(Patched { body: out, counts })
 }
 
-/// `read_the_same` of two entries that read alone, or inside `open`…`close`.
-pub(crate) fn entries_read_the_same(
-    format: Format,
-    (open, close): (&[u8], &[u8]),
-    (existing, old): (&[u8], &Piece),
-    (fresh, new): (&[u8], &Piece),
-) -> bool {
-    let wrap = |bytes: &[u8]| [open, bytes, close].concat();
-    read_the_same(
-        format,
-        &wrap(&existing[old.whole.clone()]),
-        &wrap(&fresh[new.whole.clone()]),
-    )
-}
-
 /// The start of the line holding `at` (the byte after the previous `\n`).
 pub(crate) fn line_start(bytes: &[u8], at: usize) -> usize {
     bytes[..at]
@@ -260,10 +306,9 @@ pub fn patch(
     fresh: &[u8],
     elsewhere: &HashSet<String>,
 ) -> Result<Option<Patched>, KeepError> {
-    match patcher(format) {
-        Some(patch) => patch(existing, fresh, elsewhere).map(Some),
-        None => Ok(None),
-    }
+    keep_of(format)
+        .map(|keep| keep.patch(existing, fresh, elsewhere))
+        .transpose()
 }
 
 /// A file that is there but cannot be patched: nothing is written.
@@ -286,7 +331,7 @@ pub enum KeepFileError {
 /// there patched with it (and what patching did), or, with no file there, the rendering
 /// (android: without the names another file of the folder defines).
 pub fn keep_at(format: Format, path: &Path, fresh: Vec<u8>) -> Result<Kept, KeepFileError> {
-    let Some(patch) = patcher(format) else {
+    let Some(keep) = keep_of(format) else {
         return Ok(Kept::whole(fresh));
     };
     let io = |error| KeepFileError::Io {
@@ -313,7 +358,7 @@ pub fn keep_at(format: Format, path: &Path, fresh: Vec<u8>) -> Result<Kept, Keep
         }
         Err(e) => return Err(io(e)),
     };
-    let patched = patch(&existing, &fresh, &elsewhere).map_err(|e| unreadable(path, e))?;
+    let patched = (keep.patch(&existing, &fresh, &elsewhere)).map_err(|e| unreadable(path, e))?;
     Ok(Kept {
         body: patched.body,
         counts: Some(patched.counts),

@@ -5,17 +5,16 @@
 use std::collections::HashSet;
 
 use crate::formats::Format;
-use crate::formats::keeping::{self, KeepError, Patched, Piece, Split};
+use crate::formats::keeping::{self, Keep, KeepError, Piece, Split};
 use crate::formats::shared::xml_spans::{self, Element};
 
-/// `keeping::Patcher` for android.
-pub fn patch(
-    existing: &[u8],
-    fresh: &[u8],
-    elsewhere: &HashSet<String>,
-) -> Result<Patched, KeepError> {
-    keeping::patch_pieces(existing, fresh, elsewhere, split, swap, same)
-}
+/// How android files are patched.
+pub(crate) const KEEP: Keep = Keep::Pieces {
+    format: Format::Android,
+    split,
+    swap,
+    wrap: (b"<resources>", b"</resources>"),
+};
 
 /// The resource names a file of the same `values*` folder defines.
 pub fn names(bytes: &[u8]) -> Result<HashSet<String>, KeepError> {
@@ -42,12 +41,6 @@ fn kind(tag: &str) -> &str {
         "string-array" | "integer-array" | "array" => "array",
         other => other,
     }
-}
-
-/// `keeping::Same`: the two entries read by the android reader give one key and text.
-fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
-    let wrap: (&[u8], &[u8]) = (b"<resources>", b"</resources>");
-    keeping::entries_read_the_same(Format::Android, wrap, (existing, old), (fresh, new))
 }
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
@@ -129,7 +122,9 @@ mod tests {
 
     fn patched(fresh: &str, elsewhere: &[&str]) -> (String, keeping::Counts) {
         let elsewhere = elsewhere.iter().map(|s| (*s).to_owned()).collect();
-        let p = patch(APP.as_bytes(), fresh.as_bytes(), &elsewhere).unwrap();
+        let p = KEEP
+            .patch(APP.as_bytes(), fresh.as_bytes(), &elsewhere)
+            .unwrap();
         (String::from_utf8(p.body).unwrap(), p.counts)
     }
 

@@ -3,16 +3,15 @@
 //! types and formats stay the app's); metadata of ids the sheet lacks, `@@locale`,
 //! `@@last_modified` and every other member stay as they are.
 
-use std::collections::HashSet;
-
 use crate::formats::Format;
-use crate::formats::keeping::{KeepError, Patched};
-use crate::formats::shared::json_spans::{self, Object, Role};
+use crate::formats::keeping::Keep;
+use crate::formats::shared::json_spans::{Object, Role};
 
-/// `keeping::Patcher` for arb.
-pub fn patch(existing: &[u8], fresh: &[u8], _: &HashSet<String>) -> Result<Patched, KeepError> {
-    json_spans::patch(existing, fresh, rules, Some(Format::Arb))
-}
+/// How arb files are patched.
+pub(crate) const KEEP: Keep = Keep::Json {
+    rules,
+    same: Some(Format::Arb),
+};
 
 fn rules(path: &[&str], _: Option<&Object>, _: &[u8]) -> Role {
     match path {
@@ -26,12 +25,15 @@ fn rules(path: &[&str], _: Option<&Object>, _: &[u8]) -> Role {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     #[test]
     fn messages_and_descriptions_change_and_the_apps_metadata_stays() {
         let app = "{\n  \"@@locale\": \"en\",\n  \"@@last_modified\": \"2024\",\n  \"hello\": \"Hello {name}\",\n  \"@hello\": {\n    \"description\": \"old\",\n    \"placeholders\": {\"name\": {\"type\": \"String\", \"example\": \"Bob\"}}\n  },\n  \"only\": \"x\",\n  \"@only\": {}\n}\n";
         let fresh = "{\n  \"@@locale\": \"en\",\n  \"hello\": \"Hi {name}\",\n  \"@hello\": {\n    \"description\": \"new\",\n    \"placeholders\": {\n      \"name\": {}\n    }\n  }\n}";
-        let p = patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new()).unwrap();
+        let p = KEEP
+            .patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new())
+            .unwrap();
         let want = app
             .replace("Hello {name}", "Hi {name}")
             .replace("\"old\"", "\"new\"");

@@ -2,16 +2,15 @@
 //! in place, nested objects member by member; keys the sheet lacks stay as they are, and
 //! new ones are appended at the end of their object.
 
-use std::collections::HashSet;
-
 use crate::formats::Format;
-use crate::formats::keeping::{KeepError, Patched};
-use crate::formats::shared::json_spans::{self, Object, Role};
+use crate::formats::keeping::Keep;
+use crate::formats::shared::json_spans::{Object, Role};
 
-/// `keeping::Patcher` for i18next.
-pub fn patch(existing: &[u8], fresh: &[u8], _: &HashSet<String>) -> Result<Patched, KeepError> {
-    json_spans::patch(existing, fresh, rules, Some(Format::I18next))
-}
+/// How i18next files are patched.
+pub(crate) const KEEP: Keep = Keep::Json {
+    rules,
+    same: Some(Format::I18next),
+};
 
 /// Objects are levels, every other value an entry.
 fn rules(_: &[&str], object: Option<&Object>, _: &[u8]) -> Role {

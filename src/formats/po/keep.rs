@@ -3,19 +3,16 @@
 //! app's comments (translator, extracted, references, flags), obsolete `#~` entries and the
 //! messages the sheet lacks stay as they are.
 
-use std::collections::HashSet;
-
 use crate::formats::Format;
-use crate::formats::keeping::{self, KeepError, Patched, Piece, Split};
+use crate::formats::keeping::{self, Keep, KeepError, Piece, Split};
 
-/// `keeping::Patcher` for po.
-pub fn patch(
-    existing: &[u8],
-    fresh: &[u8],
-    elsewhere: &HashSet<String>,
-) -> Result<Patched, KeepError> {
-    keeping::patch_pieces(existing, fresh, elsewhere, split, swap, same)
-}
+/// How po files are patched.
+pub(crate) const KEEP: Keep = Keep::Pieces {
+    format: Format::Po,
+    split,
+    swap,
+    wrap: (b"", b""),
+};
 
 /// Which string a keyword line starts.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -47,12 +44,6 @@ fn swap(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece, out: &mut Vec<u
     // the app's lines before its texts were copied just before: they go too
     out.truncate(out.len().saturating_sub(old.body.start - old.whole.start));
     out.extend_from_slice(&fresh[new.whole.clone()]);
-}
-
-/// `keeping::Same`: the two entries read by the po reader give one key and text.
-fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
-    let wrap: (&[u8], &[u8]) = (b"", b"");
-    keeping::entries_read_the_same(Format::Po, wrap, (existing, old), (fresh, new))
 }
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
@@ -197,13 +188,16 @@ fn unquote(quoted: &[u8], at: usize) -> Result<Vec<u8>, KeepError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     const APP: &str = "# header comment\n#, fuzzy\nmsgid \"\"\nmsgstr \"\"\n\"Project-Id-Version: x\\n\"\n\n#: src/a.c:1\n#, c-format\nmsgid \"Adding %s\"\nmsgstr \"Hinzufügen %s\"\n\nmsgctxt \"Gerund\"\nmsgid \"Adding\"\nmsgstr \"Hinzufügen\"\n\n#~ msgid \"old\"\n#~ msgstr \"alt\"\n";
 
     #[test]
     fn messages_change_in_place_and_the_header_comments_and_the_rest_stay() {
         let fresh = "msgid \"\"\nmsgstr \"\"\n\"Language: de\\n\"\n\nmsgid \"Adding %s\"\nmsgstr \"\"\n\"Füge \"\n\"%s hinzu\"\n\nmsgid \"new\"\nmsgid_plural \"news\"\nmsgstr[0] \"neu\"\nmsgstr[1] \"neue\"\n";
-        let p = patch(APP.as_bytes(), fresh.as_bytes(), &HashSet::new()).unwrap();
+        let p = KEEP
+            .patch(APP.as_bytes(), fresh.as_bytes(), &HashSet::new())
+            .unwrap();
         let want = APP
             .replace(
                 "msgstr \"Hinzufügen %s\"",

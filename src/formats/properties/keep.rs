@@ -2,25 +2,16 @@
 //! new logical line (continuations included) in place; comments, blank lines and keys the
 //! sheet lacks stay as they are.
 
-use std::collections::HashSet;
-
 use crate::formats::Format;
-use crate::formats::keeping::{self, KeepError, Patched, Piece, Split};
+use crate::formats::keeping::{self, Keep, KeepError, Piece, Split};
 
-/// `keeping::Patcher` for properties.
-pub fn patch(
-    existing: &[u8],
-    fresh: &[u8],
-    elsewhere: &HashSet<String>,
-) -> Result<Patched, KeepError> {
-    keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body, same)
-}
-
-/// `keeping::Same`: the two entries read by the properties reader give one key and text.
-fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
-    let wrap: (&[u8], &[u8]) = (b"", b"");
-    keeping::entries_read_the_same(Format::Properties, wrap, (existing, old), (fresh, new))
-}
+/// How properties files are patched.
+pub(crate) const KEEP: Keep = Keep::Pieces {
+    format: Format::Properties,
+    split,
+    swap: keeping::swap_body,
+    wrap: (b"", b""),
+};
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
     let mut at = if bytes.starts_with(b"\xEF\xBB\xBF") {
@@ -135,14 +126,19 @@ fn join_continuations(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     #[test]
     fn keys_change_in_place_and_comments_and_extra_keys_stay() {
         let app = "# JabRef\n\nExport\\ finished.=Export finished.\nlong=one \\\n    two\n! mine\nonly.app : x\n";
         let fresh = "Export\\ finished.=Exported.\nlong=one \\\n    two\nadded=A\n";
-        let p = patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new()).unwrap();
+        let p = KEEP
+            .patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new())
+            .unwrap();
         let want = app.replace("=Export finished.", "=Exported.") + "added=A\n";
-        let p2 = patch(app.as_bytes(), b"only.app=y\n", &HashSet::new()).unwrap();
+        let p2 = KEEP
+            .patch(app.as_bytes(), b"only.app=y\n", &HashSet::new())
+            .unwrap();
         assert!(
             String::from_utf8(p2.body)
                 .unwrap()

@@ -2,26 +2,17 @@
 //! gets the new text; file references and other typed data (`type=`, `mimetype=`), the
 //! app's comments, headers, schema and every entry the sheet lacks stay as they are.
 
-use std::collections::HashSet;
-
 use crate::formats::Format;
-use crate::formats::keeping::{self, KeepError, Patched, Piece, Split};
+use crate::formats::keeping::{self, Keep, KeepError, Piece, Split};
 use crate::formats::shared::xml_spans;
 
-/// `keeping::Patcher` for resx.
-pub fn patch(
-    existing: &[u8],
-    fresh: &[u8],
-    elsewhere: &HashSet<String>,
-) -> Result<Patched, KeepError> {
-    keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body, same)
-}
-
-/// `keeping::Same`: the two entries read by the resx reader give one key and text.
-fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
-    let wrap: (&[u8], &[u8]) = (b"<root>", b"</root>");
-    keeping::entries_read_the_same(Format::Resx, wrap, (existing, old), (fresh, new))
-}
+/// How resx files are patched.
+pub(crate) const KEEP: Keep = Keep::Pieces {
+    format: Format::Resx,
+    split,
+    swap: keeping::swap_body,
+    wrap: (b"<root>", b"</root>"),
+};
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
     let (elements, root_open) = xml_spans::children(bytes)?;
@@ -56,12 +47,15 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     #[test]
     fn values_change_and_file_references_stay() {
         let app = "\u{feff}<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root>\n  <resheader name=\"resmimetype\">\n    <value>text/microsoft-resx</value>\n  </resheader>\n  <data name=\"Logo\" type=\"System.Resources.ResXFileRef, System.Windows.Forms\">\n    <value>..\\logo.png;System.Byte[]</value>\n  </data>\n  <data name=\"Title\" xml:space=\"preserve\">\n    <value>Old</value>\n    <comment>the app's</comment>\n  </data>\n</root>";
         let fresh = "\u{feff}<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<root>\n  <resheader name=\"resmimetype\">\n    <value>text/microsoft-resx</value>\n  </resheader>\n  <data name=\"Title\" xml:space=\"preserve\">\n    <value>New</value>\n  </data>\n  <data name=\"Logo\" xml:space=\"preserve\">\n    <value>text</value>\n  </data>\n  <data name=\"Added\" xml:space=\"preserve\">\n    <value>A</value>\n  </data>\n</root>";
-        let p = patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new()).unwrap();
+        let p = KEEP
+            .patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new())
+            .unwrap();
         let want = app.replace("<value>Old</value>", "<value>New</value>").replace(
             "</comment>\n  </data>\n",
             "</comment>\n  </data>\n  <data name=\"Added\" xml:space=\"preserve\">\n    <value>A</value>\n  </data>\n",

@@ -2,59 +2,16 @@
 //! sheet has gets the new entry in place; comments, entries the sheet lacks and the spacing
 //! between them stay as they are. A UTF-16 file is patched as text and stays UTF-16.
 
-use std::collections::HashSet;
-
 use crate::formats::Format;
-use crate::formats::keeping::{self, KeepError, Patched, Piece, Split};
+use crate::formats::keeping::{self, Keep, KeepError, Piece, Split};
 
-/// `keeping::Patcher` for ios `.strings`.
-pub fn patch(
-    existing: &[u8],
-    fresh: &[u8],
-    elsewhere: &HashSet<String>,
-) -> Result<Patched, KeepError> {
-    let little = match existing {
-        [0xFF, 0xFE, ..] => true,
-        [0xFE, 0xFF, ..] => false,
-        _ => {
-            return keeping::patch_pieces(
-                existing,
-                fresh,
-                elsewhere,
-                split,
-                keeping::swap_body,
-                same,
-            );
-        }
-    };
-    let text = super::read::decode(existing).map_err(|e| KeepError::new(0, e.message))?;
-    let patched = keeping::patch_pieces(
-        text.as_bytes(),
-        fresh,
-        elsewhere,
-        split,
-        keeping::swap_body,
-        same,
-    )?;
-    let text = String::from_utf8_lossy(&patched.body);
-    let mut body = existing[..2].to_vec();
-    for unit in text.encode_utf16() {
-        body.extend(match little {
-            true => unit.to_le_bytes(),
-            false => unit.to_be_bytes(),
-        });
-    }
-    Ok(Patched {
-        body,
-        counts: patched.counts,
-    })
-}
-
-/// `keeping::Same`: the two entries read by the strings reader give one key and text.
-fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
-    let wrap: (&[u8], &[u8]) = (b"", b"");
-    keeping::entries_read_the_same(Format::Ios, wrap, (existing, old), (fresh, new))
-}
+/// How ios `.strings` files are patched.
+pub(crate) const KEEP: Keep = Keep::Pieces {
+    format: Format::Ios,
+    split,
+    swap: keeping::swap_body,
+    wrap: (b"", b""),
+};
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
     let mut at = if bytes.starts_with(b"\xEF\xBB\xBF") {
@@ -160,12 +117,15 @@ fn token(bytes: &[u8], at: usize) -> Result<(String, usize), KeepError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     #[test]
     fn entries_change_in_place_and_comments_and_extra_keys_stay() {
         let app = "/* Title of the home screen */\n\"home_title\" = \"Your basket\";\n// the app's own\n\"only.app\" = \"x\";\n\"a \\\"q\\\"\" = \"q\";\n";
         let fresh = "\"home_title\" = \"Your cart\";\n\"a \\\"q\\\"\" = \"q\";\n/* new */\n\"added\" = \"A\";\n";
-        let p = patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new()).unwrap();
+        let p = KEEP
+            .patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new())
+            .unwrap();
         let want = app.replace("Your basket", "Your cart") + "/* new */\n\"added\" = \"A\";\n";
         assert_eq!(String::from_utf8(p.body).unwrap(), want);
         assert_eq!((p.counts.changed, p.counts.added, p.counts.kept), (1, 1, 1));
@@ -179,7 +139,9 @@ mod tests {
             bytes
         };
         let app = "/* ż */\n\"a\" = \"old\";\n";
-        let p = patch(&utf16(app), b"\"a\" = \"new\";\n", &HashSet::new()).unwrap();
+        let p = KEEP
+            .patch(&utf16(app), b"\"a\" = \"new\";\n", &HashSet::new())
+            .unwrap();
         assert_eq!(p.body, utf16(&app.replace("old", "new")));
     }
 

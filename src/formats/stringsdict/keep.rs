@@ -2,26 +2,17 @@
 //! has (a `<key>` and its `<dict>` in the top dictionary) gets the new `<dict>` in place;
 //! entries the sheet lacks (nested substitutions it cannot hold) stay as they are.
 
-use std::collections::HashSet;
-
 use crate::formats::Format;
-use crate::formats::keeping::{self, KeepError, Patched, Piece, Split};
+use crate::formats::keeping::{self, Keep, KeepError, Piece, Split};
 use crate::formats::shared::xml_spans;
 
-/// `keeping::Patcher` for stringsdict.
-pub fn patch(
-    existing: &[u8],
-    fresh: &[u8],
-    elsewhere: &HashSet<String>,
-) -> Result<Patched, KeepError> {
-    keeping::patch_pieces(existing, fresh, elsewhere, split, keeping::swap_body, same)
-}
-
-/// `keeping::Same`: the two entries read by the stringsdict reader give one key and forms.
-fn same(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece) -> bool {
-    let wrap: (&[u8], &[u8]) = (b"<plist><dict>", b"</dict></plist>");
-    keeping::entries_read_the_same(Format::Stringsdict, wrap, (existing, old), (fresh, new))
-}
+/// How stringsdict files are patched.
+pub(crate) const KEEP: Keep = Keep::Pieces {
+    format: Format::Stringsdict,
+    split,
+    swap: keeping::swap_body,
+    wrap: (b"<plist><dict>", b"</dict></plist>"),
+};
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
     let (elements, _) = xml_spans::children(bytes)?;
@@ -68,6 +59,7 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     const APP: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n<dict>\n\t<key>a</key>\n\t<dict>\n\t\t<key>NSStringLocalizedFormatKey</key>\n\t\t<string>%#@n@</string>\n\t</dict>\n\t<key>only &amp; app</key>\n\t<dict/>\n</dict>\n</plist>\n";
 
@@ -82,7 +74,9 @@ mod tests {
         assert_eq!(names, ["a", "only & app"]);
         assert_eq!(&APP[split.pieces[1].body.clone()], "<dict/>");
         assert_eq!(&APP[split.append_at..], "\n</dict>\n</plist>\n");
-        let p = patch(APP.as_bytes(), APP.as_bytes(), &HashSet::new()).unwrap();
+        let p = KEEP
+            .patch(APP.as_bytes(), APP.as_bytes(), &HashSet::new())
+            .unwrap();
         assert_eq!(p.body, APP.as_bytes());
     }
 }

@@ -3,15 +3,11 @@
 //! variations (which the sheet cannot hold) stays the app's, as do `extractionState`, the
 //! keys the sheet lacks and every other member.
 
-use std::collections::HashSet;
+use crate::formats::keeping::Keep;
+use crate::formats::shared::json_spans::{Object, Role};
 
-use crate::formats::keeping::{KeepError, Patched};
-use crate::formats::shared::json_spans::{self, Object, Role};
-
-/// `keeping::Patcher` for xcstrings.
-pub fn patch(existing: &[u8], fresh: &[u8], _: &HashSet<String>) -> Result<Patched, KeepError> {
-    json_spans::patch(existing, fresh, rules, None)
-}
+/// How xcstrings files are patched.
+pub(crate) const KEEP: Keep = Keep::Json { rules, same: None };
 
 fn rules(path: &[&str], object: Option<&Object>, _: &[u8]) -> Role {
     match path {
@@ -39,6 +35,7 @@ fn beyond_the_sheet(localization: &Object) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     #[test]
     fn string_units_change_and_substitutions_and_device_variations_stay() {
@@ -79,7 +76,9 @@ mod tests {
   },
   "version" : "1.0"
 }"#;
-        let p = patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new()).unwrap();
+        let p = KEEP
+            .patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new())
+            .unwrap();
         let want = app.replace("\"value\" : \"A\"", "\"value\" : \"A2\"");
         let body = String::from_utf8(p.body).unwrap();
         assert_eq!(body, want);
