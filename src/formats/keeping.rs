@@ -178,6 +178,33 @@ pub(crate) fn read_the_same(format: Format, a: &[u8], b: &[u8]) -> bool {
     }
 }
 
+impl Split {
+    /// The split of a file of lines: entries are appended after the last one, or at the
+    /// end of a file without any.
+    pub(crate) fn of_lines(
+        pieces: Vec<Piece>,
+        after_last: usize,
+        len: usize,
+        separator: &'static [u8],
+    ) -> Split {
+        let append_at = if pieces.is_empty() { len } else { after_last };
+        Split {
+            pieces,
+            append_at,
+            separator,
+        }
+    }
+}
+
+/// Where a file's text starts: after a UTF-8 byte-order mark.
+pub(crate) fn after_bom(bytes: &[u8]) -> usize {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    }
+}
+
 /// How a format swaps one entry's text for the fresh one (default: the fresh body).
 pub(crate) type Swap =
     fn(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece, out: &mut Vec<u8>);

@@ -73,11 +73,7 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
             *previous = m.end;
         }
     };
-    let mut at = if bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
+    let mut at = keeping::after_bom(bytes);
     while at < bytes.len() {
         let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |p| at + p);
         let content_end = if end > at && bytes[end - 1] == b'\r' {
@@ -148,16 +144,14 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
         at = end + 1;
     }
     finish(message.take(), &mut previous);
-    let append_at = if pieces.is_empty() {
-        bytes.len()
-    } else {
-        previous
-    };
-    Ok(Split {
+    Ok(Split::of_lines(
         pieces,
-        append_at,
-        separator: b"\n\n",
-    })
+        previous,
+        bytes.len(),
+        b"
+
+",
+    ))
 }
 
 /// A quoted po string's bytes, the escapes that matter for matching names undone.

@@ -14,11 +14,7 @@ pub(crate) const KEEP: Keep = Keep::Pieces {
 };
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
-    let mut at = if bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
+    let mut at = keeping::after_bom(bytes);
     let mut previous = at;
     let mut pieces = Vec::new();
     while at < bytes.len() {
@@ -55,16 +51,13 @@ fn split(bytes: &[u8]) -> Result<Split, KeepError> {
         previous = end;
         at = end_of_line(bytes, end) + 1;
     }
-    let append_at = if pieces.is_empty() {
-        bytes.len()
-    } else {
-        previous
-    };
-    Ok(Split {
+    Ok(Split::of_lines(
         pieces,
-        append_at,
-        separator: b"\n",
-    })
+        previous,
+        bytes.len(),
+        b"
+",
+    ))
 }
 
 /// Where the value of the logical line `start..end` starts: past the key (its escapes

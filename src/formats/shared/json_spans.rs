@@ -33,11 +33,7 @@ pub(crate) struct Member {
 
 /// The top-level object of `bytes` (a UTF-8 byte-order mark and blanks around it allowed).
 pub(crate) fn parse(bytes: &[u8]) -> Result<Object, KeepError> {
-    let start = if bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
+    let start = crate::formats::keeping::after_bom(bytes);
     let mut p = Parser { bytes, at: start };
     p.blank();
     if p.peek() != Some(b'{') {

@@ -38,11 +38,7 @@ pub(crate) struct Child {
 /// The root's children, and the end of the root's start tag (where the first child goes
 /// when it has none). `bytes` may start with a UTF-8 byte-order mark.
 pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError> {
-    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
+    let bom = crate::formats::keeping::after_bom(bytes);
     let text = std::str::from_utf8(&bytes[bom..])
         .map_err(|e| KeepError::new(bom + e.valid_up_to(), "not UTF-8"))?;
     let mut reader = Reader::from_str(text);
