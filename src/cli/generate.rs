@@ -557,13 +557,14 @@ fn write_files(
         }
         let outcome = render(job).map_err(Failure::from).and_then(|rendered| {
             let path = root.join(&job.file.path);
-            let kept = match args.replace {
-                true => None,
-                false => Some(keeping::keep_at(job.format, &path, rendered.body.clone())),
-            };
-            let (body, counts) = match kept.transpose().map_err(|e| Failure(e.to_string()))? {
-                Some(kept) => (std::borrow::Cow::Owned(kept.body), kept.counts),
-                None => (std::borrow::Cow::Borrowed(&rendered.body), None),
+            // an existing file is patched (SPEC §12.1) unless --replace
+            let (body, counts) = match args.replace {
+                true => (rendered.body, None),
+                false => {
+                    let kept = keeping::keep_at(job.format, &path, rendered.body)
+                        .map_err(|e| Failure(e.to_string()))?;
+                    (kept.body, kept.counts)
+                }
             };
             let staged = crate::atomic_file::stage_if_changed(&path, &body, durability)
                 .map_err(|e| Failure(e.to_string()))?;
