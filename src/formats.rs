@@ -9,51 +9,61 @@
 // (`write`: a selection of the document to a body) and where its files sit (`files`).
 pub mod android {
     pub mod files;
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod arb {
     pub mod files;
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod i18next {
     pub mod files;
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod json {
     pub mod files;
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod po {
     pub mod files;
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod properties {
     pub mod files;
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod resx {
     pub mod files;
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod strings {
     pub mod files;
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod stringsdict {
     pub mod files;
+    pub mod keep;
     pub mod read;
     pub mod write;
 }
 pub mod xcstrings {
     pub mod files;
+    pub mod keep;
     pub mod read;
     pub mod write;
     mod xcode_order;
@@ -80,6 +90,7 @@ pub mod shared {
     pub mod files;
     pub mod flatten;
     pub mod icu;
+    pub mod json_spans;
     pub mod locale;
     pub mod names;
     pub mod nested;
@@ -89,6 +100,7 @@ pub mod shared {
     pub mod tree;
     pub mod utf16;
     pub mod xml;
+    pub mod xml_spans;
 }
 
 // Shared with the HTTP tests in `tests/`, so they live there.
@@ -122,6 +134,7 @@ use shared::syntax::Printf;
 use shared::texts::{self, Texts};
 use shared::{arena, flatten, names, tree};
 
+pub mod keeping;
 pub mod reading;
 pub mod writing;
 

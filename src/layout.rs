@@ -270,6 +270,16 @@ fn per_locale_path(locale: &str, opts: &LayoutOptions) -> Result<PathBuf, Layout
     })
 }
 
+/// The base locale's own file and its extra copy (`base_path`), in the per-language layout.
+pub fn base_copies(
+    doc: &Document,
+    base: usize,
+    opts: &LayoutOptions,
+) -> Option<(PathBuf, PathBuf)> {
+    let locale = doc.locales.get(base)?;
+    Some((per_locale_path(locale, opts).ok()?, base_path(opts)?))
+}
+
 /// The base locale's extra copy: `values/` (android), `Base.lproj/` (ios), the bundle
 /// without a locale (properties: `messages.properties`, the one `ResourceBundle` falls
 /// back to; resx: `Strings.resx`, the neutral resources); none elsewhere.

@@ -422,7 +422,12 @@ fn unchanged_files_are_left_alone_and_said_so() {
     assert_ok(&generate(dir.path(), &args));
     let en = dir.path().join("out/en_US.json");
     let before = std::fs::metadata(&en).unwrap().modified().unwrap();
-    std::fs::write(dir.path().join("out/de_DE.json"), "edited by hand").unwrap();
+    // a text edited by hand: the sheet's key takes its text back in place
+    std::fs::write(
+        dir.path().join("out/de_DE.json"),
+        r#"{"COMMON":{"OK":"OK"},"HOME":{"TITLE":"edited by hand"}}"#,
+    )
+    .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(30));
 
     let out = generate(dir.path(), &args);
@@ -532,7 +537,7 @@ fn a_text_one_format_cannot_carry_changes_no_file_of_any_format() {
     let sheet = ">>>,en_US,de_DE\nOK,fine,gut\nBELL,ring \u{1} ring,klingeln\n";
     std::fs::write(dir.path().join("bell.csv"), sheet).unwrap();
     std::fs::create_dir(dir.path().join("out")).unwrap();
-    std::fs::write(dir.path().join("out/en_US.json"), "old").unwrap();
+    std::fs::write(dir.path().join("out/en_US.json"), r#"{"OK":"old"}"#).unwrap();
     let out = generate(
         dir.path(),
         &["--source", "bell.csv", "-f", "json,xlf,po", "-p", "out"],
@@ -551,7 +556,7 @@ fn a_text_one_format_cannot_carry_changes_no_file_of_any_format() {
     assert!(errors[0].contains("BELL"), "{err}");
     // The json files were rendered too, but none replaced or added a file.
     assert_eq!(files(&dir.path().join("out")), ["en_US.json"]);
-    assert_eq!(read(dir.path().join("out/en_US.json")), "old");
+    assert_eq!(read(dir.path().join("out/en_US.json")), r#"{"OK":"old"}"#);
 }
 
 #[test]

@@ -2601,6 +2601,61 @@ fn an_android_and_ios_app_comes_back_byte_for_byte_with_no_flags() {
             &["generate", "--source", "s.csv", "-f", format, "-p", to],
         );
     }
+    // What the sheet does not own stays (app_name, translatable="false"), no base folder
+    // the app does not have appears (values-en/, Base.lproj/), and every file is the
+    // original byte for byte but for the keys only the other platform had (one sheet
+    // holds both apps' keys): each appended where the file appends.
+    assert!(!app.join("android/res/values-en").exists());
+    assert!(!app.join("ios/Base.lproj").exists());
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/app");
+    for (file, appended) in [
+        (
+            "android/res/values/strings.xml",
+            "    <string name=\"settings_sign_out\">Sign out</string>\n",
+        ),
+        (
+            "android/res/values-pl/strings.xml",
+            "    <string name=\"settings_sign_out\">Wyloguj się</string>\n",
+        ),
+        (
+            "ios/en.lproj/Localizable.strings",
+            "\"checkout_greeting\" = \"Thanks, %1$@! Your order %2$d is on its way.\";\n",
+        ),
+        (
+            "ios/pl.lproj/Localizable.strings",
+            "\"checkout_greeting\" = \"Dzięki, %1$@! Zamówienie %2$d jest w drodze.\";\n",
+        ),
+    ] {
+        let original = std::fs::read_to_string(example.join(file)).unwrap();
+        let want = match original.strip_suffix("</resources>\n") {
+            Some(head) => format!("{head}{appended}</resources>\n"),
+            None => format!("{original}{appended}"),
+        };
+        assert_eq!(
+            std::fs::read_to_string(app.join(file)).unwrap(),
+            want,
+            "{file}"
+        );
+    }
+    assert!(
+        std::fs::read_to_string(app.join("android/res/values/strings.xml"))
+            .unwrap()
+            .contains("<string name=\"app_name\" translatable=\"false\">Basket</string>")
+    );
+    // a second run finds nothing to change
+    for (format, to) in [("android", "app/android/res"), ("ios", "app/ios")] {
+        let out = depot_ok(
+            dir.path(),
+            &["generate", "--source", "s.csv", "-f", format, "-p", to],
+        );
+        let said = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            (said.lines())
+                .filter(|l| !l.starts_with("pl: "))
+                .all(|l| l.starts_with("unchanged ")),
+            "{said}"
+        );
+    }
     depot_ok(dir.path(), &["diff", "--source", "s.csv", "app"]);
     std::fs::write(
         dir.path().join("edited.csv"),

@@ -524,19 +524,16 @@ fn real_apps_score() {
 // ------------------------------------------------------------------ issue 32
 
 #[test]
-#[ignore = "issue 32: enabled when import/generate keep the app's names"]
 fn duckduckgo_android_comes_back_unchanged() {
     assert_round_trip("duckduckgo-android");
 }
 
 #[test]
-#[ignore = "issue 32: enabled when import/generate keep the app's names"]
 fn mastodon_ios_comes_back_unchanged() {
     assert_round_trip("mastodon-ios");
 }
 
 #[test]
-#[ignore = "issue 32: enabled when import/generate keep the app's names"]
 fn icecubes_comes_back_unchanged() {
     assert_round_trip("icecubes");
 }
@@ -553,13 +550,11 @@ fn fluffychat_comes_back_unchanged() {
 }
 
 #[test]
-#[ignore = "issue 32: enabled when import/generate keep the app's names"]
 fn jabref_comes_back_unchanged() {
     assert_round_trip("jabref");
 }
 
 #[test]
-#[ignore = "issue 32: enabled when import/generate keep the app's names"]
 fn sharex_comes_back_unchanged() {
     assert_round_trip("sharex");
 }

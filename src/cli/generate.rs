@@ -13,7 +13,7 @@ use crate::config::settings::{Settings, SheetSource as SourceSetting};
 use crate::secret::Secret;
 
 use crate::atomic_file::Durability;
-use crate::formats::{self, Format, PlaceholderMode, Prepared};
+use crate::formats::{self, Format, PlaceholderMode, Prepared, keeping};
 use crate::layout::{self, LayoutOptions};
 use crate::model::filter::{self, Filter};
 use crate::model::{DEFAULT_NAMESPACE, Document, LocaleSelection, Selection};
@@ -118,6 +118,11 @@ pub struct GenerateArgs {
     /// Without it files are still replaced atomically, as compilers write their output.
     #[arg(long)]
     pub sync: bool,
+    /// Write every file whole from the sheet. Without it a file already there is patched
+    /// (SPEC §12.1): the sheet's keys change in place, whatever else it holds stays, and
+    /// no base-locale folder the app does not have (values-en/, Base.lproj/) is added.
+    #[arg(long)]
+    pub replace: bool,
     #[command(flatten)]
     pub memory: super::MemoryArg,
 }
@@ -319,7 +324,10 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
             placeholders,
             follow,
         };
-        let files = layout::plan(docs.get(group), &selection, &options)?;
+        let mut files = layout::plan(docs.get(group), &selection, &options)?;
+        if !args.replace && !args.to_stdout() {
+            drop_base_copy_the_app_lacks(&args.path, docs.get(group), &options, &mut files);
+        }
         jobs.extend(files.into_iter().map(|file| Job {
             format,
             file,
@@ -550,9 +558,18 @@ fn write_files(
         }
         let outcome = render(job).map_err(Failure::from).and_then(|rendered| {
             let path = root.join(&job.file.path);
-            let staged = crate::atomic_file::stage_if_changed(&path, &rendered.body, durability)
+            // an existing file is patched (SPEC §12.1) unless --replace
+            let (body, counts) = match args.replace {
+                true => (rendered.body, None),
+                false => {
+                    let kept = keeping::keep_at(job.format, &path, rendered.body)
+                        .map_err(|e| Failure(e.to_string()))?;
+                    (kept.body, kept.counts)
+                }
+            };
+            let staged = crate::atomic_file::stage_if_changed(&path, &body, durability)
                 .map_err(|e| Failure(e.to_string()))?;
-            Ok(Some((staged, rendered.warnings)))
+            Ok(Some((staged, rendered.warnings, counts)))
         });
         if outcome.is_err() {
             failed.store(true, Ordering::Relaxed);
@@ -562,12 +579,14 @@ fn write_files(
     });
     progress.finish();
     let mut files = Vec::with_capacity(jobs.len());
+    let mut kept = Vec::with_capacity(jobs.len());
     let mut warnings = Vec::new();
     let mut failure = None;
     for (job, outcome) in jobs.iter().zip(staged) {
         match outcome {
-            Ok(Some((staged, file_warnings))) => {
+            Ok(Some((staged, file_warnings, counts))) => {
                 files.push(staged);
+                kept.push(counts);
                 warnings.extend(file_warnings.into_iter().map(|w| (job, w)));
             }
             Ok(None) => {}
@@ -584,18 +603,63 @@ fn write_files(
         report.note(format!("depot: warning: {} ({w})", job.file.path.display()));
     }
     crate::atomic_file::commit(&files).map_err(|e| Failure(e.to_string()))?;
-    for (job, file) in jobs.iter().zip(&files) {
+    for ((job, file), counts) in jobs.iter().zip(&files).zip(kept) {
         let done = if file.changes_the_file() {
             "wrote"
         } else {
             "unchanged"
         };
-        report.result(format!(
-            "{done} {}",
-            args.path.join(&job.file.path).display()
-        ));
+        let path = args.path.join(&job.file.path);
+        let what = counts.map(|c| said_kept(&c, &path)).unwrap_or_default();
+        report.result(format!("{done} {}{what}", path.display()));
     }
     Ok(())
+}
+
+/// What patching a file did, for its summary line (docs/cli.md).
+fn said_kept(counts: &keeping::Counts, path: &std::path::Path) -> String {
+    let mut said = format!(
+        ": {} changed, {} added, {} kept that the sheet does not own",
+        counts.changed, counts.added, counts.kept
+    );
+    if counts.elsewhere > 0 {
+        let folder = path.parent().unwrap_or(path).display();
+        said.push_str(&format!(
+            ", {} left to the other files of {folder} that define them (aapt2 refuses a name defined twice)",
+            counts.elsewhere
+        ));
+    }
+    said
+}
+
+/// Writing into an app's tree (no `--replace`): the base locale's own copy (`values-en/`,
+/// `messages_en.properties`, `Strings.en.resx`; ios: `en.lproj/` or `Base.lproj/`) is left
+/// out when the tree has the other copy and not this one, as the app keeps its base texts.
+fn drop_base_copy_the_app_lacks(
+    root: &std::path::Path,
+    doc: &Document,
+    options: &LayoutOptions,
+    files: &mut Vec<layout::PlannedFile>,
+) {
+    let Some(base) = options.base else { return };
+    let Some((own, copy)) = layout::base_copies(doc, base, options) else {
+        return;
+    };
+    let has = |path: &std::path::Path| match options.format {
+        // the folder tells: the app's other files may be there, not this one yet
+        Format::Android | Format::Ios | Format::Stringsdict => path
+            .parent()
+            .is_some_and(|folder| root.join(folder).is_dir()),
+        _ => root.join(path).is_file(),
+    };
+    let (has_own, has_copy) = (has(&own), has(&copy));
+    let dropped = match options.format {
+        // values/ is Android's default configuration: always written
+        Format::Ios | Format::Stringsdict if has_own && !has_copy => copy,
+        _ if has_copy && !has_own => own,
+        _ => return,
+    };
+    files.retain(|f| f.path != dropped);
 }
 
 /// `--path -`: the one planned file's body on stdout.

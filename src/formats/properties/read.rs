@@ -94,7 +94,7 @@ fn ends_in_odd_backslashes(s: &str) -> bool {
 }
 
 /// Why a logical line cannot be read: its key's escapes, or its value's (the key is known).
-enum LineError {
+pub(crate) enum LineError {
     Key(String),
     Value { key: String, message: String },
 }
@@ -109,7 +109,7 @@ impl LineError {
 }
 
 /// A logical line's key and value, escapes undone.
-fn split(line: &str) -> Result<(String, String), LineError> {
+pub(crate) fn split(line: &str) -> Result<(String, String), LineError> {
     if memchr::memchr(b'\\', line.as_bytes()).is_none() {
         // no escape: the key runs to its first separator, the value from the next non-blank
         let blank = |c: char| matches!(c, ' ' | '\t' | '\u{C}');

@@ -1,0 +1,21 @@
+//! Patching an existing i18next namespace file (SPEC §12.1): each text the sheet has gets its new value
+//! in place, nested objects member by member; keys the sheet lacks stay as they are, and
+//! new ones are appended at the end of their object.
+
+use crate::formats::Format;
+use crate::formats::keeping::Keep;
+use crate::formats::shared::json_spans::{Object, Role};
+
+/// How i18next files are patched.
+pub(crate) const KEEP: Keep = Keep::Json {
+    rules,
+    same: Some(Format::I18next),
+};
+
+/// Objects are levels, every other value an entry.
+fn rules(_: &[&str], object: Option<&Object>, _: &[u8]) -> Role {
+    match object {
+        Some(_) => Role::Level,
+        None => Role::Entry,
+    }
+}

@@ -1,0 +1,608 @@
+//! `depot generate` into an existing app tree keeps what the sheet does not own (SPEC §12.1):
+//! per format, an app's files with content the sheet cannot or does not hold are imported,
+//! one text is edited in the sheet (and one row dropped: a key the sheet no longer has),
+//! and generate with no flags but the format and the app's paths writes into the tree.
+//! Every file must be the original with exactly that text replaced (bytes compared), no
+//! file the app did not have may appear, and the format's own consumer must still read it.
+#![cfg(test)]
+
+mod support;
+
+use std::path::Path;
+
+use serde_json::json;
+use support::real_apps::{
+    Text, Texts, android, arb, files_under, i18next, ios, po, properties, resx, xcstrings,
+};
+
+/// An app's files (path under the temporary folder, text).
+type Files<'a> = &'a [(&'a str, &'a str)];
+
+/// One edit of the sheet: in `file`, `old` becomes `new` (each once, in the sheet's CSV
+/// and in the file); `drop`: a text whose sheet row is deleted.
+struct Edit<'a> {
+    file: &'a str,
+    old: &'a str,
+    new: &'a str,
+    drop: Option<&'a str>,
+}
+
+/// Writes `files`, imports `import`, edits the sheet, runs each `generate` (after
+/// `generate --source s.csv`), asserts the tree is the original with the one text
+/// replaced; the summary lines of the runs.
+fn trip(
+    files: Files<'_>,
+    import: &[&str],
+    generate: &[&[&str]],
+    edit: &Edit<'_>,
+) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let mut args = vec!["import"];
+    args.extend_from_slice(import);
+    args.extend_from_slice(&["--to", "s.csv"]);
+    ok(dir.path(), &args);
+    let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    assert_eq!(sheet.matches(edit.old).count(), 1, "{}: {sheet}", edit.old);
+    let mut sheet = sheet.replace(edit.old, edit.new);
+    if let Some(dropped) = edit.drop {
+        let rows: Vec<&str> = sheet.lines().filter(|l| !l.contains(dropped)).collect();
+        assert_eq!(rows.len() + 1, sheet.lines().count(), "{dropped}: {sheet}");
+        sheet = rows.join("\n") + "\n";
+    }
+    std::fs::write(dir.path().join("s.csv"), &sheet).unwrap();
+    let mut said = String::new();
+    for args in generate {
+        let mut all = vec!["generate", "--source", "s.csv"];
+        all.extend_from_slice(args);
+        said.push_str(&String::from_utf8(ok(dir.path(), &all).stdout).unwrap());
+    }
+    let mut listed: Vec<String> = (files_under(dir.path()).into_iter())
+        .map(|p| p.to_str().unwrap().to_owned())
+        .filter(|p| p != "s.csv")
+        .collect();
+    listed.sort();
+    let mut want: Vec<String> = files.iter().map(|(p, _)| (*p).to_owned()).collect();
+    want.sort();
+    assert_eq!(listed, want, "no file the app did not have: {said}");
+    for (path, text) in files {
+        let written = std::fs::read_to_string(dir.path().join(path)).unwrap();
+        let expected = if *path == edit.file {
+            assert_eq!(text.matches(edit.old).count(), 1, "{path}: {}", edit.old);
+            text.replace(edit.old, edit.new)
+        } else {
+            (*text).to_owned()
+        };
+        assert_eq!(written, expected, "{path}\n{said}");
+    }
+    (dir, said)
+}
+
+fn ok(dir: &Path, args: &[&str]) -> std::process::Output {
+    support::run_ok(dir, args, std::iter::empty::<(&str, &str)>())
+}
+
+fn plain(texts: &Texts, locale: &str, key: &str) -> String {
+    match texts.get(locale).and_then(|e| e.get(key)) {
+        Some(Text::Plain(t)) => t.clone(),
+        other => panic!("{locale} {key:?}: {other:?} in {texts:#?}"),
+    }
+}
+
+const VALUES: &str = r#"<?xml version="1.0" encoding="utf-8"?>
+<resources xmlns:tools="http://schemas.android.com/tools">
+    <string name="app_name" translatable="false">Basket</string>
+    <!-- Title of the home screen -->
+    <string name="home_title">Your basket</string>
+    <string name="legacy">Legacy text</string>
+    <string name="quoted">It\'s &lt;b&gt;here&lt;/b&gt;</string>
+    <string-array name="sizes">
+        <item>Small</item>
+        <item>Large</item>
+    </string-array>
+    <plurals name="items">
+        <item quantity="one">%d item</item>
+        <item quantity="other">%d items</item>
+    </plurals>
+</resources>
+"#;
+
+const VALUES_EXTRA: &str = r#"<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <string name="about">About</string>
+</resources>
+"#;
+
+const VALUES_PL: &str = r#"<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <string name="home_title">Basket PL</string>
+    <string name="legacy">Stary tekst</string>
+    <string name="quoted">To jest \"tu\"</string>
+    <string name="about">O aplikacji</string>
+    <plurals name="items">
+        <item quantity="one">%d produkt</item>
+        <item quantity="few">%d produkty</item>
+        <item quantity="many">%d produktów</item>
+        <item quantity="other">%d produktu</item>
+    </plurals>
+</resources>
+"#;
+
+#[test]
+fn android_keeps_app_name_arrays_and_the_keys_of_other_files() {
+    let files = [
+        ("res/values/strings.xml", VALUES),
+        ("res/values/extra.xml", VALUES_EXTRA),
+        ("res/values-pl/strings.xml", VALUES_PL),
+    ];
+    let edit = Edit {
+        file: "res/values-pl/strings.xml",
+        old: "Basket PL",
+        new: "Koszyk",
+        drop: Some("Legacy text"),
+    };
+    let (dir, said) = trip(&files, &["res"], &[&["-f", "android", "-p", "res"]], &edit);
+    assert!(
+        said.contains(
+            "unchanged res/values/strings.xml: 0 changed, 0 added, 3 kept that the sheet does not \
+             own, 1 left to the other files of res/values that define them (aapt2 refuses a name \
+             defined twice)"
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "wrote res/values-pl/strings.xml: 1 changed, 0 added, 1 kept that the sheet does not own"
+        ),
+        "{said}"
+    );
+    let texts = android(&dir.path().join("res")).unwrap();
+    assert_eq!(plain(&texts, "", "app_name"), "Basket");
+    assert_eq!(plain(&texts, "", "about"), "About");
+    assert_eq!(plain(&texts, "pl", "home_title"), "Koszyk");
+    assert_eq!(plain(&texts, "pl", "legacy"), "Stary tekst");
+}
+
+const RESX_HEAD: &str = r#"<?xml version="1.0" encoding="utf-8"?>
+<root>
+  <resheader name="resmimetype">
+    <value>text/microsoft-resx</value>
+  </resheader>
+  <resheader name="version">
+    <value>2.0</value>
+  </resheader>
+  <resheader name="reader">
+    <value>System.Resources.ResXResourceReader, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>
+  </resheader>
+  <resheader name="writer">
+    <value>System.Resources.ResXResourceWriter, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>
+  </resheader>
+"#;
+
+#[test]
+fn resx_keeps_file_references_and_comments() {
+    let neutral = format!(
+        "{RESX_HEAD}  <assembly alias=\"System.Windows.Forms\" name=\"System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089\" />
+  <data name=\"Logo\" type=\"System.Resources.ResXFileRef, System.Windows.Forms\">
+    <value>logo.bin;System.Byte[], mscorlib, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>
+  </data>
+  <data name=\"Menu_Title\" xml:space=\"preserve\">
+    <value>Capture</value>
+    <comment>The app's own note</comment>
+  </data>
+  <data name=\"Legacy\" xml:space=\"preserve\">
+    <value>Legacy text</value>
+  </data>
+</root>"
+    );
+    let pl = format!(
+        "{RESX_HEAD}  <data name=\"Menu_Title\" xml:space=\"preserve\">
+    <value>Capture PL</value>
+  </data>
+  <data name=\"Legacy\" xml:space=\"preserve\">
+    <value>Stary</value>
+  </data>
+</root>"
+    );
+    let files = [
+        ("p/Strings.resx", neutral.as_str()),
+        ("p/Strings.pl.resx", pl.as_str()),
+        ("p/logo.bin", "PNG"),
+    ];
+    let edit = Edit {
+        file: "p/Strings.pl.resx",
+        old: "Capture PL",
+        new: "Zrzut",
+        drop: Some("Legacy text"),
+    };
+    let (dir, said) = trip(&files, &["p"], &[&["-f", "resx", "-p", "p"]], &edit);
+    assert!(
+        said.contains(
+            "unchanged p/Strings.resx: 0 changed, 0 added, 2 kept that the sheet does not own"
+        ),
+        "{said}"
+    );
+    let texts = resx(&dir.path().join("p"), "Strings", &["", "pl"]).unwrap();
+    assert_eq!(plain(&texts, "", "Logo"), "<System.Byte[]>");
+    assert_eq!(plain(&texts, "pl", "Menu_Title"), "Zrzut");
+    assert_eq!(plain(&texts, "pl", "Legacy"), "Stary");
+}
+
+const CATALOG: &str = r#"{
+  "sourceLanguage" : "en",
+  "strings" : {
+    "account.followers %lld" : {
+      "localizations" : {
+        "en" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "%lld followers"
+          }
+        },
+        "pl" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "%#@followers@"
+          },
+          "substitutions" : {
+            "followers" : {
+              "argNum" : 1,
+              "formatSpecifier" : "lld",
+              "variations" : {
+                "plural" : {
+                  "one" : {
+                    "stringUnit" : {
+                      "state" : "translated",
+                      "value" : "%arg obserwujący"
+                    }
+                  },
+                  "other" : {
+                    "stringUnit" : {
+                      "state" : "translated",
+                      "value" : "%arg obserwujących"
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "settings.platform" : {
+      "extractionState" : "manual",
+      "localizations" : {
+        "en" : {
+          "variations" : {
+            "device" : {
+              "iphone" : {
+                "stringUnit" : {
+                  "state" : "translated",
+                  "value" : "iPhone"
+                }
+              },
+              "mac" : {
+                "stringUnit" : {
+                  "state" : "translated",
+                  "value" : "Mac"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "settings.title" : {
+      "extractionState" : "manual",
+      "localizations" : {
+        "en" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "Settings"
+          }
+        },
+        "pl" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "Settings PL"
+          }
+        }
+      }
+    }
+  },
+  "version" : "1.0"
+}"#;
+
+#[test]
+fn xcstrings_keeps_substitutions_and_device_variations() {
+    let files = [("cat/Localizable.xcstrings", CATALOG)];
+    let edit = Edit {
+        file: "cat/Localizable.xcstrings",
+        old: "Settings PL",
+        new: "Ustawienia",
+        drop: None,
+    };
+    let (dir, said) = trip(
+        &files,
+        &["cat"],
+        &[&["-f", "xcstrings", "-p", "cat"]],
+        &edit,
+    );
+    assert!(
+        said.contains("wrote cat/Localizable.xcstrings: 1 changed, 0 added"),
+        "{said}"
+    );
+    let texts = xcstrings(&dir.path().join("cat/Localizable.xcstrings")).unwrap();
+    assert_eq!(plain(&texts, "pl", "settings.title"), "Ustawienia");
+    match &texts["en"]["settings.platform"] {
+        Text::Plural(forms) => assert_eq!(forms["variations.device.mac"], "Mac"),
+        other => panic!("{other:?}"),
+    }
+    match &texts["pl"]["account.followers %lld"] {
+        Text::Plural(forms) => assert_eq!(
+            forms["substitutions.followers.variations.plural.one"],
+            "%arg obserwujący"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+const ARB_EN: &str = r#"{
+  "@@locale": "en",
+  "@@last_modified": "2024-05-01T10:00:00.000Z",
+  "hello": "Hello {name}",
+  "@hello": {
+    "description": "Greets the user on the home screen",
+    "placeholders": {
+      "name": {
+        "type": "String",
+        "example": "Anna"
+      }
+    }
+  },
+  "legacy": "Legacy text",
+  "@legacy": {
+    "description": "No longer in the sheet"
+  },
+  "title": "Basket"
+}
+"#;
+
+const ARB_PL: &str = r#"{
+  "@@locale": "pl",
+  "hello": "Cześć {name}",
+  "legacy": "Stary",
+  "title": "Basket PL"
+}
+"#;
+
+#[test]
+fn arb_keeps_metadata_and_the_ids_the_sheet_lacks() {
+    let files = [("l10n/app_en.arb", ARB_EN), ("l10n/app_pl.arb", ARB_PL)];
+    let edit = Edit {
+        file: "l10n/app_pl.arb",
+        old: "Basket PL",
+        new: "Koszyk",
+        drop: Some("Legacy text"),
+    };
+    let (dir, said) = trip(&files, &["l10n"], &[&["-f", "arb", "-p", "l10n"]], &edit);
+    assert!(
+        said.contains(
+            "wrote l10n/app_pl.arb: 1 changed, 0 added, 1 kept that the sheet does not own"
+        ),
+        "{said}"
+    );
+    let texts = arb(&dir.path().join("l10n"), "app_en.arb").unwrap();
+    assert_eq!(plain(&texts, "pl", "title"), r#"[{"t":"Koszyk"}]"#);
+    assert_eq!(plain(&texts, "pl", "legacy"), r#"[{"t":"Stary"}]"#);
+}
+
+const PO_DE: &str = r#"# German translations of Basket.
+# Anna <anna@example.org>, 2024.
+#
+#, fuzzy
+msgid ""
+msgstr ""
+"Project-Id-Version: basket 1.0\n"
+"Language: de\n"
+"MIME-Version: 1.0\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+"Content-Transfer-Encoding: 8bit\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\n"
+
+#. The title of the home screen
+#: src/home.c:12
+msgid "Your basket"
+msgstr "Your basket DE"
+
+#: src/home.c:20
+#, c-format
+msgid "%d item"
+msgid_plural "%d items"
+msgstr[0] "%d Artikel"
+msgstr[1] "%d Artikel"
+
+#: src/legacy.c:3
+msgid "Not translated yet"
+msgstr ""
+
+#: src/legacy.c:9
+msgid "Legacy text"
+msgstr "Alter Text"
+
+#~ msgid "Removed long ago"
+#~ msgstr "Längst entfernt"
+"#;
+
+#[test]
+fn po_keeps_the_header_comments_and_the_messages_the_sheet_lacks() {
+    let files = [("po/de.po", PO_DE)];
+    let edit = Edit {
+        file: "po/de.po",
+        old: "Your basket DE",
+        new: "Ihr Warenkorb",
+        drop: Some("Alter Text"),
+    };
+    let (dir, said) = trip(
+        &files,
+        &["po"],
+        &[&["-f", "po", "-l", "de", "-n", "de", "-p", "po"]],
+        &edit,
+    );
+    assert!(
+        said.contains("wrote po/de.po: 1 changed, 0 added, 2 kept that the sheet does not own"),
+        "{said}"
+    );
+    let texts = po(&dir.path().join("po")).unwrap();
+    assert_eq!(plain(&texts, "de", "Your basket"), "Ihr Warenkorb");
+    assert_eq!(plain(&texts, "de", "Legacy text"), "Alter Text");
+}
+
+#[test]
+fn strings_keep_comments_and_the_keys_the_sheet_lacks() {
+    let en = "/* Title of the home screen */\n\"home.title\" = \"Your basket\";\n\n// SwiftGen: Common.Alerts\n\"Common.Alerts.Title\" = \"Blocked %@\";\n\"legacy\" = \"Legacy text\";\n";
+    let pl = "/* Title of the home screen */\n\"home.title\" = \"Basket PL\";\n\n// SwiftGen: Common.Alerts\n\"Common.Alerts.Title\" = \"Zablokowano %@\";\n\"legacy\" = \"Stary\";\n";
+    let files = [
+        ("ios/en.lproj/Localizable.strings", en),
+        ("ios/pl.lproj/Localizable.strings", pl),
+    ];
+    let edit = Edit {
+        file: "ios/pl.lproj/Localizable.strings",
+        old: "Basket PL",
+        new: "Koszyk",
+        drop: Some("Legacy text"),
+    };
+    let (dir, said) = trip(&files, &["ios"], &[&["-f", "ios", "-p", "ios"]], &edit);
+    assert!(
+        said.contains(
+            "wrote ios/pl.lproj/Localizable.strings: 1 changed, 0 added, 1 kept that the sheet does not own"
+        ),
+        "{said}"
+    );
+    let texts = ios(&dir.path().join("ios")).unwrap();
+    assert_eq!(plain(&texts, "pl", "home.title"), "Koszyk");
+    assert_eq!(plain(&texts, "pl", "legacy"), "Stary");
+}
+
+#[test]
+fn properties_keep_comments_and_the_keys_the_sheet_lacks() {
+    let base = "# Basket's texts\n\nhome.title = Your basket\nExport\\ finished. = Export finished.\n! old\nlegacy = Legacy text\nlong = one \\\n    two\n";
+    let pl = "# Basket po polsku\nhome.title = Basket PL\nExport\\ finished. = Eksport zako\\u0144czony.\nlegacy = Stary\nlong = jeden \\\n    dwa\n";
+    let files = [
+        ("res/messages.properties", base),
+        ("res/messages_pl.properties", pl),
+    ];
+    let edit = Edit {
+        file: "res/messages_pl.properties",
+        old: "Basket PL",
+        new: "Koszyk",
+        drop: Some("Legacy text"),
+    };
+    let (dir, said) = trip(
+        &files,
+        &["res"],
+        &[&["-f", "properties", "-p", "res"]],
+        &edit,
+    );
+    assert!(
+        said.contains(
+            "wrote res/messages_pl.properties: 1 changed, 0 added, 1 kept that the sheet does not own"
+        ),
+        "{said}"
+    );
+    let texts = properties(&dir.path().join("res"), "messages", &["", "pl"]).unwrap();
+    assert_eq!(plain(&texts, "pl", "home.title"), "Koszyk");
+    assert_eq!(
+        plain(&texts, "pl", "Export finished."),
+        "Eksport zakończony."
+    );
+    assert_eq!(plain(&texts, "pl", "legacy"), "Stary");
+    assert_eq!(plain(&texts, "", "long"), "one two");
+}
+
+#[test]
+fn i18next_keeps_the_keys_the_sheet_lacks() {
+    let en = "{\n  \"Your basket\": \"Your basket\",\n  \"Legacy: old\": \"Legacy text\",\n  \"Cart\": \"Cart\"\n}\n";
+    let pl = "{\n  \"Your basket\": \"Basket PL\",\n  \"Legacy: old\": \"Stary\",\n  \"Cart\": \"W\\u00f3zek\"\n}\n";
+    let files = [("locale/en.json", en), ("locale/pl.json", pl)];
+    let edit = Edit {
+        file: "locale/pl.json",
+        old: "Basket PL",
+        new: "Koszyk",
+        drop: Some("Legacy text"),
+    };
+    let generate: [&[&str]; 2] = [
+        &["-f", "i18next", "-l", "en", "-n", "en", "-p", "locale"],
+        &["-f", "i18next", "-l", "pl", "-n", "pl", "-p", "locale"],
+    ];
+    let (dir, said) = trip(&files, &["locale", "--format", "i18next"], &generate, &edit);
+    assert!(
+        said.contains(
+            "wrote locale/pl.json: 1 changed, 0 added, 1 kept that the sheet does not own"
+        ),
+        "{said}"
+    );
+    let options =
+        json!({"lng": "en", "keySeparator": false, "nsSeparator": false, "fallbackLng": false});
+    let texts = i18next(&dir.path().join("locale"), &options).unwrap();
+    assert_eq!(plain(&texts, "pl", "Your basket"), "Koszyk");
+    assert_eq!(plain(&texts, "pl", "Legacy: old"), "Stary");
+    assert_eq!(plain(&texts, "pl", "Cart"), "Wózek");
+}
+
+/// A file that is not its format is refused by name, and nothing is written.
+#[test]
+fn an_existing_file_that_does_not_read_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("s.csv"),
+        ">>>,en,pl\nhome_title,Your basket,Koszyk\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("out/values-pl")).unwrap();
+    std::fs::write(
+        dir.path().join("out/values-pl/strings.xml"),
+        "<resources><string name=\"a\">x</strin></resources>",
+    )
+    .unwrap();
+    let out = support::run(
+        dir.path(),
+        &[
+            "generate", "--source", "s.csv", "-f", "android", "-p", "out",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot keep what the sheet does not own in ")
+            && err.contains(
+                "out/values-pl/strings.xml: it does not read as android (not well-formed XML"
+            )
+            && err.contains("; fix the file, or pass --replace to write it whole from the sheet"),
+        "{err}"
+    );
+    assert!(!dir.path().join("out/values/strings.xml").exists());
+    // --replace writes it whole
+    ok(
+        dir.path(),
+        &[
+            "generate",
+            "--source",
+            "s.csv",
+            "-f",
+            "android",
+            "-p",
+            "out",
+            "--replace",
+        ],
+    );
+    assert!(
+        std::fs::read_to_string(dir.path().join("out/values-pl/strings.xml"))
+            .unwrap()
+            .contains("<string name=\"home_title\">Koszyk</string>")
+    );
+}
