@@ -382,6 +382,8 @@ fn transmission_as_msgfmt_and_gettext_read_it() {
 struct RoundTrip {
     read: Result<Texts, String>,
     diff: Result<(), String>,
+    /// The items import's summary names as not carried (or carried changed).
+    not_carried: usize,
 }
 
 /// Issue 32's round trip for `app`: `depot import` of a copy of the app into sheet.csv,
@@ -434,6 +436,19 @@ fn round_trip(app: &App) -> RoundTrip {
     let mut import = vec!["import".to_owned()];
     import.extend(in_app(app.import, "app"));
     import.extend(["--to".to_owned(), "sheet.csv".to_owned()]);
+    let imported = support::depot(dir.path()).args(&import).output().unwrap();
+    // `depot: N item(s) of the app's files are not carried, or carried changed, …`
+    let not_carried = (String::from_utf8_lossy(&imported.stderr).lines())
+        .filter_map(|line| line.strip_prefix("depot: "))
+        .filter(|line| line.contains(" item(s) of the app's files are not carried"))
+        .filter_map(|line| {
+            line.split(' ')
+                .next()?
+                .replace(',', "")
+                .parse::<usize>()
+                .ok()
+        })
+        .sum();
     let generated = step(import).and_then(|()| {
         for args in app.generate {
             let mut generate = vec!["generate".into(), "--source".into(), "sheet.csv".into()];
@@ -450,7 +465,11 @@ fn round_trip(app: &App) -> RoundTrip {
     } else {
         Err("no sheet".into())
     };
-    RoundTrip { read, diff }
+    RoundTrip {
+        read,
+        diff,
+        not_carried,
+    }
 }
 
 /// The round trip of `name` must give every original key back with its text, and diff
@@ -477,14 +496,34 @@ fn assert_round_trip(name: &str) {
     trip.diff.unwrap_or_else(|e| panic!("{name}: {e}"));
 }
 
+/// SPEC §12.1: import's summary names at most 1% of an app's texts as not carried.
+#[test]
+#[ignore = "issue 32: duckduckgo-android 3.7% (translatable=false strings, which generate \
+            keeps, counted as not carried; <b>, <font>, <annotation> markup), icecubes 2.0%, \
+            sharex 1.1%; the others pass"]
+fn import_names_at_most_one_percent_of_each_app_as_not_carried() {
+    let over: Vec<String> = (APPS.iter())
+        .filter_map(|app| {
+            let keys = count(&original(app.name));
+            let trip = round_trip(app);
+            (trip.not_carried * 100 > keys)
+                .then(|| format!("{}: {} of {keys}", app.name, trip.not_carried))
+        })
+        .collect();
+    assert!(over.is_empty(), "over 1% not carried: {over:?}");
+}
+
 /// Issue 32's figure for every app, printed (`scripts/real_apps_score`): keys found again
 /// with the same text, and diff's verdict. It fails only when a consumer refuses an app's
 /// original files.
 #[test]
 #[ignore = "prints issue 32's figures; run by scripts/real_apps_score"]
 fn real_apps_score() {
-    println!("| app | keys found again with the same text | diff of the app against its sheet |");
-    println!("|---|---|---|");
+    println!(
+        "| app | keys found again with the same text | named not carried by import | diff of \
+         the app against its sheet |"
+    );
+    println!("|---|---|---|---|");
     for app in &APPS {
         let want = original(app.name);
         let trip = round_trip(app);
@@ -517,7 +556,12 @@ fn real_apps_score() {
                 format!("exit {code}: {what}")
             }
         };
-        println!("| {} | {found} | {diff} |", app.name);
+        let not_carried = format!(
+            "{} ({:.1}%)",
+            trip.not_carried,
+            100.0 * trip.not_carried as f64 / count(&want).max(1) as f64
+        );
+        println!("| {} | {found} | {not_carried} | {diff} |", app.name);
     }
 }
 
@@ -544,7 +588,6 @@ fn actual_comes_back_unchanged() {
 }
 
 #[test]
-#[ignore = "issue 32: enabled when import/generate keep the app's names"]
 fn fluffychat_comes_back_unchanged() {
     assert_round_trip("fluffychat");
 }

@@ -4,50 +4,15 @@
 //! Each format with entries has its `keep.rs` (`patch` of one shape); this is the driver.
 
 use std::collections::{HashMap, HashSet};
-use std::ops::Range;
 use std::path::Path;
 
 use thiserror::Error;
 
 use super::Format;
-
-/// What patching one file did, entry by entry.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Entries of the sheet already in the file whose text changed.
-    pub changed: usize,
-    /// Entries of the sheet the file did not have, appended.
-    pub added: usize,
-    /// Entries of the file the sheet does not have, left as they are.
-    pub kept: usize,
-    /// Entries of the sheet another file of the same folder defines, not written here
-    /// (android: aapt2 refuses a name defined twice in one configuration).
-    pub elsewhere: usize,
-}
-
-/// The patched file and what changed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Patched {
-    pub body: Vec<u8>,
-    pub counts: Counts,
-}
-
-/// The existing file cannot be read as its format: it is not patched (nor written).
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{what} (byte {at})")]
-pub struct KeepError {
-    pub what: String,
-    pub at: usize,
-}
-
-impl KeepError {
-    pub(crate) fn new(at: usize, what: impl Into<String>) -> KeepError {
-        KeepError {
-            what: what.into(),
-            at,
-        }
-    }
-}
+pub use super::shared::spans::{
+    Counts, KeepError, Patched, Piece, Split, Swap, after_bom, chunk_from, line_start,
+    read_the_same, swap_body,
+};
 
 /// How one format's files are patched: what every format's `keep.rs` declares (`KEEP`),
 /// and its one `patch` (the existing file's bytes, the fresh rendering's, and the names
@@ -61,12 +26,27 @@ pub(crate) enum Keep {
         /// What an entry goes between to be read alone (`<resources>`…`</resources>`), to
         /// tell whether two entries read the same.
         wrap: (&'static [u8], &'static [u8]),
+        /// Names other files of the target's folder define, which this one must not
+        /// (android: aapt2 refuses a name twice); `None`: each file stands alone.
+        siblings: Option<Siblings>,
     },
     /// A JSON object, member by member; `same`: whose reader tells two values apart.
     Json {
         rules: super::shared::json_spans::Rules,
         same: Option<Format>,
     },
+}
+
+/// A format whose files share one namespace of names with the other files of their
+/// folder (android's `values*/*.xml`).
+#[derive(Clone, Copy)]
+pub(crate) struct Siblings {
+    /// The other files taken into account: those with this extension.
+    pub extension: &'static str,
+    /// The names a file defines.
+    pub names: fn(&[u8]) -> Result<HashSet<String>, KeepError>,
+    /// A rendering with its entries taken out (what a new file is patched into).
+    pub without_entries: fn(&[u8]) -> Result<Vec<u8>, KeepError>,
 }
 
 impl Keep {
@@ -106,112 +86,9 @@ impl Keep {
     }
 }
 
-/// How `format`'s files are patched; `None`: written whole (yml, xlf).
+/// How `format`'s files are patched (its table line); `None`: written whole (yml, xlf).
 pub(crate) fn keep_of(format: Format) -> Option<&'static Keep> {
-    use super::{
-        android, arb, i18next, json, po, properties, resx, strings, stringsdict, xcstrings,
-    };
-    Some(match format {
-        Format::Android => &android::keep::KEEP,
-        Format::Ios => &strings::keep::KEEP,
-        Format::Properties => &properties::keep::KEEP,
-        Format::Po => &po::keep::KEEP,
-        Format::Resx => &resx::keep::KEEP,
-        Format::Arb => &arb::keep::KEEP,
-        Format::I18next => &i18next::keep::KEEP,
-        Format::Json => &json::keep::KEEP,
-        Format::Xcstrings => &xcstrings::keep::KEEP,
-        Format::Stringsdict => &stringsdict::keep::KEEP,
-        Format::Xlf | Format::Yml => return None,
-    })
-}
-
-/// One entry of a file split for patching.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Piece {
-    /// What matches it with the other file's entry; `None`: never matched (a header).
-    pub name: Option<String>,
-    /// The whole entry, with its comments and the line break before it: what is copied
-    /// when the entry is appended to another file.
-    pub chunk: Range<usize>,
-    /// The entry itself, without comments or indent.
-    pub whole: Range<usize>,
-    /// What replacing the entry swaps (its text; the whole entry for line formats).
-    pub body: Range<usize>,
-    /// The file's own entry whatever the sheet says (resx file references): never replaced.
-    pub fixed: bool,
-}
-
-/// A file split into entries, and where entries are appended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Split {
-    pub pieces: Vec<Piece>,
-    pub append_at: usize,
-    /// What goes before an appended entry whose chunk starts its file (po: a blank line).
-    pub separator: &'static [u8],
-}
-
-/// Whether two snippets of `format` (each a whole file to its reader) give the same keys
-/// and texts, as they are (no placeholder conversion); unreadable ones are not the same.
-/// What the reader leaves out (android markup, ...) does not count: the sheet cannot hold it,
-/// so an entry whose texts are the same keeps it.
-pub(crate) fn read_the_same(format: Format, a: &[u8], b: &[u8]) -> bool {
-    let options = super::reading::Options {
-        placeholders: super::PlaceholderMode::Keep,
-        ..super::reading::Options::default()
-    };
-    let read = |bytes: &[u8]| {
-        let descriptor = format.descriptor();
-        let text = (descriptor.decode)(bytes).ok()?;
-        let mut reading = super::reading::Reading::new(&options);
-        (descriptor.read)(&text, &mut reading).ok()?;
-        // what the reader names as not carried (markup, annotations) is the app's: the
-        // texts alone decide
-        let units: Vec<_> = (reading.units.into_iter())
-            .map(|u| (u.key, u.value))
-            .collect();
-        Some(units)
-    };
-    match (read(a), read(b)) {
-        (Some(a), Some(b)) => a == b,
-        _ => false,
-    }
-}
-
-impl Split {
-    /// The split of a file of lines: entries are appended after the last one, or at the
-    /// end of a file without any.
-    pub(crate) fn of_lines(
-        pieces: Vec<Piece>,
-        after_last: usize,
-        len: usize,
-        separator: &'static [u8],
-    ) -> Split {
-        let append_at = if pieces.is_empty() { len } else { after_last };
-        Split {
-            pieces,
-            append_at,
-            separator,
-        }
-    }
-}
-
-/// Where a file's text starts: after a UTF-8 byte-order mark.
-pub(crate) fn after_bom(bytes: &[u8]) -> usize {
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    }
-}
-
-/// How a format swaps one entry's text for the fresh one (default: the fresh body).
-pub(crate) type Swap =
-    fn(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece, out: &mut Vec<u8>);
-
-/// The fresh body in place of the existing one.
-pub(crate) fn swap_body(_: &[u8], _: &Piece, fresh: &[u8], new: &Piece, out: &mut Vec<u8>) {
-    out.extend_from_slice(&fresh[new.body.clone()]);
+    format.descriptor().keep
 }
 
 /// Patches `existing` with `fresh` for a format of entries in sequence (XML elements,
@@ -228,6 +105,7 @@ fn patch_pieces(
         split,
         swap,
         wrap: (open, close),
+        ..
     } = *keep
     else {
         return Err(KeepError::new(0, "not a format of entries in sequence"));
@@ -307,25 +185,6 @@ fn patch_pieces(
     Ok(Patched { body: out, counts })
 }
 
-/// The start of the line holding `at` (the byte after the previous `\n`).
-pub(crate) fn line_start(bytes: &[u8], at: usize) -> usize {
-    bytes[..at]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1)
-}
-
-/// The chunk of an entry from `body` back to where the previous entry ended (`previous`),
-/// from the line break before its first line: comments above it come along.
-pub(crate) fn chunk_from(bytes: &[u8], previous: usize, body: &Range<usize>) -> Range<usize> {
-    let gap = &bytes[previous..body.start];
-    // the gap's first line break: what follows it is this entry's (comments, indent)
-    match gap.iter().position(|&b| b == b'\n') {
-        Some(p) => previous + p..body.end,
-        None => line_start(bytes, body.start).max(previous)..body.end,
-    }
-}
-
 /// `existing` patched with `fresh` for `format`: `Ok(None)` when the format is written whole.
 pub fn patch(
     format: Format,
@@ -370,18 +229,22 @@ pub fn keep_at(format: Format, path: &Path, fresh: Vec<u8>) -> Result<Kept, Keep
         format,
         error,
     };
-    let elsewhere = match format {
-        Format::Android => android_names_beside(path, &unreadable)?,
-        _ => HashSet::new(),
+    let siblings = match *keep {
+        Keep::Pieces { siblings, .. } => siblings,
+        Keep::Json { .. } => None,
+    };
+    let elsewhere = match siblings {
+        Some(siblings) => names_beside(path, siblings, &unreadable)?,
+        None => HashSet::new(),
     };
     let existing = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            if elsewhere.is_empty() {
+            let Some(siblings) = siblings.filter(|_| !elsewhere.is_empty()) else {
                 return Ok(Kept::whole(fresh));
-            }
+            };
             // a new file in a folder with others: the rendering without their names
-            super::android::keep::without_entries(&fresh).map_err(|e| unreadable(path, e))?
+            (siblings.without_entries)(&fresh).map_err(|e| unreadable(path, e))?
         }
         Err(e) => return Err(io(e)),
     };
@@ -392,9 +255,10 @@ pub fn keep_at(format: Format, path: &Path, fresh: Vec<u8>) -> Result<Kept, Keep
     })
 }
 
-/// The resource names the other `.xml` files of an android target's folder define.
-fn android_names_beside(
+/// The names the other files of the target's folder define (android: its `.xml` files).
+fn names_beside(
     path: &Path,
+    siblings: Siblings,
     unreadable: &dyn Fn(&Path, KeepError) -> KeepFileError,
 ) -> Result<HashSet<String>, KeepFileError> {
     let mut names = HashSet::new();
@@ -407,7 +271,7 @@ fn android_names_beside(
     let mut others: Vec<_> = listing
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.as_path() != path && p.extension().is_some_and(|e| e == "xml"))
+        .filter(|p| p.as_path() != path && p.extension().is_some_and(|e| e == siblings.extension))
         .collect();
     others.sort();
     for other in others {
@@ -415,7 +279,7 @@ fn android_names_beside(
             path: other.display().to_string(),
             error,
         })?;
-        names.extend(super::android::keep::names(&bytes).map_err(|e| unreadable(&other, e))?);
+        names.extend((siblings.names)(&bytes).map_err(|e| unreadable(&other, e))?);
     }
     Ok(names)
 }

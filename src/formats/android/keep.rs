@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use crate::formats::Format;
-use crate::formats::keeping::{self, Keep, KeepError, Piece, Split};
+use crate::formats::keeping::{self, Keep, KeepError, Piece, Siblings, Split};
 use crate::formats::shared::xml_spans::{self, Element};
 
 /// How android files are patched.
@@ -14,6 +14,11 @@ pub(crate) const KEEP: Keep = Keep::Pieces {
     split,
     swap,
     wrap: (b"<resources>", b"</resources>"),
+    siblings: Some(Siblings {
+        extension: "xml",
+        names,
+        without_entries,
+    }),
 };
 
 /// The resource names a file of the same `values*` folder defines.

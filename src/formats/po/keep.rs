@@ -12,6 +12,7 @@ pub(crate) const KEEP: Keep = Keep::Pieces {
     split,
     swap,
     wrap: (b"", b""),
+    siblings: None,
 };
 
 /// Which string a keyword line starts.

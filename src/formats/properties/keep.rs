@@ -11,6 +11,7 @@ pub(crate) const KEEP: Keep = Keep::Pieces {
     split,
     swap: keeping::swap_body,
     wrap: (b"", b""),
+    siblings: None,
 };
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {

@@ -12,6 +12,7 @@ pub(crate) const KEEP: Keep = Keep::Pieces {
     split,
     swap: keeping::swap_body,
     wrap: (b"<root>", b"</root>"),
+    siblings: None,
 };
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {

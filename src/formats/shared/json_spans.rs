@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::formats::Format;
-use crate::formats::keeping::{Counts, KeepError, Patched};
+use crate::formats::shared::spans::{Counts, KeepError, Patched};
 
 /// Deeper than any translation file nests; past it a file is refused (no stack overflow).
 const MAX_DEPTH: usize = 64;
@@ -33,7 +33,7 @@ pub(crate) struct Member {
 
 /// The top-level object of `bytes` (a UTF-8 byte-order mark and blanks around it allowed).
 pub(crate) fn parse(bytes: &[u8]) -> Result<Object, KeepError> {
-    let start = crate::formats::keeping::after_bom(bytes);
+    let start = crate::formats::shared::spans::after_bom(bytes);
     let mut p = Parser { bytes, at: start };
     p.blank();
     if p.peek() != Some(b'{') {
@@ -341,7 +341,7 @@ fn read_the_same(format: Format, key: &str, a: &[u8], b: &[u8]) -> bool {
         return false;
     };
     let wrap = |value: &[u8]| [b"{".as_slice(), &key, b":", value, b"}"].concat();
-    crate::formats::keeping::read_the_same(format, &wrap(a), &wrap(b))
+    crate::formats::shared::spans::read_the_same(format, &wrap(a), &wrap(b))
 }
 
 /// Whether two JSON values are one value, however escaped.

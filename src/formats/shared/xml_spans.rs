@@ -7,7 +7,7 @@ use std::ops::Range;
 use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 
-use crate::formats::keeping::KeepError;
+use crate::formats::shared::spans::KeepError;
 
 /// One element under the root.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +38,7 @@ pub(crate) struct Child {
 /// The root's children, and the end of the root's start tag (where the first child goes
 /// when it has none). `bytes` may start with a UTF-8 byte-order mark.
 pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError> {
-    let bom = crate::formats::keeping::after_bom(bytes);
+    let bom = crate::formats::shared::spans::after_bom(bytes);
     let text = std::str::from_utf8(&bytes[bom..])
         .map_err(|e| KeepError::new(bom + e.valid_up_to(), "not UTF-8"))?;
     let mut reader = Reader::from_str(text);
