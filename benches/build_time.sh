@@ -12,9 +12,11 @@
 # target folder (both profiles built first, untimed): one statement is added to the first
 # line of `pub fn write(` in REBUILD_FILE (default src/formats/po/write.rs), then
 # `cargo build --release` and `cargo build` (dev) are timed; the file is put back (a second
-# rebuild of each, timed too) and restored on any exit. RUNS edit/revert pairs (default 1).
+# rebuild of each, timed too) and restored on any exit. RUNS edit/revert pairs (default 1);
+# CARGO_FLAGS go to every build (another profile setting to compare, say).
 #   benches/build_time.sh rebuild
 #   RUNS=2 REBUILD_FILE=src/formats/json/write.rs benches/build_time.sh rebuild
+#   CARGO_FLAGS="--config profile.release.incremental=true" benches/build_time.sh rebuild
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = rebuild ]; then
@@ -24,12 +26,13 @@ if [ "${1:-}" = rebuild ]; then
   cp -p "$file" "$saved"
   trap 'cp "$saved" "$file"; rm -f "$saved"' EXIT
   echo "cores: $(nproc); warming up both profiles (untimed)"
-  cargo build --quiet --locked --release
-  cargo build --quiet --locked
+  read -r -a flags <<< "${CARGO_FLAGS:-}"
+  cargo build --quiet --locked --release "${flags[@]}"
+  cargo build --quiet --locked "${flags[@]}"
   timed() { # label, cargo args...
     local label=$1 start end; shift
     start=$(date +%s.%N)
-    /usr/bin/time -f "%U %S" -o "$saved.cpu" cargo build --quiet --locked "$@"
+    /usr/bin/time -f "%U %S" -o "$saved.cpu" cargo build --quiet --locked "$@" "${flags[@]}"
     end=$(date +%s.%N)
     read -r user sys < "$saved.cpu"
     printf '%-24s wall %6.1f s  cpu %6.1f s  load after %s\n' "$label" \

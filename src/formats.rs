@@ -798,7 +798,15 @@ impl<'a> Prepared<'a> {
     ) -> Result<Vec<String>, RenderError> {
         let without_locale = locale_tree && sel.locales.len() == 1;
         body.clear();
-        render_into(self.doc, Some(self), sel, format, opts, without_locale, body)
+        render_into(
+            self.doc,
+            Some(self),
+            sel,
+            format,
+            opts,
+            without_locale,
+            body,
+        )
     }
 
     fn names(&self, style: flatten::NameStyle, prefixed: bool, format: Format) -> &flatten::Names {
