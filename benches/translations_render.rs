@@ -149,6 +149,19 @@ fn bench(c: &mut Criterion) {
         }
         bytes
     });
+    // The same into one buffer used again for every file, as `depot generate` renders
+    // (`Prepared::render_into`): no new pages for each body.
+    bench_formats(c, "render_file_per_locale_into", KEYS * LOCALES, |format| {
+        let prepared = Prepared::new(&doc);
+        let (mut bytes, mut body) = (0, Vec::new());
+        for sel in &per_locale {
+            prepared
+                .render_into(sel, format, &opts, true, &mut body)
+                .expect("bench document renders");
+            bytes += body.len();
+        }
+        bytes
+    });
 }
 
 /// One group timing `render_one` for each format; it returns the bytes it rendered.

@@ -775,6 +775,8 @@ pub struct Prepared<'a> {
     /// Every entry in Xcode's order of its plain name (the String Catalog's key order).
     xcode_order: OnceLock<Vec<usize>>,
     tree: OnceLock<tree::Tree<'a>>,
+    /// What every xlf body repeats, escaped once (for the base locale of the first).
+    xlf: OnceLock<xlf::write::Shared>,
 }
 
 impl<'a> Prepared<'a> {
@@ -793,6 +795,7 @@ impl<'a> Prepared<'a> {
             named: std::array::from_fn(|_| OnceLock::new()),
             xcode_order: OnceLock::new(),
             tree: OnceLock::new(),
+            xlf: OnceLock::new(),
         }
     }
 
@@ -820,6 +823,31 @@ impl<'a> Prepared<'a> {
             format,
             opts,
             sel.locales.len() == 1,
+        )
+    }
+
+    /// `render` (`render_locale_tree` when `locale_tree`) into `body`, emptied first; the
+    /// warnings are returned. For a caller writing many bodies one after another
+    /// (`depot generate`): a buffer used again keeps its pages, where a new one for each
+    /// body of megabytes costs page faults, and its write to a file is cheaper too.
+    pub fn render_into(
+        &self,
+        sel: &Selection,
+        format: Format,
+        opts: &RenderOptions,
+        locale_tree: bool,
+        body: &mut Vec<u8>,
+    ) -> Result<Vec<String>, RenderError> {
+        let without_locale = locale_tree && sel.locales.len() == 1;
+        body.clear();
+        render_into(
+            self.doc,
+            Some(self),
+            sel,
+            format,
+            opts,
+            without_locale,
+            body,
         )
     }
 
@@ -856,6 +884,16 @@ impl<'a> Prepared<'a> {
         })
     }
 
+    /// xlf's pieces of every entry with sources in `base`, when they were built for it.
+    fn xlf_pieces(&self, base: Option<usize>) -> Option<&xlf::write::Shared> {
+        let shared = self.xlf.get_or_init(|| {
+            let names = self.names(flatten::NameStyle::Plain, false, Format::Xlf);
+            let paths = (self.dotted_paths).get_or_init(|| flatten::dotted_paths(self.doc));
+            xlf::write::Shared::build(self.doc, names, paths, self.texts(), base)
+        });
+        (shared.base == base).then_some(shared)
+    }
+
     fn texts(&self) -> Texts<'_> {
         Texts::Columns(self.columns.get_or_init(|| texts::Columns::build(self.doc)))
     }
@@ -875,6 +913,21 @@ fn render_with<'d>(
     opts: &RenderOptions,
     without_locale: bool,
 ) -> Result<Rendered, RenderError> {
+    let mut body = Vec::new();
+    let warnings = render_into(doc, prepared, sel, format, opts, without_locale, &mut body)?;
+    Ok(Rendered { body, warnings })
+}
+
+/// `render_with` into `body` (empty), sized for the body first.
+fn render_into<'d>(
+    doc: &'d Document,
+    prepared: Option<&Prepared<'d>>,
+    sel: &Selection,
+    format: Format,
+    opts: &RenderOptions,
+    without_locale: bool,
+    body: &mut Vec<u8>,
+) -> Result<Vec<String>, RenderError> {
     check_selection(doc, sel)?;
     if let Some(index) = opts.base_locale
         && index >= doc.locales.len()
@@ -884,7 +937,7 @@ fn render_with<'d>(
             count: doc.locales.len(),
         });
     }
-    let mut body = Vec::with_capacity(estimate_len(doc, sel, format));
+    body.reserve(estimate_len(doc, sel, format));
     let job = writing::Job {
         doc,
         prepared,
@@ -893,8 +946,7 @@ fn render_with<'d>(
         without_locale,
         format,
     };
-    let warnings = (format.descriptor().write)(&job, &mut body)?;
-    Ok(Rendered { body, warnings })
+    (format.descriptor().write)(&job, body)
 }
 
 /// What a flat body over HTTP says about plural entries it cannot hold, for

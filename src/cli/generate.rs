@@ -336,14 +336,16 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     }
 
     let prepared: Vec<Prepared<'_>> = docs.list.iter().map(|(_, _, d)| Prepared::new(d)).collect();
-    let render = |job: &Job| {
+    let render = |job: &Job, body: &mut Vec<u8>| {
         let file = &job.file;
         let prepared = &prepared[job.group];
-        if file.locale_tree {
-            prepared.render_locale_tree(&file.selection, job.format, &file.options)
-        } else {
-            prepared.render(&file.selection, job.format, &file.options)
-        }
+        prepared.render_into(
+            &file.selection,
+            job.format,
+            &file.options,
+            file.locale_tree,
+            body,
+        )
     };
     if args.to_stdout() {
         write_to_stdout(&jobs, render, &report)?;
@@ -525,7 +527,7 @@ fn list_findings(doc: &Document, say: &dyn Fn(String)) {
 fn write_files(
     args: &GenerateArgs,
     jobs: &[Job],
-    render: impl Fn(&Job) -> Result<formats::Rendered, formats::RenderError> + Sync,
+    render: impl Fn(&Job, &mut Vec<u8>) -> Result<Vec<String>, formats::RenderError> + Sync,
     report: &Report,
 ) -> Result<(), Failure> {
     // Errors name files by absolute path; the list of files written keeps `--path` as given.
@@ -552,25 +554,38 @@ fn write_files(
     // After a failure the files not started yet are skipped (`None`): the run fails anyway.
     let failed = AtomicBool::new(false);
     let progress = Progress::new(args.quiet, "writing files", Some(jobs.len() as u64));
+    // Bodies are rendered into buffers that go round (one per thread at a time): a new
+    // buffer of megabytes for each file cost page faults, and its copy into the file
+    // (docs/performance.md, "generate").
+    let buffers = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
     let staged = crate::parallel::map(threads, jobs, |job| -> Result<_, Failure> {
         if failed.load(Ordering::Relaxed) {
             return Ok(None);
         }
-        let outcome = render(job).map_err(Failure::from).and_then(|rendered| {
-            let path = root.join(&job.file.path);
-            // an existing file is patched (SPEC §12.1) unless --replace
-            let (body, counts) = match args.replace {
-                true => (rendered.body, None),
-                false => {
-                    let kept = keeping::keep_at(job.format, &path, rendered.body)
-                        .map_err(|e| Failure(e.to_string()))?;
-                    (kept.body, kept.counts)
-                }
-            };
-            let staged = crate::atomic_file::stage_if_changed(&path, &body, durability)
-                .map_err(|e| Failure(e.to_string()))?;
-            Ok(Some((staged, rendered.warnings, counts)))
-        });
+        let mut body = (buffers.lock().ok())
+            .and_then(|mut free| free.pop())
+            .unwrap_or_default();
+        let outcome = render(job, &mut body)
+            .map_err(Failure::from)
+            .and_then(|warnings| {
+                let path = root.join(&job.file.path);
+                // an existing file is patched (SPEC §12.1) unless --replace
+                let counts = match args.replace {
+                    true => None,
+                    false => {
+                        let kept = keeping::keep_at(job.format, &path, std::mem::take(&mut body))
+                            .map_err(|e| Failure(e.to_string()))?;
+                        body = kept.body;
+                        kept.counts
+                    }
+                };
+                let staged = crate::atomic_file::stage_if_changed(&path, &body, durability)
+                    .map_err(|e| Failure(e.to_string()))?;
+                Ok(Some((staged, warnings, counts)))
+            });
+        if let Ok(mut free) = buffers.lock() {
+            free.push(body);
+        }
         if outcome.is_err() {
             failed.store(true, Ordering::Relaxed);
         }
@@ -665,16 +680,17 @@ fn drop_base_copy_the_app_lacks(
 /// `--path -`: the one planned file's body on stdout.
 fn write_to_stdout(
     jobs: &[Job],
-    render: impl Fn(&Job) -> Result<formats::Rendered, formats::RenderError>,
+    render: impl Fn(&Job, &mut Vec<u8>) -> Result<Vec<String>, formats::RenderError>,
     report: &Report,
 ) -> Result<(), Failure> {
     let mut bodies = Vec::with_capacity(jobs.len());
     for job in jobs {
-        let rendered = render(job)?;
-        for w in &rendered.warnings {
+        let mut body = Vec::new();
+        let warnings = render(job, &mut body)?;
+        for w in &warnings {
             report.note(format!("depot: warning: {} ({w})", job.file.path.display()));
         }
-        bodies.push(rendered.body);
+        bodies.push(body);
     }
     for body in &bodies {
         super::output::bytes(body)?;

@@ -989,6 +989,8 @@ proptest! {
         ];
         let opts = RenderOptions { comments, keep_locale, base_locale: Some(2), ..RenderOptions::default() };
         let outcome = |r: Result<Rendered, RenderError>| r.map_err(|e| e.to_string());
+        // one buffer for every body, as `depot generate` renders (what it held is dropped)
+        let mut body = b"left by the body before".to_vec();
         for sel in &selections {
             for format in plain_formats() {
                 prop_assert_eq!(
@@ -1001,8 +1003,66 @@ proptest! {
                     outcome(render_locale_tree(&doc, sel, format, &opts)),
                     "{} locale tree of {:?}", format, sel
                 );
+                for locale_tree in [false, true] {
+                    let into = prepared.render_into(sel, format, &opts, locale_tree, &mut body);
+                    let into = into.map(|warnings| Rendered { body: body.clone(), warnings });
+                    let alone = match locale_tree {
+                        true => render_locale_tree(&doc, sel, format, &opts),
+                        false => render(&doc, sel, format, &opts),
+                    };
+                    prop_assert_eq!(outcome(into), outcome(alone), "{} into a used buffer", format);
+                }
             }
         }
+    }
+}
+
+/// xlf's ids, names and sources are escaped once for all the files of a document; an
+/// entry XML cannot carry fails the files that hold it, and only them, as before.
+#[test]
+fn xlf_files_sharing_escaped_pieces_fail_only_where_a_file_alone_fails() {
+    let bad_base = Entry {
+        path: vec!["a".into(), "bad".into()],
+        texts: vec![Some("Bad\u{1}".into()), Some("Zle".into())],
+        ..Entry::default()
+    };
+    let doc = Document {
+        locales: vec!["en".into(), "pl".into()],
+        entries: vec![
+            entry("a.one", &["One & <b>", "Jeden \"x\""]),
+            bad_base,
+            entry("a.two", &["Two", "Dwa"]),
+        ],
+        ..Document::default()
+    };
+    let prepared = Prepared::new(&doc);
+    let opts = RenderOptions {
+        base_locale: Some(0),
+        ..RenderOptions::default()
+    };
+    let pl = |entries: Vec<usize>| Selection {
+        locales: vec![LocaleSelection { locale: 1, entries }],
+    };
+    let outcome = |r: Result<Rendered, RenderError>| r.map_err(|e| e.to_string());
+    let mut body = Vec::new();
+    for (sel, fails) in [
+        (pl(vec![0, 2]), false),
+        (pl(vec![0, 1, 2]), true),
+        (Selection::all(&doc), true),
+    ] {
+        let alone = outcome(render_locale_tree(&doc, &sel, Format::Xlf, &opts));
+        assert_eq!(alone.is_err(), fails, "{sel:?}: {alone:?}");
+        assert_eq!(
+            outcome(prepared.render_locale_tree(&sel, Format::Xlf, &opts)),
+            alone,
+            "{sel:?}"
+        );
+        let into = prepared.render_into(&sel, Format::Xlf, &opts, true, &mut body);
+        let into = into.map(|warnings| Rendered {
+            body: body.clone(),
+            warnings,
+        });
+        assert_eq!(outcome(into), alone, "{sel:?}");
     }
 }
 

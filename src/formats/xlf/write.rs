@@ -4,21 +4,28 @@
 
 use std::borrow::Cow;
 
+use crate::formats::shared::arena::StrArena;
 use crate::formats::shared::escape::{XML_CONTROL_REASON, clean_comment, push_xml_str};
 use crate::formats::shared::flatten::NameStyle;
-use crate::formats::shared::flatten::{Flat, FlatKey};
+use crate::formats::shared::flatten::{Flat, FlatKey, Names};
+use crate::formats::shared::texts::Texts;
 use crate::formats::writing::Job;
 use crate::formats::{Format, RenderError, RenderOptions};
-use crate::model::PluralCategory;
+use crate::model::{Document, PluralCategory};
 
 /// The one shape of a writer (`formats::Writer`).
 pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
-    job.flat_body(NameStyle::Plain, true, render, out)
+    let flat = job.flat(NameStyle::Plain, true);
+    let shared = (job.prepared).and_then(|prepared| prepared.xlf_pieces(job.opts.base_locale));
+    render(&flat, job.opts, shared, out)?;
+    Ok(flat.warnings)
 }
 
-pub(crate) fn render(
+/// The body; `shared`: the repeated pieces escaped once for every body of the document.
+fn render(
     flat: &Flat<'_>,
     opts: &RenderOptions,
+    shared: Option<&Shared>,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
     let doc = flat.doc;
@@ -46,7 +53,10 @@ pub(crate) fn render(
         let prefix_valid = push_xml_str(&mut prefix, &loc.prefix, true);
         for key in flat.keys_with_sources(pos, loc, opts.base_locale) {
             prefix_valid.map_err(|c| key_error(&key, c))?;
-            let escaped = repeated.escaped(flat, &key, opts.base_locale)?;
+            let escaped = match shared.and_then(|shared| shared.pieces.get(key.index)) {
+                Some(escaped) => escaped,
+                None => repeated.escaped(flat, &key, opts.base_locale)?,
+            };
             let mut unit = Unit {
                 flat,
                 key: &key,
@@ -100,6 +110,75 @@ struct Repeated {
     /// source end]`), once escaped; empty when nothing is kept (a body of one locale,
     /// where each key is written once: `bytes` then holds the current key's only).
     spans: Vec<Option<[usize; 4]>>,
+}
+
+/// `Repeated`'s pieces of every entry of a document, escaped once for all the bodies
+/// rendered from it (`formats::Prepared`): `depot generate` writes a file per locale,
+/// and each escaped the same ids, names and base texts again (with 20 locales, three of
+/// the four strings a unit escapes). An entry whose pieces do not escape has none here:
+/// a body holding it escapes them itself, and fails there as it did.
+pub(crate) struct Shared {
+    /// The base locale the sources are in.
+    pub(crate) base: Option<usize>,
+    pieces: Pieces,
+}
+
+/// Escaped pieces, each entry's at its index.
+struct Pieces {
+    bytes: Vec<u8>,
+    spans: Vec<Option<[usize; 4]>>,
+}
+
+impl Pieces {
+    fn get(&self, entry: usize) -> Option<Escaped<'_>> {
+        let [start, id_end, name_end, source_end] = (*self.spans.get(entry)?)?;
+        Some(Escaped {
+            id: &self.bytes[start..id_end],
+            name: &self.bytes[id_end..name_end],
+            source: &self.bytes[name_end..source_end],
+        })
+    }
+}
+
+impl Shared {
+    /// The pieces of every entry of `doc`: `names` the flat names xlf writes, `paths`
+    /// the dotted key paths, the sources `base`'s texts in `texts`.
+    pub(crate) fn build(
+        doc: &Document,
+        names: &Names,
+        paths: &StrArena,
+        texts: Texts<'_>,
+        base: Option<usize>,
+    ) -> Shared {
+        let mut bytes = Vec::new();
+        let spans = (doc.entries.iter().enumerate())
+            .map(|(index, entry)| {
+                let start = bytes.len();
+                let id = Format::Xlf
+                    .name_of(entry)
+                    .or_else(|| paths.get(index))
+                    .unwrap_or_default();
+                let mut push = || -> Result<[usize; 4], char> {
+                    push_xml_str(&mut bytes, id, true)?;
+                    let id_end = bytes.len();
+                    push_xml_str(&mut bytes, names.name(index), true)?;
+                    let name_end = bytes.len();
+                    let source = base.and_then(|base| texts.get(index, base)).unwrap_or(id);
+                    push_xml_str(&mut bytes, source, false)?;
+                    Ok([start, id_end, name_end, bytes.len()])
+                };
+                let span = push().ok();
+                if span.is_none() {
+                    bytes.truncate(start);
+                }
+                span
+            })
+            .collect();
+        Shared {
+            base,
+            pieces: Pieces { bytes, spans },
+        }
+    }
 }
 
 /// One key's escaped pieces (`Repeated`).
