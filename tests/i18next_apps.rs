@@ -163,21 +163,20 @@ fn a_json_v3_app_comes_back_as_v3_with_its_contexts_and_nesting() {
 #[test]
 fn a_sheet_without_the_setting_writes_v4_plurals() {
     let dir = tempfile::tempdir().unwrap();
-    let written = |cell: &str| {
+    // each into a folder of its own: generate patches an existing file (SPEC §12.1)
+    let written = |cell: &str, out: &str| {
         let rows = ">>>,en\nitem[one],{{count}} item\nitem[other],{{count}} items\n";
         std::fs::write(dir.path().join("s.csv"), format!("{cell}\n{rows}")).unwrap();
-        let generate = [
-            "generate", "--source", "s.csv", "-f", "i18next", "-p", "out",
-        ];
+        let generate = ["generate", "--source", "s.csv", "-f", "i18next", "-p", out];
         ok(dir.path(), &generate);
-        json_of(&dir.path().join("out/en/translation.json"))
+        json_of(&dir.path().join(out).join("en/translation.json"))
     };
     assert_eq!(
-        written("depot: placeholders=i18next"),
+        written("depot: placeholders=i18next", "v4"),
         json!({"item_one": "{{count}} item", "item_other": "{{count}} items"})
     );
     assert_eq!(
-        written("depot: placeholders=i18next i18next=v3"),
+        written("depot: placeholders=i18next i18next=v3", "v3"),
         json!({"item": "{{count}} item", "item_plural": "{{count}} items"})
     );
 }

@@ -171,8 +171,12 @@ fn replaced_outputs_keep_their_mode_and_new_ones_get_the_umask_default() {
     std::fs::write(root.join("sheet.csv"), SHEET).unwrap();
     let out = root.join("out");
     std::fs::create_dir(&out).unwrap();
-    for (name, kept) in [("en.json", 0o600), ("pl.json", 0o640)] {
-        std::fs::write(out.join(name), "old").unwrap();
+    // the files of an older sheet (generate patches them: SPEC §12.1)
+    for (name, kept, old) in [
+        ("en.json", 0o600, r#"{"HELLO":"Hi","BYE":"Bye"}"#),
+        ("pl.json", 0o640, r#"{"HELLO":"Hej","BYE":"Pa"}"#),
+    ] {
+        std::fs::write(out.join(name), old).unwrap();
         set_mode(&out.join(name), kept);
     }
     let generated = support::run(root, &GENERATE);
