@@ -248,6 +248,14 @@ pub fn keep_at(format: Format, path: &Path, fresh: Vec<u8>) -> Result<Kept, Keep
         }
         Err(e) => return Err(io(e)),
     };
+    if existing == fresh && elsewhere.is_empty() {
+        // the file is what the sheet renders (the usual case of a run after a run): a
+        // patch would give the same bytes, after parsing both
+        return Ok(Kept {
+            body: fresh,
+            counts: Some(Counts::default()),
+        });
+    }
     let patched = (keep.patch(&existing, &fresh, &elsewhere)).map_err(|e| unreadable(path, e))?;
     Ok(Kept {
         body: patched.body,
