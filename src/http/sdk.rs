@@ -35,15 +35,53 @@ const MANIFESTS_KEPT: usize = 64;
 /// Multi-load bodies kept assembled (and compressed once), per (version, languages,
 /// namespaces): an app asks the same few combinations on every start.
 const MULTI_KEPT: usize = 256;
-/// And at most this many bytes of them (identity bodies; the compressed ones are smaller).
+/// And at most this many bytes of either (identity bodies; the compressed ones are smaller).
 const MULTI_BUDGET_BYTES: usize = 32 << 20;
+
+/// Bodies made on request and kept by key, cleared whole when a bound is reached (the
+/// keys hold the version, so an old version's bodies just stop being asked for).
+struct Made {
+    bodies: Mutex<HashMap<String, Arc<Bundle>>>,
+    max_entries: usize,
+    max_bytes: usize,
+}
+
+impl Made {
+    fn new(max_entries: usize, max_bytes: usize) -> Made {
+        Made {
+            bodies: Mutex::new(HashMap::new()),
+            max_entries,
+            max_bytes,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Bundle>>> {
+        self.bodies.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn get(&self, key: &str) -> Option<Arc<Bundle>> {
+        self.lock().get(key).cloned()
+    }
+
+    fn keep(&self, key: String, bundle: &Arc<Bundle>) {
+        let size = bundle.rendition.identity.len();
+        let mut bodies = self.lock();
+        let held: usize = (bodies.values()).map(|b| b.rendition.identity.len()).sum();
+        if bodies.len() >= self.max_entries || held + size > self.max_bytes {
+            bodies.clear();
+        }
+        if size <= self.max_bytes {
+            bodies.insert(key, bundle.clone());
+        }
+    }
+}
 
 /// What the handlers share: the state, and the manifests made per version.
 struct Sdk {
     state: Arc<AppState>,
-    manifests: Mutex<HashMap<String, Arc<Bundle>>>,
-    /// Multi-load bodies by `multi_key` (cleared whole when full, as the manifests).
-    multi: Mutex<HashMap<String, Arc<Bundle>>>,
+    manifests: Made,
+    /// Multi-load bodies by (version, languages, namespaces).
+    multi: Made,
     /// The locize languages of (current version, channels' revision).
     languages: Mutex<Option<(String, Arc<Bundle>)>>,
 }
@@ -226,7 +264,7 @@ impl Sdk {
         // body's order): the same request is assembled and compressed once.
         let key = format!("{version}\n{}\n{}", lngs.join("+"), namespaces.join("+"));
         let cache = cache_control(&settings, private);
-        let held = self.lock_multi().get(&key).cloned();
+        let held = self.multi.get(&key);
         if let Some(bundle) = held {
             return serve(bundle, &caller.headers, &cache, false).await;
         }
@@ -269,24 +307,8 @@ impl Sdk {
         }
         body.push(b'}');
         let bundle = Arc::new(bundles::named(body));
-        self.keep_multi(key, &bundle);
+        self.multi.keep(key, &bundle);
         serve(bundle, &caller.headers, &cache, false).await
-    }
-
-    fn keep_multi(&self, key: String, bundle: &Arc<Bundle>) {
-        let size = bundle.rendition.identity.len();
-        let mut multi = self.lock_multi();
-        let held: usize = (multi.values()).map(|b| b.rendition.identity.len()).sum();
-        if multi.len() >= MULTI_KEPT || held + size > MULTI_BUDGET_BYTES {
-            multi.clear();
-        }
-        if size <= MULTI_BUDGET_BYTES {
-            multi.insert(key, bundle.clone());
-        }
-    }
-
-    fn lock_multi(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Bundle>>> {
-        self.multi.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// `GET /tolgee/{channel}/manifest.json`: `{"locales": [...]}`.
@@ -294,7 +316,7 @@ impl Sdk {
         let settings = self.state.config.settings();
         let private = admit(&self.state.keys, caller, &settings, channel, false)?;
         let version = self.state.channels.version_of(channel)?;
-        let held = self.lock_manifests().get(&version).cloned();
+        let held = self.manifests.get(&version);
         let bundle = match held {
             Some(bundle) => bundle,
             None => {
@@ -313,22 +335,12 @@ impl Sdk {
                     .collect();
                 let body = json!({ "locales": locales }).to_string().into_bytes();
                 let bundle = Arc::new(bundles::named(body));
-                let mut manifests = self.lock_manifests();
-                if manifests.len() >= MANIFESTS_KEPT {
-                    manifests.clear();
-                }
-                manifests.insert(version, bundle.clone());
+                self.manifests.keep(version, &bundle);
                 bundle
             }
         };
         let cache = cache_control(&settings, private);
         serve(bundle, &caller.headers, &cache, false).await
-    }
-
-    fn lock_manifests(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Bundle>>> {
-        self.manifests
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// `GET /locize/languages/{projectId}`: every locale with its names, whether it is the
@@ -496,8 +508,8 @@ pub fn routes(state: Arc<AppState>) -> warp::filters::BoxedFilter<(Response,)> {
 
     let sdk = Arc::new(Sdk {
         state,
-        manifests: Mutex::new(HashMap::new()),
-        multi: Mutex::new(HashMap::new()),
+        manifests: Made::new(MANIFESTS_KEPT, usize::MAX),
+        multi: Made::new(MULTI_KEPT, MULTI_BUDGET_BYTES),
         languages: Mutex::new(None),
     });
     let with = move || {

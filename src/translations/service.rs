@@ -236,8 +236,10 @@ pub struct TranslationService {
     /// The version served, for every subscriber of `/translations/events`.
     events: tokio::sync::watch::Sender<Option<VersionEvent>>,
     closed: tokio::sync::watch::Sender<bool>,
-    /// `translations.fallback` and `translations.placeholders` (SPEC §9).
+    /// `translations.fallback`, `translations.placeholders` (SPEC §9), `translations.locales`.
     texts: TextSettings,
+    /// A digest of `texts`, made with them: every ETag covers it.
+    texts_tag: [u8; 32],
 }
 
 /// How texts are served beyond the query: the fallback chains `fallback=true` follows
@@ -248,6 +250,14 @@ pub struct TextSettings {
     pub placeholders: PlaceholderMode,
     /// `translations.locales`: each format's names for the sheet's locales.
     pub locale_names: LocaleNames,
+}
+
+impl TextSettings {
+    /// What identifies them in an ETag (each is a list in the order configured, so their
+    /// debug form is stable).
+    fn tag(&self) -> [u8; 32] {
+        Sha256::digest(format!("{self:?}").as_bytes()).into()
+    }
 }
 
 impl TranslationService {
@@ -268,6 +278,7 @@ impl TranslationService {
             placeholders: settings.placeholders,
             locale_names: settings.locale_names.clone(),
         };
+        service.texts_tag = service.texts.tag();
         Ok(service)
     }
 
@@ -321,6 +332,7 @@ impl TranslationService {
             events: tokio::sync::watch::channel(event).0,
             closed: tokio::sync::watch::channel(false).0,
             texts: TextSettings::default(),
+            texts_tag: TextSettings::default().tag(),
         }
     }
 
@@ -583,7 +595,7 @@ impl TranslationService {
         // The settings that shape a body beyond the query (placeholders, fallbacks, locale
         // names): a restart with others must not answer 304 for the old body.
         hasher.update([0]);
-        hasher.update(format!("{:?}", self.texts).as_bytes());
+        hasher.update(self.texts_tag);
         let digest = hasher.finalize();
         let hex = crate::hex::encode(&digest[..16]);
         format!("\"{hex}\"")
