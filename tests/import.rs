@@ -2710,3 +2710,94 @@ fn files_of_two_syntaxes_are_converted_and_the_summary_says_why() {
     assert!(sheet.contains("pay,,,Pay {arg1}"), "{sheet}");
     assert!(sheet.contains("Total,,,Total {arg1}"), "{sheet}");
 }
+
+/// SPEC §12.1, found on kiwix-apple (`pt-br.lproj/`, `zh-hans.lproj/`, `skr-arab.lproj/`)
+/// and on i18next apps (`locales/pt_br/`): an app's locale folders spelled in another case
+/// or with `_` are the ones generate writes into. Before, generate wrote beside them a
+/// second folder for the same locale in depot's spelling (`pt-BR.lproj/`).
+#[test]
+fn locale_folders_the_app_spells_otherwise_are_written_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |path: &str, body: &str| {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    };
+    write("ios/en.lproj/Localizable.strings", "\"a.b\" = \"Hello\";\n");
+    write(
+        "ios/pt-br.lproj/Localizable.strings",
+        "\"a.b\" = \"Olá\";\n",
+    );
+    write(
+        "ios/zh-hans.lproj/Localizable.strings",
+        "\"a.b\" = \"你好\";\n",
+    );
+    write("web/en/common.json", "{\n  \"hello\": \"Hello\"\n}\n");
+    write("web/pt_br/common.json", "{\n  \"hello\": \"Olá\"\n}\n");
+    let before = |root: &str| {
+        let mut all: Vec<(String, Vec<u8>)> = walk(&dir.path().join(root));
+        all.sort();
+        all
+    };
+    let (ios, web) = (before("ios"), before("web"));
+    depot_ok(dir.path(), &["import", "ios", "--to", "ios.csv"]);
+    depot_ok(
+        dir.path(),
+        &["import", "web", "--format", "i18next", "--to", "web.csv"],
+    );
+    depot_ok(
+        dir.path(),
+        &["generate", "--source", "ios.csv", "-f", "ios", "-p", "ios"],
+    );
+    depot_ok(
+        dir.path(),
+        &[
+            "generate", "--source", "web.csv", "-f", "i18next", "-n", "common", "-p", "web",
+        ],
+    );
+    assert_eq!(before("ios"), ios, "the ios tree changed");
+    assert_eq!(before("web"), web, "the i18next tree changed");
+
+    // a changed text goes into the app's folder
+    let sheet = std::fs::read_to_string(dir.path().join("ios.csv")).unwrap();
+    std::fs::write(dir.path().join("ios.csv"), sheet.replace("Olá", "Oi")).unwrap();
+    depot_ok(
+        dir.path(),
+        &["generate", "--source", "ios.csv", "-f", "ios", "-p", "ios"],
+    );
+    let names: Vec<String> = before("ios").into_iter().map(|(n, _)| n).collect();
+    assert_eq!(
+        names,
+        [
+            "en.lproj/Localizable.strings",
+            "pt-br.lproj/Localizable.strings",
+            "zh-hans.lproj/Localizable.strings"
+        ]
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("ios/pt-br.lproj/Localizable.strings")).unwrap(),
+        "\"a.b\" = \"Oi\";\n"
+    );
+}
+
+/// Every file under `root`: its path relative to `root` and its bytes.
+fn walk(root: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut found = Vec::new();
+    let mut folders = vec![root.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let name = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                found.push((name, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    found
+}

@@ -5,6 +5,8 @@
 //! `--format` may name several formats: one fetch and one conversion serve all of them,
 //! and the files of every format are rendered and written on all cores.
 
+mod app_paths;
+
 use super::Failure;
 use super::output::Report;
 use super::progress::Progress;
@@ -347,6 +349,9 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
             body,
         )
     };
+    if !args.to_stdout() {
+        spell_as_the_app(&args.path, &mut jobs);
+    }
     if args.to_stdout() {
         write_to_stdout(&jobs, render, &report)?;
     } else {
@@ -645,6 +650,24 @@ fn said_kept(counts: &keeping::Counts, path: &std::path::Path) -> String {
         ));
     }
     said
+}
+
+/// Each file into the folder or file the app already has for its locale under another
+/// spelling (`pt-br.lproj/` for `pt-BR.lproj/`): an app that comes back gets no second
+/// folder for a locale. A path another file of the run plans, or two files would share,
+/// stays as planned.
+fn spell_as_the_app(root: &std::path::Path, jobs: &mut [Job]) {
+    let planned: std::collections::HashSet<PathBuf> =
+        jobs.iter().map(|job| job.file.path.clone()).collect();
+    let mut taken = std::collections::HashSet::new();
+    let mut app = app_paths::AppPaths::default();
+    for job in jobs {
+        let spelled = app.spelled(root, &job.file.path);
+        if spelled != job.file.path && !planned.contains(&spelled) && taken.insert(spelled.clone())
+        {
+            job.file.path = spelled;
+        }
+    }
 }
 
 /// Writing into an app's tree (no `--replace`): the base locale's own copy (`values-en/`,
