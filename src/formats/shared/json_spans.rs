@@ -214,6 +214,12 @@ pub(crate) enum Role {
     Meta,
     /// The app's own: kept as it is when the existing file has it, never added.
     Existing,
+    /// What the app's file already implies (a String Catalog's source text that is its
+    /// key): patched as `Meta` when the existing file has it, never added.
+    Implied,
+    /// An object whose `value` member decides: the same value keeps the app's object byte
+    /// for byte (its `state` too); another value patches it member by member, as `Meta`.
+    Unit,
 }
 
 /// A format's roles: the member's path of keys, and its object in the existing file (the
@@ -276,10 +282,17 @@ impl<'b> Patcher<'b> {
                         .extend_from_slice(&self.existing[cursor..m.value.start]);
                     let at = self.out.len();
                     match (&m.object, &n.object) {
+                        (Some(o), Some(_)) if role == Role::Unit && self.same_unit(o, n) => {
+                            self.out.extend_from_slice(&self.existing[m.value.clone()]);
+                        }
                         (Some(o), Some(f)) => self.object(
                             o,
                             f,
-                            inside_entry || matches!(role, Role::Entry | Role::Meta),
+                            inside_entry
+                                || matches!(
+                                    role,
+                                    Role::Entry | Role::Meta | Role::Implied | Role::Unit
+                                ),
                         ),
                         _ => {
                             let (was, is) = (
@@ -319,7 +332,7 @@ impl<'b> Patcher<'b> {
             self.path.push(&n.key);
             let role = (self.rules)(&self.path, n.object.as_ref(), self.fresh);
             self.path.pop();
-            if role == Role::Existing {
+            if matches!(role, Role::Existing | Role::Implied) {
                 continue;
             }
             if has_members {
@@ -332,6 +345,21 @@ impl<'b> Patcher<'b> {
             }
         }
         self.out.extend_from_slice(&self.existing[end..=old.close]);
+    }
+}
+
+impl Patcher<'_> {
+    /// Whether the app's object `old` and the fresh member `new` hold the same `value`.
+    fn same_unit(&self, old: &Object, new: &Member) -> bool {
+        let value = |object: &Object| {
+            (object.members.iter())
+                .find(|m| m.key == "value")
+                .map(|m| m.value.clone())
+        };
+        match (value(old), new.object.as_ref().and_then(value)) {
+            (Some(was), Some(is)) => same_value(&self.existing[was], &self.fresh[is]),
+            _ => false,
+        }
     }
 }
 
