@@ -214,9 +214,20 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
         imported.doc.settings.placeholders = Some(syntax);
     }
     imported.placeholders = line;
-    if imported.doc.settings.i18next_v3 {
-        let said = "plurals: named as i18next JSON v3 names them (KEY, KEY_plural); the \
-                    settings cell says so (i18next=v3), and generate writes them so";
+    let settings = imported.doc.settings;
+    for said in [
+        settings.i18next_v3.then_some(
+            "plurals: named as i18next JSON v3 names them (KEY, KEY_plural); the settings \
+             cell says so (i18next=v3), and generate writes them so",
+        ),
+        settings.arb_plain.then_some(
+            "arb: apostrophes are text, as gen-l10n reads them without use-escaping \
+             (l10n.yaml); the settings cell says so (arb=plain), and generate writes them so",
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    {
         imported.placeholders = Some(match imported.placeholders.take() {
             Some(line) => format!("{line}\n{said}"),
             None => said.to_owned(),
@@ -410,6 +421,15 @@ fn read_found(
         locale::Hint::Base => Some(options.base.as_str()),
         locale::Hint::None => None,
     };
+    if file.format == Format::Arb && options.arb_plain.is_none() {
+        // each app's gen-l10n reads its apostrophes as its l10n.yaml says
+        let folder = file.path.parent().unwrap_or(Path::new("."));
+        let options = Options {
+            arb_plain: Some(crate::formats::arb::files::reads_plain(folder)),
+            ..options.clone()
+        };
+        return read_bytes(bytes, file.format, &file.shown, named, &options);
+    }
     read_bytes(bytes, file.format, &file.shown, named, options)
 }
 

@@ -216,6 +216,18 @@ fn settings_above(rows: &[Vec<String>], warnings: &mut Vec<Warning>) -> SheetSet
                      plural slots in CLDR's order, gettext: gettext's formula): read as gettext"
                 ),
             ),
+            Some(("arb", "plain")) => settings.arb_plain = true,
+            Some(("arb", "escaping")) => settings.arb_plain = false,
+            Some(("arb", value)) => warn(
+                warnings,
+                column,
+                row,
+                format!(
+                    "the settings cell says arb={value}, which depot does not know (plain: \
+                     apostrophes are text, as gen-l10n reads them without use-escaping; \
+                     escaping: ICU quoting, use-escaping: true): read as escaping"
+                ),
+            ),
             Some(("i18next", "v3")) => settings.i18next_v3 = true,
             Some(("i18next", "v4")) => settings.i18next_v3 = false,
             Some(("i18next", value)) => warn(
@@ -233,7 +245,7 @@ fn settings_above(rows: &[Vec<String>], warnings: &mut Vec<Warning>) -> SheetSet
                 row,
                 format!(
                     "the settings cell has the setting '{key}', which depot does not know \
-                     (known: placeholders, i18next, po): ignored"
+                     (known: placeholders, i18next, po, arb): ignored"
                 ),
             ),
             None => warn(
@@ -273,6 +285,9 @@ pub fn settings_cell(settings: &SheetSettings) -> Option<String> {
     }
     if settings.po_cldr {
         pairs.push("po=cldr".to_owned());
+    }
+    if settings.arb_plain {
+        pairs.push("arb=plain".to_owned());
     }
     (!pairs.is_empty()).then(|| format!("{SETTINGS_MARK} {}", pairs.join(" ")))
 }
@@ -1100,13 +1115,37 @@ mod tests {
                 (
                     "C1",
                     "the settings cell has the setting 'colour', which depot does not know \
-                     (known: placeholders, i18next, po): ignored"
+                     (known: placeholders, i18next, po, arb): ignored"
                 ),
                 (
                     "C1",
                     "the settings cell has 'x', which is no key=value pair (such as \
                      placeholders=printf): ignored"
                 ),
+            ]
+        );
+    }
+
+    /// `arb=plain` says the app's gen-l10n reads apostrophes as text; `escaping` (or no
+    /// cell) is ICU's quoting; another value is a warning and reads as escaping.
+    #[test]
+    fn the_settings_cell_says_how_arb_reads_apostrophes() {
+        let doc = convert(grid(&[&["depot: arb=plain"], &[">>>", "en"]])).unwrap();
+        assert!(doc.settings.arb_plain);
+        assert_eq!(doc.warnings, []);
+        assert_eq!(settings_cell(&doc.settings).unwrap(), "depot: arb=plain");
+        let doc = convert(grid(&[&["depot: arb=escaping"], &[">>>", "en"]])).unwrap();
+        assert!(!doc.settings.arb_plain);
+        assert_eq!(settings_cell(&doc.settings), None);
+        let doc = convert(grid(&[&["depot: arb=quoted"], &[">>>", "en"]])).unwrap();
+        assert!(!doc.settings.arb_plain);
+        let said: Vec<&str> = doc.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            said,
+            [
+                "the settings cell says arb=quoted, which depot does not know (plain: apostrophes \
+              are text, as gen-l10n reads them without use-escaping; escaping: ICU quoting, \
+              use-escaping: true): read as escaping"
             ]
         );
     }

@@ -78,11 +78,17 @@ pub struct SheetSettings {
     /// formula for the language (Polish `nplurals=3`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub po_cldr: bool,
+    /// `arb=plain`: the app's gen-l10n runs without `use-escaping` (its default), so an
+    /// apostrophe in an ARB text is text and every brace is syntax; generate writes texts
+    /// as they are. `escaping` (the default, for sheets without the cell): ICU's quoting
+    /// (`''`, `'{'`), as gen-l10n reads it with `use-escaping: true`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub arb_plain: bool,
 }
 
 impl SheetSettings {
     pub fn is_empty(&self) -> bool {
-        self.placeholders.is_none() && !self.i18next_v3 && !self.po_cldr
+        self.placeholders.is_none() && !self.i18next_v3 && !self.po_cldr && !self.arb_plain
     }
 
     /// Adds what one more file's shape asks for (`Reading::implies`).
@@ -90,6 +96,7 @@ impl SheetSettings {
         self.placeholders = self.placeholders.or(other.placeholders);
         self.i18next_v3 |= other.i18next_v3;
         self.po_cldr |= other.po_cldr;
+        self.arb_plain |= other.arb_plain;
     }
 
     /// The syntax the texts hold: the cell's, else depot's `{name}`.

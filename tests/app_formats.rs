@@ -291,7 +291,7 @@ fn arb_files_pass_gen_l10n_rules_and_every_message_reads_back_in_formatjs_and_fl
     );
     let read = node(
         "arb",
-        json!({"files": files, "template": "app_en.arb"})
+        json!({"files": files, "template": "app_en.arb", "useEscaping": true})
             .to_string()
             .as_bytes(),
     );
@@ -418,7 +418,7 @@ fn arb_of_regional_locales_gets_the_language_files_gen_l10n_falls_back_to() {
     assert!(files["app_pt.arb"].starts_with("{\n  \"@@locale\": \"pt\",\n"));
     node(
         "arb",
-        json!({"files": files, "template": "app_pt.arb"})
+        json!({"files": files, "template": "app_pt.arb", "useEscaping": true})
             .to_string()
             .as_bytes(),
     );
@@ -427,7 +427,7 @@ fn arb_of_regional_locales_gets_the_language_files_gen_l10n_falls_back_to() {
     without.remove("app_zh.arb");
     let refused = try_node(
         "arb",
-        json!({"files": without, "template": "app_pt.arb"})
+        json!({"files": without, "template": "app_pt.arb", "useEscaping": true})
             .to_string()
             .as_bytes(),
     )

@@ -1114,12 +1114,13 @@ const ARB_PL: &str = r#"{
   "editHint": "Stuknij '{'Edytuj'}' i nie zapomnij zapisać"
 }"#;
 
-/// What gen-l10n's rules and the formatjs parser read from the ARB files in `dir`
-/// (tests/node/consumers.js, `app_en.arb` the template): each file's messages as parts,
+/// What gen-l10n's rules and its parser read from the ARB files in `dir` with or without
+/// `use-escaping` (tests/node/consumers.js, `app_en.arb` the template): each file's
+/// messages as parts,
 /// a plural's `=0`, `=1`, `=2` cases named `zero`, `one`, `two` (gen-l10n's
 /// `pluralCases`: the same argument of `Intl.pluralLogic`), and the template's
 /// description and placeholder types of each message.
-fn gen_l10n_reads(dir: &Path) -> serde_json::Value {
+fn gen_l10n_reads(dir: &Path, use_escaping: bool) -> serde_json::Value {
     fn exact_cases_as_categories(value: &mut serde_json::Value) {
         match value {
             serde_json::Value::Object(map) => {
@@ -1144,7 +1145,7 @@ fn gen_l10n_reads(dir: &Path) -> serde_json::Value {
     }
     let mut parts = node(
         "arb",
-        &serde_json::json!({"files": files, "template": "app_en.arb"}),
+        &serde_json::json!({"files": files, "template": "app_en.arb", "useEscaping": use_escaping}),
     );
     exact_cases_as_categories(&mut parts);
     let template = read_json(&dir.join("app_en.arb"));
@@ -1183,6 +1184,8 @@ fn arb_files_round_trip_as_gen_l10n_and_formatjs_read_them() {
         &[
             ("lib/l10n/app_en.arb", ARB_EN.as_bytes()),
             ("lib/l10n/app_pl.arb", ARB_PL.as_bytes()),
+            // the app quotes (`'{'Edit'}'`, `don''t`): its gen-l10n reads them so
+            ("l10n.yaml", b"arb-dir: lib/l10n\nuse-escaping: true\n"),
         ],
     );
     let out = round_trip(dir.path(), &["lib/l10n"], "arb", &[]);
@@ -1197,8 +1200,9 @@ fn arb_files_round_trip_as_gen_l10n_and_formatjs_read_them() {
         ),
         "{sheet}"
     );
-    let before = gen_l10n_reads(&dir.path().join("lib/l10n"));
-    let after = gen_l10n_reads(&out);
+    assert!(!sheet.contains("arb=plain"), "{sheet}");
+    let before = gen_l10n_reads(&dir.path().join("lib/l10n"), true);
+    let after = gen_l10n_reads(&out, true);
     assert_eq!(
         before["messages"]["app_pl.arb"]["editHint"],
         serde_json::json!([{"t": "Stuknij {Edytuj} i nie zapomnij zapisać"}])
@@ -1395,6 +1399,8 @@ fn files_of_the_new_formats_import_with_plurals_and_comments() {
         (
             "flutter",
             vec![
+                // no l10n.yaml: gen-l10n's default reads apostrophes as text
+                "depot: arb=plain,,,,",
                 ">>>,###,$$$,en,pl",
                 "helloName,,Greeting,Hello {name},Cześć {name}",
             ],
@@ -1474,7 +1480,11 @@ fn real_files_of_the_new_formats_are_read_with_their_texts() {
     // markup
     // (its snake_case ids are not depot's lowerCamelCase ones: the name column keeps them)
     let (lines, summary) = import("arb-yubioath");
-    assert_eq!(lines[0], ">>>,@@@,###,$$$,en,pl");
+    // its l10n.yaml (not copied) has no use-escaping: apostrophes are text
+    assert_eq!(
+        lines[..2],
+        ["depot: arb=plain,,,,,", ">>>,@@@,###,$$$,en,pl"]
+    );
     assert!(has(
         &lines,
         "app_name,app_name,,,Yubico Authenticator,Yubico Authenticator"

@@ -355,7 +355,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     if args.to_stdout() {
         write_to_stdout(&jobs, render, &report)?;
     } else {
-        write_files(args, &jobs, render, &report)?;
+        write_files(args, &jobs, render, &doc.settings, &report)?;
     }
     if let Some(base) = base {
         let named = if args.verbose {
@@ -528,11 +528,13 @@ fn list_findings(doc: &Document, say: &dyn Fn(String)) {
 /// Renders and writes every planned file under `--path`: each is staged as soon as it is
 /// rendered (so bodies do not pile up in memory), and none replaces its file until every
 /// one is staged. With --sync, twice as many threads as cores: while some wait for the
-/// disk, the others render.
+/// disk, the others render. `settings`: the sheet's, which say how the app's files read
+/// (`arb=plain`) when an existing one is patched.
 fn write_files(
     args: &GenerateArgs,
     jobs: &[Job],
     render: impl Fn(&Job, &mut Vec<u8>) -> Result<Vec<String>, formats::RenderError> + Sync,
+    settings: &crate::model::SheetSettings,
     report: &Report,
 ) -> Result<(), Failure> {
     // Errors name files by absolute path; the list of files written keeps `--path` as given.
@@ -578,7 +580,8 @@ fn write_files(
                 let counts = match args.replace {
                     true => None,
                     false => {
-                        let kept = keeping::keep_at(job.format, &path, std::mem::take(&mut body))
+                        let fresh = std::mem::take(&mut body);
+                        let kept = keeping::keep_at(job.format, &path, fresh, settings)
                             .map_err(|e| Failure(e.to_string()))?;
                         body = kept.body;
                         kept.counts

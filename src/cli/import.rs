@@ -99,6 +99,8 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
         keep_syntax,
         format: args.format,
         memory: settings.limits.input_memory,
+        // each app's l10n.yaml says how its ARB apostrophes read
+        arb_plain: None,
     };
     let report = Report::new(args.quiet);
     let mut imported = import::read_app(&args.paths, &options)?;

@@ -13,6 +13,7 @@ pub use super::shared::spans::{
     Counts, KeepError, Patched, Piece, Split, Swap, after_bom, chunk_from, line_start,
     read_the_same, swap_body,
 };
+use crate::model::SheetSettings;
 
 /// How one format's files are patched: what every format's `keep.rs` declares (`KEEP`),
 /// and its one `patch` (the existing file's bytes, the fresh rendering's, and the names
@@ -56,10 +57,25 @@ impl Keep {
         fresh: &[u8],
         elsewhere: &HashSet<String>,
     ) -> Result<Patched, KeepError> {
+        self.patch_as(existing, fresh, elsewhere, &SheetSettings::default())
+    }
+
+    /// `patch` of the files of a sheet with `settings`, which say how its files read
+    /// (`arb=plain`) when telling whether two entries read the same.
+    pub(crate) fn patch_as(
+        &self,
+        existing: &[u8],
+        fresh: &[u8],
+        elsewhere: &HashSet<String>,
+        settings: &SheetSettings,
+    ) -> Result<Patched, KeepError> {
         match *self {
-            Keep::Json { rules, same } => {
-                super::shared::json_spans::patch(existing, fresh, rules, same)
-            }
+            Keep::Json { rules, same } => super::shared::json_spans::patch(
+                existing,
+                fresh,
+                rules,
+                same.map(|format| (format, *settings)),
+            ),
             Keep::Pieces { format, .. } => {
                 let little = match existing {
                     [0xFF, 0xFE, ..] => true,
@@ -215,8 +231,14 @@ pub enum KeepFileError {
 
 /// What goes to `path` for `format` given the fresh rendering (SPEC §12.1): the file
 /// there patched with it (and what patching did), or, with no file there, the rendering
-/// (android: without the names another file of the folder defines).
-pub fn keep_at(format: Format, path: &Path, fresh: Vec<u8>) -> Result<Kept, KeepFileError> {
+/// (android: without the names another file of the folder defines). `settings`: the
+/// sheet's, which say how the file reads (`arb=plain`).
+pub fn keep_at(
+    format: Format,
+    path: &Path,
+    fresh: Vec<u8>,
+    settings: &SheetSettings,
+) -> Result<Kept, KeepFileError> {
     let Some(keep) = keep_of(format) else {
         return Ok(Kept::whole(fresh));
     };
@@ -256,7 +278,8 @@ pub fn keep_at(format: Format, path: &Path, fresh: Vec<u8>) -> Result<Kept, Keep
             counts: Some(Counts::default()),
         });
     }
-    let patched = (keep.patch(&existing, &fresh, &elsewhere)).map_err(|e| unreadable(path, e))?;
+    let patched = (keep.patch_as(&existing, &fresh, &elsewhere, settings))
+        .map_err(|e| unreadable(path, e))?;
     Ok(Kept {
         body: patched.body,
         counts: Some(patched.counts),

@@ -31,6 +31,11 @@ pub struct Options {
     pub format: Option<Format>,
     /// What reading the files may take (`limits.input_memory_bytes`, `--max-memory`).
     pub memory: Budget,
+    /// How ARB texts' apostrophes read (gen-l10n's `use-escaping`): `Some(true)` as text
+    /// (its default, the sheet's `arb=plain`), `Some(false)` as ICU quoting (`arb=escaping`);
+    /// `None`: as each app's `l10n.yaml` says where import reads an app's folders, else as
+    /// ICU quoting (what a sheet without the settings cell writes).
+    pub arb_plain: Option<bool>,
 }
 
 impl Default for Options {
@@ -43,6 +48,7 @@ impl Default for Options {
             keep_syntax: KeepSyntax::No,
             format: None,
             memory: Budget::default(),
+            arb_plain: None,
         }
     }
 }

@@ -125,6 +125,8 @@ pub fn diff(
         keep_syntax: super::KeepSyntax::No,
         format: options.format,
         memory: options.memory,
+        // the app's ARB files as the sheet says its gen-l10n reads them (arb=plain)
+        arb_plain: Some(sheet.settings.arb_plain),
     };
     let found = discover::discover(paths, &read_options)?;
     let mut families: BTreeMap<Format, Vec<&discover::Found>> = BTreeMap::new();

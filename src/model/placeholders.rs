@@ -168,6 +168,10 @@ pub enum Syntax {
     Arb {
         /// Inside a plural: a literal `#` is quoted, as ICU readers take it for the count.
         in_plural: bool,
+        /// ICU's quoting (`''`, `'{'`), which gen-l10n reads with `use-escaping: true`;
+        /// without it literal text is written as it is, and a literal brace cannot be
+        /// (`Converted::literal_brace`).
+        escaping: bool,
     },
     /// i18next: `{{name}}` (the type dropped: i18next interpolates names only); literal
     /// braces are single ones.
@@ -299,6 +303,9 @@ pub struct Converted {
     /// then a literal brace). ICU readers take that as written; Flutter's gen-l10n lexer
     /// reads one apostrophe too many there (see `IcuQuote`).
     pub flutter_misreads: bool,
+    /// The first literal brace of a text written for gen-l10n without `use-escaping`,
+    /// which reads every brace as syntax: such a text cannot be written.
+    pub literal_brace: Option<char>,
 }
 
 /// `convert_into`, saying what the conversion met; `None` (and nothing appended) when the
@@ -333,6 +340,7 @@ pub fn convert_reporting<'o>(
         numbers.number(name, &mut extra)
     };
     let mut quote = IcuQuote::default();
+    let mut literal_brace = None;
     let scanned = scan(text, |piece| match (syntax, piece) {
         (Syntax::Android | Syntax::Ios, Piece::Literal(s)) if is_format => {
             push_replacing(out, s, "%", "%%")
@@ -341,8 +349,21 @@ pub fn convert_reporting<'o>(
         (Syntax::Icu { in_plural }, Piece::Literal(s)) => {
             quote.push_literal(out, s, in_plural, true)
         }
-        (Syntax::Arb { in_plural }, Piece::Literal(s)) => {
-            quote.push_literal(out, s, in_plural, false)
+        (
+            Syntax::Arb {
+                in_plural,
+                escaping: true,
+            },
+            Piece::Literal(s),
+        ) => quote.push_literal(out, s, in_plural, false),
+        (
+            Syntax::Arb {
+                escaping: false, ..
+            },
+            Piece::Brace(c),
+        ) => {
+            literal_brace.get_or_insert(c);
+            out.push(c);
         }
         // MessageFormat quotes as ICU does, a quoted run spanning braces and apostrophes:
         // `'{''{'` would read `{'{` (`''` inside a run is an apostrophe), `'}'''` `}'`
@@ -417,6 +438,7 @@ pub fn convert_reporting<'o>(
     quote.close(out);
     Some(Converted {
         flutter_misreads: quote.flutter_misreads,
+        literal_brace,
     })
 }
 
@@ -435,6 +457,7 @@ pub fn push_icu_literal_text(out: &mut String, text: &str, in_plural: bool) -> C
     quote.close(out);
     Converted {
         flutter_misreads: quote.flutter_misreads,
+        literal_brace: None,
     }
 }
 

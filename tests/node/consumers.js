@@ -3,12 +3,14 @@
 //                                out: the formatjs parser's AST of each (exit 1 on the first
 //                                string it refuses, naming it)
 //   node consumers.js yaml       stdin: a YAML document; out: what js-yaml loads
-//   node consumers.js arb        stdin: {"files": {NAME: TEXT}, "template": NAME}: a folder of
-//                                ARB files; checks gen-l10n's rules (below) and parses every
-//                                message with formatjs; out: {NAME: {ID: parts}} (exit 1
-//                                naming the first rule broken); with "infer": true, an
-//                                undeclared placeholder's type is inferred as gen-l10n does
-//                                (real apps' files, tests/real_apps.rs)
+//   node consumers.js arb        stdin: {"files": {NAME: TEXT}, "template": NAME, "useEscaping":
+//                                BOOL}: a folder of ARB files and the app's l10n.yaml
+//                                `use-escaping`; checks gen-l10n's rules (below) and parses
+//                                every message as gen-l10n's own parser does (a port of it,
+//                                below); out: {NAME: {ID: parts}} (exit 1 naming the first
+//                                rule broken); with "infer": true, an undeclared
+//                                placeholder's type is inferred as gen-l10n does (real apps'
+//                                files, tests/real_apps.rs)
 //   node consumers.js i18next    stdin: {"resources": {LNG: {NS: {...}}}, "calls":
 //                                [[LNG, KEY, OPTIONS]]}; out: i18next's t() of each call
 //   node consumers.js xcstrings  stdin: a String Catalog; out: what the locize-xcstrings
@@ -31,47 +33,162 @@ function fail(message) {
   process.exit(1);
 }
 
-// formatjs's AST as parts: {t: text} | {a: argument} | {p: argument, o: {CATEGORY: parts}}
-// (a `#` inside a plural is its argument)
-function parts(elements, pluralArg) {
-  const out = [];
-  for (const e of elements) {
-    let part;
-    switch (e.type) {
-      case 0: // literal
-        if (out.length && out[out.length - 1].t !== undefined) {
-          out[out.length - 1].t += e.value;
-          continue;
-        }
-        part = { t: e.value };
-        break;
-      case 1: // argument
-        part = { a: e.value };
-        break;
-      case 7: // pound
-        part = { a: pluralArg };
-        break;
-      case 2: // number
-      case 3: // date
-      case 4: // time
-        part = { a: e.value, f: [e.type, e.style === null ? null : String(e.style)] };
-        break;
-      case 5: // select
-        part = { s: e.value, o: {} };
-        for (const [option, value] of Object.entries(e.options)) {
-          part.o[option] = parts(value.value, pluralArg);
-        }
-        break;
-      case 6: // plural
-        part = { p: e.value, o: {} };
-        for (const [category, option] of Object.entries(e.options)) {
-          part.o[category] = parts(option.value, e.value);
-        }
-        break;
-      default:
-        fail(`unexpected ICU element ${JSON.stringify(e)}`);
+// ---------------------------------------------------------------- gen-l10n's parser
+// A port of Flutter's flutter_tools lib/src/localizations/message_parser.dart (`Parser`:
+// `lexIntoTokens`, the grammar `parseIntoTree` follows, `checkExtraRules`), without
+// `relax-syntax`. With `use-escaping` an apostrophe quotes (`'{'`, `''` is one, a lone one
+// is an error); without it (gen-l10n's default) an apostrophe is text and every brace is
+// syntax. A message comes out as parts: {t: text} | {a: argument} | {a, f: [date|time,
+// format]} | {p: argument, o: {CASE: parts}} | {s: argument, o: {CASE: parts}}; `#` is text
+// (gen-l10n has no such token), a plural's `=1` case is named "=1".
+
+// `lexIntoTokens`: [{type, value, at}]
+function genL10nTokens(message, useEscaping) {
+  const sticky = (source) => new RegExp(source, "y");
+  const escapedString = sticky("'[^']*'");
+  const unescapedString = sticky("[^{}']+");
+  const normalString = sticky("[^{}]+");
+  const brace = sticky("[{}]");
+  // in order of precedence
+  const matchers = [
+    ["empty", sticky("\\s+")],
+    ["number", sticky("[0-9]+")],
+    ["comma", sticky(",")],
+    ["equalSign", sticky("=")],
+    ["colon", sticky(":")],
+    ["identifier", sticky("[a-zA-Z0-9|_]+")],
+  ];
+  const keywords = new Set(["plural", "select", "other", "date", "time"]);
+  const tokens = [];
+  let isString = true;
+  let at = 0;
+  const match = (re) => {
+    re.lastIndex = at;
+    const m = re.exec(message);
+    return m === null ? null : m[0];
+  };
+  const push = (type, value) => {
+    tokens.push({ type, value, at });
+    at += value.length;
+  };
+  // every brace toggles between text and syntax
+  const braceOr = (what) => {
+    const m = match(brace);
+    if (m === null) throw new Error(`ICU Lexing Error: ${what} (at ${at})`);
+    push(m === "{" ? "openBrace" : "closeBrace", m);
+    isString = !isString;
+  };
+  while (at < message.length) {
+    let m;
+    if (isString) {
+      if (useEscaping) {
+        if ((m = match(escapedString)) !== null) {
+          let value;
+          if (m === "''") value = "'";
+          // a quoted run right after an apostrophe keeps its opening one
+          else if (at > 1 && message[at - 1] === "'") value = m.slice(0, -1);
+          else value = m.slice(1, -1);
+          tokens.push({ type: "string", value, at });
+          at += m.length;
+        } else if ((m = match(unescapedString)) !== null) push("string", m);
+        else braceOr("Unmatched single quotes.");
+      } else if ((m = match(normalString)) !== null) push("string", m);
+      else braceOr("Unmatched single quotes.");
+      continue;
     }
-    out.push(part);
+    let type = null;
+    for (const [matched, re] of matchers) {
+      if ((m = match(re)) !== null) {
+        type = matched;
+        break;
+      }
+    }
+    if (m === null) braceOr("Unexpected character.");
+    else if (type === "empty") at += m.length;
+    else {
+      // right after `{` any word is an identifier, elsewhere a keyword is one
+      if (!(type === "identifier" && tokens[tokens.length - 1].type === "openBrace") && keywords.has(m)) {
+        type = m;
+      }
+      push(type, m);
+    }
+  }
+  return tokens;
+}
+
+// `parseIntoTree` and `checkExtraRules`, as parts. Tokens left after the top-level message
+// (a `}` that closes nothing) are ignored, as gen-l10n's parser ignores them.
+function genL10nParts(message, useEscaping) {
+  const tokens = genL10nTokens(message, useEscaping);
+  let k = 0;
+  const take = (type) => {
+    const token = tokens[k];
+    if (token === undefined) throw new Error(`ICU Syntax Error: Expected "${type}" but found no tokens.`);
+    if (token.type !== type) throw new Error(`ICU Syntax Error: Expected "${type}" but found "${token.value}".`);
+    k += 1;
+    return token.value;
+  };
+  const is = (offset, ...types) => tokens[k + offset] !== undefined && types.includes(tokens[k + offset].type);
+  function parts() {
+    const out = [];
+    while (k < tokens.length && tokens[k].type !== "closeBrace") {
+      if (is(0, "string")) {
+        const text = tokens[k++].value;
+        if (out.length && out[out.length - 1].t !== undefined) out[out.length - 1].t += text;
+        else out.push({ t: text });
+        continue;
+      }
+      const kind = tokens[k + 3] && tokens[k + 3].type;
+      take("openBrace");
+      const name = take("identifier");
+      if (kind === "plural" || kind === "select") {
+        take("comma");
+        take(kind);
+        take("comma");
+        const options = {};
+        const cases = kind === "plural" ? ["identifier", "other", "equalSign"] : ["identifier", "number", "other"];
+        while (is(0, ...cases)) {
+          const identifier = is(0, "identifier");
+          const selector = is(0, "equalSign") ? (take("equalSign"), "=" + take("number")) : tokens[k++].value;
+          if (kind === "plural" && identifier && !["zero", "one", "two", "few", "many"].includes(selector)) {
+            throw new Error('ICU Syntax Error: Plural expressions case must be one of "zero", "one", "two", "few", "many", or "other".');
+          }
+          take("openBrace");
+          options[selector] = parts();
+          take("closeBrace");
+        }
+        take("closeBrace");
+        if (options.other === undefined) {
+          throw new Error(`ICU Syntax Error: ${kind === "plural" ? "Plural" : "Select"} expressions must have an "other" case.`);
+        }
+        out.push(kind === "plural" ? { p: name, o: options } : { s: name, o: options });
+      } else if (kind === "date" || kind === "time") {
+        take("comma");
+        take(kind);
+        take("comma");
+        take("colon");
+        take("colon");
+        const format = take("identifier");
+        take("closeBrace");
+        out.push({ a: name, f: [kind, format] });
+      } else {
+        take("closeBrace");
+        out.push({ a: name });
+      }
+    }
+    return out;
+  }
+  return parts();
+}
+
+// The placeholders a message's parts use: [name, used in a plural].
+function usedPlaceholders(parts, out) {
+  for (const part of parts) {
+    if (part.a !== undefined && part.f === undefined) out.push([part.a, false]);
+    if (part.p !== undefined) {
+      out.push([part.p, true]);
+      for (const option of Object.values(part.o)) usedPlaceholders(option, out);
+    }
   }
   return out;
 }
@@ -113,19 +230,8 @@ function validGetterName(name) {
   );
 }
 
-// The placeholders a parsed message uses: [name, used in a plural].
-function usedPlaceholders(elements, out) {
-  for (const e of elements) {
-    if (e.type === 1) out.push([e.value, false]);
-    if (e.type === 6) {
-      out.push([e.value, true]);
-      for (const option of Object.values(e.options)) usedPlaceholders(option.value, out);
-    }
-  }
-  return out;
-}
 
-function checkArb(files, templateName, infer) {
+function checkArb(files, templateName, infer, useEscaping) {
   const bundles = {};
   const locales = new Map();
   for (const [name, text] of Object.entries(files)) {
@@ -173,19 +279,19 @@ function checkArb(files, templateName, infer) {
     for (const [id, value] of Object.entries(resources)) {
       if (id.startsWith("@")) continue;
       if (typeof value !== "string") fail(`${name}: the value of "${id}" is not a string`);
-      let ast;
+      let parsed;
       try {
-        ast = parse(value, { ignoreTag: true });
+        parsed = genL10nParts(value, useEscaping);
       } catch (e) {
-        fail(`${name}: formatjs refused ${id} ${JSON.stringify(value)}: ${e.message}`);
+        fail(`${name}: gen-l10n (use-escaping: ${useEscaping}) refused ${id} ${JSON.stringify(value)}: ${e.message}`);
       }
-      read[name][id] = parts(ast);
+      read[name][id] = parsed;
       if (!ids.includes(id)) continue;
       // every placeholder a message uses is declared in the template, with a type (a
       // plural's `num` or `int`)
       const attributes = template[`@${id}`];
       const declared = (attributes && attributes.placeholders) || {};
-      for (const [placeholder, plural] of usedPlaceholders(ast, [])) {
+      for (const [placeholder, plural] of usedPlaceholders(parsed, [])) {
         const type = declared[placeholder] && declared[placeholder].type;
         // gen-l10n infers an undeclared placeholder's type (`_inferPlaceholderTypes`:
         // num in a plural, String in a select, else Object); depot always declares them
@@ -230,8 +336,9 @@ async function main() {
   } else if (mode === "yaml") {
     process.stdout.write(JSON.stringify(yaml.load(input)));
   } else if (mode === "arb") {
-    const { files, template, infer } = JSON.parse(input);
-    process.stdout.write(JSON.stringify(checkArb(files, template, infer === true)));
+    const { files, template, infer, useEscaping } = JSON.parse(input);
+    if (typeof useEscaping !== "boolean") fail("arb: give useEscaping, the app's l10n.yaml use-escaping (true or false)");
+    process.stdout.write(JSON.stringify(checkArb(files, template, infer === true, useEscaping)));
   } else if (mode === "i18next") {
     const i18next = require("i18next");
     const { resources, calls } = JSON.parse(input);

@@ -517,11 +517,12 @@ pub fn i18next(folder: &Path, options: &Value) -> Reading {
 
 // ------------------------------------------------------------------ arb (gen-l10n)
 
-/// A folder of ARB files as gen-l10n reads it with `template` as the template file:
-/// gen-l10n's rules checked (tests/node/consumers.js `arb`, placeholder types inferred as
-/// gen-l10n infers those a template leaves undeclared) and every message parsed by
-/// formatjs; a message's text is formatjs's parts as compact JSON (text, arguments,
-/// plurals and selects with their cases), under the file's `@@locale`.
+/// A folder of ARB files as gen-l10n reads it with `template` as the template file and
+/// the app's `use-escaping` (`l10n_use_escaping`): gen-l10n's rules checked
+/// (tests/node/consumers.js `arb`, placeholder types inferred as gen-l10n infers those a
+/// template leaves undeclared) and every message parsed by a port of gen-l10n's parser; a
+/// message's text is its parts as compact JSON (text, arguments, plurals and selects with
+/// their cases), under the file's `@@locale`.
 pub fn arb(folder: &Path, template: &str) -> Reading {
     let mut files = serde_json::Map::new();
     let mut locales = BTreeMap::new();
@@ -536,9 +537,10 @@ pub fn arb(folder: &Path, template: &str) -> Reading {
         locales.insert(name.clone(), locale);
         files.insert(name, Value::String(body));
     }
+    let use_escaping = l10n_use_escaping(folder);
     let read = node(
         "arb",
-        &json!({"files": files, "template": template, "infer": true}),
+        &json!({"files": files, "template": template, "infer": true, "useEscaping": use_escaping}),
     )?;
     let mut texts = Texts::new();
     for (name, messages) in read.as_object().unwrap() {
@@ -548,6 +550,23 @@ pub fn arb(folder: &Path, template: &str) -> Reading {
         }
     }
     Ok(texts)
+}
+
+/// The `use-escaping` of the app's `l10n.yaml`, the nearest above `folder` (gen-l10n reads
+/// it from the project root), as YAML reads it; gen-l10n's default, false, without one
+/// or without the key.
+pub fn l10n_use_escaping(folder: &Path) -> bool {
+    use saphyr::{LoadableYamlNode, Yaml};
+    let Some(yaml) =
+        (folder.ancestors()).find_map(|dir| std::fs::read_to_string(dir.join("l10n.yaml")).ok())
+    else {
+        return false;
+    };
+    let docs = Yaml::load_from_str(&yaml).unwrap_or_else(|e| panic!("l10n.yaml: {e}"));
+    (docs.first())
+        .and_then(|doc| doc.as_mapping_get("use-escaping"))
+        .and_then(Yaml::as_bool)
+        .unwrap_or(false)
 }
 
 // ------------------------------------------------------------------ properties (JDK)

@@ -1,6 +1,6 @@
 //! Patching an existing `.arb` file (SPEC §12.1): each message the sheet has gets its new
 //! text in place; in its `@id` metadata only the description is the sheet's (placeholders'
-//! types and formats stay the app's); metadata of ids the sheet lacks, `@@locale`,
+//! types and formats stay the app's); metadata of ids the sheet lacks, `@@locale` (never added to a file without one),
 //! `@@last_modified` and every other member stay as they are.
 
 use crate::formats::Format;
@@ -15,6 +15,9 @@ pub(crate) const KEEP: Keep = Keep::Json {
 
 fn rules(path: &[&str], _: Option<&Object>, _: &[u8]) -> Role {
     match path {
+        // `@@locale` and the other file-level members are the app's: gen-l10n takes the
+        // locale from the file name when `@@locale` is absent (lichess-org/mobile has none)
+        [id] if id.starts_with("@@") => Role::Existing,
         [id] if id.starts_with('@') => Role::Meta,
         [_] => Role::Entry,
         [_, "description"] => Role::Meta,
@@ -39,5 +42,18 @@ mod tests {
             .replace("\"old\"", "\"new\"");
         assert_eq!(String::from_utf8(p.body).unwrap(), want);
         assert_eq!((p.counts.changed, p.counts.added, p.counts.kept), (1, 0, 1));
+    }
+
+    /// A file without `@@locale` stays without it: generate appended one to every file of
+    /// an app that had none while its summary said "0 changed, 0 added".
+    #[test]
+    fn a_file_without_locale_gets_none() {
+        let app = "{\n  \"hello\": \"Hello\"\n}\n";
+        let fresh = "{\n  \"@@locale\": \"en\",\n  \"hello\": \"Hello\"\n}";
+        let p = KEEP
+            .patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new())
+            .unwrap();
+        assert_eq!(String::from_utf8(p.body).unwrap(), app);
+        assert_eq!((p.counts.changed, p.counts.added, p.counts.kept), (0, 0, 0));
     }
 }

@@ -4,7 +4,11 @@
 //! locale, as gen-l10n types every locale's messages by its template's metadata (the
 //! assembler applies them, the base locale's file winning). Messages are read as ICU with
 //! `--placeholders keep` too: that is what they are to gen-l10n, whose reading of
-//! plurals is the one taken (`=1` is `one`, `#` is text: `icu::Dialect::GenL10n`).
+//! plurals is the one taken (`=1` is `one`, `#` is text: `icu::Dialect::GenL10n`), and
+//! its apostrophes read as the app's `use-escaping` says (`Options::arb_plain`, which
+//! import takes from the app's l10n.yaml: without use-escaping, gen-l10n's default, an
+//! apostrophe is text, `Dialect::GenL10nPlain`; unsaid, ICU's quoting as a sheet without
+//! the settings cell writes it).
 
 use std::collections::HashMap;
 
@@ -17,6 +21,13 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     let root = crate::formats::json::read::parse(text)?;
     let NodeValue::Map(entries) = root.value else {
         return Err(SyntaxError::new(1, "an ARB file is a JSON object"));
+    };
+    let plain = r.options.arb_plain.unwrap_or(false);
+    r.implies.arb_plain = plain;
+    let dialect = if plain {
+        Dialect::GenL10nPlain
+    } else {
+        Dialect::GenL10n
     };
     let mut metadata: HashMap<&str, &Node> = HashMap::new();
     for (key, node) in &entries {
@@ -65,10 +76,10 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                 types,
             });
         }
-        let (value, losses) = match icu::to_sheet_as(text, Dialect::GenL10n) {
+        let (value, losses) = match icu::to_sheet_as(text, dialect) {
             Ok(Message::Plural { forms, losses }) => (Value::Plural(forms), losses),
             // an ARB message is ICU whatever `--placeholders` says: gen-l10n reads it so,
-            // and generate writes it so in either mode (`'{'` is a literal brace)
+            // and generate writes it so in either mode
             Ok(Message::Text(converted)) => (Value::Text(converted.text), converted.losses),
             Err(why) => (
                 Value::Text(syntax::literal(text)),
@@ -153,6 +164,50 @@ mod tests {
     use super::*;
     use crate::import::Options;
     use crate::model::PluralCategory;
+
+    /// The same files read as gen-l10n reads them with and without `use-escaping`.
+    #[test]
+    fn apostrophes_read_as_the_apps_use_escaping_says() {
+        let file = r#"{"a": "Don't stop, {name}", "b": "it''s '{'x'}'", "n": "{count, plural, =1{Batalla d'{count} equip} other{{count} equips}}"}"#;
+        let read = |arb_plain| {
+            let options = Options {
+                arb_plain,
+                ..Options::default()
+            };
+            let mut r = Reading::new(&options);
+            read(file, &mut r).unwrap();
+            let notes: Vec<String> = r
+                .notes
+                .iter()
+                .map(|(_, k, w)| format!("{k}: {w}"))
+                .collect();
+            let values: Vec<Value> = r.units.into_iter().map(|u| u.value).collect();
+            (values, notes, r.implies.arb_plain)
+        };
+        let (values, notes, plain) = read(Some(true));
+        assert_eq!(
+            values,
+            [
+                Value::Text("Don't stop, {name}".into()),
+                Value::Text("it''s '{{'x'}}'".into()),
+                Value::Plural(vec![
+                    (PluralCategory::One, "Batalla d'{count} equip".into()),
+                    (PluralCategory::Other, "{count} equips".into())
+                ]),
+            ]
+        );
+        // gen-l10n refuses `{'x'}` without use-escaping too
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].starts_with("b: not an ICU message"), "{notes:?}");
+        assert!(plain);
+        let (values, notes, plain) = read(Some(false));
+        assert_eq!(values[0], Value::Text("Don't stop, {name}".into()));
+        assert_eq!(values[1], Value::Text("it's {{x}}".into()));
+        assert!(notes[0].starts_with("n: not an ICU message"), "{notes:?}");
+        assert!(!plain);
+        // unsaid: as a sheet without the settings cell writes them
+        assert_eq!(read(None).0, values);
+    }
 
     #[test]
     fn messages_metadata_and_locale() {

@@ -46,6 +46,9 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
             continue;
         }
         let (line, obsolete) = match line.strip_prefix("#~") {
+            // `#~| msgid "…"`: the previous msgid of an obsolete entry (msgmerge writes it),
+            // a comment as `#|` is, not the entry's own msgid
+            Some(rest) if rest.starts_with('|') => ("#|", true),
             Some(rest) => (rest.trim_start(), true),
             None => (line, false),
         };
@@ -481,6 +484,25 @@ msgstr "Otwórz"
         );
         let noted: Vec<&str> = r.notes.iter().map(|(_, k, _)| k.as_str()).collect();
         assert_eq!(noted, ["guess", "old"]);
+    }
+
+    /// msgmerge keeps an obsolete entry's previous msgid as `#~| msgid "…"` (GNOME's
+    /// gnome-clocks ar.po has one); the whole import failed on it ("expected a quoted
+    /// string").
+    #[test]
+    fn an_obsolete_entrys_previous_msgid_is_a_comment() {
+        let po = "msgid \"kept\"\nmsgstr \"zostaje\"\n\n#~| msgid \"Gnome Clocks\"\n#~ msgid \"org.gnome.clocks\"\n#~ msgstr \"org.gnome.clocks\"\n\n#~| msgctxt \"a\"\n#~| msgid \"b\"\n#~ msgid \"c\"\n#~ msgstr \"d\"\n";
+        let options = Options::default();
+        let mut r = Reading::new(&options);
+        read(po, &mut r).unwrap();
+        let got: Vec<(String, Value)> = r
+            .units
+            .into_iter()
+            .map(|u| (u.key.display(), u.value))
+            .collect();
+        assert_eq!(got, vec![("kept".into(), Value::Text("zostaje".into()))]);
+        let noted: Vec<(usize, &str)> = r.notes.iter().map(|(l, k, _)| (*l, k.as_str())).collect();
+        assert_eq!(noted, [(4, "org.gnome.clocks"), (8, "c")]);
     }
 
     #[test]

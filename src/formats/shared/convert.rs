@@ -142,6 +142,18 @@ impl Source {
     fn of(follow: Option<SheetSyntax>, syntax: Syntax) -> Source {
         match follow {
             None | Some(SheetSyntax::Depot) => Source::Depot,
+            // ICU's quoting is not gen-l10n's without use-escaping: read, then written
+            Some(SheetSyntax::Icu)
+                if matches!(
+                    syntax,
+                    Syntax::Arb {
+                        escaping: false,
+                        ..
+                    }
+                ) =>
+            {
+                Source::Other(SheetSyntax::Icu)
+            }
             Some(sheet) if sheet == SheetSyntax::of(syntax) => Source::Same(match syntax {
                 Syntax::Android => Some(syntax::Printf::Java),
                 Syntax::Ios => Some(syntax::Printf::Apple),

@@ -1,6 +1,7 @@
 //! ICU MessageFormat (json, arb) back to the sheet's syntax, read as the formatjs parser
 //! reads it (apostrophe mode DOUBLE_OPTIONAL: `''` is an apostrophe, and `'` quotes only
-//! before `{`, `}`, `<`, or `#` inside a plural). A message that is one plural argument
+//! before `{`, `}`, `<`, or `#` inside a plural), or as gen-l10n reads it without
+//! `use-escaping` (an apostrophe is text). A message that is one plural argument
 //! becomes a plural entry (`#` is `{count}`); `{name}`, `{name, number}` and
 //! `{name, number, integer}` become sheet placeholders; what the sheet cannot say (select,
 //! a plural inside a text, dates, styles, `=0` cases) is reported.
@@ -48,8 +49,20 @@ pub enum Dialect {
     /// gen-l10n: `#` and `<b>` are text (its lexer has no such tokens), and `=0`, `=1`, `=2` are the
     /// `zero`, `one`, `two` arguments of `Intl.pluralLogic` (its `pluralCases`), exactly
     /// what a `zero`, `one`, `two` case is; of two cases that name one argument the later
-    /// wins (gen-l10n warns that the earlier is overridden).
+    /// wins (gen-l10n warns that the earlier is overridden). Apostrophes quote as ICU's do
+    /// (`use-escaping: true` in the app's l10n.yaml).
     GenL10n,
+    /// gen-l10n without `use-escaping` (its default): as `GenL10n`, but an apostrophe is
+    /// text wherever it stands (its lexer's `normalString`, `[^{}]+`), and every brace is
+    /// syntax.
+    GenL10nPlain,
+}
+
+impl Dialect {
+    /// gen-l10n's reading (plurals' `=N`, `#` and tags as text), with or without escaping.
+    fn gen_l10n(self) -> bool {
+        matches!(self, Dialect::GenL10n | Dialect::GenL10nPlain)
+    }
 }
 
 struct Parser<'t> {
@@ -58,6 +71,8 @@ struct Parser<'t> {
     tags: bool,
     /// `#` in a plural is the quantity (not in gen-l10n).
     pound: bool,
+    /// An apostrophe quotes (not in gen-l10n without `use-escaping`).
+    quoting: bool,
 }
 
 /// Nesting deeper than this is refused (a message is text, not a program).
@@ -114,7 +129,7 @@ impl Parser<'_> {
                     }
                     elements.push(Element::Pound);
                 }
-                '\'' => {
+                '\'' if self.quoting => {
                     self.bump();
                     match self.peek() {
                         Some('\'') => {
@@ -334,10 +349,12 @@ pub fn to_sheet(text: &str) -> Result<Message, String> {
 
 /// Whether `text` holds nothing ICU reads specially but `{name}` arguments (most
 /// messages): then the sheet's text is the message as it is, without parsing it.
-fn is_plain(text: &str) -> bool {
+/// `quoting`: an apostrophe is special.
+fn is_plain(text: &str, quoting: bool) -> bool {
     let bytes = text.as_bytes();
+    let apostrophe = if quoting { b'\'' } else { b'{' };
     let mut at = 0;
-    while let Some(found) = memchr::memchr3(b'{', b'}', b'\'', &bytes[at..]) {
+    while let Some(found) = memchr::memchr3(b'{', b'}', apostrophe, &bytes[at..]) {
         let brace = at + found;
         if bytes[brace] != b'{' {
             return false;
@@ -365,7 +382,8 @@ fn has_tag(text: &str) -> bool {
 
 /// `to_sheet` as `dialect` reads the message.
 pub fn to_sheet_as(text: &str, dialect: Dialect) -> Result<Message, String> {
-    if is_plain(text) {
+    let quoting = dialect != Dialect::GenL10nPlain;
+    if is_plain(text, quoting) {
         let mut losses = Vec::new();
         if dialect == Dialect::Formatjs && has_tag(text) {
             losses.push("rich-text tags (<b>…</b>) are kept as text".to_owned());
@@ -380,6 +398,7 @@ pub fn to_sheet_as(text: &str, dialect: Dialect) -> Result<Message, String> {
         at: 0,
         tags: false,
         pound: dialect == Dialect::Formatjs,
+        quoting,
     };
     let elements = parser.message(false, 0)?;
     let mut losses = Vec::new();
@@ -406,10 +425,10 @@ pub fn to_sheet_as(text: &str, dialect: Dialect) -> Result<Message, String> {
         let mut forms: Vec<(PluralCategory, String)> = Vec::new();
         let mut selectors: Vec<&str> = Vec::new();
         for (selector, message) in options {
-            let exact = match (dialect, selector.as_str()) {
-                (Dialect::GenL10n, "=0") => Some(PluralCategory::Zero),
-                (Dialect::GenL10n, "=1") => Some(PluralCategory::One),
-                (Dialect::GenL10n, "=2") => Some(PluralCategory::Two),
+            let exact = match (dialect.gen_l10n(), selector.as_str()) {
+                (true, "=0") => Some(PluralCategory::Zero),
+                (true, "=1") => Some(PluralCategory::One),
+                (true, "=2") => Some(PluralCategory::Two),
                 _ => None,
             };
             let Some(category) = exact.or_else(|| PluralCategory::from_name(selector)) else {
@@ -421,7 +440,7 @@ pub fn to_sheet_as(text: &str, dialect: Dialect) -> Result<Message, String> {
             let mut form = Converted::default();
             write(message, Some(name), &mut form)?;
             losses.append(&mut form.losses);
-            if dialect == Dialect::GenL10n
+            if dialect.gen_l10n()
                 && let Some(at) = forms.iter().position(|(c, _)| *c == category)
             {
                 losses.push(format!(
@@ -442,6 +461,20 @@ pub fn to_sheet_as(text: &str, dialect: Dialect) -> Result<Message, String> {
     };
     write(&elements, None, &mut out)?;
     Ok(Message::Text(out))
+}
+
+/// Whether `dialect` reads `text` as a message whose syntax the sheet cannot hold (a plural
+/// inside a text, a select): import carries such a message as literal text, which a writer
+/// that cannot quote (gen-l10n without use-escaping) can only give back as it was.
+pub fn is_unheld_message(text: &str, dialect: Dialect) -> bool {
+    let mut parser = Parser {
+        text,
+        at: 0,
+        tags: false,
+        pound: dialect == Dialect::Formatjs,
+        quoting: dialect != Dialect::GenL10nPlain,
+    };
+    parser.message(false, 0).is_ok() && to_sheet_as(text, dialect).is_err()
 }
 
 /// Whether `text` may be an ICU plural message at all (cheap test before parsing).
@@ -508,13 +541,14 @@ mod tests {
             "",
             "<a",
         ] {
-            assert!(is_plain(message), "{message}");
-            for dialect in [Dialect::Formatjs, Dialect::GenL10n] {
+            assert!(is_plain(message, true), "{message}");
+            for dialect in [Dialect::Formatjs, Dialect::GenL10n, Dialect::GenL10nPlain] {
                 let mut parser = Parser {
                     text: message,
                     at: 0,
                     tags: false,
                     pound: dialect == Dialect::Formatjs,
+                    quoting: dialect != Dialect::GenL10nPlain,
                 };
                 let elements = parser.message(false, 0).unwrap();
                 let mut parsed = Converted::default();
@@ -540,8 +574,11 @@ mod tests {
             "{a",
             "{}",
         ] {
-            assert!(!is_plain(message), "{message}");
+            assert!(!is_plain(message, true), "{message}");
         }
+        // without use-escaping an apostrophe is text: nothing to parse
+        assert!(is_plain("it's {name}", false));
+        assert!(!is_plain("it's {name", false));
     }
 
     #[test]
@@ -566,6 +603,54 @@ mod tests {
         assert!(
             losses[1].contains("=1 is overridden by the later one"),
             "{losses:?}"
+        );
+    }
+
+    /// Without `use-escaping` (gen-l10n's default) an apostrophe is text wherever it
+    /// stands, also right before an argument and doubled; with it, ICU's quoting.
+    #[test]
+    fn gen_l10n_without_escaping_reads_apostrophes_as_text() {
+        let plain = |t: &str| to_sheet_as(t, Dialect::GenL10nPlain).unwrap();
+        assert_eq!(
+            plain("{count, plural, =1{Batalla d'{count} equip} other{Batalla de {count} equips}}"),
+            Message::Plural {
+                forms: vec![
+                    (One, "Batalla d'{count} equip".to_owned()),
+                    (Other, "Batalla de {count} equips".to_owned())
+                ],
+                losses: Vec::new()
+            }
+        );
+        for (message, sheet) in [
+            ("Don't stop, {name}", "Don't stop, {name}"),
+            ("it''s '{name}'", "it''s '{name}'"),
+            ("'#' <b>", "'#' <b>"),
+        ] {
+            assert_eq!(
+                plain(message),
+                Message::Text(Converted {
+                    text: sheet.to_owned(),
+                    losses: Vec::new()
+                }),
+                "{message}"
+            );
+        }
+        // braces are always syntax: a quoted one is not a literal brace
+        assert!(to_sheet_as("Tap '{'Edit'}'", Dialect::GenL10nPlain).is_err());
+        // with use-escaping the same texts are ICU's quoting
+        assert!(
+            to_sheet_as(
+                "{count, plural, =1{Batalla d'{count} equip} other{x}}",
+                Dialect::GenL10n
+            )
+            .is_err()
+        );
+        assert_eq!(
+            to_sheet_as("it''s '{name}'", Dialect::GenL10n).unwrap(),
+            Message::Text(Converted {
+                text: "it's {{name}}".to_owned(),
+                losses: Vec::new()
+            })
         );
     }
 }

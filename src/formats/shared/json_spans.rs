@@ -8,6 +8,7 @@ use std::ops::Range;
 
 use crate::formats::Format;
 use crate::formats::shared::spans::{Counts, KeepError, Patched};
+use crate::model::SheetSettings;
 
 /// Deeper than any translation file nests; past it a file is refused (no stack overflow).
 const MAX_DEPTH: usize = 64;
@@ -227,12 +228,13 @@ pub(crate) enum Role {
 pub(crate) type Rules = fn(&[&str], Option<&Object>, &[u8]) -> Role;
 
 /// Patches `existing` with `fresh` as `rules` say.
-/// `same`: whether two values of one key read the same (the app's bytes then stay).
+/// `same`: whose reader tells whether two values of one key read the same (the app's
+/// bytes then stay), reading as the sheet's settings say (`arb=plain`).
 pub(crate) fn patch(
     existing: &[u8],
     fresh: &[u8],
     rules: Rules,
-    same: Option<Format>,
+    same: Option<(Format, SheetSettings)>,
 ) -> Result<Patched, KeepError> {
     let old = parse(existing)?;
     let new = parse(fresh)?;
@@ -258,7 +260,7 @@ struct Patcher<'b> {
     existing: &'b [u8],
     fresh: &'b [u8],
     rules: Rules,
-    same: Option<Format>,
+    same: Option<(Format, SheetSettings)>,
     counts: Counts,
     out: Vec<u8>,
     path: Vec<&'b str>,
@@ -303,7 +305,7 @@ impl<'b> Patcher<'b> {
                             let same = same_value(was, is)
                                 || self
                                     .same
-                                    .is_some_and(|format| read_the_same(format, &m.key, was, is));
+                                    .is_some_and(|same| read_the_same(same, &m.key, was, is));
                             self.out.extend_from_slice(if same { was } else { is });
                         }
                     }
@@ -363,13 +365,19 @@ impl Patcher<'_> {
     }
 }
 
-/// Whether `{"key": a}` and `{"key": b}` read the same as files of `format`.
-fn read_the_same(format: Format, key: &str, a: &[u8], b: &[u8]) -> bool {
+/// Whether `{"key": a}` and `{"key": b}` read the same as files of `format` of a sheet with
+/// `settings`.
+fn read_the_same(
+    (format, settings): (Format, SheetSettings),
+    key: &str,
+    a: &[u8],
+    b: &[u8],
+) -> bool {
     let Ok(key) = serde_json::to_vec(key) else {
         return false;
     };
     let wrap = |value: &[u8]| [b"{".as_slice(), &key, b":", value, b"}"].concat();
-    crate::formats::shared::spans::read_the_same(format, &wrap(a), &wrap(b))
+    crate::formats::shared::spans::read_the_same_as(format, &wrap(a), &wrap(b), &settings)
 }
 
 /// Whether two JSON values are one value, however escaped.

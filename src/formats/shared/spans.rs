@@ -76,8 +76,20 @@ pub struct Split {
 /// What the reader leaves out (android markup, ...) does not count: the sheet cannot hold it,
 /// so an entry whose texts are the same keeps it.
 pub fn read_the_same(format: Format, a: &[u8], b: &[u8]) -> bool {
+    read_the_same_as(format, a, b, &crate::model::SheetSettings::default())
+}
+
+/// `read_the_same` for the files of a sheet with `settings`, read as they say (an ARB
+/// file's apostrophes as text with `arb=plain`).
+pub fn read_the_same_as(
+    format: Format,
+    a: &[u8],
+    b: &[u8],
+    settings: &crate::model::SheetSettings,
+) -> bool {
     let options = crate::formats::reading::Options {
         placeholders: crate::formats::PlaceholderMode::Keep,
+        arb_plain: Some(settings.arb_plain),
         ..crate::formats::reading::Options::default()
     };
     let read = |bytes: &[u8]| {
