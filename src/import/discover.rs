@@ -25,6 +25,9 @@ pub struct Found {
     pub hint: Hint,
     /// For an android folder of another configuration (`values-land`): its qualifiers.
     pub configuration: Option<String>,
+    /// Its namespace, for a format whose files name one (`Files::namespace`: the bundle
+    /// `sidepanel` of `sidepanel_de.properties`); `None` for the others.
+    pub namespace: Option<String>,
 }
 
 /// Folders never walked into: build output, dependencies, version control.
@@ -193,13 +196,15 @@ fn classify(
         Some(format) => format,
         None => format_of(&ext, &file)?,
     };
-    let located = (format.descriptor().files.locate)(&file)?;
+    let files = format.descriptor().files;
+    let located = (files.locate)(&file)?;
     Some(Found {
         path: path.to_owned(),
         shown: super::shown(path),
         format,
         hint: located.hint,
         configuration: located.configuration,
+        namespace: files.namespace.map(|namespace| (namespace.of)(&file)),
     })
 }
 
@@ -221,6 +226,7 @@ pub fn virtual_file(path: &Path, format: Format) -> Found {
         format,
         hint: Hint::None,
         configuration: None,
+        namespace: None,
     })
 }
 
