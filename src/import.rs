@@ -606,3 +606,71 @@ pub fn read_bytes(
 pub fn shown(path: &Path) -> String {
     path.display().to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::shared::locale::Hint;
+
+    fn found(path: &str, format: Format, namespace: Option<&str>) -> discover::Found {
+        discover::Found {
+            path: PathBuf::from(path),
+            shown: path.to_owned(),
+            format,
+            hint: Hint::None,
+            configuration: None,
+            namespace: namespace.map(str::to_owned),
+        }
+    }
+
+    fn groups(files: &[discover::Found]) -> Vec<(Option<String>, Vec<String>)> {
+        (by_namespace(files).unwrap().into_iter())
+            .map(|(name, files)| (name, files.iter().map(|f| f.shown.clone()).collect()))
+            .collect()
+    }
+
+    /// One namespace (or none) is one group, unnamed, as an app always was; several are a
+    /// group each in name order, the files of formats without namespaces in the app's
+    /// main one (the table `Localizable`, not the first by name).
+    #[test]
+    fn files_are_grouped_by_namespace_with_the_others_in_the_main_one() {
+        let android = found("values/strings.xml", Format::Android, None);
+        let table =
+            |name: &str| found(&format!("en.lproj/{name}.strings"), Format::Ios, Some(name));
+        assert_eq!(
+            groups(&[android.clone(), table("Localizable")]),
+            [(
+                None,
+                vec![
+                    "values/strings.xml".to_owned(),
+                    "en.lproj/Localizable.strings".to_owned()
+                ]
+            )]
+        );
+        assert_eq!(
+            groups(&[android.clone(), table("Localizable"), table("InfoPlist")]),
+            [
+                (
+                    Some("InfoPlist".to_owned()),
+                    vec!["en.lproj/InfoPlist.strings".to_owned()]
+                ),
+                (
+                    Some("Localizable".to_owned()),
+                    vec![
+                        "values/strings.xml".to_owned(),
+                        "en.lproj/Localizable.strings".to_owned()
+                    ]
+                ),
+            ]
+        );
+        // a tab's name may not hold '.'
+        let err = by_namespace(&[table("Main"), table("Main.storyboard")]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "en.lproj/Main.storyboard.strings: its namespace 'Main.storyboard' cannot be a tab \
+             of the sheet (a tab's name may not hold '.', which separates filters and key \
+             paths), and the app's files hold 2 namespaces, a tab each; import that \
+             namespace's files on their own"
+        );
+    }
+}

@@ -204,7 +204,9 @@ fn an_i18next_app_of_two_namespaces_comes_back_file_for_file() {
     // into an empty folder: the same files, no translation.json
     ok(
         dir.path(),
-        &["generate", "--source", "sheet", "-f", "i18next", "-p", "new"],
+        &[
+            "generate", "--source", "sheet", "-f", "i18next", "-p", "new",
+        ],
     );
     assert_eq!(
         files_under(&dir.path().join("new")),
@@ -395,15 +397,34 @@ fn java_bundles_of_one_folder_come_back_bundle_for_bundle() {
     copy_tree(&app, &dir.path().join("copy"));
     ok(
         dir.path(),
-        &["generate", "--source", "s.xlsx", "-f", "properties", "-p", "copy"],
+        &[
+            "generate",
+            "--source",
+            "s.xlsx",
+            "-f",
+            "properties",
+            "-p",
+            "copy",
+        ],
     );
     assert_eq!(tree(&dir.path().join("copy")), tree(&app));
     ok(
         dir.path(),
-        &["generate", "--source", "s.xlsx", "-f", "properties", "-p", "new"],
+        &[
+            "generate",
+            "--source",
+            "s.xlsx",
+            "-f",
+            "properties",
+            "-p",
+            "new",
+        ],
     );
     let read = bundles_read(&app);
-    assert_eq!(read[1]["de"]["title"], support::real_apps::Text::Plain("Seitenleiste".into()));
+    assert_eq!(
+        read[1]["de"]["title"],
+        support::real_apps::Text::Plain("Seitenleiste".into())
+    );
     assert_eq!(bundles_read(&dir.path().join("new")), read);
     assert_eq!(
         diff(dir.path(), &["app", "--source", "s.xlsx"]),
@@ -452,7 +473,15 @@ fn java_bundles_of_one_folder_come_back_bundle_for_bundle() {
     );
     ok(
         dir.path(),
-        &["generate", "--source", "s2.xlsx", "-f", "properties", "-p", "copy"],
+        &[
+            "generate",
+            "--source",
+            "s2.xlsx",
+            "-f",
+            "properties",
+            "-p",
+            "copy",
+        ],
     );
     assert_eq!(
         changed_lines(&app, &dir.path().join("copy")),

@@ -349,6 +349,42 @@ mod tests {
         );
     }
 
+    /// A file's namespace as its format's apps name it: a bundle, a resource set, a string
+    /// table, an i18next namespace, a gettext domain; none for the formats whose files are
+    /// one namespace.
+    #[test]
+    fn the_namespace_of_a_file_is_told_by_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            ("java/sidepanel_pt_BR.properties", Some("sidepanel")),
+            ("java/sidepanel.properties", Some("sidepanel")),
+            ("java/my_app_de.properties", Some("my_app")),
+            ("dotnet/Resources.de-DE.resx", Some("Resources")),
+            ("dotnet/Strings.resx", Some("Strings")),
+            ("ios/de.lproj/InfoPlist.strings", Some("InfoPlist")),
+            (
+                "ios/Base.lproj/Localizable.stringsdict",
+                Some("Localizable"),
+            ),
+            ("ios/Settings.xcstrings", Some("Settings")),
+            ("locales/en-US/common.json", Some("common")),
+            ("locale/de/LC_MESSAGES/errors.po", Some("errors")),
+            ("po/messages.de.po", Some("messages")),
+            ("po2/de.po", Some("messages")),
+            ("res/values-de/strings.xml", None),
+            ("web/de.json", None),
+            ("l10n/app_de.arb", None),
+        ];
+        touch(dir.path(), &files.map(|(f, _)| f));
+        let found = discover(&[dir.path().to_owned()], &Options::default()).unwrap();
+        for (file, namespace) in files {
+            let f = (found.iter())
+                .find(|f| f.path.ends_with(file))
+                .unwrap_or_else(|| panic!("{file} not found"));
+            assert_eq!(f.namespace.as_deref(), namespace, "{file}");
+        }
+    }
+
     #[test]
     fn named_files_are_read_whatever_their_names() {
         let dir = tempfile::tempdir().unwrap();

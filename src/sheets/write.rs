@@ -514,6 +514,85 @@ mod tests {
         }
     }
 
+    /// Several tabs: a workbook's worksheets or a folder's `.csv` files, read back by the
+    /// sources as the tabs written; a `.csv` file refuses them; names a target cannot hold
+    /// are refused, naming the tab; a cell too long is named in its tab.
+    #[test]
+    fn tabs_go_to_worksheets_or_a_folder_and_read_back_as_written() {
+        let tab = |name: &str, rows: &[&[&str]]| Tab {
+            name: name.to_owned(),
+            rows: grid(rows),
+            gid: None,
+        };
+        let tabs = [
+            tab("common", &[&[">>>", "en"], &["title", "Home"]]),
+            tab(
+                "settings",
+                &[&[">>>", "en", "de"], &["dark", "Dark", "Dunkel"]],
+            ),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let back = |path: &Path| {
+            crate::sheets::local::read_tabs(path, None, Default::default(), Default::default())
+                .unwrap()
+        };
+        for kind in [FileKind::Xlsx, FileKind::Ods] {
+            let path = dir.path().join(format!("book.{}", kind.name()));
+            write_tabs(&path, &tabs, kind).unwrap();
+            assert_eq!(back(&path), tabs, "{kind:?}");
+        }
+        let folder = dir.path().join("tabs");
+        let written = write_folder(&folder, &tabs).unwrap();
+        assert_eq!(
+            written,
+            [folder.join("common.csv"), folder.join("settings.csv")]
+        );
+        assert_eq!(back(&folder), tabs);
+        std::fs::write(folder.join("old.csv"), ">>>,en\n").unwrap();
+        let err = write_folder(&folder, &tabs).unwrap_err().to_string();
+        assert!(err.ends_with("holds old.csv, which is no tab of this sheet and would be read as one: remove it, or write to another folder"), "{err}");
+
+        let err = encode_tabs(&tabs, FileKind::Csv).unwrap_err().to_string();
+        assert!(
+            err.starts_with("a .csv file holds one tab, and the sheet has 2 (common, settings)"),
+            "{err}"
+        );
+        for (name, why) in [
+            ("a/b", "a worksheet's name may not hold [ ] : * ? / \\"),
+            (
+                &"x".repeat(32),
+                "a worksheet's name holds at most 31 characters",
+            ),
+            ("Common", "another tab has that name in other case"),
+        ] {
+            let bad = [
+                tabs[0].clone(),
+                Tab {
+                    name: name.to_owned(),
+                    ..tabs[1].clone()
+                },
+            ];
+            let err = encode_tabs(&bad, FileKind::Xlsx).unwrap_err().to_string();
+            assert_eq!(
+                err,
+                format!("the tab '{name}' cannot be named so in an .xlsx file: {why}")
+            );
+        }
+        let long = [tabs[0].clone(), tab("big", &[&["a", &"x".repeat(32_768)]])];
+        let err = encode_tabs(&long, FileKind::Xlsx).unwrap_err().to_string();
+        assert!(
+            err.starts_with("cell big!B1 holds 32768 characters"),
+            "{err}"
+        );
+        // a target ending in '/' is a folder
+        assert_eq!(
+            "out/".parse::<Target>().unwrap(),
+            Target::Folder {
+                path: "out/".into()
+            }
+        );
+    }
+
     #[test]
     fn limits_name_the_cell() {
         let long = "x".repeat(32_768);
