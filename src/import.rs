@@ -239,14 +239,15 @@ impl Imported {
     }
 }
 
+/// A namespace's name (`None`: the app's files are one namespace) and its files.
+pub type Namespace<'f> = (Option<String>, Vec<&'f discover::Found>);
+
 /// The files of each namespace (SPEC §14), in name order, the name of each: one group of
 /// every file, unnamed, when the files name at most one namespace (as an app of one
 /// namespace always was imported). Files of a format without namespaces (android, arb,
 /// json, ...) go to the app's main namespace (`Localizable`, `translation`, ...) when its
 /// files name it, else to the first.
-pub fn by_namespace(
-    files: &[discover::Found],
-) -> Result<Vec<(Option<String>, Vec<&discover::Found>)>, ImportError> {
+pub fn by_namespace(files: &[discover::Found]) -> Result<Vec<Namespace<'_>>, ImportError> {
     let mut names: Vec<&str> = files
         .iter()
         .filter_map(|f| f.namespace.as_deref())

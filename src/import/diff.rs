@@ -159,7 +159,7 @@ pub fn diff(
             // the two sides at once: each assembles what it read on one thread, which the
             // other side's reading keeps the cores busy beside
             let (app, rendered) = std::thread::scope(|scope| {
-                let sheet_side = scope.spawn(|| side.read(sheet_doc));
+                let sheet_side = scope.spawn(|| sheet_side(sheet_doc, &side));
                 let app = super::read_files(&pair.files, &read_options);
                 let rendered = match sheet_side.join() {
                     Ok(rendered) => rendered,
@@ -297,8 +297,9 @@ impl<'f> Pairing<'f> {
 fn in_no_namespace(parts: Vec<(String, Vec<LocaleReport>)>) -> Vec<(String, LocaleReport)> {
     let count = parts.len();
     let mut out: Vec<(String, LocaleReport)> = Vec::new();
-    // per locale, each key only in the sheet and how many namespaces lack it
-    let mut lacking: Vec<(String, Vec<(KeyText, usize)>)> = Vec::new();
+    // per locale, each key only in the sheet (in the order met) and how many namespaces
+    // lack it
+    let mut lacking: Vec<(Vec<KeyText>, FxHashMap<String, usize>)> = Vec::new();
     for (name, reports) in parts {
         let prefix = format!("{name}.");
         for report in reports {
@@ -306,31 +307,31 @@ fn in_no_namespace(parts: Vec<(String, Vec<LocaleReport>)>) -> Vec<(String, Loca
             let at = match out.iter().position(|(l, _)| same_locale(l, &locale)) {
                 Some(at) => at,
                 None => {
-                    out.push((locale.clone(), LocaleReport::empty(locale.clone())));
-                    lacking.push((locale, Vec::new()));
+                    out.push((locale.clone(), LocaleReport::empty(locale)));
+                    lacking.push(Default::default());
                     out.len() - 1
                 }
             };
             out[at].1.only_in_app.extend(report.only_in_app);
             out[at].1.differ.extend(report.differ);
+            let (keys, lacks) = &mut lacking[at];
             for mut key in report.only_in_sheet {
                 if let Some(bare) = key.key.strip_prefix(&prefix) {
                     key.key = bare.to_owned();
                 }
-                let keys = &mut lacking[at].1;
-                match keys.iter_mut().find(|(k, _)| k.key == key.key) {
-                    Some((_, n)) => *n += 1,
-                    None => keys.push((key, 1)),
+                let n = lacks.entry(key.key.clone()).or_default();
+                *n += 1;
+                if *n == 1 {
+                    keys.push(key);
                 }
             }
         }
     }
-    for ((_, report), (_, keys)) in out.iter_mut().zip(lacking) {
-        (report.only_in_sheet).extend(
-            keys.into_iter()
-                .filter(|(_, n)| *n == count)
-                .map(|(k, _)| k),
-        );
+    for ((_, report), (keys, lacks)) in out.iter_mut().zip(lacking) {
+        let in_none = keys
+            .into_iter()
+            .filter(|k| lacks.get(&k.key) == Some(&count));
+        report.only_in_sheet.extend(in_none);
     }
     out
 }
@@ -345,13 +346,7 @@ struct Side<'a> {
     read_options: &'a Options,
 }
 
-impl Side<'_> {
-    fn read(&self, sheet: &Document) -> Result<Option<Document>, DiffError> {
-        sheet_side(sheet, self)
-    }
-}
-
-/// What `generate` writes of the sheet in `side.format`, read back; `None` when depot has
+/// What `generate` writes of `sheet` in `side.format`, read back; `None` when depot has
 /// no writer for it.
 fn sheet_side(sheet: &Document, side: &Side<'_>) -> Result<Option<Document>, DiffError> {
     let (format, read_options) = (side.format, side.read_options);
