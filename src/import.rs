@@ -248,12 +248,7 @@ pub type Namespace<'f> = (Option<String>, Vec<&'f discover::Found>);
 /// json, ...) go to the app's main namespace (`Localizable`, `translation`, ...) when its
 /// files name it, else to the first.
 pub fn by_namespace(files: &[discover::Found]) -> Result<Vec<Namespace<'_>>, ImportError> {
-    let mut names: Vec<&str> = files
-        .iter()
-        .filter_map(|f| f.namespace.as_deref())
-        .collect();
-    names.sort_unstable();
-    names.dedup();
+    let names = discover::namespace_names(files);
     if names.len() < 2 {
         return Ok(vec![(None, files.iter().collect())]);
     }

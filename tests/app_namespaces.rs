@@ -38,6 +38,14 @@ fn ok(dir: &Path, args: &[&str]) -> String {
     said
 }
 
+/// `depot generate --source sheet -f format -p path`, which must succeed.
+fn generate(dir: &Path, sheet: &str, format: &str, path: &str) {
+    ok(
+        dir,
+        &["generate", "--source", sheet, "-f", format, "-p", path],
+    );
+}
+
 /// `depot diff`: its exit code and stdout.
 fn diff(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
     let mut all = vec!["diff"];
@@ -78,6 +86,52 @@ fn changed_lines(before: &Path, after: &Path) -> Vec<(String, String, String)> {
         }
     }
     changed
+}
+
+/// `depot diff` of `app` against `sheet` agrees: exit 0, `files` files of `format`.
+fn agrees(dir: &Path, app: &str, sheet: &str, files: usize, format: &str) {
+    assert_eq!(
+        diff(dir, &[app, "--source", sheet]),
+        (
+            Some(0),
+            format!("no differences: the {files} file(s) ({format}) match the sheet\n")
+        )
+    );
+}
+
+/// `depot diff` with `args` reports exactly one text of `locale` that differs: `key`,
+/// `app`'s text and the sheet's.
+fn differs_once(dir: &Path, args: &[&str], locale: &str, (key, app, sheet): (&str, &str, &str)) {
+    assert_eq!(
+        diff(dir, args),
+        (
+            Some(1),
+            format!(
+                "{locale}: 0 only in the app, 0 only in the sheet, 1 differ\n  differs:           \
+                 {key}: app {app:?}, sheet {sheet:?}\n"
+            )
+        )
+    );
+}
+
+/// The app under `app` with `file` edited to `body`, merged into `sheet` (`--overwrite`),
+/// written to `to`; what import said.
+fn merge_edit(dir: &Path, (file, body): (&str, &str), sheet: &str, to: &str) -> String {
+    let edited = dir.join("edited");
+    copy_tree(&dir.join("app"), &edited);
+    write(&edited, &[(file, body)]);
+    ok(
+        dir,
+        &[
+            "import",
+            "edited",
+            "--merge-into",
+            sheet,
+            "--overwrite",
+            "--to",
+            to,
+        ],
+    )
 }
 
 /// The sheet's document as generate reads it: json of every locale, namespaces first.
@@ -188,26 +242,10 @@ fn an_i18next_app_of_two_namespaces_comes_back_file_for_file() {
     );
 
     copy_tree(&app, &dir.path().join("copy"));
-    ok(
-        dir.path(),
-        &[
-            "generate",
-            "--source",
-            "sheet",
-            "-f",
-            "i18next",
-            "-p",
-            "copy/locales",
-        ],
-    );
+    generate(dir.path(), "sheet", "i18next", "copy/locales");
     assert_eq!(tree(&dir.path().join("copy")), tree(&app));
     // into an empty folder: the same files, no translation.json
-    ok(
-        dir.path(),
-        &[
-            "generate", "--source", "sheet", "-f", "i18next", "-p", "new",
-        ],
-    );
+    generate(dir.path(), "sheet", "i18next", "new");
     assert_eq!(
         files_under(&dir.path().join("new")),
         [
@@ -229,12 +267,10 @@ fn an_i18next_app_of_two_namespaces_comes_back_file_for_file() {
         "Dunkelmodus",
     ];
     assert_eq!(i18next_reads(&app.join("locales")), want);
+    let against_sheet = ["app/locales", "--format", "i18next", "--source", "sheet"];
     assert_eq!(i18next_reads(&dir.path().join("new")), want);
     assert_eq!(
-        diff(
-            dir.path(),
-            &["app/locales", "--format", "i18next", "--source", "sheet"]
-        ),
+        diff(dir.path(), &against_sheet),
         (
             Some(0),
             "no differences: the 4 file(s) (i18next) match the sheet\n".to_owned()
@@ -247,30 +283,13 @@ fn an_i18next_app_of_two_namespaces_comes_back_file_for_file() {
         .unwrap()
         .replace("title,,,Settings,", "title,,,Preferences,");
     std::fs::write(&tab, edited).unwrap();
-    assert_eq!(
-        diff(
-            dir.path(),
-            &["app/locales", "--format", "i18next", "--source", "sheet"]
-        ),
-        (
-            Some(1),
-            "en: 0 only in the app, 0 only in the sheet, 1 differ\n  differs:           \
-             settings.title: app \"Settings\", sheet \"Preferences\"\n"
-                .to_owned()
-        )
-    );
-    ok(
+    differs_once(
         dir.path(),
-        &[
-            "generate",
-            "--source",
-            "sheet",
-            "-f",
-            "i18next",
-            "-p",
-            "copy/locales",
-        ],
+        &against_sheet,
+        "en",
+        ("settings.title", "Settings", "Preferences"),
     );
+    generate(dir.path(), "sheet", "i18next", "copy/locales");
     assert_eq!(
         changed_lines(&app, &dir.path().join("copy")),
         [(
@@ -395,66 +414,23 @@ fn java_bundles_of_one_folder_come_back_bundle_for_bundle() {
         })
     );
     copy_tree(&app, &dir.path().join("copy"));
-    ok(
-        dir.path(),
-        &[
-            "generate",
-            "--source",
-            "s.xlsx",
-            "-f",
-            "properties",
-            "-p",
-            "copy",
-        ],
-    );
+    generate(dir.path(), "s.xlsx", "properties", "copy");
     assert_eq!(tree(&dir.path().join("copy")), tree(&app));
-    ok(
-        dir.path(),
-        &[
-            "generate",
-            "--source",
-            "s.xlsx",
-            "-f",
-            "properties",
-            "-p",
-            "new",
-        ],
-    );
+    generate(dir.path(), "s.xlsx", "properties", "new");
     let read = bundles_read(&app);
     assert_eq!(
         read[1]["de"]["title"],
         support::real_apps::Text::Plain("Seitenleiste".into())
     );
     assert_eq!(bundles_read(&dir.path().join("new")), read);
-    assert_eq!(
-        diff(dir.path(), &["app", "--source", "s.xlsx"]),
-        (
-            Some(0),
-            "no differences: the 8 file(s) (properties) match the sheet\n".to_owned()
-        )
-    );
+    agrees(dir.path(), "app", "s.xlsx", 8, "properties");
 
     // the sidepanel's German title edited, merged into its tab
-    copy_tree(&app, &dir.path().join("edited"));
-    write(
-        &dir.path().join("edited"),
-        &[(
-            "sidepanel_de.properties",
-            "title=Seitenleiste (neu)\nback=Zur\\u00FCck\n",
-        )],
+    let edit = (
+        "sidepanel_de.properties",
+        "title=Seitenleiste (neu)\nback=Zur\\u00FCck\n",
     );
-    let said = ok(
-        dir.path(),
-        &[
-            "import",
-            "edited",
-            "--merge-into",
-            "s.xlsx",
-            "--overwrite",
-            "--to",
-            "s2.xlsx",
-        ],
-    );
+    let said = merge_edit(dir.path(), edit, "s.xlsx", "s2.xlsx");
     assert!(
         said.contains(
             "depot: conflict: sidepanel!E3 sidepanel.title (de): the sheet has \"Seitenleiste\", \
@@ -462,27 +438,13 @@ fn java_bundles_of_one_folder_come_back_bundle_for_bundle() {
         ),
         "{said}"
     );
-    assert_eq!(
-        diff(dir.path(), &["app", "--source", "s2.xlsx"]),
-        (
-            Some(1),
-            "de: 0 only in the app, 0 only in the sheet, 1 differ\n  differs:           \
-             sidepanel.title: app \"Seitenleiste\", sheet \"Seitenleiste (neu)\"\n"
-                .to_owned()
-        )
-    );
-    ok(
+    differs_once(
         dir.path(),
-        &[
-            "generate",
-            "--source",
-            "s2.xlsx",
-            "-f",
-            "properties",
-            "-p",
-            "copy",
-        ],
+        &["app", "--source", "s2.xlsx"],
+        "de",
+        ("sidepanel.title", "Seitenleiste", "Seitenleiste (neu)"),
     );
+    generate(dir.path(), "s2.xlsx", "properties", "copy");
     assert_eq!(
         changed_lines(&app, &dir.path().join("copy")),
         [(
@@ -579,15 +541,9 @@ fn ios_string_tables_come_back_table_for_table() {
         "{said}"
     );
     copy_tree(&app, &dir.path().join("copy"));
-    ok(
-        dir.path(),
-        &["generate", "--source", "s.ods", "-f", "ios", "-p", "copy"],
-    );
+    generate(dir.path(), "s.ods", "ios", "copy");
     assert_eq!(tree(&dir.path().join("copy")), tree(&app));
-    ok(
-        dir.path(),
-        &["generate", "--source", "s.ods", "-f", "ios", "-p", "new"],
-    );
+    generate(dir.path(), "s.ods", "ios", "new");
     let written: Vec<String> = (files_under(&dir.path().join("new")).iter())
         .map(|f| f.display().to_string())
         .filter(|f| !f.starts_with("Base.lproj/"))
@@ -607,48 +563,21 @@ fn ios_string_tables_come_back_table_for_table() {
     let mut again = support::real_apps::ios(&dir.path().join("new")).unwrap();
     again.remove("Base");
     assert_eq!(again, read);
-    assert_eq!(
-        diff(dir.path(), &["app", "--source", "s.ods"]),
-        (
-            Some(0),
-            "no differences: the 8 file(s) (ios) match the sheet\n".to_owned()
-        )
-    );
+    agrees(dir.path(), "app", "s.ods", 8, "ios");
 
     // the English Settings title edited, merged into its tab: a folder of tabs
-    copy_tree(&app, &dir.path().join("edited"));
-    write(
-        &dir.path().join("edited"),
-        &[(
-            "en.lproj/Settings.strings",
-            "\"title\" = \"Preferences\";\n\"dark\" = \"Dark mode\";\n",
-        )],
+    let edit = (
+        "en.lproj/Settings.strings",
+        "\"title\" = \"Preferences\";\n\"dark\" = \"Dark mode\";\n",
     );
-    ok(
+    merge_edit(dir.path(), edit, "s.ods", "tabs/");
+    differs_once(
         dir.path(),
-        &[
-            "import",
-            "edited",
-            "--merge-into",
-            "s.ods",
-            "--overwrite",
-            "--to",
-            "tabs/",
-        ],
+        &["app", "--source", "tabs"],
+        "en",
+        ("Settings.title", "Settings", "Preferences"),
     );
-    assert_eq!(
-        diff(dir.path(), &["app", "--source", "tabs"]),
-        (
-            Some(1),
-            "en: 0 only in the app, 0 only in the sheet, 1 differ\n  differs:           \
-             Settings.title: app \"Settings\", sheet \"Preferences\"\n"
-                .to_owned()
-        )
-    );
-    ok(
-        dir.path(),
-        &["generate", "--source", "tabs", "-f", "ios", "-p", "copy"],
-    );
+    generate(dir.path(), "tabs", "ios", "copy");
     assert_eq!(
         changed_lines(&app, &dir.path().join("copy")),
         [(

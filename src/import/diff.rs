@@ -238,12 +238,7 @@ impl<'f> Pairing<'f> {
         if format.descriptor().files.namespace.is_none() {
             return whole();
         }
-        let mut names: Vec<&str> = files
-            .iter()
-            .filter_map(|f| f.namespace.as_deref())
-            .collect();
-        names.sort_unstable();
-        names.dedup();
+        let names = discover::namespace_names(files.iter().copied());
         let of_name = |name: &str| -> Vec<&'f discover::Found> {
             (files.iter().copied())
                 .filter(|f| f.namespace.as_deref() == Some(name))

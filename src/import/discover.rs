@@ -30,6 +30,16 @@ pub struct Found {
     pub namespace: Option<String>,
 }
 
+/// The namespaces `files` name (`Found::namespace`), each once, in name order.
+pub fn namespace_names<'f>(files: impl IntoIterator<Item = &'f Found>) -> Vec<&'f str> {
+    let mut names: Vec<&str> = (files.into_iter())
+        .filter_map(|f| f.namespace.as_deref())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 /// Folders never walked into: build output, dependencies, version control.
 const SKIPPED_FOLDERS: [&str; 7] = [
     "node_modules",
