@@ -587,3 +587,77 @@ fn ios_string_tables_come_back_table_for_table() {
         )]
     );
 }
+
+// ------------------------------------------------------------------ Google
+
+/// `--to google:ID` adds a tab per namespace, named by it, all or none (a title the
+/// spreadsheet has already refuses every one before any is added); `google:ID/TAB`
+/// names one tab and is refused for several, naming them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_google_spreadsheet_gets_a_tab_per_namespace() {
+    use support::fake_google::{FakeConfig, FakeGoogle};
+    let fake = FakeGoogle::start(FakeConfig::with_rows(support::sheet_rows("basic"))).await;
+    fake.grant_write_scope();
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        &[
+            ("locales/en/common.json", COMMON_EN),
+            ("locales/en/settings.json", SETTINGS_EN),
+        ],
+    );
+    let c = fake.config();
+    let env = [
+        ("DEPOT_GOOGLE_TOKEN_URL", fake.token_url()),
+        ("DEPOT_GOOGLE_SHEETS_URL", fake.sheets_url()),
+        ("DEPOT_GOOGLE_TIMEOUT_SECS", "5".to_owned()),
+        ("SERVICE_CLIENT_ID", c.client_id.clone()),
+        ("SERVICE_CLIENT_SECRET", c.client_secret.clone()),
+        ("SERVICE_REFRESH_TOKEN", c.refresh_token.clone()),
+    ];
+    let import = |to: String| {
+        support::depot(dir.path())
+            .args(["import", "locales", "--to", &to])
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
+            .output()
+            .unwrap()
+    };
+    let id = c.spreadsheet_id.clone();
+    let named = import(format!("google:{id}/Imported"));
+    assert_eq!(named.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&named.stderr).contains(&format!(
+            "--to google:{id}/Imported names one tab, and the sheet has 2 (common, settings), \
+             one per namespace of the app's files: leave /Imported out"
+        )),
+        "{}",
+        String::from_utf8_lossy(&named.stderr)
+    );
+    let out = import(format!("google:{id}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&format!(
+            "wrote the tabs 'common', 'settings' of Google spreadsheet {id}: 4 key(s), locales en"
+        )),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(fake.sheet_titles(), ["Sheet1", "common", "settings"]);
+    assert_eq!(
+        fake.sheet_rows("settings").unwrap()[2..],
+        [["title", "", "", "Settings"], ["dark", "", "", "Dark mode"]]
+    );
+    // again: both titles are there, nothing more is added
+    let again = import(format!("google:{id}"));
+    assert_eq!(again.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("already has a tab named 'common'"),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(fake.sheet_titles(), ["Sheet1", "common", "settings"]);
+}
