@@ -266,13 +266,15 @@ impl MergeInto<'_> {
         let listed = |names: &[&str]| names.join(", ");
         if let [(None, doc)] = documents {
             if translations.len() < 2 {
-                let Some(tab) = first_translations(&tabs) else {
+                let first = tabs.iter().position(has_header).unwrap_or(0);
+                if first >= tabs.len() {
                     return Err(Failure(format!("{} holds no tab", self.existing)));
-                };
-                let merged = grid::merge(tab.rows.clone(), doc, self.overwrite)?;
+                }
+                let rows = tabs.swap_remove(first).rows;
+                let mut merged = grid::merge(rows, doc, self.overwrite)?;
                 let tab = Tab {
                     name: write::SHEET_NAME.to_owned(),
-                    rows: merged.rows.clone(),
+                    rows: std::mem::take(&mut merged.rows),
                     gid: None,
                 };
                 return Ok((vec![tab], merged));
