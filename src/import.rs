@@ -95,6 +95,17 @@ pub enum ImportError {
         locale: String,
         why: &'static str,
     },
+    #[error(
+        "{path}: its namespace '{namespace}' cannot be a tab of the sheet ({why}), and the \
+         app's files hold {count} namespaces, a tab each; import that namespace's files on \
+         their own"
+    )]
+    BadNamespace {
+        path: String,
+        namespace: String,
+        count: usize,
+        why: &'static str,
+    },
     #[error(transparent)]
     OverBudget(#[from] OverBudget),
     /// Reading stopped before this file: an earlier one failed (never reported).
@@ -121,7 +132,13 @@ fn notes_hint(notes: usize) -> String {
 /// The app's strings: the document, and everything left out or changed on the way.
 #[derive(Debug, Clone, Default)]
 pub struct Imported {
+    /// The app's strings, when its files are one namespace (`namespaces` is empty).
     pub doc: Document,
+    /// When the app's files are several namespaces (SPEC §14: a tab each; `Files::namespace`
+    /// tells a file's), each one's document by name, in name order; `doc` is then empty.
+    pub namespaces: Vec<(String, Document)>,
+    /// The name of the one namespace of `doc`, when the app's files name one.
+    pub namespace: Option<String>,
     pub notes: Vec<Note>,
     /// The files read, with their format, in the order read.
     pub files: Vec<(String, Format)>,
@@ -203,18 +220,149 @@ fn choose_syntax(
     (chosen, syntax, line)
 }
 
-/// Reads every translation file under `paths` (files or folders).
+impl Imported {
+    /// Its documents: the one, unnamed, or each namespace's with its name.
+    pub fn documents(&self) -> Vec<(Option<&str>, &Document)> {
+        match self.namespaces.is_empty() {
+            true => vec![(None, &self.doc)],
+            false => (self.namespaces.iter())
+                .map(|(name, doc)| (Some(name.as_str()), doc))
+                .collect(),
+        }
+    }
+
+    fn documents_mut(&mut self) -> Vec<&mut Document> {
+        match self.namespaces.is_empty() {
+            true => vec![&mut self.doc],
+            false => self.namespaces.iter_mut().map(|(_, doc)| doc).collect(),
+        }
+    }
+}
+
+/// A namespace's name (`None`: the app's files are one namespace) and its files.
+pub type Namespace<'f> = (Option<String>, Vec<&'f discover::Found>);
+
+/// The files of each namespace (SPEC §14), in name order, the name of each: one group of
+/// every file, unnamed, when the files name at most one namespace (as an app of one
+/// namespace always was imported). Files of a format without namespaces (android, arb,
+/// json, ...) go to the app's main namespace (`Localizable`, `translation`, ...) when its
+/// files name it, else to the first.
+pub fn by_namespace(files: &[discover::Found]) -> Result<Vec<Namespace<'_>>, ImportError> {
+    let names = discover::namespace_names(files);
+    if names.len() < 2 {
+        return Ok(vec![(None, files.iter().collect())]);
+    }
+    for file in files {
+        let Some(name) = file.namespace.as_deref() else {
+            continue;
+        };
+        let why = if name.is_empty() {
+            Some("it is empty")
+        } else if name.contains('.') {
+            Some("a tab's name may not hold '.', which separates filters and key paths")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(ImportError::BadNamespace {
+                path: file.shown.clone(),
+                namespace: name.to_owned(),
+                count: names.len(),
+                why,
+            });
+        }
+    }
+    let mains: Vec<&str> = (files.iter())
+        .filter(|f| f.namespace.is_some())
+        .filter_map(|f| Some(f.format.descriptor().files.namespace?.main))
+        .collect();
+    let main = (names.iter())
+        .find(|name| mains.contains(name))
+        .unwrap_or(&names[0]);
+    Ok(names
+        .iter()
+        .map(|name| {
+            let of_name = (files.iter())
+                .filter(|f| f.namespace.as_deref().unwrap_or(main) == *name)
+                .collect();
+            (Some((*name).to_owned()), of_name)
+        })
+        .collect())
+}
+
+/// What a document takes in memory once assembled, estimated as the assembler counts it
+/// (`Assembler::held`): the files of the next namespace are read beside it.
+fn held(doc: &Document) -> u64 {
+    let texts = |texts: &[Option<String>]| -> u64 {
+        (texts.iter().flatten()).map(|t| 64 + t.len() as u64).sum()
+    };
+    let entries: u64 = (doc.entries.iter())
+        .map(|e| {
+            let forms = e
+                .plural
+                .as_ref()
+                .map_or(0, |p| p.forms.iter().map(|f| texts(&f.texts)).sum::<u64>());
+            200 + 2 * e.path.iter().map(|l| l.len() as u64).sum::<u64>() + texts(&e.texts) + forms
+        })
+        .sum();
+    entries.saturating_mul(2)
+}
+
+/// Reads every translation file under `paths` (files or folders): one document, or one
+/// per namespace when the files are several (`by_namespace`).
 pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, ImportError> {
     let (found, skipped) = discover::discover_counting(paths, options)?;
     let (options, syntax, line) = choose_syntax(&found, options);
-    let options = &options;
-    let files: Vec<&discover::Found> = found.iter().collect();
-    let mut imported = read_files(&files, options)?;
-    if syntax != SheetSyntax::Depot {
-        imported.doc.settings.placeholders = Some(syntax);
+    let mut groups = by_namespace(&found)?;
+    let mut imported = match groups.as_slice() {
+        [(None, _)] => Imported {
+            namespace: found.iter().find_map(|f| f.namespace.clone()),
+            ..read_files(&groups.remove(0).1, &options)?
+        },
+        _ => {
+            let mut imported = Imported::default();
+            let mut taken = 0u64;
+            for (name, files) in groups {
+                // what the namespaces read before take is held beside this one's files
+                let options = Options {
+                    memory: Budget::new(options.memory.bytes().saturating_sub(taken)),
+                    ..options.clone()
+                };
+                let one = read_files(&files, &options)?;
+                imported.notes.extend(one.notes);
+                imported.files.extend(one.files);
+                if !one.doc.entries.is_empty() {
+                    taken = taken.saturating_add(held(&one.doc));
+                    imported
+                        .namespaces
+                        .push((name.unwrap_or_default(), one.doc));
+                }
+            }
+            if imported.namespaces.len() == 1 {
+                let (name, doc) = imported.namespaces.remove(0);
+                (imported.doc, imported.namespace) = (doc, Some(name));
+            }
+            // one settings cell on every tab: what the files of any namespace ask
+            let mut settings = crate::model::SheetSettings::default();
+            for doc in imported.documents_mut() {
+                settings.add(&doc.settings);
+            }
+            for doc in imported.documents_mut() {
+                doc.settings = settings;
+            }
+            imported
+        }
+    };
+    for doc in imported.documents_mut() {
+        if syntax != SheetSyntax::Depot {
+            doc.settings.placeholders = Some(syntax);
+        }
     }
     imported.placeholders = line;
-    let settings = imported.doc.settings;
+    let mut settings = crate::model::SheetSettings::default();
+    for (_, doc) in imported.documents().iter() {
+        settings.add(&doc.settings);
+    }
     for said in [
         settings.i18next_v3.then_some(
             "plurals: named as i18next JSON v3 names them (KEY, KEY_plural); the settings \
@@ -234,7 +382,7 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
         });
     }
     imported.skipped = skipped;
-    if imported.doc.entries.is_empty() {
+    if (imported.documents().iter()).all(|(_, doc)| doc.entries.is_empty()) {
         return Err(ImportError::Empty {
             notes: imported.notes.len(),
         });
@@ -475,4 +623,72 @@ pub fn read_bytes(
 /// `path` for messages: as given, relative to the working folder when under it.
 pub fn shown(path: &Path) -> String {
     path.display().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::shared::locale::Hint;
+
+    fn found(path: &str, format: Format, namespace: Option<&str>) -> discover::Found {
+        discover::Found {
+            path: PathBuf::from(path),
+            shown: path.to_owned(),
+            format,
+            hint: Hint::None,
+            configuration: None,
+            namespace: namespace.map(str::to_owned),
+        }
+    }
+
+    fn groups(files: &[discover::Found]) -> Vec<(Option<String>, Vec<String>)> {
+        (by_namespace(files).unwrap().into_iter())
+            .map(|(name, files)| (name, files.iter().map(|f| f.shown.clone()).collect()))
+            .collect()
+    }
+
+    /// One namespace (or none) is one group, unnamed, as an app always was; several are a
+    /// group each in name order, the files of formats without namespaces in the app's
+    /// main one (the table `Localizable`, not the first by name).
+    #[test]
+    fn files_are_grouped_by_namespace_with_the_others_in_the_main_one() {
+        let android = found("values/strings.xml", Format::Android, None);
+        let table =
+            |name: &str| found(&format!("en.lproj/{name}.strings"), Format::Ios, Some(name));
+        assert_eq!(
+            groups(&[android.clone(), table("Localizable")]),
+            [(
+                None,
+                vec![
+                    "values/strings.xml".to_owned(),
+                    "en.lproj/Localizable.strings".to_owned()
+                ]
+            )]
+        );
+        assert_eq!(
+            groups(&[android.clone(), table("Localizable"), table("InfoPlist")]),
+            [
+                (
+                    Some("InfoPlist".to_owned()),
+                    vec!["en.lproj/InfoPlist.strings".to_owned()]
+                ),
+                (
+                    Some("Localizable".to_owned()),
+                    vec![
+                        "values/strings.xml".to_owned(),
+                        "en.lproj/Localizable.strings".to_owned()
+                    ]
+                ),
+            ]
+        );
+        // a tab's name may not hold '.'
+        let err = by_namespace(&[table("Main"), table("Main.storyboard")]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "en.lproj/Main.storyboard.strings: its namespace 'Main.storyboard' cannot be a tab \
+             of the sheet (a tab's name may not hold '.', which separates filters and key \
+             paths), and the app's files hold 2 namespaces, a tab each; import that \
+             namespace's files on their own"
+        );
+    }
 }

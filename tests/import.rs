@@ -1554,19 +1554,41 @@ fn real_files_of_the_new_formats_are_read_with_their_texts() {
     assert!(summary.contains("ResXFileRef"), "{summary}");
 
     // xcstrings (NetNewsWire): keys are the English texts, comments carried, printf
-    // placeholders numbered, keys with '.' levels of the sheet and their names kept
-    let (lines, summary) = import("xcstrings-netnewswire");
-    assert_eq!(lines[0], ">>>,>>>,>>>,>>>,@@@,###,$$$,en,es");
+    // placeholders numbered, keys with '.' levels of the sheet and their names kept; its
+    // two catalogs (tables: Localizable, and a window's) are a tab each
+    let path = fixture("formats/xcstrings-netnewswire");
+    let out = depot_ok(
+        dir.path(),
+        &[
+            "import",
+            path.to_str().unwrap(),
+            "--to",
+            "netnewswire/",
+            "--placeholders",
+            "convert",
+        ],
+    );
+    let summary = stderr(&out);
+    let tab = |name: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(dir.path().join("netnewswire").join(name)).unwrap();
+        text.lines().map(str::to_owned).collect()
+    };
+    let lines = tab("Localizable.csv");
+    assert_eq!(lines[0], ">>>,>>>,>>>,>>>,@@@,###,$$$,en");
     assert!(
         lines
             .iter()
-            .any(|l| l.ends_with(",Status bar progress,{arg1} of {arg2},")),
+            .any(|l| l.ends_with(",Status bar progress,{arg1} of {arg2}")),
         "{lines:#?}"
     );
     assert!(
         lines
             .iter()
-            .any(|l| l.ends_with(",Dinosaur staleness threshold in months,{arg1:int} months,"))
+            .any(|l| l.ends_with(",Dinosaur staleness threshold in months,{arg1:int} months"))
+    );
+    assert_eq!(
+        tab("AccountStatsWindow.csv")[0],
+        ">>>,>>>,>>>,@@@,###,$$$,en,es"
     );
     assert!(
         !summary.contains("hold '.', which the sheet reads as a level separator"),

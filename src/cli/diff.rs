@@ -58,8 +58,8 @@ pub struct DiffArgs {
 
 pub fn run(sources: Sources, args: &DiffArgs) -> Result<(), Failure> {
     let settings = load_config_with(&sources, args.quiet)?.settings;
-    let grid = super::import::read_sheet(&args.source, &settings, &sources)?;
-    let doc = crate::producer::convert(grid)?;
+    let tabs = super::import::read_sheet_tabs(&args.source, &settings, &sources)?;
+    let doc = crate::producer::convert_fetched(tabs)?;
     let notes = output::Report::new(args.quiet);
     for w in &doc.warnings {
         notes.note(format_args!("depot: warning: {} {}", w.cell, w.message));

@@ -315,26 +315,50 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
             plan.jobs(&mut docs, &selection, renamed, &mut templated, &mut jobs)?;
             continue;
         }
-        let group = docs.group(renamed, None);
-        let options = LayoutOptions {
-            format,
-            language,
-            merge: args.merge,
-            filename: args.filename.clone(),
-            base,
-            comments: args.comments,
-            placeholders,
-            follow,
+        // a sheet of tabs: each namespace in files of its name, as the app keeps them
+        // (`sidepanel_de.properties`, `de/common.json`), unless a name is given
+        let per_namespace = per_language
+            && args.filename.is_none()
+            && format.descriptor().files.namespace.is_some();
+        let namespaces: Vec<Option<&str>> = match per_namespace {
+            true if !doc.namespaces.is_empty() => {
+                doc.namespaces.iter().map(|n| Some(n.as_str())).collect()
+            }
+            _ => vec![None],
         };
-        let mut files = layout::plan(docs.get(group), &selection, &options)?;
-        if !args.replace && !args.to_stdout() {
-            drop_base_copy_the_app_lacks(&args.path, docs.get(group), &options, &mut files);
+        for namespace in namespaces {
+            let group = docs.group(renamed.clone(), namespace);
+            let selected = match namespace {
+                Some(ns) => std::borrow::Cow::Owned(namespace_selection(&doc, &selection, ns)),
+                None => std::borrow::Cow::Borrowed(&selection),
+            };
+            // a table's plural entries beside it only where it has some
+            let plurals_only = format.plural_side_of().is_some() && namespace.is_some();
+            if plurals_only && !has_plurals(docs.get(group), &selected) {
+                continue;
+            }
+            let options = LayoutOptions {
+                format,
+                language,
+                merge: args.merge,
+                filename: namespace
+                    .map(str::to_owned)
+                    .or_else(|| args.filename.clone()),
+                base,
+                comments: args.comments,
+                placeholders,
+                follow,
+            };
+            let mut files = layout::plan(docs.get(group), &selected, &options)?;
+            if !args.replace && !args.to_stdout() {
+                drop_base_copy_the_app_lacks(&args.path, docs.get(group), &options, &mut files);
+            }
+            jobs.extend(files.into_iter().map(|file| Job {
+                format,
+                file,
+                group,
+            }));
         }
-        jobs.extend(files.into_iter().map(|file| Job {
-            format,
-            file,
-            group,
-        }));
     }
 
     let prepared: Vec<Prepared<'_>> = docs.list.iter().map(|(_, _, d)| Prepared::new(d)).collect();

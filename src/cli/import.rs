@@ -2,7 +2,9 @@
 //! markup (SPEC §12), or merged into an existing sheet. The summary on stdout lists the
 //! files read, the texts per locale and what was written; stderr lists every conflict of a
 //! merge with its cell, and all that the sheet cannot carry (`cli::output`'s rule). The
-//! sheet is written whole or not at all.
+//! sheet is written whole or not at all. An app whose files are several namespaces (SPEC
+//! §14: `sidepanel_de.properties`, `de/common.json`) gets a tab per namespace, merged into
+//! the existing sheet's tab of its name.
 
 use std::path::PathBuf;
 
@@ -17,7 +19,10 @@ use crate::formats::PlaceholderMode;
 use crate::formats::{Format, TABLE};
 use crate::import::grid::{self, Merged};
 use crate::import::{self, Imported, Options};
+use crate::model::Document;
+use crate::model::locale::same_locale;
 use crate::sheets::google::{GoogleError, GoogleSheets};
+use crate::sheets::tabs::Tab;
 use crate::sheets::write::{self, Target};
 
 #[derive(Debug, Args)]
@@ -26,12 +31,14 @@ pub struct ImportArgs {
     /// of json, yml, po, xlf, arb, properties or resx files, an .xcstrings catalog, ...).
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// The sheet to write: a .csv, .xlsx or .ods file, or google:SPREADSHEET_ID[/TAB] (a new
-    /// tab, "Translations" when no TAB is named).
+    /// The sheet to write: a .csv, .xlsx or .ods file, a folder (DIR/: a .csv file per tab),
+    /// or google:SPREADSHEET_ID[/TAB] (a new tab, "Translations" when no TAB is named). An
+    /// app whose files are several namespaces gets a tab per namespace, named by it.
     #[arg(long, value_name = "SHEET", value_parser = clap::value_parser!(Target))]
     pub to: Target,
-    /// Merge into this existing sheet (a .csv, .xlsx, .ods file, or google:ID/TAB): keys
-    /// and locales it lacks are added; its texts are kept (see --overwrite).
+    /// Merge into this existing sheet (a .csv, .xlsx, .ods file, a folder of .csv files, or
+    /// google:ID[/TAB]): keys and locales it lacks are added; its texts are kept (see
+    /// --overwrite). Several namespaces merge each into the tab of its name.
     #[arg(long, value_name = "EXISTING")]
     pub merge_into: Option<String>,
     /// With --merge-into: the app's text replaces a different text of the sheet.
@@ -81,15 +88,18 @@ pub(super) fn format_values() -> impl TypedValueParser<Value = Format> {
 pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
     let settings = load_config_with(&sources, args.quiet)?.settings;
     // the sheet merged into, read first: the syntax its settings cell names is the one
-    // the app's texts may stay in
+    // the app's texts may stay in (its first tab's: the tabs of a sheet share one)
     let existing = match &args.merge_into {
-        Some(existing) => Some(read_sheet(existing, &settings, &sources)?),
+        Some(existing) => Some(read_sheet_tabs(existing, &settings, &sources)?),
         None => None,
     };
     let keep_syntax = match (args.placeholders, &existing) {
         (Some(_), _) => import::KeepSyntax::No,
         (None, None) => import::KeepSyntax::Any,
-        (None, Some(rows)) => import::KeepSyntax::Only(crate::markup::settings_of(rows).syntax()),
+        (None, Some(tabs)) => {
+            let rows = first_translations(tabs).map_or(&[][..], |t| t.rows.as_slice());
+            import::KeepSyntax::Only(crate::markup::settings_of(rows).syntax())
+        }
     };
     let options = Options {
         split: args.split.clone(),
@@ -106,26 +116,50 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
     let mut imported = import::read_app(&args.paths, &options)?;
     let shown = if args.verbose { usize::MAX } else { KEYS_SHOWN };
     summarise_read(&imported, shown, &report);
-    let (keys, locales) = (imported.doc.entries.len(), imported.doc.locales.clone());
-    let merged = match (&args.merge_into, existing) {
-        (None, _) | (_, None) => Merged {
-            rows: grid::sheet(std::mem::take(&mut imported.doc)),
-            added_keys: keys,
-            added_locales: locales.clone(),
-            ..Merged::default()
-        },
-        (Some(existing), Some(rows)) => {
-            let merged = grid::merge(rows, &imported.doc, args.overwrite)?;
-            summarise_merge(&merged, existing, &report);
-            merged
+    let keys: usize = (imported.documents().iter())
+        .map(|(_, doc)| doc.entries.len())
+        .sum();
+    let locales = all_locales(&imported);
+    let documents = take_documents(&mut imported);
+    let tabs = match (&args.merge_into, existing) {
+        (Some(name), Some(existing)) => {
+            let into = MergeInto {
+                existing: name,
+                namespace: imported.namespace.as_deref(),
+                overwrite: args.overwrite,
+            };
+            let (tabs, merged) = into.merge(existing, &documents)?;
+            summarise_merge(&merged, name, &report);
+            tabs
         }
+        _ => (documents.into_iter())
+            .map(|(name, doc)| Tab {
+                name: name.unwrap_or_else(|| write::SHEET_NAME.to_owned()),
+                rows: grid::sheet(doc),
+                gid: None,
+            })
+            .collect(),
+    };
+    let names: Vec<&str> = tabs.iter().map(|t| t.name.as_str()).collect();
+    let in_tabs = match names.as_slice() {
+        [_] => String::new(),
+        several => format!(" in {} tabs ({})", several.len(), several.join(", ")),
     };
     match &args.to {
         Target::File { path, kind } => {
-            write::write_file(path, &merged.rows, *kind)?;
+            write::write_tabs(path, &tabs, *kind)?;
             report.result(format_args!(
-                "wrote {}: {keys} key(s), locales {}",
+                "wrote {}: {keys} key(s){in_tabs}, locales {}",
                 path.display(),
+                locales.join(", ")
+            ));
+        }
+        Target::Folder { path } => {
+            let files = write::write_folder(path, &tabs)?;
+            let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            report.result(format_args!(
+                "wrote {}: {keys} key(s){in_tabs}, locales {}",
+                files.join(", "),
                 locales.join(", ")
             ));
         }
@@ -133,27 +167,195 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
             spreadsheet_id,
             tab,
         } => {
-            write::check(&merged.rows, &write::Limits::GOOGLE)?;
-            let tab = tab.as_deref().unwrap_or(write::DEFAULT_TAB);
+            let titled: Vec<(&str, &[Vec<String>])> = match (tabs.as_slice(), tab.as_deref()) {
+                ([one], tab) => vec![(tab.unwrap_or(write::DEFAULT_TAB), one.rows.as_slice())],
+                (several, None) => (several.iter())
+                    .map(|t| (t.name.as_str(), t.rows.as_slice()))
+                    .collect(),
+                (several, Some(tab)) => {
+                    return Err(Failure(format!(
+                        "--to google:{spreadsheet_id}/{tab} names one tab, and the sheet has {} \
+                         ({}), one per namespace of the app's files: leave /{tab} out, and \
+                         each becomes a tab named by its namespace",
+                        several.len(),
+                        names.join(", ")
+                    )));
+                }
+            };
+            write::check_tabs(&tabs, &write::Limits::GOOGLE)?;
             let runtime = super::runtime()?;
-            runtime.block_on(add_google_tab(
+            runtime.block_on(add_google_tabs(
                 &settings,
                 &sources,
                 spreadsheet_id,
-                tab,
-                &merged.rows,
+                &titled,
             ))?;
+            let titles: Vec<&str> = titled.iter().map(|(t, _)| *t).collect();
+            let tabs = match titles.as_slice() {
+                [one] => format!("the tab '{one}'"),
+                several => format!("the tabs {}", quoted(several)),
+            };
             report.result(format_args!(
-                "wrote the tab '{tab}' of Google spreadsheet {spreadsheet_id}: {keys} key(s), locales {}",
+                "wrote {tabs} of Google spreadsheet {spreadsheet_id}: {keys} key(s), locales {}",
                 locales.join(", ")
             ));
         }
     }
     // The process ends right after this: freeing a million cells one by one would only
     // delay the exit (as generate does).
-    std::mem::forget(merged);
+    std::mem::forget(tabs);
     std::mem::forget(imported);
     Ok(())
+}
+
+fn quoted(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+    quoted.join(", ")
+}
+
+/// The documents of `imported`, moved out: the one, unnamed, or each namespace's.
+fn take_documents(imported: &mut Imported) -> Vec<(Option<String>, Document)> {
+    match imported.namespaces.is_empty() {
+        true => vec![(None, std::mem::take(&mut imported.doc))],
+        false => (std::mem::take(&mut imported.namespaces).into_iter())
+            .map(|(name, doc)| (Some(name), doc))
+            .collect(),
+    }
+}
+
+/// Every locale of the imported documents, each once, in the order met.
+fn all_locales(imported: &Imported) -> Vec<String> {
+    let mut locales: Vec<String> = Vec::new();
+    for (_, doc) in imported.documents() {
+        for locale in &doc.locales {
+            if !locales.iter().any(|l| same_locale(l, locale)) {
+                locales.push(locale.clone());
+            }
+        }
+    }
+    locales
+}
+
+/// The first tab that holds translations (a header row), as a sheet of tabs is read.
+fn first_translations(tabs: &[Tab]) -> Option<&Tab> {
+    tabs.iter().find(|t| has_header(t)).or(tabs.first())
+}
+
+/// What `--merge-into` merges into.
+struct MergeInto<'a> {
+    /// The sheet, as given.
+    existing: &'a str,
+    /// The name of the app's one namespace, when its files name one.
+    namespace: Option<&'a str>,
+    overwrite: bool,
+}
+
+impl MergeInto<'_> {
+    /// `documents` merged into the existing sheet's `tabs`: each namespace into the tab of
+    /// its name, else a new tab at the end, the other tabs kept as they are. An app of one
+    /// namespace merges into the sheet's one tab of translations, which is written alone,
+    /// as a sheet of one tab always was. A sheet whose single tab of translations no
+    /// namespace names is refused for several: it holds the keys of several in one.
+    fn merge(
+        &self,
+        mut tabs: Vec<Tab>,
+        documents: &[(Option<String>, Document)],
+    ) -> Result<(Vec<Tab>, Merged), Failure> {
+        let translations: Vec<&str> = (tabs.iter())
+            .filter(|t| has_header(t))
+            .map(|t| t.name.as_str())
+            .collect();
+        let listed = |names: &[&str]| names.join(", ");
+        if let [(None, doc)] = documents {
+            if translations.len() < 2 {
+                let first = tabs.iter().position(has_header).unwrap_or(0);
+                if first >= tabs.len() {
+                    return Err(Failure(format!("{} holds no tab", self.existing)));
+                }
+                let rows = tabs.swap_remove(first).rows;
+                let mut merged = grid::merge(rows, doc, self.overwrite)?;
+                let tab = Tab {
+                    name: write::SHEET_NAME.to_owned(),
+                    rows: std::mem::take(&mut merged.rows),
+                    gid: None,
+                };
+                return Ok((vec![tab], merged));
+            }
+            let Some(name) = self.namespace.filter(|n| translations.contains(n)) else {
+                return Err(Failure(format!(
+                    "{} has a tab per namespace ({}), and the app's files name none of them: \
+                     name the files as the app names a namespace's files, or merge into a \
+                     sheet of one tab",
+                    self.existing,
+                    listed(&translations)
+                )));
+            };
+            let documents = [(Some(name.to_owned()), doc.clone())];
+            return self.merge(tabs, &documents);
+        }
+        let named = |name: &str| documents.iter().any(|(n, _)| n.as_deref() == Some(name));
+        if let [only] = translations.as_slice()
+            && !named(only)
+        {
+            let namespaces: Vec<&str> =
+                documents.iter().filter_map(|(n, _)| n.as_deref()).collect();
+            return Err(Failure(format!(
+                "{} has one tab of translations ('{only}'), and the app's files hold {} \
+                 namespaces ({}), a tab each: merge into a sheet with a tab per namespace, or \
+                 import into a new sheet (--to NAME.xlsx)",
+                self.existing,
+                namespaces.len(),
+                listed(&namespaces)
+            )));
+        }
+        let mut all = Merged::default();
+        for (name, doc) in documents {
+            let name = name.clone().unwrap_or_default();
+            let Some(tab) = tabs.iter_mut().find(|t| t.name == name) else {
+                all.added_keys += doc.entries.len();
+                all.added_texts += texts(doc);
+                tabs.push(Tab {
+                    rows: grid::sheet(doc.clone()),
+                    name,
+                    gid: None,
+                });
+                continue;
+            };
+            let mut merged = grid::merge(std::mem::take(&mut tab.rows), doc, self.overwrite)?;
+            tab.rows = std::mem::take(&mut merged.rows);
+            for conflict in &mut merged.conflicts {
+                if !conflict.cell.is_empty() {
+                    conflict.cell = format!("{name}!{}", conflict.cell);
+                }
+                conflict.key = format!("{name}.{}", conflict.key);
+            }
+            all.conflicts.extend(merged.conflicts);
+            all.added_keys += merged.added_keys;
+            all.added_texts += merged.added_texts;
+            for locale in merged.added_locales {
+                if !all.added_locales.iter().any(|l| same_locale(l, &locale)) {
+                    all.added_locales.push(locale);
+                }
+            }
+        }
+        Ok((tabs, all))
+    }
+}
+
+/// Whether a tab holds translations: a header row.
+fn has_header(tab: &Tab) -> bool {
+    (tab.rows.iter().flatten()).any(|c| c.trim() == crate::markup::KEY_MARK)
+}
+
+/// How many texts a document holds (a plural form's each).
+fn texts(doc: &Document) -> usize {
+    let some = |texts: &[Option<String>]| texts.iter().flatten().count();
+    (doc.entries.iter())
+        .map(|e| match &e.plural {
+            Some(plural) => plural.forms.iter().map(|f| some(&f.texts)).sum(),
+            None => some(&e.texts),
+        })
+        .sum()
 }
 
 /// How many keys a note shared by several keys names without `--verbose`.
@@ -195,13 +397,22 @@ fn summarise_read(imported: &Imported, keys_shown: usize, report: &Report) {
     if let Some(line) = &imported.placeholders {
         report.result(format_args!("{line}"));
     }
-    let doc = &imported.doc;
-    for (i, locale) in doc.locales.iter().enumerate() {
-        let count = doc
-            .entries
-            .iter()
-            .filter(|e| e.texts.get(i).is_some_and(Option::is_some))
-            .count();
+    if !imported.namespaces.is_empty() {
+        let each: Vec<String> = (imported.namespaces.iter())
+            .map(|(name, doc)| format!("{name} ({} key(s))", doc.entries.len()))
+            .collect();
+        report.result(format_args!("namespaces: {}, a tab each", each.join(", ")));
+    }
+    for locale in all_locales(imported) {
+        let count: usize = (imported.documents().iter())
+            .filter_map(|(_, doc)| {
+                let i = doc.locales.iter().position(|l| same_locale(l, &locale))?;
+                let with_text = (doc.entries.iter())
+                    .filter(|e| e.texts.get(i).is_some_and(Option::is_some))
+                    .count();
+                Some(with_text)
+            })
+            .sum();
         report.result(format_args!("{locale}: {count} key(s) with a text"));
     }
     for line in grouped_notes(&imported.notes, keys_shown) {
@@ -299,12 +510,13 @@ fn summarise_merge(merged: &Merged, existing: &str, report: &Report) {
     ));
 }
 
-/// The grid of an existing sheet: a local file, or `google:ID/TAB`.
-pub(super) fn read_sheet(
+/// The tabs of an existing sheet: a local file (every worksheet of a workbook) or folder of
+/// `.csv` files, `google:ID/TAB` (that tab) or `google:ID` (every tab).
+pub(super) fn read_sheet_tabs(
     spec: &str,
     settings: &Settings,
     sources: &Sources,
-) -> Result<Vec<Vec<String>>, Failure> {
+) -> Result<Vec<Tab>, Failure> {
     if let Some(rest) = spec.strip_prefix("google:") {
         let (id, tab) = rest.split_once('/').unwrap_or((rest, ""));
         let mut settings = settings.clone();
@@ -313,13 +525,18 @@ pub(super) fn read_sheet(
         let runtime = super::runtime()?;
         return runtime.block_on(async {
             let sheets = google_sheets(&mut settings, sources, Scope::Read).await?;
-            sheets
-                .fetch_grid()
-                .await
-                .map_err(|e| Failure(format!("cannot read the sheet {spec}: {e}")))
+            let failed = |e: GoogleError| Failure(format!("cannot read the sheet {spec}: {e}"));
+            match tab {
+                "" => sheets.fetch_tabs().await.map_err(failed),
+                tab => Ok(vec![Tab {
+                    name: tab.to_owned(),
+                    rows: sheets.fetch_grid().await.map_err(failed)?,
+                    gid: None,
+                }]),
+            }
         });
     }
-    crate::sheets::local::read_grid(
+    crate::sheets::local::read_tabs(
         std::path::Path::new(spec),
         None,
         settings.limits.input_memory,
@@ -361,23 +578,27 @@ async fn consent(
     Ok(())
 }
 
-/// Adds the tab; a refresh token that may only read gets a consent for writing first.
-async fn add_google_tab(
+/// Adds the tabs; a refresh token that may only read gets a consent for writing first.
+async fn add_google_tabs(
     settings: &Settings,
     sources: &Sources,
     spreadsheet_id: &str,
-    tab: &str,
-    rows: &[Vec<String>],
+    tabs: &[(&str, &[Vec<String>])],
 ) -> Result<(), Failure> {
     let mut settings = settings.clone();
     settings.service.spreadsheet_id = spreadsheet_id.to_owned();
     let sheets = google_sheets(&mut settings, sources, Scope::Write).await?;
+    let titles: Vec<&str> = tabs.iter().map(|(title, _)| *title).collect();
     let failed = |e: GoogleError| {
+        let tabs = match titles.as_slice() {
+            [one] => format!("the tab '{one}'"),
+            several => format!("the tabs {}", quoted(several)),
+        };
         Failure(format!(
-            "cannot add the tab '{tab}' to Google spreadsheet {spreadsheet_id}: {e}"
+            "cannot add {tabs} to Google spreadsheet {spreadsheet_id}: {e}"
         ))
     };
-    match sheets.add_tab(tab, rows).await {
+    match sheets.add_tabs(tabs).await {
         Err(e)
             if (e.needs_write_scope() || e.needs_consent())
                 && settings.google.credentials_file.is_none() =>
@@ -385,7 +606,7 @@ async fn add_google_tab(
             let intro = "The refresh token may read the spreadsheet but not write to it.";
             consent(&mut settings, sources, Scope::Write, intro).await?;
             let sheets = google_sheets(&mut settings, sources, Scope::Write).await?;
-            sheets.add_tab(tab, rows).await.map_err(failed)
+            sheets.add_tabs(tabs).await.map_err(failed)
         }
         other => other.map_err(failed),
     }

@@ -697,6 +697,8 @@ impl<'o> Assembler<'o> {
             notes: self.notes,
             files: self.files,
             skipped: Vec::new(),
+            namespaces: Vec::new(),
+            namespace: None,
         }
     }
 
@@ -913,6 +915,7 @@ mod tests {
             format: Format::Android,
             hint,
             configuration: None,
+            namespace: None,
         }
     }
 

@@ -10,6 +10,12 @@
 //! cell maps), `{{ name }}` is `{{name}}`; the order of a file's keys is no difference,
 //! and a key that differs alike in two formats (an Android and an iOS app) is reported
 //! once. A format depot cannot write is compared by key path with the sheet's texts.
+//!
+//! Namespaces (SPEC §14) pair by name: the app's files of a namespace (`Files::namespace`:
+//! `de/settings.json`, `sidepanel_de.properties`) with the sheet's tab of that name, each
+//! key named with its namespace first (`settings.title`), as in the sheet's document. A
+//! sheet of one tab holds every namespace of such an app: each namespace is compared with
+//! it, and a key is only in the sheet when no namespace has it.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
@@ -141,26 +147,56 @@ pub fn diff(
     let mut seen = Seen::default();
     for (format, files) in families {
         report.formats.push(format.name().to_owned());
-        // the two sides at once: each assembles what it read on one thread, which the
-        // other side's reading keeps the cores busy beside
-        let (app, rendered) = std::thread::scope(|scope| {
-            let sheet_side =
-                scope.spawn(|| sheet_side(sheet, format, base, options, &read_options));
-            let app = super::read_files(&files, &read_options);
-            let rendered = match sheet_side.join() {
-                Ok(rendered) => rendered,
-                Err(panic) => std::panic::resume_unwind(panic),
+        let pairing = Pairing::of(sheet, format, &files);
+        let mut union: Vec<(String, Vec<LocaleReport>)> = Vec::new();
+        for pair in pairing.pairs {
+            let side = Side {
+                format,
+                base,
+                namespace: pair.name.as_deref(),
+                options,
+                read_options: &read_options,
             };
-            (app, rendered)
-        });
-        let (app, rendered) = (app?.doc, rendered?);
-        compare(
-            &app,
-            rendered.as_ref().unwrap_or(sheet),
-            format,
-            &mut by_locale,
-            &mut seen,
-        );
+            let sheet_doc = pair.sheet.as_ref().unwrap_or(sheet);
+            // the two sides at once: each assembles what it read on one thread, which the
+            // other side's reading keeps the cores busy beside
+            let (app, rendered) = std::thread::scope(|scope| {
+                let sheet_side = scope.spawn(|| sheet_side(sheet_doc, &side));
+                let app = super::read_files(&pair.files, &read_options);
+                let rendered = match sheet_side.join() {
+                    Ok(rendered) => rendered,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                };
+                (app, rendered)
+            });
+            let (mut app, rendered) = (app?.doc, rendered?);
+            let mut rendered = rendered.unwrap_or_else(|| sheet_doc.clone());
+            if let Some(name) = &pair.name {
+                for doc in [&mut app, &mut rendered] {
+                    for entry in &mut doc.entries {
+                        entry.path.insert(0, name.clone());
+                    }
+                }
+            }
+            match (pairing.union, pair.name) {
+                (true, Some(name)) => {
+                    let mut part = Vec::new();
+                    compare(&app, &rendered, format, &mut part, &mut Seen::default());
+                    union.push((name, part));
+                }
+                _ => compare(&app, &rendered, format, &mut by_locale, &mut seen),
+            }
+        }
+        for (at, part) in in_no_namespace(union) {
+            let at = match by_locale.iter().position(|r| same_locale(&r.locale, &at)) {
+                Some(at) => at,
+                None => {
+                    by_locale.push(LocaleReport::empty(at));
+                    by_locale.len() - 1
+                }
+            };
+            seen.add(at, format, part, &mut by_locale[at]);
+        }
     }
     by_locale.retain(|l| {
         !(l.only_in_app.is_empty() && l.only_in_sheet.is_empty() && l.differ.is_empty())
@@ -175,15 +211,142 @@ fn family(format: Format) -> Format {
     format.plural_side_of().unwrap_or(format)
 }
 
-/// What `generate` writes of the sheet in `format`, read back; `None` when depot has no
-/// writer for it.
-fn sheet_side(
-    sheet: &Document,
+/// The app's files of one namespace and the sheet's document they are compared with.
+struct Pair<'f> {
+    /// The namespace; `None`: the app's files are one (or their format knows none).
+    name: Option<String>,
+    files: Vec<&'f discover::Found>,
+    /// The sheet's tab of that name (`None`: the whole sheet).
+    sheet: Option<Document>,
+}
+
+/// How a format's files pair with the sheet.
+struct Pairing<'f> {
+    pairs: Vec<Pair<'f>>,
+    /// The namespaces are each compared with a sheet of one tab, which holds them all.
+    union: bool,
+}
+
+impl<'f> Pairing<'f> {
+    fn of(sheet: &Document, format: Format, files: &[&'f discover::Found]) -> Pairing<'f> {
+        let whole = || Pairing {
+            pairs: vec![Pair {
+                name: None,
+                files: files.to_vec(),
+                sheet: None,
+            }],
+            union: false,
+        };
+        if format.descriptor().files.namespace.is_none() {
+            return whole();
+        }
+        let names = discover::namespace_names(files.iter().copied());
+        let of_name = |name: &str| -> Vec<&'f discover::Found> {
+            (files.iter().copied())
+                .filter(|f| f.namespace.as_deref() == Some(name))
+                .collect()
+        };
+        if sheet.namespaces.is_empty() {
+            if names.len() < 2 {
+                return whole();
+            }
+            return Pairing {
+                pairs: (names.iter())
+                    .map(|name| Pair {
+                        name: Some((*name).to_owned()),
+                        files: of_name(name),
+                        sheet: None,
+                    })
+                    .collect(),
+                union: true,
+            };
+        }
+        // the sheet's tabs in their order, then the app's namespaces the sheet lacks
+        let mut all: Vec<&str> = sheet.namespaces.iter().map(String::as_str).collect();
+        all.extend(
+            names
+                .iter()
+                .filter(|n| !sheet.namespaces.iter().any(|s| s == *n)),
+        );
+        Pairing {
+            pairs: (all.into_iter())
+                .map(|name| Pair {
+                    name: Some(name.to_owned()),
+                    files: of_name(name),
+                    sheet: Some(sheet.namespace(name).map_or_else(
+                        || Document {
+                            locales: sheet.locales.clone(),
+                            settings: sheet.settings,
+                            ..Document::default()
+                        },
+                        std::borrow::Cow::into_owned,
+                    )),
+                })
+                .collect(),
+            union: false,
+        }
+    }
+}
+
+/// Per locale, what the namespaces compared with a sheet of one tab found: every
+/// difference, and the keys only in the sheet that no namespace has (under their own
+/// name: the sheet has no namespaces).
+fn in_no_namespace(parts: Vec<(String, Vec<LocaleReport>)>) -> Vec<(String, LocaleReport)> {
+    let count = parts.len();
+    let mut out: Vec<(String, LocaleReport)> = Vec::new();
+    // per locale, each key only in the sheet (in the order met) and how many namespaces
+    // lack it
+    let mut lacking: Vec<(Vec<KeyText>, FxHashMap<String, usize>)> = Vec::new();
+    for (name, reports) in parts {
+        let prefix = format!("{name}.");
+        for report in reports {
+            let locale = report.locale.clone();
+            let at = match out.iter().position(|(l, _)| same_locale(l, &locale)) {
+                Some(at) => at,
+                None => {
+                    out.push((locale.clone(), LocaleReport::empty(locale)));
+                    lacking.push(Default::default());
+                    out.len() - 1
+                }
+            };
+            out[at].1.only_in_app.extend(report.only_in_app);
+            out[at].1.differ.extend(report.differ);
+            let (keys, lacks) = &mut lacking[at];
+            for mut key in report.only_in_sheet {
+                if let Some(bare) = key.key.strip_prefix(&prefix) {
+                    key.key = bare.to_owned();
+                }
+                let n = lacks.entry(key.key.clone()).or_default();
+                *n += 1;
+                if *n == 1 {
+                    keys.push(key);
+                }
+            }
+        }
+    }
+    for ((_, report), (keys, lacks)) in out.iter_mut().zip(lacking) {
+        let in_none = keys
+            .into_iter()
+            .filter(|k| lacks.get(&k.key) == Some(&count));
+        report.only_in_sheet.extend(in_none);
+    }
+    out
+}
+
+/// The sheet's side of one format (and namespace) of the app.
+struct Side<'a> {
     format: Format,
     base: Option<usize>,
-    options: &DiffOptions,
-    read_options: &Options,
-) -> Result<Option<Document>, DiffError> {
+    /// The namespace whose files `generate` names so.
+    namespace: Option<&'a str>,
+    options: &'a DiffOptions,
+    read_options: &'a Options,
+}
+
+/// What `generate` writes of `sheet` in `side.format`, read back; `None` when depot has
+/// no writer for it.
+fn sheet_side(sheet: &Document, side: &Side<'_>) -> Result<Option<Document>, DiffError> {
+    let (format, read_options) = (side.format, side.read_options);
     let mut formats = vec![format];
     formats.extend(format.plurals_beside());
     let selection = Selection::all(sheet);
@@ -197,11 +360,11 @@ fn sheet_side(
                 format,
                 language: None,
                 merge: false,
-                filename: None,
-                base,
+                filename: side.namespace.map(str::to_owned),
+                base: side.base,
                 comments: false,
-                placeholders: options.placeholders,
-                follow: options.follow,
+                placeholders: side.options.placeholders,
+                follow: side.options.follow,
             },
         )?;
         jobs.extend(planned.into_iter().map(|file| (format, file)));

@@ -25,6 +25,19 @@ pub struct Found {
     pub hint: Hint,
     /// For an android folder of another configuration (`values-land`): its qualifiers.
     pub configuration: Option<String>,
+    /// Its namespace, for a format whose files name one (`Files::namespace`: the bundle
+    /// `sidepanel` of `sidepanel_de.properties`); `None` for the others.
+    pub namespace: Option<String>,
+}
+
+/// The namespaces `files` name (`Found::namespace`), each once, in name order.
+pub fn namespace_names<'f>(files: impl IntoIterator<Item = &'f Found>) -> Vec<&'f str> {
+    let mut names: Vec<&str> = (files.into_iter())
+        .filter_map(|f| f.namespace.as_deref())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
 }
 
 /// Folders never walked into: build output, dependencies, version control.
@@ -193,13 +206,15 @@ fn classify(
         Some(format) => format,
         None => format_of(&ext, &file)?,
     };
-    let located = (format.descriptor().files.locate)(&file)?;
+    let files = format.descriptor().files;
+    let located = (files.locate)(&file)?;
     Some(Found {
         path: path.to_owned(),
         shown: super::shown(path),
         format,
         hint: located.hint,
         configuration: located.configuration,
+        namespace: files.namespace.map(|namespace| (namespace.of)(&file)),
     })
 }
 
@@ -221,6 +236,7 @@ pub fn virtual_file(path: &Path, format: Format) -> Found {
         format,
         hint: Hint::None,
         configuration: None,
+        namespace: None,
     })
 }
 
@@ -341,6 +357,42 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    /// A file's namespace as its format's apps name it: a bundle, a resource set, a string
+    /// table, an i18next namespace, a gettext domain; none for the formats whose files are
+    /// one namespace.
+    #[test]
+    fn the_namespace_of_a_file_is_told_by_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            ("java/sidepanel_pt_BR.properties", Some("sidepanel")),
+            ("java/sidepanel.properties", Some("sidepanel")),
+            ("java/my_app_de.properties", Some("my_app")),
+            ("dotnet/Resources.de-DE.resx", Some("Resources")),
+            ("dotnet/Strings.resx", Some("Strings")),
+            ("ios/de.lproj/InfoPlist.strings", Some("InfoPlist")),
+            (
+                "ios/Base.lproj/Localizable.stringsdict",
+                Some("Localizable"),
+            ),
+            ("ios/Settings.xcstrings", Some("Settings")),
+            ("locales/en-US/common.json", Some("common")),
+            ("locale/de/LC_MESSAGES/errors.po", Some("errors")),
+            ("po/messages.de.po", Some("messages")),
+            ("po2/de.po", Some("messages")),
+            ("res/values-de/strings.xml", None),
+            ("web/de.json", None),
+            ("l10n/app_de.arb", None),
+        ];
+        touch(dir.path(), &files.map(|(f, _)| f));
+        let found = discover(&[dir.path().to_owned()], &Options::default()).unwrap();
+        for (file, namespace) in files {
+            let f = (found.iter())
+                .find(|f| f.path.ends_with(file))
+                .unwrap_or_else(|| panic!("{file} not found"));
+            assert_eq!(f.namespace.as_deref(), namespace, "{file}");
+        }
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Writing a sheet (`depot import --to`): a value grid into a `.csv`, `.xlsx` or `.ods`
 //! file, written whole or not at all (staged beside the file, then renamed), or into a new
 //! tab of a Google spreadsheet (`google.rs`). Every cell is a text, as typed: `=1+1` and
-//! `'x` stay texts in every target.
+//! `'x` stay texts in every target. A sheet of several tabs (SPEC §14: a namespace each)
+//! goes to a workbook's worksheets or to a folder of `.csv` files, one a tab, as the
+//! sources read them back; a `.csv` file holds one.
 
 mod csv;
 mod ods;
@@ -11,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use crate::model::cell_name;
+use crate::sheets::tabs::Tab;
 
 /// Where `depot import` writes the sheet.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,6 +21,10 @@ pub enum Target {
     File {
         path: PathBuf,
         kind: FileKind,
+    },
+    /// A folder (named with a trailing `/`, or one that exists): a `.csv` file per tab.
+    Folder {
+        path: PathBuf,
     },
     /// `google:SPREADSHEET_ID[/TAB]`: a new tab (named `TAB`, else `DEFAULT_TAB`).
     Google {
@@ -48,7 +55,10 @@ impl FileKind {
 
 /// A `--to` that names no sheet depot writes.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("--to must be a .csv, .xlsx or .ods file, or google:SPREADSHEET_ID[/TAB]; got '{0}'")]
+#[error(
+    "--to must be a .csv, .xlsx or .ods file, a folder ending in '/' (a .csv file per tab), \
+     or google:SPREADSHEET_ID[/TAB]; got '{0}'"
+)]
 pub struct UnknownTarget(pub String);
 
 impl FromStr for Target {
@@ -74,6 +84,9 @@ impl FromStr for Target {
             });
         }
         let path = PathBuf::from(value);
+        if value.ends_with('/') || value.ends_with(std::path::MAIN_SEPARATOR) || path.is_dir() {
+            return Ok(Target::Folder { path });
+        }
         let extension = path
             .extension()
             .and_then(|e| e.to_str())
@@ -121,6 +134,25 @@ pub enum WriteError {
     },
     #[error("cannot make the {kind} file: {reason}")]
     Encode { kind: &'static str, reason: String },
+    #[error(
+        "a .csv file holds one tab, and the sheet has {} ({}), one per namespace of the \
+         app's files: write --to NAME.xlsx (or .ods), or --to NAME/ (a folder of .csv files, \
+         one a tab)",
+        .tabs.len(),
+        .tabs.join(", ")
+    )]
+    OneTab { tabs: Vec<String> },
+    #[error("the tab '{tab}' cannot be named so in {target}: {why}")]
+    TabName {
+        tab: String,
+        target: &'static str,
+        why: &'static str,
+    },
+    #[error(
+        "{folder} holds {file}, which is no tab of this sheet and would be read as one: \
+         remove it, or write to another folder"
+    )]
+    OtherFile { folder: String, file: String },
     #[error(transparent)]
     Write(#[from] crate::atomic_file::WriteError),
 }
@@ -240,25 +272,186 @@ pub fn check(rows: &[Vec<String>], limits: &Limits) -> Result<(), WriteError> {
     Ok(())
 }
 
+/// `check` of each tab; a cell of a sheet of several tabs is named in its tab
+/// (`common!B3`), as the sheet's readers name it.
+pub fn check_tabs(tabs: &[Tab], limits: &Limits) -> Result<(), WriteError> {
+    for tab in tabs {
+        check(&tab.rows, limits).map_err(|e| match e {
+            WriteError::TooLong {
+                cell,
+                chars,
+                target,
+                limit,
+            } if tabs.len() > 1 => WriteError::TooLong {
+                cell: format!("{}!{cell}", tab.name),
+                chars,
+                target,
+                limit,
+            },
+            WriteError::Unrepresentable { cell, code, target } if tabs.len() > 1 => {
+                WriteError::Unrepresentable {
+                    cell: format!("{}!{cell}", tab.name),
+                    code,
+                    target,
+                }
+            }
+            e => e,
+        })?;
+    }
+    Ok(())
+}
+
+/// Refuses tab names a target cannot hold (Excel's and LibreOffice's rules for worksheet
+/// names; file names for a folder, where a name the folder reader skips is refused too),
+/// and two that would be one (the applications, like macOS's file names, ignore case).
+fn check_names(tabs: &[Tab], target: &'static str, file_names: bool) -> Result<(), WriteError> {
+    let refused = |tab: &Tab, why| WriteError::TabName {
+        tab: tab.name.clone(),
+        target,
+        why,
+    };
+    for (i, tab) in tabs.iter().enumerate() {
+        let name = tab.name.as_str();
+        if name.is_empty() {
+            return Err(refused(tab, "a tab needs a name"));
+        }
+        if file_names {
+            if name.contains(['/', '\\']) || name.chars().any(char::is_control) {
+                return Err(refused(
+                    tab,
+                    "a file name may not hold '/', '\\' or controls",
+                ));
+            }
+            if name.starts_with(['.', '~']) {
+                return Err(refused(
+                    tab,
+                    "a .csv file whose name starts with '.' or '~' is not read as a tab",
+                ));
+            }
+        } else {
+            if name.contains(['[', ']', ':', '*', '?', '/', '\\']) {
+                return Err(refused(
+                    tab,
+                    "a worksheet's name may not hold [ ] : * ? / \\",
+                ));
+            }
+            if name.chars().count() > 31 {
+                return Err(refused(
+                    tab,
+                    "a worksheet's name holds at most 31 characters",
+                ));
+            }
+            if name.starts_with('\'') || name.ends_with('\'') {
+                return Err(refused(
+                    tab,
+                    "a worksheet's name may not start or end with an apostrophe",
+                ));
+            }
+        }
+        let lower = name.to_lowercase();
+        if tabs[..i].iter().any(|t| t.name.to_lowercase() == lower) {
+            return Err(refused(tab, "another tab has that name in other case"));
+        }
+    }
+    Ok(())
+}
+
 /// The bytes of the file.
 pub fn encode(rows: &[Vec<String>], kind: FileKind) -> Result<Vec<u8>, WriteError> {
     check(rows, &Limits::of(kind))?;
     match kind {
         FileKind::Csv => csv::encode(rows),
-        FileKind::Xlsx => xlsx::encode(rows),
-        FileKind::Ods => ods::encode(rows),
+        FileKind::Xlsx => xlsx::encode(&[(SHEET_NAME, rows)]),
+        FileKind::Ods => ods::encode(&[(SHEET_NAME, rows)]),
+    }
+}
+
+/// The bytes of a file of `tabs`: one tab is the sheet as `encode` writes it (named
+/// `SHEET_NAME` in a workbook); several are a workbook's worksheets, in order.
+pub fn encode_tabs(tabs: &[Tab], kind: FileKind) -> Result<Vec<u8>, WriteError> {
+    if let [one] = tabs {
+        return encode(&one.rows, kind);
+    }
+    if kind == FileKind::Csv {
+        return Err(WriteError::OneTab {
+            tabs: tabs.iter().map(|t| t.name.clone()).collect(),
+        });
+    }
+    let limits = Limits::of(kind);
+    check_tabs(tabs, &limits)?;
+    check_names(tabs, limits.name, false)?;
+    let sheets: Vec<(&str, &[Vec<String>])> = (tabs.iter())
+        .map(|t| (t.name.as_str(), t.rows.as_slice()))
+        .collect();
+    match kind {
+        FileKind::Xlsx => xlsx::encode(&sheets),
+        _ => ods::encode(&sheets),
     }
 }
 
 /// Writes the grid to `path`: the old file stays whole until the new one is.
 pub fn write_file(path: &Path, rows: &[Vec<String>], kind: FileKind) -> Result<(), WriteError> {
     let bytes = encode(rows, kind)?;
-    crate::atomic_file::write(path, &bytes).map_err(|source| {
+    write_bytes(path, &bytes)
+}
+
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    crate::atomic_file::write(path, bytes).map_err(|source| {
         WriteError::Write(crate::atomic_file::WriteError {
             path: path.to_owned(),
             source,
         })
     })
+}
+
+/// Writes `tabs` to `path` as `encode_tabs` makes them.
+pub fn write_tabs(path: &Path, tabs: &[Tab], kind: FileKind) -> Result<(), WriteError> {
+    let bytes = encode_tabs(tabs, kind)?;
+    write_bytes(path, &bytes)
+}
+
+/// Writes each tab to `<folder>/<tab>.csv` (the folder made if missing), all or none: each
+/// file is staged first, and none replaces its file until every one is. A `.csv` file of
+/// the folder that is no tab is refused, since the folder's reader would take it for one.
+pub fn write_folder(folder: &Path, tabs: &[Tab]) -> Result<Vec<PathBuf>, WriteError> {
+    let shown = folder.display().to_string();
+    check_tabs(tabs, &Limits::CSV)?;
+    check_names(tabs, "a folder of .csv files", true)?;
+    let failed = |path: &Path, source| {
+        WriteError::Write(crate::atomic_file::WriteError {
+            path: path.to_owned(),
+            source,
+        })
+    };
+    std::fs::create_dir_all(folder).map_err(|e| failed(folder, e))?;
+    let names: Vec<String> = tabs.iter().map(|t| format!("{}.csv", t.name)).collect();
+    for entry in std::fs::read_dir(folder).map_err(|e| failed(folder, e))? {
+        let name = entry.map_err(|e| failed(folder, e))?.file_name();
+        let name = name.to_string_lossy();
+        let csv = Path::new(name.as_ref())
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+        if csv && !name.starts_with(['.', '~']) && !names.iter().any(|n| *n == name) {
+            return Err(WriteError::OtherFile {
+                folder: shown,
+                file: name.into_owned(),
+            });
+        }
+    }
+    let mut staged = Vec::with_capacity(tabs.len());
+    for (tab, name) in tabs.iter().zip(&names) {
+        let path = folder.join(name);
+        let bytes = csv::encode(&tab.rows)?;
+        match crate::atomic_file::stage(&path, &bytes, crate::atomic_file::Durability::Atomic) {
+            Ok(file) => staged.push(file),
+            Err(e) => {
+                crate::atomic_file::discard(&staged);
+                return Err(WriteError::Write(e));
+            }
+        }
+    }
+    crate::atomic_file::commit(&staged)?;
+    Ok(names.iter().map(|n| folder.join(n)).collect())
 }
 
 /// The name of the one sheet of a written workbook.
@@ -319,6 +512,85 @@ mod tests {
             .unwrap();
             assert_eq!(back, rows, "{kind:?}");
         }
+    }
+
+    /// Several tabs: a workbook's worksheets or a folder's `.csv` files, read back by the
+    /// sources as the tabs written; a `.csv` file refuses them; names a target cannot hold
+    /// are refused, naming the tab; a cell too long is named in its tab.
+    #[test]
+    fn tabs_go_to_worksheets_or_a_folder_and_read_back_as_written() {
+        let tab = |name: &str, rows: &[&[&str]]| Tab {
+            name: name.to_owned(),
+            rows: grid(rows),
+            gid: None,
+        };
+        let tabs = [
+            tab("common", &[&[">>>", "en"], &["title", "Home"]]),
+            tab(
+                "settings",
+                &[&[">>>", "en", "de"], &["dark", "Dark", "Dunkel"]],
+            ),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let back = |path: &Path| {
+            crate::sheets::local::read_tabs(path, None, Default::default(), Default::default())
+                .unwrap()
+        };
+        for kind in [FileKind::Xlsx, FileKind::Ods] {
+            let path = dir.path().join(format!("book.{}", kind.name()));
+            write_tabs(&path, &tabs, kind).unwrap();
+            assert_eq!(back(&path), tabs, "{kind:?}");
+        }
+        let folder = dir.path().join("tabs");
+        let written = write_folder(&folder, &tabs).unwrap();
+        assert_eq!(
+            written,
+            [folder.join("common.csv"), folder.join("settings.csv")]
+        );
+        assert_eq!(back(&folder), tabs);
+        std::fs::write(folder.join("old.csv"), ">>>,en\n").unwrap();
+        let err = write_folder(&folder, &tabs).unwrap_err().to_string();
+        assert!(err.ends_with("holds old.csv, which is no tab of this sheet and would be read as one: remove it, or write to another folder"), "{err}");
+
+        let err = encode_tabs(&tabs, FileKind::Csv).unwrap_err().to_string();
+        assert!(
+            err.starts_with("a .csv file holds one tab, and the sheet has 2 (common, settings)"),
+            "{err}"
+        );
+        for (name, why) in [
+            ("a/b", "a worksheet's name may not hold [ ] : * ? / \\"),
+            (
+                &"x".repeat(32),
+                "a worksheet's name holds at most 31 characters",
+            ),
+            ("Common", "another tab has that name in other case"),
+        ] {
+            let bad = [
+                tabs[0].clone(),
+                Tab {
+                    name: name.to_owned(),
+                    ..tabs[1].clone()
+                },
+            ];
+            let err = encode_tabs(&bad, FileKind::Xlsx).unwrap_err().to_string();
+            assert_eq!(
+                err,
+                format!("the tab '{name}' cannot be named so in an .xlsx file: {why}")
+            );
+        }
+        let long = [tabs[0].clone(), tab("big", &[&["a", &"x".repeat(32_768)]])];
+        let err = encode_tabs(&long, FileKind::Xlsx).unwrap_err().to_string();
+        assert!(
+            err.starts_with("cell big!B1 holds 32768 characters"),
+            "{err}"
+        );
+        // a target ending in '/' is a folder
+        assert_eq!(
+            "out/".parse::<Target>().unwrap(),
+            Target::Folder {
+                path: "out/".into()
+            }
+        );
     }
 
     #[test]

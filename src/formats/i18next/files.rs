@@ -4,11 +4,15 @@ use crate::formats::reading::Key;
 use crate::formats::shared::names::KeyNames;
 use std::path::PathBuf;
 
-use crate::formats::shared::files::{self, AppFile, Files, Located};
+use crate::formats::shared::files::{self, AppFile, Files, Located, Namespace};
 use crate::formats::shared::locale::Hint;
 
 pub const FILES: Files = Files {
     claims: Some(claims),
+    namespace: Some(Namespace {
+        of: namespace,
+        main: super::write::NAMESPACE,
+    }),
     ..Files::new(&["json"], locate, path)
 };
 
@@ -23,6 +27,14 @@ fn path(locale: &str, stem: Option<&str>, ext: &str) -> Option<PathBuf> {
 /// A `.json` in a folder named as a locale, its own name no locale (`en-US/translation.json`).
 fn claims(file: &AppFile<'_>) -> bool {
     file.code(file.parent).is_some() && file.dotted_stem().is_none()
+}
+
+/// `<lng>/<ns>.json`: the file's name (a file named by its locale holds the default one).
+fn namespace(file: &AppFile<'_>) -> String {
+    match file.code(file.parent) {
+        Some(_) => file.stem.to_owned(),
+        None => files::dotted_namespace(file, super::write::NAMESPACE),
+    }
 }
 
 fn locate(file: &AppFile<'_>) -> Option<Located> {

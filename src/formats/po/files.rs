@@ -1,12 +1,23 @@
 //! po files: `messages.<locale>.po`; import also reads gettext's `<locale>/LC_MESSAGES/`.
 
 use crate::formats::reading::Key;
-use crate::formats::shared::files::{self, AppFile, Files, Located};
+use crate::formats::shared::files::{self, AppFile, Files, Located, Namespace};
 use crate::formats::shared::flatten::{NameStyle, unprefixed_name};
 use crate::formats::shared::locale::{self, Hint};
 use crate::formats::shared::names::KeyNames;
 
-pub const FILES: Files = Files::new(&["po"], locate, files::messages_path);
+pub const FILES: Files = Files {
+    // a gettext domain (`LC_MESSAGES/app.po`, `errors.po`; `messages.pl.po`)
+    namespace: Some(Namespace {
+        of: namespace,
+        main: files::MESSAGES,
+    }),
+    ..Files::new(&["po"], locate, files::messages_path)
+};
+
+fn namespace(file: &AppFile<'_>) -> String {
+    files::dotted_namespace(file, files::MESSAGES)
+}
 
 fn locate(file: &AppFile<'_>) -> Option<Located> {
     Some(

@@ -2,11 +2,18 @@
 
 use std::path::PathBuf;
 
-use crate::formats::shared::files::{AppFile, Files, Located};
+use crate::formats::shared::files::{AppFile, Files, Located, Namespace};
 use crate::formats::shared::locale::{self, Hint};
+
+/// The bundle `generate` writes without `--filename`.
+const STEM: &str = "messages";
 
 pub const FILES: Files = Files {
     base: Some(base),
+    namespace: Some(Namespace {
+        of: namespace,
+        main: STEM,
+    }),
     base_note: Some("messages.properties is written"),
     ..Files::new(&["properties"], locate, path)
 };
@@ -19,7 +26,7 @@ fn path(locale: &str, stem: Option<&str>, ext: &str) -> Option<PathBuf> {
         .chain(tag.script.iter().map(|s| s.as_str()))
         .chain(tag.region.iter().map(|r| r.as_str()))
         .chain(tag.variants.iter().map(|v| v.as_str()));
-    let mut name = stem.unwrap_or("messages").to_owned();
+    let mut name = stem.unwrap_or(STEM).to_owned();
     for subtag in subtags {
         name.push('_');
         name.push_str(subtag);
@@ -29,7 +36,15 @@ fn path(locale: &str, stem: Option<&str>, ext: &str) -> Option<PathBuf> {
 
 /// The bundle without a locale, the one `ResourceBundle` falls back to.
 fn base(stem: Option<&str>, ext: &str) -> PathBuf {
-    PathBuf::from(format!("{}.{ext}", stem.unwrap_or("messages")))
+    PathBuf::from(format!("{}.{ext}", stem.unwrap_or(STEM)))
+}
+
+/// A bundle's base name is its namespace (`sidepanel` of `sidepanel_de.properties`).
+fn namespace(file: &AppFile<'_>) -> String {
+    match locale::underscored_suffix(file.stem) {
+        Some(code) => file.stem[..file.stem.len() - code.len() - 1].to_owned(),
+        None => file.stem.to_owned(),
+    }
 }
 
 fn locate(file: &AppFile<'_>) -> Option<Located> {

@@ -32,6 +32,20 @@ pub struct Files {
     pub one_file: bool,
     /// A file of each bare language a locale of it falls back to (ARB, gen-l10n).
     pub language_fallbacks: bool,
+    /// For a format whose apps keep several namespaces in files of their own names (Java
+    /// bundles, .NET resources, Apple string tables, i18next namespaces, gettext domains):
+    /// the namespace of a file (SPEC §14: a tab each), the name `path` takes as its stem
+    /// to write it back. `None`: an app's files of the format are one namespace.
+    pub namespace: Option<Namespace>,
+}
+
+/// How a format's file names tell their namespace.
+#[derive(Clone, Copy)]
+pub struct Namespace {
+    /// The namespace of a file, by its name.
+    pub of: fn(&AppFile<'_>) -> String,
+    /// The name of the files `generate` writes without `--filename`: the app's main one.
+    pub main: &'static str,
 }
 
 impl Files {
@@ -51,6 +65,7 @@ impl Files {
             base_note: None,
             one_file: false,
             language_fallbacks: false,
+            namespace: None,
         }
     }
 }
@@ -110,11 +125,14 @@ pub fn code_or_none(code: Option<String>) -> Hint {
     code.map_or(Hint::None, Hint::Code)
 }
 
+/// The stem of `messages_path` without `--filename`.
+pub const MESSAGES: &str = "messages";
+
 /// `messages.<locale>.<ext>`, `<stem>.<locale>.<ext>` with `--filename` (yml, xlf, po).
 pub fn messages_path(locale: &str, stem: Option<&str>, ext: &str) -> Option<PathBuf> {
     Some(PathBuf::from(format!(
         "{}.{locale}.{ext}",
-        stem.unwrap_or("messages")
+        stem.unwrap_or(MESSAGES)
     )))
 }
 
@@ -149,5 +167,24 @@ pub fn locate_lproj(file: &AppFile<'_>) -> Option<Located> {
         Some(hint) => Some(hint.into()),
         None if file.explicit() => Some(Hint::None.into()),
         None => None,
+    }
+}
+
+/// The namespace of a file named `<namespace>.<ext>` (Apple's string tables: `InfoPlist` in
+/// `de.lproj/InfoPlist.strings`; String Catalogs).
+pub fn stem_namespace(file: &AppFile<'_>) -> String {
+    file.stem.to_owned()
+}
+
+/// The namespace of a file named `<namespace>.<locale>` or `<namespace>` (`messages.pl`,
+/// `Strings.pl-PL`, gettext's `LC_MESSAGES/app`), `main` for a stem that is a locale alone
+/// (`pl.po`).
+pub fn dotted_namespace(file: &AppFile<'_>, main: &str) -> String {
+    match locale::dotted_stem(file.stem) {
+        Some(_) => match file.stem.rsplit_once('.') {
+            Some((name, _)) => name.to_owned(),
+            None => main.to_owned(),
+        },
+        None => file.stem.to_owned(),
     }
 }

@@ -2,11 +2,16 @@
 
 use std::path::PathBuf;
 
-use crate::formats::shared::files::{AppFile, Files, Located};
+use crate::formats::shared::files::{self, AppFile, Files, Located, Namespace};
 use crate::formats::shared::locale::Hint;
 
 pub const FILES: Files = Files {
     one_file: true,
+    // a catalog is a table (`Localizable.xcstrings`, `InfoPlist.xcstrings`)
+    namespace: Some(Namespace {
+        of: files::stem_namespace,
+        main: "Localizable",
+    }),
     ..Files::new(&["xcstrings"], locate, path)
 };
 

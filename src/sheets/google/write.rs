@@ -3,7 +3,8 @@
 //! requests of a few megabytes with `valueInputOption=RAW` (so `=1+1` and `'x` stay texts:
 //! `USER_ENTERED` would make the first a formula and drop the apostrophe of the second);
 //! then `updateSheetProperties` gives it its title. A failure deletes the temporary tab, so
-//! the named tab appears whole or not at all.
+//! the named tab appears whole or not at all. Several tabs (a sheet of namespaces, SPEC
+//! §14) are added so one after the other, all or none.
 
 use serde_json::{Value, json};
 
@@ -22,14 +23,44 @@ impl GoogleSheets {
 
     /// Adds the tab `title` holding `rows` to the configured spreadsheet.
     pub async fn add_tab(&self, title: &str, rows: &[Vec<String>]) -> Result<(), GoogleError> {
-        let spreadsheet_id = self.service.spreadsheet_id.clone();
+        self.add_tabs(&[(title, rows)]).await
+    }
+
+    /// Adds a tab per (title, rows), in order; a failure deletes the tabs added before it,
+    /// and a title the spreadsheet has already is refused before any is added.
+    pub async fn add_tabs(&self, tabs: &[(&str, &[Vec<String>])]) -> Result<(), GoogleError> {
+        let titles = self.titles().await?;
+        if let Some((title, _)) = tabs
+            .iter()
+            .find(|(title, _)| titles.iter().any(|t| t == title))
+        {
+            return Err(GoogleError::TabExists {
+                spreadsheet_id: self.service.spreadsheet_id.clone(),
+                tab: (*title).to_owned(),
+            });
+        }
+        let mut added = Vec::with_capacity(tabs.len());
+        for (title, rows) in tabs {
+            match self.add_one(title, rows).await {
+                Ok(sheet_id) => added.push(sheet_id),
+                Err(e) => {
+                    // best effort, as for the tab that failed
+                    for sheet_id in added {
+                        let _ = self.delete_sheet(sheet_id).await;
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One tab, under a temporary title until it is whole; its sheet id.
+    async fn add_one(&self, title: &str, rows: &[Vec<String>]) -> Result<u64, GoogleError> {
         let exists = || GoogleError::TabExists {
-            spreadsheet_id: spreadsheet_id.clone(),
+            spreadsheet_id: self.service.spreadsheet_id.clone(),
             tab: title.to_owned(),
         };
-        if self.titles().await?.iter().any(|t| t == title) {
-            return Err(exists());
-        }
         let mut random = [0u8; 4];
         getrandom::fill(&mut random).map_err(|e| GoogleError::Client(e.to_string()))?;
         let temporary = format!("{title} (depot import {})", crate::hex::encode(&random));
@@ -61,7 +92,7 @@ impl GoogleSheets {
                 e => e,
             });
         }
-        Ok(())
+        Ok(sheet_id)
     }
 
     fn spreadsheet_url(&self) -> String {

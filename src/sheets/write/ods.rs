@@ -1,6 +1,6 @@
 //! `.ods`: an OpenDocument spreadsheet made with the zip and quick-xml crates already in
 //! the tree (the ODS crates pull older copies of both): `mimetype` first and stored, the
-//! manifest, and `content.xml` with one table. Texts follow ODF's white-space rules: each
+//! manifest, and `content.xml` with a table per tab. Texts follow ODF's white-space rules: each
 //! line is a `<text:p>`, tabs are `<text:tab/>`, and a space that would be collapsed or
 //! dropped (at either end of a line, or after another space) is `<text:s/>`.
 
@@ -9,7 +9,7 @@ use std::io::{Cursor, Write};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
-use super::{SHEET_NAME, WriteError};
+use super::WriteError;
 
 const MANIFEST: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">
@@ -18,7 +18,8 @@ const MANIFEST: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 </manifest:manifest>
 "#;
 
-pub(super) fn encode(rows: &[Vec<String>]) -> Result<Vec<u8>, WriteError> {
+/// The workbook of `sheets` (name, rows), in order.
+pub(super) fn encode(sheets: &[(&str, &[Vec<String>])]) -> Result<Vec<u8>, WriteError> {
     let failed = |e: &dyn std::fmt::Display| WriteError::Encode {
         kind: "ods",
         reason: e.to_string(),
@@ -34,20 +35,49 @@ pub(super) fn encode(rows: &[Vec<String>]) -> Result<Vec<u8>, WriteError> {
     zip.write_all(MANIFEST.as_bytes()).map_err(|e| failed(&e))?;
     zip.start_file("content.xml", deflated)
         .map_err(|e| failed(&e))?;
-    zip.write_all(&content(rows)).map_err(|e| failed(&e))?;
+    zip.write_all(&content(sheets)).map_err(|e| failed(&e))?;
     let cursor = zip.finish().map_err(|e| failed(&e))?;
     Ok(cursor.into_inner())
 }
 
-fn content(rows: &[Vec<String>]) -> Vec<u8> {
-    let mut out =
-        Vec::with_capacity(rows.iter().flatten().map(|c| c.len() + 80).sum::<usize>() + 1024);
+fn content(sheets: &[(&str, &[Vec<String>])]) -> Vec<u8> {
+    let cells: usize = (sheets.iter())
+        .flat_map(|(_, rows)| rows.iter().flatten())
+        .map(|c| c.len() + 80)
+        .sum();
+    let mut out = Vec::with_capacity(cells + 1024);
     out.extend_from_slice(
         br#"<?xml version="1.0" encoding="UTF-8"?>
-<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:spreadsheet><table:table table:name=""#,
+<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:spreadsheet>"#,
     );
-    out.extend_from_slice(SHEET_NAME.as_bytes());
-    out.extend_from_slice(b"\">");
+    for (name, rows) in sheets {
+        out.extend_from_slice(b"<table:table table:name=\"");
+        push_attribute(&mut out, name);
+        out.extend_from_slice(b"\">");
+        table(&mut out, rows);
+        out.extend_from_slice(b"</table:table>");
+    }
+    out.extend_from_slice(b"</office:spreadsheet></office:body></office:document-content>\n");
+    out
+}
+
+/// A tab's name in an attribute.
+fn push_attribute(out: &mut Vec<u8>, name: &str) {
+    for c in name.chars() {
+        match c {
+            '&' => out.extend_from_slice(b"&amp;"),
+            '<' => out.extend_from_slice(b"&lt;"),
+            '"' => out.extend_from_slice(b"&quot;"),
+            c => {
+                let mut buf = [0; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+    }
+}
+
+/// The rows of one table.
+fn table(out: &mut Vec<u8>, rows: &[Vec<String>]) {
     for row in rows {
         out.extend_from_slice(b"<table:table-row>");
         let used = row
@@ -60,12 +90,12 @@ fn content(rows: &[Vec<String>]) -> Vec<u8> {
                 empty += 1;
                 continue;
             }
-            push_empty(&mut out, empty);
+            push_empty(out, empty);
             empty = 0;
             out.extend_from_slice(b"<table:table-cell office:value-type=\"string\">");
             for line in cell.split('\n') {
                 out.extend_from_slice(b"<text:p>");
-                push_text(&mut out, line);
+                push_text(out, line);
                 out.extend_from_slice(b"</text:p>");
             }
             out.extend_from_slice(b"</table:table-cell>");
@@ -75,10 +105,6 @@ fn content(rows: &[Vec<String>]) -> Vec<u8> {
         }
         out.extend_from_slice(b"</table:table-row>");
     }
-    out.extend_from_slice(
-        b"</table:table></office:spreadsheet></office:body></office:document-content>\n",
-    );
-    out
 }
 
 fn push_empty(out: &mut Vec<u8>, count: usize) {
