@@ -73,6 +73,13 @@ impl Staged {
     }
 }
 
+/// The most a single `write` passes to the kernel. A write of megabytes at once has the
+/// page cache look for pages as large as the write (up to 2 MiB on ext4): where free
+/// memory is scattered, as it is once the page cache fills it, each such look costs a
+/// compaction of memory, which took more CPU than copying the bytes did
+/// (docs/performance.md, issue 31); pieces of 256 KiB cost a system call each and none.
+const WRITE_PIECE: usize = 1 << 18;
+
 /// Writes `bytes` to a temporary file beside `path` (its folder created), synced when
 /// `durability` says so.
 pub fn stage(path: &Path, bytes: &[u8], durability: Durability) -> Result<Staged, WriteError> {
@@ -104,7 +111,9 @@ fn stage_with(
         if let Some(kept) = &kept {
             kept.owner_onto(&file);
         }
-        file.write_all(bytes)?;
+        for piece in bytes.chunks(WRITE_PIECE) {
+            file.write_all(piece)?;
+        }
         match durability {
             Durability::Synced => file.sync_all(),
             Durability::Atomic => Ok(()),

@@ -851,6 +851,12 @@ impl<'a> Prepared<'a> {
         )
     }
 
+    /// About how long the body `render_into` writes for `sel` in `format` is (from a
+    /// sample of its texts), to start the largest first.
+    pub fn estimated_len(&self, sel: &Selection, format: Format) -> usize {
+        estimate_len(self.doc, sel, format)
+    }
+
     fn names(&self, style: flatten::NameStyle, prefixed: bool, format: Format) -> &flatten::Names {
         if *self.has_names.get_or_init(|| has_names(self.doc)) {
             let prefixed = prefixed && style == flatten::NameStyle::Android;

@@ -379,9 +379,13 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     if args.to_stdout() {
         write_to_stdout(&jobs, render, &report)?;
     } else {
-        write_files(args, &jobs, render, &doc.settings, &report)?;
+        let sizes: Vec<usize> = (jobs.iter())
+            .map(|job| prepared[job.group].estimated_len(&job.file.selection, job.format))
+            .collect();
+        write_files(args, &jobs, &sizes, render, &doc.settings, &report)?;
     }
-    if let Some(base) = base {
+    // --quiet prints no summary: the keys each locale lacks are not even counted
+    if let Some(base) = base.filter(|_| !args.quiet) {
         let named = if args.verbose {
             usize::MAX
         } else {
@@ -557,6 +561,7 @@ fn list_findings(doc: &Document, say: &dyn Fn(String)) {
 fn write_files(
     args: &GenerateArgs,
     jobs: &[Job],
+    sizes: &[usize],
     render: impl Fn(&Job, &mut Vec<u8>) -> Result<Vec<String>, formats::RenderError> + Sync,
     settings: &crate::model::SheetSettings,
     report: &Report,
@@ -589,7 +594,12 @@ fn write_files(
     // buffer of megabytes for each file cost page faults, and its copy into the file
     // (docs/performance.md, "generate").
     let buffers = std::sync::Mutex::new(Vec::<Vec<u8>>::new());
-    let staged = crate::parallel::map(threads, jobs, |job| -> Result<_, Failure> {
+    // The largest files first (xlf's are five times json's): the last to finish are then
+    // small ones, and the cores end together instead of one rendering the last xlf alone.
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(sizes.get(i).copied().unwrap_or(0)));
+    let staged = crate::parallel::map(threads, &order, |&i| -> Result<_, Failure> {
+        let job = &jobs[i];
         if failed.load(Ordering::Relaxed) {
             return Ok(None);
         }
@@ -625,6 +635,10 @@ fn write_files(
         outcome
     });
     progress.finish();
+    // back in the order of the jobs
+    let mut staged: Vec<_> = order.into_iter().zip(staged).collect();
+    staged.sort_unstable_by_key(|(i, _)| *i);
+    let staged = staged.into_iter().map(|(_, outcome)| outcome);
     let mut files = Vec::with_capacity(jobs.len());
     let mut kept = Vec::with_capacity(jobs.len());
     let mut warnings = Vec::new();
