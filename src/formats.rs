@@ -775,6 +775,9 @@ pub struct Prepared<'a> {
     /// Every entry in Xcode's order of its plain name (the String Catalog's key order).
     xcode_order: OnceLock<Vec<usize>>,
     tree: OnceLock<tree::Tree<'a>>,
+    /// The tree of all keys as i18next names them (`i18next::write::levels`), for a sheet
+    /// that names some.
+    i18next_tree: OnceLock<tree::Tree<'a>>,
     /// What every xlf body repeats, escaped once (for the base locale of the first).
     xlf: OnceLock<xlf::write::Shared>,
 }
@@ -795,6 +798,7 @@ impl<'a> Prepared<'a> {
             named: std::array::from_fn(|_| OnceLock::new()),
             xcode_order: OnceLock::new(),
             tree: OnceLock::new(),
+            i18next_tree: OnceLock::new(),
             xlf: OnceLock::new(),
         }
     }
@@ -907,6 +911,14 @@ impl<'a> Prepared<'a> {
     /// The tree of all keys, when it can stand in for any selection's own tree.
     fn tree(&self) -> Option<&tree::Tree<'a>> {
         let tree = self.tree.get_or_init(|| tree::Tree::build_all(self.doc));
+        tree.fits_every_selection().then_some(tree)
+    }
+
+    /// `tree` of the keys as i18next names them.
+    fn i18next_tree(&self) -> Option<&tree::Tree<'a>> {
+        let tree = self
+            .i18next_tree
+            .get_or_init(|| tree::Tree::build_all_with(self.doc, i18next::write::levels));
         tree.fits_every_selection().then_some(tree)
     }
 }

@@ -59,6 +59,18 @@ impl<'j, 'd> Job<'j, 'd> {
         }
     }
 
+    /// `tree` of the keys as i18next names them (`i18next::write::levels`).
+    pub(crate) fn i18next_tree(&self) -> TreeView<'j, 'd> {
+        match self.prepared.and_then(Prepared::i18next_tree) {
+            Some(shared) => TreeView::Shared(shared),
+            None => TreeView::Own(Tree::build_with(
+                self.doc,
+                self.sel,
+                crate::formats::i18next::write::levels,
+            )),
+        }
+    }
+
     pub(crate) fn texts(&self) -> Texts<'j> {
         self.prepared.map_or(Texts::Rows(self.doc), Prepared::texts)
     }

@@ -373,32 +373,7 @@ impl<'o> Assembler<'o> {
         {
             return Some(next);
         }
-        self.scratch.clear();
-        let push = |scratch: &mut String, level: &str, split: Option<&str>| {
-            // a key holding the separator itself would join like another key's levels
-            if memchr::memchr(SEPARATOR as u8, level.as_bytes()).is_some() {
-                return false;
-            }
-            let start = scratch.len();
-            scratch.push_str(level);
-            if let Some(sep) = split {
-                replace_in_place(scratch, start, sep);
-            }
-            replace_in_place(scratch, start, ".");
-            true
-        };
-        let pushed = match key {
-            Key::Flat(name) => push(&mut self.scratch, name, split),
-            // only flat names are split at --split
-            Key::Path(path) => path.iter().enumerate().all(|(n, level)| {
-                if n > 0 {
-                    self.scratch.push(SEPARATOR);
-                }
-                push(&mut self.scratch, level, None)
-            }),
-            Key::Dotted(path) => push(&mut self.scratch, path, None),
-        };
-        if !pushed {
+        if !join_key(&mut self.scratch, key, split) {
             return None;
         }
         self.index.get(self.scratch.as_str()).copied()
@@ -819,9 +794,6 @@ fn depot_name(format: Format, path: &[String]) -> Option<String> {
     format.depot_name(path)
 }
 
-/// Whether `path` (an entry's, valid) is the path of `key`: the same levels, a flat name
-/// one level. A key whose levels `path()` would split (a `.`, or `--split`'s separator in
-/// a flat name) is not compared: `known` looks it up by its joined path.
 /// The one text that gives back both `first` (read before, from the other platform's
 /// file) and `text` (read now, from a file of `printf`) when generate maps it to each
 /// platform's printf (`syntax::printf_as`): `Pay %1$s` and `Pay %1$@`, `%s` and `%@`,
@@ -840,19 +812,55 @@ fn same_printf(first: &str, text: &str, printf: syntax::Printf) -> Option<String
         .map(str::to_owned)
 }
 
-fn is_path_of(path: &[String], key: &Key, split: Option<&str>) -> bool {
+/// The path `known` looks `key` up by, joined as the index's keys are, into `scratch`
+/// (cleared first): its levels (a flat name one, split at `--split`'s separator `split`),
+/// each split at every `.`. False when a level holds the separator itself, which would
+/// join like another key's levels.
+fn join_key(scratch: &mut String, key: &Key, split: Option<&str>) -> bool {
+    scratch.clear();
+    let push = |scratch: &mut String, level: &str, split: Option<&str>| {
+        if memchr::memchr(SEPARATOR as u8, level.as_bytes()).is_some() {
+            return false;
+        }
+        let start = scratch.len();
+        scratch.push_str(level);
+        if let Some(sep) = split {
+            replace_in_place(scratch, start, sep);
+        }
+        replace_in_place(scratch, start, ".");
+        true
+    };
     match key {
-        Key::Flat(name) => {
-            matches!(path, [only] if only == name) && split.is_none_or(|sep| !name.contains(sep))
-        }
-        Key::Path(levels) => path == levels.as_slice(),
-        Key::Dotted(levels) => {
-            let mut levels = levels.split('.');
-            path.iter()
-                .all(|level| levels.next() == Some(level.as_str()))
-                && levels.next().is_none()
-        }
+        Key::Flat(name) => push(scratch, name, split),
+        // only flat names are split at --split
+        Key::Path(path) => path.iter().enumerate().all(|(n, level)| {
+            if n > 0 {
+                scratch.push(SEPARATOR);
+            }
+            push(scratch, level, None)
+        }),
+        Key::Dotted(path) => push(scratch, path, None),
     }
+}
+
+/// Whether `path` (an entry's, valid) is the path `known` looks `key` up by (`join_key`),
+/// compared level by level in place: a key named as the app names it (`Home.Title`, a
+/// level per `.`) is found as cheaply as one depot named, without joining it.
+fn is_path_of(path: &[String], key: &Key, split: Option<&str>) -> bool {
+    match (key, split) {
+        (Key::Flat(name), Some(sep)) => {
+            levels_are(path, name.split(sep).flat_map(|level| level.split('.')))
+        }
+        (Key::Flat(name), None) => levels_are(path, name.split('.')),
+        (Key::Path(levels), _) => {
+            levels_are(path, levels.iter().flat_map(|level| level.split('.')))
+        }
+        (Key::Dotted(levels), _) => levels_are(path, levels.split('.')),
+    }
+}
+
+fn levels_are<'k>(path: &[String], levels: impl Iterator<Item = &'k str>) -> bool {
+    path.iter().map(String::as_str).eq(levels)
 }
 
 /// What a unit's text, forms and comment take once assembled (`held`).
@@ -1130,5 +1138,82 @@ mod tests {
                 .starts_with("strings.xml: its name and content name no locale"),
             "{err}"
         );
+    }
+
+    mod paths_compared_in_place {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Levels as entries hold them (no `.`, no control character); keys are made of
+        /// them or of pieces that split at `.`, at `--split`'s separators or hold the
+        /// index's separator.
+        const LEVELS: [&str; 5] = ["a", "A", "a_b", "b-c", "x y"];
+        const PIECES: [&str; 8] = ["a", "A", "a_b", "b", ".", "_", "-", "\u{1F}"];
+        const JOINERS: [&str; 4] = [".", "_", "-", "a."];
+
+        /// A key of `levels` joined as a format might write them (a flat name joined with
+        /// `joiner`, nested levels some of which hold `.` where bit n of `dots` says, a
+        /// dotted path), one of its levels maybe replaced by pieces.
+        fn key_of(
+            mut levels: Vec<String>,
+            (shape, joiner, dots, changed): (u8, &str, u8, Option<(usize, Vec<&str>)>),
+        ) -> Key {
+            if let Some((at, piece)) = changed
+                && !levels.is_empty()
+            {
+                let at = at % levels.len();
+                levels[at] = piece.concat();
+            }
+            match shape {
+                0 => Key::Flat(levels.join(joiner)),
+                1 => {
+                    let mut nested: Vec<String> = Vec::new();
+                    for (n, level) in levels.into_iter().enumerate() {
+                        match nested.last_mut() {
+                            Some(last) if dots & (1 << n) != 0 => {
+                                last.push('.');
+                                last.push_str(&level);
+                            }
+                            _ => nested.push(level),
+                        }
+                    }
+                    Key::Path(nested)
+                }
+                _ => Key::Dotted(levels.join(".")),
+            }
+        }
+
+        fn levels() -> impl Strategy<Value = Vec<String>> {
+            prop::collection::vec(
+                prop::sample::select(&LEVELS[..]).prop_map(str::to_owned),
+                1..4,
+            )
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(4096))]
+
+            #[test]
+            fn a_key_is_the_next_entry_s_exactly_when_the_index_would_say_so(
+                path in levels(),
+                // the key of the entry's own levels, or of others
+                others in prop::option::of(levels()),
+                how in (
+                    0..3u8,
+                    prop::sample::select(&JOINERS[..]),
+                    any::<u8>(),
+                    prop::option::weighted(
+                        0.3,
+                        (any::<usize>(), prop::collection::vec(prop::sample::select(&PIECES[..]), 0..4)),
+                    ),
+                ),
+                split in prop::sample::select(&[None, Some("_"), Some("-"), Some("a."), Some(".")][..]),
+            ) {
+                let key = key_of(others.unwrap_or_else(|| path.clone()), how);
+                let mut scratch = String::from("left from before");
+                let looked_up = join_key(&mut scratch, &key, split) && scratch == joined(&path);
+                prop_assert_eq!(is_path_of(&path, &key, split), looked_up);
+            }
+        }
     }
 }

@@ -16,10 +16,12 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use crate::formats::json::write::push_json_str;
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::nested::V3_PLURAL;
-use crate::formats::shared::tree::{Leaf, Tree, TreeSink};
+use crate::formats::shared::tree::{Leaf, Levels, Tree, TreeSink, sheet_levels};
 use crate::formats::writing::Job;
 use crate::formats::{Format, PlaceholderMode, RenderError};
 use crate::model::langtag;
@@ -32,12 +34,10 @@ pub(crate) const NAMESPACE: &str = "translation";
 
 /// The one shape of a writer (`formats::Writer`).
 pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
-    if let Some(renamed) = renamed(job.doc) {
-        let tree = Tree::build(&renamed, job.sel);
-        let left_out = render(&tree, job, out)?;
-        return Ok(tree.warnings.iter().cloned().chain(left_out).collect());
-    }
-    let tree = job.tree();
+    let tree = match names_some(job.doc) {
+        true => job.i18next_tree(),
+        false => job.tree(),
+    };
     let left_out = render(&tree, job, out)?;
     Ok(tree.warnings.iter().cloned().chain(left_out).collect())
 }
@@ -71,28 +71,26 @@ fn render(
     Ok(sink.warnings)
 }
 
-/// The document as i18next names its keys when the sheet names some (SPEC §12.1): an
-/// entry with a name is a key of its own at the top of its namespace's file, the name one
-/// level (the app sets `keySeparator: false`); `None` when the sheet names none, and the
-/// document's own paths are i18next's. The entries stay in their places, so selections
-/// and texts of the document serve this one alike.
-fn renamed(doc: &Document) -> Option<Document> {
-    let named = |e: &Entry| Format::I18next.name_of(e).is_some();
-    if !doc.entries.iter().any(named) {
-        return None;
-    }
-    let mut renamed = doc.clone();
-    let namespaced = !doc.namespaces.is_empty();
-    for entry in &mut renamed.entries {
-        if let Some(name) = Format::I18next.name_of(entry).map(str::to_owned) {
-            let keep = usize::from(namespaced).min(entry.path.len());
-            entry.path.truncate(keep);
-            entry.path.push(name);
+/// Whether the sheet names some key for i18next: its keys are then `levels`, else the
+/// document's own paths.
+fn names_some(doc: &Document) -> bool {
+    (doc.entries.iter()).any(|e| Format::I18next.name_of(e).is_some())
+}
+
+/// An entry's levels as i18next names its key (SPEC §12.1): an entry with a name is a key
+/// of its own at the top of its namespace's file, the name one level (the app sets
+/// `keySeparator: false`); an entry without one, its path. Borrowed from the entry, so
+/// the tree and the clashes of i18next's names copy nothing of the document, and the
+/// entries stay in their places (selections and texts serve them alike).
+pub(crate) fn levels<'x>(doc: &'x Document, entry: &'x Entry) -> Option<Levels<'x>> {
+    match Format::I18next.name_of(entry) {
+        Some(key) => {
+            let keep = usize::from(!doc.namespaces.is_empty()).min(entry.path.len());
+            let sections = &entry.path[..keep];
+            Some(Levels { sections, key })
         }
-        // renamed once: its paths are i18next's now
-        entry.names.clear();
+        None => sheet_levels(doc, entry),
     }
-    Some(renamed)
 }
 
 /// What a render of one whole locale leaves out and reports (`formats::known_warnings`):
@@ -106,10 +104,7 @@ pub(crate) fn known_warnings(doc: &Document) -> Vec<String> {
 /// What a render of every key leaves out as the tree has it (a key that is also a
 /// section), over the keys as i18next names them.
 pub(crate) fn tree_warnings(doc: &Document) -> Vec<String> {
-    match renamed(doc) {
-        Some(renamed) => Tree::build_all(&renamed).warnings,
-        None => Tree::build_all(doc).warnings,
-    }
+    Tree::build_all_with(doc, levels).warnings
 }
 
 /// Entries the sheet gives one i18next name in one namespace: (the first, a later one,
@@ -236,7 +231,8 @@ impl I18next<'_> {
             return Err(RenderError::UnrepresentableText {
                 format: Format::I18next,
                 locale: self.locale.clone(),
-                key: leaf.entry.path.join("."),
+                // the key as i18next names it: the open sections and the leaf
+                key: self.dotted(leaf.name),
                 character,
                 reason,
             });
@@ -454,20 +450,32 @@ pub(crate) fn clashes(doc: &Document) -> Vec<Clash> {
     if doc.entries.iter().all(|e| e.plural.is_none()) {
         return Vec::new();
     }
-    if let Some(renamed) = renamed(doc) {
-        return clashes(&renamed);
-    }
-    // every node (key or section) by its path, with the first entry at or under it
-    let mut first_under: HashMap<&[String], usize> = HashMap::new();
+    // every node (key or section) of i18next's names as a trie: a node by its parent and
+    // name, with the first entry at or under it (the root is node 0); and the node of
+    // each entry's sections
+    let mut nodes: FxHashMap<(usize, &str), usize> = FxHashMap::default();
+    let mut first_under: Vec<usize> = vec![usize::MAX];
+    let mut parent_of: Vec<Option<(usize, Levels<'_>)>> = Vec::with_capacity(doc.entries.len());
     for (e, entry) in doc.entries.iter().enumerate() {
-        for len in 1..=entry.path.len() {
-            first_under.entry(&entry.path[..len]).or_insert(e);
+        let Some(levels) = levels(doc, entry) else {
+            parent_of.push(None);
+            continue;
+        };
+        let mut node = 0;
+        let names = (levels.sections.iter().map(String::as_str)).chain([levels.key]);
+        for (depth, name) in names.enumerate() {
+            if depth == levels.sections.len() {
+                parent_of.push(Some((node, levels)));
+            }
+            node = *nodes.entry((node, name)).or_insert_with(|| {
+                first_under.push(e);
+                first_under.len() - 1
+            });
         }
     }
     let mut found = Vec::new();
-    let mut sibling = Vec::new();
     for (e, entry) in doc.entries.iter().enumerate() {
-        let (Some(plural), Some((key, parent))) = (&entry.plural, entry.path.split_last()) else {
+        let (Some(plural), Some(Some((parent, levels)))) = (&entry.plural, parent_of.get(e)) else {
             continue;
         };
         for form in plural
@@ -475,14 +483,16 @@ pub(crate) fn clashes(doc: &Document) -> Vec<Clash> {
             .iter()
             .filter(|f| f.texts.iter().any(Option::is_some))
         {
-            let name = form_name(key, form.category);
-            sibling.clear();
-            sibling.extend_from_slice(parent);
-            sibling.push(name.clone());
-            let Some(&other) = first_under.get(sibling.as_slice()) else {
+            let name = form_name(levels.key, form.category);
+            let Some(&sibling) = nodes.get(&(*parent, name.as_str())) else {
                 continue;
             };
-            let (plural_path, other_path) = (entry.path.join("."), sibling.join("."));
+            let other = first_under[sibling];
+            let sibling = Levels {
+                sections: levels.sections,
+                key: &name,
+            };
+            let (plural_path, other_path) = (levels.dotted(), sibling.dotted());
             let (kept, lost, message) = if e < other {
                 (e, other, clash_message(&plural_path, &other_path, &name))
             } else {
@@ -547,5 +557,205 @@ mod tests {
         assert_eq!(split_suffix("one"), None);
         assert_eq!(split_suffix("ITEMS_One"), None);
         assert_eq!(form_name("ITEMS", PluralCategory::Few), "ITEMS_few");
+    }
+
+    /// What `levels` stands for, as it was computed before: a copy of the document with
+    /// each named entry's path made its i18next name, and no names left.
+    fn renamed_copy(doc: &Document) -> Document {
+        let mut renamed = doc.clone();
+        let namespaced = !doc.namespaces.is_empty();
+        for entry in &mut renamed.entries {
+            if let Some(name) = Format::I18next.name_of(entry).map(str::to_owned) {
+                let keep = usize::from(namespaced).min(entry.path.len());
+                entry.path.truncate(keep);
+                entry.path.push(name);
+            }
+            entry.names.clear();
+        }
+        renamed
+    }
+
+    /// `clashes` as it was: every path prefix of the renamed copy as a map key.
+    fn clashes_of_copy(doc: &Document) -> Vec<(usize, usize, String, String)> {
+        let doc = &renamed_copy(doc);
+        let mut first_under: HashMap<&[String], usize> = HashMap::new();
+        for (e, entry) in doc.entries.iter().enumerate() {
+            for len in 1..=entry.path.len() {
+                first_under.entry(&entry.path[..len]).or_insert(e);
+            }
+        }
+        let mut found = Vec::new();
+        for (e, entry) in doc.entries.iter().enumerate() {
+            let (Some(plural), Some((key, parent))) = (&entry.plural, entry.path.split_last())
+            else {
+                continue;
+            };
+            for form in (plural.forms.iter()).filter(|f| f.texts.iter().any(Option::is_some)) {
+                let name = form_name(key, form.category);
+                let mut sibling = parent.to_vec();
+                sibling.push(name.clone());
+                let Some(&other) = first_under.get(sibling.as_slice()) else {
+                    continue;
+                };
+                let (plural_path, other_path) = (entry.path.join("."), sibling.join("."));
+                found.push(match e < other {
+                    true => (
+                        e,
+                        other,
+                        name.clone(),
+                        clash_message(&plural_path, &other_path, &name),
+                    ),
+                    false => (
+                        other,
+                        e,
+                        name.clone(),
+                        clash_message(&other_path, &plural_path, &name),
+                    ),
+                });
+            }
+        }
+        found.sort_by(|a, b| (a.1, a.0, &a.2).cmp(&(b.1, b.0, &b.2)));
+        found
+    }
+
+    mod against_a_renamed_copy {
+        use super::*;
+        use crate::formats::{Prepared, RenderOptions, render};
+        use crate::model::{LocaleSelection, Plural, PluralForm, Selection};
+        use proptest::prelude::*;
+
+        /// Levels and names that meet: case-only pairs, plural form names, a name that is
+        /// also a section, `:` and `.` in names.
+        const WORDS: [&str; 10] = [
+            "A", "a", "K", "k", "k_one", "k_other", "K_other", "x", "a.b", "n:s",
+        ];
+        const TEXTS: [&str; 5] = ["t", "{count} t", "{{x}} t", "$t(k) t", "{x} t"];
+
+        fn entry() -> impl Strategy<Value = Entry> {
+            let path = prop::collection::vec(prop::sample::select(&WORDS[..]), 1..4);
+            let name = prop::option::of(prop::sample::select(&WORDS[..]));
+            let names = (
+                name,
+                prop::option::of(prop::sample::select(&WORDS[..])),
+                any::<bool>(),
+            );
+            let texts =
+                prop::collection::vec(prop::option::of(prop::sample::select(&TEXTS[..])), 2);
+            let plural = prop::option::of(prop::collection::vec(
+                prop::option::of(prop::sample::select(&TEXTS[..])),
+                4,
+            ));
+            (path, names, texts, plural).prop_map(
+                |(path, (all, own, other_format), texts, plural)| {
+                    let mut entry = Entry {
+                        path: path.into_iter().map(str::to_owned).collect(),
+                        texts: texts.into_iter().map(|t| t.map(str::to_owned)).collect(),
+                        ..Entry::default()
+                    };
+                    if let Some(name) = all {
+                        entry.names.insert(String::new(), name.to_owned());
+                    }
+                    if let Some(name) = own {
+                        let format = if other_format { "android" } else { "i18next" };
+                        entry.names.insert(format.to_owned(), name.to_owned());
+                    }
+                    if let Some(forms) = plural {
+                        // one and other in each locale (forms[0..2] en, forms[2..4] pl)
+                        let form = |category, en: Option<&str>, pl: Option<&str>| PluralForm {
+                            category,
+                            texts: vec![en.map(str::to_owned), pl.map(str::to_owned)],
+                        };
+                        let plural = Plural {
+                            forms: vec![
+                                form(PluralCategory::One, forms[0], forms[2]),
+                                form(PluralCategory::Other, forms[1], forms[3]),
+                            ],
+                        };
+                        entry.texts = (0..2)
+                            .map(|l| plural.text(PluralCategory::Other, l).map(str::to_owned))
+                            .collect();
+                        entry.plural = Some(Box::new(plural));
+                    }
+                    entry
+                },
+            )
+        }
+
+        fn document() -> impl Strategy<Value = Document> {
+            (
+                prop::collection::vec(entry(), 0..14),
+                any::<bool>(),
+                any::<bool>(),
+            )
+                .prop_map(|(entries, namespaced, v3)| {
+                    let mut doc = Document {
+                        locales: vec!["en".into(), "pl".into()],
+                        entries,
+                        warnings: Vec::new(),
+                        findings: Vec::new(),
+                        namespaces: Vec::new(),
+                        settings: Default::default(),
+                    };
+                    doc.settings.i18next_v3 = v3;
+                    if namespaced {
+                        doc.namespaces = vec!["A".into(), "a".into()];
+                    }
+                    doc
+                })
+        }
+
+        /// Every locale, each locale alone (generate's files), and every other entry.
+        fn selections(doc: &Document) -> Vec<Selection> {
+            let all = Selection::all(doc);
+            let mut selections = vec![all.clone()];
+            for ls in &all.locales {
+                selections.push(Selection {
+                    locales: vec![ls.clone()],
+                });
+                selections.push(Selection {
+                    locales: vec![LocaleSelection {
+                        locale: ls.locale,
+                        entries: ls.entries.iter().copied().step_by(2).collect(),
+                    }],
+                });
+            }
+            selections
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(512))]
+
+            #[test]
+            fn i18next_names_read_in_place_give_what_the_renamed_copy_gave(doc in document()) {
+                let copy = renamed_copy(&doc);
+                let found: Vec<_> = (clashes(&doc).into_iter())
+                    .map(|c| (c.kept, c.lost, c.name, c.message))
+                    .collect();
+                prop_assert_eq!(found, clashes_of_copy(&doc));
+                prop_assert_eq!(tree_warnings(&doc), Tree::build_all(&copy).warnings);
+                prop_assert_eq!(known_warnings(&doc), known_warnings(&copy));
+                let prepared = Prepared::new(&doc);
+                for sel in selections(&doc) {
+                    for placeholders in [PlaceholderMode::Keep, PlaceholderMode::Convert] {
+                        for keep_locale in [false, true] {
+                            let opts = RenderOptions {
+                                placeholders,
+                                keep_locale,
+                                base_locale: Some(0),
+                                ..RenderOptions::default()
+                            };
+                            let shown = |r: Result<crate::formats::Rendered, RenderError>| {
+                                r.map_err(|e| e.to_string())
+                            };
+                            let before = shown(render(&copy, &sel, Format::I18next, &opts));
+                            let alone = shown(render(&doc, &sel, Format::I18next, &opts));
+                            prop_assert_eq!(&alone, &before);
+                            let shared = shown(prepared.render(&sel, Format::I18next, &opts));
+                            prop_assert_eq!(&shared, &before);
+                        }
+                    }
+                }
+            }
+        }
     }
 }

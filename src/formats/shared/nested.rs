@@ -11,6 +11,7 @@ use super::syntax::{self, Converted};
 use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::model::PluralCategory;
 use crate::model::locale::same_locale;
+use rustc_hash::FxHashMap;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Node {
@@ -194,6 +195,9 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
         r.implies.i18next_v3 = true;
     }
     let mut items: Vec<Item> = Vec::new();
+    // each plural's item by its base, so a form finds it without a scan of the items
+    // (a flat file of 50,000 keys has thousands of plurals)
+    let mut plural_at: FxHashMap<String, usize> = FxHashMap::default();
     for (key, node) in entries {
         let v3 = match key.strip_suffix(V3_PLURAL) {
             Some(base) if v3_bases.contains(base) => Some((base.to_owned(), PluralCategory::Other)),
@@ -201,7 +205,7 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
             _ => None,
         };
         if let Some((base, category)) = v3 {
-            add_form(&mut items, base, category, node);
+            add_form(&mut items, &mut plural_at, base, category, node);
             continue;
         }
         if let Some((base, category)) = split(&key)
@@ -218,7 +222,7 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
                 );
                 continue;
             }
-            add_form(&mut items, base, category, node);
+            add_form(&mut items, &mut plural_at, base, category, node);
             continue;
         }
         items.push(Item::One(key, node));
@@ -226,16 +230,23 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
     items
 }
 
-/// One form of the plural `base`: added to its item, or the item started.
-fn add_form(items: &mut Vec<Item>, base: String, category: PluralCategory, node: Node) {
-    let existing = items.iter_mut().find_map(|item| match item {
-        Item::Plural(b, forms) if *b == base => Some(forms),
-        _ => None,
-    });
-    match existing {
-        Some(forms) => forms.push((category, node)),
-        None => items.push(Item::Plural(base, vec![(category, node)])),
+/// One form of the plural `base`: added to its item (found in `plural_at`, each plural
+/// item's index by its base), or the item started where the first form stands.
+fn add_form(
+    items: &mut Vec<Item>,
+    plural_at: &mut FxHashMap<String, usize>,
+    base: String,
+    category: PluralCategory,
+    node: Node,
+) {
+    if let Some(&at) = plural_at.get(&base)
+        && let Some(Item::Plural(_, forms)) = items.get_mut(at)
+    {
+        forms.push((category, node));
+        return;
     }
+    plural_at.insert(base.clone(), items.len());
+    items.push(Item::Plural(base, vec![(category, node)]));
 }
 
 fn convert_text(text: &str, style: Style, plural: bool, r: &Reading<'_>) -> Converted {
@@ -341,4 +352,64 @@ fn plural(
         line,
     };
     r.push(unit, losses);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `add_form` as it was: the plural's item found by a scan of every item so far.
+    fn add_form_by_scan(items: &mut Vec<Item>, base: String, category: PluralCategory, node: Node) {
+        let existing = items.iter_mut().find_map(|item| match item {
+            Item::Plural(b, forms) if *b == base => Some(forms),
+            _ => None,
+        });
+        match existing {
+            Some(forms) => forms.push((category, node)),
+            None => items.push(Item::Plural(base, vec![(category, node)])),
+        }
+    }
+
+    /// Items as (plural, key, the lines of its nodes).
+    fn shown(items: &[Item]) -> Vec<(bool, String, Vec<(PluralCategory, usize)>)> {
+        (items.iter())
+            .map(|item| match item {
+                Item::One(key, node) => {
+                    (false, key.clone(), vec![(PluralCategory::Other, node.line)])
+                }
+                Item::Plural(key, forms) => {
+                    let forms = forms.iter().map(|(c, n)| (*c, n.line)).collect();
+                    (true, key.clone(), forms)
+                }
+            })
+            .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn forms_find_their_plural_by_its_base_as_the_scan_did(
+            // None: a key of its own (which may share a plural's base); Some: a form
+            steps in prop::collection::vec(
+                (prop::option::of(0..3usize), prop::sample::select(&["k", "K", "k_one", "x"][..])),
+                0..40,
+            )
+        ) {
+            let (mut indexed, mut scanned) = (Vec::new(), Vec::new());
+            let mut plural_at = FxHashMap::default();
+            for (line, (form, key)) in steps.into_iter().enumerate() {
+                let mut node = Node::new(NodeValue::Text(String::new()));
+                node.line = line;
+                let Some(form) = form else {
+                    indexed.push(Item::One(key.to_owned(), node.clone()));
+                    scanned.push(Item::One(key.to_owned(), node));
+                    continue;
+                };
+                let category = PluralCategory::ALL[form];
+                add_form(&mut indexed, &mut plural_at, key.to_owned(), category, node.clone());
+                add_form_by_scan(&mut scanned, key.to_owned(), category, node);
+            }
+            prop_assert_eq!(shown(&indexed), shown(&scanned));
+        }
+    }
 }

@@ -1,7 +1,8 @@
 //! The nested view `locale -> SECTION -> ... -> KEY -> text` for json and yml, built over
 //! the selected entries (or over all of them, once, for many renders: `build_all`):
 //! sections in order of first appearance, a key that would also be a section (or a
-//! repeated path) reported and left out, the first one kept.
+//! repeated path) reported and left out, the first one kept. A key's levels are its path,
+//! or what a format names it (`LevelsOf`: i18next's names, SPEC §12.1), read in place.
 
 use rustc_hash::FxHashMap;
 
@@ -64,8 +65,40 @@ pub(crate) trait TreeSink {
     fn close(&mut self, depth: usize) -> Result<(), RenderError>;
 }
 
+/// A key's levels as a tree places it: the sections, then the key's own name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Levels<'a> {
+    pub(crate) sections: &'a [String],
+    pub(crate) key: &'a str,
+}
+
+impl Levels<'_> {
+    /// The levels joined with `.` (for messages).
+    pub(crate) fn dotted(&self) -> String {
+        let mut dotted = self.sections.join(".");
+        if !self.sections.is_empty() {
+            dotted.push('.');
+        }
+        dotted.push_str(self.key);
+        dotted
+    }
+}
+
+/// Where a tree reads an entry's levels: `sheet_levels`, or a format's own names of the
+/// keys, borrowed from the entry (no document is copied to rename its keys). `None`: the
+/// entry has no key (an empty path) and is not in the tree.
+pub(crate) type LevelsOf = for<'x> fn(&'x Document, &'x Entry) -> Option<Levels<'x>>;
+
+/// The entry's key path as the sheet has it.
+pub(crate) fn sheet_levels<'x>(_: &'x Document, entry: &'x Entry) -> Option<Levels<'x>> {
+    let (key, sections) = entry.path.split_last()?;
+    Some(Levels { sections, key })
+}
+
 pub(crate) struct Tree<'a> {
     doc: &'a Document,
+    /// Where each entry's levels come from.
+    levels: LevelsOf,
     nodes: Vec<Node>,
     /// Node `n`'s name at `n`, side by side for the walks (see `arena`).
     names: StrArena,
@@ -80,14 +113,24 @@ pub(crate) struct Tree<'a> {
 impl<'a> Tree<'a> {
     /// The tree of the entries `sel` selects, in any of its locales.
     pub(crate) fn build(doc: &'a Document, sel: &Selection) -> Tree<'a> {
-        let wanted = sel.entries_in_any_locale(doc.entries.len());
-        Tree::build_over(doc, |e| wanted[e])
+        Tree::build_with(doc, sel, sheet_levels)
     }
 
     /// The tree of every entry of `doc`. It can stand in for the tree of any selection
     /// when `fits_every_selection`.
     pub(crate) fn build_all(doc: &'a Document) -> Tree<'a> {
-        Tree::build_over(doc, |_| true)
+        Tree::build_all_with(doc, sheet_levels)
+    }
+
+    /// `build` with each entry's levels read by `levels`.
+    pub(crate) fn build_with(doc: &'a Document, sel: &Selection, levels: LevelsOf) -> Tree<'a> {
+        let wanted = sel.entries_in_any_locale(doc.entries.len());
+        Tree::build_over(doc, levels, |e| wanted[e])
+    }
+
+    /// `build_all` with each entry's levels read by `levels`.
+    pub(crate) fn build_all_with(doc: &'a Document, levels: LevelsOf) -> Tree<'a> {
+        Tree::build_over(doc, levels, |_| true)
     }
 
     /// Whether walking this tree for a selection gives what the tree built for that
@@ -97,10 +140,11 @@ impl<'a> Tree<'a> {
         self.warnings.is_empty() && !self.reopened
     }
 
-    fn build_over(doc: &'a Document, wanted: impl Fn(usize) -> bool) -> Tree<'a> {
+    fn build_over(doc: &'a Document, levels: LevelsOf, wanted: impl Fn(usize) -> bool) -> Tree<'a> {
         let keys = doc.entries.len();
         let mut tree = Tree {
             doc,
+            levels,
             nodes: Vec::with_capacity(keys + keys / 4 + 1),
             names: StrArena::with_capacity(keys + keys / 4 + 1, 0),
             leaf_of: vec![NONE; doc.entries.len()],
@@ -127,8 +171,7 @@ impl<'a> Tree<'a> {
             if !wanted(e) {
                 continue;
             }
-            let path = entry.path.as_slice();
-            let Some((key, sections)) = path.split_last() else {
+            let Some(Levels { sections, key }) = levels(doc, entry) else {
                 continue;
             };
             let shared = sections
@@ -162,7 +205,7 @@ impl<'a> Tree<'a> {
                 tree.warn_conflict(other, e);
                 continue;
             }
-            match children.get(&(parent, key.as_str())) {
+            match children.get(&(parent, key)) {
                 Some(&node) => {
                     let other = tree.nodes[node].entry;
                     let other = if other == NONE {
@@ -221,10 +264,9 @@ impl<'a> Tree<'a> {
 
     fn warn_conflict(&mut self, kept: usize, lost: usize) {
         let path = |e: usize| {
-            self.doc
-                .entries
-                .get(e)
-                .map(|entry| entry.path.join("."))
+            (self.doc.entries.get(e))
+                .and_then(|entry| (self.levels)(self.doc, entry))
+                .map(|levels| levels.dotted())
                 .unwrap_or_default()
         };
         let (kept, lost) = (path(kept), path(lost));
