@@ -462,6 +462,72 @@ fn po_keeps_the_header_comments_and_the_messages_the_sheet_lacks() {
     assert_eq!(plain(&texts, "de", "Legacy text"), "Alter Text");
 }
 
+const PO_FUZZY: &str = r#"msgid ""
+msgstr ""
+"Language: de\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\n"
+
+#: src/home.c:12
+msgid "Your basket"
+msgstr "Ihr Korb"
+
+#: src/a.c:3
+#, fuzzy, c-format
+#| msgid "Old basket %s"
+msgid "Basket %s"
+msgstr "Korb %s"
+
+#, fuzzy
+msgid "Guess"
+msgstr "Rate"
+"#;
+
+/// gettext's rule: a text the sheet gives a fuzzy entry is reviewed, so the flag goes (its
+/// `#|` lines with it) and msgfmt compiles it; a fuzzy entry the sheet does not change stays.
+#[test]
+fn po_entry_given_a_new_text_by_the_sheet_is_no_longer_fuzzy() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("po")).unwrap();
+    std::fs::write(dir.path().join("po/de.po"), PO_FUZZY).unwrap();
+    ok(dir.path(), &["import", "po", "--to", "s.csv"]);
+    // import leaves fuzzy entries out: the translator adds them to the sheet
+    let mut sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    sheet.push_str("\nBasket %s,Basket %s,,,Warenkorb %s\nGuess,Guess,,,Rate\n");
+    std::fs::write(dir.path().join("s.csv"), sheet).unwrap();
+    let said = ok(
+        dir.path(),
+        &[
+            "generate", "--source", "s.csv", "-f", "po", "-l", "de", "-n", "de", "-p", "po",
+        ],
+    );
+    let said = String::from_utf8(said.stdout).unwrap();
+    assert!(
+        said.contains("wrote po/de.po: 1 changed, 0 added"),
+        "{said}"
+    );
+    let written = std::fs::read_to_string(dir.path().join("po/de.po")).unwrap();
+    assert_eq!(
+        written,
+        PO_FUZZY.replace(
+            "#, fuzzy, c-format\n#| msgid \"Old basket %s\"\nmsgid \"Basket %s\"\nmsgstr \"Korb %s\"",
+            "#, c-format\nmsgid \"Basket %s\"\nmsgstr \"Warenkorb %s\""
+        )
+    );
+    let stats = std::process::Command::new("msgfmt")
+        .args(["--statistics", "-o", "/dev/null", "po/de.po"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("msgfmt: {e}: {}", support::real_apps::GETTEXT_HINT));
+    assert_eq!(
+        String::from_utf8_lossy(&stats.stderr),
+        "2 translated messages, 1 fuzzy translation.\n"
+    );
+    let texts = po(&dir.path().join("po")).unwrap();
+    assert_eq!(plain(&texts, "de", "Basket %s"), "Warenkorb %s");
+    assert_eq!(texts["de"].get("Guess"), None);
+}
+
 #[test]
 fn strings_keep_comments_and_the_keys_the_sheet_lacks() {
     let en = "/* Title of the home screen */\n\"home.title\" = \"Your basket\";\n\n// SwiftGen: Common.Alerts\n\"Common.Alerts.Title\" = \"Blocked %@\";\n\"legacy\" = \"Legacy text\";\n";
