@@ -401,6 +401,47 @@ fn arb_keeps_metadata_and_the_ids_the_sheet_lacks() {
     assert_eq!(plain(&texts, "pl", "legacy"), r#"[{"t":"Stary"}]"#);
 }
 
+/// gen-l10n reads `=1` as the `one` case, so the sheet holds it as `one`; the app's own
+/// selectors are written back (only the edited case's text changes).
+#[test]
+fn arb_plural_keeps_the_apps_exact_selectors() {
+    let en = r#"{
+  "@@locale": "en",
+  "files": "{count, plural, =0{No files} =1{One file} other{{count} files}}",
+  "@files": {
+    "placeholders": {
+      "count": {
+        "type": "int"
+      }
+    }
+  }
+}
+"#;
+    let pl = r#"{
+  "@@locale": "pl",
+  "files": "{count, plural, =0{Brak plików} =1{Jeden plik} few{{count} pliki} many{{count} plików} other{{count} pliku}}"
+}
+"#;
+    let files = [("l10n/app_en.arb", en), ("l10n/app_pl.arb", pl)];
+    let edit = Edit {
+        file: "l10n/app_pl.arb",
+        old: "Jeden plik",
+        new: "Dokładnie jeden plik",
+        drop: None,
+    };
+    let (dir, said) = trip(&files, &["l10n"], &[&["-f", "arb", "-p", "l10n"]], &edit);
+    assert!(
+        said.contains("wrote l10n/app_pl.arb: 1 changed, 0 added, 0 kept"),
+        "{said}"
+    );
+    let texts = arb(&dir.path().join("l10n"), "app_en.arb").unwrap();
+    let read = plain(&texts, "pl", "files");
+    assert!(
+        read.contains(r#""=1":[{"t":"Dokładnie jeden plik"}]"#),
+        "{read}"
+    );
+}
+
 const PO_DE: &str = r#"# German translations of Basket.
 # Anna <anna@example.org>, 2024.
 #

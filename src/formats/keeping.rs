@@ -34,6 +34,7 @@ pub(crate) enum Keep {
     Json {
         rules: super::shared::json_spans::Rules,
         same: Option<Format>,
+        restyle: Option<super::shared::json_spans::Restyle>,
     },
 }
 
@@ -57,9 +58,11 @@ impl Keep {
         elsewhere: &HashSet<String>,
     ) -> Result<Patched, KeepError> {
         match *self {
-            Keep::Json { rules, same } => {
-                super::shared::json_spans::patch(existing, fresh, rules, same)
-            }
+            Keep::Json {
+                rules,
+                same,
+                restyle,
+            } => super::shared::json_spans::patch(existing, fresh, rules, same, restyle),
             Keep::Pieces { format, .. } => {
                 let little = match existing {
                     [0xFF, 0xFE, ..] => true,

@@ -10,6 +10,7 @@ use crate::formats::shared::json_spans::{Object, Role};
 pub(crate) const KEEP: Keep = Keep::Json {
     rules,
     same: Some(Format::I18next),
+    restyle: None,
 };
 
 /// Objects are levels, every other value an entry.

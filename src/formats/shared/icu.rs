@@ -58,6 +58,8 @@ struct Parser<'t> {
     tags: bool,
     /// `#` in a plural is the quantity (not in gen-l10n).
     pound: bool,
+    /// Where the selectors of the choices at the message's top level are.
+    selectors: Vec<std::ops::Range<usize>>,
 }
 
 /// Nesting deeper than this is refused (a message is text, not a program).
@@ -248,7 +250,11 @@ impl Parser<'_> {
                 self.bump();
                 break;
             }
+            let start = self.at;
             let selector = self.word();
+            if depth == 0 {
+                self.selectors.push(start..self.at);
+            }
             if selector.is_empty() {
                 return Err(self.error("an option without a selector"));
             }
@@ -380,6 +386,7 @@ pub fn to_sheet_as(text: &str, dialect: Dialect) -> Result<Message, String> {
         at: 0,
         tags: false,
         pound: dialect == Dialect::Formatjs,
+        selectors: Vec::new(),
     };
     let elements = parser.message(false, 0)?;
     let mut losses = Vec::new();
@@ -442,6 +449,23 @@ pub fn to_sheet_as(text: &str, dialect: Dialect) -> Result<Message, String> {
     };
     write(&elements, None, &mut out)?;
     Ok(Message::Text(out))
+}
+
+/// Where the selectors of `text` are (`one`, `=1`, …) when it is one plural message as
+/// `dialect` reads it, in order; `None`: not one plural message.
+pub fn plural_selectors(text: &str, dialect: Dialect) -> Option<Vec<std::ops::Range<usize>>> {
+    let mut parser = Parser {
+        text,
+        at: 0,
+        tags: false,
+        pound: dialect == Dialect::Formatjs,
+        selectors: Vec::new(),
+    };
+    let elements = parser.message(false, 0).ok()?;
+    match elements.as_slice() {
+        [Element::Choice { kind, .. }] if kind == "plural" => Some(parser.selectors),
+        _ => None,
+    }
 }
 
 /// Whether `text` may be an ICU plural message at all (cheap test before parsing).
@@ -515,6 +539,7 @@ mod tests {
                     at: 0,
                     tags: false,
                     pound: dialect == Dialect::Formatjs,
+                    selectors: Vec::new(),
                 };
                 let elements = parser.message(false, 0).unwrap();
                 let mut parsed = Converted::default();

@@ -220,13 +220,19 @@ pub(crate) enum Role {
 /// fresh one's when only that has it).
 pub(crate) type Rules = fn(&[&str], Option<&Object>, &[u8]) -> Role;
 
+/// A format's way of writing a fresh value as the app writes it, given the app's value
+/// (arb: the app's `=1` selectors); `None`: the fresh value as it is.
+pub(crate) type Restyle = fn(was: &[u8], is: &[u8]) -> Option<Vec<u8>>;
+
 /// Patches `existing` with `fresh` as `rules` say.
-/// `same`: whether two values of one key read the same (the app's bytes then stay).
+/// `same`: whether two values of one key read the same (the app's bytes then stay);
+/// `restyle`: how a changed value is written.
 pub(crate) fn patch(
     existing: &[u8],
     fresh: &[u8],
     rules: Rules,
     same: Option<Format>,
+    restyle: Option<Restyle>,
 ) -> Result<Patched, KeepError> {
     let old = parse(existing)?;
     let new = parse(fresh)?;
@@ -235,6 +241,7 @@ pub(crate) fn patch(
         fresh,
         rules,
         same,
+        restyle,
         counts: Counts::default(),
         out: Vec::with_capacity(existing.len() + fresh.len() / 8),
         path: Vec::new(),
@@ -253,6 +260,7 @@ struct Patcher<'b> {
     fresh: &'b [u8],
     rules: Rules,
     same: Option<Format>,
+    restyle: Option<Restyle>,
     counts: Counts,
     out: Vec<u8>,
     path: Vec<&'b str>,
@@ -291,7 +299,13 @@ impl<'b> Patcher<'b> {
                                 || self
                                     .same
                                     .is_some_and(|format| read_the_same(format, &m.key, was, is));
-                            self.out.extend_from_slice(if same { was } else { is });
+                            let restyled = (!same)
+                                .then(|| self.restyle.and_then(|restyle| restyle(was, is)))
+                                .flatten();
+                            match restyled {
+                                Some(restyled) => self.out.extend_from_slice(&restyled),
+                                None => self.out.extend_from_slice(if same { was } else { is }),
+                            }
                         }
                     }
                     let changed = self.out[at..] != self.existing[m.value.clone()];
@@ -368,7 +382,7 @@ mod tests {
     fn members_of_both_change_in_place_and_the_others_stay_or_are_appended() {
         let app = "{\n    \"a\": {\"x\": \"1\", \"only\": true},\n    \"b\\u0020c\": \"2\",\n    \"kept\": [1, {\"y\": null}]\n}\n";
         let fresh = "{\n  \"a\": {\n    \"x\": \"one\",\n    \"new\": \"n\"\n  },\n  \"b c\": \"2\",\n  \"z\": \"last\"\n}";
-        let p = patch(app.as_bytes(), fresh.as_bytes(), leaves, None).unwrap();
+        let p = patch(app.as_bytes(), fresh.as_bytes(), leaves, None, None).unwrap();
         let want = "{\n    \"a\": {\"x\": \"one\", \"only\": true,\n    \"new\": \"n\"},\n    \"b\\u0020c\": \"2\",\n    \"kept\": [1, {\"y\": null}],\n  \"z\": \"last\"\n}\n";
         assert_eq!(String::from_utf8(p.body).unwrap(), want);
         assert_eq!(
@@ -384,7 +398,7 @@ mod tests {
 
     #[test]
     fn an_empty_object_takes_the_fresh_members() {
-        let p = patch(b"{}", b"{\"a\": \"1\"}", leaves, None).unwrap();
+        let p = patch(b"{}", b"{\"a\": \"1\"}", leaves, None, None).unwrap();
         assert_eq!(p.body, b"{\"a\": \"1\"}");
     }
 

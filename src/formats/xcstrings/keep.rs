@@ -7,7 +7,11 @@ use crate::formats::keeping::Keep;
 use crate::formats::shared::json_spans::{Object, Role};
 
 /// How xcstrings files are patched.
-pub(crate) const KEEP: Keep = Keep::Json { rules, same: None };
+pub(crate) const KEEP: Keep = Keep::Json {
+    rules,
+    same: None,
+    restyle: None,
+};
 
 fn rules(path: &[&str], object: Option<&Object>, _: &[u8]) -> Role {
     match path {
