@@ -661,6 +661,94 @@ fn i18next_keeps_the_keys_the_sheet_lacks() {
     assert_eq!(plain(&texts, "pl", "Cart"), "Wózek");
 }
 
+/// Writes `files`, imports `import`, adds `rows` to the sheet, runs each `generate`; the
+/// folder and the summary lines.
+fn grow(
+    files: Files<'_>,
+    import: &[&str],
+    rows: &str,
+    generate: &[&[&str]],
+) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let mut args = vec!["import"];
+    args.extend_from_slice(import);
+    args.extend_from_slice(&["--to", "s.csv"]);
+    ok(dir.path(), &args);
+    let mut sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    sheet.push_str(rows);
+    std::fs::write(dir.path().join("s.csv"), sheet).unwrap();
+    let mut said = String::new();
+    for args in generate {
+        let mut all = vec!["generate", "--source", "s.csv"];
+        all.extend_from_slice(args);
+        said.push_str(&String::from_utf8(ok(dir.path(), &all).stdout).unwrap());
+    }
+    (dir, said)
+}
+
+/// Keys the sheet adds go into the app's file laid out as the app lays it out (4 spaces
+/// here) and, since its keys are sorted, each in its place.
+#[test]
+fn i18next_new_keys_take_the_files_indent_and_key_order() {
+    let en = "{\n    \"Cart\": \"Cart\",\n    \"Your basket\": \"Your basket\",\n    \"nested\": {\n        \"a\": \"A\"\n    }\n}\n";
+    let pl = "{\n    \"Cart\": \"W\\u00f3zek\",\n    \"Your basket\": \"Koszyk\",\n    \"nested\": {\n        \"a\": \"A pl\"\n    }\n}\n";
+    let files = [("locale/en.json", en), ("locale/pl.json", pl)];
+    let generate: [&[&str]; 2] = [
+        &["-f", "i18next", "-l", "en", "-n", "en", "-p", "locale"],
+        &["-f", "i18next", "-l", "pl", "-n", "pl", "-p", "locale"],
+    ];
+    let rows = "Checkout,,,,Checkout,Do kasy\nnested,b,,,B,B pl\nmenu,open,,,Open,Otwórz\n";
+    let (dir, said) = grow(&files, &["locale", "--format", "i18next"], rows, &generate);
+    assert!(
+        said.contains("wrote locale/pl.json: 0 changed, 3 added, 0 kept"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("locale/pl.json")).unwrap(),
+        "{\n    \"Cart\": \"W\\u00f3zek\",\n    \"Checkout\": \"Do kasy\",\n    \"Your basket\": \"Koszyk\",\n    \"menu\": {\n        \"open\": \"Otwórz\"\n    },\n    \"nested\": {\n        \"a\": \"A pl\",\n        \"b\": \"B pl\"\n    }\n}\n"
+    );
+    let texts = i18next(&dir.path().join("locale"), &json!({"lng": "en"})).unwrap();
+    assert_eq!(plain(&texts, "pl", "Checkout"), "Do kasy");
+    assert_eq!(plain(&texts, "en", "Your basket"), "Your basket");
+}
+
+/// An ARB file indented with tabs gains a message (and its metadata) indented with tabs.
+#[test]
+fn arb_new_messages_take_the_files_tabs() {
+    let en = "{\n\t\"@@locale\": \"en\",\n\t\"title\": \"Basket\"\n}\n";
+    let pl = "{\n\t\"@@locale\": \"pl\",\n\t\"title\": \"Koszyk\"\n}\n";
+    let files = [("l10n/app_en.arb", en), ("l10n/app_pl.arb", pl)];
+    let rows = "greeting,,Greets the user,Hello {name},Cześć {name}\n";
+    let (dir, said) = grow(
+        &files,
+        &["l10n"],
+        rows,
+        &[&["-f", "arb", "-p", "l10n", "--comments"]],
+    );
+    assert!(
+        said.contains("wrote l10n/app_en.arb: 0 changed, 1 added, 0 kept"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("l10n/app_en.arb")).unwrap(),
+        "{\n\t\"@@locale\": \"en\",\n\t\"title\": \"Basket\",\n\t\"greeting\": \"Hello {name}\",\n\t\"@greeting\": {\n\t\t\"description\": \"Greets the user\",\n\t\t\"placeholders\": {\n\t\t\t\"name\": {\n\t\t\t\t\"type\": \"String\"\n\t\t\t}\n\t\t}\n\t}\n}\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("l10n/app_pl.arb")).unwrap(),
+        "{\n\t\"@@locale\": \"pl\",\n\t\"title\": \"Koszyk\",\n\t\"greeting\": \"Cześć {name}\"\n}\n"
+    );
+    let texts = arb(&dir.path().join("l10n"), "app_en.arb").unwrap();
+    assert_eq!(
+        plain(&texts, "pl", "greeting"),
+        r#"[{"t":"Cześć "},{"a":"name"}]"#
+    );
+}
+
 /// A file that is not its format is refused by name, and nothing is written.
 #[test]
 fn an_existing_file_that_does_not_read_is_refused_by_name() {

@@ -30,12 +30,8 @@ pub(crate) enum Keep {
         /// (android: aapt2 refuses a name twice); `None`: each file stands alone.
         siblings: Option<Siblings>,
     },
-    /// A JSON object, member by member; `same`: whose reader tells two values apart.
-    Json {
-        rules: super::shared::json_spans::Rules,
-        same: Option<Format>,
-        restyle: Option<super::shared::json_spans::Restyle>,
-    },
+    /// A JSON object, member by member.
+    Json(super::shared::json_spans::JsonKeep),
 }
 
 /// A format whose files share one namespace of names with the other files of their
@@ -58,11 +54,7 @@ impl Keep {
         elsewhere: &HashSet<String>,
     ) -> Result<Patched, KeepError> {
         match *self {
-            Keep::Json {
-                rules,
-                same,
-                restyle,
-            } => super::shared::json_spans::patch(existing, fresh, rules, same, restyle),
+            Keep::Json(ref json) => super::shared::json_spans::patch(existing, fresh, json),
             Keep::Pieces { format, .. } => {
                 let little = match existing {
                     [0xFF, 0xFE, ..] => true,
@@ -234,7 +226,7 @@ pub fn keep_at(format: Format, path: &Path, fresh: Vec<u8>) -> Result<Kept, Keep
     };
     let siblings = match *keep {
         Keep::Pieces { siblings, .. } => siblings,
-        Keep::Json { .. } => None,
+        Keep::Json(_) => None,
     };
     let elsewhere = match siblings {
         Some(siblings) => names_beside(path, siblings, &unreadable)?,
@@ -406,11 +398,15 @@ mod tests {
                 .unwrap()
                 .unwrap();
             let body = String::from_utf8(patched.body).unwrap();
-            // the result is the file of every key, each with the sheet's text if it has one
-            let mut want: Vec<_> = (entries.iter()).filter(|e| e.3 < 2)
-                .map(|(k, a, b, who)| (k.clone(), if *who == 1 { b.clone() } else { a.clone() }))
-                .collect();
-            want.extend((entries.iter()).filter(|e| e.3 == 2).map(|(k, _, b, _)| (k.clone(), b.clone())));
+            // the result is the file of every key, each with the sheet's text if it has one,
+            // the sheet's new keys after the app's; a JSON object's keys kept sorted (the
+            // app's are, from the map) once there are two to tell
+            let text = |(k, a, b, who): &(String, String, String, u8)| (k.clone(), if *who > 0 { b.clone() } else { a.clone() });
+            let sorted = matches!(format, Format::I18next | Format::Arb) && app.len() > 1;
+            let mut want: Vec<_> = (entries.iter()).filter(|e| sorted || e.3 < 2).map(text).collect();
+            if !sorted {
+                want.extend((entries.iter()).filter(|e| e.3 == 2).map(text));
+            }
             let kept = entries.iter().filter(|e| e.3 == 0).count();
             prop_assert_eq!(body, String::from_utf8(file(format, &want)).unwrap());
             prop_assert_eq!(patched.counts.kept, kept);

@@ -8,14 +8,33 @@ use crate::formats::Format;
 use crate::formats::json::write::push_json_str;
 use crate::formats::keeping::Keep;
 use crate::formats::shared::icu::{self, Dialect};
-use crate::formats::shared::json_spans::{Object, Role};
+use crate::formats::shared::json_spans::{JsonKeep, Object, Role, without_case};
+use std::cmp::Ordering;
 
 /// How arb files are patched.
-pub(crate) const KEEP: Keep = Keep::Json {
+pub(crate) const KEEP: Keep = Keep::Json(JsonKeep {
     rules,
     same: Some(Format::Arb),
     restyle: Some(exact_selectors),
-};
+    orders: &[by_id, by_id_without_case],
+});
+
+/// Sorted ids, each id's `@id` metadata after it.
+fn by_id(a: &str, b: &str) -> Ordering {
+    let id = |k: &str| {
+        (
+            k.strip_prefix('@').unwrap_or(k).to_owned(),
+            k.starts_with('@'),
+        )
+    };
+    id(a).cmp(&id(b))
+}
+
+/// Sorted ids without ASCII case, each id's `@id` metadata after it.
+fn by_id_without_case(a: &str, b: &str) -> Ordering {
+    let id = |k: &str| k.strip_prefix('@').unwrap_or(k).to_owned();
+    without_case(&id(a), &id(b)).then_with(|| a.starts_with('@').cmp(&b.starts_with('@')))
+}
 
 /// The sheet's plural message with the app's selectors: gen-l10n reads `=0`, `=1`, `=2` as
 /// its `zero`, `one`, `two` cases (the sheet's categories, `icu::Dialect::GenL10n`), so

@@ -4,14 +4,15 @@
 //! keys the sheet lacks and every other member.
 
 use crate::formats::keeping::Keep;
-use crate::formats::shared::json_spans::{Object, Role};
+use crate::formats::shared::json_spans::{JsonKeep, Object, Role};
 
 /// How xcstrings files are patched.
-pub(crate) const KEEP: Keep = Keep::Json {
+pub(crate) const KEEP: Keep = Keep::Json(JsonKeep {
     rules,
     same: None,
     restyle: None,
-};
+    orders: &[super::xcode_order::compare],
+});
 
 fn rules(path: &[&str], object: Option<&Object>, _: &[u8]) -> Role {
     match path {
