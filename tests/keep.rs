@@ -351,6 +351,40 @@ fn xcstrings_keeps_substitutions_and_device_variations() {
     }
 }
 
+/// The sheet holds a localization's text with its `%#@name@` references (not the
+/// substitutions' variants): an edit of it is written, the substitutions stay.
+#[test]
+fn xcstrings_text_beside_substitutions_changes_and_they_stay() {
+    let files = [("cat/Localizable.xcstrings", CATALOG)];
+    let edit = Edit {
+        file: "cat/Localizable.xcstrings",
+        old: "%#@followers@",
+        new: "Obserwuje: %#@followers@",
+        drop: None,
+    };
+    let (dir, said) = trip(
+        &files,
+        &["cat"],
+        &[&["-f", "xcstrings", "-p", "cat"]],
+        &edit,
+    );
+    assert!(
+        said.contains("wrote cat/Localizable.xcstrings: 1 changed, 0 added"),
+        "{said}"
+    );
+    let texts = xcstrings(&dir.path().join("cat/Localizable.xcstrings")).unwrap();
+    match &texts["pl"]["account.followers %lld"] {
+        Text::Plural(forms) => assert_eq!(
+            (
+                forms["substitutions.followers.variations.plural.one"].as_str(),
+                forms[""].as_str()
+            ),
+            ("%arg obserwujący", "Obserwuje: %#@followers@")
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
 const ARB_EN: &str = r#"{
   "@@locale": "en",
   "@@last_modified": "2024-05-01T10:00:00.000Z",
