@@ -167,6 +167,36 @@ fn android_keeps_app_name_arrays_and_the_keys_of_other_files() {
     assert_eq!(plain(&texts, "pl", "legacy"), "Stary tekst");
 }
 
+/// A name another file of the folder defines (`strings_settings.xml`) gets the sheet's
+/// text in that file, not a second definition in `strings.xml` (aapt2 refuses one).
+#[test]
+fn android_updates_a_name_in_the_file_that_defines_it() {
+    let settings = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n    <!-- Settings screen -->\n    <string name=\"settings_title\">Settings</string>\n    <string-array name=\"themes\">\n        <item>Light</item>\n    </string-array>\n</resources>\n";
+    let settings_pl = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n    <string name=\"settings_title\">Ustawienia PL</string>\n</resources>\n";
+    let files = [
+        ("res/values/strings.xml", VALUES),
+        ("res/values/strings_settings.xml", settings),
+        ("res/values-pl/strings.xml", VALUES_PL),
+        ("res/values-pl/strings_settings.xml", settings_pl),
+    ];
+    let edit = Edit {
+        file: "res/values-pl/strings_settings.xml",
+        old: "Ustawienia PL",
+        new: "Ustawienia",
+        drop: None,
+    };
+    let (dir, said) = trip(&files, &["res"], &[&["-f", "android", "-p", "res"]], &edit);
+    for line in [
+        "wrote res/values-pl/strings_settings.xml: 1 changed, 0 added, 0 kept that the sheet does not own",
+        "unchanged res/values/strings_settings.xml: 0 changed, 0 added, 1 kept that the sheet does not own",
+    ] {
+        assert!(said.lines().any(|l| l == line), "{line} not in\n{said}");
+    }
+    let texts = android(&dir.path().join("res")).unwrap();
+    assert_eq!(plain(&texts, "pl", "settings_title"), "Ustawienia");
+    assert_eq!(plain(&texts, "", "settings_title"), "Settings");
+}
+
 const RESX_HEAD: &str = r#"<?xml version="1.0" encoding="utf-8"?>
 <root>
   <resheader name="resmimetype">
