@@ -19,21 +19,19 @@ pub(crate) const KEEP: Keep = Keep::Json(JsonKeep {
     orders: &[by_id, by_id_without_case],
 });
 
+/// The id a member is about: its own, or the one its `@id` metadata describes.
+fn id(key: &str) -> &str {
+    key.strip_prefix('@').unwrap_or(key)
+}
+
 /// Sorted ids, each id's `@id` metadata after it.
 fn by_id(a: &str, b: &str) -> Ordering {
-    let id = |k: &str| {
-        (
-            k.strip_prefix('@').unwrap_or(k).to_owned(),
-            k.starts_with('@'),
-        )
-    };
-    id(a).cmp(&id(b))
+    (id(a).cmp(id(b))).then_with(|| a.starts_with('@').cmp(&b.starts_with('@')))
 }
 
 /// Sorted ids without ASCII case, each id's `@id` metadata after it.
 fn by_id_without_case(a: &str, b: &str) -> Ordering {
-    let id = |k: &str| k.strip_prefix('@').unwrap_or(k).to_owned();
-    without_case(&id(a), &id(b)).then_with(|| a.starts_with('@').cmp(&b.starts_with('@')))
+    without_case(id(a), id(b)).then_with(|| a.starts_with('@').cmp(&b.starts_with('@')))
 }
 
 /// The sheet's plural message with the app's selectors: gen-l10n reads `=0`, `=1`, `=2` as
@@ -99,6 +97,22 @@ mod tests {
             .replace("\"old\"", "\"new\"");
         assert_eq!(String::from_utf8(p.body).unwrap(), want);
         assert_eq!((p.counts.changed, p.counts.added, p.counts.kept), (1, 0, 1));
+    }
+
+    #[test]
+    fn a_new_message_of_a_sorted_file_goes_in_its_place_with_its_metadata() {
+        let app = "{\n  \"@@locale\": \"en\",\n  \"apple\": \"Apple\",\n  \"@apple\": {},\n  \"cherry\": \"Cherry\"\n}\n";
+        let fresh = "{\n  \"@@locale\": \"en\",\n  \"apple\": \"Apple\",\n  \"cherry\": \"Cherry\",\n  \"banana\": \"banana {n}\",\n  \"@banana\": {\n    \"placeholders\": {}\n  }\n}";
+        let p = KEEP
+            .patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new())
+            .unwrap();
+        // banana between apple's metadata and cherry
+        let want = app.replace(
+            "  \"cherry\"",
+            "  \"banana\": \"banana {n}\",\n  \"@banana\": {\n    \"placeholders\": {}\n  },\n  \"cherry\"",
+        );
+        assert_eq!(String::from_utf8(p.body).unwrap(), want);
+        assert_eq!(p.counts.added, 1);
     }
 
     #[test]
