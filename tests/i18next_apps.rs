@@ -64,9 +64,13 @@ fn json_of(file: &Path) -> Value {
 /// `[lng, key, values]` over the files under `locales`.
 fn i18next_v3(locales: &Path, calls: &[Value]) -> Vec<Value> {
     let mut resources = serde_json::Map::new();
-    for lng in ["en", "de"] {
+    let mut languages: Vec<String> = (std::fs::read_dir(locales).unwrap())
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    languages.sort();
+    for lng in &languages {
         let data = json_of(&locales.join(lng).join("translation.json"));
-        resources.insert(lng.to_owned(), json!({ "translation": data }));
+        resources.insert(lng.clone(), json!({ "translation": data }));
     }
     let calls: Vec<Value> = (calls.iter())
         .map(|c| json!([c[0], "translation", c[1], c[2]]))
@@ -149,6 +153,90 @@ fn a_json_v3_app_comes_back_as_v3_with_its_contexts_and_nesting() {
     assert_eq!(i18next_v3(&dir.path().join("app/locales"), &calls), want);
     assert_eq!(i18next_v3(&dir.path().join("out"), &calls), want);
 
+    let diff = support::run(dir.path(), &["diff", "--source", "s.csv", "app/locales"]);
+    assert_eq!(
+        diff.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&diff.stdout)
+    );
+}
+
+/// JSON v3 in a language with more forms than one and other numbers them (`KEY_0`,
+/// `KEY_1`, `KEY_2` for Polish): read as the CLDR categories i18next's v3 rule gives
+/// them, written back numbered, read by i18next 23 with `compatibilityJSON: 'v3'`.
+#[test]
+fn json_v3_numbered_forms_come_back_numbered() {
+    let en = r#"{
+  "cart": {
+    "item": "{{count}} item",
+    "item_plural": "{{count}} items",
+    "step_1": "First",
+    "step_2": "Second",
+    "step_3": "Third"
+  }
+}"#;
+    let pl = r#"{
+  "cart": {
+    "item_0": "{{count}} produkt",
+    "item_1": "{{count}} produkty",
+    "item_2": "{{count}} produktów",
+    "step_1": "Pierwszy",
+    "step_2": "Drugi",
+    "step_3": "Trzeci"
+  }
+}"#;
+    let dir = tempfile::tempdir().unwrap();
+    for (lng, body) in [("en", en), ("pl", pl)] {
+        let folder = dir.path().join("app/locales").join(lng);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("translation.json"), body).unwrap();
+    }
+    ok(dir.path(), &["import", "app/locales", "--to", "s.csv"]);
+    let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    let lines: Vec<&str> = sheet.lines().collect();
+    assert_eq!(
+        lines[0], "depot: placeholders=i18next i18next=v3,,,,,",
+        "{sheet}"
+    );
+    for row in [
+        "cart,item[one],,,{{count}} item,{{count}} produkt",
+        ",item[few],,,,{{count}} produkty",
+        ",item[many],,,,{{count}} produktów",
+        ",item[other],,,{{count}} items,{{count}} produktów",
+        ",step_3,,,Third,Trzeci",
+    ] {
+        assert!(lines.contains(&row), "{row} not in\n{sheet}");
+    }
+    ok(
+        dir.path(),
+        &[
+            "generate", "--source", "s.csv", "-f", "i18next", "-p", "out",
+        ],
+    );
+    for (lng, body) in [("en", en), ("pl", pl)] {
+        let path = format!("{lng}/translation.json");
+        assert_eq!(
+            json_of(&dir.path().join("out").join(&path)),
+            serde_json::from_str::<Value>(body).unwrap(),
+            "{path}"
+        );
+    }
+    let calls: Vec<Value> = [1, 2, 5, 22, 25]
+        .iter()
+        .map(|n| json!(["pl", "cart.item", {"count": n}]))
+        .chain([json!(["pl", "cart.step_2", {}])])
+        .collect();
+    let want = [
+        "1 produkt",
+        "2 produkty",
+        "5 produktów",
+        "22 produkty",
+        "25 produktów",
+        "Drugi",
+    ];
+    assert_eq!(i18next_v3(&dir.path().join("app/locales"), &calls), want);
+    assert_eq!(i18next_v3(&dir.path().join("out"), &calls), want);
     let diff = support::run(dir.path(), &["diff", "--source", "s.csv", "app/locales"]);
     assert_eq!(
         diff.status.code(),

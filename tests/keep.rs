@@ -167,6 +167,36 @@ fn android_keeps_app_name_arrays_and_the_keys_of_other_files() {
     assert_eq!(plain(&texts, "pl", "legacy"), "Stary tekst");
 }
 
+/// A name another file of the folder defines (`strings_settings.xml`) gets the sheet's
+/// text in that file, not a second definition in `strings.xml` (aapt2 refuses one).
+#[test]
+fn android_updates_a_name_in_the_file_that_defines_it() {
+    let settings = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n    <!-- Settings screen -->\n    <string name=\"settings_title\">Settings</string>\n    <string-array name=\"themes\">\n        <item>Light</item>\n    </string-array>\n</resources>\n";
+    let settings_pl = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n    <string name=\"settings_title\">Ustawienia PL</string>\n</resources>\n";
+    let files = [
+        ("res/values/strings.xml", VALUES),
+        ("res/values/strings_settings.xml", settings),
+        ("res/values-pl/strings.xml", VALUES_PL),
+        ("res/values-pl/strings_settings.xml", settings_pl),
+    ];
+    let edit = Edit {
+        file: "res/values-pl/strings_settings.xml",
+        old: "Ustawienia PL",
+        new: "Ustawienia",
+        drop: None,
+    };
+    let (dir, said) = trip(&files, &["res"], &[&["-f", "android", "-p", "res"]], &edit);
+    for line in [
+        "wrote res/values-pl/strings_settings.xml: 1 changed, 0 added, 0 kept that the sheet does not own",
+        "unchanged res/values/strings_settings.xml: 0 changed, 0 added, 1 kept that the sheet does not own",
+    ] {
+        assert!(said.lines().any(|l| l == line), "{line} not in\n{said}");
+    }
+    let texts = android(&dir.path().join("res")).unwrap();
+    assert_eq!(plain(&texts, "pl", "settings_title"), "Ustawienia");
+    assert_eq!(plain(&texts, "", "settings_title"), "Settings");
+}
+
 const RESX_HEAD: &str = r#"<?xml version="1.0" encoding="utf-8"?>
 <root>
   <resheader name="resmimetype">
@@ -351,6 +381,40 @@ fn xcstrings_keeps_substitutions_and_device_variations() {
     }
 }
 
+/// The sheet holds a localization's text with its `%#@name@` references (not the
+/// substitutions' variants): an edit of it is written, the substitutions stay.
+#[test]
+fn xcstrings_text_beside_substitutions_changes_and_they_stay() {
+    let files = [("cat/Localizable.xcstrings", CATALOG)];
+    let edit = Edit {
+        file: "cat/Localizable.xcstrings",
+        old: "%#@followers@",
+        new: "Obserwuje: %#@followers@",
+        drop: None,
+    };
+    let (dir, said) = trip(
+        &files,
+        &["cat"],
+        &[&["-f", "xcstrings", "-p", "cat"]],
+        &edit,
+    );
+    assert!(
+        said.contains("wrote cat/Localizable.xcstrings: 1 changed, 0 added"),
+        "{said}"
+    );
+    let texts = xcstrings(&dir.path().join("cat/Localizable.xcstrings")).unwrap();
+    match &texts["pl"]["account.followers %lld"] {
+        Text::Plural(forms) => assert_eq!(
+            (
+                forms["substitutions.followers.variations.plural.one"].as_str(),
+                forms[""].as_str()
+            ),
+            ("%arg obserwujący", "Obserwuje: %#@followers@")
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
 const ARB_EN: &str = r#"{
   "@@locale": "en",
   "@@last_modified": "2024-05-01T10:00:00.000Z",
@@ -399,6 +463,47 @@ fn arb_keeps_metadata_and_the_ids_the_sheet_lacks() {
     let texts = arb(&dir.path().join("l10n"), "app_en.arb").unwrap();
     assert_eq!(plain(&texts, "pl", "title"), r#"[{"t":"Koszyk"}]"#);
     assert_eq!(plain(&texts, "pl", "legacy"), r#"[{"t":"Stary"}]"#);
+}
+
+/// gen-l10n reads `=1` as the `one` case, so the sheet holds it as `one`; the app's own
+/// selectors are written back (only the edited case's text changes).
+#[test]
+fn arb_plural_keeps_the_apps_exact_selectors() {
+    let en = r#"{
+  "@@locale": "en",
+  "files": "{count, plural, =0{No files} =1{One file} other{{count} files}}",
+  "@files": {
+    "placeholders": {
+      "count": {
+        "type": "int"
+      }
+    }
+  }
+}
+"#;
+    let pl = r#"{
+  "@@locale": "pl",
+  "files": "{count, plural, =0{Brak plików} =1{Jeden plik} few{{count} pliki} many{{count} plików} other{{count} pliku}}"
+}
+"#;
+    let files = [("l10n/app_en.arb", en), ("l10n/app_pl.arb", pl)];
+    let edit = Edit {
+        file: "l10n/app_pl.arb",
+        old: "Jeden plik",
+        new: "Dokładnie jeden plik",
+        drop: None,
+    };
+    let (dir, said) = trip(&files, &["l10n"], &[&["-f", "arb", "-p", "l10n"]], &edit);
+    assert!(
+        said.contains("wrote l10n/app_pl.arb: 1 changed, 0 added, 0 kept"),
+        "{said}"
+    );
+    let texts = arb(&dir.path().join("l10n"), "app_en.arb").unwrap();
+    let read = plain(&texts, "pl", "files");
+    assert!(
+        read.contains(r#""=1":[{"t":"Dokładnie jeden plik"}]"#),
+        "{read}"
+    );
 }
 
 const PO_DE: &str = r#"# German translations of Basket.
@@ -460,6 +565,72 @@ fn po_keeps_the_header_comments_and_the_messages_the_sheet_lacks() {
     let texts = po(&dir.path().join("po")).unwrap();
     assert_eq!(plain(&texts, "de", "Your basket"), "Ihr Warenkorb");
     assert_eq!(plain(&texts, "de", "Legacy text"), "Alter Text");
+}
+
+const PO_FUZZY: &str = r#"msgid ""
+msgstr ""
+"Language: de\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\n"
+
+#: src/home.c:12
+msgid "Your basket"
+msgstr "Ihr Korb"
+
+#: src/a.c:3
+#, fuzzy, c-format
+#| msgid "Old basket %s"
+msgid "Basket %s"
+msgstr "Korb %s"
+
+#, fuzzy
+msgid "Guess"
+msgstr "Rate"
+"#;
+
+/// gettext's rule: a text the sheet gives a fuzzy entry is reviewed, so the flag goes (its
+/// `#|` lines with it) and msgfmt compiles it; a fuzzy entry the sheet does not change stays.
+#[test]
+fn po_entry_given_a_new_text_by_the_sheet_is_no_longer_fuzzy() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("po")).unwrap();
+    std::fs::write(dir.path().join("po/de.po"), PO_FUZZY).unwrap();
+    ok(dir.path(), &["import", "po", "--to", "s.csv"]);
+    // import leaves fuzzy entries out: the translator adds them to the sheet
+    let mut sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    sheet.push_str("\nBasket %s,Basket %s,,,Warenkorb %s\nGuess,Guess,,,Rate\n");
+    std::fs::write(dir.path().join("s.csv"), sheet).unwrap();
+    let said = ok(
+        dir.path(),
+        &[
+            "generate", "--source", "s.csv", "-f", "po", "-l", "de", "-n", "de", "-p", "po",
+        ],
+    );
+    let said = String::from_utf8(said.stdout).unwrap();
+    assert!(
+        said.contains("wrote po/de.po: 1 changed, 0 added"),
+        "{said}"
+    );
+    let written = std::fs::read_to_string(dir.path().join("po/de.po")).unwrap();
+    assert_eq!(
+        written,
+        PO_FUZZY.replace(
+            "#, fuzzy, c-format\n#| msgid \"Old basket %s\"\nmsgid \"Basket %s\"\nmsgstr \"Korb %s\"",
+            "#, c-format\nmsgid \"Basket %s\"\nmsgstr \"Warenkorb %s\""
+        )
+    );
+    let stats = std::process::Command::new("msgfmt")
+        .args(["--statistics", "-o", "/dev/null", "po/de.po"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("msgfmt: {e}: {}", support::real_apps::GETTEXT_HINT));
+    assert_eq!(
+        String::from_utf8_lossy(&stats.stderr),
+        "2 translated messages, 1 fuzzy translation.\n"
+    );
+    let texts = po(&dir.path().join("po")).unwrap();
+    assert_eq!(plain(&texts, "de", "Basket %s"), "Warenkorb %s");
+    assert_eq!(texts["de"].get("Guess"), None);
 }
 
 #[test]
@@ -552,6 +723,94 @@ fn i18next_keeps_the_keys_the_sheet_lacks() {
     assert_eq!(plain(&texts, "pl", "Your basket"), "Koszyk");
     assert_eq!(plain(&texts, "pl", "Legacy: old"), "Stary");
     assert_eq!(plain(&texts, "pl", "Cart"), "Wózek");
+}
+
+/// Writes `files`, imports `import`, adds `rows` to the sheet, runs each `generate`; the
+/// folder and the summary lines.
+fn grow(
+    files: Files<'_>,
+    import: &[&str],
+    rows: &str,
+    generate: &[&[&str]],
+) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let mut args = vec!["import"];
+    args.extend_from_slice(import);
+    args.extend_from_slice(&["--to", "s.csv"]);
+    ok(dir.path(), &args);
+    let mut sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    sheet.push_str(rows);
+    std::fs::write(dir.path().join("s.csv"), sheet).unwrap();
+    let mut said = String::new();
+    for args in generate {
+        let mut all = vec!["generate", "--source", "s.csv"];
+        all.extend_from_slice(args);
+        said.push_str(&String::from_utf8(ok(dir.path(), &all).stdout).unwrap());
+    }
+    (dir, said)
+}
+
+/// Keys the sheet adds go into the app's file laid out as the app lays it out (4 spaces
+/// here) and, since its keys are sorted, each in its place.
+#[test]
+fn i18next_new_keys_take_the_files_indent_and_key_order() {
+    let en = "{\n    \"Cart\": \"Cart\",\n    \"Your basket\": \"Your basket\",\n    \"nested\": {\n        \"a\": \"A\"\n    }\n}\n";
+    let pl = "{\n    \"Cart\": \"W\\u00f3zek\",\n    \"Your basket\": \"Koszyk\",\n    \"nested\": {\n        \"a\": \"A pl\"\n    }\n}\n";
+    let files = [("locale/en.json", en), ("locale/pl.json", pl)];
+    let generate: [&[&str]; 2] = [
+        &["-f", "i18next", "-l", "en", "-n", "en", "-p", "locale"],
+        &["-f", "i18next", "-l", "pl", "-n", "pl", "-p", "locale"],
+    ];
+    let rows = "Checkout,,,,Checkout,Do kasy\nnested,b,,,B,B pl\nmenu,open,,,Open,Otwórz\n";
+    let (dir, said) = grow(&files, &["locale", "--format", "i18next"], rows, &generate);
+    assert!(
+        said.contains("wrote locale/pl.json: 0 changed, 3 added, 0 kept"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("locale/pl.json")).unwrap(),
+        "{\n    \"Cart\": \"W\\u00f3zek\",\n    \"Checkout\": \"Do kasy\",\n    \"Your basket\": \"Koszyk\",\n    \"menu\": {\n        \"open\": \"Otwórz\"\n    },\n    \"nested\": {\n        \"a\": \"A pl\",\n        \"b\": \"B pl\"\n    }\n}\n"
+    );
+    let texts = i18next(&dir.path().join("locale"), &json!({"lng": "en"})).unwrap();
+    assert_eq!(plain(&texts, "pl", "Checkout"), "Do kasy");
+    assert_eq!(plain(&texts, "en", "Your basket"), "Your basket");
+}
+
+/// An ARB file indented with tabs gains a message (and its metadata) indented with tabs.
+#[test]
+fn arb_new_messages_take_the_files_tabs() {
+    let en = "{\n\t\"@@locale\": \"en\",\n\t\"title\": \"Basket\"\n}\n";
+    let pl = "{\n\t\"@@locale\": \"pl\",\n\t\"title\": \"Koszyk\"\n}\n";
+    let files = [("l10n/app_en.arb", en), ("l10n/app_pl.arb", pl)];
+    let rows = "greeting,,Greets the user,Hello {name},Cześć {name}\n";
+    let (dir, said) = grow(
+        &files,
+        &["l10n"],
+        rows,
+        &[&["-f", "arb", "-p", "l10n", "--comments"]],
+    );
+    assert!(
+        said.contains("wrote l10n/app_en.arb: 0 changed, 1 added, 0 kept"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("l10n/app_en.arb")).unwrap(),
+        "{\n\t\"@@locale\": \"en\",\n\t\"title\": \"Basket\",\n\t\"greeting\": \"Hello {name}\",\n\t\"@greeting\": {\n\t\t\"description\": \"Greets the user\",\n\t\t\"placeholders\": {\n\t\t\t\"name\": {\n\t\t\t\t\"type\": \"String\"\n\t\t\t}\n\t\t}\n\t}\n}\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("l10n/app_pl.arb")).unwrap(),
+        "{\n\t\"@@locale\": \"pl\",\n\t\"title\": \"Koszyk\",\n\t\"greeting\": \"Cześć {name}\"\n}\n"
+    );
+    let texts = arb(&dir.path().join("l10n"), "app_en.arb").unwrap();
+    assert_eq!(
+        plain(&texts, "pl", "greeting"),
+        r#"[{"t":"Cześć "},{"a":"name"}]"#
+    );
 }
 
 /// A file that is not its format is refused by name, and nothing is written.

@@ -610,20 +610,31 @@ fn write_files(
             .map_err(Failure::from)
             .and_then(|warnings| {
                 let path = root.join(&job.file.path);
-                // an existing file is patched (SPEC §12.1) unless --replace
-                let counts = match args.replace {
-                    true => None,
+                let stage = |path: &std::path::Path, body: &[u8]| {
+                    crate::atomic_file::stage_if_changed(path, body, durability)
+                        .map_err(|e| Failure(e.to_string()))
+                };
+                // an existing file is patched (SPEC §12.1) unless --replace; the other
+                // files of its folder that define some of the sheet's names get their texts
+                let (counts, beside) = match args.replace {
+                    true => (None, Vec::new()),
                     false => {
                         let fresh = std::mem::take(&mut body);
                         let kept = keeping::keep_at(job.format, &path, fresh, settings)
                             .map_err(|e| Failure(e.to_string()))?;
                         body = kept.body;
-                        kept.counts
+                        (kept.counts, kept.beside)
                     }
                 };
-                let staged = crate::atomic_file::stage_if_changed(&path, &body, durability)
-                    .map_err(|e| Failure(e.to_string()))?;
-                Ok(Some((staged, warnings, counts)))
+                let mut staged = vec![(stage(&path, &body)?, job.file.path.clone(), counts)];
+                for other in beside {
+                    let shown = job
+                        .file
+                        .path
+                        .with_file_name(other.path.file_name().unwrap_or_default());
+                    staged.push((stage(&other.path, &other.body)?, shown, Some(other.counts)));
+                }
+                Ok(Some((staged, warnings)))
             });
         if let Ok(mut free) = buffers.lock() {
             free.push(body);
@@ -645,9 +656,11 @@ fn write_files(
     let mut failure = None;
     for (job, outcome) in jobs.iter().zip(staged) {
         match outcome {
-            Ok(Some((staged, file_warnings, counts))) => {
-                files.push(staged);
-                kept.push(counts);
+            Ok(Some((staged, file_warnings))) => {
+                for (staged, shown, counts) in staged {
+                    files.push(staged);
+                    kept.push((shown, counts));
+                }
                 warnings.extend(file_warnings.into_iter().map(|w| (job, w)));
             }
             Ok(None) => {}
@@ -664,13 +677,13 @@ fn write_files(
         report.note(format!("depot: warning: {} ({w})", job.file.path.display()));
     }
     crate::atomic_file::commit(&files).map_err(|e| Failure(e.to_string()))?;
-    for ((job, file), counts) in jobs.iter().zip(&files).zip(kept) {
+    for (file, (shown, counts)) in files.iter().zip(kept) {
         let done = if file.changes_the_file() {
             "wrote"
         } else {
             "unchanged"
         };
-        let path = args.path.join(&job.file.path);
+        let path = args.path.join(shown);
         let what = counts.map(|c| said_kept(&c, &path)).unwrap_or_default();
         report.result(format!("{done} {}{what}", path.display()));
     }

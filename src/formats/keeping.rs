@@ -31,11 +31,8 @@ pub(crate) enum Keep {
         /// (android: aapt2 refuses a name twice); `None`: each file stands alone.
         siblings: Option<Siblings>,
     },
-    /// A JSON object, member by member; `same`: whose reader tells two values apart.
-    Json {
-        rules: super::shared::json_spans::Rules,
-        same: Option<Format>,
-    },
+    /// A JSON object, member by member.
+    Json(super::shared::json_spans::JsonKeep),
 }
 
 /// A format whose files share one namespace of names with the other files of their
@@ -50,6 +47,16 @@ pub(crate) struct Siblings {
     pub without_entries: fn(&[u8]) -> Result<Vec<u8>, KeepError>,
 }
 
+/// What a patch does with the entries only the fresh rendering has.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Gains {
+    /// Appended (the names in `elsewhere` left out).
+    Appended,
+    /// Left out: the file only gets the fresh texts of its own entries (android: a file
+    /// of the target's folder that defines some of the sheet's names).
+    None,
+}
+
 impl Keep {
     pub(crate) fn patch(
         &self,
@@ -57,35 +64,39 @@ impl Keep {
         fresh: &[u8],
         elsewhere: &HashSet<String>,
     ) -> Result<Patched, KeepError> {
-        self.patch_as(existing, fresh, elsewhere, &SheetSettings::default())
+        self.patch_as(
+            existing,
+            fresh,
+            elsewhere,
+            Gains::Appended,
+            &SheetSettings::default(),
+        )
     }
 
     /// `patch` of the files of a sheet with `settings`, which say how its files read
     /// (`arb=plain`) when telling whether two entries read the same.
-    pub(crate) fn patch_as(
+    fn patch_as(
         &self,
         existing: &[u8],
         fresh: &[u8],
         elsewhere: &HashSet<String>,
+        gains: Gains,
         settings: &SheetSettings,
     ) -> Result<Patched, KeepError> {
         match *self {
-            Keep::Json { rules, same } => super::shared::json_spans::patch(
-                existing,
-                fresh,
-                rules,
-                same.map(|format| (format, *settings)),
-            ),
+            Keep::Json(ref json) => {
+                super::shared::json_spans::patch(existing, fresh, json, settings)
+            }
             Keep::Pieces { format, .. } => {
                 let little = match existing {
                     [0xFF, 0xFE, ..] => true,
                     [0xFE, 0xFF, ..] => false,
-                    _ => return patch_pieces(existing, fresh, elsewhere, self),
+                    _ => return patch_pieces(existing, fresh, elsewhere, self, gains),
                 };
                 // a UTF-16 file (ios `.strings`) is patched as text and stays UTF-16
                 let text = (format.descriptor().decode)(existing)
                     .map_err(|e| KeepError::new(0, e.message))?;
-                let patched = patch_pieces(text.as_bytes(), fresh, elsewhere, self)?;
+                let patched = patch_pieces(text.as_bytes(), fresh, elsewhere, self, gains)?;
                 let mut body = existing[..2].to_vec();
                 for unit in String::from_utf8_lossy(&patched.body).encode_utf16() {
                     body.extend(match little {
@@ -115,6 +126,7 @@ fn patch_pieces(
     fresh: &[u8],
     elsewhere: &HashSet<String>,
     keep: &Keep,
+    gains: Gains,
 ) -> Result<Patched, KeepError> {
     let Keep::Pieces {
         format,
@@ -169,7 +181,7 @@ fn patch_pieces(
     out.extend_from_slice(&existing[cursor..old.append_at]);
     // the entries only the fresh file has, each with the line break and comments before it
     let mut block = Vec::new();
-    for piece in &new.pieces {
+    for piece in new.pieces.iter().filter(|_| gains == Gains::Appended) {
         let Some(name) = &piece.name else { continue };
         if seen.contains(name.as_str()) {
             continue;
@@ -231,8 +243,9 @@ pub enum KeepFileError {
 
 /// What goes to `path` for `format` given the fresh rendering (SPEC §12.1): the file
 /// there patched with it (and what patching did), or, with no file there, the rendering
-/// (android: without the names another file of the folder defines). `settings`: the
-/// sheet's, which say how the file reads (`arb=plain`).
+/// (android: without the names another file of the folder defines, each of those files
+/// with the fresh texts of the names it defines). `settings`: the sheet's, which say how
+/// the file reads (`arb=plain`).
 pub fn keep_at(
     format: Format,
     path: &Path,
@@ -253,12 +266,37 @@ pub fn keep_at(
     };
     let siblings = match *keep {
         Keep::Pieces { siblings, .. } => siblings,
-        Keep::Json { .. } => None,
+        Keep::Json(_) => None,
     };
-    let elsewhere = match siblings {
-        Some(siblings) => names_beside(path, siblings, &unreadable)?,
-        None => HashSet::new(),
+    let others = match siblings {
+        Some(siblings) => files_beside(path, siblings, &unreadable)?,
+        None => Vec::new(),
     };
+    let elsewhere: HashSet<String> = (others.iter())
+        .flat_map(|other| other.names.iter().cloned())
+        .collect();
+    // the names the sheet has that another file defines: that file gets their texts
+    let mut beside = Vec::new();
+    if !elsewhere.is_empty() {
+        let fresh_names = siblings
+            .map(|siblings| (siblings.names)(&fresh))
+            .transpose()
+            .map_err(|e| unreadable(path, e))?
+            .unwrap_or_default();
+        for other in others {
+            if other.names.is_disjoint(&fresh_names) {
+                continue;
+            }
+            let patched =
+                (keep.patch_as(&other.bytes, &fresh, &HashSet::new(), Gains::None, settings))
+                    .map_err(|e| unreadable(&other.path, e))?;
+            beside.push(Beside {
+                path: other.path,
+                body: patched.body,
+                counts: patched.counts,
+            });
+        }
+    }
     let existing = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -276,28 +314,38 @@ pub fn keep_at(
         return Ok(Kept {
             body: fresh,
             counts: Some(Counts::default()),
+            beside,
         });
     }
-    let patched = (keep.patch_as(&existing, &fresh, &elsewhere, settings))
+    let patched = (keep.patch_as(&existing, &fresh, &elsewhere, Gains::Appended, settings))
         .map_err(|e| unreadable(path, e))?;
     Ok(Kept {
         body: patched.body,
         counts: Some(patched.counts),
+        beside,
     })
 }
 
-/// The names the other files of the target's folder define (android: its `.xml` files).
-fn names_beside(
+/// Another file of the target's folder (android: an `.xml` file of its `values*`
+/// folder), with the names it defines.
+struct Sibling {
+    path: std::path::PathBuf,
+    bytes: Vec<u8>,
+    names: HashSet<String>,
+}
+
+/// The other files of the target's folder (android: its `.xml` files), in name order.
+fn files_beside(
     path: &Path,
     siblings: Siblings,
     unreadable: &dyn Fn(&Path, KeepError) -> KeepFileError,
-) -> Result<HashSet<String>, KeepFileError> {
-    let mut names = HashSet::new();
+) -> Result<Vec<Sibling>, KeepFileError> {
+    let mut files = Vec::new();
     let Some(folder) = path.parent() else {
-        return Ok(names);
+        return Ok(files);
     };
     let Ok(listing) = std::fs::read_dir(folder) else {
-        return Ok(names);
+        return Ok(files);
     };
     let mut others: Vec<_> = listing
         .filter_map(Result::ok)
@@ -310,22 +358,42 @@ fn names_beside(
             path: other.display().to_string(),
             error,
         })?;
-        names.extend((siblings.names)(&bytes).map_err(|e| unreadable(&other, e))?);
+        let names = (siblings.names)(&bytes).map_err(|e| unreadable(&other, e))?;
+        files.push(Sibling {
+            path: other,
+            bytes,
+            names,
+        });
     }
-    Ok(names)
+    Ok(files)
 }
 
 /// What `keep_at` gives: the bytes to write, and what patching did (`None`: no file was
-/// there, or the format is written whole).
+/// there, or the format is written whole); the other files of the folder the sheet's
+/// texts go to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Kept {
     pub body: Vec<u8>,
     pub counts: Option<Counts>,
+    pub beside: Vec<Beside>,
+}
+
+/// Another file of the target's folder that defines some of the sheet's names, patched
+/// with their texts (nothing added to it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Beside {
+    pub path: std::path::PathBuf,
+    pub body: Vec<u8>,
+    pub counts: Counts,
 }
 
 impl Kept {
     fn whole(body: Vec<u8>) -> Kept {
-        Kept { body, counts: None }
+        Kept {
+            body,
+            counts: None,
+            beside: Vec::new(),
+        }
     }
 }
 
@@ -339,6 +407,50 @@ mod tests {
         assert_eq!(chunk_from(bytes, 3, &(14..17)), 3..17);
         assert_eq!(&bytes[chunk_from(bytes, 3, &(14..17))], b"\n# about b\nb=2");
         assert_eq!(chunk_from(b"b=2", 0, &(0..3)), 0..3);
+    }
+
+    #[test]
+    fn a_name_another_file_of_the_folder_defines_gets_its_text_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, strings: &str| {
+            let body = format!("<resources>\n{strings}</resources>\n");
+            std::fs::write(dir.path().join(name), body).unwrap();
+        };
+        file("strings.xml", "    <string name=\"a\">A</string>\n");
+        file(
+            "more.xml",
+            "    <string name=\"b\">B</string>\n    <string name=\"kept\">K</string>\n",
+        );
+        file("other.xml", "    <string name=\"c\">C</string>\n");
+        let fresh = b"<resources>\n    <string name=\"a\">A</string>\n    <string name=\"b\">B2</string>\n    <string name=\"new\">N</string>\n</resources>\n";
+        let kept = keep_at(
+            Format::Android,
+            &dir.path().join("strings.xml"),
+            fresh.to_vec(),
+            &SheetSettings::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(kept.body).unwrap(),
+            "<resources>\n    <string name=\"a\">A</string>\n    <string name=\"new\">N</string>\n</resources>\n"
+        );
+        assert_eq!(kept.counts.map(|c| (c.added, c.elsewhere)), Some((1, 1)));
+        // more.xml gets b's text and nothing else; other.xml has none of the sheet's names
+        assert_eq!(kept.beside.len(), 1);
+        assert_eq!(kept.beside[0].path, dir.path().join("more.xml"));
+        assert_eq!(
+            String::from_utf8(kept.beside[0].body.clone()).unwrap(),
+            "<resources>\n    <string name=\"b\">B2</string>\n    <string name=\"kept\">K</string>\n</resources>\n"
+        );
+        assert_eq!(
+            kept.beside[0].counts,
+            Counts {
+                changed: 1,
+                added: 0,
+                kept: 1,
+                elsewhere: 0
+            }
+        );
     }
 
     use proptest::prelude::*;
@@ -426,11 +538,15 @@ mod tests {
                 .unwrap()
                 .unwrap();
             let body = String::from_utf8(patched.body).unwrap();
-            // the result is the file of every key, each with the sheet's text if it has one
-            let mut want: Vec<_> = (entries.iter()).filter(|e| e.3 < 2)
-                .map(|(k, a, b, who)| (k.clone(), if *who == 1 { b.clone() } else { a.clone() }))
-                .collect();
-            want.extend((entries.iter()).filter(|e| e.3 == 2).map(|(k, _, b, _)| (k.clone(), b.clone())));
+            // the result is the file of every key, each with the sheet's text if it has one,
+            // the sheet's new keys after the app's; a JSON object's keys kept sorted (the
+            // app's are, from the map) once there are two to tell
+            let text = |(k, a, b, who): &(String, String, String, u8)| (k.clone(), if *who > 0 { b.clone() } else { a.clone() });
+            let sorted = matches!(format, Format::I18next | Format::Arb) && app.len() > 1;
+            let mut want: Vec<_> = (entries.iter()).filter(|e| sorted || e.3 < 2).map(text).collect();
+            if !sorted {
+                want.extend((entries.iter()).filter(|e| e.3 == 2).map(text));
+            }
             let kept = entries.iter().filter(|e| e.3 == 0).count();
             prop_assert_eq!(body, String::from_utf8(file(format, &want)).unwrap());
             prop_assert_eq!(patched.counts.kept, kept);

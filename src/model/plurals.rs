@@ -194,9 +194,61 @@ pub fn gettext_cldr(locale: &str) -> GettextPlural {
     }
 }
 
+/// i18next JSON v3's numbered plural suffixes for `locale` (`KEY_0`, `KEY_1`, …, where a
+/// language has other forms than one and other; else it has `KEY` and `KEY_plural`): the
+/// CLDR category of each, that of the number i18next's own rule gives as the suffix's
+/// example (i18next 20's `PluralResolver` sets, which 21–23 keep for
+/// `compatibilityJSON: 'v3'`). `None`: `KEY` and `KEY_plural`, a single form (`KEY_0`
+/// alone, not told apart from a key of that name), or no rule.
+pub fn i18next_numbered(locale: &str) -> Option<Vec<PluralCategory>> {
+    let language = match language(locale).as_str() {
+        "iw" => "he".to_owned(),
+        other => other.to_owned(),
+    };
+    let examples: &[u64] = match language.as_str() {
+        "be" | "bs" | "cnr" | "dz" | "hr" | "ru" | "sr" | "uk" | "cs" | "sk" | "csb" | "pl" => {
+            &[1, 2, 5]
+        }
+        "ar" => &[0, 1, 2, 3, 11, 100],
+        "cy" => &[1, 2, 3, 8],
+        "ga" => &[1, 2, 3, 7, 11],
+        "gd" => &[1, 2, 3, 20],
+        "jv" => &[0, 1],
+        "kw" => &[1, 2, 3, 4],
+        "lt" => &[1, 2, 10],
+        "lv" => &[1, 2, 0],
+        "mnk" => &[0, 1, 2],
+        "mt" => &[1, 2, 11, 20],
+        "or" => &[2, 1],
+        "ro" => &[1, 2, 20],
+        "sl" => &[5, 1, 2, 3],
+        "he" => &[1, 2, 20, 21],
+        _ => return None,
+    };
+    (examples.iter())
+        .map(|&n| category_for(&language, n))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn i18next_v3_numbers_are_the_categories_of_their_examples() {
+        assert_eq!(i18next_numbered("pl_PL").unwrap(), [One, Few, Many]);
+        assert_eq!(i18next_numbered("ru").unwrap(), [One, Few, Many]);
+        // CLDR calls 5 `other` in Czech (`many` is for fractions)
+        assert_eq!(i18next_numbered("cs").unwrap(), [One, Few, Other]);
+        assert_eq!(
+            i18next_numbered("ar").unwrap(),
+            [Zero, One, Two, Few, Many, Other]
+        );
+        assert_eq!(i18next_numbered("sl").unwrap(), [Other, One, Two, Few]);
+        for plural in ["en", "de", "fr", "pt_BR", "ja", "xx"] {
+            assert_eq!(i18next_numbered(plural), None, "{plural}");
+        }
+    }
 
     #[test]
     fn cldr_ordered_slots_are_cldrs_categories() {

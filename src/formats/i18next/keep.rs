@@ -1,16 +1,19 @@
 //! Patching an existing i18next namespace file (SPEC §12.1): each text the sheet has gets its new value
 //! in place, nested objects member by member; keys the sheet lacks stay as they are, and
-//! new ones are appended at the end of their object.
+//! new ones are appended at the end of their object (in order when its keys are sorted),
+//! laid out as the file lays out its members.
 
 use crate::formats::Format;
 use crate::formats::keeping::Keep;
-use crate::formats::shared::json_spans::{Object, Role};
+use crate::formats::shared::json_spans::{JsonKeep, Object, Role, SORTED};
 
 /// How i18next files are patched.
-pub(crate) const KEEP: Keep = Keep::Json {
+pub(crate) const KEEP: Keep = Keep::Json(JsonKeep {
     rules,
     same: Some(Format::I18next),
-};
+    restyle: None,
+    orders: SORTED,
+});
 
 /// Objects are levels, every other value an entry.
 fn rules(_: &[&str], object: Option<&Object>, _: &[u8]) -> Role {

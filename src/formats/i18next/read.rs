@@ -1,7 +1,9 @@
 //! i18next JSON v4 (`locales/<lng>/<ns>.json`): nested keys, `{{name}}` placeholders,
 //! plurals as `key_one`/`key_other` siblings (`key_ordinal_*` forms are not carried); JSON
-//! v3's `key`/`key_plural` pair is a plural too (the reading says so). Context suffixes
-//! (`key_male`) are keys of their own.
+//! v3's `key`/`key_plural` pair is a plural too, and so are its numbered `key_0`, `key_1`,
+//! … in languages with other forms than one and other, when the file has every suffix
+//! i18next v3 gives the language (the reading says so). Context suffixes (`key_male`) are
+//! keys of their own.
 
 use crate::formats::reading::{Reading, SyntaxError};
 use crate::formats::shared::nested::{self, Style};
@@ -78,5 +80,47 @@ mod tests {
         let mut v4 = Reading::new(&options);
         read(r#"{"a_one":"1","a_other":"n","a":"x"}"#, &mut v4).unwrap();
         assert!(!v4.implies.i18next_v3);
+    }
+
+    #[test]
+    fn json_v3_numbered_forms_are_the_languages_categories() {
+        let options = Options::default();
+        let read_as = |locale: &str, json: &str| {
+            let mut r = Reading::new(&options);
+            r.named = Some(locale.into());
+            read(json, &mut r).unwrap();
+            (r.implies.i18next_v3, units(r))
+        };
+        let forms = |pairs: &[(PluralCategory, &str)]| {
+            Value::Plural(pairs.iter().map(|(c, t)| (*c, (*t).to_owned())).collect())
+        };
+        use PluralCategory::{Few, Many, One, Other};
+        // Polish: one, few, many; `other` (fractions) takes the catch-all's text
+        assert_eq!(
+            read_as(
+                "pl",
+                r#"{"a_0":"1","a_1":"2","a_2":"5","s_1":"x","s_2":"y","s_3":"z"}"#
+            ),
+            (
+                true,
+                vec![
+                    (
+                        "a".into(),
+                        forms(&[(One, "1"), (Few, "2"), (Many, "5"), (Other, "5")])
+                    ),
+                    ("s_1".into(), Value::Text("x".into())),
+                    ("s_2".into(), Value::Text("y".into())),
+                    ("s_3".into(), Value::Text("z".into())),
+                ]
+            )
+        );
+        // Czech: the third is `other`
+        assert_eq!(
+            read_as("cs", r#"{"a_0":"1","a_1":"2","a_2":"5"}"#).1,
+            vec![("a".into(), forms(&[(One, "1"), (Few, "2"), (Other, "5")]))]
+        );
+        // not every form, or a language with `KEY_plural`: keys
+        assert!(!read_as("pl", r#"{"a_0":"1","a_1":"2"}"#).0);
+        assert!(!read_as("en", r#"{"a_0":"1","a_1":"2"}"#).0);
     }
 }

@@ -27,6 +27,7 @@ use crate::formats::{Format, PlaceholderMode, RenderError};
 use crate::model::langtag;
 use crate::model::placeholders;
 use crate::model::placeholders::Syntax;
+use crate::model::plurals;
 use crate::model::{Document, Entry, PluralCategory};
 
 /// The namespace i18next loads by default, and the folder file's stem.
@@ -53,6 +54,7 @@ fn render(
     let (sel, texts, opts, keyed) = (job.sel, job.texts(), job.opts, job.keyed());
     let mut sink = I18next {
         v3: job.doc.settings.i18next_v3,
+        numbered: None,
         out,
         converter: Converter::new(opts, Syntax::I18next),
         checked: opts.placeholders == PlaceholderMode::Convert,
@@ -151,6 +153,9 @@ struct I18next<'o> {
     /// The sheet says the app's files are JSON v3 (`i18next=v3`): a plural of the one and
     /// other forms only is `KEY` and `KEY_plural`.
     v3: bool,
+    /// With `v3`, the CLDR category of each numbered form (`KEY_0`, `KEY_1`, …) of the
+    /// locale being written, where its language has them (`plurals::i18next_numbered`).
+    numbered: Option<Vec<PluralCategory>>,
     out: &'o mut Vec<u8>,
     converter: Converter,
     /// `placeholders=convert`: texts must read back as written.
@@ -242,6 +247,31 @@ impl I18next<'_> {
     }
 }
 
+impl I18next<'_> {
+    /// A plural entry as JSON v3's numbered forms: `KEY_N` the text of the N-th form's
+    /// category, or `other`'s where the sheet has none for it.
+    fn numbered_forms(
+        &mut self,
+        leaf: &Leaf<'_>,
+        numbered: &[PluralCategory],
+    ) -> Result<(), RenderError> {
+        let Some(forms) = leaf.plural else {
+            return Ok(());
+        };
+        for (index, &category) in numbered.iter().enumerate() {
+            let text = (forms.text(category, leaf.locale))
+                .or_else(|| forms.text(PluralCategory::Other, leaf.locale));
+            let Some(text) = text else { continue };
+            self.key(&format!("{}_{index}", leaf.name));
+            self.value(leaf, true, text)?;
+        }
+        self.level()
+            .plurals
+            .push((leaf.name.to_owned(), numbered.to_vec()));
+        Ok(())
+    }
+}
+
 impl TreeSink for I18next<'_> {
     fn open(&mut self, name: &str, depth: usize, _first: bool) -> Result<(), RenderError> {
         if self.skipping.is_some() {
@@ -249,6 +279,7 @@ impl TreeSink for I18next<'_> {
         }
         if depth == 0 {
             self.locale = name.to_owned();
+            self.numbered = self.v3.then(|| plurals::i18next_numbered(name)).flatten();
             self.path.clear();
             if !self.keyed {
                 return Ok(());
@@ -304,6 +335,11 @@ impl TreeSink for I18next<'_> {
                 self.warnings.push(message);
                 return Ok(());
             }
+        }
+        if let Some(numbered) = self.numbered.take() {
+            let written = self.numbered_forms(leaf, &numbered);
+            self.numbered = Some(numbered);
+            return written;
         }
         let v3 = self.v3
             && (forms.forms_in(leaf.locale))

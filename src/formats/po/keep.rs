@@ -35,8 +35,16 @@ struct Message {
 }
 
 /// The new `msgstr` lines in place of the app's; a message that became plural (or stopped
-/// being one) is replaced whole, `msgid_plural` with it.
+/// being one) is replaced whole, `msgid_plural` with it. The text is the sheet's, reviewed:
+/// a `fuzzy` flag goes (gettext's rule, as msgmerge and Poedit do), its `#|` lines with it.
 fn swap(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece, out: &mut Vec<u8>) {
+    // the app's comments were copied just before its keyword lines
+    let comments = out.len().saturating_sub(old.body.start - old.chunk.start)
+        ..out.len().saturating_sub(old.body.start - old.whole.start);
+    let unflagged = not_fuzzy(&out[comments.clone()]);
+    if let Some(unflagged) = unflagged {
+        out.splice(comments, unflagged);
+    }
     let plural = |bytes: &[u8], piece: &Piece| bytes[piece.body.clone()].starts_with(b"msgstr[");
     if plural(existing, old) == plural(fresh, new) {
         out.extend_from_slice(&fresh[new.body.clone()]);
@@ -45,6 +53,50 @@ fn swap(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece, out: &mut Vec<u
     // the app's lines before its texts were copied just before: they go too
     out.truncate(out.len().saturating_sub(old.body.start - old.whole.start));
     out.extend_from_slice(&fresh[new.whole.clone()]);
+}
+
+/// An entry's comment lines without the `fuzzy` flag (a `#,` line left with no flag goes
+/// whole) and without the `#|` previous-message lines that go with it; `None`: not fuzzy.
+fn not_fuzzy(comments: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(comments.len());
+    let mut fuzzy = false;
+    let mut previous = false;
+    for line in comments.split_inclusive(|&b| b == b'\n') {
+        let content = line.trim_ascii();
+        if let Some(flags) = content.strip_prefix(b"#,") {
+            let others: Vec<&[u8]> = (flags.split(|&b| b == b','))
+                .map(<[u8]>::trim_ascii)
+                .filter(|f| !f.is_empty())
+                .collect();
+            let kept: Vec<&[u8]> = others.iter().copied().filter(|f| *f != b"fuzzy").collect();
+            if kept.len() < others.len() {
+                fuzzy = true;
+                if !kept.is_empty() {
+                    let end = line.len() - line.trim_ascii_start().len();
+                    out.extend_from_slice(&line[..end]);
+                    out.extend_from_slice(b"#, ");
+                    out.extend_from_slice(&kept.join(&b", "[..]));
+                    out.extend_from_slice(&line[line.trim_ascii_end().len()..]);
+                }
+                continue;
+            }
+        }
+        if content.starts_with(b"#|") {
+            previous = true;
+        }
+        out.extend_from_slice(line);
+    }
+    if !fuzzy {
+        return None;
+    }
+    if previous {
+        out = (out.split_inclusive(|&b| b == b'\n'))
+            .filter(|line| !line.trim_ascii().starts_with(b"#|"))
+            .flatten()
+            .copied()
+            .collect();
+    }
+    Some(out)
 }
 
 fn split(bytes: &[u8]) -> Result<Split, KeepError> {
@@ -204,6 +256,37 @@ mod tests {
             );
         assert_eq!(String::from_utf8(p.body).unwrap(), want);
         assert_eq!((p.counts.changed, p.counts.added, p.counts.kept), (1, 1, 1));
+    }
+
+    #[test]
+    fn a_fuzzy_entry_given_the_sheets_text_is_no_longer_fuzzy_and_an_unchanged_one_stays() {
+        let app = "msgid \"\"\nmsgstr \"\"\n\"Language: de\\n\"\n\n#: a.c:1\n#, fuzzy, c-format\n#| msgid \"Old %s\"\nmsgid \"New %s\"\nmsgstr \"Alt %s\"\n\n#, fuzzy\r\n#| msgid \"Was\"\r\nmsgid \"Guess\"\r\nmsgstr \"Rate\"\r\n\n#, fuzzy\nmsgid \"Same\"\nmsgstr \"Gleich\"\n";
+        let fresh = "msgid \"New %s\"\nmsgstr \"Neu %s\"\n\nmsgid \"Guess\"\nmsgid_plural \"Guesses\"\nmsgstr[0] \"Rate\"\nmsgstr[1] \"Raten\"\n\nmsgid \"Same\"\nmsgstr \"Gleich\"\n";
+        let p = KEEP
+            .patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new())
+            .unwrap();
+        let want = app
+            .replace(
+                "#, fuzzy, c-format\n#| msgid \"Old %s\"\nmsgid \"New %s\"\nmsgstr \"Alt %s\"",
+                "#, c-format\nmsgid \"New %s\"\nmsgstr \"Neu %s\"",
+            )
+            .replace(
+                "#, fuzzy\r\n#| msgid \"Was\"\r\nmsgid \"Guess\"\r\nmsgstr \"Rate\"",
+                "msgid \"Guess\"\nmsgid_plural \"Guesses\"\nmsgstr[0] \"Rate\"\nmsgstr[1] \"Raten\"",
+            );
+        assert_eq!(String::from_utf8(p.body).unwrap(), want);
+        assert_eq!((p.counts.changed, p.counts.kept), (2, 0));
+    }
+
+    #[test]
+    fn only_the_fuzzy_flag_goes() {
+        let not = |s: &str| not_fuzzy(s.as_bytes()).map(|b| String::from_utf8(b).unwrap());
+        assert_eq!(not("\n#: a.c:1\n#, c-format\n#| msgid \"x\"\n"), None);
+        assert_eq!(
+            not("\n# note\n#,c-format,fuzzy , no-wrap\n#| msgid \"x\"\n"),
+            Some("\n# note\n#, c-format, no-wrap\n".into())
+        );
+        assert_eq!(not("#, fuzzy\n"), Some(String::new()));
     }
 
     #[test]

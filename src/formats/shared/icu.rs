@@ -73,6 +73,8 @@ struct Parser<'t> {
     pound: bool,
     /// An apostrophe quotes (not in gen-l10n without `use-escaping`).
     quoting: bool,
+    /// Where the selectors of the choices at the message's top level are.
+    selectors: Vec<std::ops::Range<usize>>,
 }
 
 /// Nesting deeper than this is refused (a message is text, not a program).
@@ -263,7 +265,11 @@ impl Parser<'_> {
                 self.bump();
                 break;
             }
+            let start = self.at;
             let selector = self.word();
+            if depth == 0 {
+                self.selectors.push(start..self.at);
+            }
             if selector.is_empty() {
                 return Err(self.error("an option without a selector"));
             }
@@ -399,6 +405,7 @@ pub fn to_sheet_as(text: &str, dialect: Dialect) -> Result<Message, String> {
         tags: false,
         pound: dialect == Dialect::Formatjs,
         quoting,
+        selectors: Vec::new(),
     };
     let elements = parser.message(false, 0)?;
     let mut losses = Vec::new();
@@ -473,8 +480,27 @@ pub fn is_unheld_message(text: &str, dialect: Dialect) -> bool {
         tags: false,
         pound: dialect == Dialect::Formatjs,
         quoting: dialect != Dialect::GenL10nPlain,
+        selectors: Vec::new(),
     };
     parser.message(false, 0).is_ok() && to_sheet_as(text, dialect).is_err()
+}
+
+/// Where the selectors of `text` are (`one`, `=1`, …) when it is one plural message as
+/// `dialect` reads it, in order; `None`: not one plural message.
+pub fn plural_selectors(text: &str, dialect: Dialect) -> Option<Vec<std::ops::Range<usize>>> {
+    let mut parser = Parser {
+        text,
+        at: 0,
+        tags: false,
+        pound: dialect == Dialect::Formatjs,
+        quoting: dialect != Dialect::GenL10nPlain,
+        selectors: Vec::new(),
+    };
+    let elements = parser.message(false, 0).ok()?;
+    match elements.as_slice() {
+        [Element::Choice { kind, .. }] if kind == "plural" => Some(parser.selectors),
+        _ => None,
+    }
 }
 
 /// Whether `text` may be an ICU plural message at all (cheap test before parsing).
@@ -549,6 +575,7 @@ mod tests {
                     tags: false,
                     pound: dialect == Dialect::Formatjs,
                     quoting: dialect != Dialect::GenL10nPlain,
+                    selectors: Vec::new(),
                 };
                 let elements = parser.message(false, 0).unwrap();
                 let mut parsed = Converted::default();

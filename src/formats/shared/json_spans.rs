@@ -3,7 +3,8 @@
 //! members of both take the fresh value (objects member by member, as each format's rules
 //! say), members only in the fresh file are appended, every other byte stays.
 
-use std::collections::HashMap;
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use crate::formats::Format;
@@ -227,22 +228,55 @@ pub(crate) enum Role {
 /// fresh one's when only that has it).
 pub(crate) type Rules = fn(&[&str], Option<&Object>, &[u8]) -> Role;
 
-/// Patches `existing` with `fresh` as `rules` say.
-/// `same`: whose reader tells whether two values of one key read the same (the app's
-/// bytes then stay), reading as the sheet's settings say (`arb=plain`).
+/// A format's way of writing a fresh value as the app writes it, given the app's value
+/// (arb: the app's `=1` selectors); `None`: the fresh value as it is.
+pub(crate) type Restyle = fn(was: &[u8], is: &[u8]) -> Option<Vec<u8>>;
+
+/// An order an app may keep its keys in (sorted by name, Xcode's order).
+pub(crate) type Order = fn(&str, &str) -> Ordering;
+
+/// How one format's JSON files are patched.
+#[derive(Clone, Copy)]
+pub(crate) struct JsonKeep {
+    pub rules: Rules,
+    /// Whose reader tells whether two values of one key read the same (the app's bytes
+    /// then stay).
+    pub same: Option<Format>,
+    /// How a changed value is written.
+    pub restyle: Option<Restyle>,
+    /// The orders a file's objects may keep their keys in: the first one an object is in
+    /// places the members it gains; in none, they go after its last member.
+    pub orders: &'static [Order],
+}
+
+/// The orders of apps that sort their keys: by name, as bytes (i18next-parser's `sort`,
+/// JavaScript's default sort) or without case.
+pub(crate) const SORTED: &[Order] = &[Ord::cmp, without_case];
+
+/// Two names compared without ASCII case, then as bytes.
+pub(crate) fn without_case(a: &str, b: &str) -> Ordering {
+    let lower = |b: u8| b.to_ascii_lowercase();
+    (a.bytes().map(lower))
+        .cmp(b.bytes().map(lower))
+        .then_with(|| a.cmp(b))
+}
+
+/// Patches `existing` with `fresh` as `keep` says; `settings`: the sheet's, which say how
+/// its files read (`arb=plain`) when `keep.same` tells whether two values read the same.
 pub(crate) fn patch(
     existing: &[u8],
     fresh: &[u8],
-    rules: Rules,
-    same: Option<(Format, SheetSettings)>,
+    keep: &JsonKeep,
+    settings: &SheetSettings,
 ) -> Result<Patched, KeepError> {
     let old = parse(existing)?;
     let new = parse(fresh)?;
     let mut patcher = Patcher {
         existing,
         fresh,
-        rules,
-        same,
+        keep: *keep,
+        layout: Layout::of(existing, &old),
+        settings: *settings,
         counts: Counts::default(),
         out: Vec::with_capacity(existing.len() + fresh.len() / 8),
         path: Vec::new(),
@@ -256,11 +290,61 @@ pub(crate) fn patch(
     })
 }
 
+/// How a file lays out its members, read from its first one on a line of its own: what
+/// indents one level, what is between a key and its value, its line break.
+#[derive(Clone, Copy)]
+struct Layout<'b> {
+    unit: &'b [u8],
+    colon: &'b [u8],
+    newline: &'b [u8],
+}
+
+impl<'b> Layout<'b> {
+    /// `None`: a file on one line, or indented by neither spaces nor tabs alone.
+    fn of(bytes: &'b [u8], top: &Object) -> Option<Layout<'b>> {
+        let first = top.members.first()?;
+        let lead = &bytes[first.lead..first.whole.start];
+        let line = lead.iter().rposition(|&b| b == b'\n')?;
+        let unit = &lead[line + 1..];
+        let even = |c: u8| !unit.is_empty() && unit.iter().all(|&b| b == c);
+        if !even(b' ') && !even(b'\t') {
+            return None;
+        }
+        let newline: &[u8] = match line.checked_sub(1).map(|at| lead[at]) {
+            Some(b'\r') => b"\r\n",
+            _ => b"\n",
+        };
+        Some(Layout {
+            unit,
+            colon: colon(bytes, first),
+            newline,
+        })
+    }
+}
+
+/// What is between a member's key and its value (`: `, ` : `).
+fn colon<'b>(bytes: &'b [u8], member: &Member) -> &'b [u8] {
+    let between = &bytes[member.whole.start + 1..member.value.start];
+    let quote = between
+        .iter()
+        .rposition(|&b| b == b'"')
+        .map_or(0, |q| q + 1);
+    &between[quote..]
+}
+
+/// The indent of a member's line: its lead's blanks after the last line break; `None`: the
+/// member shares its line with the one before (an object on one line).
+fn indent_of(lead: &[u8]) -> Option<&[u8]> {
+    let line = lead.iter().rposition(|&b| b == b'\n')?;
+    Some(&lead[line + 1..])
+}
+
 struct Patcher<'b> {
     existing: &'b [u8],
     fresh: &'b [u8],
-    rules: Rules,
-    same: Option<(Format, SheetSettings)>,
+    keep: JsonKeep,
+    layout: Option<Layout<'b>>,
+    settings: SheetSettings,
     counts: Counts,
     out: Vec<u8>,
     path: Vec<&'b str>,
@@ -273,10 +357,43 @@ impl<'b> Patcher<'b> {
         for m in &new.members {
             by_key.entry(m.key.as_str()).or_insert(m);
         }
+        // what only the fresh object has, each counted or not
+        let old_keys: HashSet<&str> = old.members.iter().map(|m| m.key.as_str()).collect();
+        let mut gained = Vec::new();
+        for n in &new.members {
+            if old_keys.contains(n.key.as_str()) {
+                continue;
+            }
+            self.path.push(&n.key);
+            let role = (self.keep.rules)(&self.path, n.object.as_ref(), self.fresh);
+            self.path.pop();
+            if !matches!(role, Role::Existing | Role::Implied) {
+                gained.push((
+                    n,
+                    !inside_entry && matches!(role, Role::Entry | Role::Level),
+                ));
+            }
+        }
+        let order = (!gained.is_empty()).then(|| self.order_of(old)).flatten();
+        if let Some(order) = order {
+            gained.sort_by(|(a, _), (b, _)| order(&a.key, &b.key));
+        }
+        let mut gained = gained.into_iter().peekable();
         let mut cursor = old.open;
         for m in &old.members {
+            if let Some(order) = order.filter(|_| !m.key.starts_with("@@")) {
+                // the members that go before it in the object's order, indented as it is
+                while let Some((n, counted)) =
+                    gained.next_if(|(n, _)| order(&n.key, &m.key) == Ordering::Less)
+                {
+                    self.out.extend_from_slice(&self.existing[cursor..m.lead]);
+                    cursor = m.lead;
+                    self.gain(old.open, Some(m), n, counted);
+                    self.out.push(b',');
+                }
+            }
             self.path.push(&m.key);
-            let role = (self.rules)(&self.path, m.object.as_ref(), self.existing);
+            let role = (self.keep.rules)(&self.path, m.object.as_ref(), self.existing);
             let counted = !inside_entry && matches!(role, Role::Entry | Role::Level);
             match by_key.get(m.key.as_str()) {
                 Some(n) if role != Role::Existing => {
@@ -296,18 +413,7 @@ impl<'b> Patcher<'b> {
                                     Role::Entry | Role::Meta | Role::Implied | Role::Unit
                                 ),
                         ),
-                        _ => {
-                            let (was, is) = (
-                                &self.existing[m.value.clone()],
-                                &self.fresh[n.value.clone()],
-                            );
-                            // the app's escapes (`\u00e9`, `\/`) stay when the text is the same
-                            let same = same_value(was, is)
-                                || self
-                                    .same
-                                    .is_some_and(|same| read_the_same(same, &m.key, was, is));
-                            self.out.extend_from_slice(if same { was } else { is });
-                        }
+                        _ => self.value(&m.key, &m.value, &n.value),
                     }
                     let changed = self.out[at..] != self.existing[m.value.clone()];
                     let level = role == Role::Level && m.object.is_some() && n.object.is_some();
@@ -321,32 +427,122 @@ impl<'b> Patcher<'b> {
             }
             self.path.pop();
         }
-        // what only the fresh object has goes after the last member, indented as there
+        // the rest goes after the last member
         let end = old.members.last().map_or(old.open + 1, |m| m.value.end);
         self.out.extend_from_slice(&self.existing[cursor..end]);
         let mut has_members = !old.members.is_empty();
-        let old_keys: std::collections::HashSet<&str> =
-            old.members.iter().map(|m| m.key.as_str()).collect();
-        for n in &new.members {
-            if old_keys.contains(n.key.as_str()) {
-                continue;
-            }
-            self.path.push(&n.key);
-            let role = (self.rules)(&self.path, n.object.as_ref(), self.fresh);
-            self.path.pop();
-            if matches!(role, Role::Existing | Role::Implied) {
-                continue;
-            }
+        let empty = !has_members;
+        for (n, counted) in gained {
             if has_members {
                 self.out.push(b',');
             }
-            self.out.extend_from_slice(&self.fresh[n.lead..n.whole.end]);
+            self.gain(old.open, old.members.last(), n, counted);
             has_members = true;
-            if !inside_entry && matches!(role, Role::Entry | Role::Level) {
-                self.counts.added += 1;
-            }
+        }
+        if empty
+            && has_members
+            && let Some(layout) = self.layout
+            && self.existing[end..old.close].trim_ascii().is_empty()
+        {
+            // an empty object that gained members: its `}` on a line of its own
+            self.out.extend_from_slice(layout.newline);
+            self.out.extend_from_slice(self.line_indent(old.open));
+            self.out.push(b'}');
+            return;
         }
         self.out.extend_from_slice(&self.existing[end..=old.close]);
+    }
+
+    /// A leaf value of a key both files have: the fresh one, unless it reads the same as
+    /// the app's (whose escapes, `\u00e9`, `\/`, then stay).
+    fn value(&mut self, key: &str, was: &Range<usize>, is: &Range<usize>) {
+        let (was, is) = (&self.existing[was.clone()], &self.fresh[is.clone()]);
+        let same = same_value(was, is)
+            || (self.keep.same)
+                .is_some_and(|format| read_the_same((format, self.settings), key, was, is));
+        let restyled = (!same)
+            .then(|| self.keep.restyle.and_then(|restyle| restyle(was, is)))
+            .flatten();
+        match restyled {
+            Some(restyled) => self.out.extend_from_slice(&restyled),
+            None => self.out.extend_from_slice(if same { was } else { is }),
+        }
+    }
+
+    /// The first of the format's orders `object`'s keys are in (file attributes, ARB's
+    /// `@@locale`, aside); `None`: in none, or too few keys to tell.
+    fn order_of(&self, object: &Object) -> Option<Order> {
+        let keys: Vec<&str> = (object.members.iter())
+            .map(|m| m.key.as_str())
+            .filter(|k| !k.starts_with("@@"))
+            .collect();
+        if keys.len() < 2 {
+            return None;
+        }
+        (self.keep.orders.iter().copied())
+            .find(|order| keys.is_sorted_by(|a, b| order(a, b) != Ordering::Greater))
+    }
+
+    /// The blanks that start the line holding `at` in the existing file.
+    fn line_indent(&self, at: usize) -> &'b [u8] {
+        let start = super::spans::line_start(self.existing, at);
+        let blanks = (self.existing[start..at].iter())
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        &self.existing[start..start + blanks]
+    }
+
+    /// `n`, a member only the fresh file has, written into the object opened at `open` as
+    /// the app lays out its members: with the lead of its member `beside` (or one level
+    /// deeper than the object's line when it has none), the file's colon, nested objects
+    /// with the file's indent.
+    fn gain(&mut self, open: usize, beside: Option<&Member>, n: &'b Member, counted: bool) {
+        if counted {
+            self.counts.added += 1;
+        }
+        let Some(layout) = self.layout else {
+            self.out.extend_from_slice(&self.fresh[n.lead..n.whole.end]);
+            return;
+        };
+        let Some(beside) = beside else {
+            let indent = [self.line_indent(open), layout.unit].concat();
+            self.out.extend_from_slice(layout.newline);
+            self.out.extend_from_slice(&indent);
+            self.laid_out(n, &indent, layout);
+            return;
+        };
+        let lead = &self.existing[beside.lead..beside.whole.start];
+        self.out.extend_from_slice(lead);
+        match indent_of(lead) {
+            Some(indent) => self.laid_out(n, indent, layout),
+            // on one line with the others: as the fresh file writes it
+            None => self.out.extend_from_slice(&self.fresh[n.whole.clone()]),
+        }
+    }
+
+    /// A fresh member (key, colon, value) with `layout`'s colon and indent, at `indent`.
+    fn laid_out(&mut self, n: &Member, indent: &[u8], layout: Layout<'_>) {
+        let key_end = n.value.start - colon(self.fresh, n).len();
+        self.out
+            .extend_from_slice(&self.fresh[n.whole.start..key_end]);
+        self.out.extend_from_slice(layout.colon);
+        let Some(object) = n.object.as_ref().filter(|o| !o.members.is_empty()) else {
+            self.out.extend_from_slice(&self.fresh[n.value.clone()]);
+            return;
+        };
+        let inner = [indent, layout.unit].concat();
+        self.out.push(b'{');
+        for (i, member) in object.members.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            self.out.extend_from_slice(layout.newline);
+            self.out.extend_from_slice(&inner);
+            self.laid_out(member, &inner, layout);
+        }
+        self.out.extend_from_slice(layout.newline);
+        self.out.extend_from_slice(indent);
+        self.out.push(b'}');
     }
 }
 
@@ -400,12 +596,25 @@ mod tests {
         }
     }
 
+    const LEAVES: JsonKeep = JsonKeep {
+        rules: leaves,
+        same: None,
+        restyle: None,
+        orders: SORTED,
+    };
+
     #[test]
     fn members_of_both_change_in_place_and_the_others_stay_or_are_appended() {
         let app = "{\n    \"a\": {\"x\": \"1\", \"only\": true},\n    \"b\\u0020c\": \"2\",\n    \"kept\": [1, {\"y\": null}]\n}\n";
         let fresh = "{\n  \"a\": {\n    \"x\": \"one\",\n    \"new\": \"n\"\n  },\n  \"b c\": \"2\",\n  \"z\": \"last\"\n}";
-        let p = patch(app.as_bytes(), fresh.as_bytes(), leaves, None).unwrap();
-        let want = "{\n    \"a\": {\"x\": \"one\", \"only\": true,\n    \"new\": \"n\"},\n    \"b\\u0020c\": \"2\",\n    \"kept\": [1, {\"y\": null}],\n  \"z\": \"last\"\n}\n";
+        let p = patch(
+            app.as_bytes(),
+            fresh.as_bytes(),
+            &LEAVES,
+            &SheetSettings::default(),
+        )
+        .unwrap();
+        let want = "{\n    \"a\": {\"x\": \"one\", \"only\": true, \"new\": \"n\"},\n    \"b\\u0020c\": \"2\",\n    \"kept\": [1, {\"y\": null}],\n    \"z\": \"last\"\n}\n";
         assert_eq!(String::from_utf8(p.body).unwrap(), want);
         assert_eq!(
             p.counts,
@@ -418,9 +627,65 @@ mod tests {
         );
     }
 
+    /// depot renders with two spaces; what a file gains is laid out as the file is.
+    fn gained(app: &str, fresh: &str) -> String {
+        String::from_utf8(
+            patch(
+                app.as_bytes(),
+                fresh.as_bytes(),
+                &LEAVES,
+                &SheetSettings::default(),
+            )
+            .unwrap()
+            .body,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn gained_members_take_the_files_indent_colon_and_line_breaks() {
+        let fresh = "{\n  \"z\": \"1\",\n  \"b\": {\n    \"c\": \"2\"\n  },\n  \"n\": {\n    \"y\": \"2\",\n    \"x\": \"1\"\n  }\n}\n";
+        assert_eq!(
+            gained(
+                "{\n\t\"z\": \"1\",\n\t\"n\": {\n\t\t\"x\": \"1\"\n\t}\n}\n",
+                fresh
+            ),
+            "{\n\t\"z\": \"1\",\n\t\"n\": {\n\t\t\"x\": \"1\",\n\t\t\"y\": \"2\"\n\t},\n\t\"b\": {\n\t\t\"c\": \"2\"\n\t}\n}\n"
+        );
+        assert_eq!(
+            gained("{\r\n    \"z\" : \"1\"\r\n}", fresh),
+            "{\r\n    \"z\" : \"1\",\r\n    \"b\" : {\r\n        \"c\" : \"2\"\r\n    },\r\n    \"n\" : {\r\n        \"y\" : \"2\",\r\n        \"x\" : \"1\"\r\n    }\r\n}"
+        );
+        // an empty object that gains members opens onto lines of its own
+        assert_eq!(
+            gained("{\n   \"z\":\"1\",\n   \"n\":{}\n}", fresh),
+            "{\n   \"z\":\"1\",\n   \"n\":{\n      \"y\":\"2\",\n      \"x\":\"1\"\n   },\n   \"b\":{\n      \"c\":\"2\"\n   }\n}"
+        );
+    }
+
+    #[test]
+    fn an_object_with_sorted_keys_gets_the_new_ones_in_their_place() {
+        let fresh = "{\"b\": \"2\", \"a\": \"1\", \"d\": \"4\", \"C\": \"3\", \"e\": \"5\"}";
+        // sorted as bytes
+        assert_eq!(
+            gained("{\n  \"C\": \"3\",\n  \"b\": \"2\"\n}", fresh),
+            "{\n  \"C\": \"3\",\n  \"a\": \"1\",\n  \"b\": \"2\",\n  \"d\": \"4\",\n  \"e\": \"5\"\n}"
+        );
+        // sorted without case
+        assert_eq!(
+            gained("{\n  \"b\": \"2\",\n  \"C\": \"3\"\n}", fresh),
+            "{\n  \"a\": \"1\",\n  \"b\": \"2\",\n  \"C\": \"3\",\n  \"d\": \"4\",\n  \"e\": \"5\"\n}"
+        );
+        // in no order: after the last
+        assert_eq!(
+            gained("{\n  \"d\": \"4\",\n  \"b\": \"2\"\n}", fresh),
+            "{\n  \"d\": \"4\",\n  \"b\": \"2\",\n  \"a\": \"1\",\n  \"C\": \"3\",\n  \"e\": \"5\"\n}"
+        );
+    }
+
     #[test]
     fn an_empty_object_takes_the_fresh_members() {
-        let p = patch(b"{}", b"{\"a\": \"1\"}", leaves, None).unwrap();
+        let p = patch(b"{}", b"{\"a\": \"1\"}", &LEAVES, &SheetSettings::default()).unwrap();
         assert_eq!(p.body, b"{\"a\": \"1\"}");
     }
 

@@ -11,6 +11,7 @@ use super::syntax::{self, Converted};
 use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::model::PluralCategory;
 use crate::model::locale::same_locale;
+use crate::model::plurals;
 use rustc_hash::FxHashMap;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -163,7 +164,8 @@ fn is_plural_map(children: &[(String, Node)]) -> bool {
 pub(crate) const V3_PLURAL: &str = "_plural";
 
 /// i18next's `key_one`, `key_other`, ... siblings as plurals (when `key_other` is there),
-/// and JSON v3's `key`, `key_plural` (the reading says so: `Reading::implies`).
+/// and JSON v3's `key`, `key_plural` and numbered `key_0`, `key_1`, … (the reading says
+/// so: `Reading::implies`).
 fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<'_>) -> Vec<Item> {
     let split = |key: &str| -> Option<(String, PluralCategory)> {
         let (base, suffix) = key.rsplit_once('_')?;
@@ -191,9 +193,18 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
         .map(str::to_owned)
         .collect();
     drop(text_keys);
-    if !v3_bases.is_empty() {
+    let numbered = r.named.as_deref().or(r.locale.as_deref());
+    let numbered = numbered.and_then(plurals::i18next_numbered);
+    let numbered_bases = match &numbered {
+        Some(categories) => numbered_bases(&entries, categories.len(), |base| {
+            !plural_bases.contains(base) && !v3_bases.contains(base)
+        }),
+        None => std::collections::HashSet::new(),
+    };
+    if !v3_bases.is_empty() || !numbered_bases.is_empty() {
         r.implies.i18next_v3 = true;
     }
+    let categories = numbered.unwrap_or_default();
     let mut items: Vec<Item> = Vec::new();
     // each plural's item by its base, so a form finds it without a scan of the items
     // (a flat file of 50,000 keys has thousands of plurals)
@@ -206,6 +217,26 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
         };
         if let Some((base, category)) = v3 {
             add_form(&mut items, &mut plural_at, base, category, node);
+            continue;
+        }
+        if let Some((base, index)) = numbered_split(&key)
+            && numbered_bases.contains(base)
+        {
+            let category = categories[index];
+            if categories[..index].contains(&category) {
+                let mut full = path.to_vec();
+                full.push(key.clone());
+                r.note(
+                    node.line,
+                    &full.join("."),
+                    format!(
+                        "a JSON v3 plural form that is the {} form again for the language: not carried",
+                        category.name()
+                    ),
+                );
+                continue;
+            }
+            add_form(&mut items, &mut plural_at, base.to_owned(), category, node);
             continue;
         }
         if let Some((base, category)) = split(&key)
@@ -227,7 +258,59 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
         }
         items.push(Item::One(key, node));
     }
+    // a sheet's plural needs `other`; where the language's numbered forms have none
+    // (Polish, Russian: CLDR keeps it for fractions) the last, the rule's catch-all, gives
+    // its text (written back only as that form)
+    if let Some(&last) = categories.last()
+        && !categories.contains(&PluralCategory::Other)
+    {
+        for item in &mut items {
+            if let Item::Plural(base, forms) = item
+                && numbered_bases.contains(base.as_str())
+                && let Some((_, node)) = forms.iter().find(|(c, _)| *c == last)
+            {
+                let node = node.clone();
+                forms.push((PluralCategory::Other, node));
+            }
+        }
+    }
     items
+}
+
+/// `KEY_3` as `KEY` and 3.
+fn numbered_split(key: &str) -> Option<(&str, usize)> {
+    let (base, index) = key.rsplit_once('_')?;
+    let plain =
+        index.bytes().all(|b| b.is_ascii_digit()) && (index == "0" || !index.starts_with('0'));
+    (plain && !base.is_empty())
+        .then(|| Some((base, index.parse().ok()?)))
+        .flatten()
+}
+
+/// The keys that are JSON v3 numbered plurals (`KEY_0` … `KEY_n`): those `open` leaves,
+/// whose texts have exactly the language's `count` suffixes, no more (so that `step_1`,
+/// `step_2`, `step_3` stay keys).
+fn numbered_bases(
+    entries: &[(String, Node)],
+    count: usize,
+    open: impl Fn(&str) -> bool,
+) -> std::collections::HashSet<String> {
+    let mut seen: std::collections::HashMap<&str, Vec<bool>> = std::collections::HashMap::new();
+    for (key, node) in entries {
+        let Some((base, index)) = numbered_split(key) else {
+            continue;
+        };
+        let indices = seen.entry(base).or_insert_with(|| vec![false; count]);
+        match (indices.get_mut(index), &node.value) {
+            (Some(slot), NodeValue::Text(_)) => *slot = true,
+            // a suffix the language has not, or a form that is no text: no plural
+            _ => indices.clear(),
+        }
+    }
+    (seen.into_iter())
+        .filter(|(base, indices)| !indices.is_empty() && indices.iter().all(|&s| s) && open(base))
+        .map(|(base, _)| base.to_owned())
+        .collect()
 }
 
 /// One form of the plural `base`: added to its item (found in `plural_at`, each plural

@@ -1,14 +1,20 @@
 //! Patching an existing String Catalog (SPEC §12.1): each key the sheet has gets its
-//! localizations' new string units in place; a localization with substitutions or device
-//! variations (which the sheet cannot hold) stays the app's, as do `extractionState`, the
-//! keys the sheet lacks and every other member; a source text that is its key is not
+//! localizations' new string units in place; a localization's substitutions (the sheet
+//! holds its text with the `%#@name@` references, not the substitutions' variants) and a
+//! localization with device variations (which the sheet cannot hold) stay the app's, as do
+//! `extractionState`, the keys the sheet lacks and every other member; a source text that is its key is not
 //! added, and a string unit whose text stays keeps its state.
 
 use crate::formats::keeping::Keep;
-use crate::formats::shared::json_spans::{Object, Role};
+use crate::formats::shared::json_spans::{JsonKeep, Object, Role};
 
 /// How xcstrings files are patched.
-pub(crate) const KEEP: Keep = Keep::Json { rules, same: None };
+pub(crate) const KEEP: Keep = Keep::Json(JsonKeep {
+    rules,
+    same: None,
+    restyle: None,
+    orders: &[super::xcode_order::compare],
+});
 
 fn rules(path: &[&str], object: Option<&Object>, bytes: &[u8]) -> Role {
     match path {
@@ -17,9 +23,8 @@ fn rules(path: &[&str], object: Option<&Object>, bytes: &[u8]) -> Role {
         ["version" | "sourceLanguage"] => Role::Existing,
         ["strings", _] => Role::Entry,
         ["strings", _, "extractionState"] => Role::Existing,
-        ["strings", _, "localizations", _] if object.is_some_and(beyond_the_sheet) => {
-            Role::Existing
-        }
+        ["strings", _, "localizations", _] if object.is_some_and(by_device) => Role::Existing,
+        ["strings", _, "localizations", _, "substitutions"] => Role::Existing,
         // Xcode leaves out the source language's localization while the text is the key:
         // the sheet's copy of it is not added (NetNewsWire's catalog has 390 such keys)
         ["strings", key, "localizations"]
@@ -77,14 +82,13 @@ fn source_is(locale: &str, bytes: &[u8]) -> bool {
         .is_some_and(|r| r.first() == Some(&b'"'))
 }
 
-/// A localization with substitutions or device variations.
-fn beyond_the_sheet(localization: &Object) -> bool {
-    localization.members.iter().any(|m| match m.key.as_str() {
-        "substitutions" => true,
-        "variations" => (m.object.iter())
-            .flat_map(|o| &o.members)
-            .any(|v| v.key == "device"),
-        _ => false,
+/// A localization with device variations.
+fn by_device(localization: &Object) -> bool {
+    localization.members.iter().any(|m| {
+        m.key == "variations"
+            && (m.object.iter())
+                .flat_map(|o| &o.members)
+                .any(|v| v.key == "device")
     })
 }
 
@@ -135,7 +139,9 @@ mod tests {
         let p = KEEP
             .patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new())
             .unwrap();
-        let want = app.replace("\"value\" : \"A\"", "\"value\" : \"A2\"");
+        let want = app
+            .replace("\"value\" : \"A\"", "\"value\" : \"A2\"")
+            .replace("\"value\" : \"%#@n@\"", "\"value\" : \"changed\"");
         let body = String::from_utf8(p.body).unwrap();
         assert_eq!(body, want);
         assert_eq!((p.counts.changed, p.counts.added, p.counts.kept), (1, 0, 0));
