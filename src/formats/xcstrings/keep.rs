@@ -206,7 +206,8 @@ mod tests {
             )
             .replace(
                 r#""state" : "new", "value" : "Done" } }"#,
-                "\"state\" : \"translated\", \"value\" : \"Finished\" } },\n        \"fr\" : { \"stringUnit\" : { \"state\" : \"translated\", \"value\" : \"Fini\" } }",
+                // a localization gained is laid out as the file lays out its members
+                "\"state\" : \"translated\", \"value\" : \"Finished\" } },\n        \"fr\" : {\n          \"stringUnit\" : {\n            \"state\" : \"translated\",\n            \"value\" : \"Fini\"\n          }\n        }",
             );
         assert_eq!(String::from_utf8(p.body).unwrap(), want);
         assert_eq!((p.counts.changed, p.counts.added, p.counts.kept), (2, 0, 0));
