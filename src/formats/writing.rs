@@ -59,15 +59,15 @@ impl<'j, 'd> Job<'j, 'd> {
         }
     }
 
-    /// `tree` of the keys as i18next names them (`i18next::write::levels`).
-    pub(crate) fn i18next_tree(&self) -> TreeView<'j, 'd> {
+    /// `tree` of the keys as i18next names them: `levels` is `i18next::write::levels`,
+    /// passed in so that this shared module names no format.
+    pub(crate) fn i18next_tree(
+        &self,
+        levels: crate::formats::shared::tree::LevelsOf,
+    ) -> TreeView<'j, 'd> {
         match self.prepared.and_then(Prepared::i18next_tree) {
             Some(shared) => TreeView::Shared(shared),
-            None => TreeView::Own(Tree::build_with(
-                self.doc,
-                self.sel,
-                crate::formats::i18next::write::levels,
-            )),
+            None => TreeView::Own(Tree::build_with(self.doc, self.sel, levels)),
         }
     }
 

@@ -1154,10 +1154,10 @@ mod tests {
         /// A key of `levels` joined as a format might write them (a flat name joined with
         /// `joiner`, nested levels some of which hold `.` where bit n of `dots` says, a
         /// dotted path), one of its levels maybe replaced by pieces.
-        fn key_of(
-            mut levels: Vec<String>,
-            (shape, joiner, dots, changed): (u8, &str, u8, Option<(usize, Vec<&str>)>),
-        ) -> Key {
+        /// How `key_of` writes a key: shape, joiner, dots, and a level replaced by pieces.
+        type Writing<'p> = (u8, &'p str, u8, Option<(usize, Vec<&'p str>)>);
+
+        fn key_of(mut levels: Vec<String>, (shape, joiner, dots, changed): Writing<'_>) -> Key {
             if let Some((at, piece)) = changed
                 && !levels.is_empty()
             {

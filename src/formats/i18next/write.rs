@@ -36,7 +36,7 @@ pub(crate) const NAMESPACE: &str = "translation";
 /// The one shape of a writer (`formats::Writer`).
 pub fn write(job: &Job<'_, '_>, out: &mut Vec<u8>) -> Result<Vec<String>, RenderError> {
     let tree = match names_some(job.doc) {
-        true => job.i18next_tree(),
+        true => job.i18next_tree(levels),
         false => job.tree(),
     };
     let left_out = render(&tree, job, out)?;

@@ -455,7 +455,10 @@ mod tests {
     }
 
     /// Items as (plural, key, the lines of its nodes).
-    fn shown(items: &[Item]) -> Vec<(bool, String, Vec<(PluralCategory, usize)>)> {
+    /// An item as (plural, key, the lines of its nodes).
+    type Shown = (bool, String, Vec<(PluralCategory, usize)>);
+
+    fn shown(items: &[Item]) -> Vec<Shown> {
         (items.iter())
             .map(|item| match item {
                 Item::One(key, node) => {
