@@ -107,7 +107,7 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
     let (keys, locales) = (imported.doc.entries.len(), imported.doc.locales.clone());
     let merged = match (&args.merge_into, existing) {
         (None, _) | (_, None) => Merged {
-            rows: grid::sheet(std::mem::take(&mut imported.doc)),
+            rows: grid::sheet(&mut imported.doc),
             added_keys: keys,
             added_locales: locales.clone(),
             ..Merged::default()
