@@ -259,6 +259,38 @@ pub fn has_names(doc: &Document) -> bool {
     doc.entries.iter().any(|e| !e.names.is_empty())
 }
 
+/// The formats (bits of `Format as usize`) whose own name column (`@@@po`) some key of
+/// `doc` fills, for `names_like`.
+fn own_name_columns(doc: &Document) -> u16 {
+    let mut own = 0;
+    for key in doc.entries.iter().flat_map(|e| e.names.keys()) {
+        if let Some(format) = Format::ALL.into_iter().find(|f| f.name() == key) {
+            own |= 1 << format as usize;
+        }
+    }
+    own
+}
+
+/// The format whose flat names stand for `format`'s in a sheet whose own name columns are
+/// `own` (`own_name_columns`): the first format of `format`'s name style that the sheet,
+/// as it does `format`, names by `@@@` only (`Format::name_of` then gives every key the
+/// same name in both, so one build of the names serves both: the `@@@` sheet names ios,
+/// stringsdict, xcstrings, xlf and po alike); else `format` itself.
+fn names_like(format: Format, own: u16) -> Format {
+    let has = |f: Format| own & (1 << f as usize) != 0;
+    let by_all_only = |f: Format| {
+        let d = f.descriptor();
+        d.takes_names && d.sheet_names.is_none() && !has(f) && !d.plural_side_of.is_some_and(has)
+    };
+    if !by_all_only(format) {
+        return format;
+    }
+    let style = format.descriptor().name_style;
+    (Format::ALL.into_iter())
+        .find(|&f| f.descriptor().name_style == style && by_all_only(f))
+        .unwrap_or(format)
+}
+
 /// The table, in `Format`'s declaration order (`Format::descriptor` indexes it).
 #[rustfmt::skip]
 pub const TABLE: [Descriptor; 12] = [
@@ -680,17 +712,32 @@ fn named_clashes(doc: &Document) -> Vec<(Cow<'static, str>, usize, usize, String
     // (kept, lost, name) → the formats it is met in, in first-met order
     let mut met: Vec<(Met, Vec<&'static str>)> = Vec::new();
     let mut at: std::collections::HashMap<(usize, usize, String), usize> = Default::default();
+    // the names met of each format whose names stand for others' too (`names_like`)
+    let own = own_name_columns(doc);
+    let mut same: Vec<(Format, Vec<Met>)> = Vec::new();
     for (format, style) in formats {
-        let found = match style.suffixed() {
-            true => flatten::suffixed_same_names(doc, style, Some(format)),
+        let like = names_like(format, own);
+        let same_names = match same.iter().position(|(f, _)| *f == like) {
+            Some(known) => &same[known].1,
+            None => {
+                let found = match style.suffixed() {
+                    true => flatten::suffixed_same_names(doc, style, Some(like)),
+                    false => flatten::same_names(doc, style, Some(like)),
+                };
+                same.push((like, found));
+                &same[same.len() - 1].1
+            }
+        };
+        let found: Vec<Met> = match format.plural_side_of() {
             // the stringsdict holds plural entries only
-            false if format.plural_side_of().is_some() => {
+            Some(_) => {
                 let plural = |e: usize| doc.entries[e].plural.is_some();
-                (flatten::same_names(doc, style, Some(format)).into_iter())
+                (same_names.iter())
                     .filter(|(kept, lost, _)| plural(*kept) && plural(*lost))
+                    .cloned()
                     .collect()
             }
-            false => flatten::same_names(doc, style, Some(format)),
+            None => same_names.clone(),
         };
         for clash in found {
             match at.get(&clash) {
@@ -769,8 +816,10 @@ pub struct Prepared<'a> {
     csharp_names: OnceLock<flatten::Names>,
     arb_names: OnceLock<flatten::Names>,
     /// Whether the sheet names some key (`has_names`): the names are then per format,
-    /// in `named` (at `Format as usize`; android with the locale prefix at the end).
+    /// in `named` (at `Format as usize` of `names_like` the format, which `own_columns`
+    /// gives; android with the locale prefix at the end).
     has_names: OnceLock<bool>,
+    own_columns: OnceLock<u16>,
     named: [OnceLock<flatten::Names>; TABLE.len() + 1],
     /// Every entry in Xcode's order of its plain name (the String Catalog's key order).
     xcode_order: OnceLock<Vec<usize>>,
@@ -795,6 +844,7 @@ impl<'a> Prepared<'a> {
             csharp_names: OnceLock::new(),
             arb_names: OnceLock::new(),
             has_names: OnceLock::new(),
+            own_columns: OnceLock::new(),
             named: std::array::from_fn(|_| OnceLock::new()),
             xcode_order: OnceLock::new(),
             tree: OnceLock::new(),
@@ -863,6 +913,8 @@ impl<'a> Prepared<'a> {
 
     fn names(&self, style: flatten::NameStyle, prefixed: bool, format: Format) -> &flatten::Names {
         if *self.has_names.get_or_init(|| has_names(self.doc)) {
+            let own = *self.own_columns.get_or_init(|| own_name_columns(self.doc));
+            let format = names_like(format, own);
             let prefixed = prefixed && style == flatten::NameStyle::Android;
             let at = if prefixed {
                 TABLE.len()

@@ -120,7 +120,7 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
         .map(|(_, doc)| doc.entries.len())
         .sum();
     let locales = all_locales(&imported);
-    let documents = take_documents(&mut imported);
+    let mut documents = take_documents(&mut imported);
     let tabs = match (&args.merge_into, existing) {
         (Some(name), Some(existing)) => {
             let into = MergeInto {
@@ -132,9 +132,9 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
             summarise_merge(&merged, name, &report);
             tabs
         }
-        _ => (documents.into_iter())
+        _ => (documents.iter_mut())
             .map(|(name, doc)| Tab {
-                name: name.unwrap_or_else(|| write::SHEET_NAME.to_owned()),
+                name: name.take().unwrap_or_else(|| write::SHEET_NAME.to_owned()),
                 rows: grid::sheet(doc),
                 gid: None,
             })
@@ -204,6 +204,7 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
     // The process ends right after this: freeing a million cells one by one would only
     // delay the exit (as generate does).
     std::mem::forget(tabs);
+    std::mem::forget(documents);
     std::mem::forget(imported);
     Ok(())
 }
@@ -315,7 +316,7 @@ impl MergeInto<'_> {
                 all.added_keys += doc.entries.len();
                 all.added_texts += texts(doc);
                 tabs.push(Tab {
-                    rows: grid::sheet(doc.clone()),
+                    rows: grid::sheet(&mut doc.clone()),
                     name,
                     gid: None,
                 });

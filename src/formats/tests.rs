@@ -1688,3 +1688,80 @@ fn plural_forms_that_meet_each_other_are_a_clash() {
     );
     assert!(properties.unwrap().warnings.is_empty());
 }
+
+// ------------------------------------------------------------------ names shared by formats
+
+/// Name cells a sheet may give a key: `@@@` and the own columns of formats that share a
+/// name style (and android's, which refuses some `@@@` names), with names that meet,
+/// differ only in case, or are refused by aapt2.
+fn name_cells() -> impl Strategy<Value = Vec<(&'static str, &'static str)>> {
+    let column = prop::sample::select(
+        &[
+            "",
+            "",
+            "",
+            "ios",
+            "stringsdict",
+            "po",
+            "xlf",
+            "xcstrings",
+            "android",
+            "resx",
+        ][..],
+    );
+    let name = prop::sample::select(&["Home.Title", "home.title", "Key", "key", "1 bad", "x"][..]);
+    prop::collection::vec((column, name), 0..3)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// `names_like` only ever stands a format for one that names every key alike, so
+    /// `Prepared` and the checks may build the names once for both.
+    #[test]
+    fn formats_named_alike_share_their_names(
+        cells in prop::collection::vec(name_cells(), 1..8),
+        plural in prop::collection::vec(any::<bool>(), 8),
+    ) {
+        let mut doc = Document {
+            locales: vec!["en".into()],
+            ..Document::default()
+        };
+        for (k, cells) in cells.into_iter().enumerate() {
+            let mut entry = Entry {
+                path: vec![format!("K{k}")],
+                texts: vec![Some("t".into())],
+                ..Entry::default()
+            };
+            for (column, name) in cells {
+                entry.names.insert(column.to_owned(), name.to_owned());
+            }
+            if plural[k] {
+                entry.plural = Some(Box::new(Plural {
+                    forms: vec![PluralForm {
+                        category: PluralCategory::Other,
+                        texts: vec![Some("t".into())],
+                    }],
+                }));
+            }
+            doc.entries.push(entry);
+        }
+        let own = own_name_columns(&doc);
+        for format in Format::ALL {
+            let Some(style) = format.descriptor().name_style else {
+                continue;
+            };
+            let like = names_like(format, own);
+            prop_assert_eq!(like.descriptor().name_style, Some(style));
+            for entry in &doc.entries {
+                prop_assert_eq!(format.name_of(entry), like.name_of(entry), "{:?} {:?}", format, like);
+            }
+            let names = flatten::Names::build(&doc, style, Some(format), true, None);
+            let shared = flatten::Names::build(&doc, style, Some(like), true, None);
+            for e in 0..doc.entries.len() {
+                prop_assert_eq!(names.name(e), shared.name(e));
+                prop_assert_eq!(names.from_sheet(e), shared.from_sheet(e));
+            }
+        }
+    }
+}

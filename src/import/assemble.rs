@@ -16,7 +16,7 @@ use crate::formats::shared::syntax::{self, Kind};
 use crate::model::locale::{locale_key, same_locale};
 use crate::model::placeholders::COUNT;
 use crate::model::{Document, Entry, MAX_KEY_DEPTH, Plural, PluralCategory, PluralForm};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Joins key levels for lookups (a character no key cell holds: they refuse controls).
 const SEPARATOR: char = '\u{1F}';
@@ -714,12 +714,9 @@ impl<'o> Assembler<'o> {
     /// columns name: a path of its own (one level, as `renamed_path` makes it), its names
     /// kept, rather than left out (the levels were the sheet's reading of its dots).
     fn repath_sections(&mut self) {
-        let sections: HashSet<String> = (self.entries.iter())
-            .flat_map(|e| (1..e.path.len()).map(|n| joined(&e.path[..n])))
-            .collect();
-        if sections.is_empty() {
+        let Some(sections) = self.are_sections() else {
             return;
-        }
+        };
         let named = |mask: u16| {
             mask != 0
                 && (Format::ALL.into_iter())
@@ -730,7 +727,7 @@ impl<'o> Assembler<'o> {
         for index in 0..self.entries.len() {
             let mask = self.compared.get(index).copied().unwrap_or(0);
             let old = &self.entries[index].path;
-            if !named(mask) || !sections.contains(&joined(old)) {
+            if !named(mask) || !sections[index] {
                 continue;
             }
             // every format's name, as the app has it, before the path changes
@@ -756,17 +753,12 @@ impl<'o> Assembler<'o> {
     /// A path that is a key and also holds keys: the sheet keeps the section (SPEC §6.1),
     /// so the key is listed and left out.
     fn drop_keys_that_are_sections(&mut self) {
-        let sections: HashSet<String> = self
-            .entries
-            .iter()
-            .flat_map(|e| (1..e.path.len()).map(|n| e.path[..n].join(&SEPARATOR.to_string())))
-            .collect();
-        if sections.is_empty() {
+        let Some(sections) = self.are_sections() else {
             return;
-        }
+        };
         let mut kept = Vec::with_capacity(self.entries.len());
-        for entry in std::mem::take(&mut self.entries) {
-            if sections.contains(&entry.path.join(&SEPARATOR.to_string())) {
+        for (entry, section) in std::mem::take(&mut self.entries).into_iter().zip(sections) {
+            if section {
                 let what = "the key is also a section (other keys lie below it), which the sheet keeps instead of the text: not carried";
                 self.note("", 0, &entry.path.join("."), what);
             } else {
@@ -774,6 +766,22 @@ impl<'o> Assembler<'o> {
             }
         }
         self.entries = kept;
+    }
+
+    /// Whether each entry's path is also a section (the start of another entry's path);
+    /// `None` when no path has sections at all. Paths are compared level by level, in
+    /// place: equal exactly when joined as `index` keys them (no level holds
+    /// `SEPARATOR`: a key cell refuses control characters, and `renamed_path` replaces
+    /// them).
+    fn are_sections(&self) -> Option<Vec<bool>> {
+        let sections: FxHashSet<&[String]> = (self.entries.iter())
+            .flat_map(|e| (1..e.path.len()).map(|n| &e.path[..n]))
+            .collect();
+        if sections.is_empty() {
+            return None;
+        }
+        let is_section = |e: &Entry| sections.contains(e.path.as_slice());
+        Some(self.entries.iter().map(is_section).collect())
     }
 }
 
@@ -1190,8 +1198,42 @@ mod tests {
             )
         }
 
+        /// Whether each entry's path is a section, as it was found: every section joined
+        /// into a set of strings, and each path joined to look it up.
+        fn sections_by_joining(entries: &[Entry]) -> Option<Vec<bool>> {
+            let sections: HashSet<String> = (entries.iter())
+                .flat_map(|e| (1..e.path.len()).map(|n| joined(&e.path[..n])))
+                .collect();
+            (!sections.is_empty()).then(|| {
+                (entries.iter())
+                    .map(|e| sections.contains(&joined(&e.path)))
+                    .collect()
+            })
+        }
+
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(4096))]
+
+            #[test]
+            fn sections_compared_in_place_are_the_joined_ones(
+                paths in prop::collection::vec(
+                    prop::collection::vec(prop::sample::select(&["a", "A", "a_b", "b"][..]), 1..4),
+                    0..8,
+                ),
+            ) {
+                let options = Options::default();
+                let mut assembler = Assembler::new(&options);
+                assembler.entries = (paths.into_iter())
+                    .map(|path| Entry {
+                        path: path.into_iter().map(str::to_owned).collect(),
+                        ..Entry::default()
+                    })
+                    .collect();
+                prop_assert_eq!(
+                    assembler.are_sections(),
+                    sections_by_joining(&assembler.entries)
+                );
+            }
 
             #[test]
             fn a_key_is_the_next_entry_s_exactly_when_the_index_would_say_so(

@@ -54,8 +54,10 @@ pub enum MergeError {
     NoHeader,
 }
 
-/// The document as a new sheet (its texts move into the cells).
-pub fn sheet(mut doc: Document) -> Vec<Vec<String>> {
+/// The document as a new sheet: its texts, comments and names move into the cells, and
+/// what is left of it (paths, the plural skeletons) is the caller's to free, or, for a
+/// command about to exit, not to free at all.
+pub fn sheet(doc: &mut Document) -> Vec<Vec<String>> {
     let depth = doc.entries.iter().map(|e| e.path.len()).max().unwrap_or(1);
     // name columns (`@@@`, then `@@@<format>`) only where some key has a name
     let names: BTreeSet<&str> = (doc.entries.iter())
@@ -131,25 +133,28 @@ impl Layout {
         let mut written = 0;
         for (n, (category, texts)) in forms.into_iter().enumerate() {
             let mut row = vec![String::new(); self.width];
-            let mut levels = entry.path.clone();
-            if let Some(category) = category {
-                levels[leaf] = format!("{}[{category}]", entry.path[leaf]);
-            }
+            // the row's levels: the path, a plural row's leaf `KEY[category]`
+            let leaf_cell = category.map(|category| format!("{}[{category}]", entry.path[leaf]));
+            let level_at = |level: usize| match &leaf_cell {
+                Some(cell) if level == leaf => cell.as_str(),
+                _ => entry.path[level].as_str(),
+            };
             // the first level that differs from the rows above; the leaf always
             let first = if n == 0 {
-                levels
-                    .iter()
+                (0..entry.path.len())
                     .zip(state.iter())
-                    .take_while(|(a, b)| a == b)
+                    .take_while(|&(level, above)| level_at(level) == above)
                     .count()
                     .min(leaf)
             } else {
                 leaf
             };
-            for level in first..levels.len() {
-                row[self.keys[level]] = levels[level].clone();
+            // the levels above `first` are the state's already
+            state.truncate(first);
+            for level in first..entry.path.len() {
+                row[self.keys[level]] = level_at(level).to_owned();
+                state.push(level_at(level).to_owned());
             }
-            *state = levels;
             if n == 0
                 && let (Some(column), Some(comment)) = (self.comment, entry.comment.take())
             {
@@ -622,7 +627,7 @@ mod tests {
                 entry("TOP", &[Some("=1+1"), Some("'x")]),
             ],
         );
-        let rows = sheet(d.clone());
+        let rows = sheet(&mut d.clone());
         assert_eq!(
             rows,
             grid(&[

@@ -79,10 +79,11 @@ pub(crate) fn render(
                 character,
                 reason: NUL_REASON,
             };
-            // the app's own msgid, with gettext's `msgctxt\u{4}msgid` for a context
-            let named = Format::Po.name_of(key.entry).map(|name| {
-                name.split_once(CONTEXT_END)
-                    .map_or((None, name), |(context, id)| (Some(context), id))
+            // the app's own msgid (the key's name then: `Format::name_of`), with gettext's
+            // `msgctxt\u{4}msgid` for a context
+            let named = flat.named_by_sheet(key.index).then(|| {
+                (key.base.split_once(CONTEXT_END))
+                    .map_or((None, key.base), |(context, id)| (Some(context), id))
             });
             match named {
                 Some((context, id)) => {

@@ -160,6 +160,9 @@ impl FlatKey<'_> {
 pub(crate) struct Names {
     /// Entry `e`'s name at `e` (absent for an entry not built).
     names: StrArena,
+    /// `from_sheet[e]`: entry `e`'s name is the one the sheet gives it for the format
+    /// (`Format::name_of`); empty when the sheet gives none.
+    from_sheet: Vec<bool>,
     /// `group[e]`: the first built entry with the same name as `e`.
     group: Vec<usize>,
     /// Some built entry shares its name with an earlier one.
@@ -191,6 +194,7 @@ impl Names {
         let built = crate::parallel::map(parts.len(), &parts, |part| {
             let is_wanted = |e: usize| wanted.is_none_or(|w| w[e]);
             let mut names = StrArena::with_capacity(part.len(), 0);
+            let mut from_sheet = Vec::new();
             let mut scratch = String::new();
             for (e, entry) in part.clone().zip(&doc.entries[part.clone()]) {
                 ahead::path(doc, |k| {
@@ -200,6 +204,8 @@ impl Names {
                     names.push(None);
                 } else if let Some(name) = format.and_then(|f| f.name_of(entry)) {
                     names.push(Some(name));
+                    from_sheet.resize(e - part.start, false);
+                    from_sheet.push(true);
                 } else if style == NameStyle::Android && unprefixed {
                     // The guard depends on the whole name, so build it apart first.
                     android_name_into(&mut scratch, &entry.path);
@@ -208,19 +214,28 @@ impl Names {
                     names.push_built(|out| push_path_name(out, &entry.path, style));
                 }
             }
-            names
+            (names, from_sheet)
         });
-        let mut built = built.into_iter();
-        let mut names = built.next().unwrap_or_default();
-        for part in built {
-            names.append(part);
+        let mut names: Option<StrArena> = None;
+        let mut from_sheet = Vec::new();
+        for ((part_names, part_from_sheet), part) in built.into_iter().zip(&parts) {
+            match &mut names {
+                None => names = Some(part_names),
+                Some(names) => names.append(part_names),
+            }
+            if !part_from_sheet.is_empty() {
+                from_sheet.resize(part.start, false);
+                from_sheet.extend(part_from_sheet);
+            }
         }
+        let names = names.unwrap_or_default();
         let mut group: Vec<usize> = (0..doc.entries.len()).collect();
         if style.suffixed() {
             let suspects = suffixed_suspects(doc, &names, style);
             return Names {
                 any_shared: suspects.contains(&true),
                 names,
+                from_sheet,
                 group,
                 suspects,
                 style,
@@ -239,6 +254,7 @@ impl Names {
         }
         Names {
             names,
+            from_sheet,
             group,
             any_shared,
             suspects: Vec::new(),
@@ -253,6 +269,13 @@ impl Names {
     /// Entry `entry`'s name ("" for an entry not built).
     pub(crate) fn name(&self, entry: usize) -> &str {
         self.base(entry)
+    }
+
+    /// Whether entry `entry`'s name is the one the sheet gives it for the format the
+    /// names were built for (`Format::name_of`): a writer that treats such names apart
+    /// asks here, not the entry's name cells again for every locale.
+    pub(crate) fn from_sheet(&self, entry: usize) -> bool {
+        self.from_sheet.get(entry).is_some_and(|&named| named)
     }
 }
 
@@ -459,6 +482,11 @@ impl<'a> Flat<'a> {
     /// Entry `entry`'s name without the locale prefix.
     pub(crate) fn name(&self, entry: usize) -> &str {
         self.base(entry)
+    }
+
+    /// `Names::from_sheet`.
+    pub(crate) fn named_by_sheet(&self, entry: usize) -> bool {
+        self.names.from_sheet(entry)
     }
 
     /// Whether entry `entry` lost its name in the locale at `pos` (another one kept it).
@@ -1255,5 +1283,55 @@ mod tests {
             flat.warnings,
             ["keys 'CORE.X' and 'X' both become the name 'en_core_x'; kept 'CORE.X', left out 'X'"]
         );
+    }
+    /// A sheet of `keys` keys, some named for po, some for every format (`@@@`), some
+    /// for another format only, some not at all.
+    fn named_doc(keys: usize) -> Document {
+        let mut d = doc(&["en"], &[]);
+        for k in 0..keys {
+            let mut entry = Entry {
+                path: vec![format!("K{k}")],
+                texts: vec![Some("t".to_owned())],
+                ..Entry::default()
+            };
+            match k % 5 {
+                0 => {}
+                1 => drop(entry.names.insert("po".into(), format!("ctx\u{4}Key {k}"))),
+                2 => drop(entry.names.insert(String::new(), format!("Key.{k}"))),
+                3 => drop(entry.names.insert("android".into(), format!("key_{k}"))),
+                _ => drop(entry.names.insert("ios".into(), format!("Key {k}"))),
+            }
+            d.entries.push(entry);
+        }
+        d
+    }
+
+    #[test]
+    fn names_say_which_the_sheet_gave_as_the_entries_name_cells_do() {
+        // several parts built side by side (`PARALLEL_FROM_ENTRIES`), and one
+        for keys in [PARALLEL_FROM_ENTRIES + 7, 23] {
+            let d = named_doc(keys);
+            let some: Vec<bool> = (0..keys).map(|e| e % 3 != 0).collect();
+            for format in [
+                Format::Po,
+                Format::Ios,
+                Format::Android,
+                Format::Stringsdict,
+            ] {
+                for wanted in [None, Some(some.as_slice())] {
+                    let names = Names::build(&d, NameStyle::Plain, Some(format), true, wanted);
+                    for (e, entry) in d.entries.iter().enumerate() {
+                        let built = wanted.is_none_or(|w| w[e]);
+                        let given = format.name_of(entry).filter(|_| built);
+                        assert_eq!(names.from_sheet(e), given.is_some(), "{format:?} {e}");
+                        if let Some(given) = given {
+                            assert_eq!(names.name(e), given);
+                        }
+                    }
+                }
+            }
+            let unnamed = Names::build(&d, NameStyle::Plain, None, true, None);
+            assert!((0..keys).all(|e| !unnamed.from_sheet(e)));
+        }
     }
 }
