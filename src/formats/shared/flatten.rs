@@ -1130,7 +1130,7 @@ mod tests {
         let sel = Selection {
             locales: vec![LocaleSelection {
                 locale: 0,
-                entries: vec![0],
+                entries: vec![0].into(),
             }],
         };
         let flat = Flat::build(&d, &sel, NameStyle::Plain, None, false);
@@ -1236,7 +1236,7 @@ mod tests {
         let sel = Selection {
             locales: vec![LocaleSelection {
                 locale: 0,
-                entries: vec![1],
+                entries: vec![1].into(),
             }],
         };
         let flat = Flat::build(&d, &sel, NameStyle::Plain, None, false);

@@ -221,10 +221,7 @@ struct Part {
 /// One part's rows, made as one pass makes them (`csv_text`); `None` on anything one
 /// pass would report (a parse error, a text that is not UTF-8).
 fn parse_part<S: Source + ?Sized>(input: Stretch<'_, S>, separator: u8) -> Option<Part> {
-    let mut reader = csv_reader(
-        std::io::BufReader::with_capacity(1 << 16, input),
-        separator,
-    );
+    let mut reader = csv_reader(std::io::BufReader::with_capacity(1 << 16, input), separator);
     let mut rows = Vec::new();
     let mut record = csv::ByteRecord::new();
     let mut last_start = csv::Position::new();
@@ -326,7 +323,11 @@ mod tests {
         let bytes = sheet(1_000, false);
         let size = bytes.len() as u64;
         // cut after a record: one pass refuses the file as over the budget
-        let cut = bytes[..bytes.len() - 10].iter().rposition(|&b| b == b'\n').unwrap() + 1;
+        let cut = bytes[..bytes.len() - 10]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .unwrap()
+            + 1;
         let cut = in_parts(&bytes[..], size, cut as u64, 2, 1024).map(|p| p.at_limit);
         assert_eq!(cut, Some(true));
         let whole = in_parts(&bytes[..], size, size + 1, 2, 1024).map(|p| p.at_limit);
