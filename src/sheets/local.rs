@@ -2,7 +2,6 @@
 //! `values.get` response, which is what the test fixtures are). Workbook cells become the
 //! text a spreadsheet shows for them, like the Sheets API's formatted values.
 
-mod csv_parts;
 mod folder;
 
 use super::csv_dialect::{self, CodePage, Decoded, Start};
@@ -171,26 +170,11 @@ fn read(
     if extension == "csv" {
         // Streamed: a large sheet is not held twice, as bytes and as cells; read up to
         // what fits, so a file that grows meanwhile is refused too.
-        let csv_file = |code_page: Option<&'static encoding_rs::Encoding>| -> Result<Vec<Vec<String>>, LocalSheetError> {
+        let csv_file = |code_page| -> Result<Vec<Vec<String>>, LocalSheetError> {
             let file = std::fs::File::open(path).map_err(unreadable)?;
             let size = file.metadata().map_err(unreadable)?.len();
             memory.admit_file(&shown, size, Input::Csv, 0)?;
             let largest = memory.largest(Input::Csv);
-            // UTF-8 (the first try) and long: in parts, on every core
-            #[cfg(unix)]
-            if code_page.is_none()
-                && let Some(parsed) = csv_parts::rows(
-                    &file,
-                    size,
-                    largest.saturating_add(1),
-                    crate::parallel::cores(),
-                )
-            {
-                if parsed.at_limit {
-                    memory.admit_file(&shown, largest.saturating_add(1), Input::Csv, 0)?;
-                }
-                return Ok(parsed.rows);
-            }
             let mut input =
                 std::io::BufReader::with_capacity(1 << 16, file.take(largest.saturating_add(1)));
             let rows = csv_grid(&mut input, &shown, code_page)?;
@@ -348,7 +332,12 @@ fn csv_text(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, Loc
         reason: e.to_string(),
     };
     let separator = csv_dialect::separator(input.fill_buf().map_err(|e| failed(e.into()))?);
-    let mut reader = csv_reader(input, separator);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(separator)
+        .buffer_capacity(1 << 16)
+        .from_reader(Tail::new(input));
     // Two threads in a pipeline: this one parses records (into byte records that are
     // reused), the other makes their cells (UTF-8 checked, one allocation each), which
     // took as long as the parsing (50,000 keys x 20 locales: 0.27 s of CPU in one thread).
@@ -390,7 +379,14 @@ fn csv_text(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, Loc
                     break;
                 }
             }
-            if let Some(position) = settle_position(&mut reader, record) {
+            if let Some(position) = record.position().cloned() {
+                // A record after a CRLF starts at its '\n', on the line before its own.
+                if reader.get_ref().since(position.byte()).first() == Some(&b'\n') {
+                    let mut own = position.clone();
+                    own.set_line(position.line() + 1);
+                    record.set_position(Some(own));
+                }
+                reader.get_mut().forget_before(position.byte());
                 last_start = position;
             }
             n += 1;
@@ -429,34 +425,6 @@ fn csv_text(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, Loc
         }
         Ok(rows)
     })
-}
-
-/// The reader of a sheet's CSV text, `separator` told; it keeps the bytes of the last
-/// record read (`Tail`).
-fn csv_reader<R: std::io::Read>(input: R, separator: u8) -> csv::Reader<Tail<R>> {
-    csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .delimiter(separator)
-        .buffer_capacity(1 << 16)
-        .from_reader(Tail::new(input))
-}
-
-/// After `record` is read: its position corrected to the line it starts on, and the
-/// bytes before it forgotten; its start, for reading its bytes again.
-fn settle_position<R: std::io::Read>(
-    reader: &mut csv::Reader<Tail<R>>,
-    record: &mut csv::ByteRecord,
-) -> Option<csv::Position> {
-    let position = record.position().cloned()?;
-    // A record after a CRLF starts at its '\n', on the line before its own.
-    if reader.get_ref().since(position.byte()).first() == Some(&b'\n') {
-        let mut own = position.clone();
-        own.set_line(position.line() + 1);
-        record.set_position(Some(own));
-    }
-    reader.get_mut().forget_before(position.byte());
-    Some(position)
 }
 
 /// The record's cells as text, or none when one is not UTF-8 (each cell is checked on its
