@@ -168,28 +168,7 @@ fn read(
         }]
     };
     if extension == "csv" {
-        // Streamed: a large sheet is not held twice, as bytes and as cells; read up to
-        // what fits, so a file that grows meanwhile is refused too.
-        let csv_file = |code_page| -> Result<Vec<Vec<String>>, LocalSheetError> {
-            let file = std::fs::File::open(path).map_err(unreadable)?;
-            let size = file.metadata().map_err(unreadable)?.len();
-            memory.admit_file(&shown, size, Input::Csv, 0)?;
-            let largest = memory.largest(Input::Csv);
-            let mut input =
-                std::io::BufReader::with_capacity(1 << 16, file.take(largest.saturating_add(1)));
-            let rows = csv_grid(&mut input, &shown, code_page)?;
-            if input.into_inner().limit() == 0 {
-                memory.admit_file(&shown, largest.saturating_add(1), Input::Csv, 0)?;
-            }
-            Ok(rows)
-        };
-        // UTF-8 whenever the bytes are UTF-8; the code page only for a file that is not
-        // (read again from the start: a legacy file is the rare case).
-        let rows = match (csv_file(None), code_page.encoding()) {
-            (Err(LocalSheetError::NotUtf8 { .. }), Some(page)) => csv_file(Some(page))?,
-            (rows, _) => rows?,
-        };
-        return Ok(one(rows));
+        return read_csv_with(path, memory, code_page, &|rows| rows.collect()).map(one);
     }
     match extension.as_str() {
         "json" => Ok(one(json_grid(&read(Input::ValuesJson)?, &shown)?)),
@@ -226,6 +205,47 @@ fn read(
                 .collect())
         }
         _ => Err(LocalSheetError::Unsupported { path: shown }),
+    }
+}
+
+/// What takes a sheet's rows as they are read, in order, on a thread of its own: what it
+/// makes of them is the result of the read.
+/// `depot generate` converts them there as they come.
+pub type Consume<'c, T> = dyn Fn(&mut dyn Iterator<Item = Vec<String>>) -> T + Sync + 'c;
+
+/// The `.csv` file at `path` read into `consume` (`read_grid` collects the rows). Streamed:
+/// a large sheet is not held twice, as bytes and as cells; read up to what `memory`
+/// allows, so a file that grows meanwhile is refused too. A file that is not UTF-8 is
+/// read in `code_page`, or refused without one.
+pub fn read_csv_with<T: Send>(
+    path: &Path,
+    memory: Budget,
+    code_page: CodePage,
+    consume: &Consume<'_, T>,
+) -> Result<T, LocalSheetError> {
+    let shown = path.display().to_string();
+    let unreadable = |e: std::io::Error| LocalSheetError::Read {
+        path: shown.clone(),
+        reason: e.to_string(),
+    };
+    let csv_file = |code_page| -> Result<T, LocalSheetError> {
+        let file = std::fs::File::open(path).map_err(unreadable)?;
+        let size = file.metadata().map_err(unreadable)?.len();
+        memory.admit_file(&shown, size, Input::Csv, 0)?;
+        let largest = memory.largest(Input::Csv);
+        let mut input =
+            std::io::BufReader::with_capacity(1 << 16, file.take(largest.saturating_add(1)));
+        let made = csv_grid_with(&mut input, &shown, code_page, consume)?;
+        if input.into_inner().limit() == 0 {
+            memory.admit_file(&shown, largest.saturating_add(1), Input::Csv, 0)?;
+        }
+        Ok(made)
+    };
+    // UTF-8 whenever the bytes are UTF-8; the code page only for a file that is not
+    // (read again from the start: a legacy file is the rare case).
+    match (csv_file(None), code_page.encoding()) {
+        (Err(LocalSheetError::NotUtf8 { .. }), Some(page)) => csv_file(Some(page)),
+        (made, _) => made,
     }
 }
 
@@ -300,10 +320,20 @@ pub fn csv_bytes_grid(bytes: &[u8], shown: &str) -> Result<Vec<Vec<String>>, Loc
 /// The grid of a CSV file's bytes: UTF-8 (its byte-order mark skipped), UTF-16 by its
 /// mark, else text in `code_page` when one is given.
 fn csv_grid(
-    mut input: impl BufRead,
+    input: impl BufRead,
     path: &str,
     code_page: Option<&'static encoding_rs::Encoding>,
 ) -> Result<Vec<Vec<String>>, LocalSheetError> {
+    csv_grid_with(input, path, code_page, &|rows| rows.collect())
+}
+
+/// `csv_grid`, its rows given to `consume` as they are read.
+fn csv_grid_with<T: Send>(
+    mut input: impl BufRead,
+    path: &str,
+    code_page: Option<&'static encoding_rs::Encoding>,
+    consume: &Consume<'_, T>,
+) -> Result<T, LocalSheetError> {
     let head = input.fill_buf().map_err(|e| LocalSheetError::Read {
         path: path.to_owned(),
         reason: e.to_string(),
@@ -311,21 +341,25 @@ fn csv_grid(
     let decoded =
         |input, encoding| std::io::BufReader::with_capacity(1 << 16, Decoded::new(input, encoding));
     match (csv_dialect::start(head), code_page) {
-        (Start::Utf8(0), Some(page)) => csv_text(decoded(input, page), path),
+        (Start::Utf8(0), Some(page)) => csv_text(decoded(input, page), path, consume),
         (Start::Utf8(bom), _) => {
             // A UTF-8 byte-order mark (spreadsheet exports often write one) is not part of A1.
             input.consume(bom);
-            csv_text(input, path)
+            csv_text(input, path, consume)
         }
-        (Start::Utf16(encoding), _) => csv_text(decoded(input, encoding), path),
+        (Start::Utf16(encoding), _) => csv_text(decoded(input, encoding), path, consume),
         (Start::Binary, _) => Err(LocalSheetError::NotText {
             path: path.to_owned(),
         }),
     }
 }
 
-/// The grid of CSV text (UTF-8), its separator told by its header row.
-fn csv_text(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
+/// The rows of CSV text (UTF-8), its separator told by its header row, given to `consume`.
+fn csv_text<T: Send>(
+    mut input: impl BufRead,
+    path: &str,
+    consume: &Consume<'_, T>,
+) -> Result<T, LocalSheetError> {
     let failed = |e: csv::Error| LocalSheetError::Csv {
         path: path.to_owned(),
         line: e.position().map_or(0, |p| p.line()),
@@ -338,19 +372,21 @@ fn csv_text(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, Loc
         .delimiter(separator)
         .buffer_capacity(1 << 16)
         .from_reader(Tail::new(input));
-    // Two threads in a pipeline: this one parses records (into byte records that are
-    // reused), the other makes their cells (UTF-8 checked, one allocation each), which
-    // took as long as the parsing (50,000 keys x 20 locales: 0.27 s of CPU in one thread).
-    // Batches go round between them, at most `IN_FLIGHT` full ones at a time: the file
-    // still streams.
+    // Three threads in a pipeline: this one parses records (into byte records that are
+    // reused), the next makes their cells (UTF-8 checked, one allocation each), which
+    // took as long as the parsing (50,000 keys x 20 locales: 0.27 s of CPU in one thread),
+    // and the last gives the rows to `consume`. Record batches go round between the first
+    // two, at most `IN_FLIGHT` full ones at a time: the file still streams.
     const BATCH: usize = 256;
     const IN_FLIGHT: usize = 4;
     let (full, to_cells) = std::sync::mpsc::sync_channel::<Vec<csv::ByteRecord>>(IN_FLIGHT);
     let (back, returned) = std::sync::mpsc::channel::<Vec<csv::ByteRecord>>();
+    let (made, to_consume) = std::sync::mpsc::channel::<Vec<Vec<String>>>();
     std::thread::scope(|scope| {
+        let consumer = scope.spawn(move || consume(&mut to_consume.into_iter().flatten()));
         let cells = scope.spawn(move || {
-            let mut rows = Vec::new();
             for batch in to_cells {
+                let mut rows = Vec::with_capacity(batch.len());
                 for record in &batch {
                     match utf8_cells(record) {
                         Some(cells) => rows.push(cells),
@@ -359,8 +395,10 @@ fn csv_text(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, Loc
                 }
                 // the parser may be done already
                 let _ = back.send(batch);
+                // the consumer panicked: its panic is passed on below
+                let _ = made.send(rows);
             }
-            Ok(rows)
+            Ok(())
         });
         let mut last_start = csv::Position::new();
         let mut parsed = Ok(());
@@ -404,11 +442,15 @@ fn csv_text(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, Loc
             let _ = full.send(batch);
         }
         drop(full);
-        let rows = match cells.join() {
-            Ok(rows) => rows,
+        let cells = match cells.join() {
+            Ok(cells) => cells,
             Err(panic) => std::panic::resume_unwind(panic),
         };
-        let rows = rows.map_err(|line| LocalSheetError::NotUtf8 {
+        let made = match consumer.join() {
+            Ok(made) => made,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        cells.map_err(|line| LocalSheetError::NotUtf8 {
             path: path.to_owned(),
             line,
         })?;
@@ -423,7 +465,7 @@ fn csv_text(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, Loc
                 line: last_start.line() + newlines,
             });
         }
-        Ok(rows)
+        Ok(made)
     })
 }
 
