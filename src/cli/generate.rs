@@ -597,17 +597,21 @@ fn write_files(
             .and_then(|warnings| {
                 let path = root.join(&job.file.path);
                 // an existing file is patched (SPEC §12.1) unless --replace
-                let counts = match args.replace {
-                    true => None,
+                let (counts, unchanged) = match args.replace {
+                    true => (None, false),
                     false => {
                         let kept = keeping::keep_at(job.format, &path, std::mem::take(&mut body))
                             .map_err(|e| Failure(e.to_string()))?;
                         body = kept.body;
-                        kept.counts
+                        (kept.counts, kept.unchanged)
                     }
                 };
-                let staged = crate::atomic_file::stage_if_changed(&path, &body, durability)
-                    .map_err(|e| Failure(e.to_string()))?;
+                let staged = match unchanged {
+                    // read and compared while patching: not read again
+                    true => crate::atomic_file::Staged::unchanged(&path, durability),
+                    false => crate::atomic_file::stage_if_changed(&path, &body, durability)
+                        .map_err(|e| Failure(e.to_string()))?,
+                };
                 Ok(Some((staged, warnings, counts)))
             });
         if let Ok(mut free) = buffers.lock() {
