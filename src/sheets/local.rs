@@ -320,7 +320,7 @@ pub fn csv_bytes_grid(bytes: &[u8], shown: &str) -> Result<Vec<Vec<String>>, Loc
 /// The grid of a CSV file's bytes: UTF-8 (its byte-order mark skipped), UTF-16 by its
 /// mark, else text in `code_page` when one is given.
 fn csv_grid(
-    input: impl BufRead,
+    input: impl BufRead + Send,
     path: &str,
     code_page: Option<&'static encoding_rs::Encoding>,
 ) -> Result<Vec<Vec<String>>, LocalSheetError> {
@@ -329,7 +329,7 @@ fn csv_grid(
 
 /// `csv_grid`, its rows given to `consume` as they are read.
 fn csv_grid_with<T: Send>(
-    mut input: impl BufRead,
+    mut input: impl BufRead + Send,
     path: &str,
     code_page: Option<&'static encoding_rs::Encoding>,
     consume: &Consume<'_, T>,
@@ -356,7 +356,7 @@ fn csv_grid_with<T: Send>(
 
 /// The rows of CSV text (UTF-8), its separator told by its header row, given to `consume`.
 fn csv_text<T: Send>(
-    mut input: impl BufRead,
+    mut input: impl BufRead + Send,
     path: &str,
     consume: &Consume<'_, T>,
 ) -> Result<T, LocalSheetError> {
@@ -372,8 +372,8 @@ fn csv_text<T: Send>(
         .delimiter(separator)
         .buffer_capacity(1 << 16)
         .from_reader(Tail::new(input));
-    // Three threads in a pipeline: this one parses records (into byte records that are
-    // reused), the next makes their cells (UTF-8 checked, one allocation each), which
+    // Three threads in a pipeline: one parses records (into byte records that are
+    // reused), this one makes their cells (UTF-8 checked, one allocation each), which
     // took as long as the parsing (50,000 keys x 20 locales: 0.27 s of CPU in one thread),
     // and the last gives the rows to `consume`. Record batches go round between the first
     // two, at most `IN_FLIGHT` full ones at a time: the file still streams.
@@ -384,66 +384,78 @@ fn csv_text<T: Send>(
     let (made, to_consume) = std::sync::mpsc::channel::<Vec<Vec<String>>>();
     std::thread::scope(|scope| {
         let consumer = scope.spawn(move || consume(&mut to_consume.into_iter().flatten()));
-        let cells = scope.spawn(move || {
-            for batch in to_cells {
-                let mut rows = Vec::with_capacity(batch.len());
-                for record in &batch {
-                    match utf8_cells(record) {
-                        Some(cells) => rows.push(cells),
-                        None => return Err(record.position().map_or(0, csv::Position::line)),
+        // The line of an unterminated quote in the last record, if any.
+        let parser = scope.spawn(move || -> Result<Option<u64>, LocalSheetError> {
+            let mut last_start = csv::Position::new();
+            let mut batch = Vec::new();
+            let mut n = 0;
+            let parsed = loop {
+                if n == batch.len() {
+                    batch.push(csv::ByteRecord::new());
+                }
+                let record = &mut batch[n];
+                match reader.read_byte_record(record) {
+                    Ok(true) => {}
+                    Ok(false) => break Ok(()),
+                    // the records before it still go to the cells: one that is not
+                    // UTF-8 is the error to report
+                    Err(e) => break Err(failed(e)),
+                }
+                if let Some(position) = record.position().cloned() {
+                    // A record after a CRLF starts at its '\n', on the line before its own.
+                    if reader.get_ref().since(position.byte()).first() == Some(&b'\n') {
+                        let mut own = position.clone();
+                        own.set_line(position.line() + 1);
+                        record.set_position(Some(own));
+                    }
+                    reader.get_mut().forget_before(position.byte());
+                    last_start = position;
+                }
+                n += 1;
+                if n == BATCH {
+                    let next = returned.try_recv().unwrap_or_default();
+                    if full.send(std::mem::replace(&mut batch, next)).is_err() {
+                        // the cells stopped at a record that is not UTF-8
+                        return Ok(None);
+                    }
+                    n = 0;
+                }
+            };
+            batch.truncate(n);
+            if n > 0 {
+                let _ = full.send(batch);
+            }
+            parsed?;
+            // The csv crate ends a quoted cell at the end of the input without a word
+            // (BurntSushi/rust-csv#252): only the last record can hold such a cell, so its
+            // bytes are looked at again.
+            let tail = reader.get_ref().since(last_start.byte());
+            Ok(unterminated_quote(tail, separator).map(|newlines| last_start.line() + newlines))
+        });
+        // The cells are made on the calling thread: on the main one (`depot generate`),
+        // their million allocations come from the main heap, which grows 128 KiB at a
+        // time; another thread's heap grows a page at a time, a system call each (26,000
+        // for 50,000 keys x 20 locales, on the busiest thread of the read).
+        let mut cells = Ok(());
+        'batches: for batch in to_cells {
+            let mut rows = Vec::with_capacity(batch.len());
+            for record in &batch {
+                match utf8_cells(record) {
+                    Some(row) => rows.push(row),
+                    None => {
+                        cells = Err(record.position().map_or(0, csv::Position::line));
+                        break 'batches;
                     }
                 }
-                // the parser may be done already
-                let _ = back.send(batch);
-                // the consumer panicked: its panic is passed on below
-                let _ = made.send(rows);
             }
-            Ok(())
-        });
-        let mut last_start = csv::Position::new();
-        let mut parsed = Ok(());
-        let mut batch = Vec::new();
-        let mut n = 0;
-        loop {
-            if n == batch.len() {
-                batch.push(csv::ByteRecord::new());
-            }
-            let record = &mut batch[n];
-            match reader.read_byte_record(record) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => {
-                    parsed = Err(failed(e));
-                    break;
-                }
-            }
-            if let Some(position) = record.position().cloned() {
-                // A record after a CRLF starts at its '\n', on the line before its own.
-                if reader.get_ref().since(position.byte()).first() == Some(&b'\n') {
-                    let mut own = position.clone();
-                    own.set_line(position.line() + 1);
-                    record.set_position(Some(own));
-                }
-                reader.get_mut().forget_before(position.byte());
-                last_start = position;
-            }
-            n += 1;
-            if n == BATCH {
-                let next = returned.try_recv().unwrap_or_default();
-                if full.send(std::mem::replace(&mut batch, next)).is_err() {
-                    // the cells stopped at a record that is not UTF-8
-                    break;
-                }
-                n = 0;
-            }
+            // the parser may be done already
+            let _ = back.send(batch);
+            // the consumer panicked: its panic is passed on below
+            let _ = made.send(rows);
         }
-        batch.truncate(n);
-        if n > 0 {
-            let _ = full.send(batch);
-        }
-        drop(full);
-        let cells = match cells.join() {
-            Ok(cells) => cells,
+        drop(made);
+        let parsed = match parser.join() {
+            Ok(parsed) => parsed,
             Err(panic) => std::panic::resume_unwind(panic),
         };
         let made = match consumer.join() {
@@ -454,15 +466,10 @@ fn csv_text<T: Send>(
             path: path.to_owned(),
             line,
         })?;
-        parsed?;
-        // The csv crate ends a quoted cell at the end of the input without a word
-        // (BurntSushi/rust-csv#252): only the last record can hold such a cell, so its
-        // bytes are looked at again.
-        let tail = reader.get_ref().since(last_start.byte());
-        if let Some(newlines) = unterminated_quote(tail, separator) {
+        if let Some(line) = parsed? {
             return Err(LocalSheetError::UnterminatedQuote {
                 path: path.to_owned(),
-                line: last_start.line() + newlines,
+                line,
             });
         }
         Ok(made)
@@ -472,9 +479,12 @@ fn csv_text<T: Send>(
 /// The record's cells as text, or none when one is not UTF-8 (each cell is checked on its
 /// own: two halves of a character on both sides of a separator are no character).
 fn utf8_cells(record: &csv::ByteRecord) -> Option<Vec<String>> {
-    (record.iter())
-        .map(|cell| std::str::from_utf8(cell).ok().map(str::to_owned))
-        .collect()
+    // sized once: collected through `Option`, the row grew 4, 8, 16, 32 cells
+    let mut cells = Vec::with_capacity(record.len());
+    for cell in record {
+        cells.push(std::str::from_utf8(cell).ok()?.to_owned());
+    }
+    Some(cells)
 }
 
 /// A reader that keeps what it read from a mark on, so the last CSV record can be read
