@@ -66,6 +66,16 @@ pub struct Staged {
 }
 
 impl Staged {
+    /// The file at `path`, known to hold its new content already (`holds`): committing
+    /// leaves it untouched.
+    pub fn unchanged(path: &Path, durability: Durability) -> Staged {
+        Staged {
+            path: path.to_path_buf(),
+            tmp: None,
+            durability,
+        }
+    }
+
     /// False when the file already held the content, so committing leaves it untouched
     /// (its modification time included).
     pub fn changes_the_file(&self) -> bool {
@@ -249,17 +259,13 @@ pub fn stage_if_changed(
     durability: Durability,
 ) -> Result<Staged, WriteError> {
     if holds(path, bytes) {
-        return Ok(Staged {
-            path: path.to_path_buf(),
-            tmp: None,
-            durability,
-        });
+        return Ok(Staged::unchanged(path, durability));
     }
     stage(path, bytes, durability)
 }
 
 /// Whether the file at `path` holds exactly `bytes` (false when it cannot be read).
-fn holds(path: &Path, bytes: &[u8]) -> bool {
+pub fn holds(path: &Path, bytes: &[u8]) -> bool {
     let Ok(mut file) = std::fs::File::open(path) else {
         return false;
     };

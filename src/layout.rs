@@ -501,7 +501,7 @@ mod tests {
             assert_eq!(f.options.base_locale, Some(0));
             assert!(!f.options.keep_locale);
         }
-        assert_eq!(files[1].selection.locales[0].entries, vec![0, 2]);
+        assert_eq!(*files[1].selection.locales[0].entries, [0, 2]);
     }
 
     #[test]

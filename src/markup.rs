@@ -63,6 +63,11 @@ pub enum SheetError {
 /// empty cells dropped, empty rows `[]`). Takes the grid so that the texts move into the
 /// document instead of being copied.
 pub fn convert(rows: Vec<Vec<String>>) -> Result<Document, SheetError> {
+    convert_rows(Rows::from(rows))
+}
+
+/// `convert` of the rows given one by one (`Rows::push`).
+pub fn convert_rows(rows: Rows) -> Result<Document, SheetError> {
     convert_keyed(rows, false).map(|(doc, _)| doc)
 }
 
@@ -72,19 +77,16 @@ pub fn convert(rows: Vec<Vec<String>>) -> Result<Document, SheetError> {
 pub fn convert_with_key_cells(
     rows: Vec<Vec<String>>,
 ) -> Result<(Document, Vec<String>), SheetError> {
-    convert_keyed(rows, true)
+    convert_keyed(Rows::from(rows), true)
 }
 
-fn convert_keyed(
-    rows: Vec<Vec<String>>,
-    key_cells: bool,
-) -> Result<(Document, Vec<String>), SheetError> {
+fn convert_keyed(rows: Rows, key_cells: bool) -> Result<(Document, Vec<String>), SheetError> {
     let Built {
         mut doc,
         cells,
         text_columns,
         rest,
-    } = build(rows)?;
+    } = rows.build()?;
     // What is left of the grid (the row lists, key and tag cells; texts and comments
     // moved out) is freed by this thread while the others start on the checks
     // before publishing; then it checks too. Freed row by row as they are read, the cells
@@ -129,13 +131,95 @@ struct Built {
     rest: Vec<Vec<String>>,
 }
 
-fn build(mut rows: Vec<Vec<String>>) -> Result<Built, SheetError> {
-    let header_index = rows
-        .iter()
-        .position(|row| row.iter().any(|cell| cell.trim() == KEY_MARK))
-        .ok_or(SheetError::NoHeaderRow)?;
+/// A sheet's rows as they come, each taken by the conversion at once: a sheet read from a
+/// file is converted on one core while the next rows are still being read on the others
+/// (`depot generate`: the conversion took a tenth of the run with a core idle).
+#[derive(Default)]
+pub struct Rows {
+    /// Every row so far; those below the header without their texts and comments (moved
+    /// into the document).
+    rows: Vec<Vec<String>>,
+    /// From the header row on: the builder, or why the header is not usable.
+    header: Option<Result<Builder, SheetError>>,
+    /// The header row's index.
+    header_index: usize,
+    /// The rows below the header that hold a cell.
+    rows_below: usize,
+}
+
+impl From<Vec<Vec<String>>> for Rows {
+    fn from(grid: Vec<Vec<String>>) -> Rows {
+        let mut rows = Rows::default();
+        rows.rows.reserve_exact(grid.len());
+        for row in grid {
+            rows.push(row);
+        }
+        rows
+    }
+}
+
+impl Rows {
+    /// The next row (trailing empty cells dropped, as `values.get` gives them). The
+    /// first holding `>>>` is the header.
+    pub fn push(&mut self, mut row: Vec<String>) {
+        let index = self.rows.len();
+        match &mut self.header {
+            None if row.iter().any(|cell| cell.trim() == KEY_MARK) => {
+                self.header = Some(start_builder(&row, index));
+                self.header_index = index;
+            }
+            None => {}
+            Some(builder) => {
+                self.rows_below += usize::from(!row.is_empty());
+                if let Ok(builder) = builder {
+                    builder.row(&mut row, index + 1);
+                }
+            }
+        }
+        self.rows.push(row);
+    }
+
+    /// The header row's index, once it came.
+    pub fn header_index(&self) -> Option<usize> {
+        self.header.is_some().then_some(self.header_index)
+    }
+
+    /// How many rows below the header hold a cell.
+    pub fn rows_below(&self) -> usize {
+        self.rows_below
+    }
+
+    fn build(self) -> Result<Built, SheetError> {
+        let Rows {
+            rows,
+            header,
+            header_index,
+            ..
+        } = self;
+        let builder = header.ok_or(SheetError::NoHeaderRow)??;
+        let (mut doc, mut cells, text_columns) = builder.finish();
+        doc.settings = settings_above(&rows[..header_index], &mut doc.warnings);
+        if doc.settings.syntax() != placeholders::SheetSyntax::Depot {
+            // braces are not depot's placeholders in these texts: nothing for the brace and
+            // placeholder checks to read
+            for cell in &mut cells {
+                cell.braces = false;
+            }
+        }
+        Ok(Built {
+            doc,
+            cells,
+            text_columns,
+            rest: rows,
+        })
+    }
+}
+
+/// The builder of the rows below the header row `cells` (at `header_index`), or why the
+/// header is not usable.
+fn start_builder(cells: &[String], header_index: usize) -> Result<Builder, SheetError> {
     let mut warnings = Vec::new();
-    let header = Header::parse(&rows[header_index], header_index + 1, &mut warnings);
+    let header = Header::parse(cells, header_index + 1, &mut warnings);
     if header.locales.is_empty() {
         let row = header_index + 1;
         let ignored = (header.refused.iter())
@@ -149,25 +233,7 @@ fn build(mut rows: Vec<Vec<String>>) -> Result<Built, SheetError> {
             count: header.locales.len(),
         });
     }
-    let mut builder = Builder::new(header, warnings);
-    for (index, row) in rows.iter_mut().enumerate().skip(header_index + 1) {
-        builder.row(row, index + 1);
-    }
-    let (mut doc, mut cells, text_columns) = builder.finish();
-    doc.settings = settings_above(&rows[..header_index], &mut doc.warnings);
-    if doc.settings.syntax() != placeholders::SheetSyntax::Depot {
-        // braces are not depot's placeholders in these texts: nothing for the brace and
-        // placeholder checks to read
-        for cell in &mut cells {
-            cell.braces = false;
-        }
-    }
-    Ok(Built {
-        doc,
-        cells,
-        text_columns,
-        rest: rows,
-    })
+    Ok(Builder::new(header, warnings))
 }
 
 /// The settings cell among the rows above the header (the first cell starting with
@@ -1875,7 +1941,7 @@ mod tests {
             rows in prop::collection::vec(prop::collection::vec(checked_cell(), 0..7), 0..14)
         ) {
             let Ok(doc) = convert(rows.clone()) else { return Ok(()) };
-            let Ok(mut built) = build(rows) else { return Ok(()) };
+            let Ok(mut built) = Rows::from(rows).build() else { return Ok(()) };
             for cells in &mut built.cells {
                 cells.braces = true;
                 cells.name_hash = 0;

@@ -119,13 +119,14 @@ pub fn convert_fetched(tabs: Vec<crate::sheets::tabs::Tab>) -> Result<Document, 
 /// `depot serve` and `depot generate` all convert through it, so a sheet that one refuses
 /// the others refuse too, with the same words.
 pub fn convert(grid: Vec<Vec<String>>) -> Result<Document, ConvertError> {
-    let header = grid
-        .iter()
-        .position(|row| row.iter().any(|cell| cell.trim() == markup::KEY_MARK));
-    let rows_below = header.map_or(0, |h| {
-        grid[h + 1..].iter().filter(|r| !r.is_empty()).count()
-    });
-    let document = markup::convert(grid)?;
+    convert_rows(markup::Rows::from(grid))
+}
+
+/// `convert` of rows given one by one as a sheet is read (`markup::Rows`).
+pub fn convert_rows(rows: markup::Rows) -> Result<Document, ConvertError> {
+    let header = rows.header_index();
+    let rows_below = rows.rows_below();
+    let document = markup::convert_rows(rows)?;
     if !document.is_empty() {
         return Ok(document);
     }

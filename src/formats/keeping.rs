@@ -275,6 +275,17 @@ pub fn keep_at(
     let elsewhere: HashSet<String> = (others.iter())
         .flat_map(|other| other.names.iter().cloned())
         .collect();
+    // The file is what the sheet renders (the usual case of a run after a run): a patch
+    // would give the same bytes, after parsing both. Compared in pieces as it is read,
+    // not read whole into new memory (the unchanged run of six formats read 700 MB so).
+    if elsewhere.is_empty() && crate::atomic_file::holds(path, &fresh) {
+        return Ok(Kept {
+            body: fresh,
+            counts: Some(Counts::default()),
+            beside: Vec::new(),
+            unchanged: true,
+        });
+    }
     // the names the sheet has that another file defines: that file gets their texts
     let mut beside = Vec::new();
     if !elsewhere.is_empty() {
@@ -308,21 +319,13 @@ pub fn keep_at(
         }
         Err(e) => return Err(io(e)),
     };
-    if existing == fresh && elsewhere.is_empty() {
-        // the file is what the sheet renders (the usual case of a run after a run): a
-        // patch would give the same bytes, after parsing both
-        return Ok(Kept {
-            body: fresh,
-            counts: Some(Counts::default()),
-            beside,
-        });
-    }
     let patched = (keep.patch_as(&existing, &fresh, &elsewhere, Gains::Appended, settings))
         .map_err(|e| unreadable(path, e))?;
     Ok(Kept {
         body: patched.body,
         counts: Some(patched.counts),
         beside,
+        unchanged: false,
     })
 }
 
@@ -376,6 +379,9 @@ pub struct Kept {
     pub body: Vec<u8>,
     pub counts: Option<Counts>,
     pub beside: Vec<Beside>,
+    /// The file already holds `body`, byte for byte (seen while deciding): nothing to
+    /// write, and no need to read it again to tell.
+    pub unchanged: bool,
 }
 
 /// Another file of the target's folder that defines some of the sheet's names, patched
@@ -393,6 +399,7 @@ impl Kept {
             body,
             counts: None,
             beside: Vec::new(),
+            unchanged: false,
         }
     }
 }
@@ -400,6 +407,28 @@ impl Kept {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_that_holds_the_rendering_is_said_unchanged_and_any_other_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("en.properties");
+        let fresh = b"a=1\nb=2\n".to_vec();
+        let settings = SheetSettings::default();
+        let new = keep_at(Format::Properties, &path, fresh.clone(), &settings).unwrap();
+        assert!(!new.unchanged);
+        std::fs::write(&path, &fresh).unwrap();
+        let same = keep_at(Format::Properties, &path, fresh.clone(), &settings).unwrap();
+        assert!(same.unchanged);
+        assert_eq!(
+            (same.body, same.counts),
+            (fresh.clone(), Some(Counts::default()))
+        );
+        // the app's own line is kept: patched, not unchanged
+        std::fs::write(&path, b"a=0\nmine=x\nb=2\n").unwrap();
+        let patched = keep_at(Format::Properties, &path, fresh, &settings).unwrap();
+        assert!(!patched.unchanged);
+        assert_eq!(patched.body, b"a=1\nmine=x\nb=2\n");
+    }
 
     #[test]
     fn a_chunk_starts_at_the_line_break_before_its_comments() {

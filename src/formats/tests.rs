@@ -109,7 +109,7 @@ fn expected_flat(
     let prefixed = keep_locale || locales.len() > 1;
     let mut out = Vec::new();
     for ls in locales {
-        for &e in &ls.entries {
+        for &e in ls.entries.iter() {
             let entry = &doc.entries[e];
             let Some(text) = &entry.texts[ls.locale] else {
                 continue;
@@ -420,7 +420,7 @@ fn android_names_match_the_basic_fixture() {
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let core = |locale| LocaleSelection {
         locale,
-        entries: vec![0, 1],
+        entries: vec![0, 1].into(),
     };
     for (case, sel) in [
         (
@@ -672,7 +672,7 @@ fn bad_indices_are_errors_not_panics() {
     let sel = Selection {
         locales: vec![LocaleSelection {
             locale: 0,
-            entries: vec![0, 7],
+            entries: vec![0, 7].into(),
         }],
     };
     let err = render(&doc, &sel, Format::Json, &RenderOptions::default()).unwrap_err();
@@ -803,7 +803,7 @@ fn must_refuse(doc: &Document, sel: &Selection, format: Format, opts: &RenderOpt
     let mut texts: Vec<&str> = Vec::new();
     let mut keys: Vec<&str> = Vec::new();
     for ls in &sel.locales {
-        for &e in &ls.entries {
+        for &e in ls.entries.iter() {
             let entry = &doc.entries[e];
             let Some(text) = &entry.texts[ls.locale] else {
                 continue;
@@ -913,7 +913,7 @@ proptest! {
                         .collect()
                 };
                 for ls in &sel.locales {
-                    for &e in &ls.entries {
+                    for &e in ls.entries.iter() {
                         let text = doc.entries[e].texts[ls.locale].as_ref().unwrap();
                         let path = doc.entries[e].path.join(".");
                         let shown = texts.contains(text);
@@ -1041,7 +1041,10 @@ fn xlf_files_sharing_escaped_pieces_fail_only_where_a_file_alone_fails() {
         ..RenderOptions::default()
     };
     let pl = |entries: Vec<usize>| Selection {
-        locales: vec![LocaleSelection { locale: 1, entries }],
+        locales: vec![LocaleSelection {
+            locale: 1,
+            entries: entries.into(),
+        }],
     };
     let outcome = |r: Result<Rendered, RenderError>| r.map_err(|e| e.to_string());
     let mut body = Vec::new();
@@ -1063,6 +1066,56 @@ fn xlf_files_sharing_escaped_pieces_fail_only_where_a_file_alone_fails() {
             warnings,
         });
         assert_eq!(outcome(into), alone, "{sel:?}");
+    }
+}
+
+#[test]
+fn xlf_pieces_escaped_on_several_cores_give_the_bodies_of_a_file_alone() {
+    // Over the size where `xlf::write::Shared` escapes its pieces in parts; keys whose
+    // base text XML cannot carry in both halves, each failing only the files holding it.
+    let entries: Vec<Entry> = (0..12_000)
+        .map(|i| Entry {
+            path: vec![format!("s{}", i / 100), format!("k{i}")],
+            texts: vec![
+                Some(match i % 5_000 {
+                    7 => format!("bad {i}\u{1}"),
+                    _ => format!("Text {i} & <b>\"{i}\"</b>"),
+                }),
+                Some(format!("Tekst {i} & ok")),
+            ],
+            ..Entry::default()
+        })
+        .collect();
+    let doc = Document {
+        locales: vec!["en".into(), "pl".into()],
+        entries,
+        ..Document::default()
+    };
+    let prepared = Prepared::new(&doc);
+    let opts = RenderOptions {
+        base_locale: Some(0),
+        ..RenderOptions::default()
+    };
+    let bad = [7, 5_007, 10_007];
+    let pl = |entries: Vec<usize>| Selection {
+        locales: vec![LocaleSelection {
+            locale: 1,
+            entries: entries.into(),
+        }],
+    };
+    let outcome = |r: Result<Rendered, RenderError>| r.map_err(|e| e.to_string());
+    let good: Vec<usize> = (0..12_000).filter(|i| !bad.contains(i)).collect();
+    for (sel, fails) in [
+        (pl(good), false),
+        (pl(vec![0, 10_007, 11_999]), true),
+        (Selection::all(&doc), true),
+    ] {
+        let alone = outcome(render_locale_tree(&doc, &sel, Format::Xlf, &opts));
+        assert_eq!(alone.is_err(), fails);
+        assert_eq!(
+            outcome(prepared.render_locale_tree(&sel, Format::Xlf, &opts)),
+            alone
+        );
     }
 }
 
@@ -1350,7 +1403,7 @@ fn expected_with_forms(doc: &Document, sel: &Selection, format: Format) -> Vec<(
     let mut plain = plain.into_iter();
     let mut out = Vec::new();
     for ls in sel.locales.iter().filter(|l| !l.entries.is_empty()) {
-        for &e in &ls.entries {
+        for &e in ls.entries.iter() {
             if doc.entries[e].texts[ls.locale].is_none() {
                 continue;
             }

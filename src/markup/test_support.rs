@@ -44,7 +44,7 @@ pub fn tree(doc: &Document, selection: &Selection) -> Tree {
     let mut root = Vec::new();
     for chosen in &selection.locales {
         let mut locale = Tree::Node(Vec::new());
-        for &index in &chosen.entries {
+        for &index in chosen.entries.iter() {
             let entry = &doc.entries[index];
             let text = entry.texts[chosen.locale]
                 .clone()

@@ -400,7 +400,10 @@ impl FilterIndex {
         }
         let locales = (chosen.into_iter().enumerate())
             .filter(|(_, entries)| !entries.is_empty())
-            .map(|(locale, entries)| LocaleSelection { locale, entries })
+            .map(|(locale, entries)| LocaleSelection {
+                locale,
+                entries: entries.into(),
+            })
             .collect();
         Selection { locales }
     }

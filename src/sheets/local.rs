@@ -2,7 +2,6 @@
 //! `values.get` response, which is what the test fixtures are). Workbook cells become the
 //! text a spreadsheet shows for them, like the Sheets API's formatted values.
 
-mod csv_parts;
 mod folder;
 
 use super::csv_dialect::{self, CodePage, Decoded, Start};
@@ -169,43 +168,7 @@ fn read(
         }]
     };
     if extension == "csv" {
-        // Streamed: a large sheet is not held twice, as bytes and as cells; read up to
-        // what fits, so a file that grows meanwhile is refused too.
-        let csv_file = |code_page: Option<&'static encoding_rs::Encoding>| -> Result<Vec<Vec<String>>, LocalSheetError> {
-            let file = std::fs::File::open(path).map_err(unreadable)?;
-            let size = file.metadata().map_err(unreadable)?.len();
-            memory.admit_file(&shown, size, Input::Csv, 0)?;
-            let largest = memory.largest(Input::Csv);
-            // UTF-8 (the first try) and long: in parts, on every core
-            #[cfg(unix)]
-            if code_page.is_none()
-                && let Some(parsed) = csv_parts::rows(
-                    &file,
-                    size,
-                    largest.saturating_add(1),
-                    crate::parallel::cores(),
-                )
-            {
-                if parsed.at_limit {
-                    memory.admit_file(&shown, largest.saturating_add(1), Input::Csv, 0)?;
-                }
-                return Ok(parsed.rows);
-            }
-            let mut input =
-                std::io::BufReader::with_capacity(1 << 16, file.take(largest.saturating_add(1)));
-            let rows = csv_grid(&mut input, &shown, code_page)?;
-            if input.into_inner().limit() == 0 {
-                memory.admit_file(&shown, largest.saturating_add(1), Input::Csv, 0)?;
-            }
-            Ok(rows)
-        };
-        // UTF-8 whenever the bytes are UTF-8; the code page only for a file that is not
-        // (read again from the start: a legacy file is the rare case).
-        let rows = match (csv_file(None), code_page.encoding()) {
-            (Err(LocalSheetError::NotUtf8 { .. }), Some(page)) => csv_file(Some(page))?,
-            (rows, _) => rows?,
-        };
-        return Ok(one(rows));
+        return read_csv_with(path, memory, code_page, &|rows| rows.collect()).map(one);
     }
     match extension.as_str() {
         "json" => Ok(one(json_grid(&read(Input::ValuesJson)?, &shown)?)),
@@ -242,6 +205,47 @@ fn read(
                 .collect())
         }
         _ => Err(LocalSheetError::Unsupported { path: shown }),
+    }
+}
+
+/// What takes a sheet's rows as they are read, in order, on a thread of its own: what it
+/// makes of them is the result of the read.
+/// `depot generate` converts them there as they come.
+pub type Consume<'c, T> = dyn Fn(&mut dyn Iterator<Item = Vec<String>>) -> T + Sync + 'c;
+
+/// The `.csv` file at `path` read into `consume` (`read_grid` collects the rows). Streamed:
+/// a large sheet is not held twice, as bytes and as cells; read up to what `memory`
+/// allows, so a file that grows meanwhile is refused too. A file that is not UTF-8 is
+/// read in `code_page`, or refused without one.
+pub fn read_csv_with<T: Send>(
+    path: &Path,
+    memory: Budget,
+    code_page: CodePage,
+    consume: &Consume<'_, T>,
+) -> Result<T, LocalSheetError> {
+    let shown = path.display().to_string();
+    let unreadable = |e: std::io::Error| LocalSheetError::Read {
+        path: shown.clone(),
+        reason: e.to_string(),
+    };
+    let csv_file = |code_page| -> Result<T, LocalSheetError> {
+        let file = std::fs::File::open(path).map_err(unreadable)?;
+        let size = file.metadata().map_err(unreadable)?.len();
+        memory.admit_file(&shown, size, Input::Csv, 0)?;
+        let largest = memory.largest(Input::Csv);
+        let mut input =
+            std::io::BufReader::with_capacity(1 << 16, file.take(largest.saturating_add(1)));
+        let made = csv_grid_with(&mut input, &shown, code_page, consume)?;
+        if input.into_inner().limit() == 0 {
+            memory.admit_file(&shown, largest.saturating_add(1), Input::Csv, 0)?;
+        }
+        Ok(made)
+    };
+    // UTF-8 whenever the bytes are UTF-8; the code page only for a file that is not
+    // (read again from the start: a legacy file is the rare case).
+    match (csv_file(None), code_page.encoding()) {
+        (Err(LocalSheetError::NotUtf8 { .. }), Some(page)) => csv_file(Some(page)),
+        (made, _) => made,
     }
 }
 
@@ -316,10 +320,20 @@ pub fn csv_bytes_grid(bytes: &[u8], shown: &str) -> Result<Vec<Vec<String>>, Loc
 /// The grid of a CSV file's bytes: UTF-8 (its byte-order mark skipped), UTF-16 by its
 /// mark, else text in `code_page` when one is given.
 fn csv_grid(
-    mut input: impl BufRead,
+    input: impl BufRead + Send,
     path: &str,
     code_page: Option<&'static encoding_rs::Encoding>,
 ) -> Result<Vec<Vec<String>>, LocalSheetError> {
+    csv_grid_with(input, path, code_page, &|rows| rows.collect())
+}
+
+/// `csv_grid`, its rows given to `consume` as they are read.
+fn csv_grid_with<T: Send>(
+    mut input: impl BufRead + Send,
+    path: &str,
+    code_page: Option<&'static encoding_rs::Encoding>,
+    consume: &Consume<'_, T>,
+) -> Result<T, LocalSheetError> {
     let head = input.fill_buf().map_err(|e| LocalSheetError::Read {
         path: path.to_owned(),
         reason: e.to_string(),
@@ -327,144 +341,150 @@ fn csv_grid(
     let decoded =
         |input, encoding| std::io::BufReader::with_capacity(1 << 16, Decoded::new(input, encoding));
     match (csv_dialect::start(head), code_page) {
-        (Start::Utf8(0), Some(page)) => csv_text(decoded(input, page), path),
+        (Start::Utf8(0), Some(page)) => csv_text(decoded(input, page), path, consume),
         (Start::Utf8(bom), _) => {
             // A UTF-8 byte-order mark (spreadsheet exports often write one) is not part of A1.
             input.consume(bom);
-            csv_text(input, path)
+            csv_text(input, path, consume)
         }
-        (Start::Utf16(encoding), _) => csv_text(decoded(input, encoding), path),
+        (Start::Utf16(encoding), _) => csv_text(decoded(input, encoding), path, consume),
         (Start::Binary, _) => Err(LocalSheetError::NotText {
             path: path.to_owned(),
         }),
     }
 }
 
-/// The grid of CSV text (UTF-8), its separator told by its header row.
-fn csv_text(mut input: impl BufRead, path: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
+/// The rows of CSV text (UTF-8), its separator told by its header row, given to `consume`.
+fn csv_text<T: Send>(
+    mut input: impl BufRead + Send,
+    path: &str,
+    consume: &Consume<'_, T>,
+) -> Result<T, LocalSheetError> {
     let failed = |e: csv::Error| LocalSheetError::Csv {
         path: path.to_owned(),
         line: e.position().map_or(0, |p| p.line()),
         reason: e.to_string(),
     };
     let separator = csv_dialect::separator(input.fill_buf().map_err(|e| failed(e.into()))?);
-    let mut reader = csv_reader(input, separator);
-    // Two threads in a pipeline: this one parses records (into byte records that are
-    // reused), the other makes their cells (UTF-8 checked, one allocation each), which
-    // took as long as the parsing (50,000 keys x 20 locales: 0.27 s of CPU in one thread).
-    // Batches go round between them, at most `IN_FLIGHT` full ones at a time: the file
-    // still streams.
-    const BATCH: usize = 256;
-    const IN_FLIGHT: usize = 4;
-    let (full, to_cells) = std::sync::mpsc::sync_channel::<Vec<csv::ByteRecord>>(IN_FLIGHT);
-    let (back, returned) = std::sync::mpsc::channel::<Vec<csv::ByteRecord>>();
-    std::thread::scope(|scope| {
-        let cells = scope.spawn(move || {
-            let mut rows = Vec::new();
-            for batch in to_cells {
-                for record in &batch {
-                    match utf8_cells(record) {
-                        Some(cells) => rows.push(cells),
-                        None => return Err(record.position().map_or(0, csv::Position::line)),
-                    }
-                }
-                // the parser may be done already
-                let _ = back.send(batch);
-            }
-            Ok(rows)
-        });
-        let mut last_start = csv::Position::new();
-        let mut parsed = Ok(());
-        let mut batch = Vec::new();
-        let mut n = 0;
-        loop {
-            if n == batch.len() {
-                batch.push(csv::ByteRecord::new());
-            }
-            let record = &mut batch[n];
-            match reader.read_byte_record(record) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(e) => {
-                    parsed = Err(failed(e));
-                    break;
-                }
-            }
-            if let Some(position) = settle_position(&mut reader, record) {
-                last_start = position;
-            }
-            n += 1;
-            if n == BATCH {
-                let next = returned.try_recv().unwrap_or_default();
-                if full.send(std::mem::replace(&mut batch, next)).is_err() {
-                    // the cells stopped at a record that is not UTF-8
-                    break;
-                }
-                n = 0;
-            }
-        }
-        batch.truncate(n);
-        if n > 0 {
-            let _ = full.send(batch);
-        }
-        drop(full);
-        let rows = match cells.join() {
-            Ok(rows) => rows,
-            Err(panic) => std::panic::resume_unwind(panic),
-        };
-        let rows = rows.map_err(|line| LocalSheetError::NotUtf8 {
-            path: path.to_owned(),
-            line,
-        })?;
-        parsed?;
-        // The csv crate ends a quoted cell at the end of the input without a word
-        // (BurntSushi/rust-csv#252): only the last record can hold such a cell, so its
-        // bytes are looked at again.
-        let tail = reader.get_ref().since(last_start.byte());
-        if let Some(newlines) = unterminated_quote(tail, separator) {
-            return Err(LocalSheetError::UnterminatedQuote {
-                path: path.to_owned(),
-                line: last_start.line() + newlines,
-            });
-        }
-        Ok(rows)
-    })
-}
-
-/// The reader of a sheet's CSV text, `separator` told; it keeps the bytes of the last
-/// record read (`Tail`).
-fn csv_reader<R: std::io::Read>(input: R, separator: u8) -> csv::Reader<Tail<R>> {
-    csv::ReaderBuilder::new()
+    let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .delimiter(separator)
         .buffer_capacity(1 << 16)
-        .from_reader(Tail::new(input))
-}
-
-/// After `record` is read: its position corrected to the line it starts on, and the
-/// bytes before it forgotten; its start, for reading its bytes again.
-fn settle_position<R: std::io::Read>(
-    reader: &mut csv::Reader<Tail<R>>,
-    record: &mut csv::ByteRecord,
-) -> Option<csv::Position> {
-    let position = record.position().cloned()?;
-    // A record after a CRLF starts at its '\n', on the line before its own.
-    if reader.get_ref().since(position.byte()).first() == Some(&b'\n') {
-        let mut own = position.clone();
-        own.set_line(position.line() + 1);
-        record.set_position(Some(own));
-    }
-    reader.get_mut().forget_before(position.byte());
-    Some(position)
+        .from_reader(Tail::new(input));
+    // Three threads in a pipeline: one parses records (into byte records that are
+    // reused), this one makes their cells (UTF-8 checked, one allocation each), which
+    // took as long as the parsing (50,000 keys x 20 locales: 0.27 s of CPU in one thread),
+    // and the last gives the rows to `consume`. Record batches go round between the first
+    // two, at most `IN_FLIGHT` full ones at a time: the file still streams.
+    const BATCH: usize = 256;
+    const IN_FLIGHT: usize = 4;
+    let (full, to_cells) = std::sync::mpsc::sync_channel::<Vec<csv::ByteRecord>>(IN_FLIGHT);
+    let (back, returned) = std::sync::mpsc::channel::<Vec<csv::ByteRecord>>();
+    let (made, to_consume) = std::sync::mpsc::channel::<Vec<Vec<String>>>();
+    std::thread::scope(|scope| {
+        let consumer = scope.spawn(move || consume(&mut to_consume.into_iter().flatten()));
+        // The line of an unterminated quote in the last record, if any.
+        let parser = scope.spawn(move || -> Result<Option<u64>, LocalSheetError> {
+            let mut last_start = csv::Position::new();
+            let mut batch = Vec::new();
+            let mut n = 0;
+            let parsed = loop {
+                if n == batch.len() {
+                    batch.push(csv::ByteRecord::new());
+                }
+                let record = &mut batch[n];
+                match reader.read_byte_record(record) {
+                    Ok(true) => {}
+                    Ok(false) => break Ok(()),
+                    // the records before it still go to the cells: one that is not
+                    // UTF-8 is the error to report
+                    Err(e) => break Err(failed(e)),
+                }
+                if let Some(position) = record.position().cloned() {
+                    // A record after a CRLF starts at its '\n', on the line before its own.
+                    if reader.get_ref().since(position.byte()).first() == Some(&b'\n') {
+                        let mut own = position.clone();
+                        own.set_line(position.line() + 1);
+                        record.set_position(Some(own));
+                    }
+                    reader.get_mut().forget_before(position.byte());
+                    last_start = position;
+                }
+                n += 1;
+                if n == BATCH {
+                    let next = returned.try_recv().unwrap_or_default();
+                    if full.send(std::mem::replace(&mut batch, next)).is_err() {
+                        // the cells stopped at a record that is not UTF-8
+                        return Ok(None);
+                    }
+                    n = 0;
+                }
+            };
+            batch.truncate(n);
+            if n > 0 {
+                let _ = full.send(batch);
+            }
+            parsed?;
+            // The csv crate ends a quoted cell at the end of the input without a word
+            // (BurntSushi/rust-csv#252): only the last record can hold such a cell, so its
+            // bytes are looked at again.
+            let tail = reader.get_ref().since(last_start.byte());
+            Ok(unterminated_quote(tail, separator).map(|newlines| last_start.line() + newlines))
+        });
+        // The cells are made on the calling thread: on the main one (`depot generate`),
+        // their million allocations come from the main heap, which grows 128 KiB at a
+        // time; another thread's heap grows a page at a time, a system call each (26,000
+        // for 50,000 keys x 20 locales, on the busiest thread of the read).
+        let mut cells = Ok(());
+        'batches: for batch in to_cells {
+            let mut rows = Vec::with_capacity(batch.len());
+            for record in &batch {
+                match utf8_cells(record) {
+                    Some(row) => rows.push(row),
+                    None => {
+                        cells = Err(record.position().map_or(0, csv::Position::line));
+                        break 'batches;
+                    }
+                }
+            }
+            // the parser may be done already
+            let _ = back.send(batch);
+            // the consumer panicked: its panic is passed on below
+            let _ = made.send(rows);
+        }
+        drop(made);
+        let parsed = match parser.join() {
+            Ok(parsed) => parsed,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        let made = match consumer.join() {
+            Ok(made) => made,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        cells.map_err(|line| LocalSheetError::NotUtf8 {
+            path: path.to_owned(),
+            line,
+        })?;
+        if let Some(line) = parsed? {
+            return Err(LocalSheetError::UnterminatedQuote {
+                path: path.to_owned(),
+                line,
+            });
+        }
+        Ok(made)
+    })
 }
 
 /// The record's cells as text, or none when one is not UTF-8 (each cell is checked on its
 /// own: two halves of a character on both sides of a separator are no character).
 fn utf8_cells(record: &csv::ByteRecord) -> Option<Vec<String>> {
-    (record.iter())
-        .map(|cell| std::str::from_utf8(cell).ok().map(str::to_owned))
-        .collect()
+    // sized once: collected through `Option`, the row grew 4, 8, 16, 32 cells
+    let mut cells = Vec::with_capacity(record.len());
+    for cell in record {
+        cells.push(std::str::from_utf8(cell).ok()?.to_owned());
+    }
+    Some(cells)
 }
 
 /// A reader that keeps what it read from a mark on, so the last CSV record can be read

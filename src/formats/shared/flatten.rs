@@ -1158,7 +1158,7 @@ mod tests {
         let sel = Selection {
             locales: vec![LocaleSelection {
                 locale: 0,
-                entries: vec![0],
+                entries: vec![0].into(),
             }],
         };
         let flat = Flat::build(&d, &sel, NameStyle::Plain, None, false);
@@ -1264,7 +1264,7 @@ mod tests {
         let sel = Selection {
             locales: vec![LocaleSelection {
                 locale: 0,
-                entries: vec![1],
+                entries: vec![1].into(),
             }],
         };
         let flat = Flat::build(&d, &sel, NameStyle::Plain, None, false);

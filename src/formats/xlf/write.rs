@@ -150,36 +150,54 @@ impl Shared {
         texts: Texts<'_>,
         base: Option<usize>,
     ) -> Shared {
-        let mut bytes = Vec::new();
-        let spans = (doc.entries.iter().enumerate())
-            .map(|(index, entry)| {
-                let start = bytes.len();
-                let id = Format::Xlf
-                    .name_of(entry)
-                    .or_else(|| paths.get(index))
-                    .unwrap_or_default();
-                let mut push = || -> Result<[usize; 4], char> {
-                    push_xml_str(&mut bytes, id, true)?;
-                    let id_end = bytes.len();
-                    push_xml_str(&mut bytes, names.name(index), true)?;
-                    let name_end = bytes.len();
-                    let source = base.and_then(|base| texts.get(index, base)).unwrap_or(id);
-                    push_xml_str(&mut bytes, source, false)?;
-                    Ok([start, id_end, name_end, bytes.len()])
-                };
-                let span = push().ok();
-                if span.is_none() {
-                    bytes.truncate(start);
-                }
-                span
-            })
-            .collect();
+        // Half the entries on each core (it held up the first xlf file, the other core
+        // waiting for it), the halves' pieces then put back to back.
+        let entries = doc.entries.len();
+        let parts = crate::parallel::ranges(entries, entries >= PARALLEL_FROM_ENTRIES);
+        let built = crate::parallel::map(parts.len(), &parts, |part| {
+            let mut bytes = Vec::new();
+            let spans: Vec<_> = (part.clone())
+                .map(|index| {
+                    let start = bytes.len();
+                    let id = Format::Xlf
+                        .name_of(&doc.entries[index])
+                        .or_else(|| paths.get(index))
+                        .unwrap_or_default();
+                    let mut push = || -> Result<[usize; 4], char> {
+                        push_xml_str(&mut bytes, id, true)?;
+                        let id_end = bytes.len();
+                        push_xml_str(&mut bytes, names.name(index), true)?;
+                        let name_end = bytes.len();
+                        let source = base.and_then(|base| texts.get(index, base)).unwrap_or(id);
+                        push_xml_str(&mut bytes, source, false)?;
+                        Ok([start, id_end, name_end, bytes.len()])
+                    };
+                    let span = push().ok();
+                    if span.is_none() {
+                        bytes.truncate(start);
+                    }
+                    span
+                })
+                .collect();
+            (bytes, spans)
+        });
+        let mut bytes = Vec::with_capacity(built.iter().map(|(b, _)| b.len()).sum());
+        let mut spans = Vec::with_capacity(entries);
+        for (part_bytes, part_spans) in built {
+            let offset = bytes.len();
+            bytes.extend_from_slice(&part_bytes);
+            spans
+                .extend((part_spans.into_iter()).map(|span| span.map(|s| s.map(|at| at + offset))));
+        }
         Shared {
             base,
             pieces: Pieces { bytes, spans },
         }
     }
 }
+
+/// Below this many entries the pieces are escaped on the calling thread alone.
+const PARALLEL_FROM_ENTRIES: usize = 10_000;
 
 /// One key's escaped pieces (`Repeated`).
 struct Escaped<'r> {
