@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 
 use crate::formats::Format;
 pub use crate::formats::reading::{
-    Declared, KeepSyntax, Key, Options, Reading, SyntaxError, Unit, Value, line_of, one_line,
+    Declared, KeepSyntax, Key, Markup, Options, Reading, SyntaxError, Unit, Value, line_of,
+    one_line,
 };
 pub use crate::formats::shared::locale;
 use crate::memory_budget::{Budget, OverBudget};
@@ -32,6 +33,9 @@ pub struct Note {
     pub line: usize,
     pub key: String,
     pub what: String,
+    /// Not in the sheet, but left in the app's own file by generate (`Reading::keep`):
+    /// `what` names its kind.
+    pub kept: bool,
 }
 
 impl fmt::Display for Note {
@@ -210,6 +214,20 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
     let options = &options;
     let files: Vec<&discover::Found> = found.iter().collect();
     let mut imported = read_files(&files, options)?;
+    if options.markup == Markup::Detect
+        && !imported.doc.settings.android_markup
+        && found.iter().any(|f| f.format == Format::Android)
+        && holds_escapes(&imported.doc)
+    {
+        // no Android markup after all: the sheet holds texts as they are, not with the
+        // `&lt;` of a sheet of markup (read again so; rare: an app with `&lt;b&gt;` texts
+        // and no tag)
+        let options = Options {
+            markup: Markup::Text,
+            ..options.clone()
+        };
+        imported = read_files(&files, &options)?;
+    }
     if syntax != SheetSyntax::Depot {
         imported.doc.settings.placeholders = Some(syntax);
     }
@@ -222,6 +240,15 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
             None => said.to_owned(),
         });
     }
+    if imported.doc.settings.android_markup {
+        let said = "markup: Android's tags in strings (<b>, <font>, <annotation>, <xliff:g>) \
+                    stay in the texts; the settings cell says so (android=markup), and \
+                    generate writes them as markup";
+        imported.placeholders = Some(match imported.placeholders.take() {
+            Some(line) => format!("{line}\n{said}"),
+            None => said.to_owned(),
+        });
+    }
     imported.skipped = skipped;
     if imported.doc.entries.is_empty() {
         return Err(ImportError::Empty {
@@ -229,6 +256,20 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
         });
     }
     Ok(imported)
+}
+
+/// Whether a text of `doc` holds `&lt;`, `&gt;` or `&amp;` (what a sheet of Android
+/// markup writes for a `<`, `>` or `&` that is text).
+fn holds_escapes(doc: &Document) -> bool {
+    let escaped = |text: &Option<String>| {
+        text.as_deref().is_some_and(|t| {
+            t.contains('&') && (t.contains("&lt;") || t.contains("&gt;") || t.contains("&amp;"))
+        })
+    };
+    doc.entries.iter().any(|e| {
+        e.texts.iter().any(escaped)
+            || (e.plural.iter()).any(|p| p.forms.iter().any(|f| f.texts.iter().any(escaped)))
+    })
 }
 
 /// `files` read on every core and assembled into one document, each file as soon as it
@@ -418,6 +459,7 @@ fn read_found(
 pub struct FileRead {
     pub units: Vec<Unit>,
     pub notes: Vec<(usize, String, String)>,
+    pub kept: Vec<(usize, String, String)>,
     pub locale: Option<String>,
     pub types: Vec<Declared>,
     /// What the file's shape asks of the settings cell (`Reading::implies`).
@@ -446,6 +488,7 @@ pub fn read_bytes(
     Ok(FileRead {
         units: reading.units,
         notes: reading.notes,
+        kept: reading.kept,
         locale: reading.locale,
         types: reading.types,
         implies: reading.implies,

@@ -350,7 +350,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     if args.to_stdout() {
         write_to_stdout(&jobs, render, &report)?;
     } else {
-        write_files(args, &jobs, render, &report)?;
+        write_files(args, &jobs, render, doc.settings.android_markup, &report)?;
     }
     if let Some(base) = base {
         let named = if args.verbose {
@@ -528,6 +528,7 @@ fn write_files(
     args: &GenerateArgs,
     jobs: &[Job],
     render: impl Fn(&Job, &mut Vec<u8>) -> Result<Vec<String>, formats::RenderError> + Sync,
+    markup: bool,
     report: &Report,
 ) -> Result<(), Failure> {
     // Errors name files by absolute path; the list of files written keeps `--path` as given.
@@ -573,7 +574,8 @@ fn write_files(
                 let counts = match args.replace {
                     true => None,
                     false => {
-                        let kept = keeping::keep_at(job.format, &path, std::mem::take(&mut body))
+                        let fresh = std::mem::take(&mut body);
+                        let kept = keeping::keep_at(job.format, &path, fresh, markup)
                             .map_err(|e| Failure(e.to_string()))?;
                         body = kept.body;
                         kept.counts

@@ -11,7 +11,7 @@ use thiserror::Error;
 use super::Format;
 pub use super::shared::spans::{
     Counts, KeepError, Patched, Piece, Split, Swap, after_bom, chunk_from, line_start,
-    read_the_same, swap_body,
+    read_the_same, read_the_same_as, swap_body,
 };
 
 /// How one format's files are patched: what every format's `keep.rs` declares (`KEEP`),
@@ -56,6 +56,18 @@ impl Keep {
         fresh: &[u8],
         elsewhere: &HashSet<String>,
     ) -> Result<Patched, KeepError> {
+        self.patch_as(existing, fresh, elsewhere, false)
+    }
+
+    /// `patch`, for a sheet whose texts hold Android's markup when `markup` (an entry
+    /// then reads the same only with the same tags).
+    pub(crate) fn patch_as(
+        &self,
+        existing: &[u8],
+        fresh: &[u8],
+        elsewhere: &HashSet<String>,
+        markup: bool,
+    ) -> Result<Patched, KeepError> {
         match *self {
             Keep::Json { rules, same } => {
                 super::shared::json_spans::patch(existing, fresh, rules, same)
@@ -64,12 +76,12 @@ impl Keep {
                 let little = match existing {
                     [0xFF, 0xFE, ..] => true,
                     [0xFE, 0xFF, ..] => false,
-                    _ => return patch_pieces(existing, fresh, elsewhere, self),
+                    _ => return patch_pieces(existing, fresh, elsewhere, self, markup),
                 };
                 // a UTF-16 file (ios `.strings`) is patched as text and stays UTF-16
                 let text = (format.descriptor().decode)(existing)
                     .map_err(|e| KeepError::new(0, e.message))?;
-                let patched = patch_pieces(text.as_bytes(), fresh, elsewhere, self)?;
+                let patched = patch_pieces(text.as_bytes(), fresh, elsewhere, self, markup)?;
                 let mut body = existing[..2].to_vec();
                 for unit in String::from_utf8_lossy(&patched.body).encode_utf16() {
                     body.extend(match little {
@@ -99,6 +111,7 @@ fn patch_pieces(
     fresh: &[u8],
     elsewhere: &HashSet<String>,
     keep: &Keep,
+    markup: bool,
 ) -> Result<Patched, KeepError> {
     let Keep::Pieces {
         format,
@@ -114,7 +127,12 @@ fn patch_pieces(
     let same = |old: &Piece, new: &Piece| {
         let wrapped =
             |bytes: &[u8], piece: &Piece| [open, &bytes[piece.whole.clone()], close].concat();
-        read_the_same(format, &wrapped(existing, old), &wrapped(fresh, new))
+        read_the_same_as(
+            format,
+            &wrapped(existing, old),
+            &wrapped(fresh, new),
+            markup,
+        )
     };
     let old = split(existing)?;
     let new = split(fresh)?;
@@ -215,8 +233,14 @@ pub enum KeepFileError {
 
 /// What goes to `path` for `format` given the fresh rendering (SPEC §12.1): the file
 /// there patched with it (and what patching did), or, with no file there, the rendering
-/// (android: without the names another file of the folder defines).
-pub fn keep_at(format: Format, path: &Path, fresh: Vec<u8>) -> Result<Kept, KeepFileError> {
+/// (android: without the names another file of the folder defines). `markup`: the sheet
+/// holds Android's markup (`android=markup`).
+pub fn keep_at(
+    format: Format,
+    path: &Path,
+    fresh: Vec<u8>,
+    markup: bool,
+) -> Result<Kept, KeepFileError> {
     let Some(keep) = keep_of(format) else {
         return Ok(Kept::whole(fresh));
     };
@@ -256,7 +280,8 @@ pub fn keep_at(format: Format, path: &Path, fresh: Vec<u8>) -> Result<Kept, Keep
             counts: Some(Counts::default()),
         });
     }
-    let patched = (keep.patch(&existing, &fresh, &elsewhere)).map_err(|e| unreadable(path, e))?;
+    let patched =
+        (keep.patch_as(&existing, &fresh, &elsewhere, markup)).map_err(|e| unreadable(path, e))?;
     Ok(Kept {
         body: patched.body,
         counts: Some(patched.counts),

@@ -125,6 +125,9 @@ pub fn diff(
         keep_syntax: super::KeepSyntax::No,
         format: options.format,
         memory: options.memory,
+        // the app's Android markup is compared when the sheet carries it; else the texts
+        // alone, as a sheet without `android=markup` holds them
+        markup: crate::formats::reading::Markup::of_sheet(sheet.settings.android_markup),
     };
     let found = discover::discover(paths, &read_options)?;
     let mut families: BTreeMap<Format, Vec<&discover::Found>> = BTreeMap::new();

@@ -76,8 +76,16 @@ pub struct Split {
 /// What the reader leaves out (android markup, ...) does not count: the sheet cannot hold it,
 /// so an entry whose texts are the same keeps it.
 pub fn read_the_same(format: Format, a: &[u8], b: &[u8]) -> bool {
+    read_the_same_as(format, a, b, false)
+}
+
+/// `read_the_same`, with Android's markup part of the text when `markup` (a sheet that
+/// says `android=markup` owns its strings' tags: one whose tags changed does not read the
+/// same).
+pub fn read_the_same_as(format: Format, a: &[u8], b: &[u8], markup: bool) -> bool {
     let options = crate::formats::reading::Options {
         placeholders: crate::formats::PlaceholderMode::Keep,
+        markup: crate::formats::reading::Markup::of_sheet(markup),
         ..crate::formats::reading::Options::default()
     };
     let read = |bytes: &[u8]| {
