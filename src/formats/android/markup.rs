@@ -163,7 +163,7 @@ pub(crate) fn tagged(nodes: &[Node]) -> Result<String, Refused> {
     let mut run = Run::default();
     let mut text = String::new();
     // what the sheet's text must read back as: its texts and tags in order
-    let mut expected: Vec<Owned> = Vec::new();
+    let mut expected: Vec<Node> = Vec::new();
     for (i, node) in nodes.iter().enumerate() {
         match node {
             Node::Text(raw) => {
@@ -180,8 +180,8 @@ pub(crate) fn tagged(nodes: &[Node]) -> Result<String, Refused> {
                 if !piece.is_empty() {
                     text.push_str(&piece);
                     match expected.last_mut() {
-                        Some(Owned::Text(t)) => t.push_str(&piece),
-                        _ => expected.push(Owned::Text(piece.into_owned())),
+                        Some(Node::Text(t)) => t.push_str(&piece),
+                        _ => expected.push(Node::Text(piece.into_owned())),
                     }
                 }
             }
@@ -190,7 +190,7 @@ pub(crate) fn tagged(nodes: &[Node]) -> Result<String, Refused> {
                     run = Run::default();
                 }
                 push_tag(&mut text, name, attrs, *empty).map_err(Refused::Markup)?;
-                expected.push(Owned::Open {
+                expected.push(Node::Open {
                     name: name.clone(),
                     attrs: attrs.clone(),
                     empty: *empty,
@@ -203,11 +203,11 @@ pub(crate) fn tagged(nodes: &[Node]) -> Result<String, Refused> {
                 text.push_str("</");
                 text.push_str(name);
                 text.push('>');
-                expected.push(Owned::Close(name.clone()));
+                expected.push(Node::Close(name.clone()));
             }
         }
     }
-    let again: Vec<Owned> = tokens(&text).iter().map(Owned::from).collect();
+    let again: Vec<Node> = tokens(&text).iter().map(Node::from).collect();
     if again != expected {
         return Err(Refused::Markup(
             "its text holds what would read as a tag".to_owned(),
@@ -394,30 +394,19 @@ impl Token<'_> {
     }
 }
 
-/// `Token`, owned: what `tagged` compares its text's tokens with.
-#[derive(Debug, PartialEq, Eq)]
-enum Owned {
-    Text(String),
-    Open {
-        name: String,
-        attrs: Vec<(String, String)>,
-        empty: bool,
-    },
-    Close(String),
-}
-
-impl From<&Token<'_>> for Owned {
-    fn from(token: &Token<'_>) -> Owned {
+impl From<&Token<'_>> for Node {
+    /// The node a token of a sheet's text stands for (what `tagged` compares with).
+    fn from(token: &Token<'_>) -> Node {
         match token {
-            Token::Text(t) => Owned::Text((*t).to_owned()),
-            Token::Open { name, attrs, empty } => Owned::Open {
+            Token::Text(t) => Node::Text((*t).to_owned()),
+            Token::Open { name, attrs, empty } => Node::Open {
                 name: (*name).to_owned(),
                 attrs: (attrs.iter())
                     .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                     .collect(),
                 empty: *empty,
             },
-            Token::Close(name) => Owned::Close((*name).to_owned()),
+            Token::Close(name) => Node::Close((*name).to_owned()),
         }
     }
 }

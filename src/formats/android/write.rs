@@ -234,24 +234,10 @@ fn formats_ok(text: &str, element: &[u8]) -> bool {
 /// The element text as aapt's XML parser hands it over: the three entities that
 /// `push_android_text` writes, decoded.
 fn xml_unescaped(element: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(element.len());
-    let mut rest = element;
-    while let Some((&b, tail)) = rest.split_first() {
-        let entity = [(&b"&amp;"[..], b'&'), (b"&lt;", b'<'), (b"&gt;", b'>')]
-            .into_iter()
-            .find(|(name, _)| rest.starts_with(name));
-        match entity {
-            Some((name, c)) => {
-                out.push(c);
-                rest = &rest[name.len()..];
-            }
-            None => {
-                out.push(b);
-                rest = tail;
-            }
-        }
-    }
-    out
+    // what `push_android_text` writes is UTF-8, and these entities are what markup's are
+    markup::unescape(&String::from_utf8_lossy(element))
+        .into_owned()
+        .into_bytes()
 }
 
 /// aapt's `hasSubstitutionErrors` (ResourceTable.cpp), which is aapt2's
