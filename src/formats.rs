@@ -10,6 +10,7 @@
 pub mod android {
     pub mod files;
     pub mod keep;
+    pub(crate) mod markup;
     pub mod read;
     pub mod write;
 }

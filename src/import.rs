@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 
 use crate::formats::Format;
 pub use crate::formats::reading::{
-    Declared, KeepSyntax, Key, Options, Reading, SyntaxError, Unit, Value, line_of, one_line,
+    Declared, KeepSyntax, Key, Markup, Options, Reading, SyntaxError, Unit, Value, line_of,
+    one_line,
 };
 pub use crate::formats::shared::locale;
 use crate::memory_budget::{Budget, OverBudget};
@@ -32,6 +33,9 @@ pub struct Note {
     pub line: usize,
     pub key: String,
     pub what: String,
+    /// Not in the sheet, but left in the app's own file by generate (`Reading::keep`):
+    /// `what` names its kind.
+    pub kept: bool,
 }
 
 impl fmt::Display for Note {
@@ -308,16 +312,14 @@ fn held(doc: &Document) -> u64 {
     entries.saturating_mul(2)
 }
 
-/// Reads every translation file under `paths` (files or folders): one document, or one
-/// per namespace when the files are several (`by_namespace`).
-pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, ImportError> {
-    let (found, skipped) = discover::discover_counting(paths, options)?;
-    let (options, syntax, line) = choose_syntax(&found, options);
-    let mut groups = by_namespace(&found)?;
-    let mut imported = match groups.as_slice() {
+/// The files found read into one document, or one per namespace when they are several
+/// (`by_namespace`), each namespace's with the budget the ones before it left.
+fn read_namespaces(found: &[discover::Found], options: &Options) -> Result<Imported, ImportError> {
+    let mut groups = by_namespace(found)?;
+    Ok(match groups.as_slice() {
         [(None, _)] => Imported {
             namespace: found.iter().find_map(|f| f.namespace.clone()),
-            ..read_files(&groups.remove(0).1, &options)?
+            ..read_files(&groups.remove(0).1, options)?
         },
         _ => {
             let mut imported = Imported::default();
@@ -352,7 +354,29 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
             }
             imported
         }
-    };
+    })
+}
+
+/// Reads every translation file under `paths` (files or folders): one document, or one
+/// per namespace when the files are several (`by_namespace`).
+pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, ImportError> {
+    let (found, skipped) = discover::discover_counting(paths, options)?;
+    let (options, syntax, line) = choose_syntax(&found, options);
+    let mut imported = read_namespaces(&found, &options)?;
+    if options.markup == Markup::Detect
+        && !(imported.documents().iter()).any(|(_, doc)| doc.settings.android_markup)
+        && found.iter().any(|f| f.format == Format::Android)
+        && (imported.documents().iter()).any(|(_, doc)| holds_escapes(doc))
+    {
+        // no Android markup after all: the sheet holds texts as they are, not with the
+        // `&lt;` of a sheet of markup (read again so; rare: an app with `&lt;b&gt;` texts
+        // and no tag)
+        let options = Options {
+            markup: Markup::Text,
+            ..options.clone()
+        };
+        imported = read_namespaces(&found, &options)?;
+    }
     for doc in imported.documents_mut() {
         if syntax != SheetSyntax::Depot {
             doc.settings.placeholders = Some(syntax);
@@ -372,6 +396,11 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
             "arb: apostrophes are text, as gen-l10n reads them without use-escaping \
              (l10n.yaml); the settings cell says so (arb=plain), and generate writes them so",
         ),
+        settings.android_markup.then_some(
+            "markup: Android's tags in strings (<b>, <font>, <annotation>, <xliff:g>) stay in \
+             the texts; the settings cell says so (android=markup), and generate writes them \
+             as markup",
+        ),
     ]
     .into_iter()
     .flatten()
@@ -388,6 +417,20 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
         });
     }
     Ok(imported)
+}
+
+/// Whether a text of `doc` holds `&lt;`, `&gt;` or `&amp;` (what a sheet of Android
+/// markup writes for a `<`, `>` or `&` that is text).
+fn holds_escapes(doc: &Document) -> bool {
+    let escaped = |text: &Option<String>| {
+        text.as_deref().is_some_and(|t| {
+            t.contains('&') && (t.contains("&lt;") || t.contains("&gt;") || t.contains("&amp;"))
+        })
+    };
+    doc.entries.iter().any(|e| {
+        e.texts.iter().any(escaped)
+            || (e.plural.iter()).any(|p| p.forms.iter().any(|f| f.texts.iter().any(escaped)))
+    })
 }
 
 /// `files` read on every core and assembled into one document, each file as soon as it
@@ -586,6 +629,7 @@ fn read_found(
 pub struct FileRead {
     pub units: Vec<Unit>,
     pub notes: Vec<(usize, String, String)>,
+    pub kept: Vec<(usize, String, String)>,
     pub locale: Option<String>,
     pub types: Vec<Declared>,
     /// What the file's shape asks of the settings cell (`Reading::implies`).
@@ -614,6 +658,7 @@ pub fn read_bytes(
     Ok(FileRead {
         units: reading.units,
         notes: reading.notes,
+        kept: reading.kept,
         locale: reading.locale,
         types: reading.types,
         implies: reading.implies,

@@ -305,13 +305,25 @@ fn settings_above(rows: &[Vec<String>], warnings: &mut Vec<Warning>) -> SheetSet
                      plurals as KEY and KEY_plural, v4: KEY_one, KEY_other): read as v4"
                 ),
             ),
+            Some(("android", "markup")) => settings.android_markup = true,
+            Some(("android", "text")) => settings.android_markup = false,
+            Some(("android", value)) => warn(
+                warnings,
+                column,
+                row,
+                format!(
+                    "the settings cell says android={value}, which depot does not know \
+                     (markup: <b>, <font>, <xliff:g> in texts are Android markup, text: they \
+                     are text): read as text"
+                ),
+            ),
             Some((key, _)) => warn(
                 warnings,
                 column,
                 row,
                 format!(
                     "the settings cell has the setting '{key}', which depot does not know \
-                     (known: placeholders, i18next, po, arb): ignored"
+                     (known: placeholders, i18next, po, arb, android): ignored"
                 ),
             ),
             None => warn(
@@ -354,6 +366,9 @@ pub fn settings_cell(settings: &SheetSettings) -> Option<String> {
     }
     if settings.arb_plain {
         pairs.push("arb=plain".to_owned());
+    }
+    if settings.android_markup {
+        pairs.push("android=markup".to_owned());
     }
     (!pairs.is_empty()).then(|| format!("{SETTINGS_MARK} {}", pairs.join(" ")))
 }
@@ -1149,6 +1164,25 @@ mod tests {
     }
 
     #[test]
+    fn android_markup_in_the_settings_cell_is_read_and_written() {
+        let doc = convert(grid(&[
+            &["depot: placeholders=printf android=markup"],
+            &[">>>", "en"],
+            &["on", "Protections are <b>ON</b>"],
+        ]))
+        .unwrap();
+        assert!(doc.settings.android_markup);
+        assert_eq!(doc.warnings, []);
+        assert_eq!(
+            settings_cell(&doc.settings).unwrap(),
+            "depot: placeholders=printf android=markup"
+        );
+        let doc = convert(grid(&[&["depot: android=bold"], &[">>>", "en"]])).unwrap();
+        assert!(!doc.settings.android_markup);
+        assert_eq!(doc.warnings.len(), 1, "{:?}", doc.warnings);
+    }
+
+    #[test]
     fn a_sheet_without_the_settings_cell_keeps_its_stored_form() {
         let doc = convert(grid(&[&[">>>", "en"], &["pay", "Pay {amount}"]])).unwrap();
         assert!(doc.settings.is_empty());
@@ -1181,7 +1215,7 @@ mod tests {
                 (
                     "C1",
                     "the settings cell has the setting 'colour', which depot does not know \
-                     (known: placeholders, i18next, po, arb): ignored"
+                     (known: placeholders, i18next, po, arb, android): ignored"
                 ),
                 (
                     "C1",

@@ -84,11 +84,20 @@ pub struct SheetSettings {
     /// (`''`, `'{'`), as gen-l10n reads it with `use-escaping: true`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub arb_plain: bool,
+    /// `android=markup`: the texts hold Android's inline markup as the app's strings.xml
+    /// writes it (`<b>`, `<font color="…">`, `<annotation>`, `<xliff:g>`), and the android
+    /// writer writes those tags as markup; without it a `<b>` in a text is text.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub android_markup: bool,
 }
 
 impl SheetSettings {
     pub fn is_empty(&self) -> bool {
-        self.placeholders.is_none() && !self.i18next_v3 && !self.po_cldr && !self.arb_plain
+        self.placeholders.is_none()
+            && !self.i18next_v3
+            && !self.po_cldr
+            && !self.arb_plain
+            && !self.android_markup
     }
 
     /// Adds what one more file's shape asks for (`Reading::implies`).
@@ -97,6 +106,7 @@ impl SheetSettings {
         self.i18next_v3 |= other.i18next_v3;
         self.po_cldr |= other.po_cldr;
         self.arb_plain |= other.arb_plain;
+        self.android_markup |= other.android_markup;
     }
 
     /// The syntax the texts hold: the cell's, else depot's `{name}`.

@@ -292,6 +292,179 @@ fn android_files_round_trip_as_aapt2_reads_them() {
     assert!(before.len() >= 12, "{before:#?}");
 }
 
+const ANDROID_MARKUP: &str = r##"<?xml version="1.0" encoding="utf-8"?>
+<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">
+    <string name="on">Protections are <b>ON</b> for this site</string>
+    <string name="tap">Select DuckDuckGo and tap <font color='#678fff'>Always</font>.</string>
+    <string name="why">That\'s why <annotation type="chart_comparison">people choose us</annotation> &amp; stay.</string>
+    <string name="spaced">  a <b> x </b>  b  </string>
+    <string name="quoted">It\'s <i>"quoted  </i>  here"</string>
+    <string name="nested">a <b>b <i>c</i></b> d</string>
+    <string name="count">Got <xliff:g id="count" example="3">%1$d</xliff:g> of <b><xliff:g id="total">%2$d</xliff:g></b></string>
+    <string name="only_xliff">  Version <xliff:g id="v">%1$s</xliff:g>  </string>
+    <string name="lead">  <b>lead</b> tail </string>
+    <string name="br">x<br/>y</string>
+    <string name="literal">&lt;b&gt;not bold&lt;/b&gt; and <b>bold</b></string>
+    <plurals name="files">
+        <item quantity="one"><b>%d</b> file</item>
+        <item quantity="other"><b>%d</b> files</item>
+    </plurals>
+</resources>
+"##;
+
+const ANDROID_MARKUP_PL: &str = r##"<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <string name="on">Ochrona jest <b>WŁĄCZONA</b> dla tej witryny</string>
+    <string name="tap">Wybierz DuckDuckGo i dotknij <font color="#678fff">Zawsze</font>.</string>
+</resources>
+"##;
+
+/// Android's markup inside a string (SPEC §12.1, `android=markup`): import keeps the
+/// tags in the sheet's texts, generate writes them back into a new tree, and aapt2 reads
+/// every string with the same text and the same spans (`aapt2 dump resources`), white
+/// space around and inside the spans included; text that looks like a tag stays text.
+#[test]
+fn android_markup_comes_back_with_the_same_text_and_spans_as_aapt2_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            ("app/res/values/strings.xml", ANDROID_MARKUP.as_bytes()),
+            (
+                "app/res/values-pl/strings.xml",
+                ANDROID_MARKUP_PL.as_bytes(),
+            ),
+        ],
+    );
+    let before = support::real_apps::android(&dir.path().join("app/res")).unwrap();
+    let out = round_trip(dir.path(), &["app/res"], "android", &[]);
+    let sheet = std::fs::read_to_string(dir.path().join("sheet.csv")).unwrap();
+    assert!(sheet.starts_with("depot: android=markup,"), "{sheet}");
+    assert!(
+        sheet.contains("on,,,Protections are <b>ON</b> for this site,Ochrona jest <b>WŁĄCZONA</b> dla tej witryny"),
+        "{sheet}"
+    );
+    let after = support::real_apps::android(&out).unwrap();
+    let mut compared = 0;
+    for (config, strings) in &before {
+        for (name, text) in strings {
+            assert_eq!(
+                after.get(config).and_then(|s| s.get(name)),
+                Some(text),
+                "{config:?} {name}"
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 14);
+    // styled, as aapt2 reads them
+    let plain = |texts: &support::real_apps::Texts, name: &str| match &texts[""][name] {
+        support::real_apps::Text::Plain(t) => t.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        plain(&after, "on"),
+        "Protections are ON for this site ⟨b:16,17⟩"
+    );
+    assert_eq!(plain(&after, "spaced"), " a  x  b  ⟨b:3,5⟩");
+    // `&lt;b&gt;` (text for Html.fromHtml) stays text: `&lt;` in the sheet
+    assert!(
+        sheet.contains("\nliteral,,,&lt;b&gt;not bold&lt;/b&gt; and <b>bold</b>,\n"),
+        "{sheet}"
+    );
+    let imported = depot_ok(dir.path(), &["import", "app/res", "--to", "again.csv"]);
+    assert!(
+        !stderr(&imported).contains("not carried"),
+        "{}",
+        stderr(&imported)
+    );
+    depot_ok(
+        dir.path(),
+        &[
+            "diff",
+            "--source",
+            "sheet.csv",
+            "app/res",
+            "--placeholders",
+            "convert",
+        ],
+    );
+    // the sheet owns the tags: one changed is a difference
+    std::fs::write(
+        dir.path().join("edited.csv"),
+        sheet.replace("Protections are <b>ON</b>", "Protections are <i>ON</i>"),
+    )
+    .unwrap();
+    let out = support::run(
+        dir.path(),
+        &[
+            "diff",
+            "--source",
+            "edited.csv",
+            "app/res",
+            "--placeholders",
+            "convert",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        report.contains(
+            "on: app \"Protections are <b>ON</b> for this site\", sheet \"Protections are \
+             <i>ON</i> for this site\""
+        ),
+        "{report}"
+    );
+}
+
+/// `--merge-into` follows the sheet merged into: one without `android=markup` holds texts
+/// alone (the app's markup is named as not carried, `&lt;b&gt;` is `<b>`), one with it
+/// gets the tags and `&lt;` for a `<` that is text.
+#[test]
+fn merging_android_markup_follows_the_sheet_merged_into() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            (
+                "app/res/values/strings.xml",
+                b"<resources>\n<string name=\"on\">Protections are <b>ON</b></string>\n\
+                  <string name=\"lt\">&lt;b&gt;</string>\n</resources>\n",
+            ),
+            ("plain.csv", b">>>,en\nother,Other\n"),
+            (
+                "marked.csv",
+                b"depot: android=markup\n>>>,en\nother,Other\n",
+            ),
+        ],
+    );
+    let merge = |into: &str| {
+        let out = depot_ok(
+            dir.path(),
+            &["import", "app/res", "--merge-into", into, "--to", "out.csv"],
+        );
+        (
+            std::fs::read_to_string(dir.path().join("out.csv")).unwrap(),
+            stderr(&out),
+        )
+    };
+    let (sheet, notes) = merge("plain.csv");
+    assert_eq!(
+        sheet,
+        ">>>,en\nother,Other\non,Protections are ON\nlt,<b>\n"
+    );
+    assert!(
+        notes.contains("on: markup <b> is not carried: the text is kept without its tags"),
+        "{notes}"
+    );
+    let (sheet, notes) = merge("marked.csv");
+    assert_eq!(
+        sheet,
+        "depot: android=markup,\n>>>,en\nother,Other\non,Protections are <b>ON</b>\nlt,&lt;b&gt;\n"
+    );
+    assert!(!notes.contains("not carried"), "{notes}");
+}
+
 #[test]
 fn a_real_android_app_is_imported_and_regenerated_with_every_text_equal() {
     let dir = tempfile::tempdir().unwrap();
@@ -333,11 +506,16 @@ fn a_real_android_app_is_imported_and_regenerated_with_every_text_equal() {
     for name in &untranslatable {
         assert!(summary.contains(name), "{name} is listed: {summary}");
     }
+    // string arrays stay in the app's files; `<xliff:g>` is carried in the texts as tags
     assert!(
-        summary.contains("<string-array> is not carried"),
+        summary.contains(
+            "depot: kept in the app, not the sheet's: 1 <string-array> element(s) \
+             (menu_auto_updates_check_interval_entries); generate leaves them in the app's \
+             files as they are"
+        ),
         "{summary}"
     );
-    assert!(summary.contains("<xliff:g>"), "{summary}");
+    assert!(!summary.contains("not carried"), "{summary}");
     let mut compared = 0;
     for ((config, name), text) in &before {
         let untranslatable = untranslatable
@@ -1543,15 +1721,21 @@ fn real_files_of_the_new_formats_are_read_with_their_texts() {
     assert!(has(&lines, "error_2,,error,,,Error,Fehler,Ошибка"));
     assert!(!summary.contains("the key is also a section"), "{summary}");
 
-    // resx (Borderless Gaming): composite {0} is {arg1}, file references are listed
+    // resx (Borderless Gaming): composite {0} is {arg1}, file references are listed as
+    // left in the app's files
     let (lines, summary) = import("resx-borderless-gaming");
     assert_eq!(lines[0], ">>>,###,$$$,en,de,ru");
     assert!(has(
         &lines,
         "TrayMinimized,,,{arg1} is minimized.,{arg1} wurde minimiert.,{arg1} свернут в трей."
     ));
-    assert!(summary.contains("7 keys (add, bordered,"), "{summary}");
-    assert!(summary.contains("ResXFileRef"), "{summary}");
+    assert!(
+        summary.contains(
+            "depot: kept in the app, not the sheet's: 7 resource(s) of type \
+             System.Resources.ResXFileRef, not texts (add, bordered,"
+        ),
+        "{summary}"
+    );
 
     // xcstrings (NetNewsWire): keys are the English texts, comments carried, printf
     // placeholders numbered, keys with '.' levels of the sheet and their names kept; its

@@ -111,6 +111,15 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
         memory: settings.limits.input_memory,
         // each app's l10n.yaml says how its ARB apostrophes read
         arb_plain: None,
+        // Android markup stays as tags (a new sheet says android=markup when the app has
+        // any) unless the sheet merged into holds texts without them (no android=markup)
+        markup: match &existing {
+            None => import::Markup::Detect,
+            Some(tabs) => {
+                let rows = first_translations(tabs).map_or(&[][..], |t| t.rows.as_slice());
+                import::Markup::of_sheet(crate::markup::settings_of(rows).android_markup)
+            }
+        },
     };
     let report = Report::new(args.quiet);
     let mut imported = import::read_app(&args.paths, &options)?;
@@ -416,18 +425,63 @@ fn summarise_read(imported: &Imported, keys_shown: usize, report: &Report) {
             .sum();
         report.result(format_args!("{locale}: {count} key(s) with a text"));
     }
-    for line in grouped_notes(&imported.notes, keys_shown) {
+    let (kept, not_carried): (Vec<_>, Vec<_>) =
+        imported.notes.iter().cloned().partition(|n| n.kept);
+    for line in kept_lines(&kept, keys_shown) {
+        report.note(format_args!(
+            "depot: kept in the app, not the sheet's: {}",
+            crate::import::one_line(&line)
+        ));
+    }
+    for line in grouped_notes(&not_carried, keys_shown) {
         report.note(format_args!(
             "depot: not carried: {}",
             crate::import::one_line(&line)
         ));
     }
-    if !imported.notes.is_empty() {
+    if !not_carried.is_empty() {
         report.note(format_args!(
             "depot: {} item(s) of the app's files are not carried, or carried changed, as listed above",
-            imported.notes.len()
+            not_carried.len()
         ));
     }
+}
+
+/// What the sheet does not hold and generate leaves in the app's files, a line per kind
+/// over every file (`36 translatable="false" string(s) (appName, …)`).
+fn kept_lines(kept: &[crate::import::Note], keys_shown: usize) -> Vec<String> {
+    let mut kinds: Vec<(&str, Vec<&str>)> = Vec::new();
+    for note in kept {
+        match kinds.iter_mut().find(|(what, _)| *what == note.what) {
+            Some((_, keys)) => keys.push(&note.key),
+            None => kinds.push((&note.what, vec![&note.key])),
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|(what, keys)| {
+            let mut named: Vec<&str> = Vec::new();
+            for key in &keys {
+                if !named.contains(key) {
+                    named.push(key);
+                }
+            }
+            let more = named.len().saturating_sub(keys_shown);
+            let shown: Vec<String> = (named.iter().take(keys_shown))
+                .map(|k| crate::import::one_line(k))
+                .collect();
+            let more = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            format!(
+                "{} {what} ({}{more}); generate leaves them in the app's files as they are",
+                keys.len(),
+                shown.join(", ")
+            )
+        })
+        .collect()
 }
 
 /// Notes one a line; those of one file that say the same of several keys (markup in

@@ -11,7 +11,7 @@ use thiserror::Error;
 use super::Format;
 pub use super::shared::spans::{
     Counts, KeepError, Patched, Piece, Split, Swap, after_bom, chunk_from, line_start,
-    read_the_same, swap_body,
+    read_the_same, read_the_same_as, swap_body,
 };
 use crate::model::SheetSettings;
 
@@ -49,7 +49,7 @@ pub(crate) struct Siblings {
 
 /// What a patch does with the entries only the fresh rendering has.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Gains {
+pub(crate) enum Gains {
     /// Appended (the names in `elsewhere` left out).
     Appended,
     /// Left out: the file only gets the fresh texts of its own entries (android: a file
@@ -74,8 +74,9 @@ impl Keep {
     }
 
     /// `patch` of the files of a sheet with `settings`, which say how its files read
-    /// (`arb=plain`) when telling whether two entries read the same.
-    fn patch_as(
+    /// (`arb=plain`, `android=markup`: an entry then reads the same only with the same
+    /// tags) when telling whether two entries read the same.
+    pub(crate) fn patch_as(
         &self,
         existing: &[u8],
         fresh: &[u8],
@@ -91,12 +92,13 @@ impl Keep {
                 let little = match existing {
                     [0xFF, 0xFE, ..] => true,
                     [0xFE, 0xFF, ..] => false,
-                    _ => return patch_pieces(existing, fresh, elsewhere, self, gains),
+                    _ => return patch_pieces(existing, fresh, elsewhere, self, gains, settings),
                 };
                 // a UTF-16 file (ios `.strings`) is patched as text and stays UTF-16
                 let text = (format.descriptor().decode)(existing)
                     .map_err(|e| KeepError::new(0, e.message))?;
-                let patched = patch_pieces(text.as_bytes(), fresh, elsewhere, self, gains)?;
+                let patched =
+                    patch_pieces(text.as_bytes(), fresh, elsewhere, self, gains, settings)?;
                 let mut body = existing[..2].to_vec();
                 for unit in String::from_utf8_lossy(&patched.body).encode_utf16() {
                     body.extend(match little {
@@ -127,6 +129,7 @@ fn patch_pieces(
     elsewhere: &HashSet<String>,
     keep: &Keep,
     gains: Gains,
+    settings: &SheetSettings,
 ) -> Result<Patched, KeepError> {
     let Keep::Pieces {
         format,
@@ -142,7 +145,12 @@ fn patch_pieces(
     let same = |old: &Piece, new: &Piece| {
         let wrapped =
             |bytes: &[u8], piece: &Piece| [open, &bytes[piece.whole.clone()], close].concat();
-        read_the_same(format, &wrapped(existing, old), &wrapped(fresh, new))
+        read_the_same_as(
+            format,
+            &wrapped(existing, old),
+            &wrapped(fresh, new),
+            settings,
+        )
     };
     let old = split(existing)?;
     let new = split(fresh)?;
@@ -245,7 +253,7 @@ pub enum KeepFileError {
 /// there patched with it (and what patching did), or, with no file there, the rendering
 /// (android: without the names another file of the folder defines, each of those files
 /// with the fresh texts of the names it defines). `settings`: the sheet's, which say how
-/// the file reads (`arb=plain`).
+/// the file reads (`arb=plain`, `android=markup`).
 pub fn keep_at(
     format: Format,
     path: &Path,

@@ -36,6 +36,9 @@ pub struct Options {
     /// `None`: as each app's `l10n.yaml` says where import reads an app's folders, else as
     /// ICU quoting (what a sheet without the settings cell writes).
     pub arb_plain: Option<bool>,
+    /// How Android texts are read: as a sheet with `android=markup` holds them, or as one
+    /// without it holds them (`Markup`).
+    pub markup: Markup,
 }
 
 impl Default for Options {
@@ -49,7 +52,34 @@ impl Default for Options {
             format: None,
             memory: Budget::default(),
             arb_plain: None,
+            markup: Markup::Text,
         }
+    }
+}
+
+/// How Android texts are read (`Options::markup`; SPEC §12.1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Markup {
+    /// The text as it is, without its inline markup (noted as not carried): what a sheet
+    /// without `android=markup` holds (the default).
+    #[default]
+    Text,
+    /// As a sheet with `android=markup` holds them: inline markup (`<b>`, `<font>`,
+    /// `<annotation>`, `<xliff:g>`) as its tags, a `<` of the text as `&lt;`.
+    Tags,
+    /// `Tags` when the app's files hold any markup (the new sheet then says
+    /// `android=markup`), else `Text` (`import::read_app` reads them again so).
+    Detect,
+}
+
+impl Markup {
+    pub fn tags(self) -> bool {
+        self != Markup::Text
+    }
+
+    /// For a sheet that says `android=markup` (`markup`) or not.
+    pub fn of_sheet(markup: bool) -> Markup {
+        if markup { Markup::Tags } else { Markup::Text }
     }
 }
 
@@ -143,6 +173,10 @@ pub struct Reading<'o> {
     pub units: Vec<Unit>,
     /// Notes without their file (the pipeline knows it).
     pub notes: Vec<(usize, String, String)>,
+    /// What the sheet does not hold but generate, writing into the app's own file, leaves
+    /// there as it is (a `translatable="false"` string, a resx file reference): (line, key,
+    /// what it is, as a plural noun such as `translatable="false" string(s)`).
+    pub kept: Vec<(usize, String, String)>,
     /// The locale the content names for the whole file (po `Language`, arb `@@locale`).
     pub locale: Option<String>,
     /// The locale the file's name gives, if any: a json or yml file whose one top-level
@@ -171,6 +205,7 @@ impl<'o> Reading<'o> {
         Reading {
             units: Vec::new(),
             notes: Vec::new(),
+            kept: Vec::new(),
             locale: None,
             named: None,
             types: Vec::new(),
@@ -202,6 +237,12 @@ impl<'o> Reading<'o> {
 
     pub fn note(&mut self, line: usize, key: &str, what: impl Into<String>) {
         self.notes.push((line, key.to_owned(), what.into()));
+    }
+
+    /// Something of the app's the sheet does not hold and generate leaves in the app's
+    /// file (`kept`); `what` names its kind as a plural noun (`empty text(s)`).
+    pub fn keep(&mut self, line: usize, key: &str, what: impl Into<String>) {
+        self.kept.push((line, key.to_owned(), what.into()));
     }
 
     /// One form of a plural that a format writes as a key per category (properties'

@@ -136,6 +136,7 @@ impl<'o> Assembler<'o> {
             line,
             key: key.to_owned(),
             what: what.into(),
+            kept: false,
         });
     }
 
@@ -166,6 +167,12 @@ impl<'o> Assembler<'o> {
         }
         for (line, key, what) in read.notes {
             self.note(file, line, &key, what);
+        }
+        for (line, key, what) in read.kept {
+            self.note(file, line, &key, what);
+            if let Some(note) = self.notes.last_mut() {
+                note.kept = true;
+            }
         }
         let named = match &found.hint {
             Hint::Code(code) => Some(code.clone()),

@@ -133,6 +133,9 @@ pub fn diff(
         memory: options.memory,
         // the app's ARB files as the sheet says its gen-l10n reads them (arb=plain)
         arb_plain: Some(sheet.settings.arb_plain),
+        // the app's Android markup is compared when the sheet carries it; else the texts
+        // alone, as a sheet without `android=markup` holds them
+        markup: crate::formats::reading::Markup::of_sheet(sheet.settings.android_markup),
     };
     let found = discover::discover(paths, &read_options)?;
     let mut families: BTreeMap<Format, Vec<&discover::Found>> = BTreeMap::new();

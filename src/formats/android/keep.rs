@@ -98,8 +98,39 @@ fn swap(existing: &[u8], old: &Piece, fresh: &[u8], new: &Piece, out: &mut Vec<u
         out.splice(at..at, FORMATTED_FALSE.iter().copied());
     }
     if new.body != new.whole {
-        out.extend_from_slice(&fresh[new.body.clone()]);
+        let body = &fresh[new.body.clone()];
+        if contains(body, b"<xliff:") && !root_declares_xliff(existing) {
+            // the app's root does not declare the namespace of the new text's <xliff:g>
+            declare_xliff(body, out);
+        } else {
+            out.extend_from_slice(body);
+        }
     }
+}
+
+/// Whether the `<resources>` start tag of `existing` declares the `xliff` prefix (read
+/// from the file's start only: this runs for every new text with an `<xliff:g>`).
+fn root_declares_xliff(existing: &[u8]) -> bool {
+    let Some(root) = memchr::memmem::find(existing, b"<resources") else {
+        return false;
+    };
+    let end = memchr::memchr(b'>', &existing[root..]).map_or(existing.len(), |e| root + e);
+    contains(&existing[root..end], b"xmlns:xliff")
+}
+
+/// `body` with the namespace of `<xliff:…>` declared on each of its start tags.
+fn declare_xliff(body: &[u8], out: &mut Vec<u8>) {
+    let declaration = format!(" xmlns:xliff=\"{}\"", super::markup::XLIFF_NAMESPACE);
+    let mut rest = body;
+    while let Some(at) = memchr::memmem::find(rest, b"<xliff:") {
+        let name_end = (rest[at..].iter())
+            .position(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'>' | b'/'))
+            .map_or(rest.len(), |end| at + end);
+        out.extend_from_slice(&rest[..name_end]);
+        out.extend_from_slice(declaration.as_bytes());
+        rest = &rest[name_end..];
+    }
+    out.extend_from_slice(rest);
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
@@ -165,6 +196,62 @@ mod tests {
             ),
             "{body}"
         );
+    }
+
+    #[test]
+    fn a_new_xliff_g_in_a_file_without_its_namespace_declares_it() {
+        let fresh = "<resources xmlns:xliff=\"urn:oasis:names:tc:xliff:document:1.2\">\n<string name=\"home_title\">Hi <xliff:g id=\"n\">%1$s</xliff:g></string>\n</resources>";
+        let (body, _) = patched(fresh, &[]);
+        assert!(
+            body.contains(
+                "<string name=\"home_title\" tools:ignore=\"X\">Hi <xliff:g xmlns:xliff=\"urn:oasis:names:tc:xliff:document:1.2\" id=\"n\">%1$s</xliff:g></string>"
+            ),
+            "{body}"
+        );
+        let declared = APP.replace(
+            "<resources ",
+            "<resources xmlns:xliff=\"urn:oasis:names:tc:xliff:document:1.2\" ",
+        );
+        let p = KEEP
+            .patch(declared.as_bytes(), fresh.as_bytes(), &HashSet::new())
+            .unwrap();
+        let body = String::from_utf8(p.body).unwrap();
+        assert!(
+            body.contains(">Hi <xliff:g id=\"n\">%1$s</xliff:g><"),
+            "{body}"
+        );
+    }
+
+    /// A sheet that holds Android markup (android=markup) owns a string's tags: the app's
+    /// element stays where its text and tags read the same, and is replaced where only the
+    /// tags changed; a sheet without it holds the text alone, and the app's tags stay.
+    #[test]
+    fn with_markup_a_string_whose_tags_changed_is_replaced() {
+        let app = "<resources>\n    <string name=\"on\">Protections are <b>ON</b></string>\n</resources>\n";
+        let patch = |fresh: &str, markup: bool| {
+            let settings = crate::model::SheetSettings {
+                android_markup: markup,
+                ..Default::default()
+            };
+            let p = (KEEP.patch_as(
+                app.as_bytes(),
+                fresh.as_bytes(),
+                &HashSet::new(),
+                keeping::Gains::Appended,
+                &settings,
+            ))
+            .unwrap();
+            String::from_utf8(p.body).unwrap()
+        };
+        let same =
+            "<resources>\n<string name=\"on\">Protections are <b>ON</b></string>\n</resources>";
+        assert_eq!(patch(same, true), app);
+        let italic =
+            "<resources>\n<string name=\"on\">Protections are <i>ON</i></string>\n</resources>";
+        assert_eq!(patch(italic, true), app.replace("<b>ON</b>", "<i>ON</i>"));
+        let plain = "<resources>\n<string name=\"on\">Protections are ON</string>\n</resources>";
+        assert_eq!(patch(plain, true), app.replace("<b>ON</b>", "ON"));
+        assert_eq!(patch(plain, false), app);
     }
 
     #[test]

@@ -1,15 +1,19 @@
 //! android `res/values*/*.xml`: `<string>` and `<plurals>` read as aapt2 compiles them
 //! (trimmed, `"…"` keeping spaces, runs of spaces collapsed, `\n`, `\t`, `\'`, `\"`,
 //! `\@`, `\uXXXX` undone), each with the comment aapt2 keeps (the last one before it).
-//! Not carried, and listed: `<string-array>` and other arrays, `translatable="false"`
-//! strings, strings for another `product`, references (`@string/x`), and markup (`<b>`,
-//! `<xliff:g>`: the text is kept without its tags).
+//! Markup inside a string (`<b>`, `<font>`, `<annotation>`, `<xliff:g>`) stays in the
+//! text as its tags (`markup`), unless the options say the sheet holds texts without them.
+//! Left in the app's files by generate, and listed as such: `<string-array>` and other
+//! arrays, `translatable="false"` strings, references (`@string/x`), empty strings. Not
+//! carried, and listed: strings for another `product`.
+
+use std::borrow::Cow;
 
 use quick_xml::events::{BytesStart, Event};
 
+use super::markup::{self, Node, Refused};
 use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::formats::shared::syntax::{self, Printf};
-use crate::formats::shared::utf16;
 use crate::formats::shared::xml::{self, Lines};
 use crate::model::PluralCategory;
 
@@ -46,13 +50,8 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                             .unwrap_or_default();
                         let what = xml::name(&e);
                         xml::skip(&mut reader, &mut lines)?;
-                        r.note(
-                            line,
-                            &name,
-                            format!(
-                                "<{what}> is not carried: the sheet holds texts and plurals only"
-                            ),
-                        );
+                        // the sheet holds texts and plurals only
+                        r.keep(line, &name, format!("<{what}> element(s)"));
                     }
                     _ => xml::skip(&mut reader, &mut lines)?,
                 }
@@ -64,11 +63,7 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                     let name = xml::attr(&e, "name")
                         .unwrap_or_default()
                         .unwrap_or_default();
-                    r.note(
-                        line,
-                        &name,
-                        "an empty text is not carried: an empty cell means no text",
-                    );
+                    r.keep(line, &name, EMPTY);
                 }
             }
             Event::End(_) => depth = 0,
@@ -89,11 +84,7 @@ fn name_of(e: &BytesStart<'_>, line: usize, r: &mut Reading<'_>) -> Result<Optio
         return Ok(None);
     };
     if xml::attr(e, "translatable")?.as_deref() == Some("false") {
-        r.note(
-            line,
-            &name,
-            "translatable=\"false\": not a text to translate, not carried",
-        );
+        r.keep(line, &name, "translatable=\"false\" string(s)");
         return Ok(None);
     }
     if let Some(product) = xml::attr(e, "product")?
@@ -118,11 +109,11 @@ fn string(
     r: &mut Reading<'_>,
 ) -> Result<(), SyntaxError> {
     let name = name_of(e, line, r).map_err(|m| SyntaxError::new(line, m))?;
-    let content = xml::content(reader, lines)?;
+    let content = markup::content(reader, lines)?;
     let Some(name) = name else {
         return Ok(());
     };
-    let Some(text) = compiled(&content, &name, line, r)? else {
+    let Some(text) = compiled(&content, &name, line, false, r)? else {
         return Ok(());
     };
     let converted = r.converted(text, |t| syntax::printf(t, Printf::Java, false));
@@ -157,7 +148,7 @@ fn plurals(
                 let item_line = lines.at(start);
                 let quantity =
                     xml::attr(&item, "quantity").map_err(|m| SyntaxError::new(item_line, m))?;
-                let content = xml::content(reader, lines)?;
+                let content = markup::content(reader, lines)?;
                 let Some(name) = &name else { continue };
                 let category = quantity.as_deref().and_then(PluralCategory::from_name);
                 let Some(category) = category else {
@@ -170,7 +161,7 @@ fn plurals(
                     );
                     continue;
                 };
-                let Some(text) = compiled(&content, name, item_line, r)? else {
+                let Some(text) = compiled(&content, name, item_line, true, r)? else {
                     continue;
                 };
                 let mut converted = r.converted(text, |t| syntax::printf(t, Printf::Java, true));
@@ -200,29 +191,60 @@ fn plurals(
     Ok(())
 }
 
-/// The text aapt2 makes of an element's content; `None` (with a note) when it is no text
-/// the sheet can hold.
+/// What an empty string is, kept in the app's file (an empty cell means no text).
+const EMPTY: &str = "empty string(s)";
+
+/// The text aapt2 makes of an element's content (its markup as tags, `markup`); `None`
+/// (with a note) when it is no text the sheet can hold. A `<string>` the sheet does not
+/// hold is left in the app's file by generate; a plural's `<item>` (`item`) is not: the
+/// sheet's forms replace the app's.
 fn compiled(
-    content: &xml::Content,
+    content: &[Node],
     name: &str,
     line: usize,
+    item: bool,
     r: &mut Reading<'_>,
 ) -> Result<Option<String>, SyntaxError> {
-    if !content.children.is_empty() {
-        let mut tags: Vec<&str> = content.children.iter().map(String::as_str).collect();
-        tags.dedup();
-        r.note(
-            line,
-            name,
+    let syntax = |m: String| SyntaxError::new(line, m).in_key(name);
+    let elements = markup::element_names(content);
+    let mut tagged = None;
+    if !elements.is_empty() {
+        let without = |why: &str| {
             format!(
-                "markup <{}> is not carried: the text is kept without its tags",
-                tags.join(">, <")
-            ),
-        );
+                "markup <{}> is not carried{why}: the text is kept without its tags",
+                elements.join(">, <")
+            )
+        };
+        let raw = markup::raw_text(content);
+        let reference =
+            !markup::styled(content) && matches!(aapt2_text(&raw), Ok(Compiled::Reference(_)));
+        if !r.options.markup.tags() {
+            r.note(line, name, without(""));
+        } else if !reference {
+            match markup::tagged(content) {
+                Ok(text) => tagged = Some(text),
+                Err(Refused::Text(m)) => return Err(syntax(m)),
+                Err(Refused::Markup(why)) => r.note(line, name, without(&format!(" ({why})"))),
+            }
+        }
     }
-    let compiled = aapt2_text(&content.text).map_err(|m| SyntaxError::new(line, m).in_key(name))?;
+    let compiled = match tagged {
+        Some(text) => {
+            let empty = markup::markup(&text).is_some_and(|t| markup::plain(&t).is_empty());
+            r.implies.android_markup = true;
+            Compiled::Text(if empty { String::new() } else { text })
+        }
+        None => match aapt2_text(&markup::raw_text(content)).map_err(syntax)? {
+            // as a sheet of markup holds text: a `<` of the text is `&lt;`
+            Compiled::Text(text) if r.options.markup.tags() => match markup::escape(&text) {
+                Cow::Borrowed(_) => Compiled::Text(text),
+                Cow::Owned(escaped) => Compiled::Text(escaped),
+            },
+            compiled => compiled,
+        },
+    };
     Ok(match compiled {
-        Compiled::Text(text) if text.is_empty() => {
+        Compiled::Text(text) if text.is_empty() && item => {
             r.note(
                 line,
                 name,
@@ -230,8 +252,12 @@ fn compiled(
             );
             None
         }
+        Compiled::Text(text) if text.is_empty() => {
+            r.keep(line, name, EMPTY);
+            None
+        }
         Compiled::Text(text) => Some(text),
-        Compiled::Reference(reference) => {
+        Compiled::Reference(reference) if item => {
             r.note(
                 line,
                 name,
@@ -239,6 +265,11 @@ fn compiled(
                     "'{reference}' is a reference to another resource, not a text: not carried"
                 ),
             );
+            None
+        }
+        Compiled::Reference(_) => {
+            // a reference to another resource, not a text
+            r.keep(line, name, "reference(s) to another resource (@string/…)");
             None
         }
     })
@@ -249,17 +280,11 @@ enum Compiled {
     Reference(String),
 }
 
-fn aapt_space(c: char) -> bool {
-    // C isspace() in the C locale
-    matches!(c, ' ' | '\t' | '\n' | '\u{B}' | '\u{C}' | '\r')
-}
-
 /// aapt2's `ResourceParser` for a string's raw text: trimmed; `@…`/`?…` is a reference;
 /// then quotes keep whitespace, runs of whitespace outside them become one space, and
-/// backslash escapes are undone. A `\uXXXX` surrogate without its other half is refused
-/// (aapt and aapt2 drop it silently).
+/// backslash escapes are undone (`markup::Run`).
 fn aapt2_text(raw: &str) -> Result<Compiled, String> {
-    let trimmed = raw.trim_matches(aapt_space);
+    let trimmed = raw.trim_matches(markup::aapt_space);
     if (trimmed.starts_with('@') || trimmed.starts_with('?')) && trimmed.len() > 1 {
         return Ok(Compiled::Reference(trimmed.to_owned()));
     }
@@ -272,55 +297,8 @@ fn aapt2_text(raw: &str) -> Result<Compiled, String> {
         return Ok(Compiled::Text(trimmed.to_owned()));
     }
     let mut out = String::with_capacity(trimmed.len());
-    let mut quote = false;
-    let mut last_was_space = false;
-    let mut chars = trimmed.chars();
-    while let Some(c) = chars.next() {
-        if !quote && aapt_space(c) {
-            if !last_was_space {
-                out.push(' ');
-                last_was_space = true;
-            }
-            continue;
-        }
-        last_was_space = false;
-        match c {
-            '\\' => match chars.next() {
-                Some('t') => out.push('\t'),
-                Some('n') => out.push('\n'),
-                Some('u') => match hex_unit(chars.as_str()) {
-                    Some(unit) => {
-                        chars.nth(3);
-                        // a character past U+FFFF comes as two escapes, its surrogate
-                        // pair (joined, as aapt joins them)
-                        let low = chars.as_str().strip_prefix("\\u").and_then(hex_unit);
-                        match low.and_then(|low| utf16::pair(unit, low)) {
-                            Some(c) => {
-                                out.push(c);
-                                chars.nth(5);
-                            }
-                            None => out.push(utf16::single(unit, "\\u")?),
-                        }
-                    }
-                    None => out.push('u'),
-                },
-                Some(other) => out.push(other),
-                None => {}
-            },
-            '"' => quote = !quote,
-            c => out.push(c),
-        }
-    }
+    markup::Run::default().append(trimmed, &mut out)?;
     Ok(Compiled::Text(out))
-}
-
-/// The UTF-16 unit of the four hex digits `text` starts with.
-fn hex_unit(text: &str) -> Option<u16> {
-    let hex = text.get(..4)?;
-    hex.bytes()
-        .all(|b| b.is_ascii_hexdigit())
-        .then(|| u16::from_str_radix(hex, 16).ok())
-        .flatten()
 }
 
 #[cfg(test)]
@@ -329,10 +307,27 @@ mod tests {
     use crate::import::Options;
 
     fn units(xml: &str) -> (Vec<Unit>, Vec<(usize, String, String)>) {
-        let options = Options::default();
+        let (units, mut notes, kept) = read_as(xml, true);
+        notes.extend(kept);
+        notes.sort();
+        (units, notes)
+    }
+
+    /// The units, the notes and what is kept in the app (`markup`: `Options::markup`).
+    type Read = (
+        Vec<Unit>,
+        Vec<(usize, String, String)>,
+        Vec<(usize, String, String)>,
+    );
+
+    fn read_as(xml: &str, markup: bool) -> Read {
+        let options = Options {
+            markup: crate::formats::reading::Markup::of_sheet(markup),
+            ..Options::default()
+        };
         let mut r = Reading::new(&options);
         read(xml, &mut r).unwrap();
-        (r.units, r.notes)
+        (r.units, r.notes, r.kept)
     }
 
     #[test]
@@ -367,7 +362,8 @@ mod tests {
             vec![
                 (
                     "hello".into(),
-                    text("Hello, {arg1}! It's \"here\" \\ @ & < spaced"),
+                    // as a sheet of markup holds it: a `<` that is text is `&lt;`
+                    text("Hello, {arg1}! It's \"here\" \\ @ & &lt; spaced"),
                     Some("Greeting".into())
                 ),
                 ("quoted".into(), text("  two  spaces "), None),
@@ -383,11 +379,101 @@ mod tests {
                     ]),
                     None
                 ),
-                ("bold".into(), text("Hi there {arg1:int}"), None),
+                (
+                    "bold".into(),
+                    text("Hi <b>there</b> <xliff:g id=\"n\">{arg1:int}</xliff:g>"),
+                    None
+                ),
             ]
         );
         let noted: Vec<&str> = notes.iter().map(|(_, key, _)| key.as_str()).collect();
-        assert_eq!(noted, ["planets", "fixed", "ref", "bold", "empty"]);
+        assert_eq!(noted, ["planets", "fixed", "ref", "empty"]);
+    }
+
+    const KEPT: &str = r#"<resources>
+    <string-array name="planets"><item>Mercury</item></string-array>
+    <string name="fixed" translatable="false">v1</string>
+    <string name="ref">@string/hello</string>
+    <string name="empty"></string>
+    <string name="none"/>
+    <string name="tablet" product="tablet">Big</string>
+    <plurals name="files">
+        <item quantity="one"></item>
+        <item quantity="other">%d files</item>
+    </plurals>
+</resources>"#;
+
+    /// What generate leaves in the app's file (every `<string>` and array the sheet lacks)
+    /// is kept, not "not carried"; a plural's empty form is not (the sheet's forms replace
+    /// the app's), nor a text for another product.
+    #[test]
+    fn what_generate_leaves_in_the_app_is_kept_and_named_by_kind() {
+        let (_, notes, kept) = read_as(KEPT, true);
+        let kept: Vec<(&str, &str)> = (kept.iter())
+            .map(|(_, key, what)| (key.as_str(), what.as_str()))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                ("planets", "<string-array> element(s)"),
+                ("fixed", "translatable=\"false\" string(s)"),
+                ("ref", "reference(s) to another resource (@string/…)"),
+                ("empty", "empty string(s)"),
+                ("none", "empty string(s)"),
+            ]
+        );
+        let noted: Vec<&str> = notes.iter().map(|(_, key, _)| key.as_str()).collect();
+        assert_eq!(noted, ["tablet", "files"]);
+    }
+
+    /// `android=markup` (SPEC §12.1): the tags stay in the text, and the sheet is told to
+    /// say so; a `<` that is text is `&lt;`; without it (a sheet that holds texts alone),
+    /// the text without its tags.
+    #[test]
+    fn markup_stays_in_the_text_as_tags_unless_the_sheet_holds_texts_alone() {
+        let xml = r#"<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">
+    <string name="on">Protections are <b>ON</b> for this site</string>
+    <string name="tap">Tap <font color='#678fff'>Always</font>.</string>
+    <string name="why">That\'s why <annotation type="chart">people choose us</annotation>.</string>
+    <plurals name="n"><item quantity="other"><xliff:g id="n">%d</xliff:g> <i>items</i></item></plurals>
+    <string name="literal">&lt;b&gt;not bold&lt;/b&gt;</string>
+</resources>"#;
+        let options = Options {
+            markup: crate::formats::reading::Markup::Tags,
+            ..Options::default()
+        };
+        let mut r = Reading::new(&options);
+        read(xml, &mut r).unwrap();
+        assert!(r.implies.android_markup);
+        let texts: Vec<String> = (r.units.iter())
+            .map(|u| match &u.value {
+                Value::Text(t) => t.clone(),
+                Value::Plural(forms) => forms[0].1.clone(),
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "Protections are <b>ON</b> for this site",
+                "Tap <font color=\"#678fff\">Always</font>.",
+                "That's why <annotation type=\"chart\">people choose us</annotation>.",
+                "<xliff:g id=\"n\">{count}</xliff:g> <i>items</i>",
+                // text that looks like a tag (for Html.fromHtml) stays text: `&lt;`
+                "&lt;b&gt;not bold&lt;/b&gt;",
+            ]
+        );
+        assert_eq!(r.notes, []);
+
+        let (units, notes, _) = read_as(xml, false);
+        assert_eq!(
+            units[0].value,
+            Value::Text("Protections are ON for this site".into())
+        );
+        assert_eq!(
+            notes[0].2,
+            "markup <b> is not carried: the text is kept without its tags"
+        );
+        assert_eq!(notes.len(), 4, "{notes:?}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! android `strings.xml`, escaped for what aapt2 does to a `<string>`: XML first, then its
 //! own backslash escapes, quote toggling, whitespace collapsing and `@`/`?` references.
 
+use super::markup;
 use crate::formats::shared::convert::Converter;
 use crate::formats::shared::escape::{
     Specials, clean_comment, escape_into, push_char, push_hex, push_xml_char,
@@ -22,7 +23,14 @@ pub(crate) fn render(
     opts: &RenderOptions,
     out: &mut Vec<u8>,
 ) -> Result<(), RenderError> {
-    out.extend_from_slice(b"<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n");
+    out.extend_from_slice(b"<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources");
+    // where the namespace of `<xliff:g>` goes, once a text holds one
+    let root_at = out.len();
+    out.extend_from_slice(b">\n");
+    let mut texts = Texts {
+        markup: flat.doc.settings.android_markup,
+        xliff: false,
+    };
     let converter = Converter::new(opts, Syntax::Android);
     for (pos, loc) in flat.locales.iter().enumerate() {
         for key in flat.keys(pos, loc) {
@@ -39,7 +47,7 @@ pub(crate) fn render(
                 None => {
                     out.extend_from_slice(b"    <string name=\"");
                     push_name(out, &key).map_err(|c| bad_name(&key, c))?;
-                    push_string(out, &converter.text(key.entry, false, key.text))
+                    (texts.push(out, &converter.text(key.entry, false, key.text)))
                         .map_err(|character| unrepresentable(&key, loc.code, character))?;
                     out.extend_from_slice(b"</string>\n");
                 }
@@ -51,7 +59,7 @@ pub(crate) fn render(
                         out.extend_from_slice(b"        <item quantity=\"");
                         out.extend_from_slice(category.name().as_bytes());
                         out.push(b'"');
-                        push_string(out, &converter.text(key.entry, true, text))
+                        (texts.push(out, &converter.text(key.entry, true, text)))
                             .map_err(|character| unrepresentable(&key, loc.code, character))?;
                         out.extend_from_slice(b"</item>\n");
                     }
@@ -61,7 +69,38 @@ pub(crate) fn render(
         }
     }
     out.extend_from_slice(b"</resources>\n");
+    if texts.xliff {
+        let declaration = format!(" xmlns:xliff=\"{}\"", markup::XLIFF_NAMESPACE);
+        out.splice(root_at..root_at, declaration.into_bytes());
+    }
     Ok(())
+}
+
+/// How the texts of one file are written: as markup where the sheet says its texts hold
+/// Android's (`android=markup`) and a text's tags make markup.
+struct Texts {
+    markup: bool,
+    /// A text held an `<xliff:g>` (the file's root declares its namespace).
+    xliff: bool,
+}
+
+impl Texts {
+    fn push(&mut self, out: &mut Vec<u8>, text: &str) -> Result<(), char> {
+        match self.markup.then(|| markup::markup(text)).flatten() {
+            Some(tokens) => {
+                self.xliff |= markup::uses_xliff(&tokens);
+                push_string(out, &markup::plain(&tokens), |out| {
+                    markup::push(out, &tokens, push_escaped)
+                })
+            }
+            // a sheet of markup writes a `<` that is text `&lt;`
+            None if self.markup => {
+                let text = markup::unescape(text);
+                push_string(out, &text, |out| push_android_text(out, &text))
+            }
+            None => push_string(out, text, |out| push_android_text(out, text)),
+        }
+    }
 }
 
 /// The name attribute's value and its closing quote.
@@ -87,12 +126,17 @@ fn bad_name(key: &FlatKey<'_>, character: char) -> RenderError {
     }
 }
 
-/// `>` and the escaped `text` of an element whose start tag is open, with
-/// `formatted="false"` added to the tag when aapt would refuse the text as a format string.
-fn push_string(out: &mut Vec<u8>, text: &str) -> Result<(), char> {
+/// `>` and the content `push` writes (of the text `text`) of an element whose start tag
+/// is open, with `formatted="false"` added to the tag when aapt would refuse the text as
+/// a format string.
+fn push_string(
+    out: &mut Vec<u8>,
+    text: &str,
+    push: impl FnOnce(&mut Vec<u8>) -> Result<(), char>,
+) -> Result<(), char> {
     let tag_end = out.len();
     out.push(b'>');
-    push_android_text(out, text)?;
+    push(out)?;
     if text.contains('%') && !formats_ok(text, &out[tag_end + 1..]) {
         out.splice(tag_end..tag_end, *b" formatted=\"false\"");
     }
@@ -120,6 +164,11 @@ pub(crate) fn push_android_text(out: &mut Vec<u8>, text: &str) -> Result<(), cha
     let b = text.as_bytes();
     let quoted =
         b.first() == Some(&b' ') || b.last() == Some(&b' ') || b.windows(2).any(|w| w == b"  ");
+    push_escaped(out, text, quoted)
+}
+
+/// `text` escaped for aapt2, in `"…"` when `quoted` (its spaces kept as they are).
+fn push_escaped(out: &mut Vec<u8>, text: &str, quoted: bool) -> Result<(), char> {
     if quoted {
         out.push(b'"');
     }
@@ -185,24 +234,10 @@ fn formats_ok(text: &str, element: &[u8]) -> bool {
 /// The element text as aapt's XML parser hands it over: the three entities that
 /// `push_android_text` writes, decoded.
 fn xml_unescaped(element: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(element.len());
-    let mut rest = element;
-    while let Some((&b, tail)) = rest.split_first() {
-        let entity = [(&b"&amp;"[..], b'&'), (b"&lt;", b'<'), (b"&gt;", b'>')]
-            .into_iter()
-            .find(|(name, _)| rest.starts_with(name));
-        match entity {
-            Some((name, c)) => {
-                out.push(c);
-                rest = &rest[name.len()..];
-            }
-            None => {
-                out.push(b);
-                rest = tail;
-            }
-        }
-    }
-    out
+    // what `push_android_text` writes is UTF-8, and these entities are what markup's are
+    markup::unescape(&String::from_utf8_lossy(element))
+        .into_owned()
+        .into_bytes()
 }
 
 /// aapt's `hasSubstitutionErrors` (ResourceTable.cpp), which is aapt2's
@@ -288,6 +323,102 @@ mod tests {
         assert_eq!(text("  padded  "), "\"  padded  \"");
         assert_eq!(text("a  b"), "\"a  b\"");
         assert_eq!(text(" @x"), "\" @x\"");
+    }
+
+    /// The sheet's rows under a settings cell that says `cell`, rendered as android.
+    fn rendered(cell: &str, rows: &[(&str, &str)]) -> String {
+        let mut grid = vec![
+            vec![cell.to_owned()],
+            vec![">>>".to_owned(), "en".to_owned()],
+        ];
+        grid.extend(
+            rows.iter()
+                .map(|(k, v)| vec![(*k).to_owned(), (*v).to_owned()]),
+        );
+        let doc = crate::markup::convert(grid).unwrap();
+        let selection = crate::model::Selection::all(&doc);
+        let rendered =
+            crate::formats::render(&doc, &selection, Format::Android, &RenderOptions::default())
+                .unwrap();
+        String::from_utf8(rendered.body).unwrap()
+    }
+
+    const MARKUP: [(&str, &str); 6] = [
+        ("on", "Protections are <b>ON</b> for this site"),
+        ("tap", "Tap <font color=\"#678fff\">Always</font> & go"),
+        ("spaced", " a <b> x </b>  b "),
+        ("n", "<xliff:g id=\"n\">%1$d</xliff:g> files in <i>%2$s</i>"),
+        ("br", "x<br/>y"),
+        (
+            "literal",
+            "&lt;b&gt;%1$s blocked&lt;/b&gt; &amp;lt; & &lt;tagged&gt;",
+        ),
+    ];
+
+    /// `android=markup` (SPEC §12.1): a text's tags are written as markup, its text
+    /// escaped and quoted where aapt2 would collapse or trim a space (a span's bounds
+    /// start a new run of white space); a text whose tags do not balance is text.
+    #[test]
+    fn with_android_markup_tags_are_written_as_markup() {
+        let body = rendered("depot: android=markup", &MARKUP);
+        assert_eq!(
+            body,
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\
+             <resources xmlns:xliff=\"urn:oasis:names:tc:xliff:document:1.2\">\n\
+             \x20   <string name=\"on\">Protections are <b>ON</b> for this site</string>\n\
+             \x20   <string name=\"tap\">Tap <font color=\"#678fff\">Always</font> &amp; go</string>\n\
+             \x20   <string name=\"spaced\"> a <b> x </b>\"  b \"</string>\n\
+             \x20   <string name=\"n\"><xliff:g id=\"n\">%1$d</xliff:g> files in <i>%2$s</i></string>\n\
+             \x20   <string name=\"br\">x<br/>y</string>\n\
+             \x20   <string name=\"literal\">&lt;b&gt;%1$s blocked&lt;/b&gt; &amp;lt; &amp; &lt;tagged&gt;</string>\n\
+             </resources>\n"
+        );
+        // read back as aapt2 compiles it: the same texts
+        let options = crate::import::Options {
+            placeholders: crate::formats::PlaceholderMode::Keep,
+            markup: crate::formats::reading::Markup::Tags,
+            ..crate::import::Options::default()
+        };
+        let mut r = crate::formats::reading::Reading::new(&options);
+        super::super::read::read(&body, &mut r).unwrap();
+        let texts: Vec<(String, String)> = (r.units.iter())
+            .map(|u| match &u.value {
+                crate::formats::reading::Value::Text(t) => (u.key.display(), t.clone()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        let want: Vec<(String, String)> = (MARKUP.iter())
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        assert_eq!(texts, want);
+    }
+
+    /// Tags that do not balance are text, as is any `<` that starts none.
+    #[test]
+    fn with_android_markup_a_text_whose_tags_do_not_balance_is_text() {
+        let body = rendered(
+            "depot: android=markup",
+            &[("a", "<b>bold & <i>not</b></i>"), ("b", "1 < 2 &lt;3")],
+        );
+        assert!(
+            body.contains(
+                "<string name=\"a\">&lt;b&gt;bold &amp; &lt;i&gt;not&lt;/b&gt;&lt;/i&gt;</string>\n    \
+                 <string name=\"b\">1 &lt; 2 &lt;3</string>"
+            ),
+            "{body}"
+        );
+    }
+
+    /// A sheet without the setting holds text: `<b>` stays text, as before.
+    #[test]
+    fn without_android_markup_tags_are_text() {
+        let body = rendered("depot: placeholders=printf", &MARKUP[..1]);
+        assert!(
+            body.contains(
+                "<resources>\n    <string name=\"on\">Protections are &lt;b&gt;ON&lt;/b&gt; for this site</string>"
+            ),
+            "{body}"
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! .NET ResX: each `<data name>` string resource with its `<value>` and `<comment>`.
-//! Resources of another type (`type=`, `mimetype=`: images, files) are listed. Names
+//! Resources of another type (`type=`, `mimetype=`: images, files) and empty texts are
+//! listed as left in the app's files (generate keeps every `<data>` the sheet lacks). Names
 //! `Items_One` … `Items_Other` make the plural entry `Items`; texts with a numbered
 //! argument are composite formats (`{0}` → `{arg1}`, `{{` a literal brace).
 
@@ -58,13 +59,15 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                         _ => {}
                     }
                 }
+                // what the sheet cannot hold, generate leaves in the app's file
                 if let Some(kind) = typed
                     && !kind.starts_with("System.String")
                 {
-                    r.note(
+                    let kind = kind.split(',').next().unwrap_or_default();
+                    r.keep(
                         line,
                         &name,
-                        format!("a resource of type {kind} is not a text: not carried"),
+                        format!("resource(s) of type {kind}, not texts"),
                     );
                     continue;
                 }
@@ -75,11 +78,8 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                         comment,
                         line,
                     }),
-                    _ => r.note(
-                        line,
-                        &name,
-                        "an empty text is not carried: an empty cell means no text",
-                    ),
+                    // an empty cell means no text
+                    _ => r.keep(line, &name, "empty text(s)"),
                 }
             }
             Event::Eof => break,
@@ -148,6 +148,7 @@ mod tests {
   <data name="Items_One" xml:space="preserve"><value>{0} item</value></data>
   <data name="Items_Other" xml:space="preserve"><value>{0} items</value></data>
   <data name="Logo" type="System.Resources.ResXFileRef, System.Windows.Forms"><value>logo.png</value></data>
+  <data name="Blank" xml:space="preserve"><value></value></data>
 </root>
 "#;
         let options = Options::default();
@@ -176,6 +177,20 @@ mod tests {
                 ),
             ]
         );
-        assert_eq!(r.notes.len(), 1);
+        assert_eq!(r.notes, []);
+        // generate leaves the file reference and the empty text in the app's file
+        let kept: Vec<(&str, &str)> = (r.kept.iter())
+            .map(|(_, key, what)| (key.as_str(), what.as_str()))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                (
+                    "Logo",
+                    "resource(s) of type System.Resources.ResXFileRef, not texts"
+                ),
+                ("Blank", "empty text(s)"),
+            ]
+        );
     }
 }

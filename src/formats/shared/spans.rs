@@ -79,8 +79,10 @@ pub fn read_the_same(format: Format, a: &[u8], b: &[u8]) -> bool {
     read_the_same_as(format, a, b, &crate::model::SheetSettings::default())
 }
 
-/// `read_the_same` for the files of a sheet with `settings`, read as they say (an ARB
-/// file's apostrophes as text with `arb=plain`).
+/// `read_the_same` for the files of a sheet with `settings`, read as they say: an ARB
+/// file's apostrophes as text with `arb=plain`; Android's markup part of the text with
+/// `android=markup` (such a sheet owns its strings' tags: one whose tags changed does not
+/// read the same).
 pub fn read_the_same_as(
     format: Format,
     a: &[u8],
@@ -90,6 +92,7 @@ pub fn read_the_same_as(
     let options = crate::formats::reading::Options {
         placeholders: crate::formats::PlaceholderMode::Keep,
         arb_plain: Some(settings.arb_plain),
+        markup: crate::formats::reading::Markup::of_sheet(settings.android_markup),
         ..crate::formats::reading::Options::default()
     };
     let read = |bytes: &[u8]| {

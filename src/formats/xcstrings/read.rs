@@ -5,8 +5,9 @@
 //! text, as Xcode reads it (`String(localized: "Cancel")`); a `manual` key (one added in
 //! the catalog, and every key `generate` writes) is an identifier, not a text: without a
 //! source localization its source text is missing, as in the sheet it came from. Not
-//! carried, and listed: keys marked `shouldTranslate: false`, device variations and
-//! substitutions.
+//! carried, and listed: keys marked `shouldTranslate: false`. Listed as left in the app's
+//! catalog (generate keeps a localization with them as the app has it): device variations
+//! and substitutions.
 //!
 //! A catalog holds every locale in one file (hundreds of megabytes for a large app), so
 //! it is read straight into the few fields used, its strings borrowed from the file where
@@ -85,6 +86,7 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
     }
     r.units.clear();
     r.notes.clear();
+    r.kept.clear();
     read_whole(text, r)
 }
 
@@ -133,12 +135,13 @@ fn read_parts(cut: &Cut<'_>, r: &mut Reading<'_>) -> Result<(), serde_json::Erro
                 &mut reading,
             );
         }
-        Ok::<_, serde_json::Error>((reading.units, reading.notes))
+        Ok::<_, serde_json::Error>((reading.units, reading.notes, reading.kept))
     });
     for part in parts {
-        let (units, notes) = part?;
+        let (units, notes, kept) = part?;
         r.units.extend(units);
         r.notes.extend(notes);
+        r.kept.extend(kept);
     }
     Ok(())
 }
@@ -204,19 +207,14 @@ fn add(
                         r.push(unit(Value::Plural(forms)), losses);
                     }
                 }
-                None => r.note(
-                    0,
-                    &key,
-                    format!("{language}: device variations are not carried"),
-                ),
+                // the sheet holds one text per locale
+                None => r.keep(0, &key, "localization(s) with device variations"),
             }
         }
         if localization.substitutions.is_some() {
-            r.note(
-                0,
-                &key,
-                format!("{language}: substitutions are not carried"),
-            );
+            // the sheet holds the format string (`%#@count@`), not the variables'
+            // variations: the app's localization stays as it is
+            r.keep(0, &key, "localization(s) with substitutions");
         }
     }
     let manual = entry.extraction_state.0.as_deref() == Some("manual");
@@ -661,7 +659,27 @@ mod tests {
             read_parts(&cut, &mut parted).unwrap();
             assert_eq!(parted.units, whole.units, "{parts}");
             assert_eq!(parted.notes, whole.notes, "{parts}");
+            assert_eq!(parted.kept, whole.kept, "{parts}");
         }
+        // each key's de localization, with device variations and substitutions, stays the
+        // app's: generate leaves it in the catalog as it is
+        let kept: Vec<&str> = (whole.kept.iter().take(2))
+            .map(|(_, _, what)| what.as_str())
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                "localization(s) with device variations",
+                "localization(s) with substitutions"
+            ]
+        );
+        assert_eq!(whole.kept.len(), 40 * 2);
+        assert!(
+            (whole.notes.iter()).all(|(_, _, what)| !what.contains("variations")
+                && !what.contains("substitutions")),
+            "{:?}",
+            whole.notes
+        );
         // 40 keys of a text and a plural; `Extracted` in pl and (its key) en; `odd`, an
         // extracted key without localizations, in en
         assert_eq!(whole.units.len(), 40 * 2 + 3);
