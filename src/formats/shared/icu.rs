@@ -80,7 +80,19 @@ struct Parser<'t> {
 /// Nesting deeper than this is refused (a message is text, not a program).
 const MAX_DEPTH: usize = 16;
 
-impl Parser<'_> {
+impl<'t> Parser<'t> {
+    /// A parser of `text` as `dialect` reads ICU messages (tags are text).
+    fn of(text: &'t str, dialect: Dialect) -> Parser<'t> {
+        Parser {
+            text,
+            at: 0,
+            tags: false,
+            pound: dialect == Dialect::Formatjs,
+            quoting: dialect != Dialect::GenL10nPlain,
+            selectors: Vec::new(),
+        }
+    }
+
     fn peek(&self) -> Option<char> {
         self.text[self.at..].chars().next()
     }
@@ -399,14 +411,7 @@ pub fn to_sheet_as(text: &str, dialect: Dialect) -> Result<Message, String> {
             losses,
         }));
     }
-    let mut parser = Parser {
-        text,
-        at: 0,
-        tags: false,
-        pound: dialect == Dialect::Formatjs,
-        quoting,
-        selectors: Vec::new(),
-    };
+    let mut parser = Parser::of(text, dialect);
     let elements = parser.message(false, 0)?;
     let mut losses = Vec::new();
     // gen-l10n knows no tags: `<b>` is text to Flutter, as to the sheet
@@ -474,28 +479,14 @@ pub fn to_sheet_as(text: &str, dialect: Dialect) -> Result<Message, String> {
 /// inside a text, a select): import carries such a message as literal text, which a writer
 /// that cannot quote (gen-l10n without use-escaping) can only give back as it was.
 pub fn is_unheld_message(text: &str, dialect: Dialect) -> bool {
-    let mut parser = Parser {
-        text,
-        at: 0,
-        tags: false,
-        pound: dialect == Dialect::Formatjs,
-        quoting: dialect != Dialect::GenL10nPlain,
-        selectors: Vec::new(),
-    };
+    let mut parser = Parser::of(text, dialect);
     parser.message(false, 0).is_ok() && to_sheet_as(text, dialect).is_err()
 }
 
 /// Where the selectors of `text` are (`one`, `=1`, …) when it is one plural message as
 /// `dialect` reads it, in order; `None`: not one plural message.
 pub fn plural_selectors(text: &str, dialect: Dialect) -> Option<Vec<std::ops::Range<usize>>> {
-    let mut parser = Parser {
-        text,
-        at: 0,
-        tags: false,
-        pound: dialect == Dialect::Formatjs,
-        quoting: dialect != Dialect::GenL10nPlain,
-        selectors: Vec::new(),
-    };
+    let mut parser = Parser::of(text, dialect);
     let elements = parser.message(false, 0).ok()?;
     match elements.as_slice() {
         [Element::Choice { kind, .. }] if kind == "plural" => Some(parser.selectors),
@@ -569,14 +560,7 @@ mod tests {
         ] {
             assert!(is_plain(message, true), "{message}");
             for dialect in [Dialect::Formatjs, Dialect::GenL10n, Dialect::GenL10nPlain] {
-                let mut parser = Parser {
-                    text: message,
-                    at: 0,
-                    tags: false,
-                    pound: dialect == Dialect::Formatjs,
-                    quoting: dialect != Dialect::GenL10nPlain,
-                    selectors: Vec::new(),
-                };
+                let mut parser = Parser::of(message, dialect);
                 let elements = parser.message(false, 0).unwrap();
                 let mut parsed = Converted::default();
                 write(&elements, None, &mut parsed).unwrap();

@@ -12,7 +12,7 @@ use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::model::PluralCategory;
 use crate::model::locale::same_locale;
 use crate::model::plurals;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Node {
@@ -172,7 +172,8 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
         let category = PluralCategory::from_name(suffix)?;
         (!base.is_empty()).then(|| (base.to_owned(), category))
     };
-    let plural_bases: std::collections::HashSet<String> = entries
+    // Fx hashing: sets of every object's keys, and a nested file has thousands of objects
+    let plural_bases: FxHashSet<String> = entries
         .iter()
         .filter(|(_, n)| matches!(n.value, NodeValue::Text(_)))
         .filter_map(|(k, _)| split(k))
@@ -181,25 +182,31 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
         .collect();
     // JSON v3 (i18next before v21): `KEY` is the one form, `KEY_plural` the other, when
     // both are texts and KEY is no v4 plural
-    let text_keys: std::collections::HashSet<&str> = (entries.iter())
-        .filter(|(_, n)| matches!(n.value, NodeValue::Text(_)))
-        .map(|(k, _)| k.as_str())
-        .collect();
-    let v3_bases: std::collections::HashSet<String> = (text_keys.iter())
-        .filter_map(|k| k.strip_suffix(V3_PLURAL))
-        .filter(|base| {
-            !base.is_empty() && text_keys.contains(base) && !plural_bases.contains(*base)
-        })
-        .map(str::to_owned)
-        .collect();
-    drop(text_keys);
-    let numbered = r.named.as_deref().or(r.locale.as_deref());
-    let numbered = numbered.and_then(plurals::i18next_numbered);
+    // (the set of the object's keys only when some key ends so: most objects have none)
+    let mut v3_bases: FxHashSet<String> = FxHashSet::default();
+    if entries.iter().any(|(k, _)| k.ends_with(V3_PLURAL)) {
+        let text_keys: FxHashSet<&str> = (entries.iter())
+            .filter(|(_, n)| matches!(n.value, NodeValue::Text(_)))
+            .map(|(k, _)| k.as_str())
+            .collect();
+        v3_bases = (text_keys.iter())
+            .filter_map(|k| k.strip_suffix(V3_PLURAL))
+            .filter(|base| {
+                !base.is_empty() && text_keys.contains(base) && !plural_bases.contains(*base)
+            })
+            .map(str::to_owned)
+            .collect();
+    }
+    // the language's numbered forms, looked up only for an object with a `KEY_0`-like key
+    let numbered = match entries.iter().any(|(k, _)| numbered_split(k).is_some()) {
+        true => (r.named.as_deref().or(r.locale.as_deref())).and_then(plurals::i18next_numbered),
+        false => None,
+    };
     let numbered_bases = match &numbered {
         Some(categories) => numbered_bases(&entries, categories.len(), |base| {
             !plural_bases.contains(base) && !v3_bases.contains(base)
         }),
-        None => std::collections::HashSet::new(),
+        None => FxHashSet::default(),
     };
     if !v3_bases.is_empty() || !numbered_bases.is_empty() {
         r.implies.i18next_v3 = true;
@@ -294,8 +301,8 @@ fn numbered_bases(
     entries: &[(String, Node)],
     count: usize,
     open: impl Fn(&str) -> bool,
-) -> std::collections::HashSet<String> {
-    let mut seen: std::collections::HashMap<&str, Vec<bool>> = std::collections::HashMap::new();
+) -> FxHashSet<String> {
+    let mut seen: FxHashMap<&str, Vec<bool>> = FxHashMap::default();
     for (key, node) in entries {
         let Some((base, index)) = numbered_split(key) else {
             continue;
