@@ -353,65 +353,81 @@ mod tests {
 
     #[test]
     fn an_apps_files_give_the_template_they_follow() {
-        let rails = ["config/locales/en.yml", "config/locales/de.yml"];
-        assert_eq!(
-            layout(&rails, Format::Yml, &["en", "de"], &[]),
-            "config/locales/{locale}.yml"
-        );
-        // gettext's tree, one domain: its name stays in the template
-        let gettext = [
-            "locale/de/LC_MESSAGES/app.po",
-            "locale/pt_BR/LC_MESSAGES/app.po",
-        ];
-        assert_eq!(
-            layout(&gettext, Format::Po, &["de", "pt_BR"], &[]),
-            "locale/{locale}/LC_MESSAGES/app.po"
-        );
-        // several domains, a tab each in the sheet
-        let domains = [
-            "locale/de/LC_MESSAGES/app.po",
-            "locale/de/LC_MESSAGES/errors.po",
-            "locale/pl/LC_MESSAGES/app.po",
-        ];
-        assert_eq!(
-            layout(&domains, Format::Po, &["de", "pl"], &["app", "errors"]),
-            "locale/{locale}/LC_MESSAGES/{namespace}.po"
-        );
-        // gnome-clocks' po/ with its template file beside
-        let gnome = ["po/de.po", "po/fr.po", "po/gnome-clocks.pot"];
-        assert_eq!(
-            layout(&gnome, Format::Po, &["de", "fr"], &[]),
-            "po/{locale}.po"
-        );
-        let xlf = ["src/locale/de.xlf", "src/locale/fr.xlf"];
-        assert_eq!(
-            layout(&xlf, Format::Xlf, &["de", "fr"], &[]),
-            "src/locale/{locale}.xlf"
-        );
-        // Angular: the source file names no locale; the others are depot's names in a folder
-        let angular = [
-            "src/locale/messages.xlf",
-            "src/locale/messages.de.xlf",
-            "src/locale/messages.fr.xlf",
-        ];
-        assert_eq!(
-            layout(&angular, Format::Xlf, &["en", "de", "fr"], &[]),
-            "src/locale/messages.{locale}.xlf"
-        );
-        let i18next = [
-            "public/locales/de/common.json",
-            "public/locales/en/common.json",
-            "public/locales/en/settings.json",
-        ];
-        assert_eq!(
-            layout(
-                &i18next,
+        type Case<'a> = (&'a [&'a str], Format, &'a [&'a str], &'a [&'a str], &'a str);
+        let cases: [Case<'_>; 7] = [
+            (
+                &["config/locales/en.yml", "config/locales/de.yml"],
+                Format::Yml,
+                &["en", "de"],
+                &[],
+                "config/locales/{locale}.yml",
+            ),
+            // gettext's tree, one domain: its name stays in the template
+            (
+                &[
+                    "locale/de/LC_MESSAGES/app.po",
+                    "locale/pt_BR/LC_MESSAGES/app.po",
+                ],
+                Format::Po,
+                &["de", "pt_BR"],
+                &[],
+                "locale/{locale}/LC_MESSAGES/app.po",
+            ),
+            // several domains, a tab each in the sheet
+            (
+                &[
+                    "locale/de/LC_MESSAGES/app.po",
+                    "locale/de/LC_MESSAGES/errors.po",
+                    "locale/pl/LC_MESSAGES/app.po",
+                ],
+                Format::Po,
+                &["de", "pl"],
+                &["app", "errors"],
+                "locale/{locale}/LC_MESSAGES/{namespace}.po",
+            ),
+            // gnome-clocks' po/ with its template file beside
+            (
+                &["po/de.po", "po/fr.po", "po/gnome-clocks.pot"],
+                Format::Po,
+                &["de", "fr"],
+                &[],
+                "po/{locale}.po",
+            ),
+            (
+                &["src/locale/de.xlf", "src/locale/fr.xlf"],
+                Format::Xlf,
+                &["de", "fr"],
+                &[],
+                "src/locale/{locale}.xlf",
+            ),
+            // Angular: the source file names no locale; the others are depot's names in a
+            // folder
+            (
+                &[
+                    "src/locale/messages.xlf",
+                    "src/locale/messages.de.xlf",
+                    "src/locale/messages.fr.xlf",
+                ],
+                Format::Xlf,
+                &["en", "de", "fr"],
+                &[],
+                "src/locale/messages.{locale}.xlf",
+            ),
+            (
+                &[
+                    "public/locales/de/common.json",
+                    "public/locales/en/common.json",
+                    "public/locales/en/settings.json",
+                ],
                 Format::I18next,
                 &["en", "de"],
-                &["common", "settings"]
+                &["common", "settings"],
+                "public/locales/{locale}/{namespace}.json",
             ),
-            "public/locales/{locale}/{namespace}.json"
-        );
+        ];
+        for (paths, format, locales, namespaces, template) in cases {
+            assert_eq!(layout(paths, format, locales, namespaces), template);
+        }
     }
 
     #[test]
