@@ -97,11 +97,8 @@ const APPS: [App; 8] = [
     App {
         name: "transmission",
         import: &["po"],
-        generate: &[
-            &["-f", "po", "-l", "de", "-n", "de", "-p", "po"],
-            &["-f", "po", "-l", "pl", "-n", "pl", "-p", "po"],
-            &["-f", "po", "-l", "ja", "-n", "ja", "-p", "po"],
-        ],
+        // po/<locale>.po: generate finds the app's layout
+        generate: &[&["-f", "po", "-p", "po"]],
         read: |app| po(&app.join("po")),
     },
 ];

@@ -5,6 +5,7 @@
 //! `--format` may name several formats: one fetch and one conversion serve all of them,
 //! and the files of every format are rendered and written on all cores.
 
+mod app_layout;
 mod app_paths;
 
 use super::Failure;
@@ -307,12 +308,27 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     );
     let mut jobs = Vec::new();
     let mut templated = std::collections::HashMap::new();
+    // the app's files under --path, found when a format has no layout named (SPEC §12.1)
+    let app_files = app_layout::AppFiles::new(&args.path);
     for &format in &formats {
         let renamed = names.renamed(format.name(), &doc.locales);
         let template = match &args.layout {
             Some(template) => Some(PathTemplate::parse(template)?),
             None if args.merge => None,
             None => settings.translations.layouts.of(format).cloned(),
+        };
+        let template = match template {
+            None if per_language && args.filename.is_none() && !args.to_stdout() => {
+                let found = app_files.layout(format, &renamed, &doc.namespaces);
+                if let Some(found) = &found {
+                    report.note(format!(
+                        "depot: {format} files written where the app keeps them: {} (--layout to choose another)",
+                        found.as_str()
+                    ));
+                }
+                found
+            }
+            other => other,
         };
         if let Some(template) = template {
             let options = formats::RenderOptions {
@@ -392,6 +408,7 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
     };
     if !args.to_stdout() {
         spell_as_the_app(&args.path, &mut jobs);
+        yml_as_the_app(&args.path, &docs, &mut jobs);
     }
     if args.to_stdout() {
         write_to_stdout(&jobs, render, &report)?;
@@ -743,6 +760,25 @@ fn spell_as_the_app(root: &std::path::Path, jobs: &mut [Job]) {
         {
             job.file.path = spelled;
         }
+    }
+}
+
+/// Each locale's yml file with its locale as the top key (`en:`) when the app's files it
+/// writes over have it, as Rails reads them; depot's own files hold the texts alone.
+fn yml_as_the_app(root: &std::path::Path, docs: &Docs<'_>, jobs: &mut [Job]) {
+    let one_locale = |job: &Job| match job.file.selection.locales.as_slice() {
+        [one] if job.format == Format::Yml && job.file.locale_tree => Some(one.locale),
+        _ => None,
+    };
+    let files = (jobs.iter()).filter_map(|job| {
+        let locale = docs.get(job.group).locales.get(one_locale(job)?)?;
+        Some((job.file.path.as_path(), locale.as_str()))
+    });
+    if !app_layout::locale_at_top(root, files) {
+        return;
+    }
+    for job in jobs.iter_mut().filter(|job| one_locale(job).is_some()) {
+        job.file.locale_tree = false;
     }
 }
 

@@ -379,6 +379,8 @@ mod tests {
             ("ios/Settings.xcstrings", Some("Settings")),
             ("locales/en-US/common.json", Some("common")),
             ("locale/de/LC_MESSAGES/errors.po", Some("errors")),
+            // a domain that is also a language code: the folder names the locale
+            ("locale/pl/LC_MESSAGES/app.po", Some("app")),
             ("po/messages.de.po", Some("messages")),
             ("po2/de.po", Some("messages")),
             ("res/values-de/strings.xml", None),

@@ -16,17 +16,25 @@ pub const FILES: Files = Files {
 };
 
 fn namespace(file: &AppFile<'_>) -> String {
-    files::dotted_namespace(file, files::MESSAGES)
+    match lc_messages(file) {
+        Some(_) => file.stem.to_owned(),
+        None => files::dotted_namespace(file, files::MESSAGES),
+    }
+}
+
+/// gettext's tree `<locale>/LC_MESSAGES/<domain>.po`: the locale is the folder's, whatever
+/// the domain is named (`app`, `gl`: names that are also language codes).
+fn lc_messages(file: &AppFile<'_>) -> Option<String> {
+    (file.parent == "LC_MESSAGES")
+        .then(|| locale::code(file.grandparent))
+        .flatten()
 }
 
 fn locate(file: &AppFile<'_>) -> Option<Located> {
     Some(
-        match locale::dotted_stem(file.stem) {
+        // locale/pl/LC_MESSAGES/app.po, messages.pl.po
+        match lc_messages(file).or_else(|| locale::dotted_stem(file.stem)) {
             Some(code) => Hint::Code(code),
-            // locale/pl/LC_MESSAGES/app.po
-            None if file.parent == "LC_MESSAGES" => {
-                files::code_or_none(locale::code(file.grandparent))
-            }
             None => Hint::None,
         }
         .into(),

@@ -1,0 +1,286 @@
+//! `depot generate` writes where an existing app keeps its files (issue 32, SPEC §12.1: the
+//! app comes back unchanged): an app whose files follow another layout than depot's default
+//! (Rails' `config/locales/de.yml`, gettext's `locale/de/LC_MESSAGES/app.po`, `po/de.po`)
+//! is imported, and generate with no flags but the format and the app's folder writes into
+//! those files, not a second set beside them; a new locale of the sheet gets its file in the
+//! app's layout, and `depot diff` finds the app and its sheet equal.
+#![cfg(test)]
+
+mod support;
+
+use std::path::Path;
+
+use support::real_apps::files_under;
+
+/// An app's files (path under the temporary folder, text).
+type Files<'a> = &'a [(&'a str, &'a str)];
+
+fn ok(dir: &Path, args: &[&str]) -> std::process::Output {
+    support::run_ok(dir, args, std::iter::empty::<(&str, &str)>())
+}
+
+fn write(dir: &Path, files: Files<'_>) {
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+/// Every file under `dir` but the sheet, sorted.
+fn listed(dir: &Path) -> Vec<String> {
+    (files_under(dir).into_iter())
+        .map(|p| p.to_str().unwrap().to_owned())
+        .filter(|p| p != "s.csv")
+        .collect()
+}
+
+fn sorted(files: Files<'_>, more: &[&str]) -> Vec<String> {
+    let mut all: Vec<String> = (files.iter().map(|(p, _)| *p))
+        .chain(more.iter().copied())
+        .map(str::to_owned)
+        .collect();
+    all.sort();
+    all
+}
+
+/// `depot generate --source s.csv ARGS`: (stdout, stderr).
+fn generate(dir: &Path, args: &[&str]) -> (String, String) {
+    let mut all = vec!["generate", "--source", "s.csv"];
+    all.extend_from_slice(args);
+    let out = ok(dir, &all);
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The sheet with `old` (once in it) replaced by `new`.
+fn edit_sheet(dir: &Path, old: &str, new: &str) {
+    let sheet = std::fs::read_to_string(dir.join("s.csv")).unwrap();
+    assert_eq!(sheet.matches(old).count(), 1, "{old}: {sheet}");
+    std::fs::write(dir.join("s.csv"), sheet.replace(old, new)).unwrap();
+}
+
+/// The sheet with a column for `locale`, holding `text` in the row that holds `beside`.
+fn add_locale(dir: &Path, locale: &str, beside: &str, text: &str) {
+    let sheet = std::fs::read_to_string(dir.join("s.csv")).unwrap();
+    let header = (sheet.lines())
+        .find(|l| l.starts_with(">>>"))
+        .unwrap()
+        .to_owned();
+    let columns = header.split(',').count();
+    let lines: Vec<String> = (sheet.lines())
+        .map(|line| {
+            let cells = line.split(',').count();
+            if line == header {
+                format!("{line},{locale}")
+            } else if line.split(',').any(|cell| cell == beside) {
+                format!("{line}{},{text}", ",".repeat(columns - cells))
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect();
+    assert!(lines.iter().any(|l| l.ends_with(text)), "{beside}: {sheet}");
+    std::fs::write(dir.join("s.csv"), lines.join("\n") + "\n").unwrap();
+}
+
+/// `depot diff` of the app's folder against the sheet exits 0: they agree.
+fn diff_agrees(dir: &Path, app: &str) {
+    let out = support::depot(dir)
+        .args(["diff", "--source", "s.csv", app])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "diff: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The file at `path` under `dir`.
+fn read(dir: &Path, path: &str) -> String {
+    std::fs::read_to_string(dir.join(path)).unwrap()
+}
+
+/// Import `app`, then `generate -f FORMAT -p app`: the app's files are written, unchanged
+/// (byte for byte) and no other file appears; then `old` → `new` in the sheet changes
+/// exactly that text of `edited`, and diff finds the app and the sheet equal before and
+/// after. The folder, for more runs.
+fn comes_back(
+    files: Files<'_>,
+    format: &str,
+    edited: &str,
+    old: &str,
+    new: &str,
+) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), files);
+    ok(dir.path(), &["import", "app", "--to", "s.csv"]);
+    diff_agrees(dir.path(), "app");
+    let (said, notes) = generate(dir.path(), &["-f", format, "-p", "app"]);
+    assert_eq!(listed(dir.path()), sorted(files, &[]), "{said}{notes}");
+    for (path, text) in files {
+        assert_eq!(read(dir.path(), path), *text, "{path}\n{said}");
+    }
+    for (path, _) in files
+        .iter()
+        .filter(|(p, _)| !p.ends_with(".pot") && !p.contains("config/database"))
+    {
+        assert!(
+            said.contains(&format!("unchanged {path}")),
+            "{path}: {said}"
+        );
+    }
+    assert!(!said.contains("wrote"), "{said}");
+
+    edit_sheet(dir.path(), old, new);
+    let (said, notes) = generate(dir.path(), &["-f", format, "-p", "app"]);
+    assert_eq!(listed(dir.path()), sorted(files, &[]), "{said}{notes}");
+    for (path, text) in files {
+        let expected = match *path == edited {
+            true => text.replace(old, new),
+            false => (*text).to_owned(),
+        };
+        assert_eq!(read(dir.path(), path), expected, "{path}\n{said}");
+    }
+    assert_eq!(said.matches("wrote").count(), 1, "{said}");
+    assert!(said.contains(&format!("wrote {edited}")), "{said}");
+    diff_agrees(dir.path(), "app");
+    dir
+}
+
+const RAILS_EN: &str = r#""en":
+  "greeting": "Hello"
+  "home":
+    "title": "Your basket"
+"#;
+
+const RAILS_DE: &str = r#""de":
+  "greeting": "Hallo"
+  "home":
+    "title": "Ihr Korb"
+"#;
+
+/// Rails keeps `config/locales/<locale>.yml`, each with its locale as the top key: generate
+/// writes those (not `messages.<locale>.yml` beside them), and a new locale's file is
+/// `config/locales/fr.yml` with `fr:` at the top, as Rails reads it.
+#[test]
+fn rails_locale_files_are_written_where_the_app_keeps_them() {
+    let files: Files<'_> = &[
+        ("app/config/locales/en.yml", RAILS_EN),
+        ("app/config/locales/de.yml", RAILS_DE),
+        (
+            "app/config/database.yml",
+            "development:\n  adapter: sqlite3\n",
+        ),
+    ];
+    let dir = comes_back(
+        files,
+        "yml",
+        "app/config/locales/de.yml",
+        "Ihr Korb",
+        "Ihr Warenkorb",
+    );
+    add_locale(dir.path(), "fr", "Hello", "Bonjour");
+    let (said, notes) = generate(dir.path(), &["-f", "yml", "-p", "app"]);
+    assert_eq!(
+        listed(dir.path()),
+        sorted(files, &["app/config/locales/fr.yml"]),
+        "{said}"
+    );
+    assert_eq!(
+        read(dir.path(), "app/config/locales/fr.yml"),
+        "\"fr\":\n  \"greeting\": \"Bonjour\"\n"
+    );
+    assert!(said.contains("wrote app/config/locales/fr.yml"), "{said}");
+    assert!(
+        notes.contains(
+            "depot: yml files written where the app keeps them: config/locales/{locale}.yml (--layout to choose another)"
+        ),
+        "{notes}"
+    );
+}
+
+const PO_DE: &str = r#"msgid ""
+msgstr ""
+"Language: de\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\n"
+
+#: src/main.c:12
+msgid "Your basket"
+msgstr "Ihr Korb"
+
+#: src/main.c:20
+msgid "Checkout"
+msgstr "Zur Kasse"
+"#;
+
+const PO_PL: &str = r#"msgid ""
+msgstr ""
+"Language: pl\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+"Plural-Forms: nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\n"
+
+#: src/main.c:12
+msgid "Your basket"
+msgstr "Twój koszyk"
+
+#: src/main.c:20
+msgid "Checkout"
+msgstr "Do kasy"
+"#;
+
+/// gettext's tree `locale/<locale>/LC_MESSAGES/<domain>.po` (the domain `app`, also a
+/// language code): generate patches those files in place, and a new locale gets
+/// `locale/fr/LC_MESSAGES/app.po`.
+#[test]
+fn gettext_lc_messages_files_are_written_where_the_app_keeps_them() {
+    let files: Files<'_> = &[
+        ("app/locale/de/LC_MESSAGES/app.po", PO_DE),
+        ("app/locale/pl/LC_MESSAGES/app.po", PO_PL),
+        ("app/locale/app.pot", "msgid \"\"\nmsgstr \"\"\n"),
+    ];
+    let dir = comes_back(
+        files,
+        "po",
+        "app/locale/pl/LC_MESSAGES/app.po",
+        "Do kasy",
+        "Przejdź do kasy",
+    );
+    add_locale(dir.path(), "fr", "Ihr Korb", "Votre panier");
+    let (said, notes) = generate(dir.path(), &["-f", "po", "-p", "app"]);
+    let new = "app/locale/fr/LC_MESSAGES/app.po";
+    assert_eq!(listed(dir.path()), sorted(files, &[new]), "{said}");
+    let fr = read(dir.path(), new);
+    assert!(fr.contains("msgstr \"Votre panier\""), "{fr}");
+    assert!(said.contains(&format!("wrote {new}")), "{said}");
+    assert!(
+        notes.contains(
+            "depot: po files written where the app keeps them: locale/{locale}/LC_MESSAGES/app.po (--layout to choose another)"
+        ),
+        "{notes}"
+    );
+}
+
+/// gnome-clocks' `po/<locale>.po` beside its template `po/gnome-clocks.pot`, generated into
+/// the app's folder: `po/fr.po`, not `messages.fr.po`.
+#[test]
+fn po_files_named_by_their_locale_alone_are_written_where_the_app_keeps_them() {
+    let files: Files<'_> = &[
+        ("app/po/de.po", PO_DE),
+        ("app/po/pl.po", PO_PL),
+        ("app/po/gnome-clocks.pot", "msgid \"\"\nmsgstr \"\"\n"),
+    ];
+    let dir = comes_back(files, "po", "app/po/de.po", "Zur Kasse", "Kasse");
+    add_locale(dir.path(), "fr", "Ihr Korb", "Votre panier");
+    let (said, _) = generate(dir.path(), &["-f", "po", "-p", "app"]);
+    assert_eq!(
+        listed(dir.path()),
+        sorted(files, &["app/po/fr.po"]),
+        "{said}"
+    );
+}
