@@ -1813,7 +1813,7 @@ proptest! {
             let shared = flatten::Names::build(&doc, style, Some(like), true, None);
             for e in 0..doc.entries.len() {
                 prop_assert_eq!(names.name(e), shared.name(e));
-                prop_assert_eq!(names.from_sheet(e), shared.from_sheet(e));
+                prop_assert_eq!(names.named_by_sheet(e), shared.named_by_sheet(e));
             }
         }
     }

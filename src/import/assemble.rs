@@ -731,10 +731,14 @@ impl<'o> Assembler<'o> {
                     // formats whose keys are flat names
                     .all(|f| f.descriptor().name_style.is_some())
         };
-        for index in 0..self.entries.len() {
+        let repathed =
+            (sections.iter().enumerate()).filter_map(|(index, &section)| section.then_some(index));
+        for index in repathed {
             let mask = self.compared.get(index).copied().unwrap_or(0);
-            let old = &self.entries[index].path;
-            if !named(mask) || !sections[index] {
+            let Some(old) = self.entries.get(index).map(|e| &e.path) else {
+                continue;
+            };
+            if !named(mask) {
                 continue;
             }
             // every format's name, as the app has it, before the path changes

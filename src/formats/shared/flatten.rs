@@ -274,7 +274,7 @@ impl Names {
     /// Whether entry `entry`'s name is the one the sheet gives it for the format the
     /// names were built for (`Format::name_of`): a writer that treats such names apart
     /// asks here, not the entry's name cells again for every locale.
-    pub(crate) fn from_sheet(&self, entry: usize) -> bool {
+    pub(crate) fn named_by_sheet(&self, entry: usize) -> bool {
         self.from_sheet.get(entry).is_some_and(|&named| named)
     }
 }
@@ -486,7 +486,7 @@ impl<'a> Flat<'a> {
 
     /// `Names::from_sheet`.
     pub(crate) fn named_by_sheet(&self, entry: usize) -> bool {
-        self.names.from_sheet(entry)
+        self.names.named_by_sheet(entry)
     }
 
     /// Whether entry `entry` lost its name in the locale at `pos` (another one kept it).
@@ -1323,7 +1323,7 @@ mod tests {
                     for (e, entry) in d.entries.iter().enumerate() {
                         let built = wanted.is_none_or(|w| w[e]);
                         let given = format.name_of(entry).filter(|_| built);
-                        assert_eq!(names.from_sheet(e), given.is_some(), "{format:?} {e}");
+                        assert_eq!(names.named_by_sheet(e), given.is_some(), "{format:?} {e}");
                         if let Some(given) = given {
                             assert_eq!(names.name(e), given);
                         }
@@ -1331,7 +1331,7 @@ mod tests {
                 }
             }
             let unnamed = Names::build(&d, NameStyle::Plain, None, true, None);
-            assert!((0..keys).all(|e| !unnamed.from_sheet(e)));
+            assert!((0..keys).all(|e| !unnamed.named_by_sheet(e)));
         }
     }
 }
