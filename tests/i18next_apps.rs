@@ -268,3 +268,134 @@ fn a_sheet_without_the_setting_writes_v4_plurals() {
         json!({"item": "{{count}} item", "item_plural": "{{count}} items"})
     );
 }
+
+/// JSON v3 in a language of one plural form (ja, zh, ko, …) names its one form `KEY_0`
+/// (i18next 23's v3 rule: suffix 0 at every count): import reads it as the plural's
+/// `other` in an app whose files are v3 and says so, generate writes it back as `KEY_0`,
+/// and i18next 23 with `compatibilityJSON: 'v3'` reads both alike.
+#[test]
+fn json_v3_one_form_languages_come_back_as_key_0() {
+    let en = r#"{
+  "cart": {
+    "item": "{{count}} item",
+    "item_plural": "{{count}} items"
+  },
+  "title": "Basket"
+}"#;
+    let ja = r#"{
+  "cart": {
+    "item_0": "{{count}} 個の商品"
+  },
+  "title": "かご"
+}"#;
+    let dir = tempfile::tempdir().unwrap();
+    for (lng, body) in [("en", en), ("ja", ja)] {
+        let folder = dir.path().join("app/locales").join(lng);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("translation.json"), body).unwrap();
+    }
+    let said = ok(dir.path(), &["import", "app/locales", "--to", "s.csv"]);
+    let line = "plurals: named as i18next JSON v3 names them (KEY, KEY_plural; KEY_0, KEY_1, … \
+                in languages of one form or of more than two); the settings cell says so \
+                (i18next=v3), and generate writes them so";
+    assert!(said.lines().any(|l| l == line), "{line} not in\n{said}");
+    let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    let lines: Vec<&str> = sheet.lines().collect();
+    assert_eq!(
+        lines[0], "depot: placeholders=i18next i18next=v3,,,,,",
+        "{sheet}"
+    );
+    for row in [
+        "cart,item[one],,,{{count}} item,",
+        ",item[other],,,{{count}} items,{{count}} 個の商品",
+        "title,,,,Basket,かご",
+    ] {
+        assert!(lines.contains(&row), "{row} not in\n{sheet}");
+    }
+    ok(
+        dir.path(),
+        &[
+            "generate", "--source", "s.csv", "-f", "i18next", "-p", "out",
+        ],
+    );
+    for (lng, body) in [("en", en), ("ja", ja)] {
+        let path = format!("{lng}/translation.json");
+        assert_eq!(
+            json_of(&dir.path().join("out").join(&path)),
+            serde_json::from_str::<Value>(body).unwrap(),
+            "{path}"
+        );
+    }
+    let calls: Vec<Value> = (["en", "ja"].iter())
+        .flat_map(|lng| [1, 5].map(|n| json!([lng, "cart.item", {"count": n}])))
+        .collect();
+    let want = ["1 item", "5 items", "1 個の商品", "5 個の商品"];
+    assert_eq!(i18next_v3(&dir.path().join("app/locales"), &calls), want);
+    assert_eq!(i18next_v3(&dir.path().join("out"), &calls), want);
+    let diff = support::run(dir.path(), &["diff", "--source", "s.csv", "app/locales"]);
+    assert_eq!(
+        diff.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&diff.stdout)
+    );
+}
+
+/// A sheet that says `i18next=v3` writes a plural of a language of one form as `KEY_0`,
+/// the only name i18next v3 asks for there (not `KEY_plural`, nor v4's `KEY_other`).
+#[test]
+fn a_v3_sheet_writes_the_one_form_of_japanese_as_key_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = "depot: placeholders=i18next i18next=v3\n>>>,en,ja,ko\n\
+                 item[one],{{count}} item,,\nitem[other],{{count}} items,{{count}} 個,{{count}} 개\n";
+    std::fs::write(dir.path().join("s.csv"), sheet).unwrap();
+    let generate = [
+        "generate", "--source", "s.csv", "-f", "i18next", "-p", "out",
+    ];
+    ok(dir.path(), &generate);
+    assert_eq!(
+        json_of(&dir.path().join("out/ja/translation.json")),
+        json!({"item_0": "{{count}} 個"})
+    );
+    assert_eq!(
+        json_of(&dir.path().join("out/ko/translation.json")),
+        json!({"item_0": "{{count}} 개"})
+    );
+    let calls = [
+        json!(["ja", "item", {"count": 1}]),
+        json!(["ja", "item", {"count": 7}]),
+    ];
+    assert_eq!(
+        i18next_v3(&dir.path().join("out"), &calls),
+        ["1 個", "7 個"]
+    );
+}
+
+/// `KEY_0` alone is a key of its own in an app of JSON v4 (`KEY_other` in Japanese): only
+/// an app whose files show v3 elsewhere has it read as a plural, so a v4 app's sheet does
+/// not turn to v3 (which would write its English plurals as `KEY_plural`).
+#[test]
+fn a_japanese_key_0_in_a_v4_app_stays_a_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "en",
+            r#"{"item_one": "{{count}} item", "item_other": "{{count}} items", "level_0": "Ground floor"}"#,
+        ),
+        ("ja", r#"{"item_other": "{{count}} 個", "level_0": "1階"}"#),
+    ];
+    for (lng, body) in files {
+        let folder = dir.path().join("app/locales").join(lng);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("translation.json"), body).unwrap();
+    }
+    let said = ok(dir.path(), &["import", "app/locales", "--to", "s.csv"]);
+    assert!(!said.contains("JSON v3"), "{said}");
+    let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    let lines: Vec<&str> = sheet.lines().collect();
+    assert_eq!(lines[0], "depot: placeholders=i18next,,,,", "{sheet}");
+    assert!(
+        lines.contains(&"level_0,,,Ground floor,1階"),
+        "level_0 not in\n{sheet}"
+    );
+}
