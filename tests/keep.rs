@@ -1018,6 +1018,7 @@ fn empty_texts_stay_in_the_app_and_import_names_them_as_kept() {
             kept: "2 untranslated message(s) (msgstr \"\") (Not translated yet, %d item)",
         },
     ];
+    let mut named_otherwise = Vec::new();
     for case in &cases {
         let said = import_summary(case.files, case.import);
         let line = format!(
@@ -1025,11 +1026,9 @@ fn empty_texts_stay_in_the_app_and_import_names_them_as_kept() {
              files as they are",
             case.kept
         );
-        assert!(
-            said.lines().any(|l| l == line) && !said.contains("not carried"),
-            "{}: {said}",
-            case.import[0]
-        );
+        if !said.lines().any(|l| l == line) || said.contains("not carried") {
+            named_otherwise.push(format!("{}: {said}", case.import[0]));
+        }
         let (dir, _) = trip(case.files, case.import, case.generate, &case.edit);
         // the consumers read the empty texts as they read them in the app's files
         match case.import[0] {
@@ -1065,4 +1064,5 @@ fn empty_texts_stay_in_the_app_and_import_names_them_as_kept() {
             _ => {}
         }
     }
+    assert!(named_otherwise.is_empty(), "{named_otherwise:#?}");
 }
