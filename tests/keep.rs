@@ -36,16 +36,7 @@ fn trip(
     generate: &[&[&str]],
     edit: &Edit<'_>,
 ) -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    let mut args = vec!["import"];
-    args.extend_from_slice(import);
-    args.extend_from_slice(&["--to", "s.csv"]);
-    ok(dir.path(), &args);
+    let (dir, _) = imported(files, import);
     let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
     assert_eq!(sheet.matches(edit.old).count(), 1, "{}: {sheet}", edit.old);
     let mut sheet = sheet.replace(edit.old, edit.new);
@@ -733,16 +724,7 @@ fn grow(
     rows: &str,
     generate: &[&[&str]],
 ) -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    let mut args = vec!["import"];
-    args.extend_from_slice(import);
-    args.extend_from_slice(&["--to", "s.csv"]);
-    ok(dir.path(), &args);
+    let (dir, _) = imported(files, import);
     let mut sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
     sheet.push_str(rows);
     std::fs::write(dir.path().join("s.csv"), sheet).unwrap();
@@ -866,9 +848,9 @@ fn an_existing_file_that_does_not_read_is_refused_by_name() {
     );
 }
 
-/// What `depot import` of `files` (written to a folder of their own) says, stdout and
-/// stderr.
-fn import_summary(files: Files<'_>, import: &[&str]) -> String {
+/// `files` written to a folder of their own and imported (`import`) into its s.csv: the
+/// folder, and what import said (stdout and stderr).
+fn imported(files: Files<'_>, import: &[&str]) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
         let path = dir.path().join(path);
@@ -879,11 +861,12 @@ fn import_summary(files: Files<'_>, import: &[&str]) -> String {
     args.extend_from_slice(import);
     args.extend_from_slice(&["--to", "s.csv"]);
     let out = ok(dir.path(), &args);
-    format!(
+    let said = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
-    )
+    );
+    (dir, said)
 }
 
 /// A po file with an untranslated message and an untranslated plural.
@@ -1020,7 +1003,7 @@ fn empty_texts_stay_in_the_app_and_import_names_them_as_kept() {
     ];
     let mut named_otherwise = Vec::new();
     for case in &cases {
-        let said = import_summary(case.files, case.import);
+        let (_, said) = imported(case.files, case.import);
         let line = format!(
             "depot: kept in the app, not the sheet's: {}; generate leaves them in the app's \
              files as they are",
