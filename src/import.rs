@@ -151,6 +151,8 @@ pub struct Imported {
     pub placeholders: Option<String>,
     /// The files of a folder not read because `--format` names another format.
     pub skipped: Vec<String>,
+    /// Some file names plural forms as JSON v3's `KEY_0`, `KEY_1`, … (for the summary).
+    pub v3_numbered: bool,
 }
 
 /// The placeholder syntax import keeps for a format's files when the app's files share
@@ -331,6 +333,7 @@ fn read_namespaces(found: &[discover::Found], options: &Options) -> Result<Impor
                     ..options.clone()
                 };
                 let one = read_files(&files, &options)?;
+                imported.v3_numbered |= one.v3_numbered;
                 imported.notes.extend(one.notes);
                 imported.files.extend(one.files);
                 if !one.doc.entries.is_empty() {
@@ -363,6 +366,7 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
     let (found, skipped) = discover::discover_counting(paths, options)?;
     let (options, syntax, line) = choose_syntax(&found, options);
     let mut imported = read_namespaces(&found, &options)?;
+    let mut again = options.clone();
     if options.markup == Markup::Detect
         && !(imported.documents().iter()).any(|(_, doc)| doc.settings.android_markup)
         && found.iter().any(|f| f.format == Format::Android)
@@ -371,11 +375,18 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
         // no Android markup after all: the sheet holds texts as they are, not with the
         // `&lt;` of a sheet of markup (read again so; rare: an app with `&lt;b&gt;` texts
         // and no tag)
-        let options = Options {
-            markup: Markup::Text,
-            ..options.clone()
-        };
-        imported = read_namespaces(&found, &options)?;
+        again.markup = Markup::Text;
+    }
+    if !options.i18next_v3
+        && (imported.documents().iter()).any(|(_, doc)| doc.settings.i18next_v3)
+        && found.iter().any(|f| one_form_i18next(f, &options))
+    {
+        // the app's i18next files are JSON v3: its files of a language of one form name
+        // their plurals' form `KEY_0` (read again so, as plurals)
+        again.i18next_v3 = true;
+    }
+    if again != options {
+        imported = read_namespaces(&found, &again)?;
     }
     for doc in imported.documents_mut() {
         if syntax != SheetSyntax::Depot {
@@ -388,10 +399,17 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
         settings.add(&doc.settings);
     }
     for said in [
-        settings.i18next_v3.then_some(
-            "plurals: named as i18next JSON v3 names them (KEY, KEY_plural); the settings \
-             cell says so (i18next=v3), and generate writes them so",
-        ),
+        settings.i18next_v3.then_some(match imported.v3_numbered {
+            false => {
+                "plurals: named as i18next JSON v3 names them (KEY, KEY_plural); the \
+                 settings cell says so (i18next=v3), and generate writes them so"
+            }
+            true => {
+                "plurals: named as i18next JSON v3 names them (KEY, KEY_plural; KEY_0, \
+                 KEY_1, … in languages of one form or of more than two); the settings cell \
+                 says so (i18next=v3), and generate writes them so"
+            }
+        }),
         settings.arb_plain.then_some(
             "arb: apostrophes are text, as gen-l10n reads them without use-escaping \
              (l10n.yaml); the settings cell says so (arb=plain), and generate writes them so",
@@ -417,6 +435,18 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
         });
     }
     Ok(imported)
+}
+
+/// Whether `file` is an i18next file of a language of one plural form, whose JSON v3
+/// plurals are `KEY_0` alone (`Options::i18next_v3`).
+fn one_form_i18next(file: &discover::Found, options: &Options) -> bool {
+    let locale = match &file.hint {
+        locale::Hint::Code(code) => code.as_str(),
+        locale::Hint::Base => options.base.as_str(),
+        locale::Hint::None => return false,
+    };
+    file.format == Format::I18next
+        && crate::model::plurals::i18next_numbered(locale).is_some_and(|forms| forms.len() == 1)
 }
 
 /// Whether a text of `doc` holds `&lt;`, `&gt;` or `&amp;` (what a sheet of Android
@@ -634,6 +664,8 @@ pub struct FileRead {
     pub types: Vec<Declared>,
     /// What the file's shape asks of the settings cell (`Reading::implies`).
     pub implies: crate::model::SheetSettings,
+    /// The file names plural forms as JSON v3's `KEY_0`, `KEY_1`, … (`Reading::v3_numbered`).
+    pub v3_numbered: bool,
 }
 
 /// Reads `bytes` as `format`; `shown` names the file in errors, `named` is the locale its
@@ -662,6 +694,7 @@ pub fn read_bytes(
         locale: reading.locale,
         types: reading.types,
         implies: reading.implies,
+        v3_numbered: reading.v3_numbered,
     })
 }
 

@@ -68,7 +68,8 @@ pub struct SheetSettings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placeholders: Option<placeholders::SheetSyntax>,
     /// `i18next=v3`: the app's i18next files name a plural's forms as JSON v3 does
-    /// (`KEY` and `KEY_plural`), and generate writes them so; `v4` (the default):
+    /// (`KEY` and `KEY_plural`; `KEY_0`, `KEY_1`, … in languages of one form or more than
+    /// two), and generate writes them so; `v4` (the default):
     /// `KEY_one`, `KEY_other`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub i18next_v3: bool,

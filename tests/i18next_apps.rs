@@ -89,6 +89,60 @@ fn i18next_v3(locales: &Path, calls: &[Value]) -> Vec<Value> {
     read.as_array().unwrap().clone()
 }
 
+/// Import's summary line for an app of JSON v3 with numbered plural forms.
+const NUMBERED: &str = "plurals: named as i18next JSON v3 names them (KEY, KEY_plural; KEY_0, \
+                        KEY_1, … in languages of one form or of more than two); the settings \
+                        cell says so (i18next=v3), and generate writes them so";
+
+/// Writes each `(lng, body)` as the app's `app/locales/LNG/translation.json`, imports
+/// `app/locales` into s.csv and asserts the sheet says `i18next=v3` and holds each of
+/// `rows`; what import said.
+fn import_v3(dir: &Path, files: &[(&str, &str)], rows: &[&str]) -> String {
+    for (lng, body) in files {
+        let folder = dir.join("app/locales").join(lng);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("translation.json"), body).unwrap();
+    }
+    let said = ok(dir, &["import", "app/locales", "--to", "s.csv"]);
+    let sheet = std::fs::read_to_string(dir.join("s.csv")).unwrap();
+    let lines: Vec<&str> = sheet.lines().collect();
+    assert_eq!(
+        lines[0], "depot: placeholders=i18next i18next=v3,,,,,",
+        "{sheet}"
+    );
+    for row in rows {
+        assert!(lines.contains(row), "{row} not in\n{sheet}");
+    }
+    said
+}
+
+/// generate of s.csv into `out` gives each of `files` back (as JSON), i18next v3 reads
+/// `calls` as `want` from the app's files and from those, and diff finds the app and its
+/// sheet equal.
+fn comes_back_as_v3(dir: &Path, files: &[(&str, &str)], calls: &[Value], want: &[&str]) {
+    let generate = [
+        "generate", "--source", "s.csv", "-f", "i18next", "-p", "out",
+    ];
+    ok(dir, &generate);
+    for (lng, body) in files {
+        let path = format!("{lng}/translation.json");
+        assert_eq!(
+            json_of(&dir.join("out").join(&path)),
+            serde_json::from_str::<Value>(body).unwrap(),
+            "{path}"
+        );
+    }
+    assert_eq!(i18next_v3(&dir.join("app/locales"), calls), want);
+    assert_eq!(i18next_v3(&dir.join("out"), calls), want);
+    let diff = support::run(dir, &["diff", "--source", "s.csv", "app/locales"]);
+    assert_eq!(
+        diff.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&diff.stdout)
+    );
+}
+
 #[test]
 fn a_json_v3_app_comes_back_as_v3_with_its_contexts_and_nesting() {
     let dir = tempfile::tempdir().unwrap();
@@ -187,41 +241,19 @@ fn json_v3_numbered_forms_come_back_numbered() {
   }
 }"#;
     let dir = tempfile::tempdir().unwrap();
-    for (lng, body) in [("en", en), ("pl", pl)] {
-        let folder = dir.path().join("app/locales").join(lng);
-        std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(folder.join("translation.json"), body).unwrap();
-    }
-    ok(dir.path(), &["import", "app/locales", "--to", "s.csv"]);
-    let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
-    let lines: Vec<&str> = sheet.lines().collect();
-    assert_eq!(
-        lines[0], "depot: placeholders=i18next i18next=v3,,,,,",
-        "{sheet}"
-    );
-    for row in [
+    let files = [("en", en), ("pl", pl)];
+    let rows = [
         "cart,item[one],,,{{count}} item,{{count}} produkt",
         ",item[few],,,,{{count}} produkty",
         ",item[many],,,,{{count}} produktów",
         ",item[other],,,{{count}} items,{{count}} produktów",
         ",step_3,,,Third,Trzeci",
-    ] {
-        assert!(lines.contains(&row), "{row} not in\n{sheet}");
-    }
-    ok(
-        dir.path(),
-        &[
-            "generate", "--source", "s.csv", "-f", "i18next", "-p", "out",
-        ],
+    ];
+    let said = import_v3(dir.path(), &files, &rows);
+    assert!(
+        said.lines().any(|l| l == NUMBERED),
+        "{NUMBERED} not in\n{said}"
     );
-    for (lng, body) in [("en", en), ("pl", pl)] {
-        let path = format!("{lng}/translation.json");
-        assert_eq!(
-            json_of(&dir.path().join("out").join(&path)),
-            serde_json::from_str::<Value>(body).unwrap(),
-            "{path}"
-        );
-    }
     let calls: Vec<Value> = [1, 2, 5, 22, 25]
         .iter()
         .map(|n| json!(["pl", "cart.item", {"count": n}]))
@@ -235,15 +267,7 @@ fn json_v3_numbered_forms_come_back_numbered() {
         "25 produktów",
         "Drugi",
     ];
-    assert_eq!(i18next_v3(&dir.path().join("app/locales"), &calls), want);
-    assert_eq!(i18next_v3(&dir.path().join("out"), &calls), want);
-    let diff = support::run(dir.path(), &["diff", "--source", "s.csv", "app/locales"]);
-    assert_eq!(
-        diff.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&diff.stdout)
-    );
+    comes_back_as_v3(dir.path(), &files, &calls, &want);
 }
 
 /// Without the setting, plurals are written as v4 (`KEY_one`, `KEY_other`), as before;
@@ -266,5 +290,102 @@ fn a_sheet_without_the_setting_writes_v4_plurals() {
     assert_eq!(
         written("depot: placeholders=i18next i18next=v3", "v3"),
         json!({"item": "{{count}} item", "item_plural": "{{count}} items"})
+    );
+}
+
+/// JSON v3 in a language of one plural form (ja, zh, ko, …) names its one form `KEY_0`
+/// (i18next 23's v3 rule: suffix 0 at every count): import reads it as the plural's
+/// `other` in an app whose files are v3 and says so, generate writes it back as `KEY_0`,
+/// and i18next 23 with `compatibilityJSON: 'v3'` reads both alike.
+#[test]
+fn json_v3_one_form_languages_come_back_as_key_0() {
+    let en = r#"{
+  "cart": {
+    "item": "{{count}} item",
+    "item_plural": "{{count}} items"
+  },
+  "title": "Basket"
+}"#;
+    let ja = r#"{
+  "cart": {
+    "item_0": "{{count}} 個の商品"
+  },
+  "title": "かご"
+}"#;
+    let dir = tempfile::tempdir().unwrap();
+    let files = [("en", en), ("ja", ja)];
+    let rows = [
+        "cart,item[one],,,{{count}} item,",
+        ",item[other],,,{{count}} items,{{count}} 個の商品",
+        "title,,,,Basket,かご",
+    ];
+    let said = import_v3(dir.path(), &files, &rows);
+    assert!(
+        said.lines().any(|l| l == NUMBERED),
+        "{NUMBERED} not in\n{said}"
+    );
+    let calls: Vec<Value> = (["en", "ja"].iter())
+        .flat_map(|lng| [1, 5].map(|n| json!([lng, "cart.item", {"count": n}])))
+        .collect();
+    let want = ["1 item", "5 items", "1 個の商品", "5 個の商品"];
+    comes_back_as_v3(dir.path(), &files, &calls, &want);
+}
+
+/// A sheet that says `i18next=v3` writes a plural of a language of one form as `KEY_0`,
+/// the only name i18next v3 asks for there (not `KEY_plural`, nor v4's `KEY_other`).
+#[test]
+fn a_v3_sheet_writes_the_one_form_of_japanese_as_key_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = "depot: placeholders=i18next i18next=v3\n>>>,en,ja,ko\n\
+                 item[one],{{count}} item,,\nitem[other],{{count}} items,{{count}} 個,{{count}} 개\n";
+    std::fs::write(dir.path().join("s.csv"), sheet).unwrap();
+    let generate = [
+        "generate", "--source", "s.csv", "-f", "i18next", "-p", "out",
+    ];
+    ok(dir.path(), &generate);
+    assert_eq!(
+        json_of(&dir.path().join("out/ja/translation.json")),
+        json!({"item_0": "{{count}} 個"})
+    );
+    assert_eq!(
+        json_of(&dir.path().join("out/ko/translation.json")),
+        json!({"item_0": "{{count}} 개"})
+    );
+    let calls = [
+        json!(["ja", "item", {"count": 1}]),
+        json!(["ja", "item", {"count": 7}]),
+    ];
+    assert_eq!(
+        i18next_v3(&dir.path().join("out"), &calls),
+        ["1 個", "7 個"]
+    );
+}
+
+/// `KEY_0` alone is a key of its own in an app of JSON v4 (`KEY_other` in Japanese): only
+/// an app whose files show v3 elsewhere has it read as a plural, so a v4 app's sheet does
+/// not turn to v3 (which would write its English plurals as `KEY_plural`).
+#[test]
+fn a_japanese_key_0_in_a_v4_app_stays_a_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "en",
+            r#"{"item_one": "{{count}} item", "item_other": "{{count}} items", "level_0": "Ground floor"}"#,
+        ),
+        ("ja", r#"{"item_other": "{{count}} 個", "level_0": "1階"}"#),
+    ];
+    for (lng, body) in files {
+        let folder = dir.path().join("app/locales").join(lng);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("translation.json"), body).unwrap();
+    }
+    let said = ok(dir.path(), &["import", "app/locales", "--to", "s.csv"]);
+    assert!(!said.contains("JSON v3"), "{said}");
+    let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    let lines: Vec<&str> = sheet.lines().collect();
+    assert_eq!(lines[0], "depot: placeholders=i18next,,,,", "{sheet}");
+    assert!(
+        lines.contains(&"level_0,,,Ground floor,1階"),
+        "level_0 not in\n{sheet}"
     );
 }

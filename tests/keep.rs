@@ -36,16 +36,7 @@ fn trip(
     generate: &[&[&str]],
     edit: &Edit<'_>,
 ) -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    let mut args = vec!["import"];
-    args.extend_from_slice(import);
-    args.extend_from_slice(&["--to", "s.csv"]);
-    ok(dir.path(), &args);
+    let (dir, _) = imported(files, import);
     let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
     assert_eq!(sheet.matches(edit.old).count(), 1, "{}: {sheet}", edit.old);
     let mut sheet = sheet.replace(edit.old, edit.new);
@@ -733,16 +724,7 @@ fn grow(
     rows: &str,
     generate: &[&[&str]],
 ) -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    let mut args = vec!["import"];
-    args.extend_from_slice(import);
-    args.extend_from_slice(&["--to", "s.csv"]);
-    ok(dir.path(), &args);
+    let (dir, _) = imported(files, import);
     let mut sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
     sheet.push_str(rows);
     std::fs::write(dir.path().join("s.csv"), sheet).unwrap();
@@ -864,4 +846,206 @@ fn an_existing_file_that_does_not_read_is_refused_by_name() {
             .unwrap()
             .contains("<string name=\"home_title\">Koszyk</string>")
     );
+}
+
+/// `files` written to a folder of their own and imported (`import`) into its s.csv: the
+/// folder, and what import said (stdout and stderr).
+fn imported(files: Files<'_>, import: &[&str]) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let mut args = vec!["import"];
+    args.extend_from_slice(import);
+    args.extend_from_slice(&["--to", "s.csv"]);
+    let out = ok(dir.path(), &args);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (dir, said)
+}
+
+/// A po file with an untranslated message and an untranslated plural.
+const PO_UNTRANSLATED: &str = r#"msgid ""
+msgstr ""
+"Language: de\n"
+"Content-Type: text/plain; charset=UTF-8\n"
+"Plural-Forms: nplurals=2; plural=(n != 1);\n"
+
+msgid "Your basket"
+msgstr "Your basket DE"
+
+msgid "Not translated yet"
+msgstr ""
+
+msgid "%d item"
+msgid_plural "%d items"
+msgstr[0] ""
+msgstr[1] ""
+"#;
+
+/// An empty text (`key=`, `"key" = "";`, `"key": ""`, an empty msgstr) is the app's: the
+/// sheet cannot hold one (an empty cell is no text), and generate, patching the app's
+/// file, leaves it as it is. Import names it as kept in the app, not as not carried; the
+/// round trip gives the files back and their consumers read the same empty texts.
+#[test]
+fn empty_texts_stay_in_the_app_and_import_names_them_as_kept() {
+    struct Case<'a> {
+        files: Files<'a>,
+        import: &'a [&'a str],
+        generate: &'a [&'a [&'a str]],
+        edit: Edit<'a>,
+        kept: &'a str,
+    }
+    let edit = |file| Edit {
+        file,
+        old: "Basket PL",
+        new: "Koszyk",
+        drop: None,
+    };
+    let cases = [
+        Case {
+            files: &[
+                ("res/messages.properties", "title = Your basket\nhint =\n"),
+                (
+                    "res/messages_pl.properties",
+                    "title = Basket PL\nhint=\nlater:\n",
+                ),
+            ],
+            import: &["res"],
+            generate: &[&["-f", "properties", "-p", "res"]],
+            edit: edit("res/messages_pl.properties"),
+            kept: "3 empty text(s) (hint, later)",
+        },
+        Case {
+            files: &[
+                (
+                    "ios/en.lproj/Localizable.strings",
+                    "\"title\" = \"Your basket\";\n\"hint\" = \"\";\n",
+                ),
+                (
+                    "ios/pl.lproj/Localizable.strings",
+                    "\"title\" = \"Basket PL\";\n\"hint\" = \"\";\n",
+                ),
+            ],
+            import: &["ios"],
+            generate: &[&["-f", "ios", "-p", "ios"]],
+            edit: edit("ios/pl.lproj/Localizable.strings"),
+            kept: "2 empty text(s) (hint)",
+        },
+        Case {
+            files: &[
+                (
+                    "locale/en.json",
+                    "{\n  \"title\": \"Your basket\",\n  \"hint\": \"\",\n  \"later\": \"Later\"\n}\n",
+                ),
+                (
+                    "locale/pl.json",
+                    "{\n  \"title\": \"Basket PL\",\n  \"hint\": \"\",\n  \"later\": \"\"\n}\n",
+                ),
+            ],
+            import: &["locale", "--format", "i18next"],
+            generate: &[
+                &["-f", "i18next", "-l", "en", "-n", "en", "-p", "locale"],
+                &["-f", "i18next", "-l", "pl", "-n", "pl", "-p", "locale"],
+            ],
+            edit: edit("locale/pl.json"),
+            kept: "3 empty text(s) (hint, later)",
+        },
+        Case {
+            files: &[
+                (
+                    "json/en.json",
+                    "{\"title\": \"Your basket\", \"menu\": {\"hint\": \"\"}}\n",
+                ),
+                (
+                    "json/pl.json",
+                    "{\"title\": \"Basket PL\", \"menu\": {\"hint\": \"\"}}\n",
+                ),
+            ],
+            import: &["json", "--format", "json"],
+            generate: &[&["-f", "json", "-p", "json"]],
+            edit: edit("json/pl.json"),
+            kept: "2 empty text(s) (menu.hint)",
+        },
+        Case {
+            files: &[
+                (
+                    "l10n/app_en.arb",
+                    "{\n  \"@@locale\": \"en\",\n  \"title\": \"Your basket\",\n  \"hint\": \"\"\n}\n",
+                ),
+                (
+                    "l10n/app_pl.arb",
+                    "{\n  \"@@locale\": \"pl\",\n  \"title\": \"Basket PL\",\n  \"hint\": \"\"\n}\n",
+                ),
+            ],
+            import: &["l10n"],
+            generate: &[&["-f", "arb", "-p", "l10n"]],
+            edit: edit("l10n/app_pl.arb"),
+            kept: "2 empty text(s) (hint)",
+        },
+        Case {
+            files: &[("po/de.po", PO_UNTRANSLATED)],
+            import: &["po"],
+            generate: &[&["-f", "po", "-l", "de", "-n", "de", "-p", "po"]],
+            edit: Edit {
+                file: "po/de.po",
+                old: "Your basket DE",
+                new: "Koszyk",
+                drop: None,
+            },
+            kept: "2 untranslated message(s) (msgstr \"\") (Not translated yet, %d item)",
+        },
+    ];
+    let mut named_otherwise = Vec::new();
+    for case in &cases {
+        let (_, said) = imported(case.files, case.import);
+        let line = format!(
+            "depot: kept in the app, not the sheet's: {}; generate leaves them in the app's \
+             files as they are",
+            case.kept
+        );
+        if !said.lines().any(|l| l == line) || said.contains("not carried") {
+            named_otherwise.push(format!("{}: {said}", case.import[0]));
+        }
+        let (dir, _) = trip(case.files, case.import, case.generate, &case.edit);
+        // the consumers read the empty texts as they read them in the app's files
+        match case.import[0] {
+            "res" => {
+                let texts = properties(&dir.path().join("res"), "messages", &["", "pl"]);
+                let texts = texts.unwrap();
+                assert_eq!(plain(&texts, "", "hint"), "");
+                assert_eq!(plain(&texts, "pl", "later"), "");
+                assert_eq!(plain(&texts, "pl", "title"), "Koszyk");
+            }
+            "ios" => {
+                let texts = ios(&dir.path().join("ios")).unwrap();
+                assert_eq!(plain(&texts, "pl", "hint"), "");
+                assert_eq!(plain(&texts, "pl", "title"), "Koszyk");
+            }
+            "locale" => {
+                // i18next before v22 answered "" (returnEmptyString: true); from v22 on,
+                // "" is missing and the fallback language answers: as for the app's own
+                let options =
+                    json!({"lng": "en", "keySeparator": false, "returnEmptyString": true});
+                let texts = i18next(&dir.path().join("locale"), &options).unwrap();
+                assert_eq!(plain(&texts, "pl", "hint"), "");
+                assert_eq!(plain(&texts, "pl", "later"), "");
+                assert_eq!(plain(&texts, "pl", "title"), "Koszyk");
+            }
+            "po" => {
+                // untranslated: msgfmt leaves them out, gettext answers with the msgid
+                let texts = po(&dir.path().join("po")).unwrap();
+                assert_eq!(texts["de"].get("Not translated yet"), None);
+                assert_eq!(texts["de"].get("%d item"), None);
+                assert_eq!(plain(&texts, "de", "Your basket"), "Koszyk");
+            }
+            _ => {}
+        }
+    }
+    assert!(named_otherwise.is_empty(), "{named_otherwise:#?}");
 }

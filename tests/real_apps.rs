@@ -520,6 +520,46 @@ fn import_names_at_most_one_percent_of_each_app_as_not_carried() {
     assert!(over.is_empty(), "over 1% not carried: {over:?}");
 }
 
+/// Real apps' empty texts are the app's, not lost: JabRef's German `key=` (which the JDK's
+/// ResourceBundle reads as "") and Transmission's untranslated po messages (which gettext
+/// answers with the msgid) are named as kept in the app, since generate leaves them in the
+/// app's files; `jabref_comes_back_unchanged` and `transmission_comes_back_unchanged` show
+/// their consumers read them so again after the round trip.
+#[test]
+fn real_apps_empty_texts_are_named_as_kept_in_the_app() {
+    let kept = "depot: kept in the app, not the sheet's: ";
+    for (name, folder, want) in [
+        (
+            "jabref",
+            "jablib/src/main/resources/l10n",
+            "4 empty text(s) (%0 could not be detected automatically, %0 detected at: %1, %0 \
+             is not available at: %1, Auto detection of %0 path); generate leaves them in the \
+             app's files as they are",
+        ),
+        (
+            "transmission",
+            "po",
+            "35 untranslated message(s) (msgstr \"\") (Failed to reload: Failed to get current \
+             monotonic time: {errmsg} ({errno}), Port test status.unknown,",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let app = fixture(name).join(folder);
+        let imported = support::depot(dir.path())
+            .args(["import", app.to_str().unwrap(), "--to", "sheet.csv"])
+            .output()
+            .unwrap();
+        assert!(imported.status.success(), "{name}");
+        let summary = String::from_utf8_lossy(&imported.stderr).into_owned();
+        let line = format!("{kept}{want}");
+        assert!(
+            summary.lines().any(|l| l.starts_with(&line)),
+            "{name}: {line} not in\n{summary}"
+        );
+        assert!(!summary.contains("empty text is not carried"), "{summary}");
+    }
+}
+
 /// Android markup carried for real (SPEC §12.1, `android=markup`): the app's sheet
 /// generated into a new `res` folder (nothing of the app's files to keep, every string
 /// written from the sheet) reads in aapt2 as the app's own files do, `<b>`, `<font>` and

@@ -120,6 +120,12 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
                 import::Markup::of_sheet(crate::markup::settings_of(rows).android_markup)
             }
         },
+        // a sheet of JSON v3 merged into: the app's `KEY_0` in a language of one form is
+        // a plural (a new sheet: import reads the files again when they show v3)
+        i18next_v3: existing.as_ref().is_some_and(|tabs| {
+            let rows = first_translations(tabs).map_or(&[][..], |t| t.rows.as_slice());
+            crate::markup::settings_of(rows).i18next_v3
+        }),
     };
     let report = Report::new(args.quiet);
     let mut imported = import::read_app(&args.paths, &options)?;

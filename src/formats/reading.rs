@@ -39,6 +39,12 @@ pub struct Options {
     /// How Android texts are read: as a sheet with `android=markup` holds them, or as one
     /// without it holds them (`Markup`).
     pub markup: Markup,
+    /// The app's i18next files are JSON v3 (a sheet with `i18next=v3`, or import found
+    /// `KEY_plural` or numbered forms in them): in a language of one plural form (ja, zh,
+    /// ko, …) `KEY_0` is then its plural's one form. Alone a `_0` is too weak a sign of
+    /// v3 to read a key so (`import::read_app` reads the files again when the others
+    /// show it).
+    pub i18next_v3: bool,
 }
 
 impl Default for Options {
@@ -53,6 +59,7 @@ impl Default for Options {
             memory: Budget::default(),
             arb_plain: None,
             markup: Markup::Text,
+            i18next_v3: false,
         }
     }
 }
@@ -95,6 +102,10 @@ pub enum KeepSyntax {
     /// without the cell, so the app's texts are converted as before).
     Only(crate::model::placeholders::SheetSyntax),
 }
+
+/// What an empty text of the app's is named as where generate leaves it in the app's file
+/// (`Reading::keep`): the sheet cannot hold one, an empty cell being no text.
+pub const EMPTY_TEXT: &str = "empty text(s)";
 
 /// A key as a file writes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -188,6 +199,9 @@ pub struct Reading<'o> {
     /// writes the shape back: i18next JSON v3 plurals (`KEY`, `KEY_plural`), po plural
     /// slots in CLDR's order (`nplurals=4` for Polish).
     pub implies: crate::model::SheetSettings,
+    /// The file names plural forms as JSON v3's numbered `KEY_0`, `KEY_1`, … (languages of
+    /// one form or of more than two), for the summary.
+    pub v3_numbered: bool,
     pub options: &'o Options,
 }
 
@@ -210,6 +224,7 @@ impl<'o> Reading<'o> {
             named: None,
             types: Vec::new(),
             implies: Default::default(),
+            v3_numbered: false,
             options,
         }
     }

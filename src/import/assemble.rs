@@ -56,6 +56,8 @@ pub struct Assembler<'o> {
     printf: Option<syntax::Printf>,
     /// What the files' shapes ask of the settings cell (`FileRead::implies`).
     implies: crate::model::SheetSettings,
+    /// Some file names JSON v3's numbered plural forms (`FileRead::v3_numbered`).
+    v3_numbered: bool,
     /// The app's names (SPEC §12.1): per entry, the formats (bits of `Format as usize`)
     /// whose key was compared with the name depot would give it.
     compared: Vec<u16>,
@@ -96,6 +98,7 @@ impl<'o> Assembler<'o> {
             held: 0,
             printf: None,
             implies: Default::default(),
+            v3_numbered: false,
             compared: Vec::new(),
             app_names: FxHashMap::default(),
             renamed: FxHashMap::default(),
@@ -153,6 +156,7 @@ impl<'o> Assembler<'o> {
         let file = found.shown.as_str();
         self.files.push((file.to_owned(), found.format));
         self.implies.add(&read.implies);
+        self.v3_numbered |= read.v3_numbered;
         let kept = self.options.placeholders == crate::formats::PlaceholderMode::Keep;
         self.printf = found.format.descriptor().printf.filter(|_| kept);
         if let Some(qualifiers) = &found.configuration {
@@ -681,6 +685,7 @@ impl<'o> Assembler<'o> {
             skipped: Vec::new(),
             namespaces: Vec::new(),
             namespace: None,
+            v3_numbered: self.v3_numbered,
         }
     }
 

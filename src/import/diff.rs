@@ -136,6 +136,9 @@ pub fn diff(
         // the app's Android markup is compared when the sheet carries it; else the texts
         // alone, as a sheet without `android=markup` holds them
         markup: crate::formats::reading::Markup::of_sheet(sheet.settings.android_markup),
+        // a sheet of JSON v3 (`i18next=v3`) holds `KEY_0` of a language of one form as
+        // its plural, as import read it
+        i18next_v3: sheet.settings.i18next_v3,
     };
     let found = discover::discover(paths, &read_options)?;
     let mut families: BTreeMap<Format, Vec<&discover::Found>> = BTreeMap::new();

@@ -198,13 +198,22 @@ pub fn gettext_cldr(locale: &str) -> GettextPlural {
 /// language has other forms than one and other; else it has `KEY` and `KEY_plural`): the
 /// CLDR category of each, that of the number i18next's own rule gives as the suffix's
 /// example (i18next 20's `PluralResolver` sets, which 21–23 keep for
-/// `compatibilityJSON: 'v3'`). `None`: `KEY` and `KEY_plural`, a single form (`KEY_0`
-/// alone, not told apart from a key of that name), or no rule.
+/// `compatibilityJSON: 'v3'`). A language of one form (ja, zh, ko, …) has `KEY_0` alone,
+/// its `other` (whatever CLDR gives: i18next v3 asks for `KEY_0` at every count). `None`:
+/// `KEY` and `KEY_plural`, or no rule.
 pub fn i18next_numbered(locale: &str) -> Option<Vec<PluralCategory>> {
     let language = match language(locale).as_str() {
         "iw" => "he".to_owned(),
         other => other.to_owned(),
     };
+    // i18next's set of `numbers: [1]`
+    const ONE_FORM: [&str; 22] = [
+        "ay", "bo", "cgg", "fa", "ht", "id", "ja", "jbo", "ka", "km", "ko", "ky", "lo", "ms",
+        "sah", "su", "th", "tt", "ug", "vi", "wo", "zh",
+    ];
+    if ONE_FORM.contains(&language.as_str()) {
+        return Some(vec![PluralCategory::Other]);
+    }
     let examples: &[u64] = match language.as_str() {
         "be" | "bs" | "cnr" | "dz" | "hr" | "ru" | "sr" | "uk" | "cs" | "sk" | "csb" | "pl" => {
             &[1, 2, 5]
@@ -245,7 +254,11 @@ mod tests {
             [Zero, One, Two, Few, Many, Other]
         );
         assert_eq!(i18next_numbered("sl").unwrap(), [Other, One, Two, Few]);
-        for plural in ["en", "de", "fr", "pt_BR", "ja", "xx"] {
+        // one form, `KEY_0`, whatever CLDR says (Persian has `one` there)
+        for single in ["ja", "zh_Hant", "ko-KR", "fa", "vi"] {
+            assert_eq!(i18next_numbered(single).unwrap(), [Other], "{single}");
+        }
+        for plural in ["en", "de", "fr", "pt_BR", "xx"] {
             assert_eq!(i18next_numbered(plural), None, "{plural}");
         }
     }

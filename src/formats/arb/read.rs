@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use crate::formats::reading::{Declared, Key, Reading, SyntaxError, Unit, Value};
+use crate::formats::reading::{Declared, EMPTY_TEXT, Key, Reading, SyntaxError, Unit, Value};
 use crate::formats::shared::icu::{self, Dialect, Message};
 use crate::formats::shared::nested::{Node, NodeValue};
 use crate::formats::shared::syntax::{self, Kind};
@@ -55,12 +55,9 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
             });
         let types = meta.map_or_else(Vec::new, |m| placeholder_types(m, key, r));
         let text = match &node.value {
+            // generate patches the app's file message by message: it stays
             NodeValue::Text(text) if text.is_empty() => {
-                r.note(
-                    0,
-                    key,
-                    "an empty text is not carried: an empty cell means no text",
-                );
+                r.keep(0, key, EMPTY_TEXT);
                 continue;
             }
             NodeValue::Text(text) => text,

@@ -2,8 +2,10 @@
 //! plurals as `key_one`/`key_other` siblings (`key_ordinal_*` forms are not carried); JSON
 //! v3's `key`/`key_plural` pair is a plural too, and so are its numbered `key_0`, `key_1`,
 //! … in languages with other forms than one and other, when the file has every suffix
-//! i18next v3 gives the language (the reading says so). Context suffixes (`key_male`) are
-//! keys of their own.
+//! i18next v3 gives the language (the reading says so); `key_0` alone in a language of one
+//! form (ja, zh, ko, …) only in an app known to be v3 (`Options::i18next_v3`). Context
+//! suffixes (`key_male`) are keys of their own. An empty text is left in the app's file
+//! (`Reading::keep`).
 
 use crate::formats::reading::{Reading, SyntaxError};
 use crate::formats::shared::nested::{self, Style};
@@ -122,5 +124,29 @@ mod tests {
         // not every form, or a language with `KEY_plural`: keys
         assert!(!read_as("pl", r#"{"a_0":"1","a_1":"2"}"#).0);
         assert!(!read_as("en", r#"{"a_0":"1","a_1":"2"}"#).0);
+        // one form (Japanese): `KEY_0` is its plural only in an app known to be v3
+        let json = r#"{"a_0":"n","b_0":"x","b_1":"y"}"#;
+        let keys = vec![
+            ("a_0".into(), Value::Text("n".into())),
+            ("b_0".into(), Value::Text("x".into())),
+            ("b_1".into(), Value::Text("y".into())),
+        ];
+        assert_eq!(read_as("ja", json), (false, keys));
+        let v3 = Options {
+            i18next_v3: true,
+            ..Options::default()
+        };
+        let mut r = Reading::new(&v3);
+        r.named = Some("ja_JP".into());
+        read(json, &mut r).unwrap();
+        assert!(r.implies.i18next_v3 && r.v3_numbered);
+        assert_eq!(
+            units(r),
+            vec![
+                ("a".into(), forms(&[(Other, "n")])),
+                ("b_0".into(), Value::Text("x".into())),
+                ("b_1".into(), Value::Text("y".into())),
+            ]
+        );
     }
 }

@@ -6,7 +6,8 @@
 //! text to `other` as well; a header with as many forms as CLDR has categories, as
 //! Weblate's Polish `nplurals=4`, maps them in CLDR's order), `#.` comments. Texts are taken as they are: depot's po carries the
 //! sheet's `{name}` syntax. Listed: fuzzy entries (msgfmt leaves them out), obsolete
-//! `#~` entries, translator comments (`# `).
+//! `#~` entries, translator comments (`# `); untranslated messages (an empty msgstr) as
+//! kept in the app.
 
 use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::model::PluralCategory;
@@ -190,6 +191,11 @@ impl Header {
     }
 }
 
+/// What a message with an empty msgstr is: untranslated, which gettext answers with the
+/// msgid (msgfmt leaves it out of the .mo). The sheet holds no text for it, and generate,
+/// patching the app's file message by message, leaves it there as it is.
+const UNTRANSLATED: &str = "untranslated message(s) (msgstr \"\")";
+
 fn add(entry: Entry, header: &Header, r: &mut Reading<'_>) {
     let id = entry.id.clone().unwrap_or_default();
     let key = match &entry.context {
@@ -271,13 +277,17 @@ fn add(entry: Entry, header: &Header, r: &mut Reading<'_>) {
             })
             .collect();
         if forms.is_empty() {
+            r.keep(entry.line, &shown, UNTRANSLATED);
             return;
         }
         Value::Plural(with_other(forms, slots))
     } else {
         match entry.strs.first() {
             Some((_, text)) if !text.is_empty() => Value::Text(text.clone()),
-            _ => return,
+            _ => {
+                r.keep(entry.line, &shown, UNTRANSLATED);
+                return;
+            }
         }
     };
     r.units.push(Unit {

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
+use crate::formats::reading::{EMPTY_TEXT, Key, Reading, SyntaxError, Unit, Value};
 use crate::formats::shared::syntax;
 use crate::formats::shared::utf16;
 use crate::model::PluralCategory;
@@ -71,11 +71,9 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
         let (key, value) = split(&logical).map_err(|e| e.at(line_no))?;
         let comment = (!comment.is_empty()).then(|| std::mem::take(&mut comment).join("\n"));
         if value.is_empty() {
-            r.note(
-                line_no,
-                &key,
-                "an empty text is not carried: an empty cell means no text",
-            );
+            // `key=` is "" to a ResourceBundle, not its parent's text; generate patches
+            // the app's file line by line, so it stays
+            r.keep(line_no, &key, EMPTY_TEXT);
             continue;
         }
         properties.push(Property {
@@ -334,7 +332,12 @@ mod tests {
                 ),
             ]
         );
-        assert_eq!(r.notes.len(), 1);
+        // `empty=` is "" to a ResourceBundle: generate leaves it in the app's file
+        assert_eq!(r.notes, []);
+        assert_eq!(
+            r.kept,
+            [(10, "empty".to_owned(), "empty text(s)".to_owned())]
+        );
         assert_eq!(decode(b"caf\xe9"), "café");
     }
 

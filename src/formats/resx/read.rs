@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use quick_xml::events::Event;
 
-use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
+use crate::formats::reading::{EMPTY_TEXT, Key, Reading, SyntaxError, Unit, Value};
 use crate::formats::shared::syntax;
 use crate::formats::shared::xml::{self, Lines};
 use crate::model::PluralCategory;
@@ -79,7 +79,7 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                         line,
                     }),
                     // an empty cell means no text
-                    _ => r.keep(line, &name, "empty text(s)"),
+                    _ => r.keep(line, &name, EMPTY_TEXT),
                 }
             }
             Event::Eof => break,

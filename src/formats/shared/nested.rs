@@ -8,7 +8,7 @@
 use super::icu::{self, Message};
 use super::locale;
 use super::syntax::{self, Converted};
-use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
+use crate::formats::reading::{EMPTY_TEXT, Key, Reading, SyntaxError, Unit, Value};
 use crate::model::PluralCategory;
 use crate::model::locale::same_locale;
 use crate::model::plurals;
@@ -197,11 +197,13 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
             .map(str::to_owned)
             .collect();
     }
-    // the language's numbered forms, looked up only for an object with a `KEY_0`-like key
+    // the language's numbered forms, looked up only for an object with a `KEY_0`-like key;
+    // a language of one form numbers it `KEY_0`: read so only in an app known to be v3
     let numbered = match entries.iter().any(|(k, _)| numbered_split(k).is_some()) {
         true => (r.named.as_deref().or(r.locale.as_deref())).and_then(plurals::i18next_numbered),
         false => None,
-    };
+    }
+    .filter(|categories| categories.len() > 1 || r.options.i18next_v3);
     let numbered_bases = match &numbered {
         Some(categories) => numbered_bases(&entries, categories.len(), |base| {
             !plural_bases.contains(base) && !v3_bases.contains(base)
@@ -211,6 +213,7 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
     if !v3_bases.is_empty() || !numbered_bases.is_empty() {
         r.implies.i18next_v3 = true;
     }
+    r.v3_numbered |= !numbered_bases.is_empty();
     let categories = numbered.unwrap_or_default();
     let mut items: Vec<Item> = Vec::new();
     // each plural's item by its base, so a form finds it without a scan of the items
@@ -381,11 +384,18 @@ fn leaf(
 ) {
     let key = path.join(".");
     if text.is_empty() {
-        r.note(
-            line,
-            &key,
-            "an empty text is not carried: an empty cell means no text",
-        );
+        match style {
+            // generate patches json and i18next files member by member: the app's empty
+            // text stays, read as the app's runtime reads it (i18next: "", or missing
+            // with its `returnEmptyString: false`)
+            Style::Json | Style::I18next => r.keep(line, &key, EMPTY_TEXT),
+            // yml is written whole
+            Style::Yml => r.note(
+                line,
+                &key,
+                "an empty text is not carried: an empty cell means no text",
+            ),
+        }
         return;
     }
     // json plurals are ICU messages whether or not placeholders are converted
@@ -447,7 +457,29 @@ fn plural(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::reading::Options;
     use proptest::prelude::*;
+
+    /// An empty text stays in a json or i18next file generate patches (kept); a yml file is
+    /// written whole, so there it is not carried.
+    #[test]
+    fn an_empty_text_is_kept_where_generate_patches_the_file() {
+        let options = Options::default();
+        for style in [Style::Json, Style::I18next, Style::Yml] {
+            let mut r = Reading::new(&options);
+            let root = crate::formats::json::read::parse(r#"{"a": {"b": ""}, "c": "C"}"#);
+            read(root.unwrap(), style, &mut r).unwrap();
+            assert_eq!(r.units.len(), 1, "{style:?}");
+            let kept: Vec<_> = (r.kept.iter())
+                .map(|(_, k, what)| (k.as_str(), what.as_str()))
+                .collect();
+            let noted: Vec<_> = r.notes.iter().map(|(_, k, _)| k.as_str()).collect();
+            match style {
+                Style::Yml => assert_eq!((kept, noted), (vec![], vec!["a.b"])),
+                _ => assert_eq!((kept, noted), (vec![("a.b", EMPTY_TEXT)], vec![])),
+            }
+        }
+    }
 
     /// `add_form` as it was: the plural's item found by a scan of every item so far.
     fn add_form_by_scan(items: &mut Vec<Item>, base: String, category: PluralCategory, node: Node) {

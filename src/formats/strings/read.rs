@@ -9,7 +9,7 @@
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 
-use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value, line_of};
+use crate::formats::reading::{EMPTY_TEXT, Key, Reading, SyntaxError, Unit, Value, line_of};
 use crate::formats::shared::plist::{self, Plist};
 use crate::formats::shared::syntax::{self, Printf};
 use crate::formats::shared::utf16;
@@ -107,11 +107,9 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
         }
         p.at += 1;
         if value.is_empty() {
-            r.note(
-                line,
-                &key,
-                "an empty text is not carried: an empty cell means no text",
-            );
+            // "" to NSLocalizedString, not the key; generate patches the app's file entry
+            // by entry, so it stays (an XML property list is written whole: below)
+            r.keep(line, &key, EMPTY_TEXT);
             continue;
         }
         push(r, key, value, comment, line, &mut seen);
