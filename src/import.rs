@@ -368,14 +368,12 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
     let mut imported = read_namespaces(&found, &options)?;
     let mut again = options.clone();
     if options.markup == Markup::Detect
-        && !(imported.documents().iter()).any(|(_, doc)| doc.settings.android_markup)
-        && found.iter().any(|f| f.format == Format::Android)
-        && (imported.documents().iter()).any(|(_, doc)| holds_escapes(doc))
+        && (imported.documents().iter()).any(|(_, doc)| doc.settings.android_markup)
     {
-        // no Android markup after all: the sheet holds texts as they are, not with the
-        // `&lt;` of a sheet of markup (read again so; rare: an app with `&lt;b&gt;` texts
-        // and no tag)
-        again.markup = Markup::Text;
+        // the Android files hold markup (read as text first: most apps have none): read
+        // them again with it as tags (a `<` that is text then `&lt;`), as the new sheet
+        // will say (`android=markup`)
+        again.markup = Markup::Tags;
     }
     if !options.i18next_v3
         && (imported.documents().iter()).any(|(_, doc)| doc.settings.i18next_v3)
@@ -447,20 +445,6 @@ fn one_form_i18next(file: &discover::Found, options: &Options) -> bool {
     };
     file.format == Format::I18next
         && crate::model::plurals::i18next_numbered(locale).is_some_and(|forms| forms.len() == 1)
-}
-
-/// Whether a text of `doc` holds `&lt;`, `&gt;` or `&amp;` (what a sheet of Android
-/// markup writes for a `<`, `>` or `&` that is text).
-fn holds_escapes(doc: &Document) -> bool {
-    let escaped = |text: &Option<String>| {
-        text.as_deref().is_some_and(|t| {
-            t.contains('&') && (t.contains("&lt;") || t.contains("&gt;") || t.contains("&amp;"))
-        })
-    };
-    doc.entries.iter().any(|e| {
-        e.texts.iter().any(escaped)
-            || (e.plural.iter()).any(|p| p.forms.iter().any(|f| f.texts.iter().any(escaped)))
-    })
 }
 
 /// `files` read on every core and assembled into one document, each file as soon as it

@@ -319,6 +319,30 @@ const ANDROID_MARKUP_PL: &str = r##"<?xml version="1.0" encoding="utf-8"?>
 </resources>
 "##;
 
+/// An Android app whose strings hold no markup, only text that looks like it (`&lt;b&gt;`
+/// for Html.fromHtml, `&amp;`): the sheet holds the texts as they are (`<b>`, `&`) and says
+/// nothing of markup; generate gives the files back byte for byte. (Import reads such an
+/// app once, as text; the markup read is only for an app with tags.)
+#[test]
+fn android_text_that_looks_like_markup_is_text_in_a_sheet_without_android_markup() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<resources>\n    <string name=\"literal\">&lt;b&gt;not bold&lt;/b&gt; &amp; plain</string>\n    <string name=\"arrow\">a -&gt; b</string>\n</resources>\n";
+    write_files(
+        dir.path(),
+        &[("app/res/values/strings.xml", app.as_bytes())],
+    );
+    let out = round_trip(dir.path(), &["app/res"], "android", &[]);
+    let sheet = std::fs::read_to_string(dir.path().join("sheet.csv")).unwrap();
+    assert!(!sheet.contains("android=markup"), "{sheet}");
+    assert!(
+        sheet.contains("\nliteral,,,<b>not bold</b> & plain\n"),
+        "{sheet}"
+    );
+    assert!(sheet.contains("\narrow,,,a -> b\n"), "{sheet}");
+    let before = support::real_apps::android(&dir.path().join("app/res")).unwrap();
+    assert_eq!(support::real_apps::android(&out).unwrap()[""], before[""]);
+}
+
 /// Android's markup inside a string (SPEC §12.1, `android=markup`): import keeps the
 /// tags in the sheet's texts, generate writes them back into a new tree, and aapt2 reads
 /// every string with the same text and the same spans (`aapt2 dump resources`), white

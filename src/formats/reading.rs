@@ -75,13 +75,14 @@ pub enum Markup {
     /// `<annotation>`, `<xliff:g>`) as its tags, a `<` of the text as `&lt;`.
     Tags,
     /// `Tags` when the app's files hold any markup (the new sheet then says
-    /// `android=markup`), else `Text` (`import::read_app` reads them again so).
+    /// `android=markup`), else `Text`: read as `Text`, saying in `Reading::implies` whether
+    /// `Tags` would carry markup (`import::read_app` then reads them again so).
     Detect,
 }
 
 impl Markup {
     pub fn tags(self) -> bool {
-        self != Markup::Text
+        self == Markup::Tags
     }
 
     /// For a sheet that says `android=markup` (`markup`) or not.

@@ -12,6 +12,7 @@ use std::borrow::Cow;
 use quick_xml::events::{BytesStart, Event};
 
 use super::markup::{self, Node, Refused};
+use crate::formats::reading::Markup;
 use crate::formats::reading::{Key, Reading, SyntaxError, Unit, Value};
 use crate::formats::shared::syntax::{self, Printf};
 use crate::formats::shared::xml::{self, Lines};
@@ -219,6 +220,11 @@ fn compiled(
         let reference =
             !markup::styled(content) && matches!(aapt2_text(&raw), Ok(Compiled::Reference(_)));
         if !r.options.markup.tags() {
+            // read as text first (most apps have no markup): markup that `Tags` would carry
+            // asks import to read the files again so
+            if r.options.markup == Markup::Detect && !reference && markup::tagged(content).is_ok() {
+                r.implies.android_markup = true;
+            }
             r.note(line, name, without(""));
         } else if !reference {
             match markup::tagged(content) {
