@@ -33,6 +33,9 @@ pub(crate) enum Keep {
     },
     /// A JSON object, member by member.
     Json(super::shared::json_spans::JsonKeep),
+    /// A tree of maps the format patches itself (yml: block maps, key by key), given the
+    /// existing file's bytes and the fresh rendering's.
+    Tree(fn(&[u8], &[u8]) -> Result<Patched, KeepError>),
 }
 
 /// A format whose files share one namespace of names with the other files of their
@@ -88,6 +91,7 @@ impl Keep {
             Keep::Json(ref json) => {
                 super::shared::json_spans::patch(existing, fresh, json, settings)
             }
+            Keep::Tree(patch) => patch(existing, fresh),
             Keep::Pieces { format, .. } => {
                 let little = match existing {
                     [0xFF, 0xFE, ..] => true,
@@ -115,7 +119,7 @@ impl Keep {
     }
 }
 
-/// How `format`'s files are patched (its table line); `None`: written whole (yml, xlf).
+/// How `format`'s files are patched (its table line); `None`: written whole.
 pub(crate) fn keep_of(format: Format) -> Option<&'static Keep> {
     format.descriptor().keep
 }
@@ -274,7 +278,7 @@ pub fn keep_at(
     };
     let siblings = match *keep {
         Keep::Pieces { siblings, .. } => siblings,
-        Keep::Json(_) => None,
+        Keep::Json(_) | Keep::Tree(_) => None,
     };
     let others = match siblings {
         Some(siblings) => files_beside(path, siblings, &unreadable)?,
