@@ -110,13 +110,11 @@ impl Scan {
         let depth = self.depth + 1;
         let in_unit = self.unit.as_ref().is_some_and(|(_, at, _)| depth == at + 1);
         match e.local_name().as_ref() {
-            "xliff" => {
-                if attr("version")?.is_some_and(|v| v.starts_with('2')) {
-                    return Err(KeepError::new(
-                        span.start,
-                        "XLIFF 2 is not patched (depot writes XLIFF 1.2)",
-                    ));
-                }
+            "xliff" if attr("version")?.is_some_and(|v| v.starts_with('2')) => {
+                return Err(KeepError::new(
+                    span.start,
+                    "XLIFF 2 is not patched (depot writes XLIFF 1.2)",
+                ));
             }
             "file" => {
                 self.files += 1;
@@ -131,16 +129,19 @@ impl Scan {
                 self.body_open = Some(span.end);
                 self.body_depth = Some(depth);
             }
-            "group" if !empty && self.unit.is_none() && self.group.is_none() => {
-                if attr("restype")?.as_deref() == Some("x-gettext-plurals") {
-                    let group = Found {
-                        id: attr("id")?.unwrap_or_default(),
-                        whole: span.clone(),
-                        body: span.end..span.end,
-                        ..Found::default()
-                    };
-                    self.group = Some((group, depth));
-                }
+            "group"
+                if !empty
+                    && self.unit.is_none()
+                    && self.group.is_none()
+                    && attr("restype")?.as_deref() == Some("x-gettext-plurals") =>
+            {
+                let group = Found {
+                    id: attr("id")?.unwrap_or_default(),
+                    whole: span.clone(),
+                    body: span.end..span.end,
+                    ..Found::default()
+                };
+                self.group = Some((group, depth));
             }
             "trans-unit" if self.unit.is_none() => {
                 let unit = Found {
@@ -372,11 +373,10 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    const APP: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
-  <file source-language="en" target-language="de" datatype="plaintext" original="ng2.template">
+    const APP: &str = r#"<xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
+  <file original="app" source-language="en" target-language="de" datatype="plaintext">
     <body>
-      <trans-unit id="home.title" datatype="html">
+      <trans-unit id="home.title" approved="yes">
         <source>Your basket</source>
         <target state="translated">Ihr Korb</target>
         <context-group purpose="location">
