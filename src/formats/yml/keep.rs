@@ -349,8 +349,35 @@ impl Patcher<'_> {
 
 /// Whether two values read as the same text (the yml reader's: `read_the_same`).
 fn same(was: &[u8], is: &[u8]) -> bool {
+    if was == is || same_on_one_line(was, is) {
+        return true;
+    }
     let wrap = |value: &[u8]| [b"k: ".as_slice(), value, b"\n"].concat();
-    was == is || read_the_same(Format::Yml, &wrap(was), &wrap(is))
+    read_the_same(Format::Yml, &wrap(was), &wrap(is))
+}
+
+/// The usual case told without a reader (a file of thousands of keys read each of them
+/// twice): the app's plain or single-quoted text on one line is the rendering's
+/// double-quoted one, which has no escape.
+fn same_on_one_line(was: &[u8], is: &[u8]) -> bool {
+    let Some(text) = unescaped_inside(is, b'"') else {
+        return false;
+    };
+    if unescaped_inside(was, b'\'') == Some(text) {
+        return true;
+    }
+    // a plain scalar is its bytes, unless YAML takes it for a boolean, null or number
+    let plain = was.first().is_some_and(|b| !b"'\"|>&*![{".contains(b)) && !was.contains(&b'\n');
+    plain
+        && was == text
+        && std::str::from_utf8(was).is_ok_and(|t| super::read::not_a_text(t).is_none())
+}
+
+/// What is between `quote`s on one line, when it holds neither that quote nor `\`.
+fn unescaped_inside(value: &[u8], quote: u8) -> Option<&[u8]> {
+    let inside = value.strip_prefix(&[quote])?.strip_suffix(&[quote])?;
+    let plain = !inside.contains(&quote) && !inside.contains(&b'\\') && !inside.contains(&b'\n');
+    plain.then_some(inside)
 }
 
 /// A character no plain or single-quoted scalar holds as it is.
