@@ -504,11 +504,15 @@ mod tests {
             Format::Ios => format!("\"{k}\" = \"{v}\";\n"),
             Format::Properties => format!("{k} = {v}\n"),
             Format::Po => format!("msgid \"{k}\"\nmsgstr \"{v}\"\n"),
+            Format::Xlf => format!(
+                "<trans-unit id=\"{k}\"><source>{k}</source><target>{v}</target></trans-unit>\n"
+            ),
             _ => format!("  \"{k}\": \"{v}\",\n"),
         };
         match format {
             Format::Android => out.push_str("<resources>\n"),
             Format::I18next | Format::Arb => out.push_str("{\n"),
+            Format::Xlf => out.push_str("<xliff version=\"1.2\"><file><body>\n"),
             _ => {}
         }
         for (i, entry) in entries.iter().enumerate() {
@@ -519,6 +523,7 @@ mod tests {
         }
         match format {
             Format::Android => out.push_str("</resources>\n"),
+            Format::Xlf => out.push_str("</body></file></xliff>\n"),
             Format::I18next | Format::Arb => {
                 if out.ends_with(",\n") {
                     out.truncate(out.len() - 2);
@@ -539,6 +544,7 @@ mod tests {
             Format::Po,
             Format::I18next,
             Format::Arb,
+            Format::Xlf,
         ])
     }
 
