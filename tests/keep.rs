@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde_json::json;
 use support::real_apps::{
-    Text, Texts, android, arb, files_under, i18next, ios, po, properties, resx, xcstrings,
+    Text, Texts, android, arb, files_under, i18next, ios, js_yaml, po, properties, resx, xcstrings,
 };
 
 /// An app's files (path under the temporary folder, text).
@@ -714,6 +714,178 @@ fn i18next_keeps_the_keys_the_sheet_lacks() {
     assert_eq!(plain(&texts, "pl", "Your basket"), "Koszyk");
     assert_eq!(plain(&texts, "pl", "Legacy: old"), "Stary");
     assert_eq!(plain(&texts, "pl", "Cart"), "Wózek");
+}
+
+/// A Rails app's locale files: comments, the `de:` level, plain, quoted and block texts, a
+/// plural, a list and an anchor the sheet cannot hold.
+const RAILS_EN: &str = "# Basket's English texts\nen:\n  # the home screen\n  home_title: Your basket\n  greeting: \"Hello %{name}\" # shown first\n  legacy: 'Legacy text'\n  about: |\n    Two lines\n    of text\n  items:\n    one: one item\n    other: \"%{count} items\"\n  sizes:\n    - S\n    - L\n  defaults: &defaults\n    title: Basket\n";
+const RAILS_DE: &str = "# Basket auf Deutsch\n\nde:\n  # the home screen\n  home_title: Basket DE\n  greeting: \"Hallo %{name}\" # shown first\n  legacy: 'Alter Text'\n  about: |\n    Zwei Zeilen\n    Text\n  items:\n    one: ein Ding\n    other: \"%{count} Dinge\"\n  sizes:\n    - S\n    - L\n  defaults: &defaults\n    title: Korb\n";
+
+#[test]
+fn yml_keeps_comments_quoting_lists_and_the_keys_the_sheet_lacks() {
+    let files = [
+        ("config/locales/en.yml", RAILS_EN),
+        ("config/locales/de.yml", RAILS_DE),
+    ];
+    let edit = Edit {
+        file: "config/locales/de.yml",
+        old: "Basket DE",
+        new: "Warenkorb",
+        drop: Some("Legacy text"),
+    };
+    let generate: [&[&str]; 2] = [
+        &["-f", "yml", "-l", "en", "-n", "en", "-p", "config/locales"],
+        &["-f", "yml", "-l", "de", "-n", "de", "-p", "config/locales"],
+    ];
+    let (dir, said) = trip(&files, &["config/locales"], &generate, &edit);
+    assert!(
+        said.contains(
+            "wrote config/locales/de.yml: 1 changed, 0 added, 2 kept that the sheet does not own"
+        ),
+        "{said}"
+    );
+    let de = js_yaml(&dir.path().join("config/locales/de.yml")).unwrap();
+    assert_eq!(
+        de,
+        json!({"de": {
+            "home_title": "Warenkorb",
+            "greeting": "Hallo %{name}",
+            "legacy": "Alter Text",
+            "about": "Zwei Zeilen\nText\n",
+            "items": {"one": "ein Ding", "other": "%{count} Dinge"},
+            "sizes": ["S", "L"],
+            "defaults": {"title": "Korb"}
+        }})
+    );
+}
+
+/// A changed text keeps its value's style where it can (a `|` block stays one); keys the
+/// sheet adds go into their map, plain as the file's keys are, at its indent.
+#[test]
+fn yml_changed_and_new_keys_take_the_files_style() {
+    let files = [
+        ("config/locales/en.yml", RAILS_EN),
+        ("config/locales/de.yml", RAILS_DE),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    ok(dir.path(), &["import", "config/locales", "--to", "s.csv"]);
+    let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    let header = sheet.lines().next().unwrap().to_owned();
+    let sheet = sheet
+        .replace("Zwei Zeilen\nText\n", "Drei\nZeilen\n")
+        .replace("Korb", "yes");
+    // a new key beside `title`, and a new section
+    let row = |path: &[&str], en: &str, de: &str| {
+        let columns = header.split(',').count();
+        let mut cells: Vec<String> = vec![String::new(); columns];
+        for (i, level) in path.iter().enumerate() {
+            cells[i] = (*level).to_owned();
+        }
+        cells[columns - 2] = en.to_owned();
+        cells[columns - 1] = de.to_owned();
+        cells.join(",") + "\n"
+    };
+    let sheet = sheet
+        + &row(&["defaults", "subtitle"], "Your shop", "Dein Laden")
+        + &row(&["checkout", "pay"], "Pay now", "Jetzt zahlen");
+    std::fs::write(dir.path().join("s.csv"), sheet).unwrap();
+    let out = ok(
+        dir.path(),
+        &[
+            "generate",
+            "--source",
+            "s.csv",
+            "-f",
+            "yml",
+            "-l",
+            "de",
+            "-n",
+            "de",
+            "-p",
+            "config/locales",
+        ],
+    );
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        said.contains("wrote config/locales/de.yml: 2 changed, 2 added, 1 kept"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("config/locales/de.yml")).unwrap(),
+        RAILS_DE
+            .replace("Zwei Zeilen\n    Text\n", "Drei\n    Zeilen\n")
+            .replace(
+                "    title: Korb\n",
+                "    title: \"yes\"\n    subtitle: Dein Laden\n  checkout:\n    pay: Jetzt zahlen\n"
+            )
+    );
+    let de = js_yaml(&dir.path().join("config/locales/de.yml")).unwrap();
+    assert_eq!(
+        de["de"]["defaults"],
+        json!({"title": "yes", "subtitle": "Dein Laden"})
+    );
+    assert_eq!(de["de"]["about"], json!("Drei\nZeilen\n"));
+    assert_eq!(de["de"]["checkout"]["pay"], json!("Jetzt zahlen"));
+}
+
+/// An Angular `messages.de.xlf`: each unit's `state`, `<context-group>`, `<note>` and
+/// inline `<x/>` stay, only the edited `<target>` changes, and the file stays valid
+/// against the XLIFF 1.2 strict schema.
+#[test]
+fn xlf_keeps_states_notes_context_groups_and_the_units_the_sheet_lacks() {
+    let de = r#"<?xml version="1.0" encoding="UTF-8" ?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+  <file source-language="en" target-language="de" datatype="plaintext" original="ng2.template">
+    <body>
+      <trans-unit id="home.title" datatype="html">
+        <source>Your basket</source>
+        <target state="translated">Ihr Korb</target>
+        <context-group purpose="location">
+          <context context-type="sourcefile">src/app/home.component.html</context>
+          <context context-type="linenumber">4</context>
+        </context-group>
+        <note priority="1" from="description">The home screen's title</note>
+      </trans-unit>
+      <trans-unit id="greeting" datatype="html">
+        <source>Hello <x id="INTERPOLATION" equiv-text="{{ name }}"/></source>
+        <target state="final">Hallo <x id="INTERPOLATION" equiv-text="{{ name }}"/></target>
+      </trans-unit>
+      <trans-unit id="legacy" datatype="html">
+        <source>Legacy text</source>
+        <target state="needs-review-translation">Alter Text</target>
+      </trans-unit>
+      <trans-unit id="untranslated" datatype="html">
+        <source>Not yet</source>
+      </trans-unit>
+    </body>
+  </file>
+</xliff>
+"#;
+    let files = [("locale/messages.de.xlf", de)];
+    let edit = Edit {
+        file: "locale/messages.de.xlf",
+        old: "Ihr Korb",
+        new: "Ihr Warenkorb",
+        drop: Some("Legacy text"),
+    };
+    let (dir, said) = trip(
+        &files,
+        &["locale"],
+        &[&["-f", "xlf", "-l", "de", "-n", "messages.de", "-p", "locale"]],
+        &edit,
+    );
+    assert!(
+        said.contains(
+            "wrote locale/messages.de.xlf: 1 changed, 0 added, 2 kept that the sheet does not own"
+        ),
+        "{said}"
+    );
+    support::xliff_schema::assert_strictly_valid(&dir.path().join("locale/messages.de.xlf"));
 }
 
 /// Writes `files`, imports `import`, adds `rows` to the sheet, runs each `generate`; the

@@ -33,6 +33,9 @@ pub(crate) enum Keep {
     },
     /// A JSON object, member by member.
     Json(super::shared::json_spans::JsonKeep),
+    /// A tree of maps the format patches itself (yml: block maps, key by key), given the
+    /// existing file's bytes and the fresh rendering's.
+    Tree(fn(&[u8], &[u8]) -> Result<Patched, KeepError>),
 }
 
 /// A format whose files share one namespace of names with the other files of their
@@ -88,6 +91,7 @@ impl Keep {
             Keep::Json(ref json) => {
                 super::shared::json_spans::patch(existing, fresh, json, settings)
             }
+            Keep::Tree(patch) => patch(existing, fresh),
             Keep::Pieces { format, .. } => {
                 let little = match existing {
                     [0xFF, 0xFE, ..] => true,
@@ -115,7 +119,7 @@ impl Keep {
     }
 }
 
-/// How `format`'s files are patched (its table line); `None`: written whole (yml, xlf).
+/// How `format`'s files are patched (its table line); `None`: written whole.
 pub(crate) fn keep_of(format: Format) -> Option<&'static Keep> {
     format.descriptor().keep
 }
@@ -274,7 +278,7 @@ pub fn keep_at(
     };
     let siblings = match *keep {
         Keep::Pieces { siblings, .. } => siblings,
-        Keep::Json(_) => None,
+        Keep::Json(_) | Keep::Tree(_) => None,
     };
     let others = match siblings {
         Some(siblings) => files_beside(path, siblings, &unreadable)?,
@@ -500,11 +504,15 @@ mod tests {
             Format::Ios => format!("\"{k}\" = \"{v}\";\n"),
             Format::Properties => format!("{k} = {v}\n"),
             Format::Po => format!("msgid \"{k}\"\nmsgstr \"{v}\"\n"),
+            Format::Xlf => format!(
+                "<trans-unit id=\"{k}\"><source>{k}</source><target>{v}</target></trans-unit>\n"
+            ),
             _ => format!("  \"{k}\": \"{v}\",\n"),
         };
         match format {
             Format::Android => out.push_str("<resources>\n"),
             Format::I18next | Format::Arb => out.push_str("{\n"),
+            Format::Xlf => out.push_str("<xliff version=\"1.2\"><file><body>\n"),
             _ => {}
         }
         for (i, entry) in entries.iter().enumerate() {
@@ -515,6 +523,7 @@ mod tests {
         }
         match format {
             Format::Android => out.push_str("</resources>\n"),
+            Format::Xlf => out.push_str("</body></file></xliff>\n"),
             Format::I18next | Format::Arb => {
                 if out.ends_with(",\n") {
                     out.truncate(out.len() - 2);
@@ -535,6 +544,7 @@ mod tests {
             Format::Po,
             Format::I18next,
             Format::Arb,
+            Format::Xlf,
         ])
     }
 

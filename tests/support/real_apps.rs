@@ -702,3 +702,19 @@ pub fn found_again(original: &Texts, again: &Texts) -> (usize, usize) {
 pub fn count(texts: &Texts) -> usize {
     texts.values().map(BTreeMap::len).sum()
 }
+
+// ------------------------------------------------------------------ yml
+
+/// A YAML file as js-yaml loads it (tests/node/consumers.js `yaml`), as JSON.
+pub fn js_yaml(file: &Path) -> Result<Value, String> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node");
+    let input = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let out = run(
+        "node",
+        &["consumers.js", "yaml"],
+        &folder,
+        &input,
+        NODE_HINT,
+    )?;
+    serde_json::from_slice(&out).map_err(|e| format!("node consumers.js yaml: {e}"))
+}

@@ -7,6 +7,7 @@ use std::ops::Range;
 use thiserror::Error;
 
 use crate::formats::Format;
+use crate::formats::reading::{Key, SyntaxError, Value};
 
 /// What patching one file did, entry by entry.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -89,28 +90,35 @@ pub fn read_the_same_as(
     b: &[u8],
     settings: &crate::model::SheetSettings,
 ) -> bool {
+    match (units_as(format, a, settings), units_as(format, b, settings)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// The keys and texts `format`'s reader gives for `bytes`, as they are (no placeholder
+/// conversion), read as the files of a sheet with `settings` (`read_the_same_as`), or why
+/// they do not read.
+pub fn units_as(
+    format: Format,
+    bytes: &[u8],
+    settings: &crate::model::SheetSettings,
+) -> Result<Vec<(Key, Value)>, SyntaxError> {
     let options = crate::formats::reading::Options {
         placeholders: crate::formats::PlaceholderMode::Keep,
         arb_plain: Some(settings.arb_plain),
         markup: crate::formats::reading::Markup::of_sheet(settings.android_markup),
         ..crate::formats::reading::Options::default()
     };
-    let read = |bytes: &[u8]| {
-        let descriptor = format.descriptor();
-        let text = (descriptor.decode)(bytes).ok()?;
-        let mut reading = crate::formats::reading::Reading::new(&options);
-        (descriptor.read)(&text, &mut reading).ok()?;
-        // what the reader names as not carried (markup, annotations) is the app's: the
-        // texts alone decide
-        let units: Vec<_> = (reading.units.into_iter())
-            .map(|u| (u.key, u.value))
-            .collect();
-        Some(units)
-    };
-    match (read(a), read(b)) {
-        (Some(a), Some(b)) => a == b,
-        _ => false,
-    }
+    let descriptor = format.descriptor();
+    let text = (descriptor.decode)(bytes)?;
+    let mut reading = crate::formats::reading::Reading::new(&options);
+    (descriptor.read)(&text, &mut reading)?;
+    // what the reader names as not carried (markup, annotations) is the app's: the texts
+    // alone decide
+    Ok((reading.units.into_iter())
+        .map(|u| (u.key, u.value))
+        .collect())
 }
 
 impl Split {

@@ -1,5 +1,6 @@
 //! The children of an XML file's root element as byte spans (android `<resources>`, resx
-//! `<root>`, stringsdict `<plist>`), with their names and their own children's spans: what patching an existing
+//! `<root>`, stringsdict `<plist>`), with their names and their own children's spans, and
+//! any file's events with theirs (xlf's units, deeper down): what patching an existing
 //! file in place (`formats::keeping`) cuts and splices, every other byte left as it is.
 
 use std::ops::Range;
@@ -35,19 +36,17 @@ pub(crate) struct Child {
     pub inner: Option<Range<usize>>,
 }
 
-/// The root's children, and the end of the root's start tag (where the first child goes
-/// when it has none). `bytes` may start with a UTF-8 byte-order mark.
-pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError> {
+/// Every event of `bytes`, an XML file (perhaps after a UTF-8 byte-order mark), to `each`
+/// with its byte span, the end of the file last; `each` stops the walk with an error.
+pub(crate) fn walk(
+    bytes: &[u8],
+    mut each: impl FnMut(Event<'_>, Range<usize>) -> Result<(), KeepError>,
+) -> Result<(), KeepError> {
     let bom = crate::formats::shared::spans::after_bom(bytes);
     let text = std::str::from_utf8(&bytes[bom..])
         .map_err(|e| KeepError::new(bom + e.valid_up_to(), "not UTF-8"))?;
     let mut reader = Reader::from_str(text);
     reader.config_mut().check_end_names = true;
-    let mut depth = 0usize;
-    let mut root_open = None;
-    let mut elements = Vec::new();
-    let mut open: Option<Element> = None;
-    let mut child: Option<(String, usize, usize)> = None;
     loop {
         let start = bom + usize::try_from(reader.buffer_position()).unwrap_or(0);
         let event = reader.read_event().map_err(|e| {
@@ -55,6 +54,23 @@ pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError>
             KeepError::new(bom + at, format!("not well-formed XML: {e}"))
         })?;
         let end = bom + usize::try_from(reader.buffer_position()).unwrap_or(0);
+        let eof = matches!(event, Event::Eof);
+        each(event, start..end)?;
+        if eof {
+            return Ok(());
+        }
+    }
+}
+
+/// The root's children, and the end of the root's start tag (where the first child goes
+/// when it has none). `bytes` may start with a UTF-8 byte-order mark.
+pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError> {
+    let mut depth = 0usize;
+    let mut root_open = None;
+    let mut elements = Vec::new();
+    let mut open: Option<Element> = None;
+    let mut child: Option<(String, usize, usize)> = None;
+    walk(bytes, |event, Range { start, end }| {
         match event {
             Event::Start(e) => {
                 depth += 1;
@@ -110,10 +126,10 @@ pub(crate) fn children(bytes: &[u8]) -> Result<(Vec<Element>, usize), KeepError>
                     "not well-formed XML: the file ends inside an element",
                 ));
             }
-            Event::Eof => break,
             _ => {}
         }
-    }
+        Ok(())
+    })?;
     let root_open = root_open.ok_or_else(|| KeepError::new(0, "no root element"))?;
     Ok((elements, root_open))
 }

@@ -130,7 +130,7 @@ fn trans_unit(
 }
 
 /// The key of a unit: its id as a path, or its resname when that is no flat form of it.
-fn key_of(id: &str, resname: Option<&str>) -> Key {
+pub(crate) fn key_of(id: &str, resname: Option<&str>) -> Key {
     match resname {
         Some(name) if !name.is_empty() && name != id && !ends_with_flat_form(name, id) => {
             Key::Flat(name.to_owned())

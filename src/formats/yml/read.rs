@@ -124,7 +124,7 @@ fn node<'t>(
 }
 
 /// What a plain scalar is to a YAML 1.1 or 1.2 reader when it is not a string.
-fn not_a_text(s: &str) -> Option<&'static str> {
+pub(crate) fn not_a_text(s: &str) -> Option<&'static str> {
     const NULLS: [&str; 5] = ["", "~", "null", "Null", "NULL"];
     const BOOLS: [&str; 22] = [
         "true", "True", "TRUE", "false", "False", "FALSE", "yes", "Yes", "YES", "no", "No", "NO",
