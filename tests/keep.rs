@@ -1161,6 +1161,16 @@ fn empty_texts_stay_in_the_app_and_import_names_them_as_kept() {
             kept: "2 empty text(s) (hint)",
         },
         Case {
+            files: &[
+                ("rails/en.yml", "en:\n  title: Your basket\n  hint: \"\"\n"),
+                ("rails/pl.yml", "pl:\n  title: Basket PL\n  hint: ''\n"),
+            ],
+            import: &["rails"],
+            generate: &[&["-f", "yml", "-p", "rails"]],
+            edit: edit("rails/pl.yml"),
+            kept: "2 empty text(s) (hint)",
+        },
+        Case {
             files: &[("po/de.po", PO_UNTRANSLATED)],
             import: &["po"],
             generate: &[&["-f", "po", "-l", "de", "-n", "de", "-p", "po"]],

@@ -384,18 +384,10 @@ fn leaf(
 ) {
     let key = path.join(".");
     if text.is_empty() {
-        match style {
-            // generate patches json and i18next files member by member: the app's empty
-            // text stays, read as the app's runtime reads it (i18next: "", or missing
-            // with its `returnEmptyString: false`)
-            Style::Json | Style::I18next => r.keep(line, &key, EMPTY_TEXT),
-            // yml is written whole
-            Style::Yml => r.note(
-                line,
-                &key,
-                "an empty text is not carried: an empty cell means no text",
-            ),
-        }
+        // generate patches json, i18next and yml files member by member: the app's empty
+        // text stays, read as the app's runtime reads it (i18next: "", or missing with its
+        // `returnEmptyString: false`; Rails: "")
+        r.keep(line, &key, EMPTY_TEXT);
         return;
     }
     // json plurals are ICU messages whether or not placeholders are converted
@@ -474,10 +466,11 @@ mod tests {
                 .map(|(_, k, what)| (k.as_str(), what.as_str()))
                 .collect();
             let noted: Vec<_> = r.notes.iter().map(|(_, k, _)| k.as_str()).collect();
-            match style {
-                Style::Yml => assert_eq!((kept, noted), (vec![], vec!["a.b"])),
-                _ => assert_eq!((kept, noted), (vec![("a.b", EMPTY_TEXT)], vec![])),
-            }
+            assert_eq!(
+                (kept, noted),
+                (vec![("a.b", EMPTY_TEXT)], vec![]),
+                "{style:?}"
+            );
         }
     }
 
