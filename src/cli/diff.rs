@@ -80,6 +80,9 @@ pub fn run(sources: Sources, args: &DiffArgs) -> Result<(), Failure> {
         memory: settings.limits.input_memory,
     };
     let report = diff::diff(&doc, &args.paths, &options)?;
+    // The process ends right after the report: freeing the sheet's million cells one by
+    // one would only delay the exit (as import and generate do).
+    std::mem::forget(doc);
     let out = if args.json {
         let mut json = serde_json::to_vec_pretty(&report).map_err(|e| Failure(e.to_string()))?;
         json.push(b'\n');
