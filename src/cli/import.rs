@@ -93,13 +93,15 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
         Some(existing) => Some(read_sheet_tabs(existing, &settings, &sources)?),
         None => None,
     };
-    let keep_syntax = match (args.placeholders, &existing) {
+    // the settings cell of the sheet merged into (its first tab's: the tabs share one)
+    let merged_settings = existing.as_ref().map(|tabs| {
+        let rows = first_translations(tabs).map_or(&[][..], |t| t.rows.as_slice());
+        crate::markup::settings_of(rows)
+    });
+    let keep_syntax = match (args.placeholders, &merged_settings) {
         (Some(_), _) => import::KeepSyntax::No,
         (None, None) => import::KeepSyntax::Any,
-        (None, Some(tabs)) => {
-            let rows = first_translations(tabs).map_or(&[][..], |t| t.rows.as_slice());
-            import::KeepSyntax::Only(crate::markup::settings_of(rows).syntax())
-        }
+        (None, Some(merged)) => import::KeepSyntax::Only(merged.syntax()),
     };
     let options = Options {
         split: args.split.clone(),
@@ -113,19 +115,15 @@ pub fn run(sources: Sources, args: &ImportArgs) -> Result<(), Failure> {
         arb_plain: None,
         // Android markup stays as tags (a new sheet says android=markup when the app has
         // any) unless the sheet merged into holds texts without them (no android=markup)
-        markup: match &existing {
+        markup: match &merged_settings {
             None => import::Markup::Detect,
-            Some(tabs) => {
-                let rows = first_translations(tabs).map_or(&[][..], |t| t.rows.as_slice());
-                import::Markup::of_sheet(crate::markup::settings_of(rows).android_markup)
-            }
+            Some(merged) => import::Markup::of_sheet(merged.android_markup),
         },
         // a sheet of JSON v3 merged into: the app's `KEY_0` in a language of one form is
         // a plural (a new sheet: import reads the files again when they show v3)
-        i18next_v3: existing.as_ref().is_some_and(|tabs| {
-            let rows = first_translations(tabs).map_or(&[][..], |t| t.rows.as_slice());
-            crate::markup::settings_of(rows).i18next_v3
-        }),
+        i18next_v3: merged_settings
+            .as_ref()
+            .is_some_and(|merged| merged.i18next_v3),
     };
     let report = Report::new(args.quiet);
     let mut imported = import::read_app(&args.paths, &options)?;
