@@ -622,9 +622,13 @@ impl<'o> Assembler<'o> {
 
     /// The document: locales with the base first, keys in first-read order.
     pub fn finish(mut self) -> Imported {
-        self.repath_sections();
+        // which paths are sections, found once: again only when some path changed
+        let mut sections = self.are_sections();
+        if self.repath_sections(sections.as_deref()) {
+            sections = self.are_sections();
+        }
         self.apply_names();
-        self.drop_keys_that_are_sections();
+        self.drop_keys_that_are_sections(sections);
         self.apply_types();
         let count = self.locales.len();
         let base = self
@@ -725,10 +729,12 @@ impl<'o> Assembler<'o> {
     /// A key whose path is also a section, read only from formats whose keys the name
     /// columns name: a path of its own (one level, as `renamed_path` makes it), its names
     /// kept, rather than left out (the levels were the sheet's reading of its dots).
-    fn repath_sections(&mut self) {
-        let Some(sections) = self.are_sections() else {
-            return;
+    /// `sections`: `are_sections`. Whether some path changed.
+    fn repath_sections(&mut self, sections: Option<&[bool]>) -> bool {
+        let Some(sections) = sections else {
+            return false;
         };
+        let mut changed = false;
         let named = |mask: u16| {
             mask != 0
                 && (Format::ALL.into_iter())
@@ -760,16 +766,18 @@ impl<'o> Assembler<'o> {
             self.index.insert(joined(&path), index);
             self.entries[index].path = path;
             self.renamed_entries.insert(index);
+            changed = true;
             if !names.is_empty() {
                 self.app_names.insert(index, names);
             }
         }
+        changed
     }
 
     /// A path that is a key and also holds keys: the sheet keeps the section (SPEC §6.1),
-    /// so the key is listed and left out.
-    fn drop_keys_that_are_sections(&mut self) {
-        let Some(sections) = self.are_sections() else {
+    /// so the key is listed and left out. `sections`: `are_sections`.
+    fn drop_keys_that_are_sections(&mut self, sections: Option<Vec<bool>>) {
+        let Some(sections) = sections else {
             return;
         };
         let mut kept = Vec::with_capacity(self.entries.len());
@@ -910,14 +918,23 @@ fn key_has_dot(key: &Key) -> bool {
 
 /// `s[start..]` with every `from` replaced by `SEPARATOR`, in place (most keys hold none).
 fn replace_in_place(s: &mut String, start: usize, from: &str) {
-    let absent = match from.as_bytes() {
-        [byte] => memchr::memchr(*byte, &s.as_bytes()[start..]).is_none(),
-        _ => !s[start..].contains(from),
-    };
-    if absent {
+    let mut buffer = [0; 4];
+    let separator: &str = SEPARATOR.encode_utf8(&mut buffer);
+    if from.len() == separator.len() {
+        // the same length: replaced where it stands, so a dotted key's every lookup
+        // allocates nothing
+        let mut at = start;
+        while let Some(found) = s[at..].find(from) {
+            let found = at + found;
+            s.replace_range(found..found + from.len(), separator);
+            at = found + from.len();
+        }
         return;
     }
-    let replaced = s[start..].replace(from, SEPARATOR.encode_utf8(&mut [0; 4]));
+    if !s[start..].contains(from) {
+        return;
+    }
+    let replaced = s[start..].replace(from, separator);
     s.truncate(start);
     s.push_str(&replaced);
 }
@@ -1249,6 +1266,18 @@ mod tests {
                     assembler.are_sections(),
                     sections_by_joining(&assembler.entries)
                 );
+            }
+
+            #[test]
+            fn replaced_in_place_as_str_replace_would(
+                head in "[a.é]{0,3}",
+                tail in "[a.\\-é]{0,12}",
+                from in prop::sample::select(&[".", "-", "a.", "é", ".."][..]),
+            ) {
+                let mut s = format!("{head}{tail}");
+                replace_in_place(&mut s, head.len(), from);
+                let expected = format!("{head}{}", tail.replace(from, &SEPARATOR.to_string()));
+                prop_assert_eq!(s, expected);
             }
 
             #[test]
