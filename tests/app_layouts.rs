@@ -3,14 +3,17 @@
 //! (Rails' `config/locales/de.yml`, gettext's `locale/de/LC_MESSAGES/app.po`, `po/de.po`)
 //! is imported, and generate with no flags but the format and the app's folder writes into
 //! those files, not a second set beside them; a new locale of the sheet gets its file in the
-//! app's layout, and `depot diff` finds the app and its sheet equal.
+//! app's layout, and `depot diff` finds the app and its sheet equal. Java bundles and .NET
+//! resource sets of the app's own name and folder (`src/main/resources/Messages.properties`,
+//! `Resources/MiscResources.resx`) come back the same way, read by the JDK's
+//! `ResourceBundle` and mono's `ResourceManager`.
 #![cfg(test)]
 
 mod support;
 
 use std::path::Path;
 
-use support::real_apps::files_under;
+use support::real_apps::{Text, Texts, files_under, properties, resx};
 
 /// An app's files (path under the temporary folder, text).
 type Files<'a> = &'a [(&'a str, &'a str)];
@@ -283,4 +286,197 @@ fn po_files_named_by_their_locale_alone_are_written_where_the_app_keeps_them() {
         sorted(files, &["app/po/fr.po"]),
         "{said}"
     );
+}
+
+/// The plain text of `key` in `locale` of a consumer's reading.
+fn plain(texts: &Texts, locale: &str, key: &str) -> String {
+    match texts.get(locale).and_then(|e| e.get(key)) {
+        Some(Text::Plain(t)) => t.clone(),
+        other => panic!("{locale} {key:?}: {other:?} in {texts:#?}"),
+    }
+}
+
+const MESSAGES: &str = "# Basket's texts\n\
+home.title = Your basket\n\
+Export\\ finished. = Export finished.\n\
+Saved\\ to\\ {0}. = Saved to {0}.\n";
+
+const MESSAGES_DE: &str = "home.title = Ihr Korb\n\
+Export\\ finished. = Export abgeschlossen.\n\
+Saved\\ to\\ {0}. = Gespeichert in {0}.\n";
+
+const MESSAGES_PT_BR: &str = "home.title = Sua cesta\n\
+Export\\ finished. = Exporta\\u00e7\\u00e3o conclu\\u00edda.\n";
+
+/// A Java app's bundle `Messages` in `src/main/resources` (not depot's `messages` at the
+/// root), keys that are sentences with escaped spaces: generate with no flags patches the
+/// app's own files in place (the base `Messages.properties` stays the base), writes no
+/// `messages_*.properties` beside them, and a new locale gets `Messages_fr.properties`;
+/// `ResourceBundle.getBundle("Messages", …)` reads the sheet's texts.
+#[test]
+fn java_bundles_of_the_apps_name_are_written_where_the_app_keeps_them() {
+    let files: Files<'_> = &[
+        ("app/src/main/resources/Messages.properties", MESSAGES),
+        ("app/src/main/resources/Messages_de.properties", MESSAGES_DE),
+        (
+            "app/src/main/resources/Messages_pt_BR.properties",
+            MESSAGES_PT_BR,
+        ),
+    ];
+    let dir = comes_back(
+        files,
+        "properties",
+        "app/src/main/resources/Messages_de.properties",
+        "Export abgeschlossen.",
+        "Export fertig.",
+    );
+    add_locale(dir.path(), "fr", "Your basket", "Votre panier");
+    let (said, notes) = generate(dir.path(), &["-f", "properties", "-p", "app"]);
+    let new = "app/src/main/resources/Messages_fr.properties";
+    assert_eq!(listed(dir.path()), sorted(files, &[new]), "{said}");
+    assert_eq!(read(dir.path(), new), "home.title=Votre panier\n");
+    assert!(said.contains(&format!("wrote {new}")), "{said}");
+    assert_eq!(said.matches("wrote").count(), 1, "{said}");
+    assert!(
+        notes.contains(
+            "depot: properties files written where the app keeps them: \
+             src/main/resources/Messages.properties and its locales' files \
+             (--filename or --layout to choose another)"
+        ),
+        "{notes}"
+    );
+    diff_agrees(dir.path(), "app");
+    let root = dir.path().join("app/src/main/resources");
+    let texts = properties(&root, "Messages", &["", "de", "pt-BR", "fr"]).unwrap();
+    assert_eq!(plain(&texts, "", "Export finished."), "Export finished.");
+    assert_eq!(plain(&texts, "de", "Export finished."), "Export fertig.");
+    assert_eq!(plain(&texts, "de", "Saved to {0}."), "Gespeichert in {0}.");
+    assert_eq!(
+        plain(&texts, "pt-BR", "Export finished."),
+        "Exportação concluída."
+    );
+    assert_eq!(plain(&texts, "fr", "home.title"), "Votre panier");
+}
+
+const RESX_HEAD: &str = r#"<?xml version="1.0" encoding="utf-8"?>
+<root>
+  <resheader name="resmimetype">
+    <value>text/microsoft-resx</value>
+  </resheader>
+  <resheader name="version">
+    <value>2.0</value>
+  </resheader>
+  <resheader name="reader">
+    <value>System.Resources.ResXResourceReader, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>
+  </resheader>
+  <resheader name="writer">
+    <value>System.Resources.ResXResourceWriter, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>
+  </resheader>
+"#;
+
+/// A resx file of `RESX_HEAD` and `(name, text)` strings.
+fn resx_file(strings: &[(&str, &str)]) -> String {
+    let mut file = RESX_HEAD.to_owned();
+    for (name, text) in strings {
+        file.push_str(&format!(
+            "  <data name=\"{name}\" xml:space=\"preserve\">\n    <value>{text}</value>\n  </data>\n"
+        ));
+    }
+    file + "</root>\n"
+}
+
+/// A .NET app's resource set `MiscResources` in `Resources/` (not depot's `Strings` at the
+/// root): generate with no flags patches the app's own files in place, writes no
+/// `Strings.*.resx` beside them, and a new locale gets `MiscResources.fr.resx`; mono's
+/// ResourceManager reads the sheet's texts.
+#[test]
+fn dotnet_resources_of_the_apps_name_are_written_where_the_app_keeps_them() {
+    let neutral = resx_file(&[("Basket_Title", "Your basket"), ("Checkout", "Checkout")]);
+    let de = resx_file(&[("Basket_Title", "Ihr Korb"), ("Checkout", "Zur Kasse")]);
+    let pt_br = resx_file(&[("Basket_Title", "Sua cesta"), ("Checkout", "Finalizar")]);
+    let files: Files<'_> = &[
+        ("app/Resources/MiscResources.resx", &neutral),
+        ("app/Resources/MiscResources.de.resx", &de),
+        ("app/Resources/MiscResources.pt-BR.resx", &pt_br),
+    ];
+    let dir = comes_back(
+        files,
+        "resx",
+        "app/Resources/MiscResources.de.resx",
+        "Zur Kasse",
+        "Zur Kasse gehen",
+    );
+    add_locale(dir.path(), "fr", "Your basket", "Votre panier");
+    let (said, notes) = generate(dir.path(), &["-f", "resx", "-p", "app"]);
+    let new = "app/Resources/MiscResources.fr.resx";
+    assert_eq!(listed(dir.path()), sorted(files, &[new]), "{said}");
+    assert!(said.contains(&format!("wrote {new}")), "{said}");
+    assert_eq!(said.matches("wrote").count(), 1, "{said}");
+    assert!(
+        notes.contains(
+            "depot: resx files written where the app keeps them: \
+             Resources/MiscResources.resx and its locales' files \
+             (--filename or --layout to choose another)"
+        ),
+        "{notes}"
+    );
+    diff_agrees(dir.path(), "app");
+    let folder = dir.path().join("app/Resources");
+    let texts = resx(&folder, "MiscResources", &["", "de", "pt-BR", "fr"]).unwrap();
+    assert_eq!(plain(&texts, "", "Checkout"), "Checkout");
+    assert_eq!(plain(&texts, "de", "Checkout"), "Zur Kasse gehen");
+    assert_eq!(plain(&texts, "pt-BR", "Basket_Title"), "Sua cesta");
+    assert_eq!(plain(&texts, "fr", "Basket_Title"), "Votre panier");
+}
+
+/// A Java app of two bundles in two modules' folders, imported as a sheet of two tabs
+/// (a folder of `.csv` files): each bundle's files get their own tab's texts, in their own
+/// folder, and an edit of one tab changes that bundle's file alone.
+#[test]
+fn each_java_bundle_gets_its_own_tabs_texts_in_its_own_folder() {
+    let files: Files<'_> = &[
+        ("app/web/src/main/resources/Messages.properties", MESSAGES),
+        (
+            "app/web/src/main/resources/Messages_de.properties",
+            MESSAGES_DE,
+        ),
+        (
+            "app/core/src/main/resources/Errors.properties",
+            "disk.full = The disk is full.\n",
+        ),
+        (
+            "app/core/src/main/resources/Errors_de.properties",
+            "disk.full = Die Platte ist voll.\n",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), files);
+    ok(dir.path(), &["import", "app", "--to", "s/"]);
+    let tab = dir.path().join("s/Errors.csv");
+    let sheet = std::fs::read_to_string(&tab).unwrap();
+    std::fs::write(&tab, sheet.replace("Die Platte ist voll.", "Platte voll.")).unwrap();
+    let out = ok(
+        dir.path(),
+        &["generate", "--source", "s", "-f", "properties", "-p", "app"],
+    );
+    let said = String::from_utf8(out.stdout).unwrap();
+    let app: Vec<String> = (listed(dir.path()).into_iter())
+        .filter(|p| !p.starts_with("s/"))
+        .collect();
+    assert_eq!(app, sorted(files, &[]), "{said}");
+    for (path, text) in files {
+        let expected = match path.ends_with("Errors_de.properties") {
+            true => text.replace("Die Platte ist voll.", "Platte voll."),
+            false => (*text).to_owned(),
+        };
+        assert_eq!(read(dir.path(), path), expected, "{path}\n{said}");
+    }
+    assert_eq!(said.matches("wrote").count(), 1, "{said}");
+    assert!(
+        said.contains("wrote app/core/src/main/resources/Errors_de.properties"),
+        "{said}"
+    );
+    let errors = dir.path().join("app/core/src/main/resources");
+    let texts = properties(&errors, "Errors", &["de"]).unwrap();
+    assert_eq!(plain(&texts, "de", "disk.full"), "Platte voll.");
 }
