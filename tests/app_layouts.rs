@@ -13,7 +13,7 @@ mod support;
 
 use std::path::Path;
 
-use support::real_apps::{Text, Texts, files_under, properties, resx};
+use support::real_apps::{RESX_HEAD, files_under, plain_text as plain, properties, resx};
 
 /// An app's files (path under the temporary folder, text).
 type Files<'a> = &'a [(&'a str, &'a str)];
@@ -288,12 +288,17 @@ fn po_files_named_by_their_locale_alone_are_written_where_the_app_keeps_them() {
     );
 }
 
-/// The plain text of `key` in `locale` of a consumer's reading.
-fn plain(texts: &Texts, locale: &str, key: &str) -> String {
-    match texts.get(locale).and_then(|e| e.get(key)) {
-        Some(Text::Plain(t)) => t.clone(),
-        other => panic!("{locale} {key:?}: {other:?} in {texts:#?}"),
-    }
+/// A column `fr` added to the sheet ("Votre panier" beside "Your basket"): generate of
+/// `format` into `app` writes the one file `new` beside the app's, and diff agrees. The
+/// notes (stderr).
+fn french_comes(dir: &Path, files: Files<'_>, format: &str, new: &str) -> String {
+    add_locale(dir, "fr", "Your basket", "Votre panier");
+    let (said, notes) = generate(dir, &["-f", format, "-p", "app"]);
+    assert_eq!(listed(dir), sorted(files, &[new]), "{said}");
+    assert!(said.contains(&format!("wrote {new}")), "{said}");
+    assert_eq!(said.matches("wrote").count(), 1, "{said}");
+    diff_agrees(dir, "app");
+    notes
 }
 
 const MESSAGES: &str = "# Basket's texts\n\
@@ -330,13 +335,9 @@ fn java_bundles_of_the_apps_name_are_written_where_the_app_keeps_them() {
         "Export abgeschlossen.",
         "Export fertig.",
     );
-    add_locale(dir.path(), "fr", "Your basket", "Votre panier");
-    let (said, notes) = generate(dir.path(), &["-f", "properties", "-p", "app"]);
     let new = "app/src/main/resources/Messages_fr.properties";
-    assert_eq!(listed(dir.path()), sorted(files, &[new]), "{said}");
+    let notes = french_comes(dir.path(), files, "properties", new);
     assert_eq!(read(dir.path(), new), "home.title=Votre panier\n");
-    assert!(said.contains(&format!("wrote {new}")), "{said}");
-    assert_eq!(said.matches("wrote").count(), 1, "{said}");
     assert!(
         notes.contains(
             "depot: properties files written where the app keeps them: \
@@ -345,7 +346,6 @@ fn java_bundles_of_the_apps_name_are_written_where_the_app_keeps_them() {
         ),
         "{notes}"
     );
-    diff_agrees(dir.path(), "app");
     let root = dir.path().join("app/src/main/resources");
     let texts = properties(&root, "Messages", &["", "de", "pt-BR", "fr"]).unwrap();
     assert_eq!(plain(&texts, "", "Export finished."), "Export finished.");
@@ -357,22 +357,6 @@ fn java_bundles_of_the_apps_name_are_written_where_the_app_keeps_them() {
     );
     assert_eq!(plain(&texts, "fr", "home.title"), "Votre panier");
 }
-
-const RESX_HEAD: &str = r#"<?xml version="1.0" encoding="utf-8"?>
-<root>
-  <resheader name="resmimetype">
-    <value>text/microsoft-resx</value>
-  </resheader>
-  <resheader name="version">
-    <value>2.0</value>
-  </resheader>
-  <resheader name="reader">
-    <value>System.Resources.ResXResourceReader, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>
-  </resheader>
-  <resheader name="writer">
-    <value>System.Resources.ResXResourceWriter, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>
-  </resheader>
-"#;
 
 /// A resx file of `RESX_HEAD` and `(name, text)` strings.
 fn resx_file(strings: &[(&str, &str)]) -> String {
@@ -406,12 +390,8 @@ fn dotnet_resources_of_the_apps_name_are_written_where_the_app_keeps_them() {
         "Zur Kasse",
         "Zur Kasse gehen",
     );
-    add_locale(dir.path(), "fr", "Your basket", "Votre panier");
-    let (said, notes) = generate(dir.path(), &["-f", "resx", "-p", "app"]);
     let new = "app/Resources/MiscResources.fr.resx";
-    assert_eq!(listed(dir.path()), sorted(files, &[new]), "{said}");
-    assert!(said.contains(&format!("wrote {new}")), "{said}");
-    assert_eq!(said.matches("wrote").count(), 1, "{said}");
+    let notes = french_comes(dir.path(), files, "resx", new);
     assert!(
         notes.contains(
             "depot: resx files written where the app keeps them: \
@@ -420,7 +400,6 @@ fn dotnet_resources_of_the_apps_name_are_written_where_the_app_keeps_them() {
         ),
         "{notes}"
     );
-    diff_agrees(dir.path(), "app");
     let folder = dir.path().join("app/Resources");
     let texts = resx(&folder, "MiscResources", &["", "de", "pt-BR", "fr"]).unwrap();
     assert_eq!(plain(&texts, "", "Checkout"), "Checkout");
@@ -475,6 +454,11 @@ fn each_java_bundle_gets_its_own_tabs_texts_in_its_own_folder() {
     assert!(
         said.contains("wrote app/core/src/main/resources/Errors_de.properties"),
         "{said}"
+    );
+    let diff = ok(dir.path(), &["diff", "--source", "s", "app"]);
+    assert_eq!(
+        String::from_utf8(diff.stdout).unwrap(),
+        "no differences: the 4 file(s) (properties) match the sheet\n"
     );
     let errors = dir.path().join("app/core/src/main/resources");
     let texts = properties(&errors, "Errors", &["de"]).unwrap();
