@@ -3,14 +3,17 @@
 //! (Rails' `config/locales/de.yml`, gettext's `locale/de/LC_MESSAGES/app.po`, `po/de.po`)
 //! is imported, and generate with no flags but the format and the app's folder writes into
 //! those files, not a second set beside them; a new locale of the sheet gets its file in the
-//! app's layout, and `depot diff` finds the app and its sheet equal.
+//! app's layout, and `depot diff` finds the app and its sheet equal. Java bundles and .NET
+//! resource sets of the app's own name and folder (`src/main/resources/Messages.properties`,
+//! `Resources/MiscResources.resx`) come back the same way, read by the JDK's
+//! `ResourceBundle` and mono's `ResourceManager`.
 #![cfg(test)]
 
 mod support;
 
 use std::path::Path;
 
-use support::real_apps::files_under;
+use support::real_apps::{RESX_HEAD, files_under, plain_text as plain, properties, resx};
 
 /// An app's files (path under the temporary folder, text).
 type Files<'a> = &'a [(&'a str, &'a str)];
@@ -283,4 +286,181 @@ fn po_files_named_by_their_locale_alone_are_written_where_the_app_keeps_them() {
         sorted(files, &["app/po/fr.po"]),
         "{said}"
     );
+}
+
+/// A column `fr` added to the sheet ("Votre panier" beside "Your basket"): generate of
+/// `format` into `app` writes the one file `new` beside the app's, and diff agrees. The
+/// notes (stderr).
+fn french_comes(dir: &Path, files: Files<'_>, format: &str, new: &str) -> String {
+    add_locale(dir, "fr", "Your basket", "Votre panier");
+    let (said, notes) = generate(dir, &["-f", format, "-p", "app"]);
+    assert_eq!(listed(dir), sorted(files, &[new]), "{said}");
+    assert!(said.contains(&format!("wrote {new}")), "{said}");
+    assert_eq!(said.matches("wrote").count(), 1, "{said}");
+    diff_agrees(dir, "app");
+    notes
+}
+
+const MESSAGES: &str = "# Basket's texts\n\
+home.title = Your basket\n\
+Export\\ finished. = Export finished.\n\
+Saved\\ to\\ {0}. = Saved to {0}.\n";
+
+const MESSAGES_DE: &str = "home.title = Ihr Korb\n\
+Export\\ finished. = Export abgeschlossen.\n\
+Saved\\ to\\ {0}. = Gespeichert in {0}.\n";
+
+const MESSAGES_PT_BR: &str = "home.title = Sua cesta\n\
+Export\\ finished. = Exporta\\u00e7\\u00e3o conclu\\u00edda.\n";
+
+/// A Java app's bundle `Messages` in `src/main/resources` (not depot's `messages` at the
+/// root), keys that are sentences with escaped spaces: generate with no flags patches the
+/// app's own files in place (the base `Messages.properties` stays the base), writes no
+/// `messages_*.properties` beside them, and a new locale gets `Messages_fr.properties`;
+/// `ResourceBundle.getBundle("Messages", …)` reads the sheet's texts.
+#[test]
+fn java_bundles_of_the_apps_name_are_written_where_the_app_keeps_them() {
+    let files: Files<'_> = &[
+        ("app/src/main/resources/Messages.properties", MESSAGES),
+        ("app/src/main/resources/Messages_de.properties", MESSAGES_DE),
+        (
+            "app/src/main/resources/Messages_pt_BR.properties",
+            MESSAGES_PT_BR,
+        ),
+    ];
+    let dir = comes_back(
+        files,
+        "properties",
+        "app/src/main/resources/Messages_de.properties",
+        "Export abgeschlossen.",
+        "Export fertig.",
+    );
+    let new = "app/src/main/resources/Messages_fr.properties";
+    let notes = french_comes(dir.path(), files, "properties", new);
+    assert_eq!(read(dir.path(), new), "home.title=Votre panier\n");
+    assert!(
+        notes.contains(
+            "depot: properties files written where the app keeps them: \
+             src/main/resources/Messages.properties and its locales' files \
+             (--filename or --layout to choose another)"
+        ),
+        "{notes}"
+    );
+    let root = dir.path().join("app/src/main/resources");
+    let texts = properties(&root, "Messages", &["", "de", "pt-BR", "fr"]).unwrap();
+    assert_eq!(plain(&texts, "", "Export finished."), "Export finished.");
+    assert_eq!(plain(&texts, "de", "Export finished."), "Export fertig.");
+    assert_eq!(plain(&texts, "de", "Saved to {0}."), "Gespeichert in {0}.");
+    assert_eq!(
+        plain(&texts, "pt-BR", "Export finished."),
+        "Exportação concluída."
+    );
+    assert_eq!(plain(&texts, "fr", "home.title"), "Votre panier");
+}
+
+/// A resx file of `RESX_HEAD` and `(name, text)` strings.
+fn resx_file(strings: &[(&str, &str)]) -> String {
+    let mut file = RESX_HEAD.to_owned();
+    for (name, text) in strings {
+        file.push_str(&format!(
+            "  <data name=\"{name}\" xml:space=\"preserve\">\n    <value>{text}</value>\n  </data>\n"
+        ));
+    }
+    file + "</root>\n"
+}
+
+/// A .NET app's resource set `MiscResources` in `Resources/` (not depot's `Strings` at the
+/// root): generate with no flags patches the app's own files in place, writes no
+/// `Strings.*.resx` beside them, and a new locale gets `MiscResources.fr.resx`; mono's
+/// ResourceManager reads the sheet's texts.
+#[test]
+fn dotnet_resources_of_the_apps_name_are_written_where_the_app_keeps_them() {
+    let neutral = resx_file(&[("Basket_Title", "Your basket"), ("Checkout", "Checkout")]);
+    let de = resx_file(&[("Basket_Title", "Ihr Korb"), ("Checkout", "Zur Kasse")]);
+    let pt_br = resx_file(&[("Basket_Title", "Sua cesta"), ("Checkout", "Finalizar")]);
+    let files: Files<'_> = &[
+        ("app/Resources/MiscResources.resx", &neutral),
+        ("app/Resources/MiscResources.de.resx", &de),
+        ("app/Resources/MiscResources.pt-BR.resx", &pt_br),
+    ];
+    let dir = comes_back(
+        files,
+        "resx",
+        "app/Resources/MiscResources.de.resx",
+        "Zur Kasse",
+        "Zur Kasse gehen",
+    );
+    let new = "app/Resources/MiscResources.fr.resx";
+    let notes = french_comes(dir.path(), files, "resx", new);
+    assert!(
+        notes.contains(
+            "depot: resx files written where the app keeps them: \
+             Resources/MiscResources.resx and its locales' files \
+             (--filename or --layout to choose another)"
+        ),
+        "{notes}"
+    );
+    let folder = dir.path().join("app/Resources");
+    let texts = resx(&folder, "MiscResources", &["", "de", "pt-BR", "fr"]).unwrap();
+    assert_eq!(plain(&texts, "", "Checkout"), "Checkout");
+    assert_eq!(plain(&texts, "de", "Checkout"), "Zur Kasse gehen");
+    assert_eq!(plain(&texts, "pt-BR", "Basket_Title"), "Sua cesta");
+    assert_eq!(plain(&texts, "fr", "Basket_Title"), "Votre panier");
+}
+
+/// A Java app of two bundles in two modules' folders, imported as a sheet of two tabs
+/// (a folder of `.csv` files): each bundle's files get their own tab's texts, in their own
+/// folder, and an edit of one tab changes that bundle's file alone.
+#[test]
+fn each_java_bundle_gets_its_own_tabs_texts_in_its_own_folder() {
+    let files: Files<'_> = &[
+        ("app/web/src/main/resources/Messages.properties", MESSAGES),
+        (
+            "app/web/src/main/resources/Messages_de.properties",
+            MESSAGES_DE,
+        ),
+        (
+            "app/core/src/main/resources/Errors.properties",
+            "disk.full = The disk is full.\n",
+        ),
+        (
+            "app/core/src/main/resources/Errors_de.properties",
+            "disk.full = Die Platte ist voll.\n",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), files);
+    ok(dir.path(), &["import", "app", "--to", "s/"]);
+    let tab = dir.path().join("s/Errors.csv");
+    let sheet = std::fs::read_to_string(&tab).unwrap();
+    std::fs::write(&tab, sheet.replace("Die Platte ist voll.", "Platte voll.")).unwrap();
+    let out = ok(
+        dir.path(),
+        &["generate", "--source", "s", "-f", "properties", "-p", "app"],
+    );
+    let said = String::from_utf8(out.stdout).unwrap();
+    let app: Vec<String> = (listed(dir.path()).into_iter())
+        .filter(|p| !p.starts_with("s/"))
+        .collect();
+    assert_eq!(app, sorted(files, &[]), "{said}");
+    for (path, text) in files {
+        let expected = match path.ends_with("Errors_de.properties") {
+            true => text.replace("Die Platte ist voll.", "Platte voll."),
+            false => (*text).to_owned(),
+        };
+        assert_eq!(read(dir.path(), path), expected, "{path}\n{said}");
+    }
+    assert_eq!(said.matches("wrote").count(), 1, "{said}");
+    assert!(
+        said.contains("wrote app/core/src/main/resources/Errors_de.properties"),
+        "{said}"
+    );
+    let diff = ok(dir.path(), &["diff", "--source", "s", "app"]);
+    assert_eq!(
+        String::from_utf8(diff.stdout).unwrap(),
+        "no differences: the 4 file(s) (properties) match the sheet\n"
+    );
+    let errors = dir.path().join("app/core/src/main/resources");
+    let texts = properties(&errors, "Errors", &["de"]).unwrap();
+    assert_eq!(plain(&texts, "de", "disk.full"), "Platte voll.");
 }

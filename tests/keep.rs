@@ -12,7 +12,8 @@ use std::path::Path;
 
 use serde_json::json;
 use support::real_apps::{
-    Text, Texts, android, arb, files_under, i18next, ios, js_yaml, po, properties, resx, xcstrings,
+    RESX_HEAD, Text, android, arb, files_under, i18next, ios, js_yaml, plain_text as plain, po,
+    properties, resx, xcstrings,
 };
 
 /// An app's files (path under the temporary folder, text).
@@ -75,13 +76,6 @@ fn trip(
 
 fn ok(dir: &Path, args: &[&str]) -> std::process::Output {
     support::run_ok(dir, args, std::iter::empty::<(&str, &str)>())
-}
-
-fn plain(texts: &Texts, locale: &str, key: &str) -> String {
-    match texts.get(locale).and_then(|e| e.get(key)) {
-        Some(Text::Plain(t)) => t.clone(),
-        other => panic!("{locale} {key:?}: {other:?} in {texts:#?}"),
-    }
 }
 
 const VALUES: &str = r#"<?xml version="1.0" encoding="utf-8"?>
@@ -187,22 +181,6 @@ fn android_updates_a_name_in_the_file_that_defines_it() {
     assert_eq!(plain(&texts, "pl", "settings_title"), "Ustawienia");
     assert_eq!(plain(&texts, "", "settings_title"), "Settings");
 }
-
-const RESX_HEAD: &str = r#"<?xml version="1.0" encoding="utf-8"?>
-<root>
-  <resheader name="resmimetype">
-    <value>text/microsoft-resx</value>
-  </resheader>
-  <resheader name="version">
-    <value>2.0</value>
-  </resheader>
-  <resheader name="reader">
-    <value>System.Resources.ResXResourceReader, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>
-  </resheader>
-  <resheader name="writer">
-    <value>System.Resources.ResXResourceWriter, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>
-  </resheader>
-"#;
 
 #[test]
 fn resx_keeps_file_references_and_comments() {

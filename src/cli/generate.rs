@@ -317,13 +317,27 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
             None if args.merge => None,
             None => settings.translations.layouts.of(format).cloned(),
         };
+        let mut bundles = None;
         let template = match template {
             None if per_language && args.filename.is_none() && !args.to_stdout() => {
-                let found = app_files.layout(format, &renamed, &doc.namespaces);
-                if let Some(found) = &found {
+                let (found, shown) = match app_files.layout(format, &renamed, &doc.namespaces) {
+                    None => (None, None),
+                    Some(app_layout::AppLayout::Template(found)) => {
+                        let shown = format!("{} (--layout to choose another)", found.as_str());
+                        (Some(found), Some(shown))
+                    }
+                    Some(app_layout::AppLayout::Bundles(found)) => {
+                        let shown = format!(
+                            "{} (--filename or --layout to choose another)",
+                            found.shown()
+                        );
+                        bundles = Some(found);
+                        (None, Some(shown))
+                    }
+                };
+                if let Some(shown) = shown {
                     report.note(format!(
-                        "depot: {format} files written where the app keeps them: {} (--layout to choose another)",
-                        found.as_str()
+                        "depot: {format} files written where the app keeps them: {shown}"
                     ));
                 }
                 found
@@ -365,6 +379,9 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
                 Some(ns) => std::borrow::Cow::Owned(namespace_selection(&doc, &selection, ns)),
                 None => std::borrow::Cow::Borrowed(&selection),
             };
+            // the app's bundle: the format's names for its name, in its folder
+            let bundle = bundles.as_ref().and_then(|b| b.of(namespace));
+            let folder = bundle.map_or(std::path::Path::new(""), |b| b.folder.as_path());
             // a table's plural entries beside it only where it has some
             let plurals_only = format.plural_side_of().is_some() && namespace.is_some();
             if plurals_only && !has_plurals(docs.get(group), &selected) {
@@ -374,8 +391,8 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
                 format,
                 language,
                 merge: args.merge,
-                filename: namespace
-                    .map(str::to_owned)
+                filename: (bundle.map(|b| b.stem.clone()))
+                    .or_else(|| namespace.map(str::to_owned))
                     .or_else(|| args.filename.clone()),
                 base,
                 comments: args.comments,
@@ -384,12 +401,16 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
             };
             let mut files = layout::plan(docs.get(group), &selected, &options)?;
             if !args.replace && !args.to_stdout() {
-                drop_base_copy_the_app_lacks(&args.path, docs.get(group), &options, &mut files);
+                let root = args.path.join(folder);
+                drop_base_copy_the_app_lacks(&root, docs.get(group), &options, &mut files);
             }
-            jobs.extend(files.into_iter().map(|file| Job {
-                format,
-                file,
-                group,
+            jobs.extend(files.into_iter().map(|mut file| {
+                file.path = folder.join(&file.path);
+                Job {
+                    format,
+                    file,
+                    group,
+                }
             }));
         }
     }

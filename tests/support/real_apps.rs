@@ -32,6 +32,14 @@ pub type Texts = BTreeMap<String, BTreeMap<String, Text>>;
 /// A consumer's reading, or why it refused the files (the refusal is the finding).
 pub type Reading = Result<Texts, String>;
 
+/// The plain text of `key` in `locale` of a reading (`""`: the base or neutral one).
+pub fn plain_text(texts: &Texts, locale: &str, key: &str) -> String {
+    match texts.get(locale).and_then(|e| e.get(key)) {
+        Some(Text::Plain(t)) => t.clone(),
+        other => panic!("{locale} {key:?}: {other:?} in {texts:#?}"),
+    }
+}
+
 pub const GNUSTEP_HINT: &str =
     "install GNUstep's plist tools: apt-get install -y gnustep-base-runtime, or run scripts/test";
 pub const NODE_HINT: &str =
@@ -588,6 +596,23 @@ pub fn properties(root: &Path, base: &str, tags: &[&str]) -> Reading {
 }
 
 // ------------------------------------------------------------------ resx (mono)
+
+/// The head of a resx file as Visual Studio writes it, up to its first `<data>`.
+pub const RESX_HEAD: &str = r#"<?xml version="1.0" encoding="utf-8"?>
+<root>
+  <resheader name="resmimetype">
+    <value>text/microsoft-resx</value>
+  </resheader>
+  <resheader name="version">
+    <value>2.0</value>
+  </resheader>
+  <resheader name="reader">
+    <value>System.Resources.ResXResourceReader, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>
+  </resheader>
+  <resheader name="writer">
+    <value>System.Resources.ResXResourceWriter, System.Windows.Forms, Version=4.0.0.0, Culture=neutral, PublicKeyToken=b77a5c561934e089</value>
+  </resheader>
+"#;
 
 /// Each `BASE[.CULTURE].resx` of `folder` compiled by `resgen` (file references resolved
 /// from the folder, as MSBuild does) and read by a ResourceManager for each of

@@ -1,8 +1,12 @@
 //! Where an app keeps its files of a format when it names them otherwise than depot's
 //! default layout (SPEC §12.1: an existing app comes back unchanged): Rails'
-//! `config/locales/de.yml`, gettext's `locale/de/LC_MESSAGES/app.po`. The app's files under
-//! `--path`, as `import` finds them, give one path template that generate writes by.
+//! `config/locales/de.yml`, gettext's `locale/de/LC_MESSAGES/app.po`, a Java bundle
+//! `src/main/resources/Messages.properties` with its `Messages_de.properties`. The app's
+//! files under `--path`, as `import` finds them, give one path template that generate
+//! writes by, or for a format of bundles (a base copy beside its locales' files) each
+//! bundle's folder and name.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::formats::Format;
@@ -41,21 +45,34 @@ impl AppFiles {
         })
     }
 
-    /// The template the app's files of `format` follow, when it is one and depot's default
-    /// layout would write elsewhere. `locales`: the sheet's, as the format names them;
-    /// `namespaces`: the sheet's tabs. `None` (the default layout) when the format's files
-    /// are more than one per locale and namespace (a base copy, a catalog, ARB's language
-    /// files), the app has none, they follow several templates or depot's own, or the
-    /// template cannot name a file for every locale of the sheet.
+    /// How the app keeps its files of `format`, when depot's default layout would write
+    /// elsewhere. `locales`: the sheet's, as the format names them; `namespaces`: the
+    /// sheet's tabs. `None`: the default layout.
     pub(super) fn layout(
         &self,
         format: Format,
         locales: &[String],
         namespaces: &[String],
-    ) -> Option<PathTemplate> {
-        if !one_file_per_locale(format) {
-            return None;
+    ) -> Option<AppLayout> {
+        if one_file_per_locale(format) {
+            self.template(format, locales, namespaces)
+                .map(AppLayout::Template)
+        } else if bundled(format) {
+            self.bundles(format, namespaces).map(AppLayout::Bundles)
+        } else {
+            None
         }
+    }
+
+    /// The template the app's files of a format of one file per locale follow. `None`
+    /// when the app has none, they follow several templates or depot's own, or the
+    /// template cannot name a file for every locale of the sheet.
+    fn template(
+        &self,
+        format: Format,
+        locales: &[String],
+        namespaces: &[String],
+    ) -> Option<PathTemplate> {
         let mut common: Option<Vec<String>> = None;
         let mut elsewhere = false;
         // a file naming no locale (Angular's source `messages.xlf`) tells no template
@@ -93,6 +110,121 @@ impl AppFiles {
             return None;
         }
         writes_each_locale_apart(&template, format, locales, namespaces).then_some(template)
+    }
+
+    /// The folder and name of each bundle of the sheet (a tab each, or the one of a sheet
+    /// without tabs) where the app keeps its files of a format of bundles. `None` when
+    /// the app has none, a file is not named as the format names a bundle's, a bundle's
+    /// files are in several folders, a sheet without tabs meets several bundles (depot's
+    /// `messages_de.properties` beside the app's `Messages_de.properties`: which one is
+    /// the sheet's cannot be told) or no bundle of the app is a tab of the sheet, or the
+    /// bundles are where depot's default layout writes them.
+    fn bundles(&self, format: Format, namespaces: &[String]) -> Option<Bundles> {
+        let files = format.descriptor().files;
+        let (base, main) = (files.base?, files.namespace?.main);
+        let ext = format.extension();
+        // each bundle of the app (its name) in its folder
+        let mut folders: BTreeMap<&str, &Path> = BTreeMap::new();
+        for file in self.found().iter().filter(|f| f.format == format) {
+            let stem = file.namespace.as_deref()?;
+            let rel = file.path.strip_prefix(&self.root).ok()?;
+            let own = match &file.hint {
+                Hint::Base => base(Some(stem), ext),
+                Hint::Code(code) => (files.path)(code, Some(stem), ext)?,
+                Hint::None => return None,
+            };
+            if !same_path(rel.file_name()?.to_str()?, own.to_str()?) {
+                return None;
+            }
+            let folder = rel.parent()?;
+            if *folders.entry(stem).or_insert(folder) != folder {
+                return None;
+            }
+        }
+        let bundle = |stem: &str, folder: &Path| Bundle {
+            folder: folder.to_path_buf(),
+            stem: stem.to_owned(),
+        };
+        let list: Vec<(Option<String>, Bundle)> = match namespaces {
+            [] => {
+                let mut apps = folders.iter();
+                let (Some((stem, folder)), None) = (apps.next(), apps.next()) else {
+                    return None;
+                };
+                vec![(None, bundle(stem, folder))]
+            }
+            _ => {
+                if !namespaces.iter().any(|n| folders.contains_key(n.as_str())) {
+                    return None;
+                }
+                // a tab the app has no bundle of yet: in the folder of all the others
+                let mut all = folders.values();
+                let first = all.next().copied().unwrap_or(Path::new(""));
+                let shared = match all.all(|f| *f == first) {
+                    true => first,
+                    false => Path::new(""),
+                };
+                (namespaces.iter())
+                    .map(|n| {
+                        let folder = folders.get(n.as_str()).copied().unwrap_or(shared);
+                        (Some(n.clone()), bundle(n, folder))
+                    })
+                    .collect()
+            }
+        };
+        let default = |(namespace, b): &(Option<String>, Bundle)| {
+            b.folder.as_os_str().is_empty() && b.stem == namespace.as_deref().unwrap_or(main)
+        };
+        match list.iter().all(default) {
+            true => None,
+            false => Some(Bundles { list, format }),
+        }
+    }
+}
+
+/// Where generate writes an app's files of one format (`AppFiles::layout`).
+pub(super) enum AppLayout {
+    /// Each file where a path template says (one file per locale and namespace).
+    Template(PathTemplate),
+    /// The format's own names (a bundle's base copy beside its locales' files) under the
+    /// folder of each of the app's bundles.
+    Bundles(Bundles),
+}
+
+/// The app's bundles (Java `.properties`, .NET `.resx`), one for each tab of the sheet.
+pub(super) struct Bundles {
+    /// (the tab, `None` for a sheet without tabs; where its files go)
+    list: Vec<(Option<String>, Bundle)>,
+    format: Format,
+}
+
+/// One bundle: its files are named by the format with `stem` (`Messages`,
+/// `Messages_de`), in `folder` under `--path`.
+pub(super) struct Bundle {
+    pub folder: PathBuf,
+    pub stem: String,
+}
+
+impl Bundles {
+    /// The bundle of the sheet's tab `namespace` (`None`: a sheet without tabs).
+    pub(super) fn of(&self, namespace: Option<&str>) -> Option<&Bundle> {
+        (self.list.iter())
+            .find(|(n, _)| n.as_deref() == namespace)
+            .map(|(_, bundle)| bundle)
+    }
+
+    /// Each bundle's base copy, as the note names where the files go:
+    /// `src/main/resources/Messages.properties and its locales' files`.
+    pub(super) fn shown(&self) -> String {
+        let files = self.format.descriptor().files;
+        let base = |stem: &str| (files.base).map(|base| base(Some(stem), self.format.extension()));
+        let bases: Vec<String> = (self.list.iter())
+            .filter_map(|(_, b)| Some(path_text(&b.folder.join(base(&b.stem)?))))
+            .collect();
+        match bases.as_slice() {
+            [one] => format!("{one} and its locales' files"),
+            more => format!("{} and their locales' files", more.join(", ")),
+        }
     }
 }
 
@@ -159,9 +291,26 @@ fn sheet_name<'a>(locales: &'a [String], code: &'a str) -> &'a str {
     code
 }
 
+/// Whether the format's files are bundles: a base copy named by the bundle alone beside
+/// its locales' files named by the bundle and the locale, in one folder (Java's
+/// `Messages.properties` and `Messages_de.properties`, .NET's `Strings.resx` and
+/// `Strings.de.resx`; not Android's `values/` nor Apple's `Base.lproj/`, folders of
+/// their own).
+fn bundled(format: Format) -> bool {
+    let files = format.descriptor().files;
+    let ext = format.extension();
+    let alone = |path: &Path| path.components().count() == 1;
+    match (files.base, files.namespace) {
+        (Some(base), Some(_)) if !files.one_file && !files.language_fallbacks => {
+            alone(&base(None, ext)) && (files.path)("de", None, ext).is_some_and(|p| alone(&p))
+        }
+        _ => false,
+    }
+}
+
 /// Whether the format's default layout is one file per locale (and namespace), nothing
-/// beside it: json, yml, po, xlf, i18next. The others keep their layout, which knows
-/// their base copies (`values/`, `Base.lproj/`, `messages.properties`, `Strings.resx`),
+/// beside it: json, yml, po, xlf, i18next. Bundles (`bundled`) are told apart; the
+/// others keep their layout, which knows their base folders (`values/`, `Base.lproj/`),
 /// ARB's language files or the one catalog.
 fn one_file_per_locale(format: Format) -> bool {
     let files = format.descriptor().files;
@@ -345,10 +494,21 @@ mod tests {
 
     /// The template of `format` for an app of `paths` and a sheet of `locales` (and
     /// `namespaces`), as text.
+    /// Bundles as `folder/stem` each, after `tab: ` for a sheet of tabs.
     fn layout(paths: &[&str], format: Format, locales: &[&str], namespaces: &[&str]) -> String {
         let (_root, files) = app(paths);
-        let template = files.layout(format, &strings(locales), &strings(namespaces));
-        template.map_or_else(|| "default".to_owned(), |t| t.as_str().to_owned())
+        match files.layout(format, &strings(locales), &strings(namespaces)) {
+            None => "default".to_owned(),
+            Some(AppLayout::Template(t)) => t.as_str().to_owned(),
+            Some(AppLayout::Bundles(bundles)) => (bundles.list.iter())
+                .map(|(tab, b)| {
+                    let at = path_text(&b.folder.join(&b.stem));
+                    tab.as_ref()
+                        .map_or(at.clone(), |tab| format!("{tab}: {at}"))
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
     }
 
     #[test]
@@ -493,15 +653,24 @@ mod tests {
     }
 
     #[test]
-    fn formats_with_base_copies_catalogs_or_language_files_keep_their_layout() {
+    fn formats_with_base_folders_catalogs_or_language_files_keep_their_layout() {
         let one: Vec<&str> = (Format::ALL.iter())
             .filter(|f| one_file_per_locale(**f))
             .map(|f| f.name())
             .collect();
         assert_eq!(one, ["json", "yml", "xlf", "po", "i18next"]);
-        let bundles = ["src/Messages_de.properties", "src/Messages.properties"];
+        let bundles: Vec<&str> = (Format::ALL.iter())
+            .filter(|f| bundled(**f))
+            .map(|f| f.name())
+            .collect();
+        assert_eq!(bundles, ["properties", "resx"]);
         assert_eq!(
-            layout(&bundles, Format::Properties, &["en", "de"], &[]),
+            layout(
+                &["App/Base.lproj/Main.strings", "App/de.lproj/Main.strings"],
+                Format::Ios,
+                &["en", "de"],
+                &[]
+            ),
             "default"
         );
         assert_eq!(
@@ -513,6 +682,135 @@ mod tests {
             ),
             "default"
         );
+    }
+
+    #[test]
+    fn a_bundle_the_app_keeps_elsewhere_is_its_folder_and_name() {
+        let java = [
+            "src/main/resources/Messages.properties",
+            "src/main/resources/Messages_de.properties",
+            "src/main/resources/Messages_pt_BR.properties",
+        ];
+        let locales = ["en", "de", "pt-BR"];
+        assert_eq!(
+            layout(&java, Format::Properties, &locales, &[]),
+            "src/main/resources/Messages"
+        );
+        let dotnet = [
+            "Resources/MiscResources.resx",
+            "Resources/MiscResources.de.resx",
+            "Resources/MiscResources.pt-BR.resx",
+        ];
+        assert_eq!(
+            layout(&dotnet, Format::Resx, &locales, &[]),
+            "Resources/MiscResources"
+        );
+        // at the root, another name than depot's
+        let root = ["Messages.properties", "Messages_de.properties"];
+        assert_eq!(
+            layout(&root, Format::Properties, &["en", "de"], &[]),
+            "Messages"
+        );
+        // depot's name, in a folder
+        let folder = ["res/messages.properties", "res/messages_de.properties"];
+        assert_eq!(
+            layout(&folder, Format::Properties, &["en", "de"], &[]),
+            "res/messages"
+        );
+        // the files of the app's other format are not its bundles
+        let mixed = [
+            "Resources/MiscResources.resx",
+            "Resources/MiscResources.de.resx",
+            "res/Messages.properties",
+            "res/Messages_de.properties",
+        ];
+        assert_eq!(
+            layout(&mixed, Format::Resx, &["en", "de"], &[]),
+            "Resources/MiscResources"
+        );
+    }
+
+    #[test]
+    fn each_tab_of_the_sheet_is_the_apps_bundle_of_its_name() {
+        let apart = [
+            "app/src/main/resources/Messages.properties",
+            "app/src/main/resources/Messages_de.properties",
+            "lib/src/main/resources/Errors.properties",
+            "lib/src/main/resources/Errors_de.properties",
+        ];
+        // a tab the app has no bundle of: at the root, the bundles being in two folders
+        assert_eq!(
+            layout(
+                &apart,
+                Format::Properties,
+                &["en", "de"],
+                &["Errors", "Help", "Messages"]
+            ),
+            "Errors: lib/src/main/resources/Errors, Help: Help, \
+             Messages: app/src/main/resources/Messages"
+        );
+        // ... else in their one folder
+        let together = [
+            "Resources/MiscResources.resx",
+            "Resources/MiscResources.de.resx",
+            "Resources/Errors.de.resx",
+        ];
+        assert_eq!(
+            layout(
+                &together,
+                Format::Resx,
+                &["en", "de"],
+                &["Errors", "Help", "MiscResources"]
+            ),
+            "Errors: Resources/Errors, Help: Resources/Help, MiscResources: Resources/MiscResources"
+        );
+    }
+
+    #[test]
+    fn bundles_in_depots_layout_or_that_cannot_be_told_leave_the_default() {
+        let default = "default";
+        let de = ["en", "de"];
+        // depot's own names at the root, one bundle or a tab each
+        let own = ["messages.properties", "messages_de.properties"];
+        assert_eq!(layout(&own, Format::Properties, &de, &[]), default);
+        let tabs = [
+            "Errors.properties",
+            "Errors_de.properties",
+            "Messages.properties",
+            "Messages_de.properties",
+        ];
+        let both = ["Errors", "Messages"];
+        assert_eq!(layout(&tabs, Format::Properties, &de, &both), default);
+        let own = ["Strings.resx", "Strings.de.resx"];
+        assert_eq!(layout(&own, Format::Resx, &de, &[]), default);
+        // depot's files of an earlier run beside the app's, a sheet without tabs: which
+        // bundle is the sheet's cannot be told
+        let beside = [
+            "res/Messages.properties",
+            "res/Messages_de.properties",
+            "res/messages.properties",
+            "res/messages_de.properties",
+        ];
+        assert_eq!(layout(&beside, Format::Properties, &de, &[]), default);
+        let beside = [
+            "Resources/MiscResources.resx",
+            "Resources/MiscResources.de.resx",
+            "Resources/Strings.de.resx",
+        ];
+        assert_eq!(layout(&beside, Format::Resx, &de, &[]), default);
+        // two bundles, a sheet without tabs
+        let two = ["res/Errors_de.properties", "res/Messages_de.properties"];
+        assert_eq!(layout(&two, Format::Properties, &de, &[]), default);
+        // one bundle in two folders
+        let spread = ["a/Messages_de.properties", "b/Messages_pl.properties"];
+        assert_eq!(layout(&spread, Format::Properties, &de, &[]), default);
+        // no tab of the sheet is a bundle of the app
+        let other = ["res/Messages_de.properties"];
+        assert_eq!(layout(&other, Format::Properties, &de, &both[..1]), default);
+        assert_eq!(layout(&[], Format::Properties, &de, &[]), default);
+        // a base alone is no bundle (gradle.properties)
+        let base = ["res/Messages.properties", "gradle.properties"];
+        assert_eq!(layout(&base, Format::Properties, &de, &[]), default);
     }
 
     #[test]
