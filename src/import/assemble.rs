@@ -206,9 +206,9 @@ impl<'o> Assembler<'o> {
             }
         }
         let mut dotted = (0usize, String::new());
-        // the file's locale column, and the last one a unit named, found once
+        // the file's locale column, and those its units name, each found once
         let mut file_column = None;
-        let mut named_column: Option<(String, usize)> = None;
+        let mut named_columns: Vec<(String, usize)> = Vec::new();
         for unit in read.units {
             let locale = match (&unit.locale, file_column) {
                 (None, Some(column)) => column,
@@ -222,11 +222,16 @@ impl<'o> Assembler<'o> {
                     file_column = Some(column);
                     column
                 }
-                (Some(code), _) => match &named_column {
-                    Some((last, column)) if last == code => *column,
-                    _ => {
+                // a catalog names every unit's locale, a few codes over and over: each
+                // found by its spelling, not by its normalised key (an allocation)
+                (Some(code), _) => match named_columns.iter().find(|(known, _)| known == code) {
+                    Some((_, column)) => *column,
+                    None => {
                         let column = self.locale(code, file)?;
-                        named_column = Some((code.clone(), column));
+                        // a list, scanned: as long as a sheet's locales, not a file's whim
+                        if named_columns.len() < 64 {
+                            named_columns.push((code.clone(), column));
+                        }
                         column
                     }
                 },
@@ -674,6 +679,13 @@ impl<'o> Assembler<'o> {
             }
         }
         let locales = order.iter().map(|&i| self.locales[i].clone()).collect();
+        // the keys of a million units and the index, freed beside what the caller does
+        // next (the sheet's grid, a comparison) rather than before it, on its one thread
+        let spent = (
+            std::mem::take(&mut self.spent_keys),
+            std::mem::take(&mut self.index),
+        );
+        std::thread::spawn(move || drop(spent));
         Imported {
             placeholders: None,
             doc: Document {
