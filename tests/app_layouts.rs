@@ -464,3 +464,96 @@ fn each_java_bundle_gets_its_own_tabs_texts_in_its_own_folder() {
     let texts = properties(&errors, "Errors", &["de"]).unwrap();
     assert_eq!(plain(&texts, "de", "disk.full"), "Platte voll.");
 }
+
+const WEB_EN: &str = r#"{
+  "en": {
+    "nav": {
+      "home": "Home",
+      "basket": "Your basket"
+    },
+    "greeting": "Hello {name}"
+  }
+}
+"#;
+
+const WEB_DE: &str = r#"{
+  "de": {
+    "nav": {
+      "home": "Startseite",
+      "basket": "Ihr Korb"
+    },
+    "greeting": "Hallo {name}"
+  }
+}
+"#;
+
+/// The app names its files in lower case and its keys as BCP 47 tags.
+const WEB_ZH: &str = r#"{
+  "zh-Hant": {
+    "nav": {
+      "home": "首頁",
+      "basket": "購物車"
+    },
+    "greeting": "你好 {name}"
+  }
+}
+"#;
+
+/// Web apps (vue-i18n, ember, rails-i18n-js) keep `locales/<locale>.json` with the locale
+/// as the one top key (`{"en": {...}}`): the sheet holds the keys below it (`nav.home`, one
+/// row for every locale), generate gives each file back with its key as the app spells it
+/// (`zh-Hant` in `zh-hant.json`), a new locale's file gets its own, spelled as the app
+/// spells its locales, and the app's code (JSON.parse, then a lookup of the locale's tree)
+/// reads every text.
+#[test]
+fn web_app_json_files_holding_their_locale_as_the_top_key_come_back_with_it() {
+    let files: Files<'_> = &[
+        ("app/locales/en.json", WEB_EN),
+        ("app/locales/de.json", WEB_DE),
+        ("app/locales/zh-hant.json", WEB_ZH),
+    ];
+    let dir = comes_back(
+        files,
+        "json",
+        "app/locales/de.json",
+        "Ihr Korb",
+        "Ihr Warenkorb",
+    );
+    let sheet = read(dir.path(), "s.csv");
+    assert_eq!(
+        sheet,
+        ">>>,>>>,###,$$$,en,de,zh-hant\n\
+         nav,home,,,Home,Startseite,首頁\n\
+         ,basket,,,Your basket,Ihr Warenkorb,購物車\n\
+         greeting,,,,Hello {name},Hallo {name},你好 {name}\n"
+    );
+    add_locale(dir.path(), "pt-br", "Your basket", "Seu carrinho");
+    let (said, _) = generate(dir.path(), &["-f", "json", "-p", "app"]);
+    let new = "app/locales/pt-br.json";
+    assert_eq!(listed(dir.path()), sorted(files, &[new]), "{said}");
+    assert_eq!(
+        read(dir.path(), new),
+        r#"{"pt-BR":{"nav":{"basket":"Seu carrinho"}}}"#
+    );
+    let texts: Vec<String> = (files.iter().map(|(p, _)| *p))
+        .chain([new])
+        .map(|path| read(dir.path(), path))
+        .collect();
+    let calls = [
+        ("en", "nav.home"),
+        ("de", "nav.basket"),
+        ("zh-Hant", "greeting"),
+        ("pt-BR", "nav.basket"),
+        ("pt-BR", "nav.home"),
+    ];
+    let read_by_the_app = support::real_apps::node(
+        "locale-files",
+        &serde_json::json!({ "files": texts, "calls": calls }),
+    )
+    .unwrap();
+    assert_eq!(
+        read_by_the_app,
+        serde_json::json!(["Home", "Ihr Warenkorb", "你好 {name}", "Seu carrinho", null])
+    );
+    diff_agrees(dir.path(), "app");
+}

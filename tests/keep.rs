@@ -866,6 +866,78 @@ fn xlf_keeps_states_notes_context_groups_and_the_units_the_sheet_lacks() {
     support::xliff_schema::assert_strictly_valid(&dir.path().join("locale/messages.de.xlf"));
 }
 
+const XLF_STATES: &str = r#"<?xml version="1.0" encoding="UTF-8" ?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+  <file source-language="en" target-language="de" datatype="plaintext" original="ng2.template">
+    <body>
+      <trans-unit id="home.title" datatype="html" approved="yes">
+        <source>Your basket</source>
+        <target state="final">Ihr Korb</target>
+        <note priority="1" from="description">The home screen's title</note>
+      </trans-unit>
+      <trans-unit id="checkout" datatype="html">
+        <source>Checkout</source>
+        <target state="signed-off" state-qualifier="leveraged-tm">Zur Kasse</target>
+      </trans-unit>
+      <trans-unit id="greeting" datatype="html">
+        <source>Hello</source>
+        <target state="final">Hallo</target>
+      </trans-unit>
+    </body>
+  </file>
+</xliff>
+"#;
+
+/// A target whose text the sheet changes no longer claims a review that never saw the new
+/// text: its `state` (`final`, `signed-off`) becomes `translated` and its `state-qualifier`
+/// (about the old text) goes; every unit the sheet leaves as it is keeps its state, byte for
+/// byte, and the file stays valid against the XLIFF 1.2 strict schema.
+#[test]
+fn xlf_target_given_a_new_text_by_the_sheet_is_translated_and_the_others_keep_their_state() {
+    let (dir, _) = imported(&[("locale/messages.de.xlf", XLF_STATES)], &["locale"]);
+    let sheet = std::fs::read_to_string(dir.path().join("s.csv")).unwrap();
+    let edited = sheet
+        .replace("Ihr Korb", "Ihr Warenkorb")
+        .replace("Zur Kasse", "Kasse");
+    assert_eq!(edited.len(), sheet.len() + 5 - 4, "{sheet}");
+    std::fs::write(dir.path().join("s.csv"), edited).unwrap();
+    let said = ok(
+        dir.path(),
+        &[
+            "generate",
+            "--source",
+            "s.csv",
+            "-f",
+            "xlf",
+            "-l",
+            "de",
+            "-n",
+            "messages.de",
+            "-p",
+            "locale",
+        ],
+    );
+    let said = String::from_utf8(said.stdout).unwrap();
+    assert!(
+        said.contains("wrote locale/messages.de.xlf: 2 changed, 0 added, 0 kept"),
+        "{said}"
+    );
+    let written = std::fs::read_to_string(dir.path().join("locale/messages.de.xlf")).unwrap();
+    assert_eq!(
+        written,
+        XLF_STATES
+            .replace(
+                r#"<target state="final">Ihr Korb</target>"#,
+                r#"<target state="translated">Ihr Warenkorb</target>"#
+            )
+            .replace(
+                r#"<target state="signed-off" state-qualifier="leveraged-tm">Zur Kasse</target>"#,
+                r#"<target state="translated">Kasse</target>"#
+            )
+    );
+    support::xliff_schema::assert_strictly_valid(&dir.path().join("locale/messages.de.xlf"));
+}
+
 /// Writes `files`, imports `import`, adds `rows` to the sheet, runs each `generate`; the
 /// folder and the summary lines.
 fn grow(

@@ -415,6 +415,10 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
         }
     }
 
+    if !args.to_stdout() {
+        spell_as_the_app(&args.path, &mut jobs);
+        locale_on_top_as_the_app(&args.path, &mut docs, &mut jobs);
+    }
     let prepared: Vec<Prepared<'_>> = docs.list.iter().map(|(_, _, d)| Prepared::new(d)).collect();
     let render = |job: &Job, body: &mut Vec<u8>| {
         let file = &job.file;
@@ -427,10 +431,6 @@ pub fn run(sources: Sources, args: &GenerateArgs) -> Result<(), Failure> {
             body,
         )
     };
-    if !args.to_stdout() {
-        spell_as_the_app(&args.path, &mut jobs);
-        yml_as_the_app(&args.path, &docs, &mut jobs);
-    }
     if args.to_stdout() {
         write_to_stdout(&jobs, render, &report)?;
     } else {
@@ -784,22 +784,39 @@ fn spell_as_the_app(root: &std::path::Path, jobs: &mut [Job]) {
     }
 }
 
-/// Each locale's yml file with its locale as the top key (`en:`) when the app's files it
-/// writes over have it, as Rails reads them; depot's own files hold the texts alone.
-fn yml_as_the_app(root: &std::path::Path, docs: &Docs<'_>, jobs: &mut [Job]) {
-    let one_locale = |job: &Job| match job.file.selection.locales.as_slice() {
-        [one] if job.format == Format::Yml && job.file.locale_tree => Some(one.locale),
-        _ => None,
-    };
-    let files = (jobs.iter()).filter_map(|job| {
-        let locale = docs.get(job.group).locales.get(one_locale(job)?)?;
-        Some((job.file.path.as_path(), locale.as_str()))
-    });
-    if !app_layout::locale_at_top(root, files) {
-        return;
-    }
-    for job in jobs.iter_mut().filter(|job| one_locale(job).is_some()) {
-        job.file.locale_tree = false;
+/// Each locale's file of a format whose files may hold their locale as the one top-level
+/// key (yml, json) with that key, when the app's files it writes over have it, as Rails
+/// and web apps read them (`en:`, `{"en": {…}}`); depot's own files hold the texts alone.
+/// The key is spelled as the app spells it: a file whose key the sheet names otherwise
+/// (`zh-Hant` for the sheet's `zh-hant`) is rendered from a document of the app's names.
+fn locale_on_top_as_the_app(root: &std::path::Path, docs: &mut Docs<'_>, jobs: &mut [Job]) {
+    let formats = (Format::ALL.into_iter()).filter(|f| f.descriptor().top_key.is_some());
+    for format in formats {
+        let one_locale = |job: &Job| match job.file.selection.locales.as_slice() {
+            [one] if job.format == format && job.file.locale_tree => Some(one.locale),
+            _ => None,
+        };
+        let ours: Vec<(usize, usize)> = (jobs.iter().enumerate())
+            .filter_map(|(at, job)| Some((at, one_locale(job)?)))
+            .collect();
+        let files = ours.iter().map(|&(at, locale)| {
+            let job = &jobs[at];
+            let name = &docs.get(job.group).locales[locale];
+            (job.file.path.as_path(), name.as_str())
+        });
+        let Some(keys) = app_layout::locales_at_top(root, format, files) else {
+            continue;
+        };
+        for ((at, locale), key) in ours.into_iter().zip(keys) {
+            let job = &mut jobs[at];
+            job.file.locale_tree = false;
+            let (names, namespace, _) = &docs.list[job.group];
+            if names.get(locale) != Some(&key) {
+                let mut names = names.clone();
+                names[locale] = key;
+                job.group = docs.group(names, namespace.clone().as_deref());
+            }
+        }
     }
 }
 

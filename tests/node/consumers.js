@@ -22,6 +22,12 @@
 //                                call (with VALUES such as {"count": 2, "context": "male"}),
 //                                null when i18next has no such key; an interpolation
 //                                with no value reads as ⟦its trimmed name⟧
+//   node consumers.js locale-files  stdin: {"files": [TEXT], "calls": [[LNG, KEY]]}: a web
+//                                app's json files that each hold their locale as the one
+//                                top key ({"en": {...}}), read with JSON.parse and merged
+//                                into one object of locales (as vue-i18n's `messages`), each
+//                                locale i18next's resources; out: t() of each call, null when
+//                                the locale or the key is missing
 const { parse } = require("@formatjs/icu-messageformat-parser");
 const yaml = require("js-yaml");
 
@@ -363,11 +369,24 @@ async function main() {
         )
       )
     );
+  } else if (mode === "locale-files") {
+    const i18next = require("i18next");
+    const { files, calls } = JSON.parse(input);
+    const messages = Object.assign({}, ...files.map((text) => JSON.parse(text)));
+    const resources = {};
+    for (const [lng, tree] of Object.entries(messages)) resources[lng] = { translation: tree };
+    const instance = i18next.createInstance();
+    await instance.init({ resources, fallbackLng: false });
+    process.stdout.write(
+      JSON.stringify(
+        calls.map(([lng, key]) => (instance.exists(key, { lng }) ? instance.t(key, { lng }) : null))
+      )
+    );
   } else if (mode === "xcstrings") {
     const { xcstrings2locize } = require("locize-xcstrings");
     process.stdout.write(JSON.stringify(xcstrings2locize(input)));
   } else {
-    console.error("usage: node consumers.js icu|yaml|arb|i18next|i18next-app|xcstrings < input");
+    console.error("usage: node consumers.js icu|yaml|arb|i18next|i18next-app|locale-files|xcstrings < input");
     process.exit(2);
   }
 }

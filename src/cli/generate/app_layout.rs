@@ -228,48 +228,106 @@ impl Bundles {
     }
 }
 
-/// Whether the app's yml files that `files` (each a path under `root` and its locale)
-/// write over hold their locale as their one top-level key, as Rails reads them
-/// (`en:` above the texts): then every yml file of the run is written so, a new
-/// locale's too. `false` when none of them is there yet (depot's files have no such key).
-pub(super) fn locale_at_top<'f>(
+/// The top key each of the files `files` (a path under `root` and the sheet's name of its
+/// locale) is written with, when the app's files of `format` that they write over hold
+/// their locale as their one top-level key (Rails' yml `en:`, a web app's json
+/// `{"en": {…}}`), as the app's code reads them: an existing file's key as the file spells
+/// it, a new locale's as the app spells its locales (`Spelling`). `None` (each file holds
+/// the texts alone, as depot's own do) when the format has no such key, none of the files
+/// is there yet, or one of them holds its texts at the top.
+pub(super) fn locales_at_top<'f>(
     root: &Path,
+    format: Format,
     files: impl IntoIterator<Item = (&'f Path, &'f str)>,
-) -> bool {
-    let mut any = false;
+) -> Option<Vec<String>> {
+    let top_key = format.descriptor().top_key?;
+    let mut keys = Vec::new();
+    let mut theirs = Vec::new();
     for (path, locale) in files {
         let Ok(text) = std::fs::read_to_string(root.join(path)) else {
+            keys.push((locale, None));
             continue;
         };
-        if !top_key_is(&text, locale) {
-            return false;
-        }
-        any = true;
+        let key = top_key(&text).filter(|key| same_locale(key, locale))?;
+        theirs.push((locale, key.clone()));
+        keys.push((locale, Some(key)));
     }
-    any
+    if theirs.is_empty() {
+        return None;
+    }
+    let spelling = Spelling::of(&theirs);
+    let keys = keys.into_iter().map(|(locale, key)| match key {
+        Some(key) => key,
+        None => spelling.spell(locale),
+    });
+    Some(keys.collect())
 }
 
-/// Whether the one top-level key of the YAML `text` is `locale` (any spelling of it).
-fn top_key_is(text: &str, locale: &str) -> bool {
-    let mut top = (text.lines())
-        .map(|line| line.trim_start_matches('\u{feff}'))
-        .filter(|line| {
-            let significant = line.trim_start();
-            !(significant.is_empty()
-                || significant.starts_with('#')
-                || line.starts_with("---")
-                || line.starts_with('%'))
-        })
-        .filter(|line| !line.starts_with([' ', '\t']));
-    let (Some(first), None) = (top.next(), top.next()) else {
-        return false;
-    };
-    let Some((key, rest)) = first.split_once(':') else {
-        return false;
-    };
-    let rest = rest.trim();
-    let key = key.trim().trim_matches(|c| c == '"' || c == '\'');
-    (rest.is_empty() || rest.starts_with('#')) && same_locale(key, locale)
+/// How an app's top keys spell the sheet's locale names: as they are, or in lower case or
+/// BCP 47's case (`zh-Hant-TW`), with `-` or `_` between the subtags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Spelling {
+    case: Case,
+    separator: Option<char>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Case {
+    AsIs,
+    Lower,
+    Tag,
+}
+
+impl Spelling {
+    /// The first spelling that gives every one of `theirs` (the sheet's name, the app's
+    /// key) from the sheet's name: the sheet's names, else a rule of the app's own (BCP 47's
+    /// case, lower case) before the sheet's case with another separator; the sheet's names
+    /// when none does.
+    fn of(theirs: &[(&str, String)]) -> Spelling {
+        let with =
+            |case| [None, Some('-'), Some('_')].map(|separator| Spelling { case, separator });
+        let [as_is, as_is_dashed, as_is_underscored] = with(Case::AsIs);
+        let spellings = std::iter::once(as_is)
+            .chain(with(Case::Tag))
+            .chain(with(Case::Lower))
+            .chain([as_is_dashed, as_is_underscored]);
+        (spellings.into_iter())
+            .find(|s| theirs.iter().all(|(locale, key)| s.spell(locale) == *key))
+            .unwrap_or(as_is)
+    }
+
+    fn spell(self, locale: &str) -> String {
+        let mut spelled = String::with_capacity(locale.len());
+        // the separator the name has there, unless the app has one of its own
+        let separators = (locale.chars())
+            .filter(|c| matches!(c, '-' | '_'))
+            .map(|c| self.separator.unwrap_or(c));
+        let before = std::iter::once(None).chain(separators.map(Some));
+        for (i, (subtag, separator)) in locale.split(['-', '_']).zip(before).enumerate() {
+            spelled.extend(separator);
+            match self.case {
+                Case::AsIs => spelled.push_str(subtag),
+                Case::Lower => spelled.push_str(&subtag.to_ascii_lowercase()),
+                Case::Tag => spelled.push_str(&tag_case(subtag, i)),
+            }
+        }
+        spelled
+    }
+}
+
+/// A subtag in BCP 47's case: the language in lower case, a script (four letters) in title
+/// case, a region (two letters) in upper case, the rest in lower case.
+fn tag_case(subtag: &str, at: usize) -> String {
+    let letters = subtag.bytes().all(|b| b.is_ascii_alphabetic());
+    match (at, subtag.len()) {
+        (1.., 4) if letters => {
+            let mut title = subtag.to_ascii_lowercase();
+            title[..1].make_ascii_uppercase();
+            title
+        }
+        (1.., 2) if letters => subtag.to_ascii_uppercase(),
+        _ => subtag.to_ascii_lowercase(),
+    }
 }
 
 /// The sheet's name of the locale an app's file names `code`: the same locale, else the
@@ -814,29 +872,71 @@ mod tests {
     }
 
     #[test]
-    fn rails_files_hold_their_locale_as_the_top_key() {
-        assert!(top_key_is("en:\n  hello: Hello\n", "en"));
-        assert!(top_key_is(
-            "\u{feff}# Copyright\n---\n\"pt-BR\": # Brazil\n  a: \"b\"\n",
-            "pt_BR"
-        ));
-        // depot's own files: the keys at the top
-        assert!(!top_key_is("\"hello\": \"Hello\"\n", "en"));
-        assert!(!top_key_is("en:\n  a: b\nde:\n  a: c\n", "en"));
-        assert!(!top_key_is("de:\n  a: b\n", "en"));
-        assert!(!top_key_is("en: text\n", "en"));
+    fn files_that_hold_their_locale_as_the_top_key_are_written_so_a_new_locales_too() {
         let (root, _) = app(&[]);
-        std::fs::write(root.path().join("en.yml"), "en:\n  a: b\n").unwrap();
-        std::fs::write(root.path().join("messages.de.yml"), "a: c\n").unwrap();
-        let at_top = |files: &[(&str, &str)]| {
+        let write = |path: &str, text: &str| std::fs::write(root.path().join(path), text).unwrap();
+        write("en.yml", "en:\n  a: b\n");
+        write("messages.de.yml", "a: c\n");
+        write("en.json", r#"{"en": {"a": "b"}}"#);
+        write("pt_BR.json", r#"{"pt-BR": {"a": "c"}}"#);
+        write("de.json", r#"{"a": "c"}"#);
+        write("pl.json", r#"{"de": {"a": "c"}}"#);
+        let at_top = |format, files: &[(&str, &str)]| {
             let files: Vec<(&Path, &str)> =
                 files.iter().map(|(p, l)| (Path::new(*p), *l)).collect();
-            locale_at_top(root.path(), files)
+            locales_at_top(root.path(), format, files)
         };
-        // a new locale's file follows the app's
-        assert!(at_top(&[("en.yml", "en"), ("fr.yml", "fr")]));
-        assert!(!at_top(&[("en.yml", "en"), ("messages.de.yml", "de")]));
-        assert!(!at_top(&[("fr.yml", "fr")]));
+        let keys = |keys: &[&str]| Some(keys.iter().map(|k| k.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            at_top(Format::Yml, &[("en.yml", "en"), ("fr.yml", "fr")]),
+            keys(&["en", "fr"])
+        );
+        assert_eq!(
+            at_top(Format::Yml, &[("en.yml", "en"), ("messages.de.yml", "de")]),
+            None
+        );
+        assert_eq!(at_top(Format::Yml, &[("fr.yml", "fr")]), None);
+        // the app's spelling of its key, and of a new locale's
+        assert_eq!(
+            at_top(
+                Format::Json,
+                &[
+                    ("en.json", "en"),
+                    ("pt_BR.json", "pt_BR"),
+                    ("zh_hant_tw.json", "zh_hant_tw")
+                ]
+            ),
+            keys(&["en", "pt-BR", "zh-Hant-TW"])
+        );
+        assert_eq!(
+            at_top(Format::Json, &[("en.json", "en"), ("de.json", "de")]),
+            None
+        );
+        // a top key that is another locale is a key of the texts
+        assert_eq!(at_top(Format::Json, &[("pl.json", "pl")]), None);
+        // formats whose files have no such key
+        assert_eq!(at_top(Format::Po, &[("en.json", "en")]), None);
+    }
+
+    #[test]
+    fn a_new_locale_is_spelled_as_the_apps_keys_spell_the_sheets_names() {
+        let spelled = |theirs: &[(&str, &str)], locale: &str| {
+            let theirs: Vec<(&str, String)> =
+                theirs.iter().map(|(l, k)| (*l, k.to_string())).collect();
+            Spelling::of(&theirs).spell(locale)
+        };
+        assert_eq!(spelled(&[("en", "en")], "pt_BR"), "pt_BR");
+        assert_eq!(spelled(&[("pt_BR", "pt_BR")], "zh-Hant"), "zh-Hant");
+        assert_eq!(spelled(&[("pt_BR", "pt-BR")], "zh_hant_tw"), "zh-Hant-TW");
+        assert_eq!(spelled(&[("pt-br", "pt_br")], "zh-Hant"), "zh_hant");
+        assert_eq!(spelled(&[("Pt-bR", "Pt_bR")], "zh-TW"), "zh_TW");
+        assert_eq!(spelled(&[("pt-br", "pt-BR")], "zh-hant-tw"), "zh-Hant-TW");
+        assert_eq!(spelled(&[("pt-BR", "pt_br")], "zh-TW"), "zh_tw");
+        // no one spelling gives the app's keys: the sheet's names
+        assert_eq!(
+            spelled(&[("pt-BR", "pt_br"), ("zh-TW", "zh-TW")], "es-MX"),
+            "es-MX"
+        );
     }
 
     #[test]

@@ -26,6 +26,96 @@ pub(crate) fn parse(text: &str) -> Result<Node, SyntaxError> {
     Ok(node)
 }
 
+/// The one key of the JSON object `text` when it holds nothing else and an object under
+/// it (`{"en": {…}}`, as many web apps keep a locale's file). The values are skipped, not
+/// built: a large file costs a scan.
+pub(crate) fn top_key(text: &str) -> Option<String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let key = deserializer.deserialize_map(TopKey).ok()?;
+    deserializer.end().ok()?;
+    key
+}
+
+/// The top object's one key over an object (`top_key`); a second key is an error of the
+/// map, which ends the scan.
+struct TopKey;
+
+impl<'de> Visitor<'de> for TopKey {
+    type Value = Option<String>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<String>, A::Error> {
+        let Some(key) = map.next_key::<String>()? else {
+            return Ok(None);
+        };
+        let object = map.next_value::<IsObject>()?.0;
+        match map.next_key::<de::IgnoredAny>()? {
+            None => Ok(object.then_some(key)),
+            Some(_) => Ok(None),
+        }
+    }
+}
+
+/// Whether a value is an object, its members skipped.
+struct IsObject(bool);
+
+impl<'de> de::Deserialize<'de> for IsObject {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<IsObject, D::Error> {
+        deserializer.deserialize_any(IsObjectVisitor)
+    }
+}
+
+struct IsObjectVisitor;
+
+impl<'de> Visitor<'de> for IsObjectVisitor {
+    type Value = IsObject;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IsObject, A::Error> {
+        while map
+            .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(IsObject(true))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<IsObject, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(IsObject(false))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<IsObject, E> {
+        Ok(IsObject(false))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<IsObject, E> {
+        Ok(IsObject(false))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<IsObject, E> {
+        Ok(IsObject(false))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<IsObject, E> {
+        Ok(IsObject(false))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<IsObject, E> {
+        Ok(IsObject(false))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<IsObject, E> {
+        Ok(IsObject(false))
+    }
+}
+
 /// serde_json's error as a reader's; a surrogate escape without its other half (which
 /// serde_json refuses, rightly: a sheet cell cannot hold it) says what to write instead.
 pub(crate) fn syntax_error(e: &serde_json::Error) -> SyntaxError {
@@ -164,6 +254,25 @@ mod tests {
         assert_eq!(all[1].locale.as_deref(), Some("pl"));
         let (other, _) = units(r#"{"en_US":{"A":"a"}}"#, Some("pl"));
         assert_eq!(other[0].key.display(), "en_US.A");
+    }
+
+    #[test]
+    fn a_file_of_one_locale_may_hold_it_as_the_one_top_key() {
+        assert_eq!(
+            top_key("\u{feff}{\n  \"pt-BR\": {\"nav\": {\"home\": \"Início\"}, \"n\": [1]}\n}\n")
+                .as_deref(),
+            Some("pt-BR")
+        );
+        assert_eq!(top_key(r#"{"en": {}}"#).as_deref(), Some("en"));
+        // depot's own files: the keys at the top; several locales; a text under the key
+        assert_eq!(top_key(r#"{"nav": {"home": "Home"}, "title": "T"}"#), None);
+        assert_eq!(top_key(r#"{"en": {"a": "b"}, "de": {"a": "c"}}"#), None);
+        assert_eq!(top_key(r#"{"en": "text"}"#), None);
+        assert_eq!(top_key(r#"{"en": ["a"]}"#), None);
+        assert_eq!(top_key("{}"), None);
+        assert_eq!(top_key(r#"["en"]"#), None);
+        assert_eq!(top_key(r#"{"en": {"a": "b"}} x"#), None);
+        assert_eq!(top_key(r#"{"en": {"a": "#), None);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Patching an existing XLIFF 1.2 file (SPEC §12.1): the `<target>` of each unit the sheet
 //! has gets the new text (a unit without one gets one after its `<source>`); the unit's
-//! attributes (`state`, `approved`), its `<source>`, `<note>`s and `<context-group>`s,
-//! `translate="no"` units and every unit the sheet lacks stay as they are.
+//! attributes (`approved`), its `<source>`, `<note>`s and `<context-group>`s,
+//! `translate="no"` units and every unit the sheet lacks stay as they are. A target whose
+//! text the sheet changes says so: its `state` becomes `translated` (`restated`).
 
 use std::ops::Range;
 
@@ -259,7 +260,26 @@ fn target(existing: &[u8], old: &Piece, fresh: &[u8], content: &Range<usize>, ou
     let is = &fresh[content.clone()];
     if is_content(existing, old.body.start) {
         let same = body == is || read_the_same(Format::Xlf, &alone(body), &alone(is));
+        if !same {
+            restate_written(existing, old.body.start, out);
+        }
         out.extend_from_slice(if same { body } else { is });
+        return;
+    }
+    if body.starts_with(b"<") {
+        // the app's empty `<target …/>`, filled: its start tag kept, restated
+        let tag = restated(body);
+        let Some(open) = tag.strip_suffix(b"/>") else {
+            out.extend_from_slice(body);
+            return;
+        };
+        let open = open.trim_ascii_end();
+        out.extend_from_slice(open);
+        out.push(b'>');
+        out.extend_from_slice(is);
+        out.extend_from_slice(b"</");
+        out.extend_from_slice(&open[1..tag_name_end(open)]);
+        out.push(b'>');
         return;
     }
     // the fresh `<target>…</target>` whole
@@ -287,15 +307,120 @@ fn target(existing: &[u8], old: &Piece, fresh: &[u8], content: &Range<usize>, ou
     out.extend_from_slice(&fresh[open..close]);
 }
 
+/// The app's `<target …>` start tag that ends at `at`, just written as the last bytes of
+/// `out` (the pieces' patcher writes the app's bytes up to a target's content, then swaps
+/// the content), restated for a text the sheet changed.
+fn restate_written(existing: &[u8], at: usize, out: &mut Vec<u8>) {
+    let Some(open) = existing[..at].iter().rposition(|&b| b == b'<') else {
+        return;
+    };
+    let tag = &existing[open..at];
+    if !out.ends_with(tag) {
+        return;
+    }
+    if let std::borrow::Cow::Owned(restated) = restated(tag) {
+        out.truncate(out.len() - tag.len());
+        out.extend_from_slice(&restated);
+    }
+}
+
+/// A `<target …>` start tag of the app's for a text the sheet changed. Its `state` (XLIFF
+/// 1.2: the state of this translation) becomes `translated` ("the item has been
+/// translated"), what Xcode exports for a translated string and the Translate Toolkit sets
+/// on a target given a text: `final` or `signed-off` ("changes are reviewed and approved")
+/// would claim a review that never saw the new text, `new` or `needs-translation` that
+/// there is none yet. Its `state-qualifier` (how the old text came about: `mt-suggestion`,
+/// `rejected-spelling`) is about the old text and goes. A tag without either stays as the
+/// app wrote it (no state is added); every other attribute, and its quotes, stays.
+fn restated(tag: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    const TRANSLATED: &[u8] = b"translated";
+    let mut out: Option<Vec<u8>> = None;
+    let mut copied = 0;
+    for attribute in attributes(tag) {
+        let (keep, value): (Range<usize>, &[u8]) = match &tag[attribute.name.clone()] {
+            b"state" if tag[attribute.value.clone()] != *TRANSLATED => {
+                (attribute.value.clone(), TRANSLATED)
+            }
+            b"state-qualifier" => (attribute.spaced.clone(), b""),
+            _ => continue,
+        };
+        let out = out.get_or_insert_with(|| Vec::with_capacity(tag.len() + TRANSLATED.len()));
+        out.extend_from_slice(&tag[copied..keep.start]);
+        out.extend_from_slice(value);
+        copied = keep.end;
+    }
+    match out {
+        Some(mut out) => {
+            out.extend_from_slice(&tag[copied..]);
+            std::borrow::Cow::Owned(out)
+        }
+        None => std::borrow::Cow::Borrowed(tag),
+    }
+}
+
+/// Where an attribute of a start tag is.
+struct Attribute {
+    name: Range<usize>,
+    /// Its value, inside the quotes.
+    value: Range<usize>,
+    /// The whole attribute with the white space before it.
+    spaced: Range<usize>,
+}
+
+/// The attributes of the well-formed start tag `tag` (`<name a="v" b='w'>`, `/>` too), in
+/// order. The tag was read as XML already: a value holds no quote of its own kind.
+fn attributes(tag: &[u8]) -> Vec<Attribute> {
+    let mut found = Vec::new();
+    let mut at = tag_name_end(tag);
+    loop {
+        let spaced = at;
+        while tag.get(at).is_some_and(u8::is_ascii_whitespace) {
+            at += 1;
+        }
+        let name = at;
+        while tag
+            .get(at)
+            .is_some_and(|&b| !(b == b'=' || b.is_ascii_whitespace() || b == b'>' || b == b'/'))
+        {
+            at += 1;
+        }
+        let name = name..at;
+        while tag
+            .get(at)
+            .is_some_and(|&b| b == b'=' || b.is_ascii_whitespace())
+        {
+            at += 1;
+        }
+        let Some(&quote @ (b'"' | b'\'')) = tag.get(at) else {
+            return found;
+        };
+        let start = at + 1;
+        let Some(length) = tag[start..].iter().position(|&b| b == quote) else {
+            return found;
+        };
+        at = start + length + 1;
+        found.push(Attribute {
+            name,
+            value: start..start + length,
+            spaced: spaced..at,
+        });
+    }
+}
+
+/// Where the name of the tag `tag` (`<name …`) ends.
+fn tag_name_end(tag: &[u8]) -> usize {
+    (tag.iter().skip(1))
+        .position(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'>' | b'/'))
+        .map_or(tag.len(), |p| p + 1)
+}
+
 /// Whether `at` is just after a `<target …>` start tag (the target's content starts there).
 fn is_content(bytes: &[u8], at: usize) -> bool {
     let Some(open) = bytes[..at].iter().rposition(|&b| b == b'<') else {
         return false;
     };
     let tag = &bytes[open + 1..at];
-    let name_end = (tag.iter())
-        .position(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'>' | b'/'))
-        .unwrap_or(tag.len());
+    let name_end = tag_name_end(&bytes[open..at]) - 1;
     let name = &tag[..name_end];
     let local = name.rsplit(|&b| b == b':').next().unwrap_or(name);
     bytes[..at].ends_with(b">")
@@ -495,6 +620,74 @@ mod tests {
                 elsewhere: 0
             }
         );
+    }
+
+    #[test]
+    fn a_target_the_sheet_changes_says_translated_and_the_others_keep_their_state() {
+        let app = APP
+            .replace(
+                "<target>Dateien</target>",
+                "<target state=\"signed-off\"\n          state-qualifier='leveraged-tm'>Dateien</target>",
+            )
+            .replace(
+                "<source>Not yet</source>\n",
+                "<source>Not yet</source>\n        <target state=\"needs-translation\" xml:lang=\"de\"/>\n",
+            );
+        let fresh = rendering(
+            &[
+                ("home.title", "Your basket", "Ihr Korb"),
+                ("greeting", "Hello ", "Hallo, "),
+                ("untranslated", "Not yet", "Noch nicht"),
+            ],
+            &[("one", "eine Datei"), ("other", "Dateien!")],
+        );
+        let p = KEEP
+            .patch(app.as_bytes(), fresh.as_bytes(), &HashSet::new())
+            .unwrap();
+        let want = app
+            .replace(
+                "<target state=\"final\">Hallo <x id=\"INTERPOLATION\" equiv-text=\"{{ name }}\"/></target>",
+                "<target state=\"translated\">Hallo, </target>",
+            )
+            .replace(
+                "<target state=\"signed-off\"\n          state-qualifier='leveraged-tm'>Dateien</target>",
+                "<target state=\"translated\">Dateien!</target>",
+            )
+            .replace(
+                "<target state=\"needs-translation\" xml:lang=\"de\"/>",
+                "<target state=\"translated\" xml:lang=\"de\">Noch nicht</target>",
+            );
+        assert_eq!(String::from_utf8(p.body).unwrap(), want);
+        assert_eq!(p.counts.changed, 3);
+    }
+
+    #[test]
+    fn a_restated_tag_changes_only_its_state_and_state_qualifier() {
+        let restated =
+            |tag: &str| String::from_utf8(restated(tag.as_bytes()).into_owned()).unwrap();
+        assert_eq!(restated("<target>"), "<target>");
+        assert_eq!(
+            restated("<target state=\"translated\">"),
+            "<target state=\"translated\">"
+        );
+        assert_eq!(
+            restated(
+                "<x:target  state = 'final' id=\"state\"\tstate-qualifier=\"mt-suggestion\" >"
+            ),
+            "<x:target  state = 'translated' id=\"state\" >"
+        );
+        assert_eq!(
+            restated("<target state-qualifier=\"exact-match\"/>"),
+            "<target/>"
+        );
+        assert!(matches!(
+            restated_cow("<target approved-state=\"final\">"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    fn restated_cow(tag: &str) -> std::borrow::Cow<'_, [u8]> {
+        restated(tag.as_bytes())
     }
 
     #[test]

@@ -162,6 +162,29 @@ pub(crate) fn not_a_text(s: &str) -> Option<&'static str> {
     (integer || float).then_some("a YAML 1.1 number")
 }
 
+/// The one top-level key of the YAML `text` when it holds nothing else and a map under
+/// it (Rails' `en:` above the texts), as written in the file. A scan of the lines that
+/// start at the left margin, so a large file is not parsed for it.
+pub(crate) fn top_key(text: &str) -> Option<String> {
+    let mut top = (text.lines())
+        .map(|line| line.trim_start_matches('\u{feff}'))
+        .filter(|line| {
+            let significant = line.trim_start();
+            !(significant.is_empty()
+                || significant.starts_with('#')
+                || line.starts_with("---")
+                || line.starts_with('%'))
+        })
+        .filter(|line| !line.starts_with([' ', '\t']));
+    let (Some(first), None) = (top.next(), top.next()) else {
+        return None;
+    };
+    let (key, rest) = first.split_once(':')?;
+    let rest = rest.trim();
+    let key = key.trim().trim_matches(|c| c == '"' || c == '\'');
+    (rest.is_empty() || rest.starts_with('#')).then(|| key.to_owned())
+}
+
 /// The source's lines, to find the comment lines above a key.
 struct Comments<'t> {
     text: &'t str,
@@ -205,6 +228,19 @@ mod tests {
     use super::*;
     use crate::formats::reading::{Options, Unit, Value};
     use crate::model::PluralCategory;
+
+    #[test]
+    fn a_rails_file_holds_its_locale_as_the_one_top_key() {
+        assert_eq!(top_key("en:\n  hello: Hello\n").as_deref(), Some("en"));
+        assert_eq!(
+            top_key("\u{feff}# Copyright\n---\n\"pt-BR\": # Brazil\n  a: \"b\"\n").as_deref(),
+            Some("pt-BR")
+        );
+        // depot's own files: the keys at the top
+        assert_eq!(top_key("\"hello\": \"Hello\"\n"), None);
+        assert_eq!(top_key("en:\n  a: b\nde:\n  a: c\n"), None);
+        assert_eq!(top_key("en: text\n"), None);
+    }
 
     fn units(text: &str, named: Option<&str>) -> (Vec<Unit>, Vec<(usize, String, String)>) {
         let options = Options::default();
