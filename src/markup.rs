@@ -6,7 +6,7 @@ pub mod checks;
 #[cfg(test)]
 pub(crate) mod test_support;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use thiserror::Error;
 
@@ -611,7 +611,7 @@ struct KeyRow {
     texts: RowTexts,
     comment: Option<String>,
     /// The row's name cells (`Entry::names`).
-    names: BTreeMap<String, String>,
+    names: crate::model::Names,
 }
 
 /// The texts of one row, moved out of their cells.
@@ -694,8 +694,8 @@ impl Builder {
     }
 
     /// Moves the row's name cells out, read exactly (an empty cell gives no name).
-    fn take_names(&self, row: &mut [String]) -> BTreeMap<String, String> {
-        let mut names = BTreeMap::new();
+    fn take_names(&self, row: &mut [String]) -> crate::model::Names {
+        let mut names = crate::model::Names::default();
         for (column, format) in &self.header.names {
             if let Some(cell) = row.get_mut(*column).filter(|c| !c.is_empty()) {
                 names.insert(format.clone(), std::mem::take(cell));

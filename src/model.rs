@@ -8,11 +8,13 @@ pub mod fallback;
 pub mod filter;
 pub mod langtag;
 pub mod locale;
+pub mod names;
 pub mod placeholders;
 pub mod plurals;
 
+pub use names::Names;
+
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -139,8 +141,8 @@ pub struct Entry {
     /// `""` for `@@@` (every flat format), a format's `-f` name for `@@@<format>` (that
     /// format only, winning over `@@@`). Empty for a sheet without name columns, and left
     /// out of the stored JSON then, so such sheets keep their versions (content hashes).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub names: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Names::is_empty")]
+    pub names: Names,
 }
 
 /// The CLDR plural categories, in CLDR order.

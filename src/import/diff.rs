@@ -558,6 +558,10 @@ fn compare(
         .iter()
         .map(|e| app_index.get(e.path.as_slice()).copied())
         .collect();
+    // the app's entries the sheet lacks, found once for every locale
+    let app_only: Vec<&Entry> = (app.entries.iter())
+        .filter(|e| !sheet_index.contains_key(e.path.as_slice()))
+        .collect();
     // each of the sheet's locales on its own, on every core
     let columns: Vec<usize> = (0..sheet.locales.len()).collect();
     let parts = crate::parallel::map(crate::parallel::cores(), &columns, |&s| {
@@ -604,11 +608,7 @@ fn compare(
         }
         // keys the sheet does not have at all
         if let Some(a) = a {
-            for entry in app
-                .entries
-                .iter()
-                .filter(|e| !sheet_index.contains_key(e.path.as_slice()))
-            {
+            for entry in &app_only {
                 entry_texts(entry, a, &mut ours);
                 report
                     .only_in_app
