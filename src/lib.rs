@@ -37,7 +37,6 @@ pub mod retry;
 pub mod secret;
 pub mod server;
 pub mod sheets;
-pub mod short_find;
 pub mod shutdown;
 pub mod signing;
 pub mod singleflight;

@@ -83,7 +83,7 @@ pub fn scan<'t>(text: &'t str, mut piece: impl FnMut(Piece<'t>)) -> Result<(), B
         brace,
         char_at: text[..at].chars().count(),
     };
-    while let Some(found) = crate::short_find::find2(b'{', b'}', &bytes[i..]) {
+    while let Some(found) = memchr::memchr2(b'{', b'}', &bytes[i..]) {
         let at = i + found;
         if at > start {
             piece(Piece::Literal(&text[start..at]));
@@ -95,8 +95,7 @@ pub fn scan<'t>(text: &'t str, mut piece: impl FnMut(Piece<'t>)) -> Result<(), B
         } else if brace == b'}' {
             return Err(error('}', at));
         } else {
-            let close =
-                crate::short_find::find(b'}', &bytes[at + 1..]).ok_or_else(|| error('{', at))?;
+            let close = memchr::memchr(b'}', &bytes[at + 1..]).ok_or_else(|| error('{', at))?;
             let inner = &text[at + 1..at + 1 + close];
             // a byte search: `split_once(':')` went through the char searcher, a tenth of
             // the checks of a sheet whose texts hold placeholders
