@@ -3,6 +3,7 @@
 //! text a spreadsheet shows for them, like the Sheets API's formatted values.
 
 mod folder;
+mod records;
 
 use super::csv_dialect::{self, CodePage, Decoded, Start};
 use super::tabs::Tab;
@@ -360,56 +361,39 @@ fn csv_text<T: Send>(
     path: &str,
     consume: &Consume<'_, T>,
 ) -> Result<T, LocalSheetError> {
-    let failed = |e: csv::Error| LocalSheetError::Csv {
+    // a failed read names no line, as the csv crate's error of one did not
+    let failed = |e: std::io::Error| LocalSheetError::Csv {
         path: path.to_owned(),
-        line: e.position().map_or(0, |p| p.line()),
+        line: 0,
         reason: e.to_string(),
     };
-    let separator = csv_dialect::separator(input.fill_buf().map_err(|e| failed(e.into()))?);
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .delimiter(separator)
-        .buffer_capacity(1 << 16)
-        .from_reader(Tail::new(input));
-    // Three threads in a pipeline: one parses records (into byte records that are
-    // reused), this one makes their cells (UTF-8 checked, one allocation each), which
-    // took as long as the parsing (50,000 keys x 20 locales: 0.27 s of CPU in one thread),
-    // and the last gives the rows to `consume`. Record batches go round between the first
-    // two, at most `IN_FLIGHT` full ones at a time: the file still streams.
+    let separator = csv_dialect::separator(input.fill_buf().map_err(failed)?);
+    let mut reader = records::Records::new(input, separator);
+    // Three threads in a pipeline: one parses records (into records that are reused),
+    // this one makes their cells (UTF-8 checked, one allocation each), and the last gives
+    // the rows to `consume`. Record batches go round between the first two, at most
+    // `IN_FLIGHT` full ones at a time: the file still streams.
     const BATCH: usize = 256;
     const IN_FLIGHT: usize = 4;
-    let (full, to_cells) = std::sync::mpsc::sync_channel::<Vec<csv::ByteRecord>>(IN_FLIGHT);
-    let (back, returned) = std::sync::mpsc::channel::<Vec<csv::ByteRecord>>();
+    let (full, to_cells) = std::sync::mpsc::sync_channel::<Vec<records::Record>>(IN_FLIGHT);
+    let (back, returned) = std::sync::mpsc::channel::<Vec<records::Record>>();
     let (made, to_consume) = std::sync::mpsc::channel::<Vec<Vec<String>>>();
     std::thread::scope(|scope| {
         let consumer = scope.spawn(move || consume(&mut to_consume.into_iter().flatten()));
         // The line of an unterminated quote in the last record, if any.
         let parser = scope.spawn(move || -> Result<Option<u64>, LocalSheetError> {
-            let mut last_start = csv::Position::new();
             let mut batch = Vec::new();
             let mut n = 0;
             let parsed = loop {
                 if n == batch.len() {
-                    batch.push(csv::ByteRecord::new());
+                    batch.push(records::Record::default());
                 }
-                let record = &mut batch[n];
-                match reader.read_byte_record(record) {
+                match reader.read(&mut batch[n]) {
                     Ok(true) => {}
                     Ok(false) => break Ok(()),
                     // the records before it still go to the cells: one that is not
                     // UTF-8 is the error to report
                     Err(e) => break Err(failed(e)),
-                }
-                if let Some(position) = record.position().cloned() {
-                    // A record after a CRLF starts at its '\n', on the line before its own.
-                    if reader.get_ref().since(position.byte()).first() == Some(&b'\n') {
-                        let mut own = position.clone();
-                        own.set_line(position.line() + 1);
-                        record.set_position(Some(own));
-                    }
-                    reader.get_mut().forget_before(position.byte());
-                    last_start = position;
                 }
                 n += 1;
                 if n == BATCH {
@@ -426,11 +410,7 @@ fn csv_text<T: Send>(
                 let _ = full.send(batch);
             }
             parsed?;
-            // The csv crate ends a quoted cell at the end of the input without a word
-            // (BurntSushi/rust-csv#252): only the last record can hold such a cell, so its
-            // bytes are looked at again.
-            let tail = reader.get_ref().since(last_start.byte());
-            Ok(unterminated_quote(tail, separator).map(|newlines| last_start.line() + newlines))
+            Ok(reader.unterminated_quote())
         });
         // The cells are made on the calling thread: on the main one (`depot generate`),
         // their million allocations come from the main heap, which grows 128 KiB at a
@@ -443,7 +423,7 @@ fn csv_text<T: Send>(
                 match utf8_cells(record) {
                     Some(row) => rows.push(row),
                     None => {
-                        cells = Err(record.position().map_or(0, csv::Position::line));
+                        cells = Err(record.line());
                         break 'batches;
                     }
                 }
@@ -478,86 +458,19 @@ fn csv_text<T: Send>(
 
 /// The record's cells as text, or none when one is not UTF-8 (each cell is checked on its
 /// own: two halves of a character on both sides of a separator are no character).
-fn utf8_cells(record: &csv::ByteRecord) -> Option<Vec<String>> {
+fn utf8_cells(record: &records::Record) -> Option<Vec<String>> {
+    // The cells lie end to end in one buffer: checked as a whole (one call, its ASCII fast
+    // path over the whole row, instead of one a cell: a tenth of the read), and then each
+    // cell is UTF-8 exactly when its ends are character boundaries, which `str::get` tells.
+    let text = std::str::from_utf8(record.as_slice()).ok()?;
     // sized once: collected through `Option`, the row grew 4, 8, 16, 32 cells
-    let mut cells = Vec::with_capacity(record.len());
-    for cell in record {
-        cells.push(std::str::from_utf8(cell).ok()?.to_owned());
+    let mut cells = Vec::with_capacity(record.ends().len());
+    let mut start = 0;
+    for &end in record.ends() {
+        cells.push(text.get(start..end)?.to_owned());
+        start = end;
     }
     Some(cells)
-}
-
-/// A reader that keeps what it read from a mark on, so the last CSV record can be read
-/// again as bytes. The mark moves in steps, so dropping the bytes before it stays cheap.
-struct Tail<R> {
-    inner: R,
-    kept: Vec<u8>,
-    /// Input offset of `kept[0]`.
-    kept_from: u64,
-}
-
-impl<R> Tail<R> {
-    /// Bytes before the mark are dropped in pieces of at least this many.
-    const STEP: u64 = 1 << 16;
-
-    fn new(inner: R) -> Tail<R> {
-        Tail {
-            inner,
-            kept: Vec::new(),
-            kept_from: 0,
-        }
-    }
-
-    fn forget_before(&mut self, offset: u64) {
-        let droppable = offset.saturating_sub(self.kept_from);
-        if droppable >= Self::STEP {
-            let n = usize::try_from(droppable).map_or(self.kept.len(), |n| n.min(self.kept.len()));
-            self.kept.drain(..n);
-            self.kept_from += n as u64;
-        }
-    }
-
-    /// The bytes read from `offset` on (all that is kept, if that is less).
-    fn since(&self, offset: u64) -> &[u8] {
-        let skip = usize::try_from(offset.saturating_sub(self.kept_from)).unwrap_or(usize::MAX);
-        self.kept.get(skip..).unwrap_or_default()
-    }
-}
-
-impl<R: std::io::Read> std::io::Read for Tail<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.kept.extend_from_slice(&buf[..n]);
-        Ok(n)
-    }
-}
-
-/// Whether one CSV record (its raw bytes) ends inside a quoted cell, read by the rules the
-/// csv crate uses (a `"` opens a quoted cell only at the start of a cell, `""` inside one
-/// is a quote); if so, the number of line breaks before the opening quote.
-fn unterminated_quote(record: &[u8], separator: u8) -> Option<u64> {
-    let mut opened_after = None;
-    let mut newlines = 0;
-    let mut at_cell_start = true;
-    let mut bytes = record.iter().peekable();
-    while let Some(&b) = bytes.next() {
-        if opened_after.is_some() {
-            if b == b'"' {
-                if bytes.peek() == Some(&&b'"') {
-                    bytes.next();
-                } else {
-                    opened_after = None;
-                }
-            }
-        } else if at_cell_start && b == b'"' {
-            opened_after = Some(newlines);
-        }
-        at_cell_start = opened_after.is_none() && (b == separator || matches!(b, b'\n' | b'\r'));
-        if b == b'\n' {
-            newlines += 1;
-        }
-    }
-    opened_after
 }
 
 fn json_grid(bytes: &[u8], path: &str) -> Result<Vec<Vec<String>>, LocalSheetError> {
