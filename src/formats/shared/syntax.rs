@@ -389,8 +389,11 @@ pub fn i18next(text: &str) -> Converted {
     while let Some(at) = rest.find(['{', '}', '$']) {
         push_literal(&mut out.text, &rest[..at]);
         let tail = &rest[at..];
+        // i18next finds `{{(.+?)}}`, and a JavaScript `.` is no line terminator: a `{{`
+        // whose `}}` lies past the line's end is text
         if let Some(inner) = tail.strip_prefix("{{")
             && let Some(close) = inner.find("}}")
+            && !inner[..close].contains(['\n', '\r', '\u{2028}', '\u{2029}'])
         {
             let body = inner[..close].trim();
             let (unescaped, body) = match body.strip_prefix('-') {
@@ -671,6 +674,9 @@ mod tests {
             "Hi {name}, {html} {{x}}"
         );
         assert_eq!(text(i18next("{{count}} items")), "{count} items");
+        // i18next reads `{{(.+?)}}` within one line: the first `{{` is text
+        assert_eq!(text(i18next("{{A,\n{{name}}")), "{{{{A,\n{name}");
+        assert_eq!(text(i18next("{{a\u{2028}b}}")), "{{{{a\u{2028}b}}}}");
         assert_eq!(
             text(rails("Hi %{name}, 100%%{x} {y}")),
             "Hi {name}, 100%{{x}} {{y}}"
