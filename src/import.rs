@@ -637,7 +637,11 @@ fn read_path(
     let opened = std::fs::File::open(&file.path).map_err(io)?;
     let size = opened.metadata().map_err(io)?.len();
     (options.memory).admit_file(&file.shown, size, file.format.input(), held)?;
-    read_found(&bytes_of(opened, file, size, options.memory)?, file, options)
+    read_found(
+        &bytes_of(opened, file, size, options.memory)?,
+        file,
+        options,
+    )
 }
 
 /// Lets files be read in their order while what they take fits beside the document.
@@ -912,9 +916,16 @@ mod tests {
     /// markup, what `extra` gives file n: markup, or a string one reading refuses.
     fn android_app(extra: &[(usize, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
-        for (n, folder) in ["values", "values-de", "values-fr", "values-it", "values-pl", "values-es"]
-            .into_iter()
-            .enumerate()
+        for (n, folder) in [
+            "values",
+            "values-de",
+            "values-fr",
+            "values-it",
+            "values-pl",
+            "values-es",
+        ]
+        .into_iter()
+        .enumerate()
         {
             let mut xml = String::from("<resources>\n");
             for k in 0..40 {
@@ -925,7 +936,9 @@ mod tests {
             for (at, text) in extra.iter().filter(|(at, _)| *at == n) {
                 xml.push_str(&format!("<string name=\"extra{at}\">{text}</string>\n"));
             }
-            xml.push_str("<plurals name=\"p\"><item quantity=\"other\">%d &lt;i&gt;</item></plurals>\n");
+            xml.push_str(
+                "<plurals name=\"p\"><item quantity=\"other\">%d &lt;i&gt;</item></plurals>\n",
+            );
             xml.push_str("</resources>\n");
             let folder = dir.path().join(folder);
             std::fs::create_dir(&folder).unwrap();
@@ -941,9 +954,11 @@ mod tests {
             markup: Markup::Tags,
             ..options.clone()
         };
-        let got = read_files(files, options).and_then(|got| match got.doc.settings.android_markup && !got.tags_read {
-            true => read_files(files, &tags),
-            false => Ok(got),
+        let got = read_files(files, options).and_then(|got| {
+            match got.doc.settings.android_markup && !got.tags_read {
+                true => read_files(files, &tags),
+                false => Ok(got),
+            }
         });
         match got {
             Ok(got) => format!("{:?}", (got.doc, got.notes, got.files)),
@@ -997,7 +1012,8 @@ mod tests {
                 markup: Markup::Detect,
                 ..Options::default()
             };
-            let (found, _) = discover::discover_counting(&[app.path().to_owned()], &options).unwrap();
+            let (found, _) =
+                discover::discover_counting(&[app.path().to_owned()], &options).unwrap();
             let files: Vec<&discover::Found> = found.iter().collect();
             assert_eq!(files.len(), 6);
             let before = read_twice(&files, &options);

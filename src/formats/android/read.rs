@@ -551,9 +551,29 @@ mod tests {
         /// cut short, a surrogate half), quotes, a `<` that is text, references, style
         /// spans, `<xliff:g>`, an element of a namespace aapt2 leaves out.
         const PIECES: [&str; 23] = [
-            "a", " ", "  ", "\\n", "\\\"", "\"", "\\", "\\u00e9", "\\u00", "\\uD83D", "\\uDE00", "uD83D",
-            "&lt;b&gt;", "&amp;lt;", "%1$s", "@string/x", "<b>", "</b>", "<i>x</i>", "<b/>",
-            "<xliff:g id=\"n\">%d</xliff:g>", "<font color='#fff'>c</font>", "<x:y>z</x:y>",
+            "a",
+            " ",
+            "  ",
+            "\\n",
+            "\\\"",
+            "\"",
+            "\\",
+            "\\u00e9",
+            "\\u00",
+            "\\uD83D",
+            "\\uDE00",
+            "uD83D",
+            "&lt;b&gt;",
+            "&amp;lt;",
+            "%1$s",
+            "@string/x",
+            "<b>",
+            "</b>",
+            "<i>x</i>",
+            "<b/>",
+            "<xliff:g id=\"n\">%d</xliff:g>",
+            "<font color='#fff'>c</font>",
+            "<x:y>z</x:y>",
         ];
 
         /// A `<resources>` file of strings (and a plural) made of pieces; unbalanced
@@ -615,9 +635,8 @@ mod tests {
         /// and the other way round), `Checked` fails.
         #[test]
         fn where_detect_or_tags_fails_checked_fails() {
-            let file = |text: &str| {
-                format!("<resources><string name=\"s\">{text}</string></resources>")
-            };
+            let file =
+                |text: &str| format!("<resources><string name=\"s\">{text}</string></resources>");
             // the halves of a pair in two spans: tags refuse, the text alone holds the pair
             let apart = file("\\uD83D<b>\\uDE00</b>");
             // an escape cut by a span: the text alone is a lone half, the tags hold none

@@ -190,7 +190,8 @@ impl Suffix {
         if end == &V3_PLURAL[1..] {
             return Suffix::Plural(base.len());
         }
-        let plain = end.bytes().all(|b| b.is_ascii_digit()) && (end == "0" || !end.starts_with('0'));
+        let plain =
+            end.bytes().all(|b| b.is_ascii_digit()) && (end == "0" || !end.starts_with('0'));
         match end.parse() {
             Ok(index) if plain => Suffix::Numbered(base.len(), index),
             _ => Suffix::None,
@@ -260,7 +261,13 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
             _ => None,
         };
         if let Some((base, category)) = v3 {
-            add_form(&mut items, &mut plural_at, truncated(key, base), category, node);
+            add_form(
+                &mut items,
+                &mut plural_at,
+                truncated(key, base),
+                category,
+                node,
+            );
             continue;
         }
         match suffix {
@@ -279,7 +286,13 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
                     );
                     continue;
                 }
-                add_form(&mut items, &mut plural_at, truncated(key, base), category, node);
+                add_form(
+                    &mut items,
+                    &mut plural_at,
+                    truncated(key, base),
+                    category,
+                    node,
+                );
             }
             Suffix::Category(base, category)
                 if text(&node) && plural_bases.contains(&key[..base]) =>
@@ -294,7 +307,13 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
                     );
                     continue;
                 }
-                add_form(&mut items, &mut plural_at, truncated(key, base), category, node);
+                add_form(
+                    &mut items,
+                    &mut plural_at,
+                    truncated(key, base),
+                    category,
+                    node,
+                );
             }
             _ => items.push(Item::One(key, node)),
         }
@@ -338,7 +357,9 @@ fn numbered_bases(
         let Suffix::Numbered(base, index) = *suffix else {
             continue;
         };
-        let indices = seen.entry(&key[..base]).or_insert_with(|| vec![false; count]);
+        let indices = seen
+            .entry(&key[..base])
+            .or_insert_with(|| vec![false; count]);
         match (indices.get_mut(index), &node.value) {
             (Some(slot), NodeValue::Text(_)) => *slot = true,
             // a suffix the language has not, or a form that is no text: no plural
