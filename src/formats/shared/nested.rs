@@ -270,43 +270,33 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
             );
             continue;
         }
-        match suffix {
+        // a plural's form (its base's length and category), or why it is not carried
+        let form = match suffix {
             Suffix::Numbered(base, index) if numbered_bases.contains(&key[..base]) => {
                 let category = categories[index];
-                if categories[..index].contains(&category) {
-                    let mut full = path.to_vec();
-                    full.push(key);
-                    r.note(
-                        node.line,
-                        &full.join("."),
-                        format!(
-                            "a JSON v3 plural form that is the {} form again for the language: not carried",
-                            category.name()
-                        ),
-                    );
-                    continue;
+                match categories[..index].contains(&category) {
+                    true => Err(format!(
+                        "a JSON v3 plural form that is the {} form again for the language: not carried",
+                        category.name()
+                    )),
+                    false => Ok((base, category)),
                 }
-                add_form(
-                    &mut items,
-                    &mut plural_at,
-                    truncated(key, base),
-                    category,
-                    node,
-                );
             }
             Suffix::Category(base, category)
                 if text(&node) && plural_bases.contains(&key[..base]) =>
             {
-                if key[..base].ends_with("_ordinal") {
-                    let mut full = path.to_vec();
-                    full.push(key);
-                    r.note(
-                        node.line,
-                        &full.join("."),
-                        "an ordinal plural form is not carried",
-                    );
-                    continue;
+                match key[..base].ends_with("_ordinal") {
+                    true => Err("an ordinal plural form is not carried".to_owned()),
+                    false => Ok((base, category)),
                 }
+            }
+            _ => {
+                items.push(Item::One(key, node));
+                continue;
+            }
+        };
+        match form {
+            Ok((base, category)) => {
                 add_form(
                     &mut items,
                     &mut plural_at,
@@ -315,7 +305,11 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
                     node,
                 );
             }
-            _ => items.push(Item::One(key, node)),
+            Err(why) => {
+                let mut full = path.to_vec();
+                full.push(key);
+                r.note(node.line, &full.join("."), why);
+            }
         }
     }
     // a sheet's plural needs `other`; where the language's numbered forms have none
