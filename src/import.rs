@@ -462,12 +462,13 @@ fn one_form_i18next(file: &discover::Found, options: &Options) -> bool {
 /// (`options.memory`): a file waits for its turn until it fits beside them, and one that
 /// does not fit when nothing else is being read is refused, as is a document past it.
 pub fn read_files(files: &[&discover::Found], options: &Options) -> Result<Imported, ImportError> {
-    if options.markup == Markup::Detect && files.iter().any(|f| f.format == Format::Android) {
-        if let Some(imported) = read_detecting(files, options)? {
-            return Ok(imported);
-        }
-        // something failed once the files were read as tags: read as before (as text,
-        // `read_app` then as tags), for the error that gives
+    // `read_detecting` gives `None` when something failed once the files were read as
+    // tags: read as before (as text, `read_app` then as tags), for the error that gives
+    if options.markup == Markup::Detect
+        && files.iter().any(|f| f.format == Format::Android)
+        && let Some(imported) = read_detecting(files, options)?
+    {
+        return Ok(imported);
     }
     read_each(files, options)
 }
