@@ -153,6 +153,9 @@ pub struct Imported {
     pub skipped: Vec<String>,
     /// Some file names plural forms as JSON v3's `KEY_0`, `KEY_1`, … (for the summary).
     pub v3_numbered: bool,
+    /// The Android files were read with their markup as tags already (`Markup::Detect`
+    /// found some as `read_files` read them): `read_app` need not read them again so.
+    pub tags_read: bool,
 }
 
 /// The placeholder syntax import keeps for a format's files when the app's files share
@@ -326,6 +329,8 @@ fn read_namespaces(found: &[discover::Found], options: &Options) -> Result<Impor
         _ => {
             let mut imported = Imported::default();
             let mut taken = 0u64;
+            // read as tags when every group's Android files were
+            let mut tags_read = true;
             for (name, files) in groups {
                 // what the namespaces read before take is held beside this one's files
                 let options = Options {
@@ -333,6 +338,9 @@ fn read_namespaces(found: &[discover::Found], options: &Options) -> Result<Impor
                     ..options.clone()
                 };
                 let one = read_files(&files, &options)?;
+                if files.iter().any(|f| f.format == Format::Android) {
+                    tags_read &= one.tags_read;
+                }
                 imported.v3_numbered |= one.v3_numbered;
                 imported.notes.extend(one.notes);
                 imported.files.extend(one.files);
@@ -343,6 +351,7 @@ fn read_namespaces(found: &[discover::Found], options: &Options) -> Result<Impor
                         .push((name.unwrap_or_default(), one.doc));
                 }
             }
+            imported.tags_read = tags_read;
             if imported.namespaces.len() == 1 {
                 let (name, doc) = imported.namespaces.remove(0);
                 (imported.doc, imported.namespace) = (doc, Some(name));
@@ -367,12 +376,12 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
     let (options, syntax, line) = choose_syntax(&found, options);
     let mut imported = read_namespaces(&found, &options)?;
     let mut again = options.clone();
-    if options.markup == Markup::Detect
-        && (imported.documents().iter()).any(|(_, doc)| doc.settings.android_markup)
-    {
+    let markup = options.markup == Markup::Detect
+        && (imported.documents().iter()).any(|(_, doc)| doc.settings.android_markup);
+    if markup {
         // the Android files hold markup (read as text first: most apps have none): read
-        // them again with it as tags (a `<` that is text then `&lt;`), as the new sheet
-        // will say (`android=markup`)
+        // with it as tags (a `<` that is text then `&lt;`), as the new sheet will say
+        // (`android=markup`); `read_files` mostly did so once it met the markup
         again.markup = Markup::Tags;
     }
     if !options.i18next_v3
@@ -383,7 +392,7 @@ pub fn read_app(paths: &[PathBuf], options: &Options) -> Result<Imported, Import
         // their plurals' form `KEY_0` (read again so, as plurals)
         again.i18next_v3 = true;
     }
-    if again != options {
+    if again.i18next_v3 != options.i18next_v3 || (markup && !imported.tags_read) {
         imported = read_namespaces(&found, &again)?;
     }
     for doc in imported.documents_mut() {
@@ -453,6 +462,19 @@ fn one_form_i18next(file: &discover::Found, options: &Options) -> bool {
 /// (`options.memory`): a file waits for its turn until it fits beside them, and one that
 /// does not fit when nothing else is being read is refused, as is a document past it.
 pub fn read_files(files: &[&discover::Found], options: &Options) -> Result<Imported, ImportError> {
+    // `read_detecting` gives `None` when something failed once the files were read as
+    // tags: read as before (as text, `read_app` then as tags), for the error that gives
+    if options.markup == Markup::Detect
+        && files.iter().any(|f| f.format == Format::Android)
+        && let Some(imported) = read_detecting(files, options)?
+    {
+        return Ok(imported);
+    }
+    read_each(files, options)
+}
+
+/// `files` read with `options` as they are (`read_files`).
+fn read_each(files: &[&discover::Found], options: &Options) -> Result<Imported, ImportError> {
     let mut assembler = assemble::Assembler::new(options).expecting_locales(files.len());
     let gate = Gate::new(options.memory);
     let numbered: Vec<(usize, &&discover::Found)> = files.iter().enumerate().collect();
@@ -460,28 +482,167 @@ pub fn read_files(files: &[&discover::Found], options: &Options) -> Result<Impor
     crate::parallel::for_each_in_order(
         crate::parallel::cores(),
         &numbered,
-        |(index, file)| gate.read(*index, file, options),
+        |(index, file)| gate.read(*index, file, |bytes| read_found(&bytes, file, options)),
         |(reserved, read)| {
             let Some(file) = order.next() else {
                 return Ok(());
             };
-            let added = read.and_then(|read| assembler.add(file, read));
-            let held = assembler.held();
-            gate.release(reserved, held);
-            let fits = added.and_then(|()| {
-                let what = || "the texts of the files read up to this one".to_owned();
-                options
-                    .memory
-                    .admit(&file.shown, what, 0, held)
-                    .map_err(ImportError::from)
-            });
-            if fits.is_err() {
-                gate.close();
-            }
-            fits
+            add_read(&mut assembler, &gate, reserved, file, read, options)
         },
     )?;
     Ok(assembler.finish())
+}
+
+/// `read` (the next file's) added to the document; the gate learns what the document
+/// takes now, and lets no file in any more when it failed or does not fit.
+fn add_read(
+    assembler: &mut assemble::Assembler<'_>,
+    gate: &Gate,
+    reserved: u64,
+    file: &discover::Found,
+    read: Result<FileRead, ImportError>,
+    options: &Options,
+) -> Result<(), ImportError> {
+    let added = read.and_then(|read| assembler.add(file, read));
+    let held = assembler.held();
+    gate.release(reserved, held);
+    let fits = added.and_then(|()| fits(file, held, options));
+    if fits.is_err() {
+        gate.close();
+    }
+    fits
+}
+
+/// Whether the document, `held` once `file` is in it, fits the budget.
+fn fits(file: &discover::Found, held: u64, options: &Options) -> Result<(), ImportError> {
+    let what = || "the texts of the files read up to this one".to_owned();
+    (options.memory)
+        .admit(&file.shown, what, 0, held)
+        .map_err(ImportError::from)
+}
+
+/// Why `read_detecting` stopped.
+enum Stop {
+    /// As reading the files as text would have: the error is the one of `Markup::Detect`.
+    Failed(ImportError),
+    /// Something failed once the files were read as tags: which error `Detect` gives,
+    /// only reading as it does tells.
+    Again,
+}
+
+/// `read_files` for `Markup::Detect` in one reading of most files: read as text until a
+/// file shows markup `Tags` would carry (`Markup::Probe`, which stops there), then as
+/// tags (`Markup::Checked`) from that file on, and the files read before it again so. The
+/// document is `Tags`' (`tags_read`) when some file holds markup, else `Detect`'s, as
+/// reading every file as text and then again as tags would give; `None` when a file
+/// failed once read as tags (`Stop::Again`).
+fn read_detecting(
+    files: &[&discover::Found],
+    options: &Options,
+) -> Result<Option<Imported>, ImportError> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let probe = Options {
+        markup: Markup::Probe,
+        ..options.clone()
+    };
+    let checked = Options {
+        markup: Markup::Checked,
+        ..options.clone()
+    };
+    // some file showed markup: the readers read as tags from then on
+    let switched = AtomicBool::new(false);
+    let read_one = |bytes: &[u8], file: &discover::Found| {
+        if switched.load(Ordering::Relaxed) {
+            return (Markup::Checked, read_found(bytes, file, &checked));
+        }
+        let read = read_found(bytes, file, &probe);
+        if matches!(&read, Ok(read) if read.implies.android_markup) {
+            switched.store(true, Ordering::Relaxed);
+        }
+        // read as text while this file or another showed markup: again as tags, here,
+        // beside the other readers rather than on the assembling thread
+        if read.is_ok() && file.format == Format::Android && switched.load(Ordering::Relaxed) {
+            return (Markup::Checked, read_found(bytes, file, &checked));
+        }
+        (Markup::Probe, read)
+    };
+    let mut assembler = assemble::Assembler::new(options).expecting_locales(files.len());
+    // the document holds readings as tags
+    let mut tags = false;
+    let gate = Gate::new(options.memory);
+    let numbered: Vec<(usize, &&discover::Found)> = files.iter().enumerate().collect();
+    let mut order = files.iter().enumerate();
+    let done = crate::parallel::for_each_in_order(
+        crate::parallel::cores(),
+        &numbered,
+        |(index, file)| gate.read(*index, file, |bytes| Ok(read_one(&bytes, file))),
+        |(reserved, got)| {
+            let Some((at, file)) = order.next() else {
+                return Ok(());
+            };
+            let (mode, read) = got.unwrap_or_else(|e| (Markup::Probe, Err(e)));
+            if mode == Markup::Checked && !tags && read.is_ok() {
+                // the first file read as tags: a new document, the files before it read
+                // again so
+                assembler = assemble::Assembler::new(options).expecting_locales(files.len());
+                tags = true;
+                let earlier = (files[..at].iter()).try_for_each(|earlier| {
+                    let read = read_path(earlier, assembler.held(), &checked)?;
+                    assembler.add(earlier, read)?;
+                    fits(earlier, assembler.held(), options)
+                });
+                if earlier.is_err() {
+                    gate.release(reserved, assembler.held());
+                    gate.close();
+                    return Err(Stop::Again);
+                }
+            }
+            let read = match read {
+                // read as text before the readers knew
+                Ok(_) if tags && mode == Markup::Probe && file.format == Format::Android => {
+                    read_path(file, assembler.held(), &checked)
+                }
+                read => read,
+            };
+            // up to the first file read as tags, this is what reading as text does
+            let as_text = !tags && mode == Markup::Probe;
+            add_read(&mut assembler, &gate, reserved, file, read, options).map_err(|e| {
+                if as_text {
+                    Stop::Failed(e)
+                } else {
+                    Stop::Again
+                }
+            })
+        },
+    );
+    match done {
+        Ok(()) => Ok(Some(Imported {
+            tags_read: tags,
+            ..assembler.finish()
+        })),
+        Err(Stop::Failed(e)) => Err(e),
+        Err(Stop::Again) => Ok(None),
+    }
+}
+
+/// `file` read from its path with `options`, the document taking `held` beside it.
+fn read_path(
+    file: &discover::Found,
+    held: u64,
+    options: &Options,
+) -> Result<FileRead, ImportError> {
+    let io = |source| ImportError::Io {
+        path: file.shown.clone(),
+        source,
+    };
+    let opened = std::fs::File::open(&file.path).map_err(io)?;
+    let size = opened.metadata().map_err(io)?.len();
+    (options.memory).admit_file(&file.shown, size, file.format.input(), held)?;
+    read_found(
+        &bytes_of(opened, file, size, options.memory)?,
+        file,
+        options,
+    )
 }
 
 /// Lets files be read in their order while what they take fits beside the document.
@@ -512,14 +673,14 @@ impl Gate {
         }
     }
 
-    /// Reads file number `index` once its turn comes and it fits; returns what it was
-    /// let in with, for `release`.
-    fn read(
+    /// Reads file number `index` once its turn comes and it fits, and gives its bytes to
+    /// `read`; returns what it was let in with, for `release`.
+    fn read<R>(
         &self,
         index: usize,
         file: &discover::Found,
-        options: &Options,
-    ) -> (u64, Result<FileRead, ImportError>) {
+        read: impl FnOnce(Vec<u8>) -> Result<R, ImportError>,
+    ) -> (u64, Result<R, ImportError>) {
         let input = file.format.input();
         let opened = std::fs::File::open(&file.path)
             .and_then(|f| f.metadata().map(|m| (f, m.len())))
@@ -566,8 +727,8 @@ impl Gate {
             };
         }
         drop(state);
-        let read = opened.and_then(|f| read_opened(f, file, size, options));
-        (needs, read)
+        let bytes = opened.and_then(|f| bytes_of(f, file, size, self.budget));
+        (needs, bytes.and_then(read))
     }
 
     /// A file let in with `reserved` is assembled; the document now takes `held`.
@@ -588,17 +749,17 @@ impl Gate {
     }
 }
 
-/// One file, read by its format's reader from `opened`, `size` bytes when let in: a file
-/// that grew past what the budget allows meanwhile is refused.
-fn read_opened(
+/// The bytes of one file, from `opened`, `size` bytes when let in: a file that grew past
+/// what the budget (`memory`) allows meanwhile is refused.
+fn bytes_of(
     opened: std::fs::File,
     file: &discover::Found,
     size: u64,
-    options: &Options,
-) -> Result<FileRead, ImportError> {
+    memory: Budget,
+) -> Result<Vec<u8>, ImportError> {
     use std::io::Read;
     let input = file.format.input();
-    let largest = options.memory.largest(input).max(size);
+    let largest = memory.largest(input).max(size);
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     opened
         .take(largest.saturating_add(1))
@@ -608,11 +769,9 @@ fn read_opened(
             source,
         })?;
     if bytes.len() as u64 > largest {
-        options
-            .memory
-            .admit_file(&file.shown, bytes.len() as u64, input, 0)?;
+        memory.admit_file(&file.shown, bytes.len() as u64, input, 0)?;
     }
-    read_found(&bytes, file, options)
+    Ok(bytes)
 }
 
 /// One file's bytes, read by its format's reader.
@@ -752,5 +911,117 @@ mod tests {
              paths), and the app's files hold 2 namespaces, a tab each; import that \
              namespace's files on their own"
         );
+    }
+
+    /// An Android app of six locales whose files hold, besides texts that only look like
+    /// markup, what `extra` gives file n: markup, or a string one reading refuses.
+    fn android_app(extra: &[(usize, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (n, folder) in [
+            "values",
+            "values-de",
+            "values-fr",
+            "values-it",
+            "values-pl",
+            "values-es",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut xml = String::from("<resources>\n");
+            for k in 0..40 {
+                xml.push_str(&format!(
+                    "<string name=\"k{k}\">{folder} {k} &lt;b&gt;x&lt;/b&gt; &amp; %1$s</string>\n"
+                ));
+            }
+            for (at, text) in extra.iter().filter(|(at, _)| *at == n) {
+                xml.push_str(&format!("<string name=\"extra{at}\">{text}</string>\n"));
+            }
+            xml.push_str(
+                "<plurals name=\"p\"><item quantity=\"other\">%d &lt;i&gt;</item></plurals>\n",
+            );
+            xml.push_str("</resources>\n");
+            let folder = dir.path().join(folder);
+            std::fs::create_dir(&folder).unwrap();
+            std::fs::write(folder.join("strings.xml"), xml).unwrap();
+        }
+        dir
+    }
+
+    /// `read_files` as `read_app` takes it: again as tags when it found markup and did
+    /// not read the files so; the document, notes and files, or the error.
+    fn read_detected(files: &[&discover::Found], options: &Options) -> String {
+        let tags = Options {
+            markup: Markup::Tags,
+            ..options.clone()
+        };
+        let got = read_files(files, options).and_then(|got| {
+            match got.doc.settings.android_markup && !got.tags_read {
+                true => read_files(files, &tags),
+                false => Ok(got),
+            }
+        });
+        match got {
+            Ok(got) => format!("{:?}", (got.doc, got.notes, got.files)),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// As import read an app before: every file as text, and every file again as tags
+    /// when some held markup.
+    fn read_twice(files: &[&discover::Found], options: &Options) -> String {
+        let tags = Options {
+            markup: Markup::Tags,
+            ..options.clone()
+        };
+        let got = read_each(files, options).and_then(|got| match got.doc.settings.android_markup {
+            true => read_each(files, &tags),
+            false => Ok(got),
+        });
+        match got {
+            Ok(got) => format!("{:?}", (got.doc, got.notes, got.files)),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// `Markup::Detect` reads the files as text until one shows markup, and as tags from
+    /// there (those before again): the document (or error) is the one of reading every
+    /// file as text and then again as tags, wherever the markup and the strings that one
+    /// reading refuses are.
+    #[test]
+    fn detecting_markup_reads_as_reading_as_text_and_then_again_as_tags() {
+        let markup = "Tap <b>here</b> &lt;i&gt;";
+        // refused by the reading as tags (a pair's halves in two spans), by the one as
+        // text (an escape a span cuts, a lone half to the text alone)
+        let tags_refuse = "\\uD83D<b>\\uDE00</b>";
+        let text_refuses = "\\<b>uD83D</b>";
+        let cases: Vec<Vec<(usize, &str)>> = vec![
+            vec![],
+            vec![(0, markup)],
+            vec![(5, markup)],
+            vec![(2, markup), (4, markup)],
+            vec![(1, markup), (3, tags_refuse)],
+            vec![(0, markup), (4, text_refuses)],
+            vec![(3, markup), (0, text_refuses)],
+            vec![(3, markup), (3, tags_refuse)],
+            vec![(0, tags_refuse)],
+            vec![(5, text_refuses)],
+        ];
+        for extra in cases {
+            let app = android_app(&extra);
+            let options = Options {
+                markup: Markup::Detect,
+                ..Options::default()
+            };
+            let (found, _) =
+                discover::discover_counting(&[app.path().to_owned()], &options).unwrap();
+            let files: Vec<&discover::Found> = found.iter().collect();
+            assert_eq!(files.len(), 6);
+            let before = read_twice(&files, &options);
+            // the readers race: which file's reading shows the markup first varies
+            for _ in 0..3 {
+                assert_eq!(read_detected(&files, &options), before, "{extra:?}");
+            }
+        }
     }
 }

@@ -76,13 +76,26 @@ pub enum Markup {
     Tags,
     /// `Tags` when the app's files hold any markup (the new sheet then says
     /// `android=markup`), else `Text`: read as `Text`, saying in `Reading::implies` whether
-    /// `Tags` would carry markup (`import::read_app` then reads them again so).
+    /// `Tags` would carry markup (`import::read_files` then reads them so).
     Detect,
+    /// `Detect` that stops at the first markup `Tags` would carry (`Reading::implies` then
+    /// says so, and the units are only some): `import::read_files` reads that file as
+    /// `Checked` at once. A file without such markup reads as with `Detect`.
+    Probe,
+    /// `Tags` that also fails wherever `Detect` fails (a tagged text whose text alone
+    /// aapt2 refuses): read so, a file needs no reading as text to tell that `Detect`
+    /// would have read it (`import::read_files`).
+    Checked,
 }
 
 impl Markup {
     pub fn tags(self) -> bool {
-        self == Markup::Tags
+        matches!(self, Markup::Tags | Markup::Checked)
+    }
+
+    /// Whether a reading says that `Tags` would carry markup (`Reading::implies`).
+    pub fn detects(self) -> bool {
+        matches!(self, Markup::Detect | Markup::Probe)
     }
 
     /// For a sheet that says `android=markup` (`markup`) or not.

@@ -719,6 +719,7 @@ impl<'o> Assembler<'o> {
             namespaces: Vec::new(),
             namespace: None,
             v3_numbered: self.v3_numbered,
+            tags_read: false,
         }
     }
 

@@ -56,6 +56,10 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
                     }
                     _ => xml::skip(&mut reader, &mut lines)?,
                 }
+                if r.options.markup == Markup::Probe && r.implies.android_markup {
+                    // the file is read again as tags: the rest of this reading is not taken
+                    return Ok(());
+                }
             }
             Event::Empty(e) => {
                 let line = lines.at(start);
@@ -221,14 +225,25 @@ fn compiled(
             !markup::styled(content) && matches!(aapt2_text(&raw), Ok(Compiled::Reference(_)));
         if !r.options.markup.tags() {
             // read as text first (most apps have no markup): markup that `Tags` would carry
-            // asks import to read the files again so
-            if r.options.markup == Markup::Detect && !reference && markup::tagged(content).is_ok() {
+            // asks import to read the files so (once the file is known to hold some, its
+            // other strings need not be tagged to tell)
+            if r.options.markup.detects()
+                && !r.implies.android_markup
+                && !reference
+                && markup::tagged(content).is_ok()
+            {
                 r.implies.android_markup = true;
             }
             r.note(line, name, without(""));
         } else if !reference {
             match markup::tagged(content) {
-                Ok(text) => tagged = Some(text),
+                Ok(text) => {
+                    if r.options.markup == Markup::Checked {
+                        // where the text reading stops, so does this one
+                        aapt2_text(&raw).map_err(syntax)?;
+                    }
+                    tagged = Some(text);
+                }
                 Err(Refused::Text(m)) => return Err(syntax(m)),
                 Err(Refused::Markup(why)) => r.note(line, name, without(&format!(" ({why})"))),
             }
@@ -510,5 +525,127 @@ mod tests {
         let (units, _) =
             units("<resources><string name=\"e\">ok\\uD83D\\uDE00 \\u00e9</string></resources>");
         assert_eq!(units[0].value, Value::Text("ok😀 é".into()));
+    }
+
+    mod modes {
+        use super::*;
+        use crate::formats::reading::Markup;
+        use proptest::prelude::*;
+
+        /// What a reading gives, or its error.
+        type Got = Result<(Read, bool), (usize, String)>;
+
+        fn read_in(xml: &str, markup: Markup) -> Got {
+            let options = Options {
+                markup,
+                ..Options::default()
+            };
+            let mut r = Reading::new(&options);
+            match read(xml, &mut r) {
+                Ok(()) => Ok(((r.units, r.notes, r.kept), r.implies.android_markup)),
+                Err(e) => Err((e.line, e.message)),
+            }
+        }
+
+        /// Pieces of a string's content: text, escapes aapt2 takes or refuses (a `\u`
+        /// cut short, a surrogate half), quotes, a `<` that is text, references, style
+        /// spans, `<xliff:g>`, an element of a namespace aapt2 leaves out.
+        const PIECES: [&str; 23] = [
+            "a",
+            " ",
+            "  ",
+            "\\n",
+            "\\\"",
+            "\"",
+            "\\",
+            "\\u00e9",
+            "\\u00",
+            "\\uD83D",
+            "\\uDE00",
+            "uD83D",
+            "&lt;b&gt;",
+            "&amp;lt;",
+            "%1$s",
+            "@string/x",
+            "<b>",
+            "</b>",
+            "<i>x</i>",
+            "<b/>",
+            "<xliff:g id=\"n\">%d</xliff:g>",
+            "<font color='#fff'>c</font>",
+            "<x:y>z</x:y>",
+        ];
+
+        /// A `<resources>` file of strings (and a plural) made of pieces; unbalanced
+        /// tags make XML errors, which every reading gives alike.
+        fn file() -> impl Strategy<Value = String> {
+            let content = prop::collection::vec(prop::sample::select(&PIECES[..]), 0..6)
+                .prop_map(|pieces| pieces.concat());
+            prop::collection::vec(content, 1..5).prop_map(|texts| {
+                let mut xml = String::from(
+                    "<resources xmlns:xliff=\"urn:oasis:names:tc:xliff:document:1.2\" xmlns:x=\"urn:x\">\n",
+                );
+                for (n, text) in texts.iter().enumerate() {
+                    if n == 2 {
+                        xml.push_str(&format!(
+                            "<plurals name=\"p\"><item quantity=\"other\">{text}</item></plurals>\n"
+                        ));
+                    } else {
+                        xml.push_str(&format!("<string name=\"s{n}\">{text}</string>\n"));
+                    }
+                }
+                xml.push_str("</resources>\n");
+                xml
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2048))]
+
+            /// `import::read_files` reads a file as `Checked` in place of `Detect` and then
+            /// `Tags`: it fails where either does, and else reads as `Tags`.
+            #[test]
+            fn checked_reads_as_tags_and_fails_where_detect_or_tags_does(xml in file()) {
+                let detect = read_in(&xml, Markup::Detect);
+                let tags = read_in(&xml, Markup::Tags);
+                let checked = read_in(&xml, Markup::Checked);
+                prop_assert_eq!(checked.is_ok(), detect.is_ok() && tags.is_ok(), "{:?}", xml);
+                if let Ok(checked) = checked {
+                    prop_assert_eq!(Ok(checked), tags);
+                }
+            }
+
+            /// `Probe` reads a file as `Detect`, stopping at the first markup `Tags` would
+            /// carry: it says so where `Detect` does, gives `Detect`'s reading of a file
+            /// without such markup, and `Detect`'s error where it fails.
+            #[test]
+            fn probe_reads_as_detect_up_to_the_first_markup(xml in file()) {
+                let detect = read_in(&xml, Markup::Detect);
+                let probe = read_in(&xml, Markup::Probe);
+                match (&probe, &detect) {
+                    (Ok((_, true)), Ok((_, markup))) => prop_assert!(*markup),
+                    // stopped at the markup, before what fails
+                    (Ok((_, true)), Err(_)) => {}
+                    _ => prop_assert_eq!(probe, detect),
+                }
+            }
+        }
+
+        /// Where `Detect` and `Tags` part (a tagged text whose text alone aapt2 refuses,
+        /// and the other way round), `Checked` fails.
+        #[test]
+        fn where_detect_or_tags_fails_checked_fails() {
+            let file =
+                |text: &str| format!("<resources><string name=\"s\">{text}</string></resources>");
+            // the halves of a pair in two spans: tags refuse, the text alone holds the pair
+            let apart = file("\\uD83D<b>\\uDE00</b>");
+            // an escape cut by a span: the text alone is a lone half, the tags hold none
+            let cut = file("\\<b>uD83D</b>");
+            for (xml, detect, tags) in [(apart, true, false), (cut, false, true)] {
+                assert_eq!(read_in(&xml, Markup::Detect).is_ok(), detect, "{xml}");
+                assert_eq!(read_in(&xml, Markup::Tags).is_ok(), tags, "{xml}");
+                assert!(read_in(&xml, Markup::Checked).is_err(), "{xml}");
+            }
+        }
     }
 }

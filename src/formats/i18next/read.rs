@@ -149,4 +149,43 @@ mod tests {
             ]
         );
     }
+
+    /// A key's suffix is told by its last `_`: a base must precede it, a number is one
+    /// written plainly, a form must be a text; keys that are none of these stay keys.
+    #[test]
+    fn keys_whose_suffix_only_looks_plural_stay_keys() {
+        let options = Options::default();
+        let mut r = Reading::new(&options);
+        r.named = Some("pl".into());
+        read(
+            r#"{"_plural":"a","x_":"c","n_01":"d","a__plural":"e","a_":"f","m_0":"1","m_1":"2","m_2":"5","m_3":"9","k_0":"1","k_1":"2","k_2":"3","o_other":{"k":"v"},"o_one":"w"}"#,
+            &mut r,
+        )
+        .unwrap();
+        assert!(r.implies.i18next_v3 && r.v3_numbered);
+        use PluralCategory::{Few, Many, One, Other};
+        let text = |t: &str| Value::Text(t.into());
+        let forms = |pairs: &[(PluralCategory, &str)]| {
+            Value::Plural(pairs.iter().map(|(c, t)| (*c, (*t).to_owned())).collect())
+        };
+        assert_eq!(
+            units(r),
+            vec![
+                ("_plural".into(), text("a")),
+                ("x_".into(), text("c")),
+                ("n_01".into(), text("d")),
+                ("a_".into(), forms(&[(Other, "e"), (One, "f")])),
+                ("m_0".into(), text("1")),
+                ("m_1".into(), text("2")),
+                ("m_2".into(), text("5")),
+                ("m_3".into(), text("9")),
+                (
+                    "k".into(),
+                    forms(&[(One, "1"), (Few, "2"), (Many, "3"), (Other, "3")])
+                ),
+                ("o_other.k".into(), text("v")),
+                ("o_one".into(), text("w")),
+            ]
+        );
+    }
 }

@@ -163,49 +163,82 @@ fn is_plural_map(children: &[(String, Node)]) -> bool {
 /// The suffix of a plural's other form in i18next JSON v3 (`KEY`, `KEY_plural`).
 pub(crate) const V3_PLURAL: &str = "_plural";
 
+/// How an i18next key ends after its last `_` (a base before it): `KEY_one`, `KEY_3`,
+/// `KEY_plural`. Told once per key, for every use the object makes of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Suffix {
+    None,
+    /// A CLDR category (`KEY_other`); the base's length.
+    Category(usize, PluralCategory),
+    /// A number written plainly (`KEY_0`, `KEY_12`, not `KEY_01`); the base's length.
+    Numbered(usize, usize),
+    /// JSON v3's `_plural`; the base's length.
+    Plural(usize),
+}
+
+impl Suffix {
+    fn of(key: &str) -> Suffix {
+        let Some((base, end)) = key.rsplit_once('_') else {
+            return Suffix::None;
+        };
+        if base.is_empty() {
+            return Suffix::None;
+        }
+        if let Some(category) = PluralCategory::from_name(end) {
+            return Suffix::Category(base.len(), category);
+        }
+        if end == &V3_PLURAL[1..] {
+            return Suffix::Plural(base.len());
+        }
+        let plain =
+            end.bytes().all(|b| b.is_ascii_digit()) && (end == "0" || !end.starts_with('0'));
+        match end.parse() {
+            Ok(index) if plain => Suffix::Numbered(base.len(), index),
+            _ => Suffix::None,
+        }
+    }
+}
+
 /// i18next's `key_one`, `key_other`, ... siblings as plurals (when `key_other` is there),
 /// and JSON v3's `key`, `key_plural` and numbered `key_0`, `key_1`, … (the reading says
 /// so: `Reading::implies`).
 fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<'_>) -> Vec<Item> {
-    let split = |key: &str| -> Option<(String, PluralCategory)> {
-        let (base, suffix) = key.rsplit_once('_')?;
-        let category = PluralCategory::from_name(suffix)?;
-        (!base.is_empty()).then(|| (base.to_owned(), category))
-    };
+    let suffixes: Vec<Suffix> = entries.iter().map(|(k, _)| Suffix::of(k)).collect();
+    let text = |node: &Node| matches!(node.value, NodeValue::Text(_));
     // Fx hashing: sets of every object's keys, and a nested file has thousands of objects
-    let plural_bases: FxHashSet<String> = entries
-        .iter()
-        .filter(|(_, n)| matches!(n.value, NodeValue::Text(_)))
-        .filter_map(|(k, _)| split(k))
-        .filter(|(_, c)| *c == PluralCategory::Other)
-        .map(|(base, _)| base)
+    let plural_bases: FxHashSet<String> = (entries.iter().zip(&suffixes))
+        .filter_map(|((k, n), suffix)| match suffix {
+            Suffix::Category(base, PluralCategory::Other) if text(n) => Some(k[..*base].to_owned()),
+            _ => None,
+        })
         .collect();
     // JSON v3 (i18next before v21): `KEY` is the one form, `KEY_plural` the other, when
     // both are texts and KEY is no v4 plural
     // (the set of the object's keys only when some key ends so: most objects have none)
     let mut v3_bases: FxHashSet<String> = FxHashSet::default();
-    if entries.iter().any(|(k, _)| k.ends_with(V3_PLURAL)) {
+    if suffixes.iter().any(|s| matches!(s, Suffix::Plural(_))) {
         let text_keys: FxHashSet<&str> = (entries.iter())
-            .filter(|(_, n)| matches!(n.value, NodeValue::Text(_)))
+            .filter(|(_, n)| text(n))
             .map(|(k, _)| k.as_str())
             .collect();
-        v3_bases = (text_keys.iter())
-            .filter_map(|k| k.strip_suffix(V3_PLURAL))
-            .filter(|base| {
-                !base.is_empty() && text_keys.contains(base) && !plural_bases.contains(*base)
+        v3_bases = (entries.iter().zip(&suffixes))
+            .filter_map(|((k, n), suffix)| match suffix {
+                Suffix::Plural(base) if text(n) => Some(&k[..*base]),
+                _ => None,
             })
+            .filter(|base| text_keys.contains(base) && !plural_bases.contains(*base))
             .map(str::to_owned)
             .collect();
     }
     // the language's numbered forms, looked up only for an object with a `KEY_0`-like key;
     // a language of one form numbers it `KEY_0`: read so only in an app known to be v3
-    let numbered = match entries.iter().any(|(k, _)| numbered_split(k).is_some()) {
+    let numbered = match suffixes.iter().any(|s| matches!(s, Suffix::Numbered(..))) {
         true => (r.named.as_deref().or(r.locale.as_deref())).and_then(plurals::i18next_numbered),
         false => None,
     }
     .filter(|categories| categories.len() > 1 || r.options.i18next_v3);
     let numbered_bases = match &numbered {
-        Some(categories) => numbered_bases(&entries, categories.len(), |base| {
+        Some(categories) => numbered_bases(&entries, &suffixes, categories.len(), |base| {
             !plural_bases.contains(base) && !v3_bases.contains(base)
         }),
         None => FxHashSet::default(),
@@ -219,54 +252,65 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
     // each plural's item by its base, so a form finds it without a scan of the items
     // (a flat file of 50,000 keys has thousands of plurals)
     let mut plural_at: FxHashMap<String, usize> = FxHashMap::default();
-    for (key, node) in entries {
-        let v3 = match key.strip_suffix(V3_PLURAL) {
-            Some(base) if v3_bases.contains(base) => Some((base.to_owned(), PluralCategory::Other)),
-            _ if v3_bases.contains(&key) => Some((key.clone(), PluralCategory::One)),
+    for ((key, node), suffix) in entries.into_iter().zip(suffixes) {
+        let v3 = match suffix {
+            Suffix::Plural(base) if v3_bases.contains(&key[..base]) => {
+                Some((base, PluralCategory::Other))
+            }
+            _ if v3_bases.contains(&key) => Some((key.len(), PluralCategory::One)),
             _ => None,
         };
         if let Some((base, category)) = v3 {
-            add_form(&mut items, &mut plural_at, base, category, node);
+            add_form(
+                &mut items,
+                &mut plural_at,
+                truncated(key, base),
+                category,
+                node,
+            );
             continue;
         }
-        if let Some((base, index)) = numbered_split(&key)
-            && numbered_bases.contains(base)
-        {
-            let category = categories[index];
-            if categories[..index].contains(&category) {
-                let mut full = path.to_vec();
-                full.push(key.clone());
-                r.note(
-                    node.line,
-                    &full.join("."),
-                    format!(
+        // a plural's form (its base's length and category), or why it is not carried
+        let form = match suffix {
+            Suffix::Numbered(base, index) if numbered_bases.contains(&key[..base]) => {
+                let category = categories[index];
+                match categories[..index].contains(&category) {
+                    true => Err(format!(
                         "a JSON v3 plural form that is the {} form again for the language: not carried",
                         category.name()
-                    ),
-                );
+                    )),
+                    false => Ok((base, category)),
+                }
+            }
+            Suffix::Category(base, category)
+                if text(&node) && plural_bases.contains(&key[..base]) =>
+            {
+                match key[..base].ends_with("_ordinal") {
+                    true => Err("an ordinal plural form is not carried".to_owned()),
+                    false => Ok((base, category)),
+                }
+            }
+            _ => {
+                items.push(Item::One(key, node));
                 continue;
             }
-            add_form(&mut items, &mut plural_at, base.to_owned(), category, node);
-            continue;
-        }
-        if let Some((base, category)) = split(&key)
-            && plural_bases.contains(&base)
-            && matches!(node.value, NodeValue::Text(_))
-        {
-            if base.ends_with("_ordinal") {
+        };
+        match form {
+            Ok((base, category)) => {
+                add_form(
+                    &mut items,
+                    &mut plural_at,
+                    truncated(key, base),
+                    category,
+                    node,
+                );
+            }
+            Err(why) => {
                 let mut full = path.to_vec();
                 full.push(key);
-                r.note(
-                    node.line,
-                    &full.join("."),
-                    "an ordinal plural form is not carried",
-                );
-                continue;
+                r.note(node.line, &full.join("."), why);
             }
-            add_form(&mut items, &mut plural_at, base, category, node);
-            continue;
         }
-        items.push(Item::One(key, node));
     }
     // a sheet's plural needs `other`; where the language's numbered forms have none
     // (Polish, Russian: CLDR keeps it for fractions) the last, the rule's catch-all, gives
@@ -287,14 +331,10 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
     items
 }
 
-/// `KEY_3` as `KEY` and 3.
-fn numbered_split(key: &str) -> Option<(&str, usize)> {
-    let (base, index) = key.rsplit_once('_')?;
-    let plain =
-        index.bytes().all(|b| b.is_ascii_digit()) && (index == "0" || !index.starts_with('0'));
-    (plain && !base.is_empty())
-        .then(|| Some((base, index.parse().ok()?)))
-        .flatten()
+/// `key` cut to its first `len` bytes (its base), in the string it is.
+fn truncated(mut key: String, len: usize) -> String {
+    key.truncate(len);
+    key
 }
 
 /// The keys that are JSON v3 numbered plurals (`KEY_0` … `KEY_n`): those `open` leaves,
@@ -302,15 +342,18 @@ fn numbered_split(key: &str) -> Option<(&str, usize)> {
 /// `step_2`, `step_3` stay keys).
 fn numbered_bases(
     entries: &[(String, Node)],
+    suffixes: &[Suffix],
     count: usize,
     open: impl Fn(&str) -> bool,
 ) -> FxHashSet<String> {
     let mut seen: FxHashMap<&str, Vec<bool>> = FxHashMap::default();
-    for (key, node) in entries {
-        let Some((base, index)) = numbered_split(key) else {
+    for ((key, node), suffix) in entries.iter().zip(suffixes) {
+        let Suffix::Numbered(base, index) = *suffix else {
             continue;
         };
-        let indices = seen.entry(base).or_insert_with(|| vec![false; count]);
+        let indices = seen
+            .entry(&key[..base])
+            .or_insert_with(|| vec![false; count]);
         match (indices.get_mut(index), &node.value) {
             (Some(slot), NodeValue::Text(_)) => *slot = true,
             // a suffix the language has not, or a form that is no text: no plural
