@@ -260,19 +260,10 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
             _ if v3_bases.contains(&key) => Some((key.len(), PluralCategory::One)),
             _ => None,
         };
-        if let Some((base, category)) = v3 {
-            add_form(
-                &mut items,
-                &mut plural_at,
-                truncated(key, base),
-                category,
-                node,
-            );
-            continue;
-        }
         // a plural's form (its base's length and category), or why it is not carried
-        let form = match suffix {
-            Suffix::Numbered(base, index) if numbered_bases.contains(&key[..base]) => {
+        let form = match (v3, suffix) {
+            (Some(form), _) => Ok(form),
+            (None, Suffix::Numbered(base, index)) if numbered_bases.contains(&key[..base]) => {
                 let category = categories[index];
                 match categories[..index].contains(&category) {
                     true => Err(format!(
@@ -282,7 +273,7 @@ fn i18next_items(entries: Vec<(String, Node)>, path: &[String], r: &mut Reading<
                     false => Ok((base, category)),
                 }
             }
-            Suffix::Category(base, category)
+            (None, Suffix::Category(base, category))
                 if text(&node) && plural_bases.contains(&key[..base]) =>
             {
                 match key[..base].ends_with("_ordinal") {
