@@ -16,20 +16,12 @@ impl Names {
         self.0.is_empty()
     }
 
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
     fn find(&self, key: &str) -> Result<usize, usize> {
         self.0.binary_search_by(|(k, _)| k.as_str().cmp(key))
     }
 
     pub fn get(&self, key: &str) -> Option<&String> {
         self.find(key).ok().map(|at| &self.0[at].1)
-    }
-
-    pub fn contains_key(&self, key: &str) -> bool {
-        self.find(key).is_ok()
     }
 
     /// Sets `key`'s name; the one it had, if any.
@@ -75,16 +67,6 @@ impl IntoIterator for Names {
     type IntoIter = std::vec::IntoIter<(String, String)>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.into_iter()
-    }
-}
-
-impl FromIterator<(String, String)> for Names {
-    fn from_iter<I: IntoIterator<Item = (String, String)>>(pairs: I) -> Names {
-        let mut names = Names::default();
-        for (key, name) in pairs {
-            names.insert(key, name);
-        }
-        names
     }
 }
 
@@ -145,9 +127,7 @@ mod tests {
                     false => prop_assert_eq!(names.remove(key), map.remove(key)),
                 }
                 prop_assert_eq!(names.get(key), map.get(key));
-                prop_assert_eq!(names.contains_key(key), map.contains_key(key));
             }
-            prop_assert_eq!(names.len(), map.len());
             prop_assert_eq!(names.is_empty(), map.is_empty());
             prop_assert!(names.iter().eq(map.iter()));
             let json = serde_json::to_string(&names).unwrap();
