@@ -698,11 +698,10 @@ impl<'o> Assembler<'o> {
         let locales = order.iter().map(|&i| self.locales[i].clone()).collect();
         // the keys of a million units and the index, freed beside what the caller does
         // next (the sheet's grid, a comparison) rather than before it, on its one thread
-        let spent = (
+        crate::parallel::free_beside((
             std::mem::take(&mut self.spent_keys),
             std::mem::take(&mut self.index),
-        );
-        std::thread::spawn(move || drop(spent));
+        ));
         Imported {
             placeholders: None,
             doc: Document {

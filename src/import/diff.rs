@@ -192,9 +192,8 @@ pub fn diff(
                 }
                 _ => compare(&app, &rendered, format, &mut by_locale, &mut seen),
             }
-            // both documents freed beside the next comparison, not before it: freeing a
-            // million texts took a tenth of a large diff's time on its one thread
-            std::thread::spawn(move || drop((app, rendered)));
+            // both documents freed beside the next comparison, not before it
+            crate::parallel::free_beside((app, rendered));
         }
         for (at, part) in in_no_namespace(union) {
             let at = match by_locale.iter().position(|r| same_locale(&r.locale, &at)) {
