@@ -811,6 +811,11 @@ pub struct FileRead {
     pub v3_numbered: bool,
 }
 
+/// Fewer bytes than a file of real keys and texts spends on one (a `.strings` line of a
+/// 20-character key and text is 50; xlf, xcstrings and xml spend more): a denser file
+/// grows its list once or twice more.
+const BYTES_PER_UNIT_AT_LEAST: usize = 32;
+
 /// Reads `bytes` as `format`; `shown` names the file in errors, `named` is the locale its
 /// name gives.
 pub fn read_bytes(
@@ -829,6 +834,10 @@ pub fn read_bytes(
     let text = (descriptor.decode)(bytes).map_err(syntax)?;
     let mut reading = Reading::new(options);
     reading.named = named.map(str::to_owned);
+    // Room for the units a file of this size holds: a list grown by doubling copies
+    // itself at each step once the heap is fragmented (the units are a million). Only
+    // the pages filled are used; the rest is address space.
+    reading.units.reserve(text.len() / BYTES_PER_UNIT_AT_LEAST);
     (descriptor.read)(&text, &mut reading).map_err(syntax)?;
     Ok(FileRead {
         units: reading.units,

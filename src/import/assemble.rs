@@ -20,6 +20,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Joins key levels for lookups (a character no key cell holds: they refuse controls).
 const SEPARATOR: char = '\u{1F}';
+/// The same, as the byte the joined paths hold (they are bytes, so that a `.` becomes a
+/// separator by a store to one byte; UTF-8 in, UTF-8 out: both are ASCII).
+const SEPARATOR_BYTE: u8 = SEPARATOR as u8;
 
 pub struct Assembler<'o> {
     options: &'o Options,
@@ -39,14 +42,14 @@ pub struct Assembler<'o> {
     comment_from_base: Vec<bool>,
     /// Keys by joined path; Fx hashing, as the renderers' name maps (the keys come from the
     /// user's own files, so SipHash's flooding resistance buys nothing here).
-    index: FxHashMap<String, usize>,
+    index: FxHashMap<Vec<u8>, usize>,
     /// Reused for each unit's joined key path (an allocation only for a new key).
-    scratch: String,
+    scratch: Vec<u8>,
     /// Every entry's path joined as `index` keys it, back to back in entry order, and
     /// where each ends: the next entry's path is read from memory the files' order walks
     /// in sequence, where an entry's own levels lie wherever they were allocated (a
     /// cache miss per level per unit, a tenth of a large import's time).
-    joined_paths: String,
+    joined_paths: Vec<u8>,
     joined_ends: Vec<usize>,
     /// How many locales the texts of a new key make room for at once.
     locales_hint: usize,
@@ -96,8 +99,8 @@ impl<'o> Assembler<'o> {
             entries: Vec::new(),
             comment_from_base: Vec::new(),
             index: FxHashMap::default(),
-            scratch: String::new(),
-            joined_paths: String::new(),
+            scratch: Vec::new(),
+            joined_paths: Vec::new(),
             joined_ends: Vec::new(),
             locales_hint: 1,
             notes: Vec::new(),
@@ -395,14 +398,14 @@ impl<'o> Assembler<'o> {
             return None;
         }
         let next = self.last_put.map_or(0, |last| last + 1);
-        if self.joined_path(next) == Some(self.scratch.as_str()) {
+        if self.joined_path(next) == Some(self.scratch.as_slice()) {
             return Some(next);
         }
-        self.index.get(self.scratch.as_str()).copied()
+        self.index.get(self.scratch.as_slice()).copied()
     }
 
     /// Entry `index`'s path joined as `index` keys it, as it was made.
-    fn joined_path(&self, index: usize) -> Option<&str> {
+    fn joined_path(&self, index: usize) -> Option<&[u8]> {
         let end = *self.joined_ends.get(index)?;
         let start = index
             .checked_sub(1)
@@ -437,16 +440,16 @@ impl<'o> Assembler<'o> {
         self.scratch.clear();
         for (n, level) in path.iter().enumerate() {
             if n > 0 {
-                self.scratch.push(SEPARATOR);
+                self.scratch.push(SEPARATOR_BYTE);
             }
-            self.scratch.push_str(level);
+            self.scratch.extend_from_slice(level.as_bytes());
         }
-        let index = match self.index.get(self.scratch.as_str()) {
+        let index = match self.index.get(self.scratch.as_slice()) {
             Some(&index) => index,
             None => {
                 let index = self.entries.len();
                 self.index.insert(self.scratch.clone(), index);
-                self.joined_paths.push_str(&self.scratch);
+                self.joined_paths.extend_from_slice(&self.scratch);
                 self.joined_ends.push(self.joined_paths.len());
                 self.entries.push(Entry {
                     path,
@@ -488,7 +491,7 @@ impl<'o> Assembler<'o> {
         }
         let mut candidate = level.clone();
         let mut n = 1;
-        while self.index.contains_key(&candidate) {
+        while self.index.contains_key(candidate.as_bytes()) {
             n += 1;
             candidate = format!("{level}_{n}");
         }
@@ -839,8 +842,8 @@ impl<'o> Assembler<'o> {
 }
 
 /// A key path's levels joined as `index` keys them.
-fn joined(path: &[String]) -> String {
-    path.join(&SEPARATOR.to_string())
+fn joined(path: &[String]) -> Vec<u8> {
+    path.join(&SEPARATOR.to_string()).into_bytes()
 }
 
 /// The key as the app's code names it in `format`, for the name columns: `None` for the
@@ -877,14 +880,14 @@ fn same_printf(first: &str, text: &str, printf: syntax::Printf) -> Option<String
 /// (cleared first): its levels (a flat name one, split at `--split`'s separator `split`),
 /// each split at every `.`. False when a level holds the separator itself, which would
 /// join like another key's levels.
-fn join_key(scratch: &mut String, key: &Key, split: Option<&str>) -> bool {
+fn join_key(scratch: &mut Vec<u8>, key: &Key, split: Option<&str>) -> bool {
     scratch.clear();
-    let push = |scratch: &mut String, level: &str, split: Option<&str>| {
-        if memchr::memchr(SEPARATOR as u8, level.as_bytes()).is_some() {
+    let push = |scratch: &mut Vec<u8>, level: &str, split: Option<&str>| {
+        if memchr::memchr(SEPARATOR_BYTE, level.as_bytes()).is_some() {
             return false;
         }
         let start = scratch.len();
-        scratch.push_str(level);
+        scratch.extend_from_slice(level.as_bytes());
         if let Some(sep) = split {
             replace_in_place(scratch, start, sep);
         }
@@ -896,7 +899,7 @@ fn join_key(scratch: &mut String, key: &Key, split: Option<&str>) -> bool {
         // only flat names are split at --split
         Key::Path(path) => path.iter().enumerate().all(|(n, level)| {
             if n > 0 {
-                scratch.push(SEPARATOR);
+                scratch.push(SEPARATOR_BYTE);
             }
             push(scratch, level, None)
         }),
@@ -926,26 +929,32 @@ fn key_has_dot(key: &Key) -> bool {
 }
 
 /// `s[start..]` with every `from` replaced by `SEPARATOR`, in place (most keys hold none).
-fn replace_in_place(s: &mut String, start: usize, from: &str) {
-    let mut buffer = [0; 4];
-    let separator: &str = SEPARATOR.encode_utf8(&mut buffer);
-    if from.len() == separator.len() {
-        // the same length: replaced where it stands, so a dotted key's every lookup
-        // allocates nothing
-        let mut at = start;
-        while let Some(found) = s[at..].find(from) {
-            let found = at + found;
-            s.replace_range(found..found + from.len(), separator);
-            at = found + from.len();
+/// A one-byte `from` (`.`, the usual case, once per key read) is a store to each byte that
+/// holds it, with no search; the UTF-8 stays valid, both bytes being ASCII, and a longer
+/// `from` (valid UTF-8 too) can only match at a character's start, as in `str::replace`.
+fn replace_in_place(s: &mut Vec<u8>, start: usize, from: &str) {
+    if let &[byte] = from.as_bytes() {
+        for b in &mut s[start..] {
+            if *b == byte {
+                *b = SEPARATOR_BYTE;
+            }
         }
         return;
     }
-    if !s[start..].contains(from) {
+    let finder = memchr::memmem::Finder::new(from.as_bytes());
+    if finder.find(&s[start..]).is_none() {
         return;
     }
-    let replaced = s[start..].replace(from, separator);
+    let mut replaced = Vec::with_capacity(s.len() - start);
+    let mut rest = start;
+    for found in finder.find_iter(&s[start..]) {
+        replaced.extend_from_slice(&s[rest..start + found]);
+        replaced.push(SEPARATOR_BYTE);
+        rest = start + found + from.len();
+    }
+    replaced.extend_from_slice(&s[rest..]);
     s.truncate(start);
-    s.push_str(&replaced);
+    s.extend_from_slice(&replaced);
 }
 
 /// `NAME[word]`, which the sheet reads as a plural row.
@@ -1243,7 +1252,7 @@ mod tests {
         /// Whether each entry's path is a section, as it was found: every section joined
         /// into a set of strings, and each path joined to look it up.
         fn sections_by_joining(entries: &[Entry]) -> Option<Vec<bool>> {
-            let sections: HashSet<String> = (entries.iter())
+            let sections: HashSet<Vec<u8>> = (entries.iter())
                 .flat_map(|e| (1..e.path.len()).map(|n| joined(&e.path[..n])))
                 .collect();
             (!sections.is_empty()).then(|| {
@@ -1283,10 +1292,10 @@ mod tests {
                 tail in "[a.\\-é]{0,12}",
                 from in prop::sample::select(&[".", "-", "a.", "é", ".."][..]),
             ) {
-                let mut s = format!("{head}{tail}");
+                let mut s = format!("{head}{tail}").into_bytes();
                 replace_in_place(&mut s, head.len(), from);
                 let expected = format!("{head}{}", tail.replace(from, &SEPARATOR.to_string()));
-                prop_assert_eq!(s, expected);
+                prop_assert_eq!(s, expected.into_bytes());
             }
 
             #[test]
@@ -1306,7 +1315,7 @@ mod tests {
                 split in prop::sample::select(&[None, Some("_"), Some("-"), Some("a."), Some(".")][..]),
             ) {
                 let key = key_of(others.unwrap_or_else(|| path.clone()), how);
-                let mut scratch = String::from("left from before");
+                let mut scratch = b"left from before".to_vec();
                 let looked_up = join_key(&mut scratch, &key, split) && scratch == joined(&path);
                 let options = Options {
                     split: split.map(str::to_owned),
