@@ -13,6 +13,12 @@
 #   benches/app_names.sh
 #   RUNS=3 FORMATS=android,ios benches/app_names.sh
 #   SECTIONS=2 RUNS=1 DEPOT_BIN=target/debug/depot benches/app_names.sh   # a quick try
+#   COUNT=instructions SECTIONS=5 benches/app_names.sh   # callgrind instead of hyperfine
+#
+# COUNT=instructions counts each import and diff's instructions with valgrind's callgrind
+# (all threads; deterministic, where wall times on a shared 2-core VM move by 15% between
+# runs of the same pair) and prints named/plain per format. 5 sections (5,000 keys x 20
+# locales) take a few minutes; needs valgrind (apt-get install valgrind).
 #
 # Needs hyperfine (Debian: apt-get install hyperfine) and python3 (to write the sheets).
 # DEPOT_BIN=path skips the release build.
@@ -68,6 +74,25 @@ for kind in plain named; do
   done
 done
 du -sh app-* >&2
+
+if [[ ${COUNT:-} == instructions ]]; then
+  command -v valgrind >/dev/null || { echo "valgrind is needed: apt-get install valgrind" >&2; exit 1; }
+  # millions of instructions of one run, every thread
+  ir() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null \
+      | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' | awk '{printf "%.1f", $1 / 1e6}'
+  }
+  printf '%-11s %22s %22s\n' format "import plain/named" "diff plain/named"
+  for format in ${FORMATS//,/ }; do
+    ip=$(ir "$BIN" import "app-plain-$format" --to p.csv -q)
+    in=$(ir "$BIN" import "app-named-$format" --to n.csv -q)
+    dp=$(ir "$BIN" diff --source plain.csv "app-plain-$format" -q)
+    dn=$(ir "$BIN" diff --source named.csv "app-named-$format" -q)
+    awk -v f="$format" -v ip="$ip" -v nn="$in" -v dp="$dp" -v dn="$dn" 'BEGIN {
+      printf "%-11s %7.1fM %7.1fM %.3fx %7.1fM %7.1fM %.3fx\n", f, ip, nn, nn / ip, dp, dn, dn / dp }'
+  done
+  exit 0
+fi
 
 uptime >&2
 hyperfine --runs "$RUNS" --warmup 1 -N --prepare 'rm -rf out-{kind}' -L kind plain,named \

@@ -811,10 +811,10 @@ pub struct FileRead {
     pub v3_numbered: bool,
 }
 
-/// Fewer bytes than a file of real keys and texts spends on one (a `.strings` line of a
-/// 20-character key and text is 50; xlf, xcstrings and xml spend more): a denser file
-/// grows its list once or twice more.
-const BYTES_PER_UNIT_AT_LEAST: usize = 32;
+/// About what the densest formats spend on a key and its text (a `.strings` line of a
+/// 26-character key and a 45-character text is 85 bytes, an xcstrings unit 200): a denser
+/// file grows its list once more, a sparser one leaves address space it never touches.
+const BYTES_PER_UNIT_AT_LEAST: usize = 64;
 
 /// Reads `bytes` as `format`; `shown` names the file in errors, `named` is the locale its
 /// name gives.
@@ -834,9 +834,9 @@ pub fn read_bytes(
     let text = (descriptor.decode)(bytes).map_err(syntax)?;
     let mut reading = Reading::new(options);
     reading.named = named.map(str::to_owned);
-    // Room for the units a file of this size holds: a list grown by doubling copies
-    // itself at each step once the heap is fragmented (the units are a million). Only
-    // the pages filled are used; the rest is address space.
+    // Room for the units a file of this size holds: a list grown by doubling copied
+    // itself at each step (2% of an i18next import's instructions, callgrind). Only the
+    // pages filled are used; the rest is address space.
     reading.units.reserve(text.len() / BYTES_PER_UNIT_AT_LEAST);
     (descriptor.read)(&text, &mut reading).map_err(syntax)?;
     Ok(FileRead {

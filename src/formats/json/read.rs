@@ -18,8 +18,7 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
 /// The document as an ordered tree (serde_json's own maps would sort the keys).
 pub(crate) fn parse(text: &str) -> Result<Node, SyntaxError> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    // the stack holds one map's entries at a time, a flat file's all of them
-    let entries = RefCell::new(Vec::with_capacity(text.len() / 64));
+    let entries = RefCell::new(Vec::new());
     let node = deserializer
         .deserialize_any(NodeVisitor { entries: &entries })
         .and_then(|node| deserializer.end().map(|()| node))
