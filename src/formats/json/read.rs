@@ -18,7 +18,10 @@ pub(crate) fn read(text: &str, r: &mut Reading<'_>) -> Result<(), SyntaxError> {
 /// The document as an ordered tree (serde_json's own maps would sort the keys).
 pub(crate) fn parse(text: &str) -> Result<Node, SyntaxError> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let entries = RefCell::new(Vec::new());
+    // room for a flat file's every key (the stack holds one map's entries at a time): a
+    // stack grown by doubling copied itself at each step, 2% of a flat i18next import's
+    // instructions (callgrind); a nested file leaves address space it never touches
+    let entries = RefCell::new(Vec::with_capacity(text.len() / 64));
     let node = deserializer
         .deserialize_any(NodeVisitor { entries: &entries })
         .and_then(|node| deserializer.end().map(|()| node))
