@@ -24,6 +24,9 @@ const SEPARATOR: char = '\u{1F}';
 /// separator by a store to one byte; UTF-8 in, UTF-8 out: both are ASCII).
 const SEPARATOR_BYTE: u8 = SEPARATOR as u8;
 
+/// A key's placeholders with the types its file declares for them.
+type PlaceholderTypes = Vec<(String, Kind)>;
+
 pub struct Assembler<'o> {
     options: &'o Options,
     locales: Vec<String>,
@@ -57,7 +60,7 @@ pub struct Assembler<'o> {
     files: Vec<(String, Format)>,
     /// Declared placeholder types by joined key path, and whether a base-locale file
     /// declared them.
-    types: FxHashMap<String, (bool, Vec<(String, Kind)>)>,
+    types: FxHashMap<Vec<u8>, (bool, PlaceholderTypes)>,
     /// What the document, notes and spent keys take so far, estimated (`held`).
     held: u64,
     /// The printf of the file being added, when texts are kept as the app writes them:
@@ -207,12 +210,12 @@ impl<'o> Assembler<'o> {
             let Ok(path) = self.path(declared.key, &mut (0, String::new())) else {
                 continue;
             };
-            let joined = path.join(&SEPARATOR.to_string());
-            match self.types.get(&joined) {
+            let key = joined(&path);
+            match self.types.get(&key) {
                 Some((true, _)) => {}
                 Some((false, _)) if !from_base => {}
                 _ => {
-                    self.types.insert(joined, (from_base, declared.types));
+                    self.types.insert(key, (from_base, declared.types));
                 }
             }
         }
@@ -437,13 +440,7 @@ impl<'o> Assembler<'o> {
         {
             return None;
         }
-        self.scratch.clear();
-        for (n, level) in path.iter().enumerate() {
-            if n > 0 {
-                self.scratch.push(SEPARATOR_BYTE);
-            }
-            self.scratch.extend_from_slice(level.as_bytes());
-        }
+        join_into(&mut self.scratch, &path);
         let index = match self.index.get(self.scratch.as_slice()) {
             Some(&index) => index,
             None => {
@@ -731,16 +728,10 @@ impl<'o> Assembler<'o> {
         if self.types.is_empty() {
             return;
         }
-        let mut joined = String::new();
+        let mut joined = Vec::new();
         for entry in &mut self.entries {
-            joined.clear();
-            for (n, level) in entry.path.iter().enumerate() {
-                if n > 0 {
-                    joined.push(SEPARATOR);
-                }
-                joined.push_str(level);
-            }
-            let Some((_, types)) = self.types.get(joined.as_str()) else {
+            join_into(&mut joined, &entry.path);
+            let Some((_, types)) = self.types.get(joined.as_slice()) else {
                 continue;
             };
             let kind = |name: &str| types.iter().find(|(n, _)| n == name).map(|(_, k)| *k);
@@ -843,7 +834,20 @@ impl<'o> Assembler<'o> {
 
 /// A key path's levels joined as `index` keys them.
 fn joined(path: &[String]) -> Vec<u8> {
-    path.join(&SEPARATOR.to_string()).into_bytes()
+    let mut out = Vec::new();
+    join_into(&mut out, path);
+    out
+}
+
+/// `joined` into `out` (cleared first), for the lookups made per unit or entry.
+fn join_into(out: &mut Vec<u8>, path: &[String]) {
+    out.clear();
+    for (n, level) in path.iter().enumerate() {
+        if n > 0 {
+            out.push(SEPARATOR_BYTE);
+        }
+        out.extend_from_slice(level.as_bytes());
+    }
 }
 
 /// The key as the app's code names it in `format`, for the name columns: `None` for the

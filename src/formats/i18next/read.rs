@@ -20,6 +20,14 @@ mod tests {
     use crate::formats::reading::{Options, Value};
     use crate::model::PluralCategory;
 
+    /// `json` read as the file of `locale`.
+    fn read_in<'o>(options: &'o Options, locale: &str, json: &str) -> Reading<'o> {
+        let mut r = Reading::new(options);
+        r.named = Some(locale.into());
+        read(json, &mut r).unwrap();
+        r
+    }
+
     fn units(r: Reading<'_>) -> Vec<(String, Value)> {
         (r.units.into_iter())
             .map(|u| (u.key.display(), u.value))
@@ -29,13 +37,11 @@ mod tests {
     #[test]
     fn suffixes_make_plurals_and_double_braces_placeholders() {
         let options = Options::default();
-        let mut r = Reading::new(&options);
-        r.named = Some("en-US".into());
-        read(
+        let r = read_in(
+            &options,
+            "en-US",
             r#"{"app":{"files_one":"{{count}} file","title":"Hi {{name}}","files_other":"{{count}} files","rank_ordinal_one":"1st"}}"#,
-            &mut r,
-        )
-        .unwrap();
+        );
         let got = units(r);
         assert_eq!(
             got,
@@ -88,9 +94,7 @@ mod tests {
     fn json_v3_numbered_forms_are_the_languages_categories() {
         let options = Options::default();
         let read_as = |locale: &str, json: &str| {
-            let mut r = Reading::new(&options);
-            r.named = Some(locale.into());
-            read(json, &mut r).unwrap();
+            let r = read_in(&options, locale, json);
             (r.implies.i18next_v3, units(r))
         };
         let forms = |pairs: &[(PluralCategory, &str)]| {
@@ -136,9 +140,7 @@ mod tests {
             i18next_v3: true,
             ..Options::default()
         };
-        let mut r = Reading::new(&v3);
-        r.named = Some("ja_JP".into());
-        read(json, &mut r).unwrap();
+        let r = read_in(&v3, "ja_JP", json);
         assert!(r.implies.i18next_v3 && r.v3_numbered);
         assert_eq!(
             units(r),
@@ -155,13 +157,11 @@ mod tests {
     #[test]
     fn keys_whose_suffix_only_looks_plural_stay_keys() {
         let options = Options::default();
-        let mut r = Reading::new(&options);
-        r.named = Some("pl".into());
-        read(
+        let r = read_in(
+            &options,
+            "pl",
             r#"{"_plural":"a","x_":"c","n_01":"d","a__plural":"e","a_":"f","m_0":"1","m_1":"2","m_2":"5","m_3":"9","k_0":"1","k_1":"2","k_2":"3","o_other":{"k":"v"},"o_one":"w"}"#,
-            &mut r,
-        )
-        .unwrap();
+        );
         assert!(r.implies.i18next_v3 && r.v3_numbered);
         use PluralCategory::{Few, Many, One, Other};
         let text = |t: &str| Value::Text(t.into());
